@@ -1,0 +1,112 @@
+"""Data types, with TensorFlow 2's rules.
+
+A `DType` is a singleton per type (`runtime.float32 is as_dtype('float32')`).
+Python values get TensorFlow's defaults: a Python `float` is float32, an `int`
+is int32, a `bool` is bool. Two tensors of different dtypes never promote
+implicitly; a Python scalar combined with a tensor takes the tensor's dtype
+when it converts exactly (see `runtime.tensor.convert_to_tensor`).
+"""
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class DType:
+    """One tensor element type; compare with `is` or `==`."""
+
+    name: str
+    as_numpy_dtype: type
+
+    @property
+    def is_floating(self) -> bool:
+        return np.issubdtype(self.as_numpy_dtype, np.floating)
+
+    @property
+    def is_integer(self) -> bool:
+        return np.issubdtype(self.as_numpy_dtype, np.integer)
+
+    @property
+    def is_unsigned(self) -> bool:
+        return np.issubdtype(self.as_numpy_dtype, np.unsignedinteger)
+
+    @property
+    def is_bool(self) -> bool:
+        return self.as_numpy_dtype is np.bool_
+
+    @property
+    def is_numeric(self) -> bool:
+        return not self.is_bool
+
+    @property
+    def min(self):
+        info = np.finfo if self.is_floating else np.iinfo
+        return info(self.as_numpy_dtype).min
+
+    @property
+    def max(self):
+        info = np.finfo if self.is_floating else np.iinfo
+        return info(self.as_numpy_dtype).max
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, DType):
+            return self is other
+        try:
+            return self is as_dtype(other)
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __repr__(self) -> str:
+        return f"tf.{self.name}"
+
+    def __reduce__(self):
+        return as_dtype, (self.name,)
+
+
+float16 = DType("float16", np.float16)
+float32 = DType("float32", np.float32)
+float64 = DType("float64", np.float64)
+int8 = DType("int8", np.int8)
+int16 = DType("int16", np.int16)
+int32 = DType("int32", np.int32)
+int64 = DType("int64", np.int64)
+uint8 = DType("uint8", np.uint8)
+bool = DType("bool", np.bool_)  # noqa: A001 - TensorFlow's name
+half, double = float16, float64
+
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+_BY_NAME = {d.name: d for d in ALL}
+_BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in ALL}
+_BY_PYTHON = {builtins.float: float32, builtins.int: int32, builtins.bool: bool}
+
+
+def as_dtype(value) -> DType:
+    """Return the `DType` for a DType, a name, a NumPy dtype or a Python type."""
+    if isinstance(value, DType):
+        return value
+    if isinstance(value, str) and value in _BY_NAME:
+        return _BY_NAME[value]
+    if value in _BY_PYTHON:
+        return _BY_PYTHON[value]
+    try:
+        found = _BY_NUMPY.get(np.dtype(value))
+    except TypeError:
+        found = None
+    if found is None:
+        names = ", ".join(_BY_NAME)
+        raise TypeError(f"Cannot convert {value!r} to a runtime dtype; supported dtypes are {names}.")
+    return found
+
+
+def from_numpy(np_dtype: np.dtype) -> DType:
+    """The DType of a NumPy dtype, or a TypeError naming what is supported."""
+    found = _BY_NUMPY.get(np_dtype)
+    if found is None:
+        return as_dtype(np_dtype)
+    return found

@@ -1,0 +1,52 @@
+"""Errors raised by the runtime, as `runtime.errors.<Name>` (TensorFlow's names).
+
+Each class also subclasses the matching builtin, so `except ValueError` works.
+"""
+from __future__ import annotations
+
+
+class OpError(Exception):
+    """Base class of errors raised while running an op.
+
+    `op_name` names the op (for example 'MatMul'); the message says which
+    inputs were wrong and what to do.
+    """
+
+    def __init__(self, message: str, op_name: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.op_name = op_name
+
+
+class InvalidArgumentError(OpError, ValueError):
+    """An op received arguments it cannot work with.
+
+    Raised for mismatched shapes, out-of-range indices, and dtypes that do not
+    match (TensorFlow never promotes dtypes implicitly).
+
+        >>> tf.constant([1, 2]) + tf.constant([1.0, 2.0])   # int32 + float32
+        InvalidArgumentError: AddV2: cannot compute with int32 and float32 ...
+
+    Fix: make the dtypes agree with `tf.cast`, or the shapes with `tf.reshape`.
+    """
+
+
+class OutOfRangeError(OpError, IndexError):
+    """An index or a read went past the end (for example a TensorArray read)."""
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """A symbolic tensor was used where a Python value is needed.
+
+    Inside `runtime.function`, tensors are symbolic: `if t:`, `bool(t)`,
+    `int(t)`, `for x in t` (of unknown length) and `t.numpy()` cannot work,
+    because the value is only known when the graph runs.
+
+    Fix: let AutoGraph convert the control flow (the default with
+    `runtime.function`), or use `runtime.cond`, `runtime.while_loop` and
+    `runtime.range` explicitly.
+    """
+
+
+class UnimplementedError(OpError, NotImplementedError):
+    """An op has no kernel or rule for this case."""

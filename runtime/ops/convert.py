@@ -1,0 +1,41 @@
+"""Argument conversion shared by the op wrappers."""
+from __future__ import annotations
+
+from runtime import dtypes
+from runtime.ops.registry import same_dtype
+from runtime.tensor import EagerTensor, Tensor, convert_to_tensor
+
+
+def binary_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
+    """Two tensors of one dtype; a Python value takes the other operand's dtype."""
+    if type(x) is EagerTensor and type(y) is EagerTensor and x._dtype is y._dtype:
+        return x, y  # the common eager case, kept cheap
+    if isinstance(x, Tensor):
+        y = convert_to_tensor(y, dtype_hint=x.dtype)
+    elif isinstance(y, Tensor):
+        x = convert_to_tensor(x, dtype_hint=y.dtype)
+    else:
+        x = convert_to_tensor(x)
+        y = convert_to_tensor(y, dtype_hint=x.dtype)
+    same_dtype(op_name, x, y)
+    return x, y
+
+
+def tensors(values, op_name: str) -> list[Tensor]:
+    """A list of tensors of one dtype (for concat, stack, add_n ...)."""
+    converted = [convert_to_tensor(v) for v in values]
+    if not converted:
+        raise ValueError(f"{op_name}: needs at least one tensor.")
+    first = next((t for t in converted if isinstance(t, Tensor) and not _from_python(values, t, converted)), converted[0])
+    converted = [convert_to_tensor(v, dtype_hint=first.dtype) if not isinstance(v, Tensor) else t
+                 for v, t in zip(values, converted)]
+    same_dtype(op_name, *converted)
+    return converted
+
+
+def _from_python(values, t, converted) -> bool:
+    return not isinstance(values[converted.index(t)], Tensor)
+
+
+def as_dtype_or_none(dtype):
+    return None if dtype is None else dtypes.as_dtype(dtype)

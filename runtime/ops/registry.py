@@ -1,0 +1,190 @@
+"""The op registry: every op defined once, read by every execution mode.
+
+An op is an `OpDef`: a name, a NumPy kernel, an inference rule for the dtype
+and shape of its outputs, whether it is stateful, and slots for a gradient
+rule and an export mapping. Public functions are one-line wrappers that
+convert their arguments to tensors and call `apply`:
+
+    ADD = defop("AddV2", np.add, infer=broadcast_binary)
+
+    def add(x, y, name=None):
+        return apply(ADD, *binary_operands(x, y, "AddV2"), name=name)
+
+`apply` runs the kernel at once when no graph is being built (eager), and
+otherwise hands the op to the graph being built (`context.graph.add_op`),
+which uses `infer` to make symbolic outputs. The executor later calls the same
+kernel on NumPy values; autodiff reads `grad`; export reads `export`.
+
+Inputs are tensors; attributes are static Python values passed as keywords
+(an axis, a dtype, a Variable's storage) and are given to the kernel as
+keywords too.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, NamedTuple, Optional
+
+import numpy as np
+
+from runtime import dtypes
+from runtime.errors import InvalidArgumentError, OpError
+from runtime.shape import TensorShape
+
+
+class Spec(NamedTuple):
+    """What an op's inference rule says one output will be."""
+
+    dtype: dtypes.DType
+    shape: TensorShape
+
+
+@dataclass(eq=False)
+class OpDef:
+    """One primitive op. `infer(*inputs, **attrs)` gets the input tensors
+    (anything with `.dtype` and `.shape`) and returns a `Spec`, or a list of
+    Specs for an op with several outputs."""
+
+    name: str
+    kernel: Callable[..., Any]
+    infer: Callable[..., Any]
+    stateful: bool = False
+    grad: Optional[Callable[..., Any]] = None
+    export: Any = None
+    doc: str = ""
+    multi_output: bool = False
+
+    def __repr__(self) -> str:
+        return f"<OpDef {self.name}>"
+
+
+OPS: dict[str, OpDef] = {}
+
+
+def defop(name: str, kernel: Callable, infer: Callable, *, stateful: bool = False,
+          multi_output: bool = False, doc: str = "") -> OpDef:
+    """Define an op and add it to the registry; the name must be new."""
+    if name in OPS:
+        raise ValueError(f"op {name!r} is already defined")
+    op = OpDef(name, kernel, infer, stateful=stateful, multi_output=multi_output, doc=doc)
+    OPS[name] = op
+    return op
+
+
+class _Context(threading.local):
+    """Per-thread execution state: the graph being built, if any."""
+
+    graph = None
+
+
+context = _Context()
+
+
+def apply(op: OpDef, *inputs, name: Optional[str] = None, **attrs):
+    """Run `op` on tensors now, or record it in the graph being built."""
+    graph = context.graph
+    if graph is None:
+        return run_eager(op, inputs, attrs)
+    return graph.add_op(op, inputs, attrs, name=name)
+
+
+def run_eager(op: OpDef, inputs, attrs):
+    try:
+        values = [t._value for t in inputs]
+    except AttributeError:
+        raise _not_eager(op, inputs) from None
+    try:
+        out = op.kernel(*values, **attrs)
+    except OpError:
+        raise
+    except (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
+        raise InvalidArgumentError(f"{op.name}: {e} {describe_inputs(inputs)}", op.name) from None
+    if op.multi_output:
+        return [wrap(v) for v in out]
+    return wrap(out)
+
+
+def _not_eager(op: OpDef, inputs) -> Exception:
+    bad = [t for t in inputs if not hasattr(t, "_value")]
+    return InvalidArgumentError(
+        f"{op.name}: got the symbolic tensor {bad[0]!r} outside the function that created it. "
+        "Symbolic tensors only exist while a function is being traced; return it from the "
+        "function instead of keeping it in a Python variable.", op.name)
+
+
+def describe_inputs(inputs) -> str:
+    parts = [f"{t.dtype.name}{list(t.shape.dims) if t.shape.dims is not None else '[?]'}"
+             for t in inputs]
+    return f"(inputs: {', '.join(parts)})" if parts else ""
+
+
+def wrap(value):
+    """An EagerTensor around a NumPy result (ndarray or NumPy scalar)."""
+    t = _new_eager(EagerTensor)
+    t._value = value
+    try:
+        t._dtype = _NP2DT[value.dtype]
+    except KeyError:
+        t._dtype = dtypes.from_numpy(value.dtype)
+    except AttributeError:
+        value = np.asarray(value)
+        t._value = value
+        t._dtype = dtypes.from_numpy(value.dtype)
+    return t
+
+
+_NP2DT = {np.dtype(d.as_numpy_dtype): d for d in dtypes.ALL}
+_new_eager = object.__new__
+
+from runtime.tensor import EagerTensor  # noqa: E402  (tensor.py imports this module)
+
+
+# --- inference helpers shared by many ops --------------------------------------
+
+def broadcast_shapes(a: TensorShape, b: TensorShape, op_name: str = "Broadcast") -> TensorShape:
+    """NumPy broadcasting on partially known shapes."""
+    if a.dims is None or b.dims is None:
+        return TensorShape(None)
+    out = []
+    for x, y in _pad_right_aligned(a.dims, b.dims):
+        if x == 1:
+            out.append(y)
+        elif y == 1 or y == x:
+            out.append(x)
+        elif x is None or y is None:
+            out.append(x if y is None else y)
+        else:
+            raise InvalidArgumentError(
+                f"{op_name}: incompatible shapes {a} and {b} (dimensions {x} and {y} "
+                "can't be broadcast; each pair must be equal or one of them 1).", op_name)
+    return TensorShape(out)
+
+
+def _pad_right_aligned(a: tuple, b: tuple):
+    n = max(len(a), len(b))
+    return zip((1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b)
+
+
+def same_dtype(op_name: str, *tensors) -> dtypes.DType:
+    first = tensors[0].dtype
+    for t in tensors[1:]:
+        if t.dtype is not first:
+            raise InvalidArgumentError(
+                f"{op_name}: cannot compute with {first.name} and {t.dtype.name}; "
+                f"runtime never converts dtypes implicitly. Use runtime.cast(x, runtime.{first.name}) "
+                "so both operands have the same dtype.", op_name)
+    return first
+
+
+def broadcast_binary(x, y, **_) -> Spec:
+    """Elementwise binary op: the operands' dtype (the wrappers made them agree)."""
+    return Spec(x.dtype, broadcast_shapes(x.shape, y.shape))
+
+
+def broadcast_predicate(x, y, **_) -> Spec:
+    """Comparison: a bool result of the broadcast shape."""
+    return Spec(dtypes.bool, broadcast_shapes(x.shape, y.shape))
+
+
+def unary_same(x, **_) -> Spec:
+    return Spec(x.dtype, x.shape)

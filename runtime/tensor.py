@@ -1,0 +1,329 @@
+"""Tensors: the eager kind that holds a NumPy value, and the symbolic kind that
+stands for an op's output in a graph being traced.
+
+Python operators (`+`, `@`, `<`, `[]`, ...) are installed on `Tensor` by
+`runtime.ops.operators`, so both kinds share them. Conversions from Python
+values follow TensorFlow 2: `float` → float32, `int` → int32, `bool` → bool,
+NumPy values keep their dtype, and a Python scalar next to a tensor takes the
+tensor's dtype when it converts exactly.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Optional
+
+import numpy as np
+
+from runtime import dtypes
+from runtime.errors import InvalidArgumentError, OperatorNotAllowedInGraphError
+from runtime.shape import TensorShape, as_shape
+
+
+class Tensor:
+    """Base class of `EagerTensor` and `SymbolicTensor` (use it in isinstance)."""
+
+    __slots__ = ()
+    __array_priority__ = 100  # NumPy defers `ndarray + Tensor` to Tensor.__radd__
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self._dtype
+
+    @property
+    def ndim(self) -> Optional[int]:
+        return self.shape.rank
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+
+class EagerTensor(Tensor):
+    """A tensor with a value: a NumPy array or NumPy scalar, never mutated."""
+
+    __slots__ = ("_value", "_dtype")
+
+    def __init__(self, value, dtype=None):
+        array = np.asarray(value) if dtype is None else np.asarray(value, dtypes.as_dtype(dtype).as_numpy_dtype)
+        self._value = array
+        self._dtype = dtypes.from_numpy(array.dtype)
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    def numpy(self):
+        """The value as a NumPy array (a NumPy scalar for a 0-d tensor)."""
+        value = self._value
+        return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
+
+    def __array__(self, dtype=None, copy=None):
+        value = np.asarray(self._value)
+        return value if dtype is None else value.astype(dtype)
+
+    def __bool__(self) -> bool:
+        if self._value.size != 1:
+            raise ValueError(
+                f"The truth value of a tensor of shape {self.shape} is ambiguous; "
+                "use runtime.reduce_any or runtime.reduce_all.")
+        return bool(self._value)
+
+    def __index__(self) -> int:
+        if not self._dtype.is_integer or self._value.size != 1:
+            raise TypeError(f"Only a scalar integer tensor can be used as an index, not {self!r}.")
+        return int(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __len__(self) -> int:
+        if self._value.ndim == 0:
+            raise TypeError("len() of a scalar tensor is not defined.")
+        return len(self._value)
+
+    def __iter__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        return (EagerTensor._from_numpy(v) for v in self._value)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __format__(self, spec: str) -> str:
+        return format(self.numpy(), spec)
+
+    def __repr__(self) -> str:
+        return f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, numpy={_numpy_repr(self.numpy())}>"
+
+    def __str__(self) -> str:
+        value = self.numpy()
+        text = str(value) if not isinstance(value, np.ndarray) else np.array2string(value, separator=" ")
+        sep = "\n" if "\n" in text else ""
+        return f"tf.Tensor({sep}{text}, shape={self.shape}, dtype={self._dtype.name})"
+
+    @staticmethod
+    def _from_numpy(value) -> "EagerTensor":
+        t = object.__new__(EagerTensor)
+        value = np.asarray(value)
+        t._value = value
+        t._dtype = dtypes.from_numpy(value.dtype)
+        return t
+
+
+def _numpy_repr(value) -> str:
+    if isinstance(value, np.ndarray):
+        return repr(value)
+    return str(value)
+
+
+class SymbolicTensor(Tensor):
+    """An output of an op in a graph being traced; it has no value yet.
+
+    Fields: `op` (the Operation), `value_index` (which output), dtype and a
+    possibly partially known shape. Using it as a Python value raises
+    `OperatorNotAllowedInGraphError`.
+    """
+
+    __slots__ = ("op", "value_index", "_dtype", "_shape", "__weakref__")
+
+    def __init__(self, op, value_index: int, dtype: dtypes.DType, shape):
+        self.op = op
+        self.value_index = value_index
+        self._dtype = dtype
+        self._shape = as_shape(shape)
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def graph(self):
+        return self.op.graph
+
+    @property
+    def name(self) -> str:
+        return f"{self.op.name}:{self.value_index}"
+
+    def set_shape(self, shape) -> None:
+        self._shape = as_shape(shape)
+
+    def __repr__(self) -> str:
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+    __str__ = __repr__
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def _not_allowed(self, what: str, instead: str):
+        raise OperatorNotAllowedInGraphError(
+            f"{what} a symbolic tensor ({self.name}) is not allowed while tracing a function: "
+            f"its value is only known when the graph runs. {instead}")
+
+    def __bool__(self):
+        self._not_allowed("Using as a Python bool",
+                          "Let AutoGraph convert the `if`/`while` (runtime.function(autograph=True)), "
+                          "or use runtime.cond / runtime.while_loop.")
+
+    def __index__(self):
+        self._not_allowed("Using as a Python index", "Use runtime.gather or tensor indexing instead.")
+
+    def __int__(self):
+        self._not_allowed("Converting to int", "Keep the value a tensor, e.g. runtime.cast(t, runtime.int32).")
+
+    def __float__(self):
+        self._not_allowed("Converting to float", "Keep the value a tensor, e.g. runtime.cast(t, runtime.float32).")
+
+    def numpy(self):
+        self._not_allowed("Calling .numpy() on", "Return the tensor from the function and call .numpy() on the result.")
+
+    def __array__(self, dtype=None, copy=None):
+        self._not_allowed("Converting to a NumPy array", "Use runtime ops inside the function.")
+
+    def __len__(self) -> int:
+        dims = self._shape.dims
+        if dims is None or not dims or dims[0] is None:
+            self._not_allowed("Taking len() of", "Use runtime.shape(t)[0] or runtime.size(t).")
+        return dims[0]
+
+    def __iter__(self):
+        dims = self._shape.dims
+        if dims is None or not dims or dims[0] is None:
+            self._not_allowed("Iterating over",
+                              "Let AutoGraph convert the loop, or use runtime.range / runtime.while_loop.")
+        return (self[i] for i in range(dims[0]))
+
+
+# --- conversion ----------------------------------------------------------------
+
+_KIND = {bool: 0, int: 1, float: 2}
+
+
+def _python_kind(value) -> Optional[int]:
+    """0 bool, 1 int, 2 float for Python scalars and nested lists/tuples of them."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, numbers.Integral) and not isinstance(value, np.generic):
+        return 1
+    if isinstance(value, numbers.Real) and not isinstance(value, np.generic):
+        return 2
+    if isinstance(value, (list, tuple)):
+        kinds = [_python_kind(v) for v in value]
+        if None in kinds:
+            return None
+        return max(kinds, default=2)
+    return None
+
+
+_DEFAULT_FOR_KIND = {0: dtypes.bool, 1: dtypes.int32, 2: dtypes.float32}
+
+
+def _dtype_accepts_kind(dtype: dtypes.DType, kind: int) -> bool:
+    if dtype.is_bool:
+        return kind == 0
+    if dtype.is_integer:
+        return kind == 1
+    return kind in (1, 2)
+
+
+def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True) -> np.ndarray:
+    """A NumPy array for a Python or NumPy value, with TensorFlow's dtype rules.
+
+    With `exact`, a Python value must fit `dtype` without changing kind
+    (no float into an int tensor, no int that overflows)."""
+    kind = _python_kind(value)
+    if kind is None:
+        array = np.asarray(value)
+        if array.dtype == object:
+            raise TypeError(f"Cannot convert {value!r} to a tensor: its elements are not numbers of one kind "
+                            "(nested lists must be rectangular and hold only numbers or bools).")
+        if dtype is not None and array.dtype != dtype.as_numpy_dtype:
+            array = array.astype(dtype.as_numpy_dtype)
+        return array
+    if dtype is None:
+        dtype = _DEFAULT_FOR_KIND[kind]
+        if kind == 1:
+            dtype = _int_dtype_for(value)
+    elif exact and not _dtype_accepts_kind(dtype, kind):
+        raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}: "
+                        f"a Python {['bool', 'int', 'float'][kind]} does not convert exactly. "
+                        f"Write a value of the right kind, or use runtime.cast.")
+    try:
+        array = np.array(value, dtype=dtype.as_numpy_dtype)
+    except OverflowError:
+        raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}: out of range.") from None
+    except ValueError as e:
+        raise ValueError(f"Cannot convert {_short(value)} to a tensor: {e}. Nested lists must be rectangular.") from None
+    return array
+
+
+def _int_dtype_for(value) -> dtypes.DType:
+    """int32 unless a value needs int64, as TensorFlow does."""
+    try:
+        np.array(value, dtype=np.int32)
+        return dtypes.int32
+    except OverflowError:
+        return dtypes.int64
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def constant(value, dtype=None, shape=None, name: Optional[str] = None) -> Tensor:
+    """A tensor from a Python or NumPy value (TensorFlow's `tf.constant`)."""
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    if isinstance(value, EagerTensor):
+        array = value._value if dtype is None else np.asarray(value._value).astype(dtype.as_numpy_dtype)
+    else:
+        array = to_numpy(value, dtype)
+    if shape is not None:
+        array = _reshape_constant(array, shape)
+    return _make_constant(array, name)
+
+
+def _reshape_constant(array: np.ndarray, shape) -> np.ndarray:
+    shape = tuple(as_shape(shape).as_list())
+    if array.size == 1:
+        return np.full(shape, array.reshape(()), dtype=array.dtype)
+    if array.size != int(np.prod(shape)):
+        raise TypeError(f"Cannot make a constant of shape {shape} from {array.size} values.")
+    return array.reshape(shape)
+
+
+def _make_constant(array: np.ndarray, name: Optional[str]) -> Tensor:
+    from runtime.ops import registry  # import cycle: registry imports this module
+
+    if registry.context.graph is not None:
+        return registry.apply(registry.OPS["Const"], value=array, name=name)
+    t = object.__new__(EagerTensor)
+    t._value = array
+    t._dtype = dtypes.from_numpy(array.dtype)
+    return t
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name: Optional[str] = None) -> Tensor:
+    """Return `value` as a Tensor (tensors pass through; Variables are read)."""
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype is not dtypes.as_dtype(dtype):
+            raise InvalidArgumentError(
+                f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for a tensor of dtype "
+                f"{value.dtype.name}; use runtime.cast to change it.")
+        return value
+    convert = getattr(value, "_as_tensor", None)  # Variable
+    if convert is not None:
+        return convert(dtype)
+    if dtype is None and dtype_hint is not None:
+        hinted = dtypes.as_dtype(dtype_hint)
+        kind = _python_kind(value)
+        if kind is not None and _dtype_accepts_kind(hinted, kind):
+            dtype = hinted
+    return constant(value, dtype=dtype, name=name)
