@@ -10,3 +10,9 @@ from runtime.ops.array_ops import identity
 from runtime.ops.math_ops import add, matmul, multiply, subtract
 
 newaxis = None
+
+# graph mode
+from runtime import config
+from runtime.control_flow import cond, while_loop
+from runtime.function import ConcreteFunction, Function, TensorSpec, function
+from runtime.graph import Graph

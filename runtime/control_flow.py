@@ -1,0 +1,256 @@
+"""Functional control flow: `cond` and `while_loop`.
+
+Eagerly (and when the predicate is a concrete value) they run the Python
+functions directly. While a function is traced they trace each branch or the
+loop's test and body into its own `FuncGraph` and record one `Cond` or
+`While` op; the executor turns those into a Python `if` and `while`.
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable, Optional
+
+from runtime import dtypes, nest
+from runtime.graph import FuncGraph, building, current_graph
+from runtime.ops.registry import Spec, defop
+from runtime.shape import as_shape
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+
+
+def _no_kernel(*_args, **_kwargs):
+    raise RuntimeError("Cond and While are run by the executor, not by a kernel")
+
+
+def _outputs_infer(*_inputs, output_specs, **_attrs):
+    return list(output_specs)
+
+
+COND = defop("Cond", _no_kernel, _outputs_infer, multi_output=True,
+             doc="if inputs[0]: then_graph else: else_graph, each reading the inputs its *_inputs attr lists.")
+WHILE = defop("While", _no_kernel, _outputs_infer, multi_output=True,
+              doc="Loop state starts as inputs[:num_loop_vars]; body_graph runs while cond_graph is true.")
+
+
+class ControlFlowError(TypeError, ValueError):
+    """Branches or loop bodies that don't fit together.
+
+    Raised when the two branches of a `cond` return different structures or
+    dtypes, or a `while_loop` body returns a different structure, or a loop
+    variable changes dtype or shape. The message names the user's line and the
+    value; make both branches (or every iteration) produce the same kind of
+    value, e.g. with `runtime.cast`, or pass `shape_invariants`.
+    """
+
+
+def user_location() -> str:
+    """'file:line' of the innermost frame outside runtime and autograph."""
+    import sys
+
+    frame = sys._getframe(1)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        inside = os.path.abspath(filename).startswith(here + os.sep) and (
+            os.sep + "runtime" + os.sep in filename or os.sep + "autograph" + os.sep in filename)
+        if not inside and not filename.startswith("<runtime executor"):
+            return f"{filename}:{frame.f_lineno}"
+        frame = frame.f_back
+    return "<unknown>"
+
+
+def _is_symbolic(value) -> bool:
+    return isinstance(value, SymbolicTensor)
+
+
+# --- cond ------------------------------------------------------------------------
+
+def cond(pred, true_fn: Optional[Callable] = None, false_fn: Optional[Callable] = None, name: Optional[str] = None):
+    """`true_fn()` if `pred` else `false_fn()`; staged as one `Cond` op when tracing."""
+    if true_fn is None or false_fn is None:
+        raise TypeError("cond needs both true_fn and false_fn (functions of no arguments).")
+    if not callable(true_fn) or not callable(false_fn):
+        raise TypeError(f"cond's true_fn and false_fn must be callables, got {true_fn!r} and {false_fn!r}.")
+    graph = current_graph()
+    if graph is None or not _is_symbolic(pred) and not isinstance(pred, Tensor):
+        return true_fn() if pred else false_fn()
+    if isinstance(pred, EagerTensor):
+        return true_fn() if bool(pred) else false_fn()
+    pred = convert_to_tensor(pred)
+    if pred.dtype is not dtypes.bool or pred.shape.rank not in (0, None):
+        raise ControlFlowError(f"{user_location()}: cond's predicate must be a scalar bool tensor, "
+                               f"got {pred.dtype.name} of shape {pred.shape}.")
+    where = user_location()
+    then_graph, then_out = _trace_branch(graph, true_fn, "true_fn")
+    else_graph, else_out = _trace_branch(graph, false_fn, "false_fn")
+    _check_branches(then_out, else_out, where)
+    then_flat, else_flat = _branch_outputs(then_graph, then_out, else_graph, else_out, where)
+    specs = [Spec(a.dtype, a.shape.most_specific_compatible_shape(b.shape)) for a, b in zip(then_flat, else_flat)]
+    externals: list = []
+    then_inputs = _external_indices(then_graph, externals, offset=1)
+    else_inputs = _external_indices(else_graph, externals, offset=1)
+    outs = graph.add_op(COND, [pred, *externals],
+                        dict(then_graph=then_graph, else_graph=else_graph, then_inputs=then_inputs,
+                             else_inputs=else_inputs, output_specs=tuple(specs)), name=name or "cond")
+    return _pack_outputs(then_out, outs)
+
+
+def _trace_branch(outer, fn: Callable, label: str):
+    graph = FuncGraph(f"{outer.name}/{label}", outer_graph=outer)
+    with building(graph):
+        result = fn()
+    return graph, result
+
+
+def _check_branches(a, b, where: str) -> None:
+    if not nest.same_structure(a, b):
+        raise ControlFlowError(
+            f"{where}: the two branches of cond return different structures: true_fn returns "
+            f"{nest.structure_repr(a)}, false_fn returns {nest.structure_repr(b)}. "
+            "Both branches must return the same nested structure of tensors.")
+
+
+def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str):
+    then_flat = nest.flatten(then_out)
+    else_flat = nest.flatten(else_out)
+    then_t, else_t = [], []
+    for i, (a, b) in enumerate(zip(then_flat, else_flat)):
+        a, b = _as_branch_tensor(then_graph, a, b), _as_branch_tensor(else_graph, b, a)
+        if a.dtype is not b.dtype:
+            raise ControlFlowError(
+                f"{where}: output {i} of cond has dtype {a.dtype.name} in true_fn but {b.dtype.name} in "
+                "false_fn; use runtime.cast so both branches return the same dtype.")
+        then_t.append(a)
+        else_t.append(b)
+    then_graph.outputs, else_graph.outputs = then_t, else_t
+    return then_t, else_t
+
+
+def _as_branch_tensor(graph: FuncGraph, value, other):
+    """A tensor of `graph` for a branch's output (Python values become constants)."""
+    hint = other.dtype if isinstance(other, Tensor) else None
+    with building(graph):
+        return graph.capture(convert_to_tensor(value, dtype_hint=hint))
+
+
+def _external_indices(graph: FuncGraph, externals: list, offset: int) -> tuple:
+    indices = []
+    for external, _ in graph.capture_pairs:
+        for i, known in enumerate(externals):
+            if known is external:
+                break
+        else:
+            externals.append(external)
+            i = len(externals) - 1
+        indices.append(i + offset)
+    return tuple(indices)
+
+
+def _pack_outputs(structure, outs):
+    return nest.pack(structure, outs) if nest.flatten(structure) else structure
+
+
+# --- while_loop --------------------------------------------------------------------
+
+def while_loop(cond: Callable, body: Callable, loop_vars, maximum_iterations=None, shape_invariants=None,
+               parallel_iterations: int = 10, name: Optional[str] = None):
+    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; one `While` op when tracing."""
+    if not callable(cond) or not callable(body):
+        raise TypeError("while_loop needs callables: while_loop(cond, body, loop_vars).")
+    single = not isinstance(loop_vars, (tuple, list))
+    state = [loop_vars] if single else list(loop_vars)
+    graph = current_graph()
+    if graph is None:
+        return _eager_while(cond, body, state, loop_vars, single, maximum_iterations)
+    where = user_location()
+    return _staged_while(graph, cond, body, state, single, loop_vars, maximum_iterations, shape_invariants, where, name)
+
+
+def _call_body(body, state, single):
+    result = body(*state)
+    if single:
+        return [result]
+    if not isinstance(result, (tuple, list)):
+        result = [result]
+    return list(result)
+
+
+def _eager_while(cond, body, state, original, single, maximum_iterations):
+    count = 0
+    while (maximum_iterations is None or count < int(maximum_iterations)) and cond(*state):
+        state = _call_body(body, state, single)
+        count += 1
+    return state[0] if single else (tuple(state) if isinstance(original, tuple) else state)
+
+
+def _staged_while(graph, cond, body, state, single, original, maximum_iterations, shape_invariants, where, name):
+    structure = state
+    flat = [_loop_tensor(v) for v in nest.flatten(structure)]
+    invariants = _invariants(shape_invariants, single, len(flat), structure)
+    shapes = [inv if inv is not None else t.shape for t, inv in zip(flat, invariants)]
+    names = _loop_var_names(structure)
+
+    cond_graph = FuncGraph(f"{graph.name}/while_cond", outer_graph=graph)
+    body_graph = FuncGraph(f"{graph.name}/while_body", outer_graph=graph)
+    cond_phs = [cond_graph.placeholder(t.dtype, s, "loop_var") for t, s in zip(flat, shapes)]
+    body_phs = [body_graph.placeholder(t.dtype, s, "loop_var") for t, s in zip(flat, shapes)]
+    with building(cond_graph):
+        test = cond(*nest.pack(structure, cond_phs))
+        test = cond_graph.capture(convert_to_tensor(test))
+    if test.dtype is not dtypes.bool:
+        raise ControlFlowError(f"{where}: while_loop's cond must return a bool, got a {test.dtype.name} tensor.")
+    cond_graph.outputs = [test]
+    with building(body_graph):
+        result = _call_body(body, nest.pack(structure, body_phs), single)
+        if not nest.same_structure(result, structure):
+            raise ControlFlowError(
+                f"{where}: while_loop's body returns {nest.structure_repr(result)} but the loop variables are "
+                f"{nest.structure_repr(structure)}; return the same structure from every iteration.")
+        outs = [body_graph.capture(convert_to_tensor(v, dtype_hint=t.dtype))
+                for v, t in zip(nest.flatten(result), flat)]
+    for i, (ph, out) in enumerate(zip(body_phs, outs)):
+        _check_loop_var(names[i], ph, out, where)
+    body_graph.outputs = outs
+
+    externals: list = []
+    n = len(flat)
+    cond_inputs = _external_indices(cond_graph, externals, offset=n)
+    body_inputs = _external_indices(body_graph, externals, offset=n)
+    inputs = [*flat, *externals]
+    attrs = dict(cond_graph=cond_graph, body_graph=body_graph, num_loop_vars=n, cond_inputs=cond_inputs,
+                 body_inputs=body_inputs, output_specs=tuple(Spec(ph.dtype, ph.shape) for ph in body_phs),
+                 max_iterations_input=None)
+    if maximum_iterations is not None:
+        attrs["max_iterations_input"] = len(inputs)
+        inputs.append(convert_to_tensor(maximum_iterations))
+    results = graph.add_op(WHILE, inputs, attrs, name=name or "while")
+    packed = nest.pack(structure, results)
+    return packed[0] if single else (tuple(packed) if isinstance(original, tuple) else packed)
+
+
+def _loop_tensor(value):
+    return convert_to_tensor(value)
+
+
+def _invariants(shape_invariants, single, n, structure) -> list:
+    if shape_invariants is None:
+        return [None] * n
+    given = [shape_invariants] if single else shape_invariants
+    flat = nest.flatten(list(given))
+    if len(flat) != n:
+        raise ControlFlowError(f"shape_invariants has {len(flat)} entries but there are {n} loop variables.")
+    return [None if s is None else as_shape(s) for s in flat]
+
+
+def _loop_var_names(structure) -> list[str]:
+    return [f"loop_vars[{i}]" for i in range(len(nest.flatten(structure)))]
+
+
+def _check_loop_var(label: str, before, after, where: str) -> None:
+    if after.dtype is not before.dtype:
+        raise ControlFlowError(
+            f"{where}: {label} is {before.dtype.name} before the loop but {after.dtype.name} after one "
+            "iteration; a loop variable must keep its dtype (use runtime.cast).")
+    if not before.shape.is_compatible_with(after.shape):
+        raise ControlFlowError(
+            f"{where}: {label} has shape {before.shape} before the loop but {after.shape} after one "
+            "iteration. To let its shape vary, pass shape_invariants with None for the dimensions that change.")

@@ -1,0 +1,199 @@
+"""Generate straight-line Python from a graph, once per concrete function.
+
+The generated function takes the NumPy values of the graph's inputs and
+returns the NumPy values of its outputs. Each live op becomes one line that
+calls the op's kernel from the registry (or, for kernels that are NumPy's own
+arithmetic and comparison ufuncs, the equivalent Python operator, which is
+faster on NumPy scalars and means the same). `Cond` becomes an `if`/`else`
+and `While` a Python `while` loop, with the branch and body graphs inlined.
+
+    def power(x, y):
+        i = c0
+        r = c1
+        while True:
+            if not i < y:
+                break
+            r = MatMul(x, r)
+            i = i + c2
+        return (r,)
+
+The source is registered in `linecache`, so tracebacks and debuggers show it.
+"""
+from __future__ import annotations
+
+import itertools
+import linecache
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from runtime import dtypes
+from runtime.executor.passes import plan
+from runtime.graph import FuncGraph, Graph, Operation
+
+_OPERATOR_FORMS = {
+    np.add: "{} + {}", np.subtract: "{} - {}", np.multiply: "{} * {}",
+    np.less: "{} < {}", np.less_equal: "{} <= {}", np.greater: "{} > {}", np.greater_equal: "{} >= {}",
+    np.negative: "-{}",
+}
+_LITERALS = (bool, int, float, str, type(None))
+_ids = itertools.count()
+
+
+@dataclass
+class Executable:
+    """A compiled graph: `run(*input_values)` returns a tuple of output values."""
+
+    run: Callable
+    source: str
+    filename: str
+
+
+def compile_graph(graph: FuncGraph, outputs: list, name: str = "graph_fn") -> Executable:
+    gen = _Codegen()
+    params = [gen.fresh(_safe(t.op.name)) for t in graph.inputs]
+    names = {id(t): p for t, p in zip(graph.inputs, params)}
+    body: list[str] = []
+    results = gen.emit_graph(graph, outputs, names, body, 1)
+    fn_name = _safe(name)
+    lines = [f"def {fn_name}({', '.join(params)}):", *body, f"    return ({''.join(r + ', ' for r in results)})"]
+    source = "\n".join(lines) + "\n"
+    filename = f"<runtime executor {fn_name} #{next(_ids)}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = dict(gen.namespace)
+    exec(compile(source, filename, "exec"), namespace)  # the only code we compile is our own
+    return Executable(namespace[fn_name], source, filename)
+
+
+def _safe(text: str) -> str:
+    cleaned = "".join(c if c.isalnum() else "_" for c in text)
+    return cleaned if cleaned and not cleaned[0].isdigit() else f"t_{cleaned}"
+
+
+class _Codegen:
+    def __init__(self):
+        self.namespace: dict[str, object] = {}
+        self._used: set[str] = set()
+        self._bound: dict[int, str] = {}
+
+    def fresh(self, base: str) -> str:
+        base = _safe(base).lower()
+        name, n = base, 0
+        while name in self._used or name in self.namespace:
+            n += 1
+            name = f"{base}_{n}"
+        self._used.add(name)
+        return name
+
+    def bind(self, value, base: str) -> str:
+        """A namespace name for a Python object the code refers to."""
+        found = self._bound.get(id(value))
+        if found is not None and self.namespace[found] is value:
+            return found
+        name = base
+        n = 0
+        while name in self.namespace or name in self._used:
+            n += 1
+            name = f"{base}_{n}"
+        self.namespace[name] = value
+        self._bound[id(value)] = name
+        return name
+
+    def literal(self, value) -> str:
+        if isinstance(value, _LITERALS) and not (isinstance(value, float) and not np.isfinite(value)):
+            return repr(value)
+        if isinstance(value, tuple) and all(isinstance(v, _LITERALS) for v in value):
+            return repr(value)
+        if isinstance(value, dtypes.DType):
+            return self.bind(value, value.name)
+        return self.bind(value, "attr")
+
+    def emit_graph(self, graph: Graph, outputs: list, names: dict, lines: list, depth: int) -> list[str]:
+        p = plan(graph, outputs)
+
+        def expr(t) -> str:
+            t = p.alias.get(id(t), t)
+            found = names.get(id(t))
+            if found is None:
+                if id(t) not in p.constants:
+                    raise RuntimeError(f"executor: {t.name} is used but never computed")
+                found = names[id(t)] = self.bind(p.constants[id(t)], "c")
+            return found
+
+        for op in p.ops:
+            if op.type in ("Placeholder", "Const") and all(id(t) in names or id(t) in p.constants for t in op.outputs):
+                continue
+            if op.type == "Cond":
+                self.emit_cond(op, expr, names, lines, depth)
+            elif op.type == "While":
+                self.emit_while(op, expr, names, lines, depth)
+            else:
+                self.emit_call(op, expr, names, lines, depth)
+        return [expr(t) for t in outputs]
+
+    def emit_call(self, op: Operation, expr, names: dict, lines: list, depth: int) -> None:
+        args = [expr(t) for t in op.inputs]
+        outs = [self.fresh(op.name) for _ in op.outputs] or ["_"]
+        form = _OPERATOR_FORMS.get(op.opdef.kernel) if not op.attrs else None
+        if form is not None:
+            call = form.format(*args)
+        else:
+            kernel = self.bind(op.opdef.kernel, _safe(op.type))
+            kwargs = [f"{k}={self.literal(v)}" for k, v in op.attrs.items()]
+            call = f"{kernel}({', '.join(args + kwargs)})"
+        target = outs[0] if not op.opdef.multi_output else ", ".join(outs) + ("," if len(outs) == 1 else "")
+        lines.append(f"{'    ' * depth}{target} = {call}")
+        for t, o in zip(op.outputs, outs):
+            names[id(t)] = o
+
+    def _branch(self, graph: FuncGraph, input_exprs: list[str], lines: list, depth: int) -> list[str]:
+        names = {id(ph): e for ph, e in zip(graph.inputs, input_exprs)}
+        return self.emit_graph(graph, graph.outputs, names, lines, depth)
+
+    def emit_cond(self, op: Operation, expr, names: dict, lines: list, depth: int) -> None:
+        pad = "    " * depth
+        outs = [self.fresh(op.name) for _ in op.outputs]
+        lines.append(f"{pad}if {expr(op.inputs[0])}:")
+        for branch, key in (("then_graph", "then_inputs"), ("else_graph", "else_inputs")):
+            if branch == "else_graph":
+                lines.append(f"{pad}else:")
+            start = len(lines)
+            results = self._branch(op.attrs[branch], [expr(op.inputs[i]) for i in op.attrs[key]], lines, depth + 1)
+            if outs:
+                lines.append(f"{pad}    {', '.join(outs)}{',' if len(outs) == 1 else ''} = "
+                             f"{', '.join(results)}{',' if len(results) == 1 else ''}")
+            elif len(lines) == start:
+                lines.append(f"{pad}    pass")
+        for t, o in zip(op.outputs, outs):
+            names[id(t)] = o
+
+    def emit_while(self, op: Operation, expr, names: dict, lines: list, depth: int) -> None:
+        pad = "    " * depth
+        n = op.attrs["num_loop_vars"]
+        loop_vars = [self.fresh(f"{op.name}_v{i}") for i in range(n)]
+        inits = [expr(t) for t in op.inputs[:n]]
+        for v, init in zip(loop_vars, inits):
+            lines.append(f"{pad}{v} = {init}")
+        counter = None
+        max_index = op.attrs.get("max_iterations_input")
+        if max_index is not None:
+            counter = self.fresh(f"{op.name}_iterations")
+            lines.append(f"{pad}{counter} = 0")
+        lines.append(f"{pad}while True:")
+        inner = pad + "    "
+        if counter is not None:
+            lines.append(f"{inner}if {counter} >= {expr(op.inputs[max_index])}:")
+            lines.append(f"{inner}    break")
+            lines.append(f"{inner}{counter} += 1")
+        cond_graph, body_graph = op.attrs["cond_graph"], op.attrs["body_graph"]
+        cond_inputs = loop_vars + [expr(op.inputs[i]) for i in op.attrs["cond_inputs"]]
+        (test,) = self._branch(cond_graph, cond_inputs, lines, depth + 1)
+        lines.append(f"{inner}if not {test}:")
+        lines.append(f"{inner}    break")
+        body_inputs = loop_vars + [expr(op.inputs[i]) for i in op.attrs["body_inputs"]]
+        results = self._branch(body_graph, body_inputs, lines, depth + 1)
+        if loop_vars:
+            lines.append(f"{inner}{', '.join(loop_vars)} = {', '.join(results)}")
+        for t, v in zip(op.outputs, loop_vars):
+            names[id(t)] = v

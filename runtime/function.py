@@ -1,0 +1,471 @@
+"""`runtime.function`: one Python function, many graphs (ConcreteFunctions).
+
+Calling a `Function` computes a key from its arguments — tensors by dtype and
+shape, Python values by value, nested lists/tuples/dicts by structure — and
+runs the concrete function traced for that key, tracing a new one on a miss.
+Python side effects in the function happen while tracing only; the graph runs
+on every call. With `autograph=True` (the default) the function is converted
+by `autograph` first, so data-dependent `if`/`while`/`for` become `Cond` and
+`While` ops.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+import types
+import warnings
+import weakref
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import numpy as np
+
+from runtime import config, dtypes, nest
+from runtime.control_flow import user_location
+from runtime.executor.codegen import compile_graph
+from runtime.graph import FuncGraph, building
+from runtime.ops.registry import wrap
+from runtime.shape import TensorShape, as_shape
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+
+RETRACE_WARNING_THRESHOLD = 5
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """The dtype and (possibly partial) shape a tensor argument must have."""
+
+    shape: TensorShape
+    dtype: dtypes.DType = dtypes.float32
+    name: Optional[str] = None
+
+    def __init__(self, shape, dtype=dtypes.float32, name=None):
+        object.__setattr__(self, "shape", as_shape(shape))
+        object.__setattr__(self, "dtype", dtypes.as_dtype(dtype))
+        object.__setattr__(self, "name", name)
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None) -> "TensorSpec":
+        return cls(tensor.shape, tensor.dtype, name)
+
+    def is_compatible_with(self, value) -> bool:
+        return self.dtype is value.dtype and self.shape.is_compatible_with(value.shape)
+
+    def __repr__(self) -> str:
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
+
+
+# --- argument keys ---------------------------------------------------------------
+
+def _leaf_key(value):
+    if isinstance(value, EagerTensor):
+        return (value._dtype, value._value.shape)
+    if isinstance(value, (Tensor, TensorSpec)):
+        return (value.dtype, value.shape.dims)
+    if hasattr(value, "handle") and hasattr(value, "assign"):  # Variable: captured by reference
+        return ("variable", id(value))
+    try:
+        hash(value)
+    except TypeError:
+        return ("object", id(value))
+    return (type(value), value)
+
+
+def _is_tensor_leaf(value) -> bool:
+    return isinstance(value, (Tensor, TensorSpec))
+
+
+def _encode(value):
+    """A hashable key for an argument: structure plus leaf keys."""
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_encode(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple((k, _encode(value[k])) for k in sorted(value, key=repr)))
+    return _leaf_key(value)
+
+
+# --- Function ------------------------------------------------------------------------
+
+class Function:
+    """A Python function that runs as traced graphs; see `runtime.function`."""
+
+    def __init__(self, python_function: Callable, input_signature=None, autograph: bool = True,
+                 reduce_retracing: bool = False, jit_compile=None, name: Optional[str] = None):
+        if not callable(python_function):
+            raise TypeError(f"runtime.function needs a callable, got {python_function!r}.")
+        self.python_function = python_function
+        self.input_signature = None if input_signature is None else tuple(input_signature)
+        self._autograph = autograph
+        self._reduce_retracing = reduce_retracing
+        self.__name__ = name or getattr(python_function, "__name__", "function")
+        self._cache: dict = {}
+        self._concrete: list[ConcreteFunction] = []
+        self._keys: list = []
+        self._lock = threading.RLock()
+        self._warned = False
+        self.last_retrace_reason: Optional[str] = None
+        self._bound: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+        functools.update_wrapper(self, python_function, updated=())
+
+    # -- binding to instances (methods) -------------------------------------
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:
+            bound = None
+        if bound is None:
+            bound = Function(types.MethodType(self.python_function, instance), self.input_signature,
+                             self._autograph, self._reduce_retracing, name=self.__name__)
+            try:
+                self._bound[instance] = bound
+            except TypeError:
+                pass
+        return bound
+
+    # -- calling ----------------------------------------------------------------
+
+    def __call__(self, *args, **kwargs):
+        if config.functions_run_eagerly():
+            return self.python_function(*args, **kwargs)
+        concrete, flat = self._lookup(args, kwargs)
+        return concrete._call_flat(flat)
+
+    def get_concrete_function(self, *args, **kwargs) -> "ConcreteFunction":
+        if not args and not kwargs and self.input_signature is not None:
+            args = self.input_signature
+        return self._lookup(args, kwargs)[0]
+
+    def experimental_get_tracing_count(self) -> int:
+        return len(self._concrete)
+
+    def pretty_printed_concrete_signatures(self) -> str:
+        return "\n\n".join(c.pretty_printed_signature() for c in self._concrete)
+
+    def _lookup(self, args, kwargs):
+        if self.input_signature is not None:
+            args, kwargs = self._apply_signature(args, kwargs)
+        key = (_encode(args), _encode(kwargs) if kwargs else ())
+        concrete = self._cache.get(key)
+        if concrete is None:
+            with self._lock:
+                concrete = self._cache.get(key) or self._relaxed_match(args, kwargs)
+                if concrete is None:
+                    concrete = self._trace(args, kwargs, key)
+                self._cache[key] = concrete
+        flat = [v for v in nest.flatten((args, kwargs)) if _is_tensor_leaf(v)]
+        return concrete, flat
+
+    def _apply_signature(self, args, kwargs):
+        if kwargs:
+            raise TypeError(f"{self.__name__} has an input_signature, so it takes positional arguments only; "
+                            f"got keyword arguments {sorted(kwargs)}.")
+        specs = self.input_signature
+        if len(args) != len(specs):
+            raise TypeError(f"{self.__name__} takes {len(specs)} argument(s) by its input_signature "
+                            f"{list(specs)}, got {len(args)}.")
+        checked = []
+        for i, (value, spec) in enumerate(zip(args, specs)):
+            if isinstance(value, TensorSpec):
+                checked.append(spec)
+                continue
+            tensor = convert_to_tensor(value, dtype_hint=spec.dtype)
+            if not spec.is_compatible_with(tensor):
+                raise TypeError(
+                    f"{self.__name__}: argument {i} is a {tensor.dtype.name} tensor of shape {tensor.shape}, "
+                    f"which does not match the input_signature's {spec}. Pass a matching value, or widen "
+                    "the TensorSpec (None for a dimension that varies, shape=None for any shape).")
+            checked.append(tensor)
+        return tuple(checked), {}
+
+    def _relaxed_match(self, args, kwargs):
+        """With an input_signature or reduce_retracing, an existing trace that accepts these arguments."""
+        if self.input_signature is not None:
+            return self._concrete[0] if self._concrete else None
+        if not self._reduce_retracing:
+            return None
+        for concrete in self._concrete:
+            if concrete._accepts(args, kwargs):
+                return concrete
+        return None
+
+    def _trace(self, args, kwargs, key) -> "ConcreteFunction":
+        specs_args, specs_kwargs = args, kwargs
+        if self.input_signature is not None:
+            specs_args = self.input_signature
+        elif self._reduce_retracing and self._concrete:
+            specs_args, specs_kwargs = _relax(self._concrete[-1]._input_structure, (args, kwargs))
+        reason = self._explain(key) if self._keys else None
+        concrete = trace(self._traced_callable(), specs_args, specs_kwargs, self.__name__,
+                         self._parameter_names())
+        self._concrete.append(concrete)
+        self._keys.append(key)
+        if reason is not None:
+            self.last_retrace_reason = reason
+            self._maybe_warn(reason)
+        return concrete
+
+    def _traced_callable(self) -> Callable:
+        fn = self.python_function
+        if not self._autograph:
+            return fn
+        try:
+            import autograph
+            convert = autograph.convert
+        except (ImportError, AttributeError):  # TODO(lead): remove once autograph.convert has landed
+            return fn
+        return convert(fn)
+
+    def _parameter_names(self) -> list[str]:
+        try:
+            return list(inspect.signature(self.python_function).parameters)
+        except (TypeError, ValueError):
+            return []
+
+    def _explain(self, key) -> str:
+        previous = self._keys[-1]
+        names = self._parameter_names()
+        changes = []
+        for i, (old, new) in enumerate(zip(previous[0][1], key[0][1])):
+            if old != new:
+                label = names[i] if i < len(names) else f"argument {i}"
+                changes.append(f"{label}: {_describe(old)} -> {_describe(new)}")
+        if previous[0][1].__len__() != key[0][1].__len__():
+            changes.append(f"number of arguments: {len(previous[0][1])} -> {len(key[0][1])}")
+        if previous[1] != key[1]:
+            changes.append("keyword arguments changed")
+        return "; ".join(changes) or "new argument structure"
+
+    def _maybe_warn(self, reason: str) -> None:
+        if self._warned or len(self._concrete) < RETRACE_WARNING_THRESHOLD:
+            return
+        self._warned = True
+        warnings.warn_explicit(
+            f"{self.__name__} has been traced {len(self._concrete)} times (last change: {reason}). Retracing "
+            "is expensive: pass tensors rather than Python numbers, keep shapes stable, or use "
+            "input_signature / reduce_retracing=True.",
+            RuntimeWarning, *_caller_file_line())
+
+    def __repr__(self) -> str:
+        return f"<runtime.Function {self.__name__}>"
+
+
+def _caller_file_line() -> tuple[str, int]:
+    where = user_location()
+    filename, _, line = where.rpartition(":")
+    return filename or where, int(line) if line.isdigit() else 0
+
+
+def _describe(leaf_key) -> str:
+    if isinstance(leaf_key, tuple) and len(leaf_key) == 2 and isinstance(leaf_key[0], dtypes.DType):
+        return f"{leaf_key[0].name} tensor of shape {tuple(leaf_key[1]) if leaf_key[1] is not None else '<unknown>'}"
+    if isinstance(leaf_key, tuple) and len(leaf_key) == 2 and isinstance(leaf_key[0], type):
+        return f"Python {leaf_key[0].__name__} {leaf_key[1]!r}"
+    if isinstance(leaf_key, tuple) and leaf_key and leaf_key[0] in ("list", "tuple", "dict"):
+        return f"a {leaf_key[0]} of {len(leaf_key[1])}"
+    return repr(leaf_key)
+
+
+def _relax(previous_structure, current):
+    """Specs that accept both the previous trace's inputs and the current ones."""
+    old_leaves = nest.flatten(previous_structure)
+    new_leaves = nest.flatten(current)
+    if len(old_leaves) != len(new_leaves) or not nest.same_structure(previous_structure, current):
+        return current
+    relaxed = []
+    for old, new in zip(old_leaves, new_leaves):
+        if _is_tensor_leaf(old) and _is_tensor_leaf(new) and old.dtype is new.dtype:
+            relaxed.append(TensorSpec(old.shape.most_specific_compatible_shape(new.shape), new.dtype))
+        else:
+            relaxed.append(new)
+    return nest.pack(current, relaxed)
+
+
+# --- tracing ------------------------------------------------------------------------
+
+def trace(fn: Callable, args, kwargs, name: str, param_names: list[str]) -> "ConcreteFunction":
+    """Trace `fn` on placeholders for the tensor leaves of (args, kwargs)."""
+    graph = FuncGraph(name)
+    structure = (tuple(args), dict(kwargs))
+    leaves = nest.flatten(structure)
+    arg_names = _leaf_names(structure, param_names)
+    inputs = []
+    for leaf, label in zip(leaves, arg_names):
+        if _is_tensor_leaf(leaf):
+            inputs.append(graph.placeholder(leaf.dtype, leaf.shape, label))
+        else:
+            inputs.append(leaf)
+    call_args, call_kwargs = nest.pack(structure, inputs)
+    with building(graph):
+        result = fn(*call_args, **call_kwargs)
+        outputs = [graph.capture(v) if isinstance(v, Tensor) else v for v in nest.flatten(result)]
+        outputs = [graph.capture(v._as_tensor(None)) if _is_variable(v) else v for v in outputs]
+    graph.structured_outputs = result
+    graph.outputs = [v for v in outputs if isinstance(v, SymbolicTensor)]
+    signature = nest.pack(structure, [TensorSpec(leaf.shape, leaf.dtype, label) if _is_tensor_leaf(leaf) else leaf
+                                      for leaf, label in zip(leaves, arg_names)])
+    return ConcreteFunction(graph, name, signature, result, outputs, param_names)
+
+
+def _is_variable(value) -> bool:
+    return hasattr(value, "handle") and hasattr(value, "assign")
+
+
+def _leaf_names(structure, param_names: list[str]) -> list[str]:
+    args, kwargs = structure
+    names = []
+    for i, value in enumerate(args):
+        base = param_names[i] if i < len(param_names) else f"arg{i}"
+        count = len(nest.flatten(value))
+        names += [base] if count == 1 else [f"{base}_{j}" for j in range(count)]
+    for key in sorted(kwargs, key=repr):
+        count = len(nest.flatten(kwargs[key]))
+        names += [key] if count == 1 else [f"{key}_{j}" for j in range(count)]
+    return names
+
+
+class ConcreteFunction:
+    """One traced graph of a Function, for one input signature; callable."""
+
+    def __init__(self, graph: FuncGraph, name: str, input_structure, structured_outputs, flat_outputs,
+                 param_names: list[str]):
+        self.graph = graph
+        self.name = name
+        self._input_structure = input_structure
+        self.structured_outputs = structured_outputs
+        self._flat_outputs = flat_outputs
+        self._param_names = param_names
+        self._executable = None
+        self._lock = threading.Lock()
+
+    @property
+    def structured_input_signature(self):
+        return self._input_structure
+
+    @property
+    def inputs(self) -> list:
+        return list(self.graph.inputs)
+
+    @property
+    def outputs(self) -> list:
+        return list(self.graph.outputs)
+
+    def _compiled(self):
+        if self._executable is None:
+            with self._lock:
+                if self._executable is None:
+                    self._executable = compile_graph(self.graph, self.graph.outputs, self.name)
+        return self._executable
+
+    def executor_source(self) -> str:
+        """The Python code the executor generated for this graph."""
+        return self._compiled().source
+
+    def __call__(self, *args, **kwargs):
+        flat = [v for v in nest.flatten((args, kwargs)) if _is_tensor_leaf(v)]
+        specs = [v for v in nest.flatten(self._input_structure) if _is_tensor_leaf(v)]
+        if len(flat) != len(specs):
+            raise TypeError(f"{self.name} was traced for {len(specs)} tensor argument(s), got {len(flat)}.")
+        converted = []
+        for value, spec in zip(flat, specs):
+            t = convert_to_tensor(value, dtype_hint=spec.dtype)
+            if not spec.is_compatible_with(t):
+                raise TypeError(f"{self.name}: got a {t.dtype.name} tensor of shape {t.shape} where the "
+                                f"traced signature has {spec}.")
+            converted.append(t)
+        return self._call_flat(converted)
+
+    def _call_flat(self, tensors):
+        values = []
+        for t in tensors:
+            value = t._value if isinstance(t, EagerTensor) else convert_to_tensor(t)._value
+            if value.__class__ is np.ndarray and value.ndim == 0:
+                value = value[()]
+            values.append(value)
+        results = iter(self._compiled().run(*values))
+        flat = [wrap(next(results)) if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
+        if nest.is_sequence(self.structured_outputs):
+            return nest.pack(self.structured_outputs, flat)
+        return flat[0]
+
+    def _accepts(self, args, kwargs) -> bool:
+        mine = nest.flatten(self._input_structure)
+        theirs = nest.flatten((tuple(args), dict(kwargs)))
+        if len(mine) != len(theirs) or not nest.same_structure(self._input_structure, (tuple(args), dict(kwargs))):
+            return False
+        for a, b in zip(mine, theirs):
+            if _is_tensor_leaf(a) != _is_tensor_leaf(b):
+                return False
+            if _is_tensor_leaf(a):
+                if not a.is_compatible_with(b):
+                    return False
+            elif _leaf_key(a) != _leaf_key(b):
+                return False
+        return True
+
+    def pretty_printed_signature(self, verbose: bool = True) -> str:
+        args, kwargs = self._input_structure
+        parts, arg_lines = [], []
+        for i, value in enumerate(args):
+            label = self._param_names[i] if i < len(self._param_names) else f"arg{i}"
+            if any(_is_tensor_leaf(v) for v in nest.flatten(value)):
+                parts.append(label)
+                arg_lines.append(f"    {label}: {_spec_text(value)}")
+            else:
+                parts.append(f"{label}={value!r}")
+        for key in kwargs:
+            value = kwargs[key]
+            if any(_is_tensor_leaf(v) for v in nest.flatten(value)):
+                parts.append(key)
+                arg_lines.append(f"    {key}: {_spec_text(value)}")
+            else:
+                parts.append(f"{key}={value!r}")
+        lines = [f"{self.name}({', '.join(parts)})"]
+        if arg_lines:
+            lines += ["  Args:", *arg_lines]
+        lines += ["  Returns:", *_returns_text(self.structured_outputs)]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]}>"
+
+
+def _spec_text(value) -> str:
+    if _is_tensor_leaf(value):
+        return f"{value.dtype.name} Tensor, shape={value.shape}"
+    return nest.structure_repr(value)
+
+
+def _returns_text(outputs) -> list[str]:
+    if isinstance(outputs, Tensor):
+        return [f"    {_spec_text(outputs)}"]
+    leaves = nest.flatten(outputs)
+    if not nest.is_sequence(outputs):
+        return [f"    {outputs!r}"]
+    counter = iter(range(1, len(leaves) + 1))
+    placeholders = nest.pack(outputs, [f"<{next(counter)}>" for _ in leaves])
+    lines = [f"    {_plain(placeholders)}"]
+    for i, leaf in enumerate(leaves, 1):
+        text = _spec_text(leaf) if isinstance(leaf, Tensor) else repr(leaf)
+        lines.append(f"      <{i}>: {text}")
+    return lines
+
+
+def _plain(structure) -> str:
+    return repr(structure).replace("'", "")
+
+
+def function(func: Optional[Callable] = None, input_signature=None, autograph: bool = True,
+             reduce_retracing: bool = False, jit_compile=None, experimental_relax_shapes: Optional[bool] = None):
+    """Make a Python function run as traced graphs (decorator or call), like `tf.function`."""
+    if experimental_relax_shapes is not None:
+        reduce_retracing = experimental_relax_shapes
+
+    def decorate(fn: Callable) -> Function:
+        return Function(fn, input_signature, autograph, reduce_retracing, jit_compile)
+
+    return decorate if func is None else decorate(func)
+

@@ -1,0 +1,247 @@
+"""The graph IR: `Graph`, `FuncGraph` and `Operation`.
+
+A graph is a list of operations in creation order, which is always a
+topological order. Each `Operation` names its `OpDef` from the registry, its
+input tensors, its static attributes and its `SymbolicTensor` outputs. Ops
+are recorded by `registry.apply` while a graph is the current one
+(`building(graph)`); their output dtypes and shapes come from the op's
+`infer` rule.
+
+A `FuncGraph` is the body of a function, a `cond` branch or a loop: its
+`inputs` are Placeholder outputs, and tensors from enclosing graphs that it
+uses are *captured* — replaced by a placeholder, with the outer tensor
+recorded in `captures` — so each graph only refers to its own tensors.
+Eager tensors used while tracing become `Const` ops.
+
+Stateful ops (variable updates, print, asserts, random) are chained with
+control inputs in program order, and are never pruned, merged or folded.
+"""
+from __future__ import annotations
+
+import contextlib
+from typing import Iterator, Optional
+
+from runtime import dtypes
+from runtime.errors import InvalidArgumentError
+from runtime.ops import registry
+from runtime.ops.registry import OpDef, Spec, defop
+from runtime.shape import TensorShape, as_shape
+from runtime.tensor import EagerTensor, SymbolicTensor
+
+
+def _no_kernel(*_args, **_kwargs):
+    raise RuntimeError("this op has no kernel of its own; the executor runs it")
+
+
+PLACEHOLDER = defop("Placeholder", _no_kernel, lambda dtype, shape: Spec(dtype, shape),
+                    doc="An input of a function graph.")
+
+
+class Operation:
+    """One node of a graph: an op from the registry applied to tensors."""
+
+    __slots__ = ("graph", "name", "opdef", "inputs", "attrs", "outputs", "control_inputs", "stateful")
+
+    def __init__(self, graph: "Graph", name: str, opdef: OpDef, inputs: tuple, attrs: dict):
+        self.graph = graph
+        self.name = name
+        self.opdef = opdef
+        self.inputs = inputs
+        self.attrs = attrs
+        self.outputs: list[SymbolicTensor] = []
+        self.control_inputs: tuple[Operation, ...] = ()
+        self.stateful = opdef.stateful or any(
+            isinstance(v, Graph) and v.is_stateful for v in attrs.values())
+
+    @property
+    def type(self) -> str:
+        return self.opdef.name
+
+    def __repr__(self) -> str:
+        return f"<Operation '{self.name}' type={self.type}>"
+
+    def __str__(self) -> str:
+        args = [t.name for t in self.inputs]
+        args += [f"{k}={_attr_repr(v)}" for k, v in sorted(self.attrs.items())]
+        outs = ", ".join(t.name for t in self.outputs) or "()"
+        types = ", ".join(f"{t.dtype.name}{t.shape}" for t in self.outputs)
+        deps = f"  ^{','.join(op.name for op in self.control_inputs)}" if self.control_inputs else ""
+        return f"{outs} = {self.type}({', '.join(args)})  # {types}{deps}"
+
+
+def _attr_repr(value) -> str:
+    if isinstance(value, Graph):
+        return f"<graph {value.name}>"
+    if isinstance(value, dtypes.DType):
+        return value.name
+    text = repr(value)
+    if "\n" in text or len(text) > 60:
+        shape = getattr(value, "shape", None)
+        return f"<{type(value).__name__} shape={tuple(shape)}>" if shape is not None else f"<{type(value).__name__}>"
+    return text
+
+
+class Graph:
+    """Operations in creation (= topological) order."""
+
+    def __init__(self, name: str = "graph"):
+        self.name = name
+        self.operations: list[Operation] = []
+        self._name_counts: dict[str, int] = {}
+        self._last_stateful: Optional[Operation] = None
+        self._eager_captures: dict[int, tuple[EagerTensor, SymbolicTensor]] = {}
+        self.outer_graph: Optional[Graph] = None
+
+    def get_operations(self) -> list[Operation]:
+        return list(self.operations)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        for op in self.operations:
+            if op.name == name:
+                return op
+        raise KeyError(f"No operation named {name!r} in graph {self.name!r}.")
+
+    @property
+    def is_stateful(self) -> bool:
+        return any(op.stateful for op in self.operations)
+
+    def unique_name(self, base: str) -> str:
+        count = self._name_counts.get(base, 0)
+        self._name_counts[base] = count + 1
+        return base if count == 0 else f"{base}_{count}"
+
+    # -- recording ---------------------------------------------------------
+
+    def add_op(self, op: OpDef, inputs, attrs: dict, name: Optional[str] = None):
+        """Record `op` (called by `registry.apply` while this graph is current)."""
+        inputs = tuple(self.capture(t) for t in inputs)
+        try:
+            spec = op.infer(*inputs, **attrs)
+        except InvalidArgumentError as e:
+            message = e.message if e.message.startswith(op.name) else f"{op.name}: {e.message}"
+            raise InvalidArgumentError(message, op.name) from None
+        outputs = self.create_op(op, inputs, attrs, spec if op.multi_output else [spec], name)
+        return outputs if op.multi_output else outputs[0]
+
+    def create_op(self, op: OpDef, inputs: tuple, attrs: dict, specs, name: Optional[str] = None) -> list:
+        operation = Operation(self, self.unique_name(name or _default_name(op.name)), op, inputs, attrs)
+        operation.outputs = [SymbolicTensor(operation, i, s.dtype, s.shape) for i, s in enumerate(specs)]
+        if operation.stateful:
+            if self._last_stateful is not None:
+                operation.control_inputs = (self._last_stateful,)
+            self._last_stateful = operation
+        self.operations.append(operation)
+        return operation.outputs
+
+    def capture(self, t):
+        """This graph's view of tensor `t` (a Const for an eager tensor)."""
+        if isinstance(t, SymbolicTensor):
+            if t.op.graph is self:
+                return t
+            return self._capture_symbolic(t)
+        if isinstance(t, EagerTensor):
+            found = self._eager_captures.get(id(t))
+            if found is None:
+                const = self.create_op(registry.OPS["Const"], (), {"value": t._value},
+                                       [Spec(t.dtype, t.shape)])[0]
+                found = self._eager_captures[id(t)] = (t, const)  # keeps t alive, so ids stay unique
+            return found[1]
+        raise TypeError(f"Expected a tensor, got {type(t).__name__}: {t!r}")
+
+    def _capture_symbolic(self, t: SymbolicTensor):
+        raise InvalidArgumentError(
+            f"The tensor {t.name} belongs to another graph ({t.op.graph.name}) and can't be used in "
+            f"{self.name}. A tensor made while tracing one function can't be used by another one; "
+            "pass it as an argument or return it instead.")
+
+    # -- checking and printing -----------------------------------------------
+
+    def lint(self) -> None:
+        """Check the graph's invariants; raise AssertionError naming the first broken one."""
+        seen_ops: set[int] = set()
+        names: set[str] = set()
+        for op in self.operations:
+            assert op.graph is self, f"{op.name} is listed in {self.name} but belongs to {op.graph.name}"
+            assert op.name not in names, f"duplicate op name {op.name}"
+            names.add(op.name)
+            for t in op.inputs:
+                assert t.op.graph is self, f"{op.name} uses {t.name} from graph {t.op.graph.name}"
+                assert id(t.op) in seen_ops, f"{op.name} uses {t.name} before it is defined"
+            for dep in op.control_inputs:
+                assert id(dep) in seen_ops, f"{op.name} depends on {dep.name} defined later"
+            for i, out in enumerate(op.outputs):
+                assert out.op is op and out.value_index == i, f"output {i} of {op.name} is mislabelled"
+            for value in op.attrs.values():
+                if isinstance(value, Graph):
+                    value.lint()
+            seen_ops.add(id(op))
+
+    def __str__(self) -> str:
+        lines = [f"graph {self.name}:"]
+        lines += [f"  {op}" for op in self.operations]
+        return "\n".join(lines)
+
+
+def _default_name(op_type: str) -> str:
+    return op_type
+
+
+class FuncGraph(Graph):
+    """The graph of a function, a branch or a loop body, with inputs and outputs."""
+
+    def __init__(self, name: str, outer_graph: Optional[Graph] = None):
+        super().__init__(name)
+        self.outer_graph = outer_graph
+        self.inputs: list[SymbolicTensor] = []
+        self.outputs: list[SymbolicTensor] = []
+        self.structured_outputs = None
+        self.captures: dict[int, tuple[object, SymbolicTensor]] = {}
+        # (tensor in the outer graph, placeholder here), in capture order
+        self.capture_pairs: list[tuple[SymbolicTensor, SymbolicTensor]] = []
+
+    def placeholder(self, dtype: dtypes.DType, shape, name: str = "input") -> SymbolicTensor:
+        t = self.create_op(PLACEHOLDER, (), {"dtype": dtype, "shape": as_shape(shape)},
+                           [Spec(dtype, as_shape(shape))], name)[0]
+        self.inputs.append(t)
+        return t
+
+    def _capture_symbolic(self, t: SymbolicTensor):
+        found = self.captures.get(id(t))
+        if found is not None:
+            return found[1]
+        if self.outer_graph is None:
+            return super()._capture_symbolic(t)
+        external = self.outer_graph.capture(t)
+        ph = self.placeholder(t.dtype, t.shape, name=f"capture_{t.op.name}")
+        self.captures[id(t)] = (t, ph)
+        self.capture_pairs.append((external, ph))
+        return ph
+
+    @property
+    def variables(self) -> list:
+        """The Variables this graph reads or writes (through `handle` attributes)."""
+        handles = {}
+        for op in self.operations:
+            handle = op.attrs.get("handle")
+            if handle is not None:
+                handles[id(handle)] = handle
+        return list(handles.values())
+
+
+@contextlib.contextmanager
+def building(graph: Graph) -> Iterator[Graph]:
+    """Make `graph` the one ops are recorded into, on this thread."""
+    previous = registry.context.graph
+    registry.context.graph = graph
+    try:
+        yield graph
+    finally:
+        registry.context.graph = previous
+
+
+def current_graph() -> Optional[Graph]:
+    return registry.context.graph
+
+
+def unknown_shape() -> TensorShape:
+    return TensorShape(None)
