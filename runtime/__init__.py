@@ -16,3 +16,5 @@ from runtime import config
 from runtime.control_flow import cond, while_loop
 from runtime.function import ConcreteFunction, Function, TensorSpec, function
 from runtime.graph import Graph
+from runtime.tensor_array import TensorArray
+from runtime.serialization import load_function, save_function

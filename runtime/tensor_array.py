@@ -1,0 +1,174 @@
+"""`TensorArray`: a list of same-dtype tensors that works in graphs and loops.
+
+Eagerly it is a Python list of tensors. While tracing it is a `variant`
+tensor whose run-time value is a tuple of NumPy arrays, changed only by
+functional ops (`TensorListWrite` returns a new list), so a TensorArray can be
+a `while_loop` variable: it flattens to that one tensor.
+
+    ta = runtime.TensorArray(runtime.int32, size=0, dynamic_size=True)
+    ta = ta.write(0, x)        # always use the returned array
+    ta.stack()                 # one tensor, the elements stacked on axis 0
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from runtime import dtypes
+from runtime.errors import InvalidArgumentError, OutOfRangeError
+from runtime.ops.registry import Spec, apply, context, defop
+from runtime.shape import TensorShape, as_shape
+from runtime.tensor import EagerTensor, convert_to_tensor
+
+variant = dtypes.DType("variant", np.object_)
+
+
+def _new(size, element_dtype):
+    return (None,) * int(size)
+
+
+def _write(items, index, value, dynamic_size):
+    index = int(index)
+    if index < 0 or index >= len(items) and not dynamic_size:
+        raise OutOfRangeError(f"TensorArray write: index {index} is out of range for a TensorArray of size "
+                              f"{len(items)}; create it with dynamic_size=True to let it grow.", "TensorListWrite")
+    if index >= len(items):
+        items = items + (None,) * (index + 1 - len(items))
+    return items[:index] + (np.asarray(value),) + items[index + 1:]
+
+
+def _read(items, index, element_dtype):
+    index = int(index)
+    if index < 0 or index >= len(items):
+        raise OutOfRangeError(f"TensorArray read: index {index} is out of range (size {len(items)}).",
+                              "TensorListRead")
+    if items[index] is None:
+        raise InvalidArgumentError(f"TensorArray read: element {index} was never written.", "TensorListRead")
+    return items[index]
+
+
+def _stack(items, element_dtype, element_shape):
+    if any(v is None for v in items):
+        missing = [i for i, v in enumerate(items) if v is None]
+        raise InvalidArgumentError(f"TensorArray stack: elements {missing} were never written.", "TensorListStack")
+    if not items:
+        dims = element_shape.dims if element_shape is not None and element_shape.dims is not None else ()
+        return np.zeros((0, *[d or 0 for d in dims]), element_dtype.as_numpy_dtype)
+    try:
+        return np.stack(items)
+    except ValueError:
+        shapes = sorted({v.shape for v in items})
+        raise InvalidArgumentError(f"TensorArray stack: elements have different shapes {shapes}.",
+                                   "TensorListStack") from None
+
+
+def _list_spec(*_inputs, **_attrs) -> Spec:
+    return Spec(variant, TensorShape(()))
+
+
+TENSOR_LIST_NEW = defop("TensorListNew", _new, _list_spec)
+TENSOR_LIST_WRITE = defop("TensorListWrite", _write, _list_spec)
+TENSOR_LIST_READ = defop("TensorListRead", _read,
+                         lambda items, index, element_dtype, element_shape=None: Spec(element_dtype,
+                                                                                      as_shape(element_shape)))
+TENSOR_LIST_STACK = defop(
+    "TensorListStack", _stack,
+    lambda items, element_dtype, element_shape: Spec(
+        element_dtype, TensorShape(None) if element_shape is None or element_shape.dims is None
+        else TensorShape((None, *element_shape.dims))))
+TENSOR_LIST_SIZE = defop("TensorListSize", lambda items: np.int32(len(items)),
+                         lambda items: Spec(dtypes.int32, TensorShape(())))
+TENSOR_LIST_FROM_TENSOR = defop("TensorListFromTensor", lambda value: tuple(value), _list_spec)
+
+
+class TensorArray:
+    """A list of tensors of one dtype, usable as a loop variable."""
+
+    def __init__(self, dtype, size=0, dynamic_size: bool = False, element_shape=None, clear_after_read=None,
+                 name: Optional[str] = None, *, _handle=None, _items=None):
+        self.dtype = dtypes.as_dtype(dtype)
+        self.dynamic_size = dynamic_size
+        self.element_shape = None if element_shape is None else as_shape(element_shape)
+        if _handle is not None or _items is not None:
+            self._handle, self._items = _handle, _items
+        elif context.graph is None:
+            self._handle, self._items = None, [None] * int(size)
+        else:
+            self._handle = apply(TENSOR_LIST_NEW, convert_to_tensor(size, dtype=dtypes.int32),
+                                 element_dtype=self.dtype, name=name)
+            self._items = None
+
+    # -- loop-variable protocol (runtime.nest) -----------------------------------
+
+    def _flatten(self) -> list:
+        if self._handle is None:
+            self._handle = apply(TENSOR_LIST_FROM_TENSOR, self.stack()) if self._items else apply(
+                TENSOR_LIST_NEW, convert_to_tensor(len(self._items), dtype=dtypes.int32), element_dtype=self.dtype)
+            self._items = None
+        return [self._handle]
+
+    def _unflatten(self, leaves) -> "TensorArray":
+        return self._like(_handle=leaves[0])
+
+    def _like(self, **kwargs) -> "TensorArray":
+        return TensorArray(self.dtype, dynamic_size=self.dynamic_size, element_shape=self.element_shape, **kwargs)
+
+    # -- operations -------------------------------------------------------------------
+
+    def write(self, index, value, name: Optional[str] = None) -> "TensorArray":
+        value = convert_to_tensor(value, dtype_hint=self.dtype)
+        if value.dtype is not self.dtype:
+            raise InvalidArgumentError(f"TensorArray of {self.dtype.name} can't hold a {value.dtype.name} value; "
+                                       "use runtime.cast first.", "TensorListWrite")
+        self._merge_element_shape(value.shape)
+        if self._items is not None and isinstance(value, EagerTensor) and not _is_symbolic(index):
+            new = _write(tuple(self._items), int(index), value._value, self.dynamic_size)
+            return self._like(_items=[None if v is None else EagerTensor._from_numpy(v) for v in new])
+        handle = self._flatten()[0]
+        new_handle = apply(TENSOR_LIST_WRITE, handle, convert_to_tensor(index, dtype=dtypes.int32), value,
+                           dynamic_size=self.dynamic_size, name=name)
+        return self._like(_handle=new_handle)
+
+    def read(self, index, name: Optional[str] = None):
+        if self._items is not None and not _is_symbolic(index):
+            return _read(tuple(self._items), int(index), self.dtype)
+        return apply(TENSOR_LIST_READ, self._flatten()[0], convert_to_tensor(index, dtype=dtypes.int32),
+                     element_dtype=self.dtype, element_shape=self.element_shape, name=name)
+
+    def stack(self, name: Optional[str] = None):
+        if self._items is not None:
+            arrays = tuple(None if t is None else t._value for t in self._items)
+            return EagerTensor._from_numpy(_stack(arrays, self.dtype, self.element_shape))
+        return apply(TENSOR_LIST_STACK, self._handle, element_dtype=self.dtype, element_shape=self.element_shape,
+                     name=name)
+
+    def unstack(self, value, name: Optional[str] = None) -> "TensorArray":
+        value = convert_to_tensor(value, dtype=self.dtype)
+        if value.shape.rank is not None and value.shape.rank > 0:
+            self._merge_element_shape(value.shape[1:])
+        if isinstance(value, EagerTensor) and context.graph is None:
+            return self._like(_items=[EagerTensor._from_numpy(v) for v in value._value])
+        return self._like(_handle=apply(TENSOR_LIST_FROM_TENSOR, value, name=name))
+
+    def size(self, name: Optional[str] = None):
+        if self._items is not None:
+            return EagerTensor._from_numpy(np.int32(len(self._items)))
+        return apply(TENSOR_LIST_SIZE, self._handle, name=name)
+
+    def _merge_element_shape(self, shape: TensorShape) -> None:
+        if self.element_shape is None:
+            self.element_shape = shape
+        elif not self.element_shape.is_compatible_with(shape):
+            raise InvalidArgumentError(f"TensorArray elements have shape {self.element_shape}; can't add one "
+                                       f"of shape {shape}.", "TensorListWrite")
+
+    def __repr__(self) -> str:
+        mode = f"{len(self._items)} elements" if self._items is not None else "symbolic"
+        return f"<TensorArray dtype={self.dtype.name} {mode}>"
+
+
+def _is_symbolic(value) -> bool:
+    from runtime.tensor import SymbolicTensor
+
+    return isinstance(value, SymbolicTensor)
