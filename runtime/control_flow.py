@@ -42,17 +42,18 @@ class ControlFlowError(TypeError, ValueError):
     """
 
 
+_PACKAGE_DIRS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), name) + os.sep
+                      for name in ("runtime", "autograph"))
+
+
 def user_location() -> str:
     """'file:line' of the innermost frame outside runtime and autograph."""
     import sys
 
     frame = sys._getframe(1)
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     while frame is not None:
         filename = frame.f_code.co_filename
-        inside = os.path.abspath(filename).startswith(here + os.sep) and (
-            os.sep + "runtime" + os.sep in filename or os.sep + "autograph" + os.sep in filename)
-        if not inside and not filename.startswith("<runtime executor"):
+        if not filename.startswith(_PACKAGE_DIRS) and not filename.startswith("<runtime executor"):
             return f"{filename}:{frame.f_lineno}"
         frame = frame.f_back
     return "<unknown>"

@@ -1,0 +1,203 @@
+"""runtime.function: tracing, the trace cache, signatures, retracing."""
+import warnings
+
+import numpy as np
+import pytest
+
+import runtime as tf
+
+
+def test_seed003_regular_function_and_outer_function():
+    def a_regular_function(x, y, b):
+        x = tf.matmul(x, y)
+        x = x + b
+        return x
+
+    a_function_that_uses_a_graph = tf.function(a_regular_function)
+    x1 = tf.constant([[1.0, 2.0]])
+    y1 = tf.constant([[2.0], [3.0]])
+    b1 = tf.constant(4.0)
+    assert a_regular_function(x1, y1, b1).numpy() == a_function_that_uses_a_graph(x1, y1, b1).numpy()
+
+    def inner_function(x, y, b):
+        return tf.matmul(x, y) + b
+
+    @tf.function
+    def outer_function(x):
+        y = tf.constant([[2.0], [3.0]])
+        b = tf.constant(4.0)
+        return inner_function(x, y, b)
+
+    result = outer_function(tf.constant([[1.0, 2.0]])).numpy()
+    assert result.dtype == np.float32 and result.tolist() == [[12.0]]
+
+
+def test_python_side_effects_once_per_trace():
+    calls = []
+
+    @tf.function
+    def f(x):
+        calls.append("traced")
+        return x * x + tf.constant(2)
+
+    assert f(tf.constant(2)).numpy() == 6
+    assert f(tf.constant(3)).numpy() == 11
+    assert calls == ["traced"]
+    f(2)
+    f(3)
+    assert calls == ["traced"] * 3
+    assert f.experimental_get_tracing_count() == 3
+
+
+def test_run_functions_eagerly_runs_the_python_every_call():
+    calls = []
+
+    @tf.function
+    def f(x):
+        calls.append(1)
+        return x + 1
+
+    tf.config.run_functions_eagerly(True)
+    try:
+        assert tf.config.functions_run_eagerly()
+        for _ in range(3):
+            assert f(tf.constant(1)).numpy() == 2
+    finally:
+        tf.config.run_functions_eagerly(False)
+    assert len(calls) == 3
+    f(tf.constant(1))
+    f(tf.constant(1))
+    assert len(calls) == 4
+
+
+def test_concrete_functions_by_python_value_and_by_tensor_signature():
+    @tf.function
+    def f(x):
+        return x + 1
+
+    assert f.get_concrete_function(1) is not f.get_concrete_function(2)
+    assert f.get_concrete_function(tf.constant(1)) is f.get_concrete_function(tf.constant(2))
+    vector, matrix = tf.constant([1.0, 1.0]), tf.constant([[3.0]])
+    assert f.get_concrete_function(vector) is not f.get_concrete_function(matrix)
+    assert isinstance(f.get_concrete_function(1).graph, tf.Graph)
+
+
+def test_input_signature_with_unknown_shape_reuses_one_trace():
+    @tf.function(input_signature=[tf.TensorSpec(shape=None, dtype=tf.float32)])
+    def f(x):
+        return x + 1
+
+    vector, matrix = tf.constant([1.0, 1.0]), tf.constant([[3.0]])
+    assert f.get_concrete_function(vector) is f.get_concrete_function(matrix)
+    assert f(matrix).numpy().tolist() == [[4.0]]
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_input_signature_rejects_incompatible_calls_clearly():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+    def f(x):
+        return x
+
+    assert f(tf.constant([1, 2, 3])).numpy().tolist() == [1, 2, 3]
+    with pytest.raises(TypeError, match="does not match the input_signature"):
+        f(tf.constant([[1]]))
+    with pytest.raises(TypeError, match="does not match the input_signature"):
+        f(tf.constant([1.0]))
+    with pytest.raises(TypeError, match="takes 1 argument"):
+        f(tf.constant([1]), tf.constant([1]))
+
+
+def test_pretty_printed_signatures_in_tensorflow_format():
+    @tf.function
+    def add_one(x):
+        return x + tf.constant(1.0)
+
+    add_one(tf.constant(5.5))
+    add_one([1.0, -1.0])
+    assert add_one.pretty_printed_concrete_signatures() == (
+        "add_one(x)\n  Args:\n    x: float32 Tensor, shape=()\n  Returns:\n    float32 Tensor, shape=()\n\n"
+        "add_one(x=[1.0, -1.0])\n  Returns:\n    float32 Tensor, shape=(2,)")
+
+
+def test_pretty_printed_signature_of_tuple_outputs():
+    @tf.function
+    def calc(a, b):
+        return a * b, a + b
+
+    text = calc.get_concrete_function(tf.constant(2.0), tf.constant(3.0)).pretty_printed_signature()
+    assert text.endswith("  Returns:\n    (<1>, <2>)\n      <1>: float32 Tensor, shape=()\n"
+                         "      <2>: float32 Tensor, shape=()")
+
+
+def test_nested_structures_are_keyed_by_structure_and_returned_as_given():
+    @tf.function
+    def f(d):
+        return {"sum": d["a"] + d["b"], "pair": (d["a"], 7)}
+
+    out = f({"a": tf.constant(1), "b": tf.constant(2)})
+    assert out["sum"].numpy() == 3 and out["pair"][1] == 7 and out["pair"][0].numpy() == 1
+    f({"a": tf.constant(5), "b": tf.constant(6)})
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_retracing_is_explained_and_warned_once_at_the_callers_line():
+    @tf.function
+    def f(x):
+        return x + 1
+
+    f(tf.constant([1]))
+    f(tf.constant([1, 2]))
+    assert f.last_retrace_reason == "x: int32 tensor of shape (1,) -> int32 tensor of shape (2,)"
+    f(tf.constant([1.0, 2.0]))
+    assert "int32 tensor of shape (2,) -> float32 tensor of shape (2,)" in f.last_retrace_reason
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for n in range(3, 8):
+            f(tf.constant([1] * n))
+    messages = [w for w in caught if "traced" in str(w.message)]
+    assert len(messages) == 1
+    assert messages[0].filename == __file__
+
+
+def test_reduce_retracing_relaxes_shapes():
+    @tf.function(reduce_retracing=True)
+    def f(x):
+        return x * 2
+
+    f(tf.constant([1]))
+    f(tf.constant([1, 2]))
+    f(tf.constant([1, 2, 3]))
+    assert f.experimental_get_tracing_count() == 2
+    assert f(tf.constant([4, 5, 6, 7])).numpy().tolist() == [8, 10, 12, 14]
+
+
+def test_methods_bind_per_instance():
+    class Scale:
+        def __init__(self, k):
+            self.k = k
+
+        @tf.function
+        def __call__(self, x):
+            return x * self.k
+
+    a, b = Scale(tf.constant(2)), Scale(tf.constant(3))
+    assert a(tf.constant(5)).numpy() == 10
+    assert b(tf.constant(5)).numpy() == 15
+
+
+def test_function_as_decorator_with_arguments_and_call():
+    f = tf.function(lambda x: x + 1)
+    g = tf.function(autograph=False)(lambda x: x + 2)
+    assert f(tf.constant(1)).numpy() == 2 and g(tf.constant(1)).numpy() == 3
+    assert f.python_function(3) == 4
+
+
+def test_concrete_function_called_directly_checks_its_signature():
+    @tf.function
+    def f(x):
+        return x + 1
+
+    cf = f.get_concrete_function(tf.TensorSpec([2], tf.int32))
+    assert cf(tf.constant([1, 2])).numpy().tolist() == [2, 3]
+    with pytest.raises(TypeError, match="traced signature"):
+        cf(tf.constant([1, 2, 3]))
