@@ -1,15 +1,28 @@
-"""A small TensorFlow-2-like tensor runtime on NumPy: `import runtime as tf`."""
-from runtime import dtypes
+"""A small TensorFlow-2-like tensor runtime on NumPy: `import runtime as tf`.
+
+Eager tensors and ops (`constant`, `add`, `matmul`, ...), `Variable`,
+`function` for tracing Python into graphs, functional control flow (`cond`,
+`while_loop`), and an executor that runs graphs as generated Python.
+"""
+from runtime import dtypes, errors
 from runtime.dtypes import (DType, as_dtype, bool, float16, float32, float64, int8, int16, int32,  # noqa: A004
                             int64, uint8)
-from runtime import errors
 from runtime.shape import TensorShape
 from runtime.tensor import Tensor, constant, convert_to_tensor
 from runtime import ops
-from runtime.ops.array_ops import identity
-from runtime.ops.math_ops import add, matmul, multiply, subtract
+from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, identity, one_hot, ones, ones_like,
+                                   range, rank, reshape, shape, size, squeeze, stack, tile, transpose, unstack,
+                                   where, zeros, zeros_like)
+from runtime.ops.logging_ops import print  # noqa: A004
 
-newaxis = None
+from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_value, cos, cumsum, divide,  # noqa: A004
+                                  equal, exp, floor, floordiv, floormod, greater, greater_equal, less, less_equal,
+                                  log, logical_and, logical_not, logical_or, logical_xor, matmul, maximum, minimum,
+                                  mod, multiply, negative, not_equal, pow, reduce_all, reduce_any, reduce_max,
+                                  reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin, sqrt,
+                                  square, subtract, tanh, truediv)
+from runtime import debugging, math, random
+from runtime.variables import Variable
 
 # graph mode
 from runtime import config
@@ -18,3 +31,10 @@ from runtime.function import ConcreteFunction, Function, TensorSpec, function
 from runtime.graph import Graph
 from runtime.tensor_array import TensorArray
 from runtime.serialization import load_function, save_function
+
+newaxis = None
+
+
+def executing_eagerly() -> bool:
+    """False while a function is being traced, True otherwise."""
+    return ops.registry.context.graph is None

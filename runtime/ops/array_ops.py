@@ -1,21 +1,411 @@
 """Ops that make, reshape and select tensors."""
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 from runtime import dtypes
-from runtime.ops.registry import Spec, apply, defop, unary_same
+from runtime.errors import InvalidArgumentError
+from runtime.ops.convert import tensors
+from runtime.ops.registry import Spec, apply, broadcast_shapes, defop, same_dtype, unary_same
 from runtime.shape import TensorShape
-from runtime.tensor import convert_to_tensor
+from runtime.tensor import Tensor, constant, convert_to_tensor
 
 
 def _const_infer(value: np.ndarray) -> Spec:
-    return Spec(dtypes.from_numpy(value.dtype), TensorShape(value.shape))
+    return Spec(dtypes.from_numpy(value.dtype), TensorShape(np.shape(value)))
 
 
 CONST = defop("Const", lambda value: value, _const_infer, doc="A constant; `value` is the attribute.")
 IDENTITY = defop("Identity", lambda x: x, unary_same)
 
 
-def identity(input, name=None):
+def identity(input, name=None):  # noqa: A002
     return apply(IDENTITY, convert_to_tensor(input), name=name)
+
+
+def _static_ints(value, what: str) -> tuple:
+    """A tuple of Python ints from a list, tuple or eager tensor."""
+    if isinstance(value, Tensor) and not hasattr(value, "_value"):
+        raise InvalidArgumentError(f"{what} must be known while tracing (a Python list or a constant), "
+                                   f"got the symbolic tensor {value.name}.")
+    array = np.asarray(value._value if hasattr(value, "_value") else value)
+    return tuple(int(v) for v in array.reshape(-1)) if array.ndim else (int(array),)
+
+
+# --- shape queries ----------------------------------------------------------------------------
+
+SHAPE = defop("Shape", lambda x, out_type: np.asarray(np.shape(x), out_type.as_numpy_dtype),
+              lambda x, out_type: Spec(out_type, TensorShape([x.shape.rank])))
+SIZE = defop("Size", lambda x, out_type: out_type.as_numpy_dtype(np.size(x)),
+             lambda x, out_type: Spec(out_type, TensorShape(())))
+RANK = defop("Rank", lambda x: np.int32(np.ndim(x)), lambda x: Spec(dtypes.int32, TensorShape(())))
+
+
+def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    return apply(SHAPE, convert_to_tensor(input), out_type=dtypes.as_dtype(out_type), name=name)
+
+
+def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    return apply(SIZE, convert_to_tensor(input), out_type=dtypes.as_dtype(out_type), name=name)
+
+
+def rank(input, name=None):  # noqa: A002
+    return apply(RANK, convert_to_tensor(input), name=name)
+
+
+# --- reshaping ---------------------------------------------------------------------------------
+
+def _reshape_infer(x, shape) -> Spec:
+    dims = list(shape)
+    if dims.count(-1) > 1:
+        raise InvalidArgumentError(f"Reshape: only one dimension can be -1, got {shape}.")
+    n = x.shape.num_elements()
+    known = int(np.prod([d for d in dims if d != -1]))
+    if -1 in dims:
+        dims[dims.index(-1)] = None if n is None or known == 0 else n // known
+        if n is not None and known and n % known:
+            raise InvalidArgumentError(f"Reshape: can't reshape {n} elements into {shape}.")
+    elif n is not None and n != known:
+        raise InvalidArgumentError(f"Reshape: can't reshape a tensor of shape {x.shape} ({n} elements) into "
+                                   f"{tuple(shape)} ({known} elements).")
+    return Spec(x.dtype, TensorShape(dims))
+
+
+RESHAPE = defop("Reshape", lambda x, shape: np.reshape(x, shape), _reshape_infer)
+
+
+def reshape(tensor, shape, name=None):
+    return apply(RESHAPE, convert_to_tensor(tensor), shape=_static_ints(shape, "reshape's shape"), name=name)
+
+
+def _transpose_infer(x, perm) -> Spec:
+    if x.shape.rank is None:
+        return Spec(x.dtype, TensorShape(None))
+    if sorted(perm) != list(range(x.shape.rank)):
+        raise InvalidArgumentError(f"Transpose: perm {list(perm)} is not a permutation of the {x.shape.rank} "
+                                   "dimensions.")
+    return Spec(x.dtype, TensorShape([x.shape.dims[p] for p in perm]))
+
+
+TRANSPOSE = defop("Transpose", lambda x, perm: np.transpose(x, perm), _transpose_infer)
+
+
+def transpose(a, perm=None, name=None):
+    a = convert_to_tensor(a)
+    if perm is None:
+        if a.shape.rank is None:
+            raise InvalidArgumentError("Transpose: the rank must be known when perm is not given.")
+        perm = tuple(reversed(range(a.shape.rank)))
+    return apply(TRANSPOSE, a, perm=_static_ints(perm, "transpose's perm"), name=name)
+
+
+def _expand_infer(x, axis) -> Spec:
+    if x.shape.rank is None:
+        return Spec(x.dtype, TensorShape(None))
+    r = x.shape.rank
+    if not -r - 1 <= axis <= r:
+        raise InvalidArgumentError(f"ExpandDims: axis {axis} is out of range for rank {r}.")
+    dims = list(x.shape.dims)
+    dims.insert(axis % (r + 1), 1)
+    return Spec(x.dtype, TensorShape(dims))
+
+
+EXPAND_DIMS = defop("ExpandDims", lambda x, axis: np.expand_dims(x, axis), _expand_infer)
+
+
+def expand_dims(input, axis, name=None):  # noqa: A002
+    return apply(EXPAND_DIMS, convert_to_tensor(input), axis=int(axis), name=name)
+
+
+def _squeeze_infer(x, axis) -> Spec:
+    if x.shape.rank is None:
+        return Spec(x.dtype, TensorShape(None))
+    dims = x.shape.dims
+    r = len(dims)
+    axes = {a % r for a in axis} if axis else {i for i, d in enumerate(dims) if d == 1}
+    for a in axes:
+        if dims[a] not in (1, None):
+            raise InvalidArgumentError(f"Squeeze: can't squeeze dimension {a} of size {dims[a]}.")
+    return Spec(x.dtype, TensorShape([d for i, d in enumerate(dims) if i not in axes]))
+
+
+SQUEEZE = defop("Squeeze", lambda x, axis: np.squeeze(x, axis=tuple(axis) if axis else None), _squeeze_infer)
+
+
+def squeeze(input, axis=None, name=None):  # noqa: A002
+    axis = () if axis is None else ((int(axis),) if isinstance(axis, int) else tuple(int(a) for a in axis))
+    return apply(SQUEEZE, convert_to_tensor(input), axis=axis, name=name)
+
+
+# --- joining and splitting -------------------------------------------------------------------
+
+def _concat_infer(*values, axis) -> Spec:
+    ranks = {v.shape.rank for v in values if v.shape.rank is not None}
+    if not ranks:
+        return Spec(values[0].dtype, TensorShape(None))
+    if len(ranks) > 1:
+        raise InvalidArgumentError(f"ConcatV2: all inputs must have the same rank, got shapes "
+                                   f"{[str(v.shape) for v in values]}.")
+    r = ranks.pop()
+    if not -r <= axis < r:
+        raise InvalidArgumentError(f"ConcatV2: axis {axis} is out of range for rank {r}.")
+    axis %= r
+    dims: list = []
+    for i in range(r):
+        column = [v.shape.dims[i] if v.shape.rank is not None else None for v in values]
+        if i == axis:
+            dims.append(None if None in column else sum(column))
+        else:
+            known = {d for d in column if d is not None}
+            if len(known) > 1:
+                raise InvalidArgumentError(f"ConcatV2: dimension {i} differs between inputs: "
+                                           f"{[str(v.shape) for v in values]}.")
+            dims.append(known.pop() if known else None)
+    return Spec(values[0].dtype, TensorShape(dims))
+
+
+CONCAT = defop("ConcatV2", lambda *values, axis: np.concatenate(values, axis=axis), _concat_infer)
+
+
+def concat(values, axis, name=None):
+    values = tensors(values, "ConcatV2")
+    return apply(CONCAT, *values, axis=int(axis), name=name)
+
+
+def _stack_infer(*values, axis) -> Spec:
+    base = values[0].shape
+    for v in values[1:]:
+        if not base.is_compatible_with(v.shape):
+            raise InvalidArgumentError(f"Pack: all inputs must have the same shape, got "
+                                       f"{[str(v.shape) for v in values]}.")
+        base = base.most_specific_compatible_shape(v.shape) if base != v.shape else base
+    if base.rank is None:
+        return Spec(values[0].dtype, TensorShape(None))
+    dims = list(base.dims)
+    if not -len(dims) - 1 <= axis <= len(dims):
+        raise InvalidArgumentError(f"Pack: axis {axis} is out of range.")
+    dims.insert(axis % (len(dims) + 1), len(values))
+    return Spec(values[0].dtype, TensorShape(dims))
+
+
+STACK = defop("Pack", lambda *values, axis: np.stack(values, axis=axis), _stack_infer)
+
+
+def stack(values, axis=0, name=None):
+    values = tensors(values, "Pack")
+    return apply(STACK, *values, axis=int(axis), name=name)
+
+
+def _unstack_infer(value, num, axis):
+    if value.shape.rank is None:
+        return [Spec(value.dtype, TensorShape(None))] * num
+    dims = list(value.shape.dims)
+    del dims[axis % len(dims)]
+    return [Spec(value.dtype, TensorShape(dims))] * num
+
+
+UNSTACK = defop("Unpack", lambda value, num, axis: list(np.moveaxis(value, axis, 0)), _unstack_infer,
+                multi_output=True)
+
+
+def unstack(value, num=None, axis=0, name=None):
+    value = convert_to_tensor(value)
+    if value.shape.rank is None or value.shape.rank == 0:
+        raise InvalidArgumentError(f"Unpack: needs a tensor of known rank >= 1, got shape {value.shape}.")
+    n = value.shape.dims[axis]
+    if num is None:
+        if n is None:
+            raise InvalidArgumentError("Unpack: the size of the unstacked dimension is unknown; pass num=.")
+        num = n
+    elif n is not None and n != num:
+        raise InvalidArgumentError(f"Unpack: num={num} but the dimension has size {n}.")
+    return apply(UNSTACK, value, num=int(num), axis=int(axis), name=name)
+
+
+# --- selection ------------------------------------------------------------------------------
+
+def _gather(params, indices, axis):
+    n = params.shape[axis]
+    bad = (indices < 0) | (indices >= n)
+    if np.any(bad):
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        where_text = ",".join(str(i) for i in where) if where else ""
+        raise InvalidArgumentError(f"indices[{where_text}] = {int(indices[where] if where else indices)} is not "
+                                   f"in [0, {n}) [Op:GatherV2]", "GatherV2")
+    return np.take(params, indices, axis=axis)
+
+
+def _gather_infer(params, indices, axis) -> Spec:
+    if params.shape.rank is None or indices.shape.rank is None:
+        return Spec(params.dtype, TensorShape(None))
+    dims = params.shape.dims
+    return Spec(params.dtype, TensorShape((*dims[:axis], *indices.shape.dims, *dims[axis + 1:])))
+
+
+GATHER = defop("GatherV2", _gather, _gather_infer)
+
+
+def gather(params, indices, axis=None, batch_dims=0, name=None):
+    params, indices = convert_to_tensor(params), convert_to_tensor(indices)
+    if not indices.dtype.is_integer:
+        raise InvalidArgumentError(f"GatherV2: indices must be integers, got {indices.dtype.name}.", "GatherV2")
+    if batch_dims:
+        raise NotImplementedError("gather with batch_dims is not supported yet; reshape and gather instead.")
+    axis = 0 if axis is None else int(axis)
+    if params.shape.rank is not None:
+        axis %= builtins.max(params.shape.rank, 1)
+    return apply(GATHER, params, indices, axis=axis, name=name)
+
+
+def _where_infer(condition, x=None, y=None) -> Spec:
+    if x is None:
+        return Spec(dtypes.int64, TensorShape([None, condition.shape.rank]))
+    return Spec(x.dtype, broadcast_shapes(broadcast_shapes(condition.shape, x.shape), y.shape))
+
+
+WHERE = defop("SelectV2", lambda c, x, y: np.where(c, x, y), _where_infer)
+WHERE_INDICES = defop("Where", lambda c: np.argwhere(c).astype(np.int64), _where_infer)
+
+
+def where(condition, x=None, y=None, name=None):
+    condition = convert_to_tensor(condition)
+    if condition.dtype is not dtypes.bool:
+        raise InvalidArgumentError(f"where: condition must be bool, got {condition.dtype.name}.", "SelectV2")
+    if x is None and y is None:
+        return apply(WHERE_INDICES, condition, name=name)
+    if x is None or y is None:
+        raise ValueError("where needs both x and y, or neither.")
+    x = convert_to_tensor(x, dtype_hint=getattr(y, "dtype", None))
+    y = convert_to_tensor(y, dtype_hint=x.dtype)
+    same_dtype("SelectV2", x, y)
+    return apply(WHERE, condition, x, y, name=name)
+
+
+def _tile_infer(x, multiples) -> Spec:
+    if x.shape.rank is None:
+        return Spec(x.dtype, TensorShape(None))
+    if len(multiples) != x.shape.rank:
+        raise InvalidArgumentError(f"Tile: multiples {list(multiples)} must have one entry per dimension "
+                                   f"of shape {x.shape}.")
+    return Spec(x.dtype, TensorShape([None if d is None else d * m for d, m in zip(x.shape.dims, multiples)]))
+
+
+TILE = defop("Tile", lambda x, multiples: np.tile(x, multiples), _tile_infer)
+
+
+def tile(input, multiples, name=None):  # noqa: A002
+    return apply(TILE, convert_to_tensor(input), multiples=_static_ints(multiples, "tile's multiples"), name=name)
+
+
+def _one_hot(indices, depth, on_value, off_value, axis, dtype):
+    hot = np.expand_dims(indices, axis) == np.expand_dims(np.arange(depth), tuple(
+        i for i in range(np.ndim(indices) + 1) if i != axis % (np.ndim(indices) + 1)))
+    return np.where(hot, on_value, off_value).astype(dtype.as_numpy_dtype)
+
+
+def _one_hot_infer(indices, depth, on_value, off_value, axis, dtype) -> Spec:
+    if indices.shape.rank is None:
+        return Spec(dtype, TensorShape(None))
+    dims = list(indices.shape.dims)
+    dims.insert(axis % (len(dims) + 1), depth)
+    return Spec(dtype, TensorShape(dims))
+
+
+ONE_HOT = defop("OneHot", _one_hot, _one_hot_infer)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    indices = convert_to_tensor(indices)
+    dtype = dtypes.as_dtype(dtype) if dtype is not None else (
+        on_value.dtype if isinstance(on_value, Tensor) else dtypes.float32)
+    on = 1 if on_value is None else np.asarray(getattr(on_value, "_value", on_value))
+    off = 0 if off_value is None else np.asarray(getattr(off_value, "_value", off_value))
+    return apply(ONE_HOT, indices, depth=int(depth), on_value=on, off_value=off,
+                 axis=-1 if axis is None else int(axis), dtype=dtype, name=name)
+
+
+# --- creation ------------------------------------------------------------------------------
+
+def _range_infer(start, limit, delta) -> Spec:
+    return Spec(start.dtype, TensorShape([None]))
+
+
+def _range(start, limit, delta):
+    if delta == 0:
+        raise InvalidArgumentError("Range: delta must not be 0.", "Range")
+    return np.arange(start, limit, delta, dtype=np.result_type(start))
+
+
+RANGE = defop("Range", _range, _range_infer)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
+    if limit is None:
+        start, limit = 0, start
+    values = [start, limit, delta]
+    if dtype is None:
+        floating = any(isinstance(v, float) or isinstance(v, Tensor) and v.dtype.is_floating for v in values)
+        dtype = dtypes.float32 if floating else next((v.dtype for v in values if isinstance(v, Tensor)),
+                                                      dtypes.int32)
+    dtype = dtypes.as_dtype(dtype)
+    start, limit, delta = (cast_like(v, dtype) for v in values)
+    return apply(RANGE, start, limit, delta, name=name)
+
+
+def cast_like(value, dtype):
+    from runtime.ops.math_ops import cast
+    t = convert_to_tensor(value, dtype_hint=dtype)
+    return t if t.dtype is dtype else cast(t, dtype)
+
+
+def _eye(num_rows, num_columns, batch_shape, dtype):
+    m = np.eye(num_rows, num_columns, dtype=dtype.as_numpy_dtype)
+    return np.broadcast_to(m, (*batch_shape, num_rows, num_columns)).copy() if batch_shape else m
+
+
+EYE = defop("Eye", _eye, lambda num_rows, num_columns, batch_shape, dtype: Spec(
+    dtype, TensorShape((*batch_shape, num_rows, num_columns))))
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    num_columns = num_rows if num_columns is None else num_columns
+    batch = () if batch_shape is None else _static_ints(batch_shape, "eye's batch_shape")
+    return apply(EYE, num_rows=int(num_rows), num_columns=int(num_columns), batch_shape=batch,
+                 dtype=dtypes.as_dtype(dtype), name=name)
+
+
+FILL = defop("Fill", lambda value, dims: np.full(dims, value, dtype=np.asarray(value).dtype),
+             lambda value, dims: Spec(value.dtype, TensorShape(dims)))
+
+
+def fill(dims, value, name=None):
+    value = convert_to_tensor(value)
+    if value.shape.rank not in (0, None):
+        raise InvalidArgumentError(f"Fill: value must be a scalar, got shape {value.shape}.", "Fill")
+    return apply(FILL, value, dims=_static_ints(dims, "fill's dims"), name=name)
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):
+    dtype = dtypes.as_dtype(dtype)
+    return fill(shape, constant(0, dtype=dtype) if not dtype.is_bool else constant(False), name=name)
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    dtype = dtypes.as_dtype(dtype)
+    return fill(shape, constant(1, dtype=dtype) if not dtype.is_bool else constant(True), name=name)
+
+
+ZEROS_LIKE = defop("ZerosLike", np.zeros_like, unary_same)
+ONES_LIKE = defop("OnesLike", np.ones_like, unary_same)
+
+
+def zeros_like(input, dtype=None, name=None):  # noqa: A002
+    t = apply(ZEROS_LIKE, convert_to_tensor(input), name=name)
+    return t if dtype is None else cast_like(t, dtypes.as_dtype(dtype))
+
+
+def ones_like(input, dtype=None, name=None):  # noqa: A002
+    t = apply(ONES_LIKE, convert_to_tensor(input), name=name)
+    return t if dtype is None else cast_like(t, dtypes.as_dtype(dtype))

@@ -1,30 +1,488 @@
-"""Elementwise arithmetic, comparisons, reductions and matrix products."""
+"""Elementwise arithmetic, comparisons, logic, reductions and matrix products.
+
+Each op is one registry entry (name, NumPy kernel, inference rule) and a
+one-line public wrapper. TensorFlow's dtype rules: operands must have one
+dtype; integer true division gives float64 (float32 for 8/16-bit ints);
+`//` and `%` floor like Python; `round` is half-to-even; an integer
+`reduce_mean` stays integer; float → int `cast` truncates toward zero.
+"""
 from __future__ import annotations
 
 import numpy as np
 
+from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops.convert import binary_operands
-from runtime.ops.registry import Spec, apply, broadcast_binary, defop
+from runtime.ops.registry import (Spec, apply, broadcast_binary, broadcast_predicate, broadcast_shapes, defop,
+                                  unary_same)
 from runtime.shape import TensorShape
 from runtime.tensor import convert_to_tensor
+
+# --- binary arithmetic ----------------------------------------------------------------
+
+
+def _binary(op, x, y, name):
+    return apply(op, *binary_operands(x, y, op.name), name=name)
+
+
+def _true_divide(x, y):
+    if x.dtype.kind in "iub":
+        wide = np.float32 if x.dtype.itemsize <= 2 else np.float64
+        return np.true_divide(x, y, dtype=wide)
+    return np.true_divide(x, y)
+
+
+def _truediv_infer(x, y) -> Spec:
+    dtype = x.dtype
+    if not dtype.is_floating:
+        dtype = dtypes.float32 if dtype.as_numpy_dtype(0).itemsize <= 2 else dtypes.float64
+    return Spec(dtype, broadcast_shapes(x.shape, y.shape))
+
+
+def _check_int_divisor(y, op_name):
+    if y.dtype.kind in "iu" and np.any(y == 0):
+        raise InvalidArgumentError(f"{op_name}: integer division by zero.", op_name)
+
+
+def _floordiv(x, y):
+    _check_int_divisor(y, "FloorDiv")
+    return np.floor_divide(x, y)
+
+
+def _floormod(x, y):
+    _check_int_divisor(y, "FloorMod")
+    return np.mod(x, y)
+
+
+def _pow(x, y):
+    if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
+        raise InvalidArgumentError("Pow: integers to negative integer powers are not allowed; cast to float.", "Pow")
+    return np.power(x, y)
+
 
 ADD = defop("AddV2", np.add, broadcast_binary)
 SUB = defop("Sub", np.subtract, broadcast_binary)
 MUL = defop("Mul", np.multiply, broadcast_binary)
+TRUEDIV = defop("RealDiv", _true_divide, _truediv_infer)
+FLOORDIV = defop("FloorDiv", _floordiv, broadcast_binary)
+FLOORMOD = defop("FloorMod", _floormod, broadcast_binary)
+POW = defop("Pow", _pow, broadcast_binary)
+MAXIMUM = defop("Maximum", np.maximum, broadcast_binary)
+MINIMUM = defop("Minimum", np.minimum, broadcast_binary)
 
 
 def add(x, y, name=None):
-    return apply(ADD, *binary_operands(x, y, "AddV2"), name=name)
+    return _binary(ADD, x, y, name)
 
 
 def subtract(x, y, name=None):
-    return apply(SUB, *binary_operands(x, y, "Sub"), name=name)
+    return _binary(SUB, x, y, name)
 
 
 def multiply(x, y, name=None):
-    return apply(MUL, *binary_operands(x, y, "Mul"), name=name)
+    return _binary(MUL, x, y, name)
 
+
+def truediv(x, y, name=None):
+    return _binary(TRUEDIV, x, y, name)
+
+
+def divide(x, y, name=None):
+    return _binary(TRUEDIV, x, y, name)
+
+
+def floordiv(x, y, name=None):
+    return _binary(FLOORDIV, x, y, name)
+
+
+def floormod(x, y, name=None):
+    return _binary(FLOORMOD, x, y, name)
+
+
+mod = floormod
+
+
+def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
+    return _binary(POW, x, y, name)
+
+
+def maximum(x, y, name=None):
+    return _binary(MAXIMUM, x, y, name)
+
+
+def minimum(x, y, name=None):
+    return _binary(MINIMUM, x, y, name)
+
+
+# --- comparisons and logic --------------------------------------------------------------
+
+EQUAL = defop("Equal", np.equal, broadcast_predicate)
+NOT_EQUAL = defop("NotEqual", np.not_equal, broadcast_predicate)
+LESS = defop("Less", np.less, broadcast_predicate)
+LESS_EQUAL = defop("LessEqual", np.less_equal, broadcast_predicate)
+GREATER = defop("Greater", np.greater, broadcast_predicate)
+GREATER_EQUAL = defop("GreaterEqual", np.greater_equal, broadcast_predicate)
+LOGICAL_AND = defop("LogicalAnd", np.logical_and, broadcast_binary)
+LOGICAL_OR = defop("LogicalOr", np.logical_or, broadcast_binary)
+LOGICAL_XOR = defop("LogicalXor", np.logical_xor, broadcast_binary)
+LOGICAL_NOT = defop("LogicalNot", np.logical_not, unary_same)
+
+
+def equal(x, y, name=None):
+    return _binary(EQUAL, x, y, name)
+
+
+def not_equal(x, y, name=None):
+    return _binary(NOT_EQUAL, x, y, name)
+
+
+def less(x, y, name=None):
+    return _binary(LESS, x, y, name)
+
+
+def less_equal(x, y, name=None):
+    return _binary(LESS_EQUAL, x, y, name)
+
+
+def greater(x, y, name=None):
+    return _binary(GREATER, x, y, name)
+
+
+def greater_equal(x, y, name=None):
+    return _binary(GREATER_EQUAL, x, y, name)
+
+
+def _bool_operands(op, x, y):
+    x, y = binary_operands(x, y, op.name)
+    if x.dtype is not dtypes.bool:
+        raise InvalidArgumentError(f"{op.name}: expects bool tensors, got {x.dtype.name}; compare first "
+                                   "(e.g. x > 0) to get bools.", op.name)
+    return x, y
+
+
+def logical_and(x, y, name=None):
+    return apply(LOGICAL_AND, *_bool_operands(LOGICAL_AND, x, y), name=name)
+
+
+def logical_or(x, y, name=None):
+    return apply(LOGICAL_OR, *_bool_operands(LOGICAL_OR, x, y), name=name)
+
+
+def logical_xor(x, y, name=None):
+    return apply(LOGICAL_XOR, *_bool_operands(LOGICAL_XOR, x, y), name=name)
+
+
+def logical_not(x, name=None):
+    x = convert_to_tensor(x, dtype_hint=dtypes.bool)
+    if x.dtype is not dtypes.bool:
+        raise InvalidArgumentError(f"LogicalNot: expects a bool tensor, got {x.dtype.name}.", "LogicalNot")
+    return apply(LOGICAL_NOT, x, name=name)
+
+
+# --- unary -------------------------------------------------------------------------------------
+
+
+def _float_only(op, x):
+    x = convert_to_tensor(x, dtype_hint=dtypes.float32)
+    if not x.dtype.is_floating:
+        raise InvalidArgumentError(f"{op.name}: expects a floating-point tensor, got {x.dtype.name}; use "
+                                   f"runtime.cast(x, runtime.float32) first.", op.name)
+    return x
+
+
+def _numeric(op, x):
+    x = convert_to_tensor(x)
+    if x.dtype is dtypes.bool:
+        raise InvalidArgumentError(f"{op.name}: expects a numeric tensor, got bool.", op.name)
+    return x
+
+
+def _sigmoid(x):
+    with np.errstate(over="ignore"):
+        return (1 / (1 + np.exp(-x))).astype(x.dtype)
+
+
+NEG = defop("Neg", np.negative, unary_same)
+ABS = defop("Abs", np.abs, unary_same)
+SIGN = defop("Sign", np.sign, unary_same)
+SQUARE = defop("Square", np.square, unary_same)
+SQRT = defop("Sqrt", np.sqrt, unary_same)
+EXP = defop("Exp", np.exp, unary_same)
+LOG = defop("Log", np.log, unary_same)
+SIN = defop("Sin", np.sin, unary_same)
+COS = defop("Cos", np.cos, unary_same)
+TANH = defop("Tanh", np.tanh, unary_same)
+SIGMOID = defop("Sigmoid", _sigmoid, unary_same)
+FLOOR = defop("Floor", np.floor, unary_same)
+CEIL = defop("Ceil", np.ceil, unary_same)
+ROUND = defop("Round", np.round, unary_same)  # half to even, as TensorFlow
+
+
+def negative(x, name=None):
+    return apply(NEG, _numeric(NEG, x), name=name)
+
+
+def abs(x, name=None):  # noqa: A001
+    return apply(ABS, _numeric(ABS, x), name=name)
+
+
+def sign(x, name=None):
+    return apply(SIGN, _numeric(SIGN, x), name=name)
+
+
+def square(x, name=None):
+    return apply(SQUARE, _numeric(SQUARE, x), name=name)
+
+
+def sqrt(x, name=None):
+    return apply(SQRT, _float_only(SQRT, x), name=name)
+
+
+def exp(x, name=None):
+    return apply(EXP, _float_only(EXP, x), name=name)
+
+
+def log(x, name=None):
+    return apply(LOG, _float_only(LOG, x), name=name)
+
+
+def sin(x, name=None):
+    return apply(SIN, _float_only(SIN, x), name=name)
+
+
+def cos(x, name=None):
+    return apply(COS, _float_only(COS, x), name=name)
+
+
+def tanh(x, name=None):
+    return apply(TANH, _float_only(TANH, x), name=name)
+
+
+def sigmoid(x, name=None):
+    return apply(SIGMOID, _float_only(SIGMOID, x), name=name)
+
+
+def floor(x, name=None):
+    return apply(FLOOR, _float_only(FLOOR, x), name=name)
+
+
+def ceil(x, name=None):
+    return apply(CEIL, _float_only(CEIL, x), name=name)
+
+
+def round(x, name=None):  # noqa: A001
+    x = _numeric(ROUND, x)
+    return x if x.dtype.is_integer else apply(ROUND, x, name=name)
+
+
+# --- cast and clip ---------------------------------------------------------------------------
+
+def _cast(x, dtype):
+    return np.asarray(x).astype(dtype.as_numpy_dtype) if np.ndim(x) else dtype.as_numpy_dtype(x)
+
+
+CAST = defop("Cast", _cast, lambda x, dtype: Spec(dtype, x.shape))
+
+
+def cast(x, dtype, name=None):
+    x, dtype = convert_to_tensor(x), dtypes.as_dtype(dtype)
+    return x if x.dtype is dtype else apply(CAST, x, dtype=dtype, name=name)
+
+
+def _clip(t, lo, hi):
+    return np.minimum(np.maximum(t, lo), hi)
+
+
+CLIP = defop("ClipByValue", _clip,
+             lambda t, lo, hi: Spec(t.dtype, broadcast_shapes(broadcast_shapes(t.shape, lo.shape), hi.shape)))
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    t = convert_to_tensor(t)
+    lo = convert_to_tensor(clip_value_min, dtype_hint=t.dtype)
+    hi = convert_to_tensor(clip_value_max, dtype_hint=t.dtype)
+    from runtime.ops.registry import same_dtype
+    same_dtype("ClipByValue", t, lo, hi)
+    return apply(CLIP, t, lo, hi, name=name)
+
+
+# --- reductions ------------------------------------------------------------------------------
+
+def _axes(axis, rank):
+    if axis is None:
+        return None if rank is None else tuple(range(rank))
+    axes = (axis,) if isinstance(axis, int) else tuple(int(a) for a in axis)
+    if rank is None:
+        return axes
+    for a in axes:
+        if not -rank <= a < rank:
+            raise InvalidArgumentError(f"axis {a} is out of range for a tensor of rank {rank}.")
+    return tuple(sorted({a % rank for a in axes}))
+
+
+def _reduce_infer(x, axis=None, keepdims=False, out_dtype=None) -> Spec:
+    dtype = out_dtype or x.dtype
+    rank = x.shape.rank
+    if rank is None:
+        return Spec(dtype, TensorShape(None))
+    axes = _axes(axis, rank)
+    if keepdims:
+        return Spec(dtype, TensorShape([1 if i in axes else d for i, d in enumerate(x.shape.dims)]))
+    return Spec(dtype, TensorShape([d for i, d in enumerate(x.shape.dims) if i not in axes]))
+
+
+def _np_axis(axis):
+    return axis if axis is None or isinstance(axis, int) else tuple(axis)
+
+
+def _sum(x, axis=None, keepdims=False):
+    return np.sum(x, axis=_np_axis(axis), keepdims=keepdims, dtype=x.dtype)
+
+
+def _mean(x, axis=None, keepdims=False):
+    if x.dtype.kind in "iu":
+        total = np.sum(x, axis=_np_axis(axis), keepdims=keepdims, dtype=np.int64)
+        count = max(x.size, 1) // max(np.size(total), 1)
+        if count == 0:
+            raise InvalidArgumentError("Mean: cannot average an empty integer tensor.", "Mean")
+        quotient = np.abs(total) // count * np.sign(total)  # truncates toward zero, as TensorFlow
+        return quotient.astype(x.dtype)
+    return np.mean(x, axis=_np_axis(axis), keepdims=keepdims, dtype=x.dtype)
+
+
+def _lowest(dtype):
+    return -np.inf if dtype.kind == "f" else (False if dtype.kind == "b" else np.iinfo(dtype).min)
+
+
+def _highest(dtype):
+    return np.inf if dtype.kind == "f" else (True if dtype.kind == "b" else np.iinfo(dtype).max)
+
+
+def _max(x, axis=None, keepdims=False):
+    return np.max(x, axis=_np_axis(axis), keepdims=keepdims, initial=_lowest(x.dtype))
+
+
+def _min(x, axis=None, keepdims=False):
+    return np.min(x, axis=_np_axis(axis), keepdims=keepdims, initial=_highest(x.dtype))
+
+
+def _prod(x, axis=None, keepdims=False):
+    return np.prod(x, axis=_np_axis(axis), keepdims=keepdims, dtype=x.dtype)
+
+
+SUM = defop("Sum", _sum, _reduce_infer)
+MEAN = defop("Mean", _mean, _reduce_infer)
+MAX = defop("Max", _max, _reduce_infer)
+MIN = defop("Min", _min, _reduce_infer)
+PROD = defop("Prod", _prod, _reduce_infer)
+ANY = defop("Any", lambda x, axis=None, keepdims=False: np.any(x, axis=_np_axis(axis), keepdims=keepdims),
+            _reduce_infer)
+ALL = defop("All", lambda x, axis=None, keepdims=False: np.all(x, axis=_np_axis(axis), keepdims=keepdims),
+            _reduce_infer)
+
+
+def _reduce(op, x, axis, keepdims, name, want_bool=False):
+    x = convert_to_tensor(x)
+    if want_bool != (x.dtype is dtypes.bool):
+        kind = "bool" if want_bool else "numeric"
+        raise InvalidArgumentError(f"{op.name}: expects a {kind} tensor, got {x.dtype.name}.", op.name)
+    axis = _static_axis(axis)
+    _axes(axis, x.shape.rank)
+    return apply(op, x, axis=axis, keepdims=bool(keepdims), name=name)
+
+
+def _static_axis(axis):
+    if axis is None or isinstance(axis, int):
+        return axis
+    if hasattr(axis, "numpy"):
+        axis = axis.numpy()
+    if np.ndim(axis) == 0:
+        return int(axis)
+    return tuple(int(a) for a in axis)
+
+
+def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(SUM, input_tensor, axis, keepdims, name)
+
+
+def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(MEAN, input_tensor, axis, keepdims, name)
+
+
+def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(MAX, input_tensor, axis, keepdims, name)
+
+
+def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(MIN, input_tensor, axis, keepdims, name)
+
+
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(PROD, input_tensor, axis, keepdims, name)
+
+
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(ANY, input_tensor, axis, keepdims, name, want_bool=True)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(ALL, input_tensor, axis, keepdims, name, want_bool=True)
+
+
+def _arg_infer(x, axis, output_type) -> Spec:
+    return _reduce_infer(x, axis, False, out_dtype=output_type)
+
+
+def _argmax(x, axis, output_type):
+    if x.shape[axis] == 0:
+        raise InvalidArgumentError(f"ArgMax: reduction dimension {axis} is empty.", "ArgMax")
+    return np.asarray(np.argmax(x, axis=axis)).astype(output_type.as_numpy_dtype)
+
+
+def _argmin(x, axis, output_type):
+    if x.shape[axis] == 0:
+        raise InvalidArgumentError(f"ArgMin: reduction dimension {axis} is empty.", "ArgMin")
+    return np.asarray(np.argmin(x, axis=axis)).astype(output_type.as_numpy_dtype)
+
+
+ARGMAX = defop("ArgMax", _argmax, _arg_infer)
+ARGMIN = defop("ArgMin", _argmin, _arg_infer)
+
+
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    x = convert_to_tensor(input)
+    axis = 0 if axis is None else _static_axis(axis)
+    _axes(axis, x.shape.rank)
+    return apply(ARGMAX, x, axis=axis, output_type=dtypes.as_dtype(output_type), name=name)
+
+
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    x = convert_to_tensor(input)
+    axis = 0 if axis is None else _static_axis(axis)
+    _axes(axis, x.shape.rank)
+    return apply(ARGMIN, x, axis=axis, output_type=dtypes.as_dtype(output_type), name=name)
+
+
+def _cumsum(x, axis=0, exclusive=False, reverse=False):
+    if reverse:
+        x = np.flip(x, axis)
+    out = np.cumsum(x, axis=axis, dtype=x.dtype)
+    if exclusive:
+        out = np.concatenate([np.zeros_like(np.take(out, [0], axis=axis)), np.delete(out, -1, axis=axis)], axis)
+    return np.flip(out, axis) if reverse else out
+
+
+CUMSUM = defop("Cumsum", _cumsum, unary_same)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    x = _numeric(CUMSUM, x)
+    axis = _static_axis(axis)
+    _axes(axis, x.shape.rank)
+    return apply(CUMSUM, x, axis=axis, exclusive=bool(exclusive), reverse=bool(reverse), name=name)
+
+
+# --- matrix product ---------------------------------------------------------------------------
 
 def _matmul_infer(a, b, transpose_a=False, transpose_b=False) -> Spec:
     sa, sb = a.shape, b.shape
@@ -40,7 +498,6 @@ def _matmul_infer(a, b, transpose_a=False, transpose_b=False) -> Spec:
         raise InvalidArgumentError(
             f"MatMul: inner dimensions differ: shapes {sa} and {sb} (a has {ka} columns, b has {kb} rows).",
             "MatMul")
-    from runtime.ops.registry import broadcast_shapes
     batch = broadcast_shapes(sa[:-2], sb[:-2], "MatMul")
     return Spec(a.dtype, TensorShape((*batch.dims, m, n)) if batch.dims is not None else TensorShape(None))
 

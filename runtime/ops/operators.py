@@ -1,11 +1,15 @@
-"""Python operators on tensors (`+`, `@`, `<`, `[]` ...), installed on `Tensor`.
+"""Python operators on tensors (`+`, `@`, `<`, `[]` ...), installed on `Tensor`
+and `Variable`.
 
 Each operator is the matching public op, so eager execution and tracing both
-go through the op registry.
+go through the op registry. `==` and `!=` compare elementwise, as in
+TensorFlow 2, so tensors hash by identity.
 """
 from __future__ import annotations
 
-from runtime.ops import math_ops
+from runtime import dtypes
+from runtime.errors import InvalidArgumentError
+from runtime.ops import indexing, math_ops
 from runtime.tensor import Tensor
 
 
@@ -13,18 +17,56 @@ def _swap(fn):
     return lambda x, y: fn(y, x)
 
 
+def _logical(logical_fn):
+    def operator(x, y):
+        if getattr(x, "dtype", None) is not dtypes.bool and getattr(y, "dtype", None) is not dtypes.bool:
+            raise InvalidArgumentError("&, | and ^ are defined on bool tensors only; compare first (x > 0).")
+        return logical_fn(x, y)
+    return operator
+
+
+def _invert(x):
+    if x.dtype is not dtypes.bool:
+        raise InvalidArgumentError("~ is defined on bool tensors only; use runtime.logical_not on a comparison.")
+    return math_ops.logical_not(x)
+
+
 OPERATORS = {
     "__add__": math_ops.add, "__radd__": _swap(math_ops.add),
     "__sub__": math_ops.subtract, "__rsub__": _swap(math_ops.subtract),
     "__mul__": math_ops.multiply, "__rmul__": _swap(math_ops.multiply),
+    "__truediv__": math_ops.truediv, "__rtruediv__": _swap(math_ops.truediv),
+    "__floordiv__": math_ops.floordiv, "__rfloordiv__": _swap(math_ops.floordiv),
+    "__mod__": math_ops.floormod, "__rmod__": _swap(math_ops.floormod),
+    "__pow__": math_ops.pow, "__rpow__": _swap(math_ops.pow),
     "__matmul__": math_ops.matmul, "__rmatmul__": _swap(math_ops.matmul),
+    "__lt__": math_ops.less, "__le__": math_ops.less_equal,
+    "__gt__": math_ops.greater, "__ge__": math_ops.greater_equal,
+    "__eq__": math_ops.equal, "__ne__": math_ops.not_equal,
+    "__and__": _logical(math_ops.logical_and), "__rand__": _swap(_logical(math_ops.logical_and)),
+    "__or__": _logical(math_ops.logical_or), "__ror__": _swap(_logical(math_ops.logical_or)),
+    "__xor__": _logical(math_ops.logical_xor), "__rxor__": _swap(_logical(math_ops.logical_xor)),
+    "__neg__": math_ops.negative, "__abs__": math_ops.abs, "__invert__": _invert,
+    "__pos__": lambda x: x,
+    "__getitem__": indexing.getitem,
 }
 
 
-def install(cls: type) -> None:
-    """Define the Python operators on `cls` (Tensor, and Variable)."""
+def install(cls: type, convert=None) -> None:
+    """Define the Python operators on `cls`; `convert(self)` gives the tensor to use."""
     for name, fn in OPERATORS.items():
-        setattr(cls, name, fn)
+        if convert is None:
+            setattr(cls, name, fn)
+        else:
+            setattr(cls, name, _converting(fn, convert))
+    setattr(cls, "__hash__", lambda self: id(self))
+
+
+def _converting(fn, convert):
+    def method(self, *args):
+        return fn(convert(self), *args)
+    method.__name__ = getattr(fn, "__name__", "operator")
+    return method
 
 
 install(Tensor)

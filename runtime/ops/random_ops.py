@@ -1,0 +1,90 @@
+"""Random ops: stateful, reproducible after `runtime.random.set_seed`.
+
+With a global seed set, each op draws from a generator seeded by the global
+seed and the op's own seed (or a per-process counter), so a program produces
+the same numbers on every run.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Optional
+
+import numpy as np
+
+from runtime import dtypes
+from runtime.errors import InvalidArgumentError
+from runtime.ops.registry import Spec, apply, defop
+from runtime.shape import TensorShape
+
+_global_seed: Optional[int] = None
+_generators: dict = {}
+_op_counter = itertools.count()
+_default = np.random.default_rng()
+
+
+def set_seed(seed: Optional[int]) -> None:
+    """Make random ops reproducible (None makes them unpredictable again)."""
+    global _global_seed, _op_counter, _default
+    _global_seed = None if seed is None else int(seed)
+    _generators.clear()
+    _op_counter = itertools.count()
+    _default = np.random.default_rng(seed)
+
+
+def _generator(seed_key) -> np.random.Generator:
+    if seed_key is None:
+        return _default
+    gen = _generators.get(seed_key)
+    if gen is None:
+        gen = _generators[seed_key] = np.random.default_rng(list(seed_key))
+    return gen
+
+
+def _seed_key(seed):
+    if seed is None and _global_seed is None:
+        return None
+    return (_global_seed or 0, seed if seed is not None else 1_000_003 + next(_op_counter))
+
+
+def _uniform(shape, minval, maxval, dtype, seed_key):
+    gen = _generator(seed_key)
+    if dtype.is_integer:
+        return gen.integers(minval, maxval, size=shape, dtype=dtype.as_numpy_dtype)
+    return gen.uniform(minval, maxval, size=shape).astype(dtype.as_numpy_dtype)
+
+
+def _normal(shape, mean, stddev, dtype, seed_key):
+    return _generator(seed_key).normal(mean, stddev, size=shape).astype(dtype.as_numpy_dtype)
+
+
+def _spec(shape, dtype, **_):
+    return Spec(dtype, TensorShape(shape))
+
+
+UNIFORM = defop("RandomUniform", _uniform, _spec, stateful=True)
+NORMAL = defop("RandomStandardNormal", _normal, _spec, stateful=True)
+
+
+def _shape(shape) -> tuple:
+    values = getattr(shape, "_value", shape)
+    return tuple(int(d) for d in np.asarray(values).reshape(-1))
+
+
+def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+    dtype = dtypes.as_dtype(dtype)
+    if maxval is None:
+        if dtype.is_integer:
+            raise InvalidArgumentError("random.uniform needs maxval for integer dtypes.", "RandomUniform")
+        maxval = 1
+    return apply(UNIFORM, shape=_shape(shape), minval=float(minval) if dtype.is_floating else int(minval),
+                 maxval=float(maxval) if dtype.is_floating else int(maxval), dtype=dtype,
+                 seed_key=_seed_key(seed), name=name)
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise InvalidArgumentError(f"random.normal needs a floating dtype, got {dtype.name}.",
+                                   "RandomStandardNormal")
+    return apply(NORMAL, shape=_shape(shape), mean=float(mean), stddev=float(stddev), dtype=dtype,
+                 seed_key=_seed_key(seed), name=name)

@@ -1,0 +1,178 @@
+"""`Variable`: mutable state that functions read and update in program order.
+
+A Variable keeps its value in a `VariableHandle`; the ops that read and write
+it take the handle as their `handle` attribute, so a function that uses a
+Variable from its closure needs no special capture. Assignments replace the
+handle's array (they never write into it), and keep the dtype and shape the
+Variable was created with.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Optional
+
+import numpy as np
+
+from runtime import dtypes
+from runtime.errors import InvalidArgumentError
+from runtime.ops import operators
+from runtime.ops.registry import Spec, apply, defop
+from runtime.shape import TensorShape
+from runtime.tensor import SymbolicTensor, convert_to_tensor
+
+_ids = itertools.count()
+
+
+class VariableHandle:
+    """The storage of one Variable: its current value, dtype, shape and name."""
+
+    __slots__ = ("value", "dtype", "shape", "name", "__weakref__")
+
+    def __init__(self, value: np.ndarray, name: str):
+        self.value = value
+        self.dtype = dtypes.from_numpy(value.dtype)
+        self.shape = TensorShape(value.shape)
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<VariableHandle {self.name}>"
+
+
+def _read(handle):
+    return handle.value
+
+
+def _check(handle, value, op_name):
+    value = np.asarray(value)
+    if value.shape != handle.value.shape:
+        raise InvalidArgumentError(f"{op_name}: can't assign a value of shape {value.shape} to the variable "
+                                   f"'{handle.name}' of shape {handle.value.shape}.", op_name)
+    return value
+
+
+def _assign(value, handle):
+    handle.value = _check(handle, value, "AssignVariableOp").astype(handle.value.dtype, copy=True)
+    return handle.value
+
+
+def _assign_add(delta, handle):
+    handle.value = _check(handle, handle.value + delta, "AssignAddVariableOp")
+    return handle.value
+
+
+def _assign_sub(delta, handle):
+    handle.value = _check(handle, handle.value - delta, "AssignSubVariableOp")
+    return handle.value
+
+
+def _handle_spec(*_inputs, handle) -> Spec:
+    return Spec(handle.dtype, handle.shape)
+
+
+READ = defop("ReadVariableOp", _read, _handle_spec, stateful=True)
+ASSIGN = defop("AssignVariableOp", _assign, _handle_spec, stateful=True)
+ASSIGN_ADD = defop("AssignAddVariableOp", _assign_add, _handle_spec, stateful=True)
+ASSIGN_SUB = defop("AssignSubVariableOp", _assign_sub, _handle_spec, stateful=True)
+
+
+class Variable:
+    """A mutable tensor (TensorFlow's `tf.Variable`)."""
+
+    def __init__(self, initial_value, dtype=None, name: Optional[str] = None, trainable: bool = True):
+        if callable(initial_value):
+            initial_value = initial_value()
+        value = convert_to_tensor(initial_value, dtype=dtype) if not isinstance(initial_value, Variable) \
+            else initial_value.read_value()
+        if isinstance(value, SymbolicTensor):
+            raise InvalidArgumentError(
+                "A Variable's initial value must be known when it is created, but it is a symbolic tensor "
+                "(the Variable is being created while a function is traced). Create the Variable outside "
+                "the function and pass it in or use it from the closure.")
+        number = next(_ids)
+        base = name or "Variable"
+        self.handle = VariableHandle(np.array(value._value), f"{base}:0" if number == 0 or name else
+                                     f"{base}_{number}:0")
+        self.trainable = trainable
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self.handle.dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return self.handle.shape
+
+    @property
+    def name(self) -> str:
+        return self.handle.name
+
+    @property
+    def ndim(self) -> int:
+        return self.handle.shape.rank
+
+    def read_value(self):
+        return apply(READ, handle=self.handle)
+
+    value = read_value
+
+    def _as_tensor(self, dtype=None):
+        if dtype is not None and dtypes.as_dtype(dtype) is not self.dtype:
+            raise InvalidArgumentError(f"Variable '{self.name}' has dtype {self.dtype.name}, not "
+                                       f"{dtypes.as_dtype(dtype).name}; use runtime.cast.")
+        return self.read_value()
+
+    def _update(self, op, value):
+        value = convert_to_tensor(value, dtype_hint=self.dtype)
+        if value.dtype is not self.dtype:
+            raise InvalidArgumentError(f"{op.name}: variable '{self.name}' has dtype {self.dtype.name} but the "
+                                       f"value is {value.dtype.name}; use runtime.cast.", op.name)
+        return apply(op, value, handle=self.handle)
+
+    def assign(self, value, read_value: bool = True):
+        return self._update(ASSIGN, value)
+
+    def assign_add(self, delta, read_value: bool = True):
+        return self._update(ASSIGN_ADD, delta)
+
+    def assign_sub(self, delta, read_value: bool = True):
+        return self._update(ASSIGN_SUB, delta)
+
+    def numpy(self):
+        value = self.handle.value
+        return value[()] if value.ndim == 0 else value.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        value = np.array(self.handle.value)
+        return value if dtype is None else value.astype(dtype)
+
+    def __bool__(self) -> bool:
+        return bool(self.read_value())
+
+    def __int__(self) -> int:
+        return int(self.read_value())
+
+    def __float__(self) -> float:
+        return float(self.read_value())
+
+    def __index__(self) -> int:
+        return self.read_value().__index__()
+
+    def __len__(self) -> int:
+        return len(self.read_value())
+
+    def __iter__(self):
+        return iter(self.read_value())
+
+    def __format__(self, spec: str) -> str:
+        return format(self.numpy(), spec)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        value = self.numpy()
+        text = repr(value) if isinstance(value, np.ndarray) else str(value)
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={text}>"
+
+
+operators.install(Variable, convert=lambda v: v.read_value())
