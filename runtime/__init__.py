@@ -38,3 +38,6 @@ newaxis = None
 def executing_eagerly() -> bool:
     """False while a function is being traced, True otherwise."""
     return ops.registry.context.graph is None
+
+# autograph: runtime registers itself as a backend, like any other framework would
+from runtime import autograph, backend  # noqa: E402,F401

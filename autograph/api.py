@@ -1,0 +1,331 @@
+"""The public entry points: `convert`, `to_code`, `converted_call`, `do_not_convert`.
+
+Conversion parses the function's source, runs the pipeline of converters,
+and compiles the result *from the AST*, whose nodes carry the user's own file
+and line numbers, inside a small factory that receives the original closure
+cells: free variables stay late-bound, globals are the function's own, and a
+traceback through converted code shows the user's lines. One conversion is
+kept per (code object, options), so closures and lambdas created in a loop
+share it.
+"""
+from __future__ import annotations
+
+import ast
+import collections
+import functools
+import inspect
+import sys
+import threading
+import types
+import warnings
+import weakref
+from typing import Callable, Optional
+
+import gast
+
+from autograph import backends
+from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError
+from autograph.operators.function_scope import ConversionOptions
+from autograph.operators.py_builtins import BUILTIN_OVERLOADS
+from autograph.pyct import activity, parser
+from autograph.pyct.naming import Namer
+from autograph.pyct.transformer import Context, fill_locations
+
+CONVERTED_MARK = "__autograph_converted__"
+DO_NOT_CONVERT_MARK = "__autograph_do_not_convert__"
+_CACHE_SIZE = 4096
+
+
+# --- converting one function ------------------------------------------------------------------
+
+def _context(node: gast.FunctionDef, filename: str, name: str, recursive: bool) -> Context:
+    args = node.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    declared = {n for stmt in node.body for s in gast.walk(stmt) if isinstance(s, (gast.Global, gast.Nonlocal))
+                for n in s.names}
+    user_locals = (params | activity.modified(node.body)) - declared
+    namer = Namer.for_tree(node)
+    for reserved in ("ag__", "fscope"):
+        namer.reserve(reserved)
+    return Context(namer, filename, name, params, user_locals, declared, recursive)
+
+
+def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bool = True) -> gast.FunctionDef:
+    """Run the pipeline on one parsed function (used by `convert` and the CLI)."""
+    from autograph import pipeline
+
+    _reject_generators(node, filename)
+    ctx = _context(node, filename, name, recursive)
+    return pipeline.convert_function(node, ctx)
+
+
+def _reject_generators(node: gast.FunctionDef, filename: str) -> None:
+    stack = list(node.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (gast.Yield, gast.YieldFrom)):
+            raise ConversionError("generators (`yield`) can't be converted; build and return a list instead, or "
+                                  "mark the function with autograph.do_not_convert", filename, n.lineno,
+                                  n.col_offset)
+        if not isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
+            stack.extend(gast.iter_child_nodes(n))
+
+
+def node_to_source(node) -> str:
+    return ast.unparse(gast.gast_to_ast(node))
+
+
+class _Conversion:
+    """A cached conversion: the code object of the converted function and its source."""
+
+    __slots__ = ("code", "source")
+
+    def __init__(self, code: types.CodeType, source: str):
+        self.code, self.source = code, source
+
+
+_cache: "collections.OrderedDict[tuple, _Conversion]" = collections.OrderedDict()
+_cache_lock = threading.RLock()
+
+
+def _conversion(fn: types.FunctionType, recursive: bool) -> _Conversion:
+    key = (fn.__code__, recursive)
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is not None:
+            _cache.move_to_end(key)
+            return found
+    parsed = parser.parse_function(fn)
+    converted = convert_node(parsed.node, parsed.filename, fn.__name__ if not parsed.is_lambda else "lambda_",
+                             recursive)
+    found = _Conversion(_compile(converted, fn, parsed.filename), node_to_source(converted))
+    with _cache_lock:
+        _cache[key] = found
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return found
+
+
+def _compile(converted: gast.FunctionDef, fn: types.FunctionType, filename: str) -> types.CodeType:
+    """Compile `converted` inside a factory whose parameters are the free variables."""
+    freevars = ["ag__", *fn.__code__.co_freevars]
+    factory = gast.FunctionDef(
+        name="ag__factory",
+        args=gast.arguments(args=[gast.Name(id=v, ctx=gast.Param(), annotation=None, type_comment=None)
+                                  for v in freevars], posonlyargs=[], vararg=None, kwonlyargs=[],
+                            kw_defaults=[], kwarg=None, defaults=[]),
+        body=[converted, gast.Return(value=gast.Name(id=converted.name, ctx=gast.Load(), annotation=None,
+                                                     type_comment=None))],
+        decorator_list=[], returns=None, type_comment=None, type_params=[])
+    fill_locations(converted, converted.lineno, converted.col_offset)
+    module = gast.Module(body=[factory], type_ignores=[])
+    tree = ast.fix_missing_locations(gast.gast_to_ast(module))
+    code = compile(tree, filename, "exec", dont_inherit=True)
+    factory_code = _find_code(code, "ag__factory")
+    inner = _find_code(factory_code, converted.name)
+    return inner.replace(co_name=fn.__name__, co_qualname=fn.__qualname__)
+
+
+def _find_code(code: types.CodeType, name: str) -> types.CodeType:
+    return next(c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
+
+
+def _instantiate(conversion: _Conversion, fn: types.FunctionType) -> types.FunctionType:
+    import autograph
+
+    cells = {"ag__": types.CellType(autograph)}
+    cells.update(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    closure = tuple(cells[name] for name in conversion.code.co_freevars)
+    new = types.FunctionType(conversion.code, fn.__globals__, fn.__name__, fn.__defaults__, closure)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__dict__.update(fn.__dict__)
+    new.__qualname__, new.__module__, new.__doc__ = fn.__qualname__, fn.__module__, fn.__doc__
+    new.__wrapped__ = fn
+    setattr(new, CONVERTED_MARK, True)
+    return new
+
+
+# --- which callables to convert ------------------------------------------------------------------
+
+_SKIPPED_MODULES = ("autograph", "numpy", "gast", "builtins")
+
+
+def _is_library_module(module: Optional[str]) -> bool:
+    if not module:
+        return False
+    top = module.split(".")[0]
+    if top in sys.stdlib_module_names or top in _SKIPPED_MODULES:
+        return True
+    return any(module == p or module.startswith(p + ".") for p in backends.owned_module_prefixes())
+
+
+def _never_convert(fn) -> bool:
+    return (getattr(fn, CONVERTED_MARK, False) or getattr(fn, DO_NOT_CONVERT_MARK, False)
+            or _is_library_module(getattr(fn, "__module__", None)))
+
+
+_function_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_warned_no_source: set = set()
+
+
+def _convert_function(fn: types.FunctionType, options: ConversionOptions) -> Callable:
+    if _never_convert(fn):
+        return fn
+    try:
+        return _instantiate(_conversion(fn, options.recursive), fn)
+    except SourceUnavailableError as e:
+        _warn_once(fn, f"autograph could not convert {fn.__qualname__} and runs it as is: {e}")
+        return fn
+    except ConversionError as e:
+        if options.fallback:
+            _warn_once(fn, f"autograph could not convert {fn.__qualname__} and runs it as is: {e}")
+            return fn
+        raise
+
+
+def _warn_once(fn, message: str) -> None:
+    if fn.__code__ not in _warned_no_source:
+        _warned_no_source.add(fn.__code__)
+        warnings.warn(message, RuntimeWarning, stacklevel=4)
+
+
+def _target(f, options: ConversionOptions):
+    """What to call for `f`: its converted form, an overload, or `f` itself."""
+    if type(f) is types.FunctionType:
+        if not options.recursive:
+            return f
+        try:
+            return _function_cache[f]
+        except KeyError:
+            converted = _convert_function(f, options)
+            try:
+                _function_cache[f] = converted
+            except TypeError:
+                pass
+            return converted
+    if type(f) is types.BuiltinFunctionType or f is range:
+        return BUILTIN_OVERLOADS.get(f, f)
+    if not options.recursive:
+        return f
+    if isinstance(f, types.MethodType):
+        target = _target(f.__func__, options)
+        return f if target is f.__func__ else types.MethodType(target, f.__self__)
+    if isinstance(f, functools.partial):
+        target = _target(f.func, options)
+        return f if target is f.func else functools.partial(target, *f.args, **f.keywords)
+    if isinstance(f, type) or not callable(f) or _never_convert(f) or _is_library_module(type(f).__module__):
+        return f
+    call = getattr(type(f), "__call__", None)
+    if isinstance(call, types.FunctionType):
+        target = _target(call, options)
+        return f if target is call else types.MethodType(target, f)
+    return f
+
+
+_DEFAULT_OPTIONS = ConversionOptions(recursive=True)
+
+
+def converted_call(f, args, kwargs, caller_fn_scope=None, options: Optional[ConversionOptions] = None):
+    """Call `f(*args, **kwargs)`, converting `f` first when it is user code."""
+    if options is None:
+        options = caller_fn_scope.options if caller_fn_scope is not None else _DEFAULT_OPTIONS
+    target = _target(f, options)
+    if kwargs:
+        return target(*args, **kwargs)
+    return target(*args)
+
+
+# --- public API ------------------------------------------------------------------------------
+
+def convert(fn: Optional[Callable] = None, recursive: bool = True, fallback: bool = False):
+    """The converted form of `fn` (or a decorator, when called without `fn`).
+
+    On Python values it behaves exactly like `fn`; on a framework's staged
+    tensors its data-dependent control flow becomes that framework's
+    functional control flow. With `fallback=True` a function that can't be
+    converted runs as is, with a warning, instead of raising ConversionError.
+    """
+    if fn is None:
+        return functools.partial(convert, recursive=recursive, fallback=fallback)
+    options = ConversionOptions(recursive=recursive, fallback=fallback)
+    if type(fn) is types.FunctionType:
+        if getattr(fn, CONVERTED_MARK, False):
+            return fn
+        return _convert_root(fn, options)
+    if isinstance(fn, types.MethodType):
+        return types.MethodType(convert(fn.__func__, recursive, fallback), fn.__self__)
+    if isinstance(fn, functools.partial):
+        return functools.partial(convert(fn.func, recursive, fallback), *fn.args, **fn.keywords)
+    call = getattr(type(fn), "__call__", None)
+    if callable(fn) and isinstance(call, types.FunctionType) and not isinstance(fn, type):
+        return types.MethodType(convert(call, recursive, fallback), fn)
+    _warn_once_unsourced(fn)
+    return fn
+
+
+def _convert_root(fn: types.FunctionType, options: ConversionOptions):
+    if getattr(fn, DO_NOT_CONVERT_MARK, False):
+        return fn
+    try:
+        return _instantiate(_conversion(fn, options.recursive), fn)
+    except SourceUnavailableError as e:
+        _warn_once(fn, f"autograph could not convert {fn.__qualname__} and runs it as is: {e}")
+        return fn
+    except ConversionError as e:
+        if options.fallback:
+            _warn_once(fn, f"autograph could not convert {fn.__qualname__} and runs it as is: {e}")
+            return fn
+        raise e.with_traceback(None) from None
+
+
+def _warn_once_unsourced(fn) -> None:
+    warnings.warn(f"autograph can't convert {fn!r} (it has no Python source) and runs it as is.", RuntimeWarning,
+                  stacklevel=3)
+
+
+to_graph = convert
+
+
+def _function_of(fn) -> types.FunctionType:
+    fn = getattr(fn, "python_function", fn)  # a framework's traced function
+    if isinstance(fn, types.MethodType):
+        return fn.__func__
+    if isinstance(fn, functools.partial):
+        return _function_of(fn.func)
+    if type(fn) is types.FunctionType:
+        return inspect.unwrap(fn, stop=lambda f: getattr(f, CONVERTED_MARK, False)) if hasattr(
+            fn, "__wrapped__") and getattr(fn, CONVERTED_MARK, False) else fn
+    call = getattr(type(fn), "__call__", None)
+    if isinstance(call, types.FunctionType):
+        return call
+    raise AutoGraphError(f"to_code needs a Python function, got {fn!r}.")
+
+
+def to_code(fn, recursive: bool = True) -> str:
+    """The source of the converted function: readable, and runnable with `import autograph as ag__`."""
+    target = _function_of(fn)
+    if getattr(target, CONVERTED_MARK, False):
+        target = target.__wrapped__
+    try:
+        return _conversion(target, recursive).source + "\n"
+    except ConversionError as e:
+        raise e.with_traceback(None) from None
+
+
+def do_not_convert(fn: Optional[Callable] = None):
+    """Mark `fn` to be called as is, never converted (also as a decorator)."""
+    if fn is None:
+        return do_not_convert
+    try:
+        setattr(fn, DO_NOT_CONVERT_MARK, True)
+    except (AttributeError, TypeError):
+        pass
+    return fn
+
+
+def set_loop_options(maximum_iterations=None, shape_invariants=None, parallel_iterations=None,
+                     swap_memory=None) -> None:
+    """Directive for the enclosing loop; in converted code it becomes the loop's options.
+    Called unconverted, it does nothing."""
+

@@ -1,0 +1,113 @@
+"""The plug-in protocol: how a framework's staged values get its control flow.
+
+A framework registers a `Backend`. The operators that converted code calls
+ask `backend_for(value)`, which answers from a per-type cache, so plain
+Python values cost one dict lookup. A backend claims only *staged* values
+(symbolic tensors while tracing); eager tensors are not claimed, so an `if`
+on one runs as Python.
+
+Every capability is a plain function; one left as None raises
+`UnsupportedCapabilityError` naming the construct and the framework. See
+docs/backends.md for a walk-through.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from autograph.errors import UnsupportedCapabilityError
+
+
+@dataclass
+class Backend:
+    """What a framework supplies. State passed to `cond`/`while_loop`/`for_loop`
+    is a tuple; the functions given to them take and return such tuples."""
+
+    name: str
+    staged_types: tuple = ()                                 # types whose values may be staged
+    is_staged: Optional[Callable[[Any], bool]] = None        # refine per value (default: all of those types)
+    modules: tuple = ()                                      # module prefixes never converted
+    cond: Optional[Callable] = None        # cond(pred, true_fn() -> tuple, false_fn() -> tuple) -> tuple
+    while_loop: Optional[Callable] = None  # while_loop(test(*s), body(*s) -> tuple, state, opts) -> tuple
+    for_loop: Optional[Callable] = None    # for_loop(iterable, body(item, *s), state, extra_test, opts) -> tuple
+    range: Optional[Callable] = None       # range(start, stop, step) -> staged iterable
+    len: Optional[Callable] = None
+    logical_and: Optional[Callable] = None  # logical_and(a, b_fn) -> value (b_fn evaluated lazily)
+    logical_or: Optional[Callable] = None
+    logical_not: Optional[Callable] = None
+    print: Optional[Callable] = None
+    assert_: Optional[Callable] = None      # assert_(condition, message_fn)
+    list_from: Optional[Callable] = None    # a Python list -> the framework's tensor list
+    list_types: tuple = ()                  # types of the framework's tensor lists
+    list_append: Optional[Callable] = None
+    list_pop: Optional[Callable] = None
+    list_stack: Optional[Callable] = None
+    extra: dict = field(default_factory=dict)
+
+    def need(self, capability: str, construct: str) -> Callable:
+        fn = getattr(self, capability)
+        if fn is None:
+            raise UnsupportedCapabilityError(
+                f"{construct} on {self.name} values is not supported: the {self.name} backend provides no "
+                f"`{capability}`. Use Python values here, or the framework's own API.")
+        return fn
+
+
+_backends: list[Backend] = []
+_type_cache: dict[type, Optional[Backend]] = {}
+_lock = threading.Lock()
+
+
+def register_backend(backend: Backend) -> Backend:
+    """Add (or replace, by name) a framework's backend."""
+    with _lock:
+        _backends[:] = [b for b in _backends if b.name != backend.name] + [backend]
+        _type_cache.clear()
+    return backend
+
+
+def unregister_backend(name: str) -> None:
+    with _lock:
+        _backends[:] = [b for b in _backends if b.name != name]
+        _type_cache.clear()
+
+
+def registered() -> list[Backend]:
+    return list(_backends)
+
+
+def owned_module_prefixes() -> tuple:
+    return tuple(p for b in _backends for p in b.modules)
+
+
+def _lookup_type(cls: type) -> Optional[Backend]:
+    found = None
+    for backend in _backends:
+        if issubclass(cls, backend.staged_types) or backend.list_types and issubclass(cls, backend.list_types):
+            found = backend
+            break
+    with _lock:
+        _type_cache[cls] = found
+    return found
+
+
+def backend_for(value) -> Optional[Backend]:
+    """The backend that stages `value`, or None for a value with Python semantics."""
+    cls = value.__class__
+    try:
+        backend = _type_cache[cls]
+    except KeyError:
+        backend = _lookup_type(cls)
+    if backend is None or backend.is_staged is None or issubclass(cls, backend.list_types or ()):
+        return backend
+    return backend if backend.is_staged(value) else None
+
+
+def backend_for_any(values) -> Optional[Backend]:
+    """The backend of the first staged value among `values`, if any."""
+    for value in values:
+        backend = backend_for(value)
+        if backend is not None:
+            return backend
+    return None

@@ -1,0 +1,1 @@
+"""One module per rewrite; `autograph.pipeline` applies them in order."""

@@ -1,0 +1,53 @@
+"""Function calls go through `ag__.converted_call`, which converts user functions
+on first call (and calls framework, standard-library and builtin functions as
+they are, with overloads for `len`, `range` and `print`).
+
+Before:                          After:
+    y = f(x, k=2)                    y = ag__.converted_call(f, (x,), {'k': 2}, fscope)
+"""
+from __future__ import annotations
+
+import gast
+
+from autograph.pyct import templates
+from autograph.pyct.transformer import Base, Context
+
+
+def _is_generated(func) -> bool:
+    return isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and func.value.id in (
+        "ag__", "fscope")
+
+
+class CallTreeTransformer(Base):
+    def visit_Lambda(self, node):
+        return node  # converted when called
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if _is_generated(node.func):
+            return node
+        if isinstance(node.func, gast.Name) and node.func.id == "super" and not node.args:
+            return self._explicit_super(node)
+        args = gast.Tuple(elts=node.args, ctx=gast.Load())
+        if node.keywords:
+            kwargs = gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) if k.arg else None
+                                     for k in node.keywords], values=[k.value for k in node.keywords])
+        else:
+            kwargs = gast.Constant(value=None, kind=None)
+        return templates.replace_as_expression("ag__.converted_call(func, args, kwargs, fscope)",
+                                               func=node.func, args=args, kwargs=kwargs)
+
+    def _explicit_super(self, node):
+        """`super()` needs the class cell, which a converted function reads explicitly."""
+        if self._first_param is None:
+            return node
+        return templates.replace_as_expression("super(__class__, first)", first=self._first_param)
+
+    def transform(self, node):
+        args = node.args.posonlyargs + node.args.args
+        self._first_param = args[0].id if args else None
+        return super().transform(node)
+
+
+def transform(node, ctx: Context):
+    return CallTreeTransformer(ctx).transform(node)

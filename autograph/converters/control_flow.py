@@ -1,0 +1,190 @@
+"""`if`, `while` and `for` become operator calls on functions of explicit state.
+
+Before:                          After:
+    if x > 0:                        def if_true(y):
+        y = x                            y = x
+    else:                                return y
+        y = -x
+    return y                         def if_false(y):
+                                         y = -x
+                                         return y
+                                     y = ag__.Undefined('y')
+                                     y = ag__.if_stmt(x > 0, if_true, if_false, (y,), ('y',))
+
+    while i < n:                     def loop_test(i, s):
+        s += i                           return i < n
+        i += 1
+                                     def loop_body(i, s):
+                                         s += i
+                                         i += 1
+                                         return i, s
+                                     i, s = ag__.while_stmt(loop_test, loop_body, (i, s), ('i', 's'))
+
+The state of a statement is what it modifies and what is live after it (or,
+for a loop, at its head: read by the test or the next iteration), from the
+`liveness` annotations. `x = ag__.Undefined('x')` is emitted only for state
+that is not definitely assigned before the statement. Runs after the jump
+converters, so there is no `break`/`continue`/`return` left to handle.
+"""
+from __future__ import annotations
+
+import gast
+
+from autograph.pyct import activity, anno, templates
+from autograph.pyct.anno import Key
+from autograph.pyct.transformer import Base, Context, block_or_pass, located, name
+
+class ControlFlowTransformer(Base):
+    # -- helpers ------------------------------------------------------------------------
+
+    def _state(self, node, modified: set, live: set) -> list[str]:
+        order = activity.ordered_names([node])
+        chosen = (modified & live) - self.ctx.declared_nonlocal
+        return [n for n in order if n in chosen]
+
+    def _check_supported(self, node, state: list[str], construct: str) -> None:
+        for n in gast.walk(node):
+            if isinstance(n, (gast.Global, gast.Nonlocal)):
+                raise self.ctx.error(f"`{type(n).__name__.lower()}` inside {construct} can't be converted; move "
+                                     "the declaration to the top of the function", n)
+            if isinstance(n, gast.Delete):
+                for t in n.targets:
+                    if isinstance(t, gast.Name) and t.id in state:
+                        raise self.ctx.error(
+                            f"`del {t.id}` inside {construct} can't be converted: '{t.id}' is carried by the "
+                            "statement. Assign it a new value instead of deleting it", n)
+            if isinstance(n, (gast.Assign, gast.AugAssign)) and self.ctx.declared_nonlocal:
+                targets = n.targets if isinstance(n, gast.Assign) else [n.target]
+                for t in targets:
+                    for written in activity.target_names(t) & self.ctx.declared_nonlocal:
+                        raise self.ctx.error(
+                            f"'{written}' is declared global/nonlocal and assigned inside {construct}; that "
+                            "can't be converted. Assign it outside the statement, or return the value", n)
+
+    def _undefined_inits(self, node, state: list[str]) -> list:
+        defined = anno.get(node, Key.DEFINED_IN, frozenset())
+        return [located(s, node) for v in state if v not in defined
+                for s in templates.replace("var = ag__.Undefined(label)", var=v,
+                                           label=gast.Constant(value=v, kind=None))]
+
+    def _function(self, fn_name: str, params: list[str], body: list, state: list[str], ret: bool = True):
+        stmts = [s for s in body if not isinstance(s, gast.Pass)]
+        if ret and state:
+            stmts.append(gast.Return(value=_raw_value(state)))
+        fdef = templates.replace("def fn(params):\n    body", fn=fn_name, params=params,
+                                 body=block_or_pass(stmts))[0]
+        anno.set(fdef, Key.GENERATED, True)
+        return fdef
+
+    def _call(self, template: str, state: list[str], **nodes):
+        call = templates.replace_as_expression(template, state=_raw_tuple(state), names=_names_tuple(state),
+                                               **nodes)
+        if not state:
+            return [gast.Expr(value=call)]
+        target = name(state[0], gast.Store()) if len(state) == 1 else gast.Tuple(
+            elts=[name(v, gast.Store()) for v in state], ctx=gast.Store())
+        return [gast.Assign(targets=[target], value=call, type_comment=None)]
+
+    # -- if ------------------------------------------------------------------------------------
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        modified = activity.modified(node.body) | activity.modified(node.orelse)
+        live = set(anno.get(node, Key.LIVE_OUT, ())) | set(anno.get(node, Key.LIVE_IN, ()))
+        state = self._state(node, modified, live)
+        self._check_supported(node, state, "an `if`")
+        true_name, false_name = self.ctx.namer.new("if_true"), self.ctx.namer.new("if_false")
+        true_fn = self._function(true_name, state, node.body, state)
+        false_fn = self._function(false_name, state, node.orelse, state)
+        call = self._call("ag__.if_stmt(test, if_true, if_false, state, names)", state, test=node.test,
+                          if_true=true_name, if_false=false_name)
+        return [true_fn, false_fn, *self._undefined_inits(node, state), *call]
+
+    # -- while ---------------------------------------------------------------------------------
+
+    def visit_While(self, node):
+        self.generic_visit(node)
+        head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
+        state = self._state(node, activity.modified(node.body), head)
+        self._check_supported(node, state, "a `while` loop")
+        test_name, body_name = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
+        test_fn = self._function(test_name, state, [gast.Return(value=node.test)], state, ret=False)
+        body_fn = self._function(body_name, state, node.body, state)
+        opts = _options(node)
+        template = "ag__.while_stmt(loop_test, loop_body, state, names" + (", opts)" if opts else ")")
+        call = self._call(template, state, loop_test=test_name, loop_body=body_name, opts=opts)
+        return [test_fn, body_fn, *self._undefined_inits(node, state), *call]
+
+    # -- for -------------------------------------------------------------------------------------
+
+    def visit_For(self, node):
+        self.generic_visit(node)
+        targets = activity.target_names(node.target)
+        head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
+        state = self._state(node, activity.modified(node.body) | targets, head)
+        self._check_supported(node, state, "a `for` loop")
+        body_name = self.ctx.namer.new("loop_body")
+        body = list(node.body)
+        if isinstance(node.target, gast.Name) and node.target.id not in state:
+            item = node.target.id
+        else:
+            item = self.ctx.namer.new("itr")
+            body = templates.replace("target = item", target=node.target, item=item) + body
+        body_fn = self._function(body_name, [item, *state], body, state)
+        stmts = [body_fn]
+        extra = anno.get(node, Key.EXTRA_TEST)
+        keywords = ""
+        nodes = {}
+        if extra is not None:
+            extra_name = self.ctx.namer.new("extra_test")
+            stmts.append(self._function(extra_name, state, [gast.Return(value=extra)], state, ret=False))
+            keywords += ", extra_test=extra"
+            nodes["extra"] = extra_name
+        opts = _options(node)
+        if opts is not None:
+            keywords += ", opts=opts"
+            nodes["opts"] = opts
+        call = self._call(f"ag__.for_stmt(iterable, loop_body, state, names{keywords})", state,
+                          iterable=node.iter, loop_body=body_name, **nodes)
+        return [*stmts, *self._undefined_inits(node, state), *call]
+
+    def visit_Yield(self, node):
+        raise self.ctx.error("generators (`yield`) can't be converted; return a list or use a loop over a tensor",
+                             node)
+
+    visit_YieldFrom = visit_Yield
+
+
+def _raw_names(names: list[str]) -> list:
+    elts = []
+    for v in names:
+        n = name(v)
+        anno.set(n, Key.RAW, True)
+        elts.append(n)
+    return elts
+
+
+def _raw_tuple(names: list[str]):
+    """`(a, b)` of state variables, which may hold ag__.Undefined (so no ag__.ld)."""
+    return gast.Tuple(elts=_raw_names(names), ctx=gast.Load())
+
+
+def _raw_value(names: list[str]):
+    """What a branch or body returns: the variable itself, or a tuple of several."""
+    elts = _raw_names(names)
+    return elts[0] if len(elts) == 1 else gast.Tuple(elts=elts, ctx=gast.Load())
+
+
+def _names_tuple(names: list[str]):
+    return gast.Tuple(elts=[gast.Constant(value=v, kind=None) for v in names], ctx=gast.Load())
+
+
+def _options(node):
+    opts = anno.get(node, Key.LOOP_OPTIONS)
+    if not opts:
+        return None
+    return gast.Dict(keys=[gast.Constant(value=k, kind=None) for k in opts], values=list(opts.values()))
+
+
+def transform(node, ctx: Context):
+    return ControlFlowTransformer(ctx).transform(node)

@@ -1,0 +1,50 @@
+"""Lower `return` to `do_return`/`retval_`, so the function has one exit.
+
+Before:                          After:
+    def f(x):                        def f(x):
+        for i in x:                      do_return = False
+            if i > 2:                    retval_ = ag__.UndefinedReturnValue()
+                return i                 for i in x:            # extra test: not do_return
+        return -1                            if i > 2:
+                                                 do_return = True
+                                                 retval_ = i
+                                         if ag__.not_(do_return):
+                                             do_return = True
+                                             retval_ = -1
+
+and the function ends with `return fscope.ret(retval_, do_return)`.
+"""
+from __future__ import annotations
+
+import gast
+
+from autograph.converters import lowering
+from autograph.pyct import templates
+from autograph.pyct.transformer import Context
+
+
+def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
+    jump = lowering.Jump(gast.Return, _replace, "do_return", crosses_loops=True)
+    if not lowering.contains(node.body, jump):
+        return node
+    ctx.namer.reserve("do_return")
+    ctx.namer.reserve("retval_")
+
+    def on_loop(loop):
+        if lowering.contains(loop.body, jump) or _assigns_do_return(loop.body):
+            lowering.add_loop_exit(loop, jump.guard_test())
+
+    body = lowering.lower_block(node.body, jump, on_loop)
+    node.body = (templates.replace("do_return = False\nretval_ = ag__.UndefinedReturnValue()") + body
+                 + templates.replace("return fscope.ret(retval_, do_return)"))
+    return node
+
+
+def _replace(ret: gast.Return) -> list:
+    value = ret.value if ret.value is not None else gast.Constant(value=None, kind=None)
+    return templates.replace("do_return = True\nretval_ = value", value=value)
+
+
+def _assigns_do_return(stmts) -> bool:
+    return any(isinstance(n, gast.Name) and n.id == "do_return" and isinstance(n.ctx, gast.Store)
+               for s in stmts for n in gast.walk(s))

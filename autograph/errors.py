@@ -1,0 +1,95 @@
+"""Errors raised by autograph. Each names the user's file and line and says what to do.
+
+Every class also subclasses the matching builtin, so `except ValueError`
+(or `TypeError`, `NotImplementedError`) catches it too.
+"""
+from __future__ import annotations
+
+import linecache
+import sys
+from typing import Optional
+
+
+class AutoGraphError(Exception):
+    """Base class of the errors autograph raises because of user code."""
+
+
+class ConversionError(AutoGraphError, ValueError):
+    """The function can't be converted, for a reason known from its source alone.
+
+    For example a `yield` (generators can't be converted), `global x = ...`
+    inside a loop, or `del x` of a variable an `if`/loop must carry:
+
+        def f(x):
+            while x > 0:
+                del x          # ConversionError: file.py:3:8: `del x` inside a loop ...
+
+    Fix: rewrite the construct as the message says, or mark the function with
+    `autograph.do_not_convert` to run it unconverted.
+    """
+
+    def __init__(self, message: str, filename: str = "<unknown>", lineno: int = 0, col: int = 0):
+        self.message, self.filename, self.lineno, self.col = message, filename, lineno, col
+        super().__init__(_located(message, filename, lineno, col))
+
+
+class SourceUnavailableError(AutoGraphError, ValueError):
+    """The function's source can't be read (built-in, C extension, made by exec).
+
+    `convert` calls such a function unconverted, with one warning; pass
+    source-backed functions to convert their control flow.
+    """
+
+
+class StagingError(AutoGraphError, ValueError):
+    """Control flow over a framework's tensors can't be staged as written.
+
+    For example a variable set in only one branch of an `if` whose condition
+    is a tensor and used after it, or a loop variable that changes dtype:
+
+        if tf.reduce_sum(x) > 0:
+            y = x            # StagingError: 'y' is set in only one branch ...
+        return y
+
+    Fix: give the variable a value before the `if` (or in both branches).
+    """
+
+
+class UnsupportedCapabilityError(AutoGraphError, NotImplementedError):
+    """A framework's backend does not support a construct (e.g. no while loop)."""
+
+
+def _located(message: str, filename: str, lineno: int, col: int) -> str:
+    text = f"{filename}:{lineno}:{col + 1}: {message}" if lineno else message
+    line = linecache.getline(filename, lineno).rstrip() if lineno else ""
+    return f"{text}\n    {line.strip()}" if line.strip() else text
+
+
+def _internal_module(name: str) -> bool:
+    from autograph import backends
+
+    prefixes = ("autograph",) + backends.owned_module_prefixes()
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def user_location(depth: int = 1) -> Optional[tuple[str, int]]:
+    """(file, line) of the innermost frame outside autograph and the registered frameworks.
+
+    Converted code is compiled with the user's file and line numbers, so for an
+    operator called from converted code this is the user's statement."""
+    frame = sys._getframe(depth)
+    while frame is not None:
+        if not _internal_module(frame.f_globals.get("__name__", "")):
+            return frame.f_code.co_filename, frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
+def at_user_line(message: str) -> str:
+    """`message` prefixed with the user's file:line and followed by the line's source."""
+    where = user_location(2)
+    if where is None:
+        return message
+    filename, lineno = where
+    line = linecache.getline(filename, lineno).strip()
+    return f"{filename}:{lineno}: {message}" + (f"\n    {line}" if line else "")

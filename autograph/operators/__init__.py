@@ -1,0 +1,17 @@
+"""What generated code calls at run time (as `ag__.<name>`).
+
+Each operator keeps Python semantics on Python values and asks
+`autograph.backends` what to do with a framework's staged values.
+"""
+from autograph.operators.control_flow import for_stmt, if_exp, if_stmt, while_stmt
+from autograph.operators.function_scope import ConversionOptions, FunctionScope
+from autograph.operators.lists import list_append, list_pop, list_stack
+from autograph.operators.logical import and_, not_, or_
+from autograph.operators.py_builtins import assert_stmt, len_, print_, range_
+from autograph.operators.variables import Undefined, UndefinedReturnValue, ld
+
+__all__ = [
+    "if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "ld", "Undefined",
+    "UndefinedReturnValue", "FunctionScope", "ConversionOptions", "list_append", "list_pop", "list_stack",
+    "assert_stmt", "print_", "len_", "range_",
+]

@@ -1,0 +1,42 @@
+"""Loads of local variables, and placeholders for values not yet defined."""
+from __future__ import annotations
+
+
+class Undefined:
+    """The value of a variable that has not been assigned on this path."""
+
+    __slots__ = ("symbol_name",)
+
+    def __init__(self, symbol_name: str):
+        self.symbol_name = symbol_name
+
+    def __repr__(self) -> str:
+        return f"Undefined({self.symbol_name!r})"
+
+    def __getattr__(self, name):
+        raise UnboundLocalError(f"local variable '{self.symbol_name}' is used before it is assigned a value")
+
+    def __bool__(self):
+        raise UnboundLocalError(f"local variable '{self.symbol_name}' is used before it is assigned a value")
+
+
+class UndefinedReturnValue:
+    """The return value of a function that has not returned yet."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UndefinedReturnValue()"
+
+
+def ld(value):
+    """A load of a local variable: raises like Python when it is not assigned yet."""
+    if value.__class__ is Undefined:
+        raise UnboundLocalError(
+            f"local variable '{value.symbol_name}' is used before it is assigned a value (it is only "
+            "assigned on some paths through the code above)")
+    return value
+
+
+def is_undefined(value) -> bool:
+    return value.__class__ is Undefined or value.__class__ is UndefinedReturnValue

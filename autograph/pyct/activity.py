@@ -1,0 +1,78 @@
+"""Which local names a statement or expression reads and writes.
+
+Nested function and class bodies are their own scopes: a nested `def` writes
+its name and reads the names its body loads (conservatively, all of them);
+a lambda or comprehension reads what it loads.
+"""
+from __future__ import annotations
+
+import gast
+
+
+def reads(node) -> set[str]:
+    """Names loaded anywhere in `node` (an expression or a statement)."""
+    if node is None:
+        return set()
+    return {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+
+
+def target_names(target) -> set[str]:
+    return {n.id for n in gast.walk(target) if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del))}
+
+
+def writes(stmt) -> set[str]:
+    """Names a simple statement binds (Assign, AugAssign, def, import, ...)."""
+    if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+        return {stmt.name}
+    if isinstance(stmt, (gast.Import, gast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    if isinstance(stmt, (gast.Assign,)):
+        return set().union(*(target_names(t) for t in stmt.targets))
+    if isinstance(stmt, (gast.AugAssign, gast.AnnAssign)):
+        return target_names(stmt.target)
+    names = set()
+    for n in gast.walk(stmt):
+        if isinstance(n, gast.NamedExpr):
+            names |= target_names(n.target)
+    return names
+
+
+def modified(stmts) -> set[str]:
+    """Names bound anywhere in a block, including inside nested if/while/for/with/try."""
+    names: set[str] = set()
+    for stmt in stmts:
+        names |= writes(stmt)
+        if isinstance(stmt, (gast.For, gast.AsyncFor)):
+            names |= target_names(stmt.target)
+        if isinstance(stmt, (gast.With, gast.AsyncWith)):
+            for item in stmt.items:
+                if item.optional_vars is not None:
+                    names |= target_names(item.optional_vars)
+        if isinstance(stmt, gast.Try):
+            for handler in stmt.handlers:
+                if handler.name is not None:
+                    names |= target_names(handler.name)
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, field, None)
+            if block and not isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+                names |= modified(block)
+        for handler in getattr(stmt, "handlers", []) or []:
+            names |= modified(handler.body)
+    return names
+
+
+def simple_reads(stmt) -> set[str]:
+    """Reads of a simple statement (`x += 1` reads x too)."""
+    if isinstance(stmt, gast.AugAssign):
+        return reads(stmt) | target_names(stmt.target)
+    return reads(stmt)
+
+
+def ordered_names(stmts) -> list[str]:
+    """Names in order of first appearance (for readable state tuples)."""
+    seen: dict[str, None] = {}
+    for stmt in stmts:
+        for n in gast.walk(stmt):
+            if isinstance(n, gast.Name):
+                seen.setdefault(n.id, None)
+    return list(seen)

@@ -1,0 +1,39 @@
+"""Annotations: facts analyses attach to AST nodes for converters to read.
+
+All annotations of a node live in one attribute, `___ag_anno`, a dict keyed by
+`Key`, so node fields stay untouched and `copy`/`unparse` ignore them.
+"""
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+_ATTR = "___ag_anno"
+
+
+class Key(enum.Enum):
+    """What an annotation means (the value documents it)."""
+
+    LIVE_OUT = "names live right after the statement"
+    LIVE_IN = "names live right before the statement"
+    DEFINED_IN = "names definitely assigned before the statement"
+    EXTRA_TEST = "expression checked before each iteration of a for loop (lowered break/return)"
+    LOOP_OPTIONS = "keyword arguments of set_loop_options found in the loop body"
+    GENERATED = "a function the converters made (a branch, loop body or test), part of the converted scope"
+    RAW = "a generated load of a variable that may be undefined (not wrapped in ag__.ld)"
+
+
+def get(node, key: Key, default: Any = None) -> Any:
+    return getattr(node, _ATTR, {}).get(key, default)
+
+
+def has(node, key: Key) -> bool:
+    return key in getattr(node, _ATTR, {})
+
+
+def set(node, key: Key, value: Any) -> None:  # noqa: A001
+    annotations = getattr(node, _ATTR, None)
+    if annotations is None:
+        annotations = {}
+        setattr(node, _ATTR, annotations)
+    annotations[key] = value

@@ -1,0 +1,130 @@
+"""Read a function's source and parse it to gast, keeping the user's locations.
+
+Every node of the returned tree has `lineno`/`col_offset` in the user's file
+(not in the dedented snippet), so code compiled from converted trees reports
+the user's own file and line in tracebacks.
+"""
+from __future__ import annotations
+
+import inspect
+import textwrap
+import types
+from dataclasses import dataclass
+
+import gast
+
+from autograph.errors import ConversionError, SourceUnavailableError
+
+
+@dataclass
+class ParsedFunction:
+    node: gast.FunctionDef  # a lambda is returned as an equivalent FunctionDef
+    source: str             # the function's own source, dedented
+    filename: str
+    is_lambda: bool
+
+
+def parse_function(fn: types.FunctionType) -> ParsedFunction:
+    """The function's definition as gast, with locations in the user's file."""
+    try:
+        lines, first_line = inspect.getsourcelines(fn)
+        filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
+    except (OSError, TypeError) as e:
+        raise SourceUnavailableError(f"the source of {fn.__qualname__} is not available ({e})") from None
+    text = "".join(lines)
+    dedented = textwrap.dedent(text)
+    indent = _indent_removed(text, dedented)
+    tree = _parse_fragment(dedented, filename, first_line)
+    _shift_locations(tree, first_line - 1, indent)
+    if fn.__name__ == "<lambda>":
+        node = _find_lambda(tree, fn, filename)
+        return ParsedFunction(_lambda_to_def(node), dedented, filename, True)
+    for node in tree.body:
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == fn.__name__:
+            if isinstance(node, gast.AsyncFunctionDef):
+                raise ConversionError("async functions are not supported", filename, node.lineno, node.col_offset)
+            return ParsedFunction(node, dedented, filename, False)
+    raise SourceUnavailableError(f"could not find the definition of {fn.__qualname__} in its source")
+
+
+def parse_source(source: str, filename: str = "<string>") -> gast.Module:
+    try:
+        return gast.parse(source)
+    except SyntaxError as e:
+        raise ConversionError(f"invalid syntax: {e.msg}", filename, e.lineno or 0, (e.offset or 1) - 1) from None
+
+
+def _indent_removed(text: str, dedented: str) -> int:
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    first_dedented = next((line for line in dedented.splitlines() if line.strip()), "")
+    return len(first) - len(first_dedented)
+
+
+def _parse_fragment(text: str, filename: str, first_line: int) -> gast.Module:
+    """Parse source that may be a fragment (a lambda inside a larger expression)."""
+    attempts = [text, f"(\n{text}\n)", text.rstrip().rstrip(",") + "\n"]
+    for i, attempt in enumerate(attempts):
+        try:
+            tree = gast.parse(attempt)
+        except SyntaxError:
+            continue
+        if i == 1:
+            _shift_locations(tree, -1, 0)
+        return tree
+    # A lambda in the middle of a multi-line expression: parse line by line growing.
+    lines = text.splitlines(True)
+    for end in range(len(lines), 0, -1):
+        for candidate in ("".join(lines[:end]), "(\n" + "".join(lines[:end]) + "\n)"):
+            try:
+                tree = gast.parse(candidate)
+            except SyntaxError:
+                continue
+            if candidate.startswith("(\n"):
+                _shift_locations(tree, -1, 0)
+            return tree
+    raise ConversionError("could not parse the source of this function (is it a fragment of a larger "
+                          "expression?)", filename, first_line, 0)
+
+
+def _shift_locations(tree, line_delta: int, col_delta: int) -> None:
+    for node in gast.walk(tree):
+        if hasattr(node, "lineno") and node.lineno is not None:
+            node.lineno += line_delta
+            if getattr(node, "end_lineno", None) is not None:
+                node.end_lineno += line_delta
+            if getattr(node, "col_offset", None) is not None:
+                node.col_offset += col_delta
+            if getattr(node, "end_col_offset", None) is not None:
+                node.end_col_offset += col_delta
+
+
+def _find_lambda(tree, fn, filename: str) -> gast.Lambda:
+    code = fn.__code__
+    arg_names = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    candidates = [n for n in gast.walk(tree) if isinstance(n, gast.Lambda)
+                  and [a.id for a in n.args.args + n.args.kwonlyargs] == arg_names
+                  and n.lineno <= code.co_firstlineno <= (n.end_lineno or n.lineno)]
+    if len(candidates) > 1:
+        positions = [(line, col) for line, _, col, _ in code.co_positions() if line is not None and col is not None]
+        candidates = [n for n in candidates if positions and _contains(n.body, positions)] or candidates
+    if len(candidates) != 1:
+        raise ConversionError(
+            f"cannot tell which of {len(candidates)} lambdas on this line is the one to convert; put it on a "
+            "line of its own or make it a def", filename, code.co_firstlineno, 0)
+    return candidates[0]
+
+
+def _contains(node, positions) -> bool:
+    start = (node.lineno, node.col_offset)
+    end = (node.end_lineno or node.lineno, node.end_col_offset or 10**9)
+    return all(start <= pos < end or pos[0] > end[0] for pos in positions[-1:]) and any(
+        start <= pos <= end for pos in positions)
+
+
+def _lambda_to_def(node: gast.Lambda) -> gast.FunctionDef:
+    ret = gast.Return(value=node.body)
+    gast.copy_location(ret, node.body)
+    fdef = gast.FunctionDef(name="lambda_", args=node.args, body=[ret], decorator_list=[], returns=None,
+                            type_comment=None, type_params=[])
+    gast.copy_location(fdef, node)
+    return fdef

@@ -1,0 +1,81 @@
+"""Code templates: write generated code as Python, substitute AST nodes.
+
+    replace("target = ag__.ld(value)", target="x", value=some_node)
+
+Placeholders are plain names in the template; a substitute may be a string
+(a name), an AST node, or a list of statements (for a placeholder standing
+alone as a statement, e.g. `body`). Loads and stores get the right context.
+"""
+from __future__ import annotations
+
+import copy
+import textwrap
+
+import gast
+
+
+def _as_node(value, ctx):
+    if isinstance(value, str):
+        return gast.Name(id=value, ctx=ctx, annotation=None, type_comment=None)
+    if isinstance(value, gast.AST):
+        node = copy.deepcopy(value)
+        if isinstance(node, (gast.Name, gast.Tuple, gast.List, gast.Attribute, gast.Subscript, gast.Starred)):
+            _set_ctx(node, ctx)
+        return node
+    return value
+
+
+def _set_ctx(node, ctx) -> None:
+    node.ctx = ctx
+    if isinstance(node, (gast.Tuple, gast.List)):
+        for elt in node.elts:
+            _set_ctx(elt, ctx)
+    elif isinstance(node, gast.Starred):
+        _set_ctx(node.value, ctx)
+
+
+class _Replacer(gast.NodeTransformer):
+    def __init__(self, replacements: dict):
+        self.replacements = replacements
+
+    def visit_Name(self, node):
+        if node.id in self.replacements:
+            return _as_node(self.replacements[node.id], node.ctx)
+        return node
+
+    def visit_Expr(self, node):
+        if isinstance(node.value, gast.Name) and isinstance(self.replacements.get(node.value.id), list):
+            return [copy.deepcopy(s) for s in self.replacements[node.value.id]]
+        return self.generic_visit(node)
+
+    def visit_FunctionDef(self, node):
+        if node.name in self.replacements:
+            node.name = self.replacements[node.name]
+        return self.generic_visit(node)
+
+    def visit_arguments(self, node):
+        new_args = []
+        for arg in node.args:
+            value = self.replacements.get(arg.id)
+            if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+                new_args += [gast.Name(id=v, ctx=gast.Param(), annotation=None, type_comment=None) for v in value]
+            else:
+                new_args.append(self.visit(arg))
+        node.args = new_args
+        return node
+
+
+def replace(template: str, **replacements) -> list:
+    """The statements of `template` with placeholders replaced."""
+    tree = gast.parse(textwrap.dedent(template))
+    for node in gast.walk(tree):  # generated code takes the location of what it replaces
+        for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+            if hasattr(node, attr):
+                setattr(node, attr, None)
+    tree = _Replacer(replacements).visit(tree)
+    return tree.body
+
+
+def replace_as_expression(template: str, **replacements):
+    (stmt,) = replace(template, **replacements)
+    return stmt.value

@@ -1,0 +1,90 @@
+"""The transformer base all converters share, and the conversion context."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import gast
+
+from autograph.errors import ConversionError
+from autograph.pyct import anno
+from autograph.pyct.naming import Namer
+
+
+@dataclass
+class Context:
+    """What converters know about the function being converted."""
+
+    namer: Namer
+    filename: str
+    function_name: str
+    params: set[str]
+    user_locals: set[str]                   # names the user's function binds (params included)
+    declared_nonlocal: set[str] = field(default_factory=set)  # global/nonlocal declarations
+    recursive: bool = True
+
+    def error(self, message: str, node) -> ConversionError:
+        return ConversionError(message, self.filename, getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+class Base(gast.NodeTransformer):
+    """Visits one function body; nested `def`s and classes are left alone
+    (they are converted when they are called). Replacement nodes get the
+    location of the node they replace."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self._root = None
+
+    def transform(self, node):
+        self._root = node
+        return self.visit(node)
+
+    def visit_FunctionDef(self, node):
+        if node is self._root or anno.get(node, anno.Key.GENERATED):
+            return self.generic_visit(node)
+        return node
+
+    def visit_ClassDef(self, node):
+        return node
+
+    def visit(self, node):
+        result = super().visit(node)
+        if result is not node and result is not None:
+            for new in result if isinstance(result, list) else [result]:
+                located(new, node)
+        return result
+
+
+def located(new, origin):
+    """Give `new` and its children without a location the location of `origin`."""
+    line = getattr(origin, "lineno", None)
+    if line is None:
+        return new
+    col = getattr(origin, "col_offset", 0) or 0
+    for n in gast.walk(new):
+        if hasattr(n, "lineno") or isinstance(n, (gast.stmt, gast.expr)):
+            if getattr(n, "lineno", None) is None:
+                n.lineno, n.col_offset = line, col
+                n.end_lineno = getattr(origin, "end_lineno", line)
+                n.end_col_offset = getattr(origin, "end_col_offset", col)
+    return new
+
+
+def name(id_: str, ctx=None) -> gast.Name:
+    return gast.Name(id=id_, ctx=ctx or gast.Load(), annotation=None, type_comment=None)
+
+
+def block_or_pass(stmts: list) -> list:
+    return stmts if stmts else [gast.Pass()]
+
+
+def fill_locations(node, line: int = 1, col: int = 0) -> None:
+    """Give every node without a location its nearest located ancestor's."""
+    if getattr(node, "lineno", None) is not None:
+        line, col = node.lineno, node.col_offset or 0
+    elif isinstance(node, (gast.stmt, gast.expr, gast.excepthandler, gast.arg if hasattr(gast, "arg") else ())) \
+            or hasattr(node, "lineno"):
+        node.lineno, node.col_offset = line, col
+        node.end_lineno, node.end_col_offset = line, col
+    for child in gast.iter_child_nodes(node):
+        fill_locations(child, line, col)

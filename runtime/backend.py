@@ -1,0 +1,118 @@
+"""runtime as an autograph backend: symbolic tensors get `cond` and `while_loop`.
+
+Only symbolic tensors (made while a function is traced) are claimed; an eager
+tensor in an `if` is a Python `if` on its value. This module is the worked
+example of docs/backends.md.
+"""
+from __future__ import annotations
+
+import sys
+
+from autograph import backends
+from autograph.errors import StagingError, at_user_line
+
+from runtime import control_flow
+from runtime.ops import array_ops, logging_ops, math_ops
+from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor
+from runtime.tensor_array import TensorArray
+
+
+def _bool(value):
+    t = convert_to_tensor(value, dtype_hint="bool")
+    if t.dtype.name != "bool":
+        t = math_ops.not_equal(t, array_ops.zeros_like(t))
+    return t
+
+
+def _cond(pred, true_fn, false_fn):
+    return tuple(control_flow.cond(_bool(pred), true_fn, false_fn))
+
+
+def _while_loop(test, body, state, opts):
+    return tuple(control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
+                                         maximum_iterations=opts.get("maximum_iterations"),
+                                         shape_invariants=opts.get("shape_invariants")))
+
+
+def _for_loop(iterable, body, state, extra_test, opts):
+    """Iterate over the first axis of a tensor with a staged while loop over an index."""
+    iterable = convert_to_tensor(iterable)
+    if iterable.shape.rank == 0:
+        raise StagingError(at_user_line(f"can't iterate over a scalar tensor ({iterable.name})."))
+    n = array_ops.shape(iterable)[0]
+
+    def test(i, *s):
+        in_range = i < n
+        if extra_test is None:
+            return in_range
+        return control_flow.cond(in_range, lambda: _bool(extra_test(*s)), lambda: constant(False))
+
+    def step(i, *s):
+        return (i + 1, *body(iterable[i], *s))
+
+    out = control_flow.while_loop(test, step, (constant(0), *state),
+                                  maximum_iterations=opts.get("maximum_iterations"))
+    return tuple(out[1:])
+
+
+def _len(value):
+    if isinstance(value, TensorArray):
+        return value.size()
+    dims = value.shape.dims
+    if dims and dims[0] is not None:
+        return dims[0]
+    return array_ops.shape(value)[0]
+
+
+def _logical_and(a, b_fn):
+    return control_flow.cond(_bool(a), lambda: _bool(b_fn()), lambda: constant(False))
+
+
+def _logical_or(a, b_fn):
+    return control_flow.cond(_bool(a), lambda: constant(True), lambda: _bool(b_fn()))
+
+
+def _print(*args, sep=" ", end="\n", file=None, flush=False):
+    logging_ops.print(*args, sep=sep, end=end, output_stream=file or sys.stdout)
+
+
+def _assert(condition, message_fn):
+    message = message_fn() if message_fn is not None else "Assertion failed"
+    return logging_ops.Assert(_bool(condition), [message if not isinstance(message, Tensor) else message])
+
+
+def _list_from(values):
+    if not values:
+        raise StagingError(at_user_line(
+            "an empty Python list can't be carried through a loop over tensors, because its element type is "
+            "unknown. Use runtime.TensorArray(dtype, size=0, dynamic_size=True) instead."))
+    first = convert_to_tensor(values[0])
+    ta = TensorArray(first.dtype, size=0, dynamic_size=True)
+    for i, v in enumerate(values):
+        ta = ta.write(i, v)
+    return ta
+
+
+def _list_append(ta, value):
+    return ta.write(ta.size(), value)
+
+
+BACKEND = backends.register_backend(backends.Backend(
+    name="runtime",
+    staged_types=(SymbolicTensor,),
+    modules=("runtime",),
+    cond=_cond,
+    while_loop=_while_loop,
+    for_loop=_for_loop,
+    range=array_ops.range,
+    len=_len,
+    logical_and=_logical_and,
+    logical_or=_logical_or,
+    logical_not=math_ops.logical_not,
+    print=_print,
+    assert_=_assert,
+    list_from=_list_from,
+    list_types=(TensorArray,),
+    list_append=_list_append,
+    list_stack=lambda ta: ta.stack(),
+))
