@@ -131,7 +131,37 @@ def _find_code(code: types.CodeType, name: str) -> types.CodeType:
     return next(c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
 
 
+_run_generated_always = False
+
+
+def run_generated_code(always: bool) -> None:
+    """Make converted functions always run their generated code (True), even when no
+    framework is staging values. For testing the generated code on Python values;
+    by default (False) a converted function called while no registered framework
+    is tracing runs the original function, which is exactly Python semantics."""
+    global _run_generated_always
+    _run_generated_always = bool(always)
+
+
+def _dispatcher(original: types.FunctionType, generated: types.FunctionType) -> types.FunctionType:
+    any_staging = backends.any_staging
+
+    def converted(*args, **kwargs):
+        if _run_generated_always or any_staging():
+            return generated(*args, **kwargs)
+        return original(*args, **kwargs)
+
+    functools.update_wrapper(converted, original)
+    converted.generated = generated
+    setattr(converted, CONVERTED_MARK, True)
+    return converted
+
+
 def _instantiate(conversion: _Conversion, fn: types.FunctionType) -> types.FunctionType:
+    return _dispatcher(fn, _generated_function(conversion, fn))
+
+
+def _generated_function(conversion: _Conversion, fn: types.FunctionType) -> types.FunctionType:
     import autograph
 
     cells = {"ag__": types.CellType(autograph)}

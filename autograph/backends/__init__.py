@@ -28,6 +28,7 @@ class Backend:
     staged_types: tuple = ()                                 # types whose values may be staged
     is_staged: Optional[Callable[[Any], bool]] = None        # refine per value (default: all of those types)
     modules: tuple = ()                                      # module prefixes never converted
+    is_staging: Optional[Callable[[], bool]] = None          # is the framework tracing now? (None: maybe)
     cond: Optional[Callable] = None        # cond(pred, true_fn() -> tuple, false_fn() -> tuple) -> tuple
     while_loop: Optional[Callable] = None  # while_loop(test(*s), body(*s) -> tuple, state, opts) -> tuple
     for_loop: Optional[Callable] = None    # for_loop(iterable, body(item, *s), state, extra_test, opts) -> tuple
@@ -102,6 +103,14 @@ def backend_for(value) -> Optional[Backend]:
     if backend is None or backend.is_staged is None or issubclass(cls, backend.list_types or ()):
         return backend
     return backend if backend.is_staged(value) else None
+
+
+def any_staging() -> bool:
+    """True while some registered framework may be staging (tracing) values."""
+    for backend in _backends:
+        if backend.is_staging is None or backend.is_staging():
+            return True
+    return False
 
 
 def backend_for_any(values) -> Optional[Backend]:

@@ -1,0 +1,77 @@
+"""How much slower converted code runs than the original on plain Python values.
+
+Run: python tools/bench/autograph_python_overhead.py
+Prints, per workload, the original's time, the converted function's time and the ratio.
+"""
+from __future__ import annotations
+
+import timeit
+
+import autograph as ag
+
+
+def count_loop(n):
+    s = 0
+    i = 0
+    while i < n:
+        s += i
+        i += 1
+    return s
+
+
+def collatz(n):
+    steps = 0
+    while n > 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+def search(xs, target):
+    for i, x in enumerate(xs):
+        if x == target:
+            return i
+    return -1
+
+
+def clipped_sum(xs, lo, hi):
+    total = 0.0
+    for x in xs:
+        if x < lo or x > hi:
+            continue
+        total += x
+    return total
+
+
+WORKLOADS = [
+    ("while loop, 1,000 iterations", count_loop, (1000,)),
+    ("collatz(27): while + if, 111 steps", collatz, (27,)),
+    ("for + early return over 1,000 items", search, (list(range(1000)), 999)),
+    ("for + continue + or, 1,000 floats", clipped_sum, ([float(i % 50) for i in range(1000)], 5.0, 40.0)),
+]
+
+
+def measure(fn, args, number):
+    return min(timeit.repeat(lambda: fn(*args), number=number, repeat=5)) / number
+
+
+def main() -> None:
+    import runtime  # noqa: F401  (a registered framework, as in real use)
+
+    print("converted: what users get (the original runs when no framework is tracing);")
+    print("generated: the generated code forced to run on Python values (autograph.api.run_generated_code)\n")
+    print(f"{'workload':40} {'original':>10} {'converted':>10} {'ratio':>6} {'generated':>10} {'ratio':>6}")
+    for label, fn, args in WORKLOADS:
+        converted = ag.convert(fn)
+        assert converted(*args) == fn(*args) == converted.generated(*args)
+        number = 200
+        t0, t1 = measure(fn, args, number), measure(converted, args, number)
+        t2 = measure(converted.generated, args, number)
+        print(f"{label:40} {t0 * 1e6:8.1f}us {t1 * 1e6:8.1f}us {t1 / t0:5.2f}x {t2 * 1e6:8.1f}us {t2 / t0:5.2f}x")
+
+
+if __name__ == "__main__":
+    main()
