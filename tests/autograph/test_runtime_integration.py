@@ -1,0 +1,170 @@
+"""Seed programs with tensor-dependent control flow, in runtime.function (graph) and eagerly."""
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as tf
+from autograph.errors import StagingError
+
+
+def op_types(fn, *args):
+    return [op.type for op in fn.get_concrete_function(*args).graph.get_operations()]
+
+
+def test_simple_relu_both_branches():
+    def simple_relu(x):
+        if tf.greater(x, 0):
+            return x
+        else:
+            return 0
+
+    tf_simple_relu = tf.function(simple_relu)
+    assert tf_simple_relu(tf.constant(1)).numpy() == 1
+    assert tf_simple_relu(tf.constant(-1)).numpy() == 0
+    assert "Cond" in op_types(tf_simple_relu, tf.constant(1))
+    assert simple_relu(tf.constant(-1)) == 0  # eagerly: a Python if on the tensor's value
+
+
+def test_seed001_if_reduce_sum():
+    @tf.function
+    def f(x):
+        if tf.reduce_sum(x) > 0:
+            return x * x
+        else:
+            return -x // 2
+
+    assert f(tf.constant(-2)).numpy() == 1
+    assert f(tf.constant(3)).numpy() == 9
+
+
+def test_seed001_variable_loop_over_tf_range():
+    v = tf.Variable(1)
+
+    @tf.function
+    def f(x):
+        for i in tf.range(x):
+            v.assign_add(i)
+
+    f(3)
+    assert v.numpy() == 4
+    f(tf.constant(3))
+    assert v.numpy() == 7
+    assert "While" in op_types(f, tf.constant(3))
+
+
+def test_seed001_tensor_array_loop():
+    @tf.function
+    def f(x):
+        ta = tf.TensorArray(dtype=tf.int32, size=0, dynamic_size=True)
+        for i in range(len(x)):
+            ta = ta.write(i, x[i] + 1)
+        return ta.stack()
+
+    assert f(tf.constant([1, 2, 3])).numpy().tolist() == [2, 3, 4]
+
+
+def test_seed003_power_unrolled_with_python_range_and_staged_with_tensor():
+    def power(x, y):
+        result = tf.eye(10, dtype=tf.int32)
+        for _ in range(y):
+            result = tf.matmul(x, result)
+        return result
+
+    x = tf.random.uniform(shape=[10, 10], minval=-1, maxval=2, dtype=tf.int32, seed=3)
+    expected = np.linalg.matrix_power(x.numpy().astype(np.int64), 5).astype(np.int32)
+    graph = tf.function(power)
+    assert (graph(x, 5).numpy() == expected).all()
+    assert op_types(graph, x, 5).count("MatMul") == 5 and "While" not in op_types(graph, x, 5)
+    assert (graph(x, tf.constant(5)).numpy() == expected).all()
+    assert "While" in op_types(graph, x, tf.constant(5))
+
+
+def test_fizzbuzz_over_tf_range(capsys):
+    @tf.function
+    def fizzbuzz(max_num):
+        counter = tf.constant(0)
+        for num in tf.range(1, max_num + 1):
+            if num % 3 == 0 and num % 5 == 0:
+                tf.print("FizzBuzz", output_stream=__import__("sys").stdout)
+            elif num % 3 == 0:
+                tf.print("Fizz", output_stream=__import__("sys").stdout)
+            elif num % 5 == 0:
+                tf.print("Buzz", output_stream=__import__("sys").stdout)
+            else:
+                tf.print(num, output_stream=__import__("sys").stdout)
+            counter += 1
+        return counter
+
+    assert fizzbuzz(tf.constant(15)).numpy() == 15
+    assert capsys.readouterr().out.split() == [
+        "1", "2", "Fizz", "4", "Buzz", "Fizz", "7", "8", "Fizz", "Buzz", "11", "Fizz", "13", "14", "FizzBuzz"]
+
+
+def test_line_search_while_loop():
+    def fn(x):
+        return tf.reduce_sum(x * x)
+
+    @tf.function
+    def line_search_step(init_x, grad, rate):
+        value = fn(init_x)
+        grad_norm = tf.reduce_sum(grad * grad)
+        init_value = value
+        x = init_x
+        while value > init_value - rate * grad_norm:
+            x = init_x - rate * grad
+            value = fn(x)
+            rate /= 2.0
+        return x, value
+
+    x0 = tf.constant([1.0, 2.0])
+    x, value = line_search_step(x0, 2.0 * x0, tf.constant(1.0))
+    assert np.allclose(x.numpy(), [0.0, 0.0]) and value.numpy() == 0.0
+
+
+def test_break_and_while_else_on_tensors():
+    @tf.function
+    def first_square_at_least(n, limit):
+        i = tf.constant(0)
+        while i < limit:
+            if i * i >= n:
+                break
+            i += 1
+        else:
+            i = tf.constant(-1)
+        return i
+
+    assert first_square_at_least(tf.constant(10), tf.constant(100)).numpy() == 4
+    assert first_square_at_least(tf.constant(10), tf.constant(3)).numpy() == -1
+
+
+def test_variable_in_one_branch_of_tensor_if_is_a_clear_error():
+    @tf.function
+    def f(x):
+        if x > 0:
+            y = x
+        return y
+
+    with pytest.raises(StagingError, match=r"'y' is assigned in only one branch") as info:
+        f(tf.constant(1))
+    assert "test_runtime_integration.py" in str(info.value)
+
+
+def test_to_code_through_runtime_autograph():
+    @tf.function
+    def calc(a, b, c):
+        d = a * b + c
+        e = a * b * c
+        return d, e
+
+    assert tf.autograph.to_code(calc.python_function).startswith("def ag__calc(a, b, c):")
+    d, e = calc(tf.constant(2.0), tf.constant(3.0), tf.constant(4.0))
+    assert str(d) == "tf.Tensor(10.0, shape=(), dtype=float32)" and e.numpy() == 24.0
+
+
+def test_converted_function_works_eagerly_with_tensors():
+    def clip(x):
+        if x > 3:
+            x = tf.constant(3)
+        return x
+
+    assert ag.convert(clip)(tf.constant(5)).numpy() == 3
