@@ -12,7 +12,7 @@ from autograph import backends
 from autograph.errors import StagingError, at_user_line
 
 from runtime import control_flow
-from runtime.ops import array_ops, logging_ops, math_ops
+from runtime.ops import array_ops, logging_ops, math_ops, registry
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor
 from runtime.tensor_array import TensorArray
 
@@ -101,6 +101,7 @@ BACKEND = backends.register_backend(backends.Backend(
     name="runtime",
     staged_types=(SymbolicTensor,),
     modules=("runtime",),
+    is_staging=lambda: registry.context.graph is not None,
     cond=_cond,
     while_loop=_while_loop,
     for_loop=_for_loop,
