@@ -21,7 +21,9 @@ The source is registered in `linecache`, so tracebacks and debuggers show it.
 """
 from __future__ import annotations
 
+import builtins
 import itertools
+import keyword
 import linecache
 from dataclasses import dataclass
 from typing import Callable
@@ -79,6 +81,8 @@ class _Codegen:
 
     def fresh(self, base: str) -> str:
         base = _safe(base).lower()
+        if keyword.iskeyword(base) or hasattr(builtins, base):
+            base += "_"
         name, n = base, 0
         while name in self._used or name in self.namespace:
             n += 1

@@ -83,7 +83,7 @@ def reshape(tensor, shape, name=None):
 def _transpose_infer(x, perm) -> Spec:
     if x.shape.rank is None:
         return Spec(x.dtype, TensorShape(None))
-    if sorted(perm) != list(range(x.shape.rank)):
+    if sorted(perm) != list(builtins.range(x.shape.rank)):
         raise InvalidArgumentError(f"Transpose: perm {list(perm)} is not a permutation of the {x.shape.rank} "
                                    "dimensions.")
     return Spec(x.dtype, TensorShape([x.shape.dims[p] for p in perm]))
@@ -97,7 +97,7 @@ def transpose(a, perm=None, name=None):
     if perm is None:
         if a.shape.rank is None:
             raise InvalidArgumentError("Transpose: the rank must be known when perm is not given.")
-        perm = tuple(reversed(range(a.shape.rank)))
+        perm = tuple(reversed(builtins.range(a.shape.rank)))
     return apply(TRANSPOSE, a, perm=_static_ints(perm, "transpose's perm"), name=name)
 
 
@@ -153,7 +153,7 @@ def _concat_infer(*values, axis) -> Spec:
         raise InvalidArgumentError(f"ConcatV2: axis {axis} is out of range for rank {r}.")
     axis %= r
     dims: list = []
-    for i in range(r):
+    for i in builtins.range(r):
         column = [v.shape.dims[i] if v.shape.rank is not None else None for v in values]
         if i == axis:
             dims.append(None if None in column else sum(column))
@@ -301,7 +301,7 @@ def tile(input, multiples, name=None):  # noqa: A002
 
 def _one_hot(indices, depth, on_value, off_value, axis, dtype):
     hot = np.expand_dims(indices, axis) == np.expand_dims(np.arange(depth), tuple(
-        i for i in range(np.ndim(indices) + 1) if i != axis % (np.ndim(indices) + 1)))
+        i for i in builtins.range(np.ndim(indices) + 1) if i != axis % (np.ndim(indices) + 1)))
     return np.where(hot, on_value, off_value).astype(dtype.as_numpy_dtype)
 
 

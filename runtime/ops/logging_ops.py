@@ -59,8 +59,8 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
     condition = convert_to_tensor(condition)
     if condition.dtype is not dtypes.bool:
         raise InvalidArgumentError(f"Assert: condition must be bool, got {condition.dtype.name}.", "Assert")
-    data = [convert_to_tensor(d) for d in data if isinstance(d, Tensor)]
     texts = [str(d) for d in data if not isinstance(d, Tensor)]
+    data = [convert_to_tensor(d) for d in data if isinstance(d, Tensor)]
     return apply(ASSERT, condition, *data, message=" ".join(texts) or "assertion failed", name=name)
 
 

@@ -1,0 +1,165 @@
+"""Math ops against NumPy, with TensorFlow's dtype rules; property tests for broadcasting."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import runtime as tf
+from runtime.errors import InvalidArgumentError
+
+BINARY = [
+    (tf.add, np.add), (tf.subtract, np.subtract), (tf.multiply, np.multiply), (tf.maximum, np.maximum),
+    (tf.minimum, np.minimum), (tf.equal, np.equal), (tf.not_equal, np.not_equal), (tf.less, np.less),
+    (tf.less_equal, np.less_equal), (tf.greater, np.greater), (tf.greater_equal, np.greater_equal),
+]
+SHAPES = [((), ()), ((3,), ()), ((2, 3), (3,)), ((2, 1), (1, 4)), ((0,), (1,)), ((0, 2), (2,))]
+
+
+@pytest.mark.parametrize("op,np_op", BINARY, ids=[b[0].__name__ for b in BINARY])
+@pytest.mark.parametrize("shapes", SHAPES, ids=str)
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64])
+def test_binary_ops_match_numpy(op, np_op, shapes, dtype):
+    rng = np.random.default_rng(0)
+    a = (rng.integers(-5, 5, size=shapes[0])).astype(dtype)
+    b = (rng.integers(-5, 5, size=shapes[1])).astype(dtype)
+    out = op(tf.constant(a), tf.constant(b))
+    expected = np_op(a, b)
+    assert out.shape == expected.shape and out.dtype.as_numpy_dtype == expected.dtype
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=4), st.sampled_from([np.int32,
+                                                                                                  np.float32]))
+def test_elementwise_arithmetic_broadcasts_like_numpy(shapes, dtype):
+    a = np.arange(int(np.prod(shapes.input_shapes[0])), dtype=dtype).reshape(shapes.input_shapes[0]) - 3
+    b = np.arange(int(np.prod(shapes.input_shapes[1])), dtype=dtype).reshape(shapes.input_shapes[1]) + 1
+    for op, np_op in [(tf.add, np.add), (tf.multiply, np.multiply), (tf.subtract, np.subtract)]:
+        out = op(a, b)
+        assert out.shape == shapes.result_shape
+        np.testing.assert_array_equal(out.numpy(), np_op(a, b))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-50, 50), st.integers(-50, 50).filter(lambda v: v != 0))
+def test_floor_division_and_modulo_follow_python(x, y):
+    assert (tf.constant(x) // tf.constant(y)).numpy() == x // y
+    assert (tf.constant(x) % tf.constant(y)).numpy() == x % y
+
+
+def test_integer_true_division_is_float64_and_small_ints_float32():
+    assert (tf.constant(7) / tf.constant(2)).dtype == tf.float64
+    assert (tf.constant(7, dtype=tf.int16) / tf.constant(2, dtype=tf.int16)).dtype == tf.float32
+    assert (tf.constant(7.0) / 2).numpy() == np.float32(3.5)
+
+
+def test_no_implicit_promotion_between_tensors():
+    with pytest.raises(InvalidArgumentError, match="int32 and float32"):
+        tf.constant([1, 2]) + tf.constant([1.0, 2.0])
+    with pytest.raises(InvalidArgumentError, match="int32 and float32"):
+        tf.constant(1) + 1.5
+
+
+def test_python_scalars_take_the_tensors_dtype():
+    assert (tf.constant(1.0) + 1).dtype == tf.float32
+    assert (tf.constant(1, dtype=tf.int64) * 3).dtype == tf.int64
+    assert (2 ** tf.constant(3.0)).numpy() == 8.0
+
+
+def test_integer_division_by_zero_is_an_error():
+    with pytest.raises(InvalidArgumentError, match="division by zero"):
+        tf.constant(1) // tf.constant(0)
+
+
+def test_round_is_half_to_even_and_cast_truncates():
+    assert tf.round(tf.constant([0.5, 1.5, 2.5, -0.5])).numpy().tolist() == [0.0, 2.0, 2.0, -0.0]
+    assert tf.cast(tf.constant([-1.7, 1.7, 2.9]), tf.int32).numpy().tolist() == [-1, 1, 2]
+    assert tf.cast(tf.constant([0.0, 2.0]), tf.bool).numpy().tolist() == [False, True]
+
+
+@pytest.mark.parametrize("op,np_op", [
+    (tf.sqrt, np.sqrt), (tf.exp, np.exp), (tf.log, np.log), (tf.sin, np.sin), (tf.cos, np.cos),
+    (tf.tanh, np.tanh), (tf.floor, np.floor), (tf.ceil, np.ceil), (tf.square, np.square), (tf.abs, np.abs),
+    (tf.negative, np.negative), (tf.sign, np.sign)])
+def test_unary_ops_match_numpy(op, np_op):
+    x = np.array([[0.5, 1.0, 2.25], [3.0, 0.1, 7.5]], dtype=np.float32)
+    np.testing.assert_allclose(op(x).numpy(), np_op(x), rtol=1e-6)
+    assert op(tf.constant(2.0)).shape == ()
+
+
+def test_sigmoid_and_float_only_ops_reject_ints():
+    np.testing.assert_allclose(tf.sigmoid(tf.constant([0.0, 2.0])).numpy(), 1 / (1 + np.exp([0.0, -2.0])),
+                               rtol=1e-6)
+    with pytest.raises(InvalidArgumentError, match="floating-point"):
+        tf.sqrt(tf.constant(4))
+
+
+@pytest.mark.parametrize("op,np_op", [(tf.reduce_sum, np.sum), (tf.reduce_max, np.max),
+                                      (tf.reduce_min, np.min), (tf.reduce_prod, np.prod)])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 1)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_reductions_match_numpy(op, np_op, axis, keepdims):
+    x = np.arange(1, 7, dtype=np.int32).reshape(2, 3)
+    out = op(x, axis=axis, keepdims=keepdims)
+    expected = np_op(x, axis=axis, keepdims=keepdims)
+    assert out.dtype == tf.int32 and out.shape == np.shape(expected)
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+def test_integer_reduce_mean_stays_integer_and_truncates():
+    assert tf.reduce_mean(tf.constant([1, 16, 1, 9, 1])).numpy() == 5
+    assert tf.reduce_mean(tf.constant([-3, -4])).numpy() == -3
+    assert tf.reduce_mean(tf.constant([1.0, 2.0])).dtype == tf.float32
+
+
+def test_reduce_any_all_and_empty_reductions():
+    b = tf.constant([[True, False], [True, True]])
+    assert tf.reduce_any(b, axis=1).numpy().tolist() == [True, True]
+    assert tf.reduce_all(b, axis=1).numpy().tolist() == [False, True]
+    assert tf.reduce_sum(tf.zeros([0])).numpy() == 0.0
+    assert tf.reduce_max(tf.zeros([0])).numpy() == -np.inf
+
+
+def test_argmax_argmin_cumsum():
+    x = tf.constant([[1, 9, 3], [7, 2, 8]])
+    assert tf.argmax(x, axis=1).numpy().tolist() == [1, 2] and tf.argmax(x).dtype == tf.int64
+    assert tf.argmin(x, axis=0).numpy().tolist() == [0, 1, 0]
+    assert tf.cumsum(tf.constant([1, 2, 3])).numpy().tolist() == [1, 3, 6]
+    assert tf.cumsum(tf.constant([1, 2, 3]), exclusive=True).numpy().tolist() == [0, 1, 3]
+    assert tf.cumsum(tf.constant([1, 2, 3]), reverse=True).numpy().tolist() == [6, 5, 3]
+
+
+def test_matmul_2d_batched_and_errors():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = np.arange(12, dtype=np.float32).reshape(3, 4)
+    np.testing.assert_array_equal(tf.matmul(a, b).numpy(), a @ b)
+    batch = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    assert tf.matmul(batch, b.T).shape == (2, 3, 3)
+    assert (tf.constant(a) @ tf.constant(b)).shape == (2, 4)
+    np.testing.assert_array_equal(tf.matmul(a, a, transpose_b=True).numpy(), a @ a.T)
+    with pytest.raises(InvalidArgumentError, match="MatMul"):
+        tf.matmul(a, a)
+    with pytest.raises(InvalidArgumentError, match="rank >= 2"):
+        tf.matmul(tf.constant([1.0]), tf.constant([1.0]))
+
+
+def test_logical_ops_and_operators_on_bools():
+    a, b = tf.constant([True, False]), tf.constant([True, True])
+    assert (a & b).numpy().tolist() == [True, False]
+    assert (a | b).numpy().tolist() == [True, True]
+    assert (a ^ b).numpy().tolist() == [False, True]
+    assert (~a).numpy().tolist() == [False, True]
+    with pytest.raises(InvalidArgumentError, match="bool"):
+        tf.constant(1) & tf.constant(2)
+
+
+def test_clip_by_value_and_where():
+    assert tf.clip_by_value(tf.constant([-2, 0, 5]), 0, 3).numpy().tolist() == [0, 0, 3]
+    assert tf.where(tf.constant([True, False]), 1, 2).numpy().tolist() == [1, 2]
+    assert tf.where(tf.constant([[True, False], [False, True]])).numpy().tolist() == [[0, 0], [1, 1]]
+
+
+def test_math_namespace_is_a_superset():
+    for name in ["add", "reduce_sum", "sigmoid", "logical_and", "cumsum", "floormod", "mod", "truediv"]:
+        assert getattr(tf.math, name) is getattr(tf, name)

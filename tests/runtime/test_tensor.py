@@ -1,0 +1,58 @@
+"""Eager tensors: conversion rules, printing, Python protocol methods."""
+import numpy as np
+import pytest
+
+import runtime as tf
+
+
+def test_python_values_get_tensorflow_default_dtypes():
+    assert tf.constant(1).dtype == tf.int32
+    assert tf.constant(1.5).dtype == tf.float32
+    assert tf.constant(True).dtype == tf.bool
+    assert tf.constant([1, 2.0]).dtype == tf.float32
+    assert tf.constant(np.float64(1)).dtype == tf.float64
+    assert tf.constant(2 ** 40).dtype == tf.int64
+    assert tf.constant(3, dtype=tf.float64).dtype == tf.float64
+    with pytest.raises(TypeError, match="does not convert exactly"):
+        tf.constant(1.5, dtype=tf.int32)
+
+
+def test_print_and_repr_in_tensorflow_style():
+    a = tf.constant([[1, 2], [3, 4]])
+    assert str(a) == "tf.Tensor(\n[[1 2]\n [3 4]], shape=(2, 2), dtype=int32)"
+    assert str(tf.constant([10, 21, 32])) == "tf.Tensor([10 21 32], shape=(3,), dtype=int32)"
+    assert str(tf.constant(10.0)) == "tf.Tensor(10.0, shape=(), dtype=float32)"
+    assert repr(tf.constant(5)) == "<tf.Tensor: shape=(), dtype=int32, numpy=5>"
+    assert repr(tf.constant([1.0])) == "<tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>"
+    assert "hello, {}".format(tf.matmul([[2.0]], [[2.0]])) == "hello, [[4.]]"
+
+
+def test_shape_object_compares_with_tuples_and_lists():
+    t = tf.constant(np.zeros((2, 3)))
+    assert t.shape == (2, 3) and t.shape == [2, 3] and t.shape.as_list() == [2, 3]
+    assert t.shape.rank == 2 and t.ndim == 2 and t.shape[0] == 2
+
+
+def test_python_protocols():
+    assert int(tf.constant(3)) == 3 and float(tf.constant(2.5)) == 2.5
+    assert bool(tf.constant(True)) and not bool(tf.constant(0))
+    assert [1, 2, 3][tf.constant(1)] == 2
+    assert len(tf.constant([1, 2, 3])) == 3
+    assert [t.numpy() for t in tf.constant([4, 5])] == [4, 5]
+    assert np.multiply(tf.constant([1, 2]), tf.constant([3, 4])).tolist() == [3, 8]
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(tf.constant([1, 2]))
+    with pytest.raises(TypeError):
+        len(tf.constant(1))
+
+
+def test_numpy_returns_scalars_for_0d_and_arrays_otherwise():
+    assert isinstance(tf.constant(2.0).numpy(), np.float32)
+    assert isinstance(tf.constant([2.0]).numpy(), np.ndarray)
+
+
+def test_executing_eagerly():
+    assert tf.executing_eagerly()
+    seen = []
+    tf.function(lambda x: seen.append(tf.executing_eagerly()) or x)(tf.constant(1))
+    assert seen == [False]

@@ -1,0 +1,84 @@
+"""Variables, random ops, print and asserts (the stateful ops)."""
+import numpy as np
+import pytest
+
+import runtime as tf
+from runtime.errors import InvalidArgumentError
+
+
+def test_variable_assign_and_operators():
+    w = tf.Variable([[1.0], [2.0]])
+    assert w.dtype == tf.float32 and w.shape == (2, 1)
+    assert repr(w).startswith("<tf.Variable 'Variable") and "shape=(2, 1) dtype=float32, numpy=array([[1.]," in repr(w)
+    assert tf.matmul(w, tf.constant([[3.0, 4.0]])).numpy().tolist() == [[3.0, 4.0], [6.0, 8.0]]
+    v = tf.Variable(1)
+    v.assign_add(2)
+    v.assign_sub(1)
+    assert v.numpy() == 2 and (v * 3).numpy() == 6 and (3 - v).numpy() == 1
+    v.assign(10)
+    assert v.read_value().numpy() == 10
+    with pytest.raises(InvalidArgumentError, match="dtype int32"):
+        v.assign(1.5)
+    with pytest.raises(InvalidArgumentError, match="shape"):
+        w.assign([1.0, 2.0, 3.0])
+
+
+def test_variable_updates_in_a_function_run_in_program_order():
+    v = tf.Variable(0)
+
+    @tf.function
+    def f():
+        v.assign(1)
+        v.assign(v * 10)
+        v.assign_add(5)
+        return v.read_value()
+
+    assert f().numpy() == 15 and v.numpy() == 15
+    v.assign(2)
+    assert f().numpy() == 15
+
+
+def test_random_is_reproducible_after_set_seed():
+    tf.random.set_seed(7)
+    a = tf.random.uniform([5], maxval=10, dtype=tf.int32).numpy()
+    b = tf.random.normal([3]).numpy()
+    tf.random.set_seed(7)
+    assert (tf.random.uniform([5], maxval=10, dtype=tf.int32).numpy() == a).all()
+    assert (tf.random.normal([3]).numpy() == b).all()
+    assert a.min() >= 0 and a.max() < 10
+    u = tf.random.uniform([1000], minval=-1.0, maxval=2.0)
+    assert u.dtype == tf.float32 and -1.0 <= u.numpy().min() and u.numpy().max() < 2.0
+
+
+def test_random_in_a_function_draws_on_every_call():
+    f = tf.function(lambda: tf.random.uniform([4]))
+    assert not np.array_equal(f().numpy(), f().numpy())
+
+
+def test_print_runs_on_every_call_and_python_print_only_when_tracing(capsys):
+    @tf.function
+    def f(x):
+        print("Tracing!")
+        tf.print("value:", x)
+        return x
+
+    f(tf.constant(1))
+    f(tf.constant(2))
+    captured = capsys.readouterr()
+    assert captured.out == "Tracing!\n"
+    assert captured.err == "value: 1\nvalue: 2\n"
+
+
+def test_asserts_raise_in_eager_and_graph_mode():
+    with pytest.raises(InvalidArgumentError, match="x == y"):
+        tf.debugging.assert_equal(tf.constant(1), tf.constant(2))
+    tf.debugging.assert_greater(tf.constant(3), tf.constant(2))
+
+    @tf.function
+    def f(x):
+        tf.debugging.Assert(x > 0, ["x must be positive"])
+        return x
+
+    assert f(tf.constant(1)).numpy() == 1
+    with pytest.raises(InvalidArgumentError, match="x must be positive"):
+        f(tf.constant(-1))
