@@ -38,7 +38,7 @@ def _write(items, index, value, dynamic_size):
     return items[:index] + (np.asarray(value),) + items[index + 1:]
 
 
-def _read(items, index, element_dtype):
+def _read(items, index, element_dtype, element_shape=None):
     index = int(index)
     if index < 0 or index >= len(items):
         raise OutOfRangeError(f"TensorArray read: index {index} is out of range (size {len(items)}).",

@@ -1,0 +1,88 @@
+"""The executor: generated code, pruning (non-strict), CSE, constant folding."""
+import numpy as np
+
+import runtime as tf
+
+
+def concrete(fn, *args):
+    return tf.function(fn, autograph=False).get_concrete_function(*args)
+
+
+def test_generated_source_is_straight_line_python():
+    def a_regular_function(x, y, b):
+        x = tf.matmul(x, y)
+        x = x + b
+        return x
+
+    cf = concrete(a_regular_function, tf.constant([[1.0, 2.0]]), tf.constant([[2.0], [3.0]]), tf.constant(4.0))
+    assert cf.executor_source() == (
+        "def a_regular_function(x, y, b):\n"
+        "    matmul = MatMul(x, y, transpose_a=False, transpose_b=False)\n"
+        "    addv2 = matmul + b\n"
+        "    return (addv2, )\n")
+
+
+def test_unused_pure_ops_are_not_run():
+    def unused_return_graph(x):
+        tf.gather(x, [1])
+        return x
+
+    assert tf.function(unused_return_graph)(tf.constant([0.0])).numpy().tolist() == [0.0]
+    assert "GatherV2" not in concrete(unused_return_graph, tf.constant([0.0])).executor_source()
+
+
+def test_repeated_operation_is_computed_once():
+    def f(x, y):
+        return tf.matmul(x, y) + tf.matmul(x, y)
+
+    source = concrete(f, tf.constant([[1.0]]), tf.constant([[2.0]])).executor_source()
+    assert source.count("MatMul(") == 1
+
+
+def test_constant_subexpressions_are_folded():
+    def f(x):
+        return x * (tf.constant(2) + tf.constant(3))
+
+    cf = concrete(f, tf.constant(1))
+    assert "AddV2" not in cf.executor_source() and "+" not in cf.executor_source()
+    assert cf(tf.constant(4)).numpy() == 20
+
+
+def test_stateful_ops_are_kept_and_never_merged(capsys):
+    def f(x):
+        tf.print(x)
+        tf.print(x)
+        return x
+
+    tf.function(f)(tf.constant(3))
+    assert capsys.readouterr().err == "3\n3\n"
+
+
+def test_cond_and_while_are_inlined_as_if_and_while():
+    def f(n):
+        return tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, tf.cond(i > 2, lambda: s + i, lambda: s)),
+                             (tf.constant(0), tf.constant(0)))
+
+    cf = concrete(f, tf.constant(5))
+    source = cf.executor_source()
+    assert "while True:" in source and "    if " in source
+    assert [t.numpy() for t in cf(tf.constant(6))] == [6, 3 + 4 + 5]
+
+
+def test_scalars_stay_numpy_scalars_inside_loops():
+    def f(n):
+        return tf.while_loop(lambda i: i < n, lambda i: i + 1, [tf.constant(0)])
+
+    seen = []
+    cf = concrete(f, tf.constant(3))
+    run = cf._compiled().run
+    result = run(np.int32(3))
+    seen.append(type(result[0]))
+    assert seen == [np.int32]
+
+
+def test_maximum_iterations_bounds_a_while_loop():
+    def f(n):
+        return tf.while_loop(lambda i: i < n, lambda i: i + 1, [tf.constant(0)], maximum_iterations=4)
+
+    assert tf.function(f)(tf.constant(100))[0].numpy() == 4
