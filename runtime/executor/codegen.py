@@ -37,7 +37,7 @@ from runtime.graph import FuncGraph, Graph, Operation
 _OPERATOR_FORMS = {
     np.add: "{} + {}", np.subtract: "{} - {}", np.multiply: "{} * {}",
     np.less: "{} < {}", np.less_equal: "{} <= {}", np.greater: "{} > {}", np.greater_equal: "{} >= {}",
-    np.negative: "-{}",
+    np.equal: "{} == {}", np.not_equal: "{} != {}", np.negative: "-{}",
 }
 _LITERALS = (bool, int, float, str, type(None))
 _ids = itertools.count()

@@ -40,18 +40,19 @@ def _truediv_infer(x, y) -> Spec:
 
 
 def _check_int_divisor(y, op_name):
-    if y.dtype.kind in "iu" and np.any(y == 0):
+    # Python operators on NumPy values are NumPy's ufuncs, and much faster on NumPy scalars.
+    if y.dtype.kind in "iu" and ((y == 0).any() if y.ndim else y == 0):
         raise InvalidArgumentError(f"{op_name}: integer division by zero.", op_name)
 
 
 def _floordiv(x, y):
     _check_int_divisor(y, "FloorDiv")
-    return np.floor_divide(x, y)
+    return x // y
 
 
 def _floormod(x, y):
     _check_int_divisor(y, "FloorMod")
-    return np.mod(x, y)
+    return x % y
 
 
 def _pow(x, y):
