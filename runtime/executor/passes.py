@@ -97,7 +97,7 @@ def _key(op: Operation, alias: dict, constants: dict):
             return None
         return ("Const", value.dtype.str, value.shape, value.tobytes())
     try:
-        attrs = tuple(sorted((k, _freeze(v)) for k, v in op.attrs.items()))
+        attrs = tuple(sorted((k, _freeze(v)) for k, v in op.attrs.items())) if op.attrs else ()
         hash(attrs)
     except TypeError:
         return None

@@ -387,8 +387,9 @@ def _reduce(op, x, axis, keepdims, name, want_bool=False):
     if want_bool != (x.dtype is dtypes.bool):
         kind = "bool" if want_bool else "numeric"
         raise InvalidArgumentError(f"{op.name}: expects a {kind} tensor, got {x.dtype.name}.", op.name)
-    axis = _static_axis(axis)
-    _axes(axis, x.shape.rank)
+    if axis is not None:
+        axis = _static_axis(axis)
+        _axes(axis, x.shape.rank)
     return apply(op, x, axis=axis, keepdims=bool(keepdims), name=name)
 
 
