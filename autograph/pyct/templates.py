@@ -14,11 +14,12 @@ import textwrap
 import gast
 
 
-def _as_node(value, ctx):
+def _as_node(value, ctx, used: set):
     if isinstance(value, str):
         return gast.Name(id=value, ctx=ctx, annotation=None, type_comment=None)
     if isinstance(value, gast.AST):
-        node = copy.deepcopy(value)
+        node = copy.deepcopy(value) if id(value) in used else value  # copy only a second use
+        used.add(id(value))
         if isinstance(node, (gast.Name, gast.Tuple, gast.List, gast.Attribute, gast.Subscript, gast.Starred)):
             _set_ctx(node, ctx)
         return node
@@ -37,15 +38,20 @@ def _set_ctx(node, ctx) -> None:
 class _Replacer(gast.NodeTransformer):
     def __init__(self, replacements: dict):
         self.replacements = replacements
+        self.used: set = set()
 
     def visit_Name(self, node):
         if node.id in self.replacements:
-            return _as_node(self.replacements[node.id], node.ctx)
+            return _as_node(self.replacements[node.id], node.ctx, self.used)
         return node
 
     def visit_Expr(self, node):
         if isinstance(node.value, gast.Name) and isinstance(self.replacements.get(node.value.id), list):
-            return [copy.deepcopy(s) for s in self.replacements[node.value.id]]
+            stmts = self.replacements[node.value.id]
+            if id(stmts) in self.used:
+                stmts = copy.deepcopy(stmts)
+            self.used.add(id(stmts))
+            return list(stmts)
         return self.generic_visit(node)
 
     def visit_FunctionDef(self, node):
@@ -65,14 +71,25 @@ class _Replacer(gast.NodeTransformer):
         return node
 
 
+_parsed: dict[str, gast.Module] = {}
+
+
+def _parse(template: str) -> gast.Module:
+    """A fresh copy of the template's tree (each template is parsed once)."""
+    tree = _parsed.get(template)
+    if tree is None:
+        tree = gast.parse(textwrap.dedent(template))
+        for node in gast.walk(tree):  # generated code takes the location of what it replaces
+            for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+                if hasattr(node, attr):
+                    setattr(node, attr, None)
+        _parsed[template] = tree
+    return copy.deepcopy(tree)
+
+
 def replace(template: str, **replacements) -> list:
     """The statements of `template` with placeholders replaced."""
-    tree = gast.parse(textwrap.dedent(template))
-    for node in gast.walk(tree):  # generated code takes the location of what it replaces
-        for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
-            if hasattr(node, attr):
-                setattr(node, attr, None)
-    tree = _Replacer(replacements).visit(tree)
+    tree = _Replacer(replacements).visit(_parse(template))
     return tree.body
 
 

@@ -1,0 +1,154 @@
+"""Conversion cost: cold conversion time per function on a corpus, growth with size,
+and the size of the generated code.
+
+Run: python tools/bench/conversion.py
+"""
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import pathlib
+import statistics
+import sys
+import tempfile
+import time
+
+import autograph as ag
+from autograph import api
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def corpus() -> list:
+    from tests.autograph import programs
+    fns = [fn for fn, _ in programs.PROGRAMS] + [programs.short_circuit, programs.record]
+    for name in ("demo",):
+        spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        fns += [obj for obj in vars(module).values() if inspect.isfunction(obj) and obj.__module__ == name]
+    fns += [_line_search, _fizzbuzz, _power, _relu, _calc, _normalize]
+    return fns
+
+
+def _calc(a, b, c):
+    d = a * b + c
+    e = a * b * c
+    return d, e
+
+
+def _relu(x):
+    if x > 0:
+        return x
+    else:
+        return 0
+
+
+def _power(x, y):
+    result = 1
+    for _ in range(y):
+        result = x * result
+    return result
+
+
+def _fizzbuzz(max_num):
+    counter = 0
+    for num in range(1, max_num + 1):
+        if num % 3 == 0 and num % 5 == 0:
+            print('FizzBuzz')
+        elif num % 3 == 0:
+            print('Fizz')
+        elif num % 5 == 0:
+            print('Buzz')
+        else:
+            print(num)
+        counter += 1
+    return counter
+
+
+def _line_search(fn, init_x, grad, rate=1.0):
+    value = fn(init_x)
+    grad_norm = sum(g * g for g in grad)
+    init_value = value
+    x = init_x
+    while value > init_value - rate * grad_norm:
+        x = [a - rate * g for a, g in zip(init_x, grad)]
+        value = fn(x)
+        rate /= 2.0
+    return x, value
+
+
+def _normalize(xs, eps=1e-6):
+    total = 0.0
+    count = 0
+    for x in xs:
+        if x is None:
+            continue
+        total += x
+        count += 1
+    if count == 0:
+        return []
+    mean = total / count
+    out = []
+    for x in xs:
+        out.append(0.0 if x is None else (x - mean) / (abs(mean) + eps))
+    return out
+
+
+def cold_time(fn) -> float:
+    best = float("inf")
+    for _ in range(5):
+        api._cache.clear()
+        start = time.perf_counter()
+        ag.to_code(fn)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def nonblank(text: str) -> int:
+    return len([line for line in text.splitlines() if line.strip()])
+
+
+def generated_function(n_statements: int, directory: pathlib.Path):
+    """A function of about n statements: blocks of assignments, ifs and loops."""
+    lines = ["def big(x, n):", "    s = 0"]
+    count = 1
+    i = 0
+    while count < n_statements:
+        lines += [f"    if x > {i}:", f"        s = s + {i}", "    else:", f"        s = s - x",
+                  f"    for j{i} in range(n):", f"        s += j{i}", f"    t{i} = s * 2"]
+        count += 7
+        i += 1
+    lines.append("    return s")
+    path = directory / f"big_{n_statements}.py"
+    path.write_text("\n".join(lines) + "\n")
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.big
+
+
+def main() -> None:
+    fns = corpus()
+    times, ratios = [], []
+    for fn in fns:
+        times.append(cold_time(fn))
+        ratios.append(nonblank(ag.to_code(fn)) / nonblank(inspect.getsource(fn)))
+    print(f"corpus: {len(fns)} functions")
+    print(f"  cold conversion: median {statistics.median(times) * 1e3:.2f}ms, max {max(times) * 1e3:.2f}ms")
+    print(f"  generated/source non-blank lines: median {statistics.median(ratios):.2f}x, max {max(ratios):.2f}x")
+    print("growth with size:")
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (50, 250, 1000, 4000):
+            fn = generated_function(n, pathlib.Path(tmp))
+            api._cache.clear()
+            start = time.perf_counter()
+            ag.to_code(fn)
+            elapsed = time.perf_counter() - start
+            print(f"  {n:5} statements: {elapsed * 1e3:8.1f}ms ({elapsed / n * 1e6:.0f}us per statement)")
+            assert ag.convert(fn).generated(3, 2) == fn(3, 2)
+
+
+if __name__ == "__main__":
+    main()
