@@ -162,8 +162,10 @@ class SymbolicTensor(Tensor):
         return id(self)
 
     def _not_allowed(self, what: str, instead: str):
+        from runtime.control_flow import user_location
+
         raise OperatorNotAllowedInGraphError(
-            f"{what} a symbolic tensor ({self.name}) is not allowed while tracing a function: "
+            f"{user_location()}: {what} a symbolic tensor ({self.name}) is not allowed while tracing a function: "
             f"its value is only known when the graph runs. {instead}")
 
     def __bool__(self):

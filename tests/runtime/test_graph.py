@@ -66,3 +66,26 @@ def test_nested_graph_captures_outer_tensor_through_placeholder():
     assert y.op.inputs[0].op.type == "Placeholder"
     assert inner.capture_pairs[0][0] is x
     inner.lint()
+
+
+def test_symbolic_tensor_misuse_names_the_users_line_and_what_to_do():
+    from runtime.errors import OperatorNotAllowedInGraphError
+
+    def uses_bool(x):
+        return 1 if bool(x > 0) else 0
+
+    def uses_int(x):
+        return int(x)
+
+    def uses_numpy(x):
+        return x.numpy()
+
+    def iterates(x):
+        return [v for v in x]
+
+    cases = [(uses_bool, "runtime.cond"), (uses_int, "runtime.cast"), (uses_numpy, ".numpy() on the result"),
+             (iterates, "runtime.range")]
+    for fn, advice in cases:
+        with pytest.raises(OperatorNotAllowedInGraphError) as info:
+            tf.function(fn, autograph=False).get_concrete_function(tf.TensorSpec([None], tf.int32))
+        assert f"{__file__}:" in str(info.value) and advice in str(info.value), fn.__name__
