@@ -99,7 +99,9 @@ def _conversion(fn: types.FunctionType, recursive: bool) -> _Conversion:
     parsed = parser.parse_function(fn)
     converted = convert_node(parsed.node, parsed.filename, fn.__name__ if not parsed.is_lambda else "lambda_",
                              recursive)
-    found = _Conversion(_compile(converted, fn, parsed.filename), node_to_source(converted))
+    fill_locations(converted, converted.lineno, converted.col_offset)
+    tree = gast.gast_to_ast(converted)
+    found = _Conversion(_compile(tree, fn, parsed.filename), ast.unparse(tree))
     with _cache_lock:
         _cache[key] = found
         while len(_cache) > _CACHE_SIZE:
@@ -107,21 +109,17 @@ def _conversion(fn: types.FunctionType, recursive: bool) -> _Conversion:
     return found
 
 
-def _compile(converted: gast.FunctionDef, fn: types.FunctionType, filename: str) -> types.CodeType:
+def _compile(converted: ast.FunctionDef, fn: types.FunctionType, filename: str) -> types.CodeType:
     """Compile `converted` inside a factory whose parameters are the free variables."""
     freevars = ["ag__", *fn.__code__.co_freevars]
-    factory = gast.FunctionDef(
+    factory = ast.FunctionDef(
         name="ag__factory",
-        args=gast.arguments(args=[gast.Name(id=v, ctx=gast.Param(), annotation=None, type_comment=None)
-                                  for v in freevars], posonlyargs=[], vararg=None, kwonlyargs=[],
-                            kw_defaults=[], kwarg=None, defaults=[]),
-        body=[converted, gast.Return(value=gast.Name(id=converted.name, ctx=gast.Load(), annotation=None,
-                                                     type_comment=None))],
-        decorator_list=[], returns=None, type_comment=None, type_params=[])
-    fill_locations(converted, converted.lineno, converted.col_offset)
-    module = gast.Module(body=[factory], type_ignores=[])
-    tree = ast.fix_missing_locations(gast.gast_to_ast(module))
-    code = compile(tree, filename, "exec", dont_inherit=True)
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=v) for v in freevars], vararg=None, kwonlyargs=[],
+                           kw_defaults=[], kwarg=None, defaults=[]),
+        body=[converted, ast.Return(value=ast.Name(id=converted.name, ctx=ast.Load()))],
+        decorator_list=[], returns=None, type_params=[])
+    module = ast.Module(body=[factory], type_ignores=[])
+    code = compile(ast.fix_missing_locations(module), filename, "exec", dont_inherit=True)
     factory_code = _find_code(code, "ag__factory")
     inner = _find_code(factory_code, converted.name)
     return inner.replace(co_name=fn.__name__, co_qualname=fn.__qualname__)

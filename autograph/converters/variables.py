@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.pyct import anno, templates
+from autograph.pyct import anno
 from autograph.pyct.anno import Key
 from autograph.pyct.transformer import Base, Context
 
@@ -21,8 +21,17 @@ class VariableTransformer(Base):
     def visit_Name(self, node):
         if (isinstance(node.ctx, gast.Load) and node.id in self.ctx.user_locals
                 and not anno.get(node, Key.RAW)):
-            return templates.replace_as_expression("ag__.ld(var)", var=node.id)
+            return _ld(node.id)
         return node
+
+
+def _ld(name: str) -> gast.Call:
+    """`ag__.ld(name)`, built directly: this is the most frequent rewrite."""
+    load = gast.Load()
+    func = gast.Attribute(value=gast.Name(id="ag__", ctx=load, annotation=None, type_comment=None), attr="ld",
+                          ctx=load)
+    return gast.Call(func=func, args=[gast.Name(id=name, ctx=load, annotation=None, type_comment=None)],
+                     keywords=[])
 
 
 def transform(node, ctx: Context):

@@ -8,17 +8,35 @@ alone as a statement, e.g. `body`). Loads and stores get the right context.
 """
 from __future__ import annotations
 
-import copy
 import textwrap
 
 import gast
+
+
+_LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+
+
+def copy_tree(node):
+    """A fresh copy of a gast tree (much faster than copy.deepcopy); annotations are shared."""
+    if isinstance(node, list):
+        return [copy_tree(n) for n in node]
+    if not isinstance(node, gast.AST):
+        return node
+    new = node.__class__(**{f: copy_tree(getattr(node, f, None)) for f in node._fields})
+    for attr in _LOCATION:
+        if hasattr(node, attr):
+            setattr(new, attr, getattr(node, attr))
+    extra = getattr(node, "___ag_anno", None)
+    if extra is not None:
+        new.___ag_anno = dict(extra)
+    return new
 
 
 def _as_node(value, ctx, used: set):
     if isinstance(value, str):
         return gast.Name(id=value, ctx=ctx, annotation=None, type_comment=None)
     if isinstance(value, gast.AST):
-        node = copy.deepcopy(value) if id(value) in used else value  # copy only a second use
+        node = copy_tree(value) if id(value) in used else value  # copy only a second use
         used.add(id(value))
         if isinstance(node, (gast.Name, gast.Tuple, gast.List, gast.Attribute, gast.Subscript, gast.Starred)):
             _set_ctx(node, ctx)
@@ -49,7 +67,7 @@ class _Replacer(gast.NodeTransformer):
         if isinstance(node.value, gast.Name) and isinstance(self.replacements.get(node.value.id), list):
             stmts = self.replacements[node.value.id]
             if id(stmts) in self.used:
-                stmts = copy.deepcopy(stmts)
+                stmts = copy_tree(stmts)
             self.used.add(id(stmts))
             return list(stmts)
         return self.generic_visit(node)
@@ -84,7 +102,7 @@ def _parse(template: str) -> gast.Module:
                 if hasattr(node, attr):
                     setattr(node, attr, None)
         _parsed[template] = tree
-    return copy.deepcopy(tree)
+    return copy_tree(tree)
 
 
 def replace(template: str, **replacements) -> list:
