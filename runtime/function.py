@@ -220,10 +220,14 @@ class Function:
         return convert(fn)
 
     def _parameter_names(self) -> list[str]:
-        try:
-            return list(inspect.signature(self.python_function).parameters)
-        except (TypeError, ValueError):
-            return []
+        names = self.__dict__.get("_param_names")
+        if names is None:
+            try:
+                names = list(inspect.signature(self.python_function).parameters)
+            except (TypeError, ValueError):
+                names = []
+            self._param_names = names
+        return names
 
     def _explain(self, key) -> str:
         previous = self._keys[-1]

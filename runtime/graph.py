@@ -50,7 +50,7 @@ class Operation:
         self.attrs = attrs
         self.outputs: list[SymbolicTensor] = []
         self.control_inputs: tuple[Operation, ...] = ()
-        self.stateful = opdef.stateful or any(
+        self.stateful = opdef.stateful or bool(attrs) and any(
             isinstance(v, Graph) and v.is_stateful for v in attrs.values())
 
     @property
@@ -91,6 +91,7 @@ class Graph:
         self._last_stateful: Optional[Operation] = None
         self._eager_captures: dict[int, tuple[EagerTensor, SymbolicTensor]] = {}
         self.outer_graph: Optional[Graph] = None
+        self.scalar_constants: dict = {}  # (dtype, value) -> Const output, shared within this graph
 
     def get_operations(self) -> list[Operation]:
         return list(self.operations)
@@ -114,7 +115,8 @@ class Graph:
 
     def add_op(self, op: OpDef, inputs, attrs: dict, name: Optional[str] = None):
         """Record `op` (called by `registry.apply` while this graph is current)."""
-        inputs = tuple(self.capture(t) for t in inputs)
+        inputs = tuple([t if t.__class__ is SymbolicTensor and t.op.graph is self else self.capture(t)
+                        for t in inputs])
         try:
             spec = op.infer(*inputs, **attrs)
         except InvalidArgumentError as e:

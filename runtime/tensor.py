@@ -136,7 +136,7 @@ class SymbolicTensor(Tensor):
         self.op = op
         self.value_index = value_index
         self._dtype = dtype
-        self._shape = as_shape(shape)
+        self._shape = shape if shape.__class__ is TensorShape else as_shape(shape)
 
     @property
     def shape(self) -> TensorShape:
@@ -304,7 +304,14 @@ def _reshape_constant(array: np.ndarray, shape) -> np.ndarray:
 def _make_constant(array: np.ndarray, name: Optional[str]) -> Tensor:
     from runtime.ops import registry  # import cycle: registry imports this module
 
-    if registry.context.graph is not None:
+    graph = registry.context.graph
+    if graph is not None:
+        if array.ndim == 0 and name is None:  # one Const per scalar value and dtype in a graph
+            key = (array.dtype.str, array.item())
+            found = graph.scalar_constants.get(key)
+            if found is None:
+                found = graph.scalar_constants[key] = registry.apply(registry.OPS["Const"], value=array)
+            return found
         return registry.apply(registry.OPS["Const"], value=array, name=name)
     t = object.__new__(EagerTensor)
     t._value = array

@@ -22,6 +22,7 @@ The source is registered in `linecache`, so tracebacks and debuggers show it.
 from __future__ import annotations
 
 import builtins
+import functools
 import itertools
 import keyword
 import linecache
@@ -68,9 +69,16 @@ def compile_graph(graph: FuncGraph, outputs: list, name: str = "graph_fn") -> Ex
     return Executable(namespace[fn_name], source, filename)
 
 
+@functools.lru_cache(maxsize=4096)
 def _safe(text: str) -> str:
     cleaned = "".join(c if c.isalnum() else "_" for c in text)
     return cleaned if cleaned and not cleaned[0].isdigit() else f"t_{cleaned}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _identifier(base: str) -> str:
+    base = _safe(base).lower()
+    return base + "_" if keyword.iskeyword(base) or hasattr(builtins, base) else base
 
 
 class _Codegen:
@@ -80,9 +88,7 @@ class _Codegen:
         self._bound: dict[int, str] = {}
 
     def fresh(self, base: str) -> str:
-        base = _safe(base).lower()
-        if keyword.iskeyword(base) or hasattr(builtins, base):
-            base += "_"
+        base = _identifier(base)
         name, n = base, 0
         while name in self._used or name in self.namespace:
             n += 1

@@ -40,8 +40,8 @@ def plan(graph: Graph, outputs: list) -> Plan:
 
 
 def _is_pure(op: Operation) -> bool:
-    return not op.stateful and op.type not in ("Placeholder",) and not any(
-        isinstance(v, Graph) for v in op.attrs.values())
+    return not op.stateful and op.opdef.name != "Placeholder" and (not op.attrs or not any(
+        isinstance(v, Graph) for v in op.attrs.values()))
 
 
 def fold_constants(graph: Graph) -> dict[int, object]:

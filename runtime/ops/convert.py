@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from runtime import dtypes
-from runtime.ops.registry import same_dtype
+from runtime.ops.registry import context, same_dtype
 from runtime.tensor import EagerTensor, Tensor, convert_to_tensor
 
 
@@ -10,7 +10,12 @@ def binary_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     """Two tensors of one dtype; a Python value takes the other operand's dtype."""
     if type(x) is EagerTensor and type(y) is EagerTensor and x._dtype is y._dtype:
         return x, y  # the common eager case, kept cheap
-    if isinstance(x, Tensor):
+    if isinstance(x, Tensor) and type(y) in _SCALARS:
+        cached = _scalar_in_graph(y, x.dtype)
+        if cached is not None:
+            return x, cached
+        y = convert_to_tensor(y, dtype_hint=x.dtype)
+    elif isinstance(x, Tensor):
         y = convert_to_tensor(y, dtype_hint=x.dtype)
     elif isinstance(y, Tensor):
         x = convert_to_tensor(x, dtype_hint=y.dtype)
@@ -19,6 +24,24 @@ def binary_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
         y = convert_to_tensor(y, dtype_hint=x.dtype)
     same_dtype(op_name, x, y)
     return x, y
+
+
+_SCALARS = (int, float)
+
+
+def _scalar_in_graph(value, dtype):
+    """While tracing, the graph's Const for a Python scalar that converts exactly to `dtype`."""
+    graph = context.graph
+    if graph is None or (type(value) is float and not dtype.is_floating) or dtype.is_bool:
+        return None
+    key = ("python", dtype.name, type(value), value)
+    found = graph.scalar_constants.get(key)
+    if found is None:
+        found = convert_to_tensor(value, dtype_hint=dtype)
+        if found.dtype is not dtype:
+            return None
+        graph.scalar_constants[key] = found
+    return found
 
 
 def tensors(values, op_name: str) -> list[Tensor]:

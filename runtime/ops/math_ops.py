@@ -337,7 +337,7 @@ def _np_axis(axis):
 
 
 def _sum(x, axis=None, keepdims=False):
-    return np.sum(x, axis=_np_axis(axis), keepdims=keepdims, dtype=x.dtype)
+    return np.add.reduce(x, axis=_np_axis(axis), keepdims=keepdims, dtype=x.dtype)
 
 
 def _mean(x, axis=None, keepdims=False):
