@@ -84,7 +84,7 @@ def cond(pred, true_fn: Optional[Callable] = None, false_fn: Optional[Callable] 
     then_graph, then_out = _trace_branch(graph, true_fn, "true_fn")
     else_graph, else_out = _trace_branch(graph, false_fn, "false_fn")
     _check_branches(then_out, else_out, where)
-    then_flat, else_flat = _branch_outputs(then_graph, then_out, else_graph, else_out, where)
+    then_flat, else_flat, kept = _branch_outputs(then_graph, then_out, else_graph, else_out, where)
     specs = [Spec(a.dtype, a.shape.most_specific_compatible_shape(b.shape)) for a, b in zip(then_flat, else_flat)]
     externals: list = []
     then_inputs = _external_indices(then_graph, externals, offset=1)
@@ -92,7 +92,7 @@ def cond(pred, true_fn: Optional[Callable] = None, false_fn: Optional[Callable] 
     outs = graph.add_op(COND, [pred, *externals],
                         dict(then_graph=then_graph, else_graph=else_graph, then_inputs=then_inputs,
                              else_inputs=else_inputs, output_specs=tuple(specs)), name=name or "cond")
-    return _pack_outputs(then_out, outs)
+    return _pack_outputs(then_out, outs, kept)
 
 
 def _trace_branch(outer, fn: Callable, label: str):
@@ -113,8 +113,16 @@ def _check_branches(a, b, where: str) -> None:
 def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str):
     then_flat = nest.flatten(then_out)
     else_flat = nest.flatten(else_out)
-    then_t, else_t = [], []
+    then_t, else_t, kept = [], [], []
     for i, (a, b) in enumerate(zip(then_flat, else_flat)):
+        if a is None and b is None:  # e.g. both branches only call runtime.print
+            kept.append(False)
+            continue
+        if a is None or b is None:
+            raise ControlFlowError(
+                f"{where}: output {i} of cond is None in {'true_fn' if a is None else 'false_fn'} but a value "
+                "in the other branch; both branches must return a value there (or both None).")
+        kept.append(True)
         a, b = _as_branch_tensor(then_graph, a, b), _as_branch_tensor(else_graph, b, a)
         if a.dtype is not b.dtype:
             raise ControlFlowError(
@@ -123,7 +131,7 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str):
         then_t.append(a)
         else_t.append(b)
     then_graph.outputs, else_graph.outputs = then_t, else_t
-    return then_t, else_t
+    return then_t, else_t, kept
 
 
 def _as_branch_tensor(graph: FuncGraph, value, other):
@@ -146,8 +154,13 @@ def _external_indices(graph: FuncGraph, externals: list, offset: int) -> tuple:
     return tuple(indices)
 
 
-def _pack_outputs(structure, outs):
-    return nest.pack(structure, outs) if nest.flatten(structure) else structure
+def _pack_outputs(structure, outs, kept: list) -> object:
+    """The branches' structure around the Cond's outputs (None where both branches gave None)."""
+    if structure is None:
+        return None
+    it = iter(outs)
+    leaves = [next(it) if keep else None for keep in kept]
+    return nest.pack(structure, leaves) if leaves else structure
 
 
 # --- while_loop --------------------------------------------------------------------

@@ -21,6 +21,8 @@ from __future__ import annotations
 import contextlib
 from typing import Iterator, Optional
 
+import numpy as np
+
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import registry
@@ -62,18 +64,31 @@ class Operation:
 
     def __str__(self) -> str:
         args = [t.name for t in self.inputs]
-        args += [f"{k}={_attr_repr(v)}" for k, v in sorted(self.attrs.items())]
+        hidden = _SHOWN_ELSEWHERE.get(self.type, _SHOWN_ELSEWHERE[None])
+        args += [f"{k}={_attr_repr(v)}" for k, v in sorted(self.attrs.items()) if k not in hidden]
         outs = ", ".join(t.name for t in self.outputs) or "()"
         types = ", ".join(f"{t.dtype.name}{t.shape}" for t in self.outputs)
         deps = f"  ^{','.join(op.name for op in self.control_inputs)}" if self.control_inputs else ""
         return f"{outs} = {self.type}({', '.join(args)})  # {types}{deps}"
 
+    def subgraphs(self) -> list[tuple[str, "Graph"]]:
+        """(attribute name, graph) for each branch or body graph of this op, by name."""
+        return [(k, v) for k, v in self.attrs.items() if isinstance(v, Graph)]
+
+
+# attributes that str() leaves out, by op type, because the line's comment shows them
+_SHOWN_ELSEWHERE = {None: frozenset({"output_specs"}), "Placeholder": frozenset({"dtype", "shape"})}
+
 
 def _attr_repr(value) -> str:
     if isinstance(value, Graph):
-        return f"<graph {value.name}>"
+        return value.name
     if isinstance(value, dtypes.DType):
         return value.name
+    if isinstance(value, TensorShape):
+        return str(value)
+    if isinstance(value, (np.ndarray, np.generic)) and np.size(value) <= 8:
+        return repr(np.asarray(value).tolist())  # the dtype is in the line's comment
     text = repr(value)
     if "\n" in text or len(text) > 60:
         shape = getattr(value, "shape", None)
@@ -179,9 +194,19 @@ class Graph:
             seen_ops.add(id(op))
 
     def __str__(self) -> str:
-        lines = [f"graph {self.name}:"]
-        lines += [f"  {op}" for op in self.operations]
-        return "\n".join(lines)
+        """One op per line; the graphs of Cond/While ops follow their op, indented."""
+        return "\n".join(self._lines(""))
+
+    def _lines(self, indent: str) -> list[str]:
+        lines = [f"{indent}graph {self._header()}:"]
+        for op in self.operations:
+            lines.append(f"{indent}  {op}")
+            for _, sub in op.subgraphs():
+                lines += sub._lines(indent + "    ")
+        return lines
+
+    def _header(self) -> str:
+        return self.name
 
 
 def _default_name(op_type: str) -> str:
@@ -200,6 +225,11 @@ class FuncGraph(Graph):
         self.captures: dict[int, tuple[object, SymbolicTensor]] = {}
         # (tensor in the outer graph, placeholder here), in capture order
         self.capture_pairs: list[tuple[SymbolicTensor, SymbolicTensor]] = []
+
+    def _header(self) -> str:
+        inputs = ", ".join(t.name for t in self.inputs)
+        outputs = ", ".join(t.name for t in self.outputs)
+        return f"{self.name}({inputs}) -> ({outputs})"
 
     def placeholder(self, dtype: dtypes.DType, shape, name: str = "input") -> SymbolicTensor:
         t = self.create_op(PLACEHOLDER, (), {"dtype": dtype, "shape": as_shape(shape)},

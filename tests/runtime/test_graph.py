@@ -14,12 +14,48 @@ def test_ops_recorded_in_creation_order_with_readable_names():
     g = _traced(lambda x, y: tf.matmul(x, y) + x, tf.constant([[1.0]]), tf.constant([[2.0]]))
     assert [op.type for op in g.get_operations()] == ["Placeholder", "Placeholder", "MatMul", "AddV2"]
     assert str(g) == (
-        "graph <lambda>:\n"
-        "  x:0 = Placeholder(dtype=float32, shape=TensorShape([1, 1]))  # float32(1, 1)\n"
-        "  y:0 = Placeholder(dtype=float32, shape=TensorShape([1, 1]))  # float32(1, 1)\n"
+        "graph <lambda>(x:0, y:0) -> (AddV2:0):\n"
+        "  x:0 = Placeholder()  # float32(1, 1)\n"
+        "  y:0 = Placeholder()  # float32(1, 1)\n"
         "  MatMul:0 = MatMul(x:0, y:0, transpose_a=False, transpose_b=False)  # float32(1, 1)\n"
         "  AddV2:0 = AddV2(MatMul:0, x:0)  # float32(1, 1)")
     g.lint()
+
+
+def test_cond_prints_its_branch_graphs_indented_under_it():
+    def f(p, x):
+        return tf.cond(p, lambda: x * 2, lambda: x - 1)
+
+    g = _traced(f, tf.constant(True), tf.constant(5))
+    assert str(g) == (
+        "graph f(p:0, x:0) -> (cond:0):\n"
+        "  p:0 = Placeholder()  # bool()\n"
+        "  x:0 = Placeholder()  # int32()\n"
+        "  cond:0 = Cond(p:0, x:0, else_graph=f/false_fn, else_inputs=(1,), then_graph=f/true_fn, "
+        "then_inputs=(1,))  # int32()\n"
+        "    graph f/true_fn(capture_x:0) -> (Mul:0):\n"
+        "      Const:0 = Const(value=2)  # int32()\n"
+        "      capture_x:0 = Placeholder()  # int32()\n"
+        "      Mul:0 = Mul(capture_x:0, Const:0)  # int32()\n"
+        "    graph f/false_fn(capture_x:0) -> (Sub:0):\n"
+        "      Const:0 = Const(value=1)  # int32()\n"
+        "      capture_x:0 = Placeholder()  # int32()\n"
+        "      Sub:0 = Sub(capture_x:0, Const:0)  # int32()")
+    g.lint()
+
+
+def test_stateful_ops_are_chained_in_program_order():
+    v = tf.Variable(1.0)
+
+    def f():
+        a = v.read_value()
+        v.assign(5.0)
+        return a, v.read_value()
+
+    g = _traced(f)
+    read, assign, read_again = [op for op in g.get_operations() if op.stateful]
+    assert assign.control_inputs == (read,) and read_again.control_inputs == (assign,)
+    assert [t.numpy() for t in tf.function(f, autograph=False)()] == [1.0, 5.0]
 
 
 def test_unique_names_for_repeated_ops():
