@@ -72,3 +72,72 @@ def test_while_loop_structure_mismatch_is_reported():
 
     with pytest.raises(ControlFlowError, match="while_loop's body returns"):
         f(tf.constant(False), tf.constant(1))
+
+
+def _run(fn, *args):
+    return tf.function(fn, autograph=False)(*args)
+
+
+def test_loop_variable_changing_dtype_names_the_users_line():
+    with pytest.raises(ControlFlowError, match=r"test_control_flow.py:\d+: loop_vars\[0\] is int32 .* float32"):
+        _run(lambda x: tf.while_loop(lambda i: i < 3, lambda i: tf.cast(i, tf.float32), [x]), tf.constant(0))
+
+
+def test_loop_variable_changing_shape_needs_shape_invariants():
+    def doubling(x, invariants=None):
+        return tf.while_loop(lambda v: tf.size(v) < 3, lambda v: tf.concat([v, v], 0), [x],
+                             shape_invariants=invariants)
+
+    with pytest.raises(ControlFlowError, match=r"shape \(1,\) before the loop but \(2,\).*shape_invariants"):
+        _run(doubling, tf.constant([7]))
+    (out,) = _run(lambda x: doubling(x, [tf.TensorShape([None])]), tf.constant([7]))
+    assert out.numpy().tolist() == [7, 7, 7, 7]
+
+
+def test_while_in_cond_in_while_matches_python():
+    def nested(n):
+        def body(i, s):
+            def inner():
+                _, t = tf.while_loop(lambda j, t: j < i, lambda j, t: (j + 1, t + j), (tf.constant(0), s))
+                return t
+            return i + 1, tf.cond(i % 2 == 0, inner, lambda: s - 1)
+        return tf.while_loop(lambda i, s: i < n, body, (tf.constant(0), tf.constant(0)))
+
+    def nested_python(n):
+        s = 0
+        for i in range(n):
+            s = s + sum(range(i)) if i % 2 == 0 else s - 1
+        return n, s
+
+    concrete = tf.function(nested, autograph=False).get_concrete_function(tf.TensorSpec([], tf.int32))
+    concrete.graph.lint()
+    for n in (0, 1, 7):
+        assert tuple(t.numpy() for t in concrete(tf.constant(n))) == nested_python(n)
+
+
+def test_loop_variables_as_dicts_and_lists():
+    def f(n):
+        return tf.while_loop(lambda d: d["i"] < n, lambda d: {"i": d["i"] + 1, "s": [d["s"][0] * 2]},
+                             [{"i": tf.constant(0), "s": [tf.constant(1)]}])
+
+    (out,) = _run(f, tf.constant(5))
+    assert out["i"].numpy() == 5 and out["s"][0].numpy() == 32
+
+
+def test_cond_branches_with_only_side_effects(capsys):
+    def f(p):
+        tf.cond(p, lambda: tf.print("yes"), lambda: tf.print("no"))
+        return p
+
+    _run(f, tf.constant(True))
+    _run(f, tf.constant(False))
+    assert capsys.readouterr().err == "yes\nno\n"
+
+
+def test_cond_branch_returning_none_against_a_value_is_an_error():
+    with pytest.raises(ControlFlowError, match="None in false_fn"):
+        _run(lambda p, x: tf.cond(p, lambda: x, lambda: None), tf.constant(True), tf.constant(1))
+
+
+def test_eager_while_loop_honours_maximum_iterations():
+    assert tf.while_loop(lambda i: i < 100, lambda i: i + 1, [0], maximum_iterations=3) == [3]

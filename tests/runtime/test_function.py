@@ -70,6 +70,7 @@ def test_run_functions_eagerly_runs_the_python_every_call():
     assert len(calls) == 4
 
 
+@pytest.mark.filterwarnings("ignore:f has been traced")  # five traces on purpose
 def test_concrete_functions_by_python_value_and_by_tensor_signature():
     @tf.function
     def f(x):
@@ -201,3 +202,123 @@ def test_concrete_function_called_directly_checks_its_signature():
     assert cf(tf.constant([1, 2])).numpy().tolist() == [2, 3]
     with pytest.raises(TypeError, match="traced signature"):
         cf(tf.constant([1, 2, 3]))
+
+
+def test_seed003_my_relu_polymorphism_and_signatures_in_the_seeds_format():
+    @tf.function
+    def my_relu(x):
+        return tf.maximum(0., x)
+
+    assert str(my_relu(tf.constant(5.5))) == "tf.Tensor(5.5, shape=(), dtype=float32)"
+    assert str(my_relu([1, -1])) == "tf.Tensor([1. 0.], shape=(2,), dtype=float32)"
+    assert str(my_relu(tf.constant([3., -3.]))) == "tf.Tensor([3. 0.], shape=(2,), dtype=float32)"
+    assert str(my_relu(tf.constant(-2.5))) == "tf.Tensor(0.0, shape=(), dtype=float32)"
+    assert str(my_relu(tf.constant([-1., 1.]))) == "tf.Tensor([0. 1.], shape=(2,), dtype=float32)"
+    assert my_relu.experimental_get_tracing_count() == 3
+    assert my_relu.pretty_printed_concrete_signatures() == (
+        "my_relu(x)\n  Args:\n    x: float32 Tensor, shape=()\n  Returns:\n    float32 Tensor, shape=()\n\n"
+        "my_relu(x=[1, -1])\n  Returns:\n    float32 Tensor, shape=(2,)\n\n"
+        "my_relu(x)\n  Args:\n    x: float32 Tensor, shape=(2,)\n  Returns:\n    float32 Tensor, shape=(2,)")
+
+
+def test_seed003_get_mse_prints_once_unless_functions_run_eagerly(capsys):
+    y_true = tf.constant([1, 9, 4, 0, 7])
+    y_pred = tf.constant([3, 2, 4, 8, 1])
+
+    @tf.function
+    def get_MSE(y_true, y_pred):
+        print("Calculating MSE!")
+        sq_diff = tf.pow(y_true - y_pred, 2)
+        return tf.reduce_mean(sq_diff)
+
+    results = [get_MSE(y_true, y_pred).numpy() for _ in range(3)]
+    assert capsys.readouterr().out == "Calculating MSE!\n"
+    assert results == [int(((y_true.numpy() - y_pred.numpy()) ** 2).mean())] * 3
+    tf.config.run_functions_eagerly(True)
+    try:
+        eager = [get_MSE(y_true, y_pred).numpy() for _ in range(3)]
+    finally:
+        tf.config.run_functions_eagerly(False)
+    assert capsys.readouterr().out == "Calculating MSE!\n" * 3
+    assert eager == results
+
+
+def test_seed001_closure_over_a_constant_and_a_variable():
+    x = tf.constant([[1.0, 2.0]])
+    y = tf.Variable([[2.0], [3.0]])
+
+    @tf.function
+    def g():
+        return tf.matmul(x, y)
+
+    assert g().numpy().tolist() == [[8.0]]
+    y.assign([[1.0], [1.0]])
+    assert g().numpy().tolist() == [[3.0]]  # the variable is read when the graph runs
+    assert g.experimental_get_tracing_count() == 1
+
+
+def test_seed001_variable_assign_add_in_a_while_loop():
+    v = tf.Variable(1)
+
+    @tf.function
+    def f(x):
+        def body(i):
+            v.assign_add(i)
+            return i + 1
+
+        tf.while_loop(lambda i: i < x, body, [tf.constant(0)])
+
+    f(tf.constant(3))
+    assert v.numpy() == 4
+    f(tf.constant(3))
+    assert v.numpy() == 7
+
+
+def test_executing_eagerly_is_false_only_while_tracing():
+    seen = []
+
+    @tf.function
+    def f(x):
+        seen.append(tf.executing_eagerly())
+        return x
+
+    f(tf.constant(1))
+    assert seen == [False] and tf.executing_eagerly()
+
+
+def test_asserts_and_random_run_on_every_call_not_at_trace_time():
+    @tf.function
+    def checked(x):
+        tf.debugging.assert_greater(x, 0)
+        return x + tf.random.uniform([], maxval=10, dtype=tf.int32) * 0
+
+    assert checked(tf.constant(1)).numpy() == 1
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        checked(tf.constant(-1))
+
+    @tf.function
+    def draw():
+        return tf.random.uniform([4])
+
+    assert draw().numpy().tolist() != draw().numpy().tolist()
+    assert draw.experimental_get_tracing_count() == 1
+
+
+def test_seed003_unused_out_of_range_gather_raises_eagerly_but_not_in_a_function():
+    def unused_return(x):
+        tf.gather(x, [1])  # unused
+        return x
+
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        unused_return(tf.constant([0.0]))
+    assert tf.function(unused_return)(tf.constant([0.0])).numpy().tolist() == [0.0]
+
+
+def test_python_value_retrace_is_explained():
+    @tf.function
+    def f(x, n):
+        return x * n
+
+    f(tf.constant(1), 2)
+    f(tf.constant(1), 3)
+    assert f.last_retrace_reason == "n: Python int 2 -> Python int 3"
