@@ -307,7 +307,7 @@ def _make_constant(array: np.ndarray, name: Optional[str]) -> Tensor:
     graph = registry.context.graph
     if graph is not None:
         if array.ndim == 0 and name is None:  # one Const per scalar value and dtype in a graph
-            key = (array.dtype.str, array.item())
+            key = (array.dtype.str, array.tobytes())  # bytes: -0.0 and 0.0 stay apart
             found = graph.scalar_constants.get(key)
             if found is None:
                 found = graph.scalar_constants[key] = registry.apply(registry.OPS["Const"], value=array)

@@ -75,6 +75,15 @@ def _safe(text: str) -> str:
     return cleaned if cleaned and not cleaned[0].isdigit() else f"t_{cleaned}"
 
 
+def _constant_name(value) -> str:
+    """`int32_1` for a NumPy scalar constant (so generated code reads like its value), else `c`."""
+    if isinstance(value, np.generic) and value.dtype.kind in "biuf":
+        text = str(value.item()).replace("-", "neg").replace(".", "_").replace("+", "")
+        if text.replace("_", "").isalnum() and len(text) <= 12:
+            return _safe(f"{value.dtype.name}_{text}")
+    return "c"
+
+
 @functools.lru_cache(maxsize=4096)
 def _identifier(base: str) -> str:
     base = _safe(base).lower()
@@ -86,6 +95,7 @@ class _Codegen:
         self.namespace: dict[str, object] = {}
         self._used: set[str] = set()
         self._bound: dict[int, str] = {}
+        self._scalars: dict[tuple, str] = {}
 
     def fresh(self, base: str) -> str:
         base = _identifier(base)
@@ -110,6 +120,16 @@ class _Codegen:
         self._bound[id(value)] = name
         return name
 
+    def constant(self, value) -> str:
+        """A namespace name for a folded or traced constant; equal NumPy scalars share one."""
+        if not isinstance(value, np.generic):
+            return self.bind(value, "c")
+        key = (value.dtype.str, value.tobytes())  # bytes: keeps -0.0 apart from 0.0
+        found = self._scalars.get(key)
+        if found is None:
+            found = self._scalars[key] = self.bind(value, _constant_name(value))
+        return found
+
     def literal(self, value) -> str:
         if isinstance(value, _LITERALS) and not (isinstance(value, float) and not np.isfinite(value)):
             return repr(value)
@@ -117,6 +137,9 @@ class _Codegen:
             return repr(value)
         if isinstance(value, dtypes.DType):
             return self.bind(value, value.name)
+        name = getattr(value, "name", None)  # a Variable's storage: named after the variable
+        if isinstance(name, str):
+            return self.bind(value, "var_" + _identifier(name.partition(":")[0]))
         return self.bind(value, "attr")
 
     def emit_graph(self, graph: Graph, outputs: list, names: dict, lines: list, depth: int) -> list[str]:
@@ -128,7 +151,7 @@ class _Codegen:
             if found is None:
                 if id(t) not in p.constants:
                     raise RuntimeError(f"executor: {t.name} is used but never computed")
-                found = names[id(t)] = self.bind(p.constants[id(t)], "c")
+                found = names[id(t)] = self.constant(p.constants[id(t)])
             return found
 
         for op in p.ops:
@@ -171,8 +194,7 @@ class _Codegen:
             start = len(lines)
             results = self._branch(op.attrs[branch], [expr(op.inputs[i]) for i in op.attrs[key]], lines, depth + 1)
             if outs:
-                lines.append(f"{pad}    {', '.join(outs)}{',' if len(outs) == 1 else ''} = "
-                             f"{', '.join(results)}{',' if len(results) == 1 else ''}")
+                lines.append(f"{pad}    {', '.join(outs)} = {', '.join(results)}")
             elif len(lines) == start:
                 lines.append(f"{pad}    pass")
         for t, o in zip(op.outputs, outs):

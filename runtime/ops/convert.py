@@ -34,7 +34,7 @@ def _scalar_in_graph(value, dtype):
     graph = context.graph
     if graph is None or (type(value) is float and not dtype.is_floating) or dtype.is_bool:
         return None
-    key = ("python", dtype.name, type(value), value)
+    key = ("python", dtype.name, type(value), value, repr(value))  # repr: -0.0 and 0.0 stay apart
     found = graph.scalar_constants.get(key)
     if found is None:
         found = convert_to_tensor(value, dtype_hint=dtype)

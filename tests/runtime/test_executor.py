@@ -86,3 +86,51 @@ def test_maximum_iterations_bounds_a_while_loop():
         return tf.while_loop(lambda i: i < n, lambda i: i + 1, [tf.constant(0)], maximum_iterations=4)
 
     assert tf.function(f)(tf.constant(100))[0].numpy() == 4
+
+
+def test_golden_source_of_a_loop_with_a_variable_and_a_cond():
+    v = tf.Variable(1, name="total")
+
+    def f(x):
+        def body(i):
+            v.assign_add(i)
+            return i + 1
+
+        tf.while_loop(lambda i: i < x, body, [tf.constant(0)])
+        return tf.cond(x > 2, lambda: v.read_value() * 2, lambda: tf.constant(0))
+
+    cf = concrete(f, tf.constant(3))
+    assert cf.executor_source() == (
+        "def f(x):\n"
+        "    while_v0 = int32_0\n"
+        "    while True:\n"
+        "        less = while_v0 < x\n"
+        "        if not less:\n"
+        "            break\n"
+        "        assignaddvariableop = AssignAddVariableOp(while_v0, handle=var_total)\n"
+        "        addv2 = while_v0 + int32_1\n"
+        "        while_v0 = addv2\n"
+        "    greater = x > int32_2\n"
+        "    if greater:\n"
+        "        readvariableop = ReadVariableOp(handle=var_total)\n"
+        "        mul = readvariableop * int32_2\n"
+        "        cond = mul\n"
+        "    else:\n"
+        "        cond = int32_0\n"
+        "    return (cond, )\n")
+    assert cf(tf.constant(3)).numpy() == 8 and v.numpy() == 4
+
+
+def test_equal_scalar_constants_share_one_name_but_signed_zeros_do_not():
+    cf = concrete(lambda x: (x + 0.0, x * -0.0, tf.cond(x > 0.0, lambda: x + 0.0, lambda: x)), tf.constant(1.0))
+    source = cf.executor_source()
+    assert "float32_0_0" in source and "float32_neg0_0" in source and "float32_0_0_1" not in source
+    assert [t.numpy() for t in cf(tf.constant(-2.0))] == [-2.0, 0.0, -2.0]
+
+
+def test_generated_code_is_in_linecache_for_tracebacks():
+    import linecache
+
+    cf = concrete(lambda x: x * 2, tf.constant(1))
+    executable = cf._compiled()
+    assert "".join(linecache.getlines(executable.filename)) == cf.executor_source()
