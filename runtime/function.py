@@ -65,11 +65,28 @@ def _leaf_key(value):
         return (value.dtype, value.shape.dims)
     if hasattr(value, "handle") and hasattr(value, "assign"):  # Variable: captured by reference
         return ("variable", id(value))
+    if value.__class__ is float and (value != value or value == 0.0):
+        return (float, repr(value))  # nan equals itself here, and -0.0 differs from 0.0
     try:
         hash(value)
     except TypeError:
         return ("object", id(value))
     return (type(value), value)
+
+
+def _is_numpy(value) -> bool:
+    return isinstance(value, (np.ndarray, np.generic))
+
+
+def _has_array(args, kwargs) -> bool:
+    if not kwargs and not any(v.__class__ in (list, tuple, dict) for v in args):
+        return any(_is_numpy(v) for v in args)
+    return any(_is_numpy(v) for v in nest.flatten((args, kwargs)))
+
+
+def _array_to_tensor(value):
+    """NumPy arrays and scalars are arguments like tensors (keyed by dtype and shape), as in TensorFlow."""
+    return EagerTensor._from_numpy(value) if _is_numpy(value) else value
 
 
 def _is_tensor_leaf(value) -> bool:
@@ -146,8 +163,12 @@ class Function:
         return "\n\n".join(c.pretty_printed_signature() for c in self._concrete)
 
     def _lookup(self, args, kwargs):
+        if kwargs or (len(args) != self._positional_count() and self.input_signature is None):
+            args, kwargs = self._canonical(args, kwargs)
         if self.input_signature is not None:
             args, kwargs = self._apply_signature(args, kwargs)
+        elif _has_array(args, kwargs):
+            args, kwargs = nest.pack((args, kwargs), [_array_to_tensor(v) for v in nest.flatten((args, kwargs))])
         key = (_encode(args), _encode(kwargs) if kwargs else ())
         concrete = self._cache.get(key)
         if concrete is None:
@@ -219,6 +240,36 @@ class Function:
             return fn
         return convert(fn)
 
+    def _positional_count(self) -> int:
+        """How many positional parameters the function has (-1 if unknown); calls giving exactly
+        these are already canonical, so the common case skips `inspect`."""
+        count = self.__dict__.get("_n_positional")
+        if count is None:
+            try:
+                self._signature = inspect.signature(self.python_function)
+                params = self._signature.parameters.values()
+                count = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+                if any(p.kind is p.VAR_POSITIONAL for p in params):
+                    count = -1
+            except (TypeError, ValueError):
+                count, self._signature = -1, None
+            self._n_positional = count
+        return count
+
+    def _canonical(self, args, kwargs):
+        """Arguments bound to parameters, defaults filled in: `f(x, n=2)`, `f(x, 2)` and, with a
+        default of 2, `f(x)` are one call for the trace cache, as in TensorFlow."""
+        self._positional_count()
+        signature = self._signature
+        if signature is None:
+            return args, kwargs
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.__name__}{signature}: {e}") from None
+        bound.apply_defaults()
+        return bound.args, bound.kwargs
+
     def _parameter_names(self) -> list[str]:
         names = self.__dict__.get("_param_names")
         if names is None:
@@ -234,7 +285,7 @@ class Function:
         names = self._parameter_names()
         changes = []
         for i, (old, new) in enumerate(zip(previous[0][1], key[0][1])):
-            if old != new:
+            if _differ(old, new):
                 label = names[i] if i < len(names) else f"argument {i}"
                 changes.append(f"{label}: {_describe(old)} -> {_describe(new)}")
         if previous[0][1].__len__() != key[0][1].__len__():
@@ -257,6 +308,13 @@ class Function:
         return f"<runtime.Function {self.__name__}>"
 
 
+def _differ(old_key, new_key) -> bool:
+    try:
+        return bool(old_key != new_key)
+    except (TypeError, ValueError):  # keys holding values that don't compare to a bool
+        return True
+
+
 def _caller_file_line() -> tuple[str, int]:
     where = user_location()
     filename, _, line = where.rpartition(":")
@@ -267,7 +325,9 @@ def _describe(leaf_key) -> str:
     if isinstance(leaf_key, tuple) and len(leaf_key) == 2 and isinstance(leaf_key[0], dtypes.DType):
         return f"{leaf_key[0].name} tensor of shape {tuple(leaf_key[1]) if leaf_key[1] is not None else '<unknown>'}"
     if isinstance(leaf_key, tuple) and len(leaf_key) == 2 and isinstance(leaf_key[0], type):
-        return f"Python {leaf_key[0].__name__} {leaf_key[1]!r}"
+        value = leaf_key[1]
+        shown = value if leaf_key[0] is float and isinstance(value, str) else repr(value)
+        return f"Python {leaf_key[0].__name__} {shown}"
     if isinstance(leaf_key, tuple) and leaf_key and leaf_key[0] in ("list", "tuple", "dict"):
         return f"a {leaf_key[0]} of {len(leaf_key[1])}"
     return repr(leaf_key)

@@ -322,3 +322,40 @@ def test_python_value_retrace_is_explained():
     f(tf.constant(1), 2)
     f(tf.constant(1), 3)
     assert f.last_retrace_reason == "n: Python int 2 -> Python int 3"
+
+
+def test_keyword_positional_and_default_arguments_share_one_trace():
+    @tf.function
+    def f(x, n=2):
+        return x * n
+
+    x = tf.constant(3)
+    assert [f(x).numpy(), f(x, 2).numpy(), f(x, n=2).numpy(), f(n=2, x=x).numpy()] == [6] * 4
+    assert f.experimental_get_tracing_count() == 1
+    with pytest.raises(TypeError, match=r"f\(x, n=2\): too many positional arguments"):
+        f(x, 2, 3)
+
+
+def test_numpy_arguments_are_keyed_like_tensors():
+    @tf.function
+    def f(x):
+        return x + 1
+
+    assert f(np.array([1, 2], np.int32)).numpy().tolist() == [2, 3]
+    assert f(np.array([5, 6], np.int32)).numpy().tolist() == [6, 7]
+    assert f(np.float32(1.5)).numpy() == 2.5
+    assert f.experimental_get_tracing_count() == 2
+
+
+@pytest.mark.filterwarnings("ignore:divide by zero")  # NumPy's warning for 1 / 0.0, on purpose here
+def test_python_float_keys_keep_signed_zeros_apart_and_nan_reuses_its_trace():
+    @tf.function
+    def inverse(x, k):
+        return x / k
+
+    one = tf.constant(1.0)
+    assert inverse(one, 0.0).numpy() == np.inf and inverse(one, -0.0).numpy() == -np.inf
+    inverse(one, float("nan"))
+    inverse(one, float("nan"))
+    assert inverse.experimental_get_tracing_count() == 3
+    assert inverse.last_retrace_reason == "k: Python float -0.0 -> Python float nan"
