@@ -16,10 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from runtime import dtypes
+from runtime import dtypes, nest
 from runtime.graph import FuncGraph, Graph
 from runtime.ops.registry import OPS, Spec
 from runtime.shape import TensorShape
+from runtime.tensor import SymbolicTensor
+from runtime.tensor_array import variant
+
+
+def _dtype(name: str) -> dtypes.DType:
+    return variant if name == variant.name else dtypes.as_dtype(name)
 
 FORMAT = "runtime-graph/1"
 
@@ -32,6 +38,7 @@ def save_function(concrete, path: str) -> None:
         "name": concrete.name,
         "graph": _encode_graph(concrete.graph, variables),
         "single_output": not isinstance(concrete.structured_outputs, (tuple, list, dict)),
+        "output_structure": _encode_outputs(concrete),
         "variables": variables,
     }
     with open(path, "w", encoding="utf-8") as f:
@@ -50,9 +57,50 @@ def load_function(path: str):
     handles = {key: _new_variable(value) for key, value in doc["variables"].items()}
     graph = _decode_graph(doc["graph"], handles, None)
     specs = tuple(TensorSpec(t.shape, t.dtype, t.op.name) for t in graph.inputs)
-    outputs = graph.outputs[0] if doc["single_output"] and len(graph.outputs) == 1 else list(graph.outputs)
-    return ConcreteFunction(graph, doc["name"], (specs, {}), outputs, list(graph.outputs),
+    if "output_structure" in doc:
+        outputs = _decode_structure(doc["output_structure"], graph.outputs)
+    else:  # files written before output structures were saved
+        outputs = graph.outputs[0] if doc["single_output"] and len(graph.outputs) == 1 else list(graph.outputs)
+    return ConcreteFunction(graph, doc["name"], (specs, {}), outputs, nest.flatten(outputs),
                             [t.op.name for t in graph.inputs])
+
+
+# --- the structure of the outputs ------------------------------------------------------
+
+def _encode_outputs(concrete):
+    """The returned structure, tensors replaced by {"output": i} (i indexes graph.outputs)."""
+    count = iter(range(len(concrete.graph.outputs)))
+    leaves = [{"output": next(count)} if isinstance(t, SymbolicTensor) else {"value": _json_leaf(v)}
+              for t, v in zip(concrete._flat_outputs, nest.flatten(concrete.structured_outputs))]
+    return _encode_structure(concrete.structured_outputs, iter(leaves))
+
+
+def _json_leaf(value):
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"Can't save a function that returns the Python value {value!r}: only tensors, "
+                    "numbers, strings and None can be saved in its outputs.")
+
+
+def _encode_structure(structure, leaves):
+    if isinstance(structure, dict):
+        encoded = {key: _encode_structure(structure[key], leaves) for key in sorted(structure, key=repr)}
+        return {"dict": [[_json_leaf(key), encoded[key]] for key in structure]}
+    if isinstance(structure, (tuple, list)):
+        kind = "tuple" if isinstance(structure, tuple) else "list"
+        return {kind: [_encode_structure(item, leaves) for item in structure]}
+    return next(leaves)
+
+
+def _decode_structure(doc, outputs):
+    if "output" in doc:
+        return outputs[doc["output"]]
+    if "value" in doc:
+        return doc["value"]
+    if "dict" in doc:
+        return {key: _decode_structure(value, outputs) for key, value in doc["dict"]}
+    items = [_decode_structure(item, outputs) for item in doc.get("tuple", doc.get("list"))]
+    return tuple(items) if "tuple" in doc else items
 
 
 def _new_variable(encoded):
@@ -85,7 +133,7 @@ def _decode_graph(doc: dict, handles: dict, outer) -> FuncGraph:
         if opdef is None:
             raise ValueError(f"The saved graph uses op {entry['type']!r}, which this runtime doesn't define.")
         attrs = {k: _decode(v, handles, graph) for k, v in entry["attrs"].items()}
-        specs = [Spec(dtypes.as_dtype(d), TensorShape(s)) for d, s in entry["outputs"]]
+        specs = [Spec(_dtype(d), TensorShape(s)) for d, s in entry["outputs"]]
         outs = graph.create_op(opdef, tuple(tensors[name] for name in entry["inputs"]), attrs, specs, entry["name"])
         for t in outs:
             tensors[t.name] = t
@@ -132,11 +180,11 @@ def _decode(value, handles: dict, graph=None):
     if "graph" in value:
         return _decode_graph(value["graph"], handles, graph)
     if "dtype" in value and "array" not in value:
-        return dtypes.as_dtype(value["dtype"])
+        return _dtype(value["dtype"])
     if "shape" in value and "array" not in value:
         return TensorShape(value["shape"])
     if "spec" in value:
-        return Spec(dtypes.as_dtype(value["spec"][0]), TensorShape(value["spec"][1]))
+        return Spec(_dtype(value["spec"][0]), TensorShape(value["spec"][1]))
     if "array" in value:
         array = np.array(value["array"], dtype=value["dtype"]).reshape(value["shape"])
         return array

@@ -2,7 +2,16 @@
 import subprocess
 import sys
 
+import pytest
+
 import runtime as tf
+
+
+def _save_and_load(fn, specs, tmp_path):
+    concrete = tf.function(fn, autograph=False).get_concrete_function(*specs)
+    path = tmp_path / "f.json"
+    tf.save_function(concrete, str(path))
+    return concrete, tf.load_function(str(path))
 
 
 def test_saved_function_runs_in_a_fresh_process(tmp_path):
@@ -10,24 +19,55 @@ def test_saved_function_runs_in_a_fresh_process(tmp_path):
 
     @tf.function
     def f(x, n):
-        def body(i, acc):
-            return i + 1, tf.cond(i % 2 == 0, lambda: acc + x, lambda: acc - 1)
-        _, acc = tf.while_loop(lambda i, acc: i < n, body, (tf.constant(0), tf.constant(0)))
-        return acc + v + x[0:1][0] * 0
+        def body(i, acc, ta):
+            return i + 1, tf.cond(i % 2 == 0, lambda: acc + x, lambda: acc - 1), ta.write(i, acc)
+
+        ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True, element_shape=[2])
+        _, acc, ta = tf.while_loop(lambda i, acc, ta: i < n, body, (tf.constant(0), tf.constant([0, 0]), ta))
+        return {"total": acc + v + x[0:1][0] * 0, "history": ta.stack()}
 
     cf = f.get_concrete_function(tf.TensorSpec([2], tf.int32), tf.TensorSpec([], tf.int32))
-    expected = cf(tf.constant([3, 4]), tf.constant(5)).numpy().tolist()
+    result = cf(tf.constant([3, 4]), tf.constant(5))
+    expected = {key: value.numpy().tolist() for key, value in result.items()}
     path = tmp_path / "f.json"
     tf.save_function(cf, str(path))
     script = (f"import runtime as tf\ng = tf.load_function({str(path)!r})\n"
-              "print(g(tf.constant([3, 4]), tf.constant(5)).numpy().tolist())")
+              "out = g(tf.constant([3, 4]), tf.constant(5))\n"
+              "print({key: value.numpy().tolist() for key, value in out.items()})")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == str(expected)
+
+
+def test_loaded_function_returns_the_same_structure_with_python_values(tmp_path):
+    def f(x):
+        return {"b": (x * 2, 3, None), "a": [x]}
+
+    original, loaded = _save_and_load(f, [tf.TensorSpec([], tf.float32)], tmp_path)
+    out = loaded(tf.constant(1.5))
+    assert list(out) == ["b", "a"] and out["b"][1:] == (3, None)
+    assert out["b"][0].numpy() == 3.0 and out["a"][0].numpy() == 1.5
+    assert str(loaded.graph) == str(original.graph)  # the same ops, names, attributes and types
+
+
+def test_saved_variables_start_from_their_saved_values(tmp_path):
+    v = tf.Variable(5)
+
+    def bump():
+        v.assign_add(1)
+        return v.read_value()
+
+    _, loaded = _save_and_load(bump, [], tmp_path)
+    assert [loaded().numpy(), loaded().numpy()] == [6, 7]
+    assert v.numpy() == 5  # the loaded function has its own copy
+
+
+def test_returning_an_unsavable_python_value_is_a_clear_error(tmp_path):
+    with pytest.raises(TypeError, match="only tensors, numbers, strings and None"):
+        _save_and_load(lambda x: (x, object()), [tf.TensorSpec([], tf.float32)], tmp_path)
 
 
 def test_loading_a_file_that_is_not_a_saved_function_is_a_clear_error(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text('{"format": "something-else"}')
-    import pytest
     with pytest.raises(ValueError, match="not a saved runtime function"):
         tf.load_function(str(path))
