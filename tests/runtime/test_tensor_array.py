@@ -39,3 +39,54 @@ def test_reading_an_unwritten_element_is_an_error_in_a_graph():
 
     with pytest.raises(InvalidArgumentError, match="never written"):
         f(tf.constant(1))
+
+
+def _graph(fn, *args):
+    return tf.function(fn, autograph=False)(*args)
+
+
+def test_seed001_plus_one_written_with_while_loop():
+    def plus_one(x):
+        ta = tf.TensorArray(dtype=tf.int32, size=0, dynamic_size=True)
+        n = tf.size(x)
+        _, ta = tf.while_loop(lambda i, ta: i < n, lambda i, ta: (i + 1, ta.write(i, x[i] + 1)), (0, ta))
+        return ta.stack()
+
+    assert str(_graph(plus_one, tf.constant([1, 2, 3]))) == "tf.Tensor([2 3 4], shape=(3,), dtype=int32)"
+
+
+def test_unstack_read_and_size_inside_a_graph():
+    def reverse(x):
+        src = tf.TensorArray(tf.float32, size=3).unstack(x)
+        n = src.size()
+        body = lambda i, d: (i + 1, d.write(n - 1 - i, src.read(i)))  # noqa: E731
+        _, dst = tf.while_loop(lambda i, d: i < n, body, (0, tf.TensorArray(tf.float32, size=3)))
+        return dst.stack(), n
+
+    stacked, n = _graph(reverse, tf.constant([1., 2., 3.]))
+    assert stacked.numpy().tolist() == [3., 2., 1.] and n.numpy() == 3
+
+
+def test_element_shape_gives_the_stacked_shape_while_tracing():
+    shapes = []
+
+    def repeat(x):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[2])
+        _, ta = tf.while_loop(lambda i, ta: i < 3, lambda i, ta: (i + 1, ta.write(i, x)), (0, ta))
+        shapes.append(ta.stack().shape)
+        return ta.stack()
+
+    assert _graph(repeat, tf.constant([1., 2.])).shape == (3, 2)
+    assert shapes == [tf.TensorShape([None, 2])]
+
+
+def test_writing_past_a_fixed_size_is_an_error_at_run_time():
+    with pytest.raises(OutOfRangeError, match="out of range for a TensorArray of size 1"):
+        _graph(lambda i: tf.TensorArray(tf.int32, size=1).write(i, 5).stack(), tf.constant(2))
+
+
+def test_eager_tensor_array_as_an_eager_while_loop_variable_and_a_closure():
+    _, ta = tf.while_loop(lambda i, ta: i < 3, lambda i, ta: (i + 1, ta.write(i, i * 10)),
+                          (0, tf.TensorArray(tf.int32, size=0, dynamic_size=True)))
+    assert ta.stack().numpy().tolist() == [0, 10, 20]
+    assert _graph(lambda x: ta.stack() + x, tf.constant(1)).numpy().tolist() == [1, 11, 21]
