@@ -298,11 +298,12 @@ class Function:
         if self._warned or len(self._concrete) < RETRACE_WARNING_THRESHOLD:
             return
         self._warned = True
+        filename, line = _caller_file_line()
         warnings.warn_explicit(
-            f"{self.__name__} has been traced {len(self._concrete)} times (last change: {reason}). Retracing "
-            "is expensive: pass tensors rather than Python numbers, keep shapes stable, or use "
-            "input_signature / reduce_retracing=True.",
-            RuntimeWarning, *_caller_file_line())
+            f"{self.__name__} has been traced {len(self._concrete)} times; the latest retrace was called from "
+            f"{filename}:{line} (changed: {reason}). Retracing is expensive: pass tensors rather than Python "
+            "numbers, keep shapes stable, or use input_signature / reduce_retracing=True.",
+            RuntimeWarning, filename, line)
 
     def __repr__(self) -> str:
         return f"<runtime.Function {self.__name__}>"

@@ -158,6 +158,8 @@ def test_retracing_is_explained_and_warned_once_at_the_callers_line():
     messages = [w for w in caught if "traced" in str(w.message)]
     assert len(messages) == 1
     assert messages[0].filename == __file__
+    assert f"called from {__file__}:{messages[0].lineno} (changed: x: int32 tensor of shape (3,)" in str(
+        messages[0].message)
 
 
 def test_reduce_retracing_relaxes_shapes():
