@@ -65,7 +65,7 @@ class Operation:
     def __str__(self) -> str:
         args = [t.name for t in self.inputs]
         hidden = _SHOWN_ELSEWHERE.get(self.type, _SHOWN_ELSEWHERE[None])
-        args += [f"{k}={_attr_repr(v)}" for k, v in sorted(self.attrs.items()) if k not in hidden]
+        args += [f"{k}={_attr_repr(v)}" for k, v in sorted(self.attrs.items()) if k not in hidden and v is not None]
         outs = ", ".join(t.name for t in self.outputs) or "()"
         types = ", ".join(f"{t.dtype.name}{t.shape}" for t in self.outputs)
         deps = f"  ^{','.join(op.name for op in self.control_inputs)}" if self.control_inputs else ""

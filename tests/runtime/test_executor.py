@@ -134,3 +134,22 @@ def test_generated_code_is_in_linecache_for_tracebacks():
     cf = concrete(lambda x: x * 2, tf.constant(1))
     executable = cf._compiled()
     assert "".join(linecache.getlines(executable.filename)) == cf.executor_source()
+
+
+def test_the_listings_in_docs_graph_md_are_current():
+    import pathlib
+
+    @tf.function
+    def count(n):
+        i = tf.constant(0)
+        total = tf.constant(0)
+        while i < n:
+            total += i * i
+            i += 1
+        return total
+
+    page = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "graph.md").read_text()
+    concrete = count.get_concrete_function(tf.TensorSpec([], tf.int32))
+    assert f"```text\n{concrete.graph}\n```" in page
+    assert f"```text\n{concrete.executor_source()}```" in page
+    assert concrete(tf.constant(4)).numpy() == 14
