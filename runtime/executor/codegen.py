@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import inspect
 import itertools
 import keyword
 import linecache
@@ -73,6 +74,25 @@ def compile_graph(graph: FuncGraph, outputs: list, name: str = "graph_fn") -> Ex
 def _safe(text: str) -> str:
     cleaned = "".join(c if c.isalnum() else "_" for c in text)
     return cleaned if cleaned and not cleaned[0].isdigit() else f"t_{cleaned}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _kernel_defaults(kernel) -> dict:
+    """The kernel's keyword defaults; attributes equal to them are left out of the call."""
+    try:
+        parameters = inspect.signature(kernel).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: p.default for p in parameters if p.default is not p.empty}
+
+
+def _is_default(defaults: dict, key: str, value) -> bool:
+    default = defaults.get(key, _MISSING)
+    return default is value or (type(default) is type(value) and isinstance(value, _LITERALS)
+                                and repr(default) == repr(value))  # repr: -0.0 is not 0.0
+
+
+_MISSING = object()
 
 
 def _constant_name(value) -> str:
@@ -173,7 +193,8 @@ class _Codegen:
             call = form.format(*args)
         else:
             kernel = self.bind(op.opdef.kernel, _safe(op.type))
-            kwargs = [f"{k}={self.literal(v)}" for k, v in op.attrs.items()]
+            defaults = _kernel_defaults(op.opdef.kernel)
+            kwargs = [f"{k}={self.literal(v)}" for k, v in op.attrs.items() if not _is_default(defaults, k, v)]
             call = f"{kernel}({', '.join(args + kwargs)})"
         target = outs[0] if not op.opdef.multi_output else ", ".join(outs) + ("," if len(outs) == 1 else "")
         lines.append(f"{'    ' * depth}{target} = {call}")

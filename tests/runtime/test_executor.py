@@ -17,7 +17,7 @@ def test_generated_source_is_straight_line_python():
     cf = concrete(a_regular_function, tf.constant([[1.0, 2.0]]), tf.constant([[2.0], [3.0]]), tf.constant(4.0))
     assert cf.executor_source() == (
         "def a_regular_function(x, y, b):\n"
-        "    matmul = MatMul(x, y, transpose_a=False, transpose_b=False)\n"
+        "    matmul = MatMul(x, y)\n"
         "    addv2 = matmul + b\n"
         "    return (addv2, )\n")
 
