@@ -25,7 +25,8 @@ from runtime import config, dtypes, nest
 from runtime.control_flow import user_location
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building
-from runtime.ops.registry import wrap
+from runtime.ops import registry
+from runtime.ops.registry import Spec, wrap
 from runtime.shape import TensorShape, as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 
@@ -444,6 +445,8 @@ class ConcreteFunction:
         return self._call_flat(converted)
 
     def _call_flat(self, tensors):
+        if registry.context.graph is not None:  # called while tracing another function
+            return self._inline(tensors)
         values = []
         for t in tensors:
             value = t._value if isinstance(t, EagerTensor) else convert_to_tensor(t)._value
@@ -455,6 +458,21 @@ class ConcreteFunction:
         if nest.is_sequence(self.structured_outputs):
             return nest.pack(self.structured_outputs, flat)
         return flat[0]
+
+    def _inline(self, tensors):
+        """Copy this function's ops into the graph being traced, fed by `tensors`."""
+        graph = registry.context.graph
+        mapping = {id(ph): graph.capture(convert_to_tensor(t)) for ph, t in zip(self.graph.inputs, tensors)}
+        for op in self.graph.operations:
+            if op.type == "Placeholder":
+                continue
+            specs = [Spec(t.dtype, t.shape) for t in op.outputs]
+            inputs = tuple(mapping[id(t)] for t in op.inputs)
+            outs = graph.create_op(op.opdef, inputs, op.attrs, specs, name=f"{self.name}/{op.name}")
+            for old, new in zip(op.outputs, outs):
+                mapping[id(old)] = new
+        flat = [mapping[id(v)] if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
+        return nest.pack(self.structured_outputs, flat) if nest.is_sequence(self.structured_outputs) else flat[0]
 
     def _accepts(self, args, kwargs) -> bool:
         mine = nest.flatten(self._input_structure)

@@ -361,3 +361,25 @@ def test_python_float_keys_keep_signed_zeros_apart_and_nan_reuses_its_trace():
     inverse(one, float("nan"))
     assert inverse.experimental_get_tracing_count() == 3
     assert inverse.last_retrace_reason == "k: Python float -0.0 -> Python float nan"
+
+
+def test_a_function_called_while_tracing_another_is_inlined_in_program_order():
+    v = tf.Variable(0)
+    traces = []
+
+    @tf.function
+    def bump(k):
+        traces.append(1)
+        v.assign_add(k)
+        return v.read_value()
+
+    @tf.function
+    def twice(k):
+        return bump(k), bump.get_concrete_function(k)(k) * 10
+
+    assert [t.numpy() for t in twice(tf.constant(2))] == [2, 40] and v.numpy() == 4
+    assert traces == [1]  # bump traced once, for its one signature
+    graph = twice.get_concrete_function(tf.constant(2)).graph
+    graph.lint()
+    assert [op.name for op in graph.get_operations() if op.stateful] == [
+        "bump/AssignAddVariableOp", "bump/ReadVariableOp", "bump/AssignAddVariableOp_1", "bump/ReadVariableOp_1"]
