@@ -189,19 +189,28 @@ class Function:
         if len(args) != len(specs):
             raise TypeError(f"{self.__name__} takes {len(specs)} argument(s) by its input_signature "
                             f"{list(specs)}, got {len(args)}.")
-        checked = []
-        for i, (value, spec) in enumerate(zip(args, specs)):
-            if isinstance(value, TensorSpec):
-                checked.append(spec)
-                continue
-            tensor = convert_to_tensor(value, dtype_hint=spec.dtype)
-            if not spec.is_compatible_with(tensor):
-                raise TypeError(
-                    f"{self.__name__}: argument {i} is a {tensor.dtype.name} tensor of shape {tensor.shape}, "
-                    f"which does not match the input_signature's {spec}. Pass a matching value, or widen "
-                    "the TensorSpec (None for a dimension that varies, shape=None for any shape).")
-            checked.append(tensor)
+        checked = [self._check_against_spec(i, value, spec) for i, (value, spec) in enumerate(zip(args, specs))]
         return tuple(checked), {}
+
+    def _check_against_spec(self, i: int, value, spec):
+        """`value` (a tensor, or a nested structure of them) converted and checked against `spec`."""
+        if isinstance(value, TensorSpec):
+            return spec
+        if not isinstance(spec, TensorSpec):  # a structure of specs: the value must have that structure
+            if isinstance(spec, dict) and isinstance(value, dict) and sorted(spec, key=repr) == sorted(value, key=repr):
+                return {k: self._check_against_spec(i, value[k], s) for k, s in spec.items()}
+            if isinstance(spec, (tuple, list)) and isinstance(value, (tuple, list)) and len(spec) == len(value):
+                items = [self._check_against_spec(i, v, s) for v, s in zip(value, spec)]
+                return type(spec)(*items) if hasattr(spec, "_fields") else type(spec)(items)  # namedtuples too
+            raise TypeError(f"{self.__name__}: argument {i} is {nest.structure_repr(value)} but the "
+                            f"input_signature expects {nest.structure_repr(spec)}.")
+        tensor = convert_to_tensor(value, dtype_hint=spec.dtype)
+        if not spec.is_compatible_with(tensor):
+            raise TypeError(
+                f"{self.__name__}: argument {i} is a {tensor.dtype.name} tensor of shape {tensor.shape}, "
+                f"which does not match the input_signature's {spec}. Pass a matching value, or widen "
+                "the TensorSpec (None for a dimension that varies, shape=None for any shape).")
+        return tensor
 
     def _relaxed_match(self, args, kwargs):
         """With an input_signature or reduce_retracing, an existing trace that accepts these arguments."""
@@ -519,7 +528,21 @@ class ConcreteFunction:
 def _spec_text(value) -> str:
     if _is_tensor_leaf(value):
         return f"{value.dtype.name} Tensor, shape={value.shape}"
-    return nest.structure_repr(value)
+    return _nested_text(value)
+
+
+def _nested_text(value) -> str:
+    """A nested argument, its tensors shown as TensorSpecs (as TensorFlow prints them)."""
+    if _is_tensor_leaf(value):
+        return f"TensorSpec(shape={value.shape}, dtype={value.dtype.name})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_nested_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(_nested_text(v) for v in value)
+        if isinstance(value, list):
+            return f"[{inner}]"
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    return repr(value)
 
 
 def _returns_text(outputs) -> list[str]:

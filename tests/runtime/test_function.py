@@ -383,3 +383,31 @@ def test_a_function_called_while_tracing_another_is_inlined_in_program_order():
     graph.lint()
     assert [op.name for op in graph.get_operations() if op.stateful] == [
         "bump/AssignAddVariableOp", "bump/ReadVariableOp", "bump/AssignAddVariableOp_1", "bump/ReadVariableOp_1"]
+
+
+def test_input_signature_with_a_nested_structure():
+    @tf.function(input_signature=[[tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)]])
+    def scale(pair):
+        return pair[0] * tf.cast(pair[1], tf.float32)
+
+    assert scale([tf.constant([1.0, 2.0]), tf.constant(3)]).numpy().tolist() == [3.0, 6.0]
+    assert scale([[1.0], 2]).numpy().tolist() == [2.0]
+    assert scale.experimental_get_tracing_count() == 1
+    assert scale.get_concrete_function().pretty_printed_signature().splitlines()[:3] == [
+        "scale(pair)", "  Args:", "    pair: [TensorSpec(shape=(None,), dtype=float32), TensorSpec(shape=(), dtype=int32)]"]
+    with pytest.raises(TypeError, match=r"argument 0 is \[\.\] but the input_signature expects \[\., \.\]"):
+        scale([tf.constant([1.0])])
+
+
+def test_method_with_input_signature_excludes_self():
+    class Model:
+        def __init__(self, k):
+            self.k = tf.Variable(k)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def scale(self, x):
+            return x * self.k
+
+    a, b = Model(2.0), Model(3.0)
+    assert a.scale(tf.constant(3.0)).numpy() == 6.0 and b.scale(tf.constant(3.0)).numpy() == 9.0
+    assert a.scale.get_concrete_function().pretty_printed_signature().startswith("scale(x)\n")
