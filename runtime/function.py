@@ -16,91 +16,21 @@ import threading
 import types
 import warnings
 import weakref
-from dataclasses import dataclass
 from typing import Callable, Optional
 
 import numpy as np
 
-from runtime import config, dtypes, nest
+from runtime import config, nest
 from runtime.control_flow import user_location
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building
 from runtime.ops import registry
 from runtime.ops.registry import Spec, wrap
-from runtime.shape import TensorShape, as_shape
+from runtime.signatures import (TensorSpec, array_to_tensor, describe, differ, encode, has_array,
+                                is_tensor_leaf, leaf_key, relax, returns_text, spec_text)
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 
 RETRACE_WARNING_THRESHOLD = 5
-
-
-@dataclass(frozen=True)
-class TensorSpec:
-    """The dtype and (possibly partial) shape a tensor argument must have."""
-
-    shape: TensorShape
-    dtype: dtypes.DType = dtypes.float32
-    name: Optional[str] = None
-
-    def __init__(self, shape, dtype=dtypes.float32, name=None):
-        object.__setattr__(self, "shape", as_shape(shape))
-        object.__setattr__(self, "dtype", dtypes.as_dtype(dtype))
-        object.__setattr__(self, "name", name)
-
-    @classmethod
-    def from_tensor(cls, tensor, name=None) -> "TensorSpec":
-        return cls(tensor.shape, tensor.dtype, name)
-
-    def is_compatible_with(self, value) -> bool:
-        return self.dtype is value.dtype and self.shape.is_compatible_with(value.shape)
-
-    def __repr__(self) -> str:
-        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
-
-
-# --- argument keys ---------------------------------------------------------------
-
-def _leaf_key(value):
-    if isinstance(value, EagerTensor):
-        return (value._dtype, value._value.shape)
-    if isinstance(value, (Tensor, TensorSpec)):
-        return (value.dtype, value.shape.dims)
-    if hasattr(value, "handle") and hasattr(value, "assign"):  # Variable: captured by reference
-        return ("variable", id(value))
-    if value.__class__ is float and (value != value or value == 0.0):
-        return (float, repr(value))  # nan equals itself here, and -0.0 differs from 0.0
-    try:
-        hash(value)
-    except TypeError:
-        return ("object", id(value))
-    return (type(value), value)
-
-
-def _is_numpy(value) -> bool:
-    return isinstance(value, (np.ndarray, np.generic))
-
-
-def _has_array(args, kwargs) -> bool:
-    if not kwargs and not any(v.__class__ in (list, tuple, dict) for v in args):
-        return any(_is_numpy(v) for v in args)
-    return any(_is_numpy(v) for v in nest.flatten((args, kwargs)))
-
-
-def _array_to_tensor(value):
-    """NumPy arrays and scalars are arguments like tensors (keyed by dtype and shape), as in TensorFlow."""
-    return EagerTensor._from_numpy(value) if _is_numpy(value) else value
-
-
-def _is_tensor_leaf(value) -> bool:
-    return isinstance(value, (Tensor, TensorSpec))
-
-
-def _encode(value):
-    """A hashable key for an argument: structure plus leaf keys."""
-    if isinstance(value, (list, tuple)):
-        return (type(value).__name__, tuple(_encode(v) for v in value))
-    if isinstance(value, dict):
-        return ("dict", tuple((k, _encode(value[k])) for k in sorted(value, key=repr)))
-    return _leaf_key(value)
 
 
 # --- Function ------------------------------------------------------------------------
@@ -168,9 +98,9 @@ class Function:
             args, kwargs = self._canonical(args, kwargs)
         if self.input_signature is not None:
             args, kwargs = self._apply_signature(args, kwargs)
-        elif _has_array(args, kwargs):
-            args, kwargs = nest.pack((args, kwargs), [_array_to_tensor(v) for v in nest.flatten((args, kwargs))])
-        key = (_encode(args), _encode(kwargs) if kwargs else ())
+        elif has_array(args, kwargs):
+            args, kwargs = nest.pack((args, kwargs), [array_to_tensor(v) for v in nest.flatten((args, kwargs))])
+        key = (encode(args), encode(kwargs) if kwargs else ())
         concrete = self._cache.get(key)
         if concrete is None:
             with self._lock:
@@ -178,7 +108,7 @@ class Function:
                 if concrete is None:
                     concrete = self._trace(args, kwargs, key)
                 self._cache[key] = concrete
-        flat = [v for v in nest.flatten((args, kwargs)) if _is_tensor_leaf(v)]
+        flat = [v for v in nest.flatten((args, kwargs)) if is_tensor_leaf(v)]
         return concrete, flat
 
     def _apply_signature(self, args, kwargs):
@@ -228,7 +158,7 @@ class Function:
         if self.input_signature is not None:
             specs_args = self.input_signature
         elif self._reduce_retracing and self._concrete:
-            specs_args, specs_kwargs = _relax(self._concrete[-1]._input_structure, (args, kwargs))
+            specs_args, specs_kwargs = relax(self._concrete[-1]._input_structure, (args, kwargs))
         reason = self._explain(key) if self._keys else None
         concrete = trace(self._traced_callable(), specs_args, specs_kwargs, self.__name__,
                          self._parameter_names())
@@ -295,9 +225,9 @@ class Function:
         names = self._parameter_names()
         changes = []
         for i, (old, new) in enumerate(zip(previous[0][1], key[0][1])):
-            if _differ(old, new):
+            if differ(old, new):
                 label = names[i] if i < len(names) else f"argument {i}"
-                changes.append(f"{label}: {_describe(old)} -> {_describe(new)}")
+                changes.append(f"{label}: {describe(old)} -> {describe(new)}")
         if previous[0][1].__len__() != key[0][1].__len__():
             changes.append(f"number of arguments: {len(previous[0][1])} -> {len(key[0][1])}")
         if previous[1] != key[1]:
@@ -319,44 +249,10 @@ class Function:
         return f"<runtime.Function {self.__name__}>"
 
 
-def _differ(old_key, new_key) -> bool:
-    try:
-        return bool(old_key != new_key)
-    except (TypeError, ValueError):  # keys holding values that don't compare to a bool
-        return True
-
-
 def _caller_file_line() -> tuple[str, int]:
     where = user_location()
     filename, _, line = where.rpartition(":")
     return filename or where, int(line) if line.isdigit() else 0
-
-
-def _describe(leaf_key) -> str:
-    if isinstance(leaf_key, tuple) and len(leaf_key) == 2 and isinstance(leaf_key[0], dtypes.DType):
-        return f"{leaf_key[0].name} tensor of shape {tuple(leaf_key[1]) if leaf_key[1] is not None else '<unknown>'}"
-    if isinstance(leaf_key, tuple) and len(leaf_key) == 2 and isinstance(leaf_key[0], type):
-        value = leaf_key[1]
-        shown = value if leaf_key[0] is float and isinstance(value, str) else repr(value)
-        return f"Python {leaf_key[0].__name__} {shown}"
-    if isinstance(leaf_key, tuple) and leaf_key and leaf_key[0] in ("list", "tuple", "dict"):
-        return f"a {leaf_key[0]} of {len(leaf_key[1])}"
-    return repr(leaf_key)
-
-
-def _relax(previous_structure, current):
-    """Specs that accept both the previous trace's inputs and the current ones."""
-    old_leaves = nest.flatten(previous_structure)
-    new_leaves = nest.flatten(current)
-    if len(old_leaves) != len(new_leaves) or not nest.same_structure(previous_structure, current):
-        return current
-    relaxed = []
-    for old, new in zip(old_leaves, new_leaves):
-        if _is_tensor_leaf(old) and _is_tensor_leaf(new) and old.dtype is new.dtype:
-            relaxed.append(TensorSpec(old.shape.most_specific_compatible_shape(new.shape), new.dtype))
-        else:
-            relaxed.append(new)
-    return nest.pack(current, relaxed)
 
 
 # --- tracing ------------------------------------------------------------------------
@@ -369,7 +265,7 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str]) -> "Con
     arg_names = _leaf_names(structure, param_names)
     inputs = []
     for leaf, label in zip(leaves, arg_names):
-        if _is_tensor_leaf(leaf):
+        if is_tensor_leaf(leaf):
             inputs.append(graph.placeholder(leaf.dtype, leaf.shape, label))
         else:
             inputs.append(leaf)
@@ -380,7 +276,7 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str]) -> "Con
         outputs = [graph.capture(v._as_tensor(None)) if _is_variable(v) else v for v in outputs]
     graph.structured_outputs = result
     graph.outputs = [v for v in outputs if isinstance(v, SymbolicTensor)]
-    signature = nest.pack(structure, [TensorSpec(leaf.shape, leaf.dtype, label) if _is_tensor_leaf(leaf) else leaf
+    signature = nest.pack(structure, [TensorSpec(leaf.shape, leaf.dtype, label) if is_tensor_leaf(leaf) else leaf
                                       for leaf, label in zip(leaves, arg_names)])
     return ConcreteFunction(graph, name, signature, result, outputs, param_names)
 
@@ -440,8 +336,8 @@ class ConcreteFunction:
         return self._compiled().source
 
     def __call__(self, *args, **kwargs):
-        flat = [v for v in nest.flatten((args, kwargs)) if _is_tensor_leaf(v)]
-        specs = [v for v in nest.flatten(self._input_structure) if _is_tensor_leaf(v)]
+        flat = [v for v in nest.flatten((args, kwargs)) if is_tensor_leaf(v)]
+        specs = [v for v in nest.flatten(self._input_structure) if is_tensor_leaf(v)]
         if len(flat) != len(specs):
             raise TypeError(f"{self.name} was traced for {len(specs)} tensor argument(s), got {len(flat)}.")
         converted = []
@@ -489,12 +385,12 @@ class ConcreteFunction:
         if len(mine) != len(theirs) or not nest.same_structure(self._input_structure, (tuple(args), dict(kwargs))):
             return False
         for a, b in zip(mine, theirs):
-            if _is_tensor_leaf(a) != _is_tensor_leaf(b):
+            if is_tensor_leaf(a) != is_tensor_leaf(b):
                 return False
-            if _is_tensor_leaf(a):
+            if is_tensor_leaf(a):
                 if not a.is_compatible_with(b):
                     return False
-            elif _leaf_key(a) != _leaf_key(b):
+            elif leaf_key(a) != leaf_key(b):
                 return False
         return True
 
@@ -503,65 +399,26 @@ class ConcreteFunction:
         parts, arg_lines = [], []
         for i, value in enumerate(args):
             label = self._param_names[i] if i < len(self._param_names) else f"arg{i}"
-            if any(_is_tensor_leaf(v) for v in nest.flatten(value)):
+            if any(is_tensor_leaf(v) for v in nest.flatten(value)):
                 parts.append(label)
-                arg_lines.append(f"    {label}: {_spec_text(value)}")
+                arg_lines.append(f"    {label}: {spec_text(value)}")
             else:
                 parts.append(f"{label}={value!r}")
         for key in kwargs:
             value = kwargs[key]
-            if any(_is_tensor_leaf(v) for v in nest.flatten(value)):
+            if any(is_tensor_leaf(v) for v in nest.flatten(value)):
                 parts.append(key)
-                arg_lines.append(f"    {key}: {_spec_text(value)}")
+                arg_lines.append(f"    {key}: {spec_text(value)}")
             else:
                 parts.append(f"{key}={value!r}")
         lines = [f"{self.name}({', '.join(parts)})"]
         if arg_lines:
             lines += ["  Args:", *arg_lines]
-        lines += ["  Returns:", *_returns_text(self.structured_outputs)]
+        lines += ["  Returns:", *returns_text(self.structured_outputs)]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]}>"
-
-
-def _spec_text(value) -> str:
-    if _is_tensor_leaf(value):
-        return f"{value.dtype.name} Tensor, shape={value.shape}"
-    return _nested_text(value)
-
-
-def _nested_text(value) -> str:
-    """A nested argument, its tensors shown as TensorSpecs (as TensorFlow prints them)."""
-    if _is_tensor_leaf(value):
-        return f"TensorSpec(shape={value.shape}, dtype={value.dtype.name})"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {_nested_text(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_nested_text(v) for v in value)
-        if isinstance(value, list):
-            return f"[{inner}]"
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    return repr(value)
-
-
-def _returns_text(outputs) -> list[str]:
-    if isinstance(outputs, Tensor):
-        return [f"    {_spec_text(outputs)}"]
-    leaves = nest.flatten(outputs)
-    if not nest.is_sequence(outputs):
-        return [f"    {outputs!r}"]
-    counter = iter(range(1, len(leaves) + 1))
-    placeholders = nest.pack(outputs, [f"<{next(counter)}>" for _ in leaves])
-    lines = [f"    {_plain(placeholders)}"]
-    for i, leaf in enumerate(leaves, 1):
-        text = _spec_text(leaf) if isinstance(leaf, Tensor) else repr(leaf)
-        lines.append(f"      <{i}>: {text}")
-    return lines
-
-
-def _plain(structure) -> str:
-    return repr(structure).replace("'", "")
 
 
 def function(func: Optional[Callable] = None, input_signature=None, autograph: bool = True,

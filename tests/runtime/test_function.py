@@ -411,3 +411,29 @@ def test_method_with_input_signature_excludes_self():
     a, b = Model(2.0), Model(3.0)
     assert a.scale(tf.constant(3.0)).numpy() == 6.0 and b.scale(tf.constant(3.0)).numpy() == 9.0
     assert a.scale.get_concrete_function().pretty_printed_signature().startswith("scale(x)\n")
+
+
+def test_threads_share_one_trace_per_signature():
+    import threading
+
+    @tf.function
+    def f(x):
+        return tf.reduce_sum(x * 2)
+
+    results, errors = {}, []
+
+    def worker(n):
+        try:
+            for _ in range(20):
+                results[n] = f(tf.ones([n % 3 + 1], tf.int32)).numpy()
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert results == {n: 2 * (n % 3 + 1) for n in range(8)}
+    assert f.experimental_get_tracing_count() == 3
