@@ -26,7 +26,10 @@ class BreakTransformer(Base):
         node = self.generic_visit(node)
         probe = lowering.Jump(gast.Break, lambda b: [], "", crosses_loops=False)
         if not lowering.contains(node.body, probe):
-            return node if not node.orelse else [_without_else(node), *node.orelse]
+            if not node.orelse:
+                return node
+            orelse, node.orelse = node.orelse, []
+            return [node, *orelse]
         flag = self.ctx.namer.new("break_")
         jump = lowering.Jump(gast.Break, lambda b: templates.replace("flag = True", flag=flag), flag, False)
         node.body = lowering.lower_block(node.body, jump)
@@ -40,11 +43,6 @@ class BreakTransformer(Base):
 
     visit_While = _visit_loop
     visit_For = _visit_loop
-
-
-def _without_else(node):
-    node.orelse = []
-    return node
 
 
 def transform(node, ctx: Context):

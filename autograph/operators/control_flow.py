@@ -41,11 +41,15 @@ def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple):
     if backend is None:
         return true_fn(*state) if pred else false_fn(*state)
     n = len(names)
+    outputs: dict = {}
 
     def branch(fn, which):
         def run():
             out = _as_tuple(fn(*state), n)
             _check_defined_after_if(out, names, which)
+            outputs[which] = out
+            if len(outputs) == 2:
+                _check_same_structure(outputs["true"], outputs["false"], names)
             return out
         return run
 
@@ -65,6 +69,32 @@ def _check_defined_after_if(values, names, which: str) -> None:
                 f"'{name}' is assigned in only one branch of this `if` on a tensor (the {which} branch "
                 f"leaves it undefined) and is used afterwards. Assign '{name}' before the `if` or in both "
                 "branches."))
+
+
+def _structure(value):
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__, tuple(_structure(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((k, _structure(v)) for k, v in value.items())))
+    return "."
+
+
+def _describe(structure) -> str:
+    if structure == ".":
+        return "a single value"
+    kind, items = structure
+    return f"a {kind} of {len(items)}"
+
+
+def _check_same_structure(true_out, false_out, names) -> None:
+    for name, a, b in zip(names, true_out, false_out):
+        sa, sb = _structure(a), _structure(b)
+        if sa != sb:
+            what = "the function's return value" if name == "retval_" else f"'{name}'"
+            raise StagingError(at_user_line(
+                f"{what} has a different structure in the two branches of this `if` on a tensor "
+                f"({_describe(sa)} vs {_describe(sb)}). With a tensor condition both branches must produce the "
+                "same structure; return (or assign) values of the same shape on every path."))
 
 
 def if_exp(pred, true_fn, false_fn, expr_repr: str = ""):

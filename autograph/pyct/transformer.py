@@ -56,17 +56,24 @@ class Base(gast.NodeTransformer):
 
 
 def located(new, origin):
-    """Give `new` and its children without a location the location of `origin`."""
+    """Give `new` and its children without a location the location of `origin`.
+
+    Stops at nodes that have a location: they are the user's, or were located
+    when an inner statement was converted."""
     line = getattr(origin, "lineno", None)
     if line is None:
         return new
     col = getattr(origin, "col_offset", 0) or 0
-    for n in gast.walk(new):
-        if hasattr(n, "lineno") or isinstance(n, (gast.stmt, gast.expr)):
-            if getattr(n, "lineno", None) is None:
-                n.lineno, n.col_offset = line, col
-                n.end_lineno = getattr(origin, "end_lineno", line)
-                n.end_col_offset = getattr(origin, "end_col_offset", col)
+    end_line = getattr(origin, "end_lineno", line)
+    end_col = getattr(origin, "end_col_offset", col)
+    stack = [new]
+    while stack:
+        n = stack.pop()
+        if getattr(n, "lineno", None) is not None:
+            continue
+        if isinstance(n, (gast.stmt, gast.expr)) or hasattr(n, "lineno"):
+            n.lineno, n.col_offset, n.end_lineno, n.end_col_offset = line, col, end_line, end_col
+        stack.extend(gast.iter_child_nodes(n))
     return new
 
 

@@ -1,0 +1,1 @@
+"""Differential fuzzing of the transpiler: random programs run four ways must agree."""

@@ -1,0 +1,181 @@
+"""Random, valid, terminating Python functions (seeded, reproducible).
+
+Programs use int variables (and bools from comparisons), nested
+if/elif/else, while loops with a bound, for loops over range(...), break,
+continue, loop else clauses, early return, and/or/not, ternaries,
+augmented assignment, a helper function and a lambda, and `record(...)`
+calls whose order is compared between runs.
+
+With `staged=True` the program stays within what graph mode can express
+(checked by modes c and d): every variable is defined before any branch or
+loop, no `record` side effects inside control flow (they would run once per
+trace), no `return` inside loops, `and`/`or` only between comparisons, and
+all arithmetic is int32-safe (values kept small with `%`).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+VARIABLES = ["x", "y", "z"]
+
+
+@dataclass
+class Generator:
+    rng: random.Random
+    staged: bool = False
+    max_depth: int = 3
+    _loop_depth: int = 0
+    _lines: list = field(default_factory=list)
+    _counter: int = 0
+
+    # -- expressions -------------------------------------------------------------------
+
+    def atom(self) -> str:
+        choice = self.rng.random()
+        if choice < 0.45:
+            return self.rng.choice(VARIABLES + ["a", "b"])
+        if choice < 0.8:
+            return str(self.rng.randint(-5, 9))
+        if choice < 0.9:
+            return f"helper({self.rng.choice(VARIABLES)})"
+        return f"twice({self.rng.choice(VARIABLES + ['a'])})"
+
+    def arith(self, depth: int = 0) -> str:
+        if depth >= 2 or self.rng.random() < 0.4:
+            return self.atom()
+        op = self.rng.choice(["+", "-", "*", "%"])
+        left, right = self.arith(depth + 1), self.arith(depth + 1)
+        if op == "%":
+            return f"({left}) % {self.rng.randint(2, 7)}"
+        if op == "*":
+            return f"(({left}) * ({right})) % 1000"
+        return f"({left} {op} {right})"
+
+    def comparison(self) -> str:
+        op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="])
+        return f"{self.arith(1)} {op} {self.arith(1)}"
+
+    def condition(self, depth: int = 0) -> str:
+        r = self.rng.random()
+        if depth < 2 and r < 0.25:
+            op = self.rng.choice(["and", "or"])
+            return f"({self.condition(depth + 1)}) {op} ({self.condition(depth + 1)})"
+        if depth < 2 and r < 0.35:
+            return f"not ({self.condition(depth + 1)})"
+        if not self.staged and r < 0.45:
+            return f"record({self.arith(1)}) {self.rng.choice(['and', 'or'])} record({self.arith(1)})"
+        return self.comparison()
+
+    def value(self) -> str:
+        if self.rng.random() < 0.15:
+            return f"({self.arith(1)}) if ({self.condition(1)}) else ({self.arith(1)})"
+        return self.arith()
+
+    # -- statements ------------------------------------------------------------------------
+
+    def emit(self, indent: int, text: str) -> None:
+        self._lines.append("    " * indent + text)
+
+    def block(self, indent: int, depth: int, size: int) -> None:
+        for _ in range(size):
+            self.statement(indent, depth)
+
+    def statement(self, indent: int, depth: int) -> None:
+        r = self.rng.random()
+        var = self.rng.choice(VARIABLES)
+        if depth >= self.max_depth or r < 0.35:
+            self.emit(indent, f"{var} = {self.value()}")
+        elif r < 0.5:
+            self.emit(indent, f"{var} {self.rng.choice(['+=', '-='])} {self.arith(1)}")
+        elif r < 0.55 and not self.staged:
+            self.emit(indent, f"record({self.value()})")
+        elif r < 0.7:
+            self.if_statement(indent, depth)
+        elif r < 0.8:
+            self.while_loop(indent, depth)
+        elif r < 0.9:
+            self.for_loop(indent, depth)
+        elif self._loop_depth and r < 0.95:
+            self.emit(indent, f"if {self.condition()}:")
+            self.emit(indent + 1, self.rng.choice(["break", "continue"]))
+        elif not (self.staged and self._loop_depth):
+            self.emit(indent, f"if {self.condition()}:")
+            value = f"{self.arith()}, y, z" if self.staged else self.arith()  # graphs need one structure
+            self.emit(indent + 1, f"return {value}")
+        else:
+            self.emit(indent, f"{var} = {self.value()}")
+
+    def if_statement(self, indent: int, depth: int) -> None:
+        self.emit(indent, f"if {self.condition()}:")
+        self.block(indent + 1, depth + 1, self.rng.randint(1, 3))
+        for _ in range(self.rng.randint(0, 1)):
+            self.emit(indent, f"elif {self.condition()}:")
+            self.block(indent + 1, depth + 1, self.rng.randint(1, 2))
+        if self.rng.random() < 0.5:
+            self.emit(indent, "else:")
+            self.block(indent + 1, depth + 1, self.rng.randint(1, 2))
+
+    def _counter_name(self) -> str:
+        self._counter += 1
+        return f"n{self._counter}"
+
+    def while_loop(self, indent: int, depth: int) -> None:
+        counter = self._counter_name()
+        self.emit(indent, f"{counter} = 0")
+        self.emit(indent, f"while {counter} < {self.rng.randint(0, 4)} and ({self.condition()}):")
+        self.emit(indent + 1, f"{counter} += 1")
+        self._loop_depth += 1
+        self.block(indent + 1, depth + 1, self.rng.randint(1, 3))
+        self._loop_depth -= 1
+        self._loop_else(indent, depth)
+
+    def for_loop(self, indent: int, depth: int) -> None:
+        target = self._counter_name()
+        bound = self.rng.choice(["a % 5", "b % 4", str(self.rng.randint(0, 4))])
+        self.emit(indent, f"for {target} in range({bound}):")
+        self.emit(indent + 1, f"x = x + {target}")
+        self._loop_depth += 1
+        self.block(indent + 1, depth + 1, self.rng.randint(1, 3))
+        self._loop_depth -= 1
+        self._loop_else(indent, depth)
+
+    def _loop_else(self, indent: int, depth: int) -> None:
+        if self.rng.random() < 0.25:
+            self.emit(indent, "else:")
+            self.block(indent + 1, depth + 1, 1)
+
+    # -- the program ------------------------------------------------------------------------
+
+    def program(self) -> str:
+        self._lines = []
+        self._counter = 0
+        self.emit(1, "x = a")
+        self.emit(1, "y = b")
+        self.emit(1, "z = 0")
+        self.block(1, 0, self.rng.randint(2, 6))
+        self.emit(1, "return x, y, z")
+        body = "\n".join(self._lines)
+        return PRELUDE + "\n\ndef f(a, b):\n" + body + "\n"
+
+
+PRELUDE = '''\
+LOG = []
+
+
+def record(v):
+    LOG.append(v)
+    return v
+
+
+def helper(v):
+    if v > 3:
+        return v - 2
+    return v + 1
+
+
+twice = lambda v: v * 2  # noqa: E731'''
+
+
+def generate(seed: int, staged: bool = False) -> str:
+    return Generator(random.Random(seed), staged=staged).program()

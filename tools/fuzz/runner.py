@@ -1,0 +1,125 @@
+"""Run a generated program four ways and compare.
+
+(a) the original on Python ints; (b) the converted function's generated code on
+Python ints — must agree exactly, including the recorded side effects and the
+exception type; (c) the generated code on eager runtime tensors and (d) the
+converted function inside `runtime.function` (tensor arguments, so Cond and
+While ops are staged) — must agree with (a) in value, or raise too.
+"""
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import pathlib
+import sys
+import tempfile
+import traceback
+from dataclasses import dataclass
+from typing import Optional
+
+import autograph as ag
+from autograph import api
+
+_ids = itertools.count()
+_DIR = pathlib.Path(tempfile.mkdtemp(prefix="autograph_fuzz_"))
+INPUTS = [(0, 0), (3, 7), (-4, 2), (9, -1), (5, 5)]
+
+
+@dataclass
+class Finding:
+    kind: str        # "disagreement" or "internal error"
+    mode: str
+    detail: str
+    source: str
+
+
+def load(source: str):
+    name = f"fuzz_program_{next(_ids)}"
+    path = _DIR / f"{name}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _outcome(call):
+    try:
+        return "value", call()
+    except Exception as e:  # noqa: BLE001 - the outcome is compared
+        return "error", e
+
+
+def _internal(error: BaseException) -> bool:
+    """An exception raised from inside autograph/runtime that is not a deliberate user-facing error."""
+    from autograph.errors import AutoGraphError
+    from runtime.errors import OpError, OperatorNotAllowedInGraphError
+    if isinstance(error, (AutoGraphError, OpError, OperatorNotAllowedInGraphError, AssertionError)):
+        return False
+    frames = traceback.extract_tb(error.__traceback__)
+    return bool(frames) and ("/autograph/" in frames[-1].filename or "/runtime/" in frames[-1].filename)
+
+
+def _as_ints(value):
+    if isinstance(value, tuple):
+        return tuple(_as_ints(v) for v in value)
+    if hasattr(value, "numpy"):
+        return int(value.numpy())
+    return int(value) if isinstance(value, bool) else value
+
+
+def check(source: str, modes: str = "abcd") -> Optional[Finding]:
+    """The first disagreement or internal error, or None."""
+    module = load(source)
+    converted = ag.convert(module.f)
+    api.run_generated_code(True)
+    try:
+        for a, b in INPUTS:
+            module.LOG.clear()
+            expected = _outcome(lambda: module.f(a, b))
+            expected_log = list(module.LOG)
+            if "b" in modes:
+                module.LOG.clear()
+                got = _outcome(lambda: converted(a, b))
+                finding = _compare("b", expected, got, source, exact=True)
+                if finding is None and module.LOG != expected_log:
+                    finding = Finding("disagreement", "b", f"f({a}, {b}): side effects {module.LOG} != "
+                                      f"{expected_log}", source)
+                if finding:
+                    return finding
+            for mode in "cd":
+                if mode in modes:
+                    got = _outcome(lambda: _tensor_call(mode, module, converted, a, b))
+                    finding = _compare(mode, expected, got, source, exact=False, args=(a, b))
+                    if finding:
+                        return finding
+    finally:
+        api.run_generated_code(False)
+    return None
+
+
+def _tensor_call(mode: str, module, converted, a, b):
+    import runtime as tf
+    args = (tf.constant(a), tf.constant(b))
+    if mode == "c":
+        return _as_ints(converted(*args))
+    return _as_ints(tf.function(module.f)(*args))
+
+
+def _compare(mode, expected, got, source, exact: bool, args=()) -> Optional[Finding]:
+    (kind_e, value_e), (kind_g, value_g) = expected, got
+    if kind_g == "error" and _internal(value_g):
+        detail = "".join(traceback.format_exception(value_g))
+        return Finding("internal error", mode, f"{args}: {detail}", source)
+    if kind_e != kind_g:
+        return Finding("disagreement", mode, f"{args}: original gave {kind_e} {value_e!r}, mode {mode} gave "
+                       f"{kind_g} {value_g!r}", source)
+    if kind_e == "error":
+        if exact and type(value_e) is not type(value_g):
+            return Finding("disagreement", mode, f"{args}: {type(value_e).__name__} != {type(value_g).__name__}",
+                           source)
+        return None
+    if (value_e if exact else _as_ints(value_e)) != value_g:
+        return Finding("disagreement", mode, f"{args}: {value_e!r} != {value_g!r}", source)
+    return None
