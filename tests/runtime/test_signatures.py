@@ -1,0 +1,51 @@
+"""Trace-cache keys, retrace descriptions, shape relaxation and TensorSpec."""
+import runtime as tf
+from runtime import signatures
+
+
+def test_tensors_are_keyed_by_dtype_and_shape_python_values_by_value():
+    a, b = tf.constant([1, 2]), tf.constant([3, 4])
+    assert signatures.encode((a, 3)) == signatures.encode((b, 3))
+    assert signatures.encode((a, 3)) != signatures.encode((b, 4))
+    assert signatures.encode((a,)) != signatures.encode((tf.constant([1.0, 2.0]),))
+    assert signatures.encode(([a], {"k": 1})) != signatures.encode(((a,), {"k": 1}))  # list vs tuple
+    assert signatures.encode((1,)) != signatures.encode((1.0,)) != signatures.encode((True,))
+
+
+def test_float_keys_nan_and_signed_zero():
+    assert signatures.leaf_key(float("nan")) == signatures.leaf_key(float("nan"))
+    assert signatures.leaf_key(0.0) != signatures.leaf_key(-0.0)
+    assert signatures.leaf_key(2.5) == (float, 2.5)
+
+
+def test_unhashable_python_values_are_keyed_by_identity():
+    items = {1, 2}
+    assert signatures.leaf_key(items) == ("object", id(items))
+
+
+def test_descriptions_of_changed_arguments():
+    assert signatures.describe(signatures.leaf_key(tf.constant([[1.0]]))) == "float32 tensor of shape (1, 1)"
+    assert signatures.describe(signatures.leaf_key(3)) == "Python int 3"
+    assert signatures.describe(signatures.leaf_key(-0.0)) == "Python float -0.0"
+    assert signatures.describe(signatures.encode([1, 2])) == "a list of 2"
+
+
+def test_relax_keeps_dtype_and_generalises_dimensions():
+    previous = ((tf.TensorSpec([1, 3], tf.int32),), {})
+    current = ((tf.constant([[1, 2, 3], [4, 5, 6]]),), {})
+    (spec,), _ = signatures.relax(previous, current)
+    assert spec.shape.as_list() == [None, 3] and spec.dtype is tf.int32
+
+
+def test_tensor_spec_compatibility_and_repr():
+    spec = tf.TensorSpec([None, 2], tf.float32)
+    assert spec.is_compatible_with(tf.constant([[1.0, 2.0]]))
+    assert not spec.is_compatible_with(tf.constant([[1.0, 2.0, 3.0]]))
+    assert not spec.is_compatible_with(tf.constant([[1, 2]]))
+    assert tf.TensorSpec(shape=None).is_compatible_with(tf.constant([[[1.0]]]))
+    assert repr(spec) == "TensorSpec(shape=(None, 2), dtype=tf.float32, name=None)"
+
+
+def test_nested_arguments_print_as_tensor_specs():
+    text = signatures.spec_text({"a": [tf.TensorSpec([2], tf.int32), 3]})
+    assert text == "{'a': [TensorSpec(shape=(2,), dtype=int32), 3]}"
