@@ -7,6 +7,7 @@ loop's test and body into its own `FuncGraph` and record one `Cond` or
 """
 from __future__ import annotations
 
+import inspect
 import os
 from typing import Callable, Optional
 
@@ -201,12 +202,13 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
     flat = [_loop_tensor(v) for v in nest.flatten(structure)]
     invariants = _invariants(shape_invariants, single, len(flat), structure)
     shapes = [inv if inv is not None else t.shape for t, inv in zip(flat, invariants)]
-    names = _loop_var_names(structure)
+    names = _loop_var_names(structure, body)
 
     cond_graph = FuncGraph(f"{graph.name}/while_cond", outer_graph=graph)
     body_graph = FuncGraph(f"{graph.name}/while_body", outer_graph=graph)
-    cond_phs = [cond_graph.placeholder(t.dtype, s, "loop_var") for t, s in zip(flat, shapes)]
-    body_phs = [body_graph.placeholder(t.dtype, s, "loop_var") for t, s in zip(flat, shapes)]
+    labels = [_placeholder_label(name) for name in names]
+    cond_phs = [cond_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
+    body_phs = [body_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
     with building(cond_graph):
         test = cond(*nest.pack(structure, cond_phs))
         test = cond_graph.capture(convert_to_tensor(test))
@@ -255,8 +257,34 @@ def _invariants(shape_invariants, single, n, structure) -> list:
     return [None if s is None else as_shape(s) for s in flat]
 
 
-def _loop_var_names(structure) -> list[str]:
-    return [f"loop_vars[{i}]" for i in range(len(nest.flatten(structure)))]
+def _loop_var_names(structure, body: Callable) -> list[str]:
+    """A name per flat loop variable for messages and graphs: the body's parameter names when it
+    has one per loop variable (`i`, `acc[0]` for a nested one), else `loop_vars[0]`, ..."""
+    params = _parameter_names(body)
+    use_params = len(params) == len(structure)
+    names = []
+    for i, item in enumerate(structure):
+        base = params[i] if use_params else f"loop_vars[{i}]"
+        count = len(nest.flatten(item))
+        names += [base] if not nest.is_sequence(item) else [f"{base}[{j}]" for j in range(count)]
+    return names
+
+
+def _parameter_names(fn: Callable) -> list[str]:
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
+        return []
+    return [p.name for p in parameters]
+
+
+def _placeholder_label(name: str) -> str:
+    """`loop_var` for an unnamed loop variable, else its name (`acc[0]` -> `acc_0`)."""
+    if name.startswith("loop_vars["):
+        return "loop_var"
+    return name.replace("[", "_").replace("]", "")
 
 
 def _check_loop_var(label: str, before, after, where: str) -> None:

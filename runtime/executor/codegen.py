@@ -95,6 +95,12 @@ def _is_default(defaults: dict, key: str, value) -> bool:
 _MISSING = object()
 
 
+def _loop_var_name(op: Operation, i: int, placeholder) -> str:
+    """The loop variable's own name (`i`, `total`) when tracing knew it, else `while_v0`, ..."""
+    name = placeholder.op.name
+    return f"{op.name}_v{i}" if name.startswith("loop_var") else name
+
+
 def _constant_name(value) -> str:
     """`int32_1` for a NumPy scalar constant (so generated code reads like its value), else `c`."""
     if isinstance(value, np.generic) and value.dtype.kind in "biuf":
@@ -224,7 +230,8 @@ class _Codegen:
     def emit_while(self, op: Operation, expr, names: dict, lines: list, depth: int) -> None:
         pad = "    " * depth
         n = op.attrs["num_loop_vars"]
-        loop_vars = [self.fresh(f"{op.name}_v{i}") for i in range(n)]
+        body_inputs = op.attrs["body_graph"].inputs
+        loop_vars = [self.fresh(_loop_var_name(op, i, body_inputs[i])) for i in range(n)]
         inits = [expr(t) for t in op.inputs[:n]]
         for v, init in zip(loop_vars, inits):
             lines.append(f"{pad}{v} = {init}")
