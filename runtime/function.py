@@ -22,6 +22,7 @@ import numpy as np
 
 from runtime import config, nest
 from runtime.control_flow import user_location
+from runtime.errors import OpError
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building
 from runtime.ops import registry
@@ -358,7 +359,16 @@ class ConcreteFunction:
             if value.__class__ is np.ndarray and value.ndim == 0:
                 value = value[()]
             values.append(value)
-        results = iter(self._compiled().run(*values))
+        executable = self._compiled()
+        try:
+            results = iter(executable.run(*values))
+        except OpError:
+            raise
+        except (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
+            explained = executable.explain(e)
+            if explained is None:
+                raise
+            raise explained from None
         flat = [wrap(next(results)) if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
         if nest.is_sequence(self.structured_outputs):
             return nest.pack(self.structured_outputs, flat)

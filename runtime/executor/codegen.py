@@ -27,12 +27,13 @@ import inspect
 import itertools
 import keyword
 import linecache
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, Optional
 
 import numpy as np
 
 from runtime import dtypes
+from runtime.errors import InvalidArgumentError
 from runtime.executor.passes import plan
 from runtime.graph import FuncGraph, Graph, Operation
 
@@ -52,6 +53,28 @@ class Executable:
     run: Callable
     source: str
     filename: str
+    ops_by_line: dict = field(default_factory=dict)  # line of `source` -> the Operation it runs
+
+    def explain(self, error: BaseException) -> Optional[InvalidArgumentError]:
+        """An error naming the op whose kernel raised `error` while `run` ran, if one did."""
+        line = _innermost_line(error.__traceback__, self.filename)
+        op = self.ops_by_line.get(line)
+        if op is None:
+            return None
+        code = self.source.splitlines()[line - 1].strip()
+        inputs = ", ".join(f"{t.dtype.name}{t.shape}" for t in op.inputs) or "none"
+        return InvalidArgumentError(
+            f"{op.type}: {str(error).strip()} (op '{op.name}' in graph '{op.graph.name}'; inputs when traced: "
+            f"{inputs}; generated line {line}: {code})", op.type)
+
+
+def _innermost_line(tb, filename: str) -> Optional[int]:
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
 
 
 def compile_graph(graph: FuncGraph, outputs: list, name: str = "graph_fn") -> Executable:
@@ -67,7 +90,8 @@ def compile_graph(graph: FuncGraph, outputs: list, name: str = "graph_fn") -> Ex
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace = dict(gen.namespace)
     exec(compile(source, filename, "exec"), namespace)  # the only code we compile is our own
-    return Executable(namespace[fn_name], source, filename)
+    ops_by_line = {index + 2: op for index, op in gen.line_ops.items()}  # body starts on line 2
+    return Executable(namespace[fn_name], source, filename, ops_by_line)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -122,6 +146,7 @@ class _Codegen:
         self._used: set[str] = set()
         self._bound: dict[int, str] = {}
         self._scalars: dict[tuple, str] = {}
+        self.line_ops: dict[int, Operation] = {}  # index in the body's lines -> op
 
     def fresh(self, base: str) -> str:
         base = _identifier(base)
@@ -203,6 +228,7 @@ class _Codegen:
             kwargs = [f"{k}={self.literal(v)}" for k, v in op.attrs.items() if not _is_default(defaults, k, v)]
             call = f"{kernel}({', '.join(args + kwargs)})"
         target = outs[0] if not op.opdef.multi_output else ", ".join(outs) + ("," if len(outs) == 1 else "")
+        self.line_ops[len(lines)] = op
         lines.append(f"{'    ' * depth}{target} = {call}")
         for t, o in zip(op.outputs, outs):
             names[id(t)] = o

@@ -153,3 +153,18 @@ def test_the_listings_in_docs_graph_md_are_current():
     assert f"```text\n{concrete.graph}\n```" in page
     assert f"```text\n{concrete.executor_source()}```" in page
     assert concrete(tf.constant(4)).numpy() == 14
+
+
+def test_a_kernel_failing_at_run_time_names_the_op_and_its_traced_inputs():
+    import pytest
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+    def f(x):
+        return tf.reshape(x, [2, 2])
+
+    assert f(tf.constant([1.0, 2.0, 3.0, 4.0])).shape == (2, 2)
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        f(tf.constant([1.0, 2.0, 3.0]))
+    assert str(info.value) == (
+        "Reshape: cannot reshape array of size 3 into shape (2,2) (op 'Reshape' in graph 'f'; inputs when traced: "
+        "float32<unknown>; generated line 2: reshape = Reshape(x, shape=(2, 2)))")
