@@ -438,6 +438,8 @@ def function(func: Optional[Callable] = None, input_signature=None, autograph: b
         reduce_retracing = experimental_relax_shapes
 
     def decorate(fn: Callable) -> Function:
+        if isinstance(fn, Function):  # function(function(f)) is function(f)
+            fn = fn.python_function
         return Function(fn, input_signature, autograph, reduce_retracing, jit_compile)
 
     return decorate if func is None else decorate(func)
