@@ -101,7 +101,10 @@ def _key(op: Operation, alias: dict, constants: dict):
         hash(attrs)
     except TypeError:
         return None
-    inputs = tuple(id(alias.get(id(t), t)) for t in op.inputs)
+    if alias:
+        inputs = tuple([id(alias.get(id(t), t)) for t in op.inputs])
+    else:
+        inputs = tuple([id(t) for t in op.inputs])
     return (op.type, inputs, attrs)
 
 
