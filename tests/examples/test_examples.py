@@ -16,7 +16,8 @@ def run(name: str) -> str:
 
 def test_every_example_is_covered_here():
     tested = {"eager_basics.py", "eager_fizzbuzz.py", "constants_and_variables.py", "calc_to_code.py",
-              "graph_relu.py", "graph_side_effects.py", "graph_loops.py", "power_timing.py", "demo.py"}
+              "graph_relu.py", "graph_side_effects.py", "graph_loops.py", "power_timing.py", "demo.py",
+              "graph_export.py"}  # graph_export.py: tests/examples/test_graph_examples.py
     assert {p.name for p in EXAMPLES.glob("*.py")} == tested
 
 
