@@ -63,9 +63,17 @@ class Executable:
             return None
         code = self.source.splitlines()[line - 1].strip()
         inputs = ", ".join(f"{t.dtype.name}{t.shape}" for t in op.inputs) or "none"
+        hint = _HINTS.get(op.type, "")
         return InvalidArgumentError(
             f"{op.type}: {str(error).strip()} (op '{op.name}' in graph '{op.graph.name}'; inputs when traced: "
-            f"{inputs}; generated line {line}: {code})", op.type)
+            f"{inputs}; generated line {line}: {code}){hint}", op.type)
+
+
+_HINTS = {
+    "Cond": ". The predicate of a cond must be a scalar bool: reduce it with runtime.reduce_any or reduce_all.",
+    "While": ". The condition of a while_loop must be a scalar bool: reduce it with runtime.reduce_any or "
+             "reduce_all.",
+}
 
 
 def _innermost_line(tb, filename: str) -> Optional[int]:
@@ -240,6 +248,7 @@ class _Codegen:
     def emit_cond(self, op: Operation, expr, names: dict, lines: list, depth: int) -> None:
         pad = "    " * depth
         outs = [self.fresh(op.name) for _ in op.outputs]
+        self.line_ops[len(lines)] = op  # a predicate that is not a scalar fails here
         lines.append(f"{pad}if {expr(op.inputs[0])}:")
         for branch, key in (("then_graph", "then_inputs"), ("else_graph", "else_inputs")):
             if branch == "else_graph":
@@ -275,6 +284,7 @@ class _Codegen:
         cond_graph, body_graph = op.attrs["cond_graph"], op.attrs["body_graph"]
         cond_inputs = loop_vars + [expr(op.inputs[i]) for i in op.attrs["cond_inputs"]]
         (test,) = self._branch(cond_graph, cond_inputs, lines, depth + 1)
+        self.line_ops[len(lines)] = op
         lines.append(f"{inner}if not {test}:")
         lines.append(f"{inner}    break")
         body_inputs = loop_vars + [expr(op.inputs[i]) for i in op.attrs["body_inputs"]]

@@ -168,3 +168,15 @@ def test_a_kernel_failing_at_run_time_names_the_op_and_its_traced_inputs():
     assert str(info.value) == (
         "Reshape: cannot reshape array of size 3 into shape (2,2) (op 'Reshape' in graph 'f'; inputs when traced: "
         "float32<unknown>; generated line 2: reshape = Reshape(x, shape=(2, 2)))")
+
+
+def test_a_cond_predicate_that_is_not_a_scalar_at_run_time_names_the_cond():
+    import pytest
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.bool)])
+    def f(p):
+        return tf.cond(p, lambda: tf.constant(1), lambda: tf.constant(2))
+
+    assert f(tf.constant(False)).numpy() == 2
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"^Cond: The truth value of an array .*op 'cond'.*must be a scalar bool"):
+        f(tf.constant([True, False]))
