@@ -50,7 +50,7 @@ def fold_constants(graph: Graph) -> dict[int, object]:
         if op.type == "Const":
             constants[id(op.outputs[0])] = _as_value(op.attrs["value"])
             continue
-        if not _is_pure(op) or not all(id(t) in constants for t in op.inputs):
+        if not _is_pure(op) or not all(id(t) in constants for t in op.inputs) or _known_too_big(op):
             continue
         try:
             with np.errstate(all="ignore"):
@@ -63,6 +63,15 @@ def fold_constants(graph: Graph) -> dict[int, object]:
         for t, r in zip(op.outputs, results):
             constants[id(t)] = _as_value(r)
     return constants
+
+
+def _known_too_big(op: Operation) -> bool:
+    """An output whose traced shape already says it is over the folding limit: don't compute it now."""
+    for t in op.outputs:
+        dims = t.shape.dims
+        if dims is not None and None not in dims and int(np.prod(dims, dtype=np.int64)) > _FOLD_LIMIT:
+            return True
+    return False
 
 
 def _as_value(value):

@@ -180,3 +180,16 @@ def test_a_cond_predicate_that_is_not_a_scalar_at_run_time_names_the_cond():
     assert f(tf.constant(False)).numpy() == 2
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"^Cond: The truth value of an array .*op 'cond'.*must be a scalar bool"):
         f(tf.constant([True, False]))
+
+
+def test_large_constant_results_are_not_folded_but_small_ones_are():
+    def f(x):
+        big = tf.ones([100, 100]) * 2.0  # 10,000 elements: stays an op, computed on each call
+        small = tf.ones([2]) * 3.0       # folded into one constant
+        return x + tf.reduce_sum(big) + tf.reduce_sum(small)
+
+    cf = concrete(f, tf.constant(0.0))
+    source = cf.executor_source()
+    assert "mul = fill * float32_2_0" in source  # the big product is computed when called
+    assert "+ float32_6_0" in source and "float32_3_0" not in source  # the small sum was folded to 6
+    assert cf(tf.constant(1.0)).numpy() == 1.0 + 20000.0 + 6.0
