@@ -12,7 +12,7 @@ import numpy as np
 import runtime as tf
 
 
-def best(fn, number: int, repeat: int = 5) -> float:
+def best(fn, number: int, repeat: int = 7) -> float:
     return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
 
 
@@ -47,7 +47,7 @@ def power_benchmark() -> None:
     t_staged = best(lambda: graph(x, y), 1000)
     t_hand = best(lambda: power_while_loop(x, y), 1000)
     t_eager = best(lambda: power(x, 100), 20)
-    print("power(x, 100), 10x10 int32 matmuls (seed 003), per call (best of 5 x 1,000 calls):")
+    print("power(x, 100), 10x10 int32 matmuls (seed 003), per call (best of 7 x 1,000 calls):")
     print(f"  numpy {t_np * 1e6:7.1f}us | graph, while_loop by hand {t_hand * 1e6:7.1f}us ({t_hand / t_np:.2f}x) | "
           f"graph, Python for over tensor y (autograph While) {t_staged * 1e6:7.1f}us ({t_staged / t_np:.2f}x) | "
           f"graph, Python range (unrolled) {t_graph * 1e6:7.1f}us ({t_graph / t_np:.2f}x) | "
