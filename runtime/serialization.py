@@ -20,6 +20,7 @@ from runtime import dtypes, nest
 from runtime.graph import FuncGraph, Graph
 from runtime.ops.registry import OPS, Spec
 from runtime.shape import TensorShape
+from runtime.signatures import TensorSpec
 from runtime.tensor import SymbolicTensor
 from runtime.tensor_array import variant
 
@@ -41,13 +42,17 @@ def save_function(concrete, path: str) -> None:
         "output_structure": _encode_outputs(concrete),
         "variables": variables,
     }
+    inputs = _encode_inputs(concrete)
+    if inputs is not None:
+        doc["input_structure"] = inputs
+        doc["parameter_names"] = list(concrete._param_names)
     with open(path, "w", encoding="utf-8") as f:
         json.dump(doc, f)
 
 
 def load_function(path: str):
     """A callable ConcreteFunction read from a file written by `save_function`."""
-    from runtime.function import ConcreteFunction, TensorSpec
+    from runtime.function import ConcreteFunction  # import cycle: function imports the executor
 
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
@@ -57,12 +62,15 @@ def load_function(path: str):
     handles = {key: _new_variable(value) for key, value in doc["variables"].items()}
     graph = _decode_graph(doc["graph"], handles, None)
     specs = tuple(TensorSpec(t.shape, t.dtype, t.op.name) for t in graph.inputs)
+    input_structure, names = (specs, {}), [t.op.name for t in graph.inputs]
+    if "input_structure" in doc:  # the arguments as the traced function took them
+        input_structure = _decode_structure(doc["input_structure"], graph.outputs, specs)
+        names = doc["parameter_names"]
     if "output_structure" in doc:
         outputs = _decode_structure(doc["output_structure"], graph.outputs)
     else:  # files written before output structures were saved
         outputs = graph.outputs[0] if doc["single_output"] and len(graph.outputs) == 1 else list(graph.outputs)
-    return ConcreteFunction(graph, doc["name"], (specs, {}), outputs, nest.flatten(outputs),
-                            [t.op.name for t in graph.inputs])
+    return ConcreteFunction(graph, doc["name"], input_structure, outputs, nest.flatten(outputs), names)
 
 
 # --- the structure of the outputs ------------------------------------------------------
@@ -73,6 +81,19 @@ def _encode_outputs(concrete):
     leaves = [{"output": next(count)} if isinstance(t, SymbolicTensor) else {"value": _json_leaf(v)}
               for t, v in zip(concrete._flat_outputs, nest.flatten(concrete.structured_outputs))]
     return _encode_structure(concrete.structured_outputs, iter(leaves))
+
+
+def _encode_inputs(concrete):
+    """The arguments' structure, tensors replaced by {"input": i} (i indexes graph.inputs); None when
+    a Python argument can't be saved as JSON (the loaded function then takes the flat tensors)."""
+    structure = concrete.structured_input_signature
+    count = iter(range(len(concrete.graph.inputs)))
+    try:
+        leaves = [{"input": next(count)} if isinstance(v, TensorSpec) else {"value": _json_leaf(v)}
+                  for v in nest.flatten(structure)]
+        return _encode_structure(structure, iter(leaves))
+    except TypeError:
+        return None
 
 
 def _json_leaf(value):
@@ -92,14 +113,16 @@ def _encode_structure(structure, leaves):
     return next(leaves)
 
 
-def _decode_structure(doc, outputs):
+def _decode_structure(doc, outputs, inputs=()):
     if "output" in doc:
         return outputs[doc["output"]]
+    if "input" in doc:
+        return inputs[doc["input"]]
     if "value" in doc:
         return doc["value"]
     if "dict" in doc:
-        return {key: _decode_structure(value, outputs) for key, value in doc["dict"]}
-    items = [_decode_structure(item, outputs) for item in doc.get("tuple", doc.get("list"))]
+        return {key: _decode_structure(value, outputs, inputs) for key, value in doc["dict"]}
+    items = [_decode_structure(item, outputs, inputs) for item in doc.get("tuple", doc.get("list"))]
     return tuple(items) if "tuple" in doc else items
 
 

@@ -71,3 +71,21 @@ def test_loading_a_file_that_is_not_a_saved_function_is_a_clear_error(tmp_path):
     path.write_text('{"format": "something-else"}')
     with pytest.raises(ValueError, match="not a saved runtime function"):
         tf.load_function(str(path))
+
+
+def test_loaded_function_takes_the_arguments_as_the_traced_function_did(tmp_path):
+    def f(pair, scale, offset=1.0):
+        return pair["a"] * scale + pair["b"] + offset
+
+    specs = [{"a": tf.TensorSpec([2], tf.float32), "b": tf.TensorSpec([], tf.float32)}, 3.0]
+    original, loaded = _save_and_load(f, specs, tmp_path)
+    out = loaded({"a": tf.constant([1.0, 2.0]), "b": tf.constant(10.0)}, 3.0)
+    assert out.numpy().tolist() == [14.0, 17.0]
+    assert loaded.pretty_printed_signature() == original.pretty_printed_signature()
+    assert loaded.structured_input_signature == original.structured_input_signature
+
+
+def test_unsavable_python_arguments_fall_back_to_flat_tensor_inputs(tmp_path):
+    marker = object()
+    _, loaded = _save_and_load(lambda x, tag: x + 1, [tf.TensorSpec([], tf.int32), marker], tmp_path)
+    assert loaded(tf.constant(1)).numpy() == 2
