@@ -28,7 +28,7 @@ from runtime.graph import FuncGraph, building
 from runtime.ops import registry
 from runtime.ops.registry import Spec, wrap
 from runtime.signatures import (TensorSpec, array_to_tensor, describe, differ, encode, has_array,
-                                is_tensor_leaf, leaf_key, relax, returns_text, spec_text)
+                                is_tensor_leaf, leaf_key, match_signature, relax, returns_text, spec_text)
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 
 RETRACE_WARNING_THRESHOLD = 5
@@ -337,8 +337,18 @@ class ConcreteFunction:
         return self._compiled().source
 
     def __call__(self, *args, **kwargs):
+        """Call with the arguments of the traced signature (Python ones must equal the traced values),
+        or with just its tensors, flattened, in order."""
         flat = [v for v in nest.flatten((args, kwargs)) if is_tensor_leaf(v)]
         specs = [v for v in nest.flatten(self._input_structure) if is_tensor_leaf(v)]
+        structured = self._bind(args, kwargs)
+        if structured is not None:
+            try:
+                return self._call_flat(match_signature(self.name, structured, self._input_structure[0]))
+            except TypeError:
+                given = (*args, *kwargs.values())
+                if len(flat) != len(specs) or not all(is_tensor_leaf(v) for v in given):
+                    raise  # not a call with the flat tensors either
         if len(flat) != len(specs):
             raise TypeError(f"{self.name} was traced for {len(specs)} tensor argument(s), got {len(flat)}.")
         converted = []
@@ -349,6 +359,16 @@ class ConcreteFunction:
                                 f"traced signature has {spec}.")
             converted.append(t)
         return self._call_flat(converted)
+
+    def _bind(self, args, kwargs) -> Optional[tuple]:
+        """The call's arguments in the positions of the traced ones, if it gives all of them."""
+        traced_args, traced_kwargs = self._input_structure
+        if traced_kwargs or len(args) > len(traced_args):
+            return None
+        names = self._param_names[len(args):len(traced_args)]
+        if len(args) + len(names) != len(traced_args) or set(kwargs) != set(names):
+            return None
+        return (*args, *(kwargs[name] for name in names))
 
     def _call_flat(self, tensors):
         if registry.context.graph is not None:  # called while tracing another function

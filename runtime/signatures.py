@@ -20,7 +20,7 @@ import numpy as np
 
 from runtime import dtypes, nest
 from runtime.shape import TensorShape, as_shape
-from runtime.tensor import EagerTensor, Tensor
+from runtime.tensor import EagerTensor, Tensor, convert_to_tensor
 
 @dataclass(frozen=True)
 class TensorSpec:
@@ -163,3 +163,30 @@ def returns_text(outputs) -> list[str]:
 
 def plain(structure) -> str:
     return repr(structure).replace("'", "")
+
+
+def match_signature(name: str, args: tuple, specs: tuple) -> list:
+    """The tensors of a call's `args`, converted and checked against the traced `specs` (a tuple of
+    TensorSpecs and Python values); Python values must equal the traced ones."""
+    tensors: list = []
+    for i, (value, spec) in enumerate(zip(args, specs)):
+        _match(name, i, value, spec, tensors)
+    return tensors
+
+
+def _match(name: str, i: int, value, spec, tensors: list) -> None:
+    if isinstance(spec, TensorSpec):
+        tensor = convert_to_tensor(value, dtype_hint=spec.dtype)
+        if not spec.is_compatible_with(tensor):
+            raise TypeError(f"{name}: argument {i} is a {tensor.dtype.name} tensor of shape {tensor.shape} where "
+                            f"the traced signature has {spec}.")
+        tensors.append(tensor)
+    elif isinstance(spec, dict) and isinstance(value, dict) and sorted(value, key=repr) == sorted(spec, key=repr):
+        for key in sorted(spec, key=repr):  # the order of nest.flatten, which made the placeholders
+            _match(name, i, value[key], spec[key], tensors)
+    elif isinstance(spec, (tuple, list)) and isinstance(value, (tuple, list)) and len(value) == len(spec):
+        for item, item_spec in zip(value, spec):
+            _match(name, i, item, item_spec, tensors)
+    elif nest.is_sequence(spec) or differ(leaf_key(value), leaf_key(spec)):
+        raise TypeError(f"{name}: argument {i} is {value!r}, but this concrete function was traced for "
+                        f"{spec_text(spec)}; call the Function itself to trace one for this value.")

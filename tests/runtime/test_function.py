@@ -437,3 +437,18 @@ def test_threads_share_one_trace_per_signature():
     assert not errors
     assert results == {n: 2 * (n % 3 + 1) for n in range(8)}
     assert f.experimental_get_tracing_count() == 3
+
+
+def test_concrete_function_takes_the_traced_structure_and_checks_python_values():
+    @tf.function
+    def f(pair, scale):
+        return pair[0] * scale + pair[1]
+
+    cf = f.get_concrete_function((tf.TensorSpec([2], tf.float32), tf.TensorSpec([], tf.float32)), 2.0)
+    assert cf((tf.constant([1.0, 2.0]), tf.constant(1.0)), 2.0).numpy().tolist() == [3.0, 5.0]
+    assert cf(([1.0, 2.0], 1.0), scale=2.0).numpy().tolist() == [3.0, 5.0]  # Python lists convert
+    assert cf(tf.constant([1.0, 2.0]), tf.constant(1.0)).numpy().tolist() == [3.0, 5.0]  # flat tensors
+    with pytest.raises(TypeError, match=r"argument 1 is 3.0, but this concrete function was traced for 2.0"):
+        cf((tf.constant([1.0, 2.0]), tf.constant(1.0)), 3.0)
+    with pytest.raises(TypeError, match=r"argument 0 is a float32 tensor of shape \(3,\)"):
+        cf((tf.constant([1.0, 2.0, 3.0]), tf.constant(1.0)), 2.0)
