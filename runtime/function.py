@@ -80,6 +80,14 @@ class Function:
     def __call__(self, *args, **kwargs):
         if config.functions_run_eagerly():
             return self.python_function(*args, **kwargs)
+        if not kwargs and self.input_signature is None:  # the common case: eager tensors by position
+            try:
+                key = (("tuple", tuple([(a._dtype, a._value.shape) for a in args])), ())  # == encode()'s key
+            except AttributeError:  # not all eager tensors
+                key = None
+            concrete = self._cache.get(key) if key is not None and len(args) == self._positional_count() else None
+            if concrete is not None and all(a.__class__ is EagerTensor for a in args):
+                return concrete._call_flat(args)
         concrete, flat = self._lookup(args, kwargs)
         return concrete._call_flat(flat)
 
