@@ -80,16 +80,20 @@ class Function:
     def __call__(self, *args, **kwargs):
         if config.functions_run_eagerly():
             return self.python_function(*args, **kwargs)
-        if not kwargs and self.input_signature is None:  # the common case: eager tensors by position
-            try:
-                key = (("tuple", tuple([(a._dtype, a._value.shape) for a in args])), ())  # == encode()'s key
-            except AttributeError:  # not all eager tensors
-                key = None
-            concrete = self._cache.get(key) if key is not None and len(args) == self._positional_count() else None
-            if concrete is not None and all(a.__class__ is EagerTensor for a in args):
-                return concrete._call_flat(args)
+        concrete = None if kwargs else self._cached_for_eager_tensors(args)
+        if concrete is not None:
+            return concrete._call_flat(args)
         concrete, flat = self._lookup(args, kwargs)
         return concrete._call_flat(flat)
+
+    def _cached_for_eager_tensors(self, args: tuple) -> Optional["ConcreteFunction"]:
+        """The common case, fast: the trace for eager tensors passed by position, keyed exactly as
+        `_lookup` keys them (see `signatures.encode`), or None."""
+        if self.input_signature is not None or len(args) != self._positional_count():
+            return None
+        if not all(a.__class__ is EagerTensor for a in args):
+            return None
+        return self._cache.get((("tuple", tuple([(a._dtype, a._value.shape) for a in args])), ()))
 
     def get_concrete_function(self, *args, **kwargs) -> "ConcreteFunction":
         if not args and not kwargs and self.input_signature is not None:

@@ -452,3 +452,15 @@ def test_concrete_function_takes_the_traced_structure_and_checks_python_values()
         cf((tf.constant([1.0, 2.0]), tf.constant(1.0)), 3.0)
     with pytest.raises(TypeError, match=r"argument 0 is a float32 tensor of shape \(3,\)"):
         cf((tf.constant([1.0, 2.0, 3.0]), tf.constant(1.0)), 2.0)
+
+
+def test_fast_path_for_eager_tensors_uses_the_same_cache_key_as_lookup():
+    @tf.function
+    def f(x, y):
+        return x + y
+
+    a, b = tf.constant([1, 2]), tf.constant([3, 4])
+    concrete = f.get_concrete_function(a, b)
+    assert f._cached_for_eager_tensors((a, b)) is concrete
+    assert f(a, b).numpy().tolist() == [4, 6] and f.experimental_get_tracing_count() == 1
+    assert f._cached_for_eager_tensors((a, tf.constant([1.0, 2.0]))) is None  # new dtype: the general path
