@@ -191,7 +191,11 @@ class Graph:
             for value in op.attrs.values():
                 if isinstance(value, Graph):
                     value.lint()
+            _lint_control_flow(op)
             seen_ops.add(id(op))
+        for label, tensors in (("input", getattr(self, "inputs", ())), ("output", getattr(self, "outputs", ()))):
+            for t in tensors:
+                assert t.op.graph is self, f"{label} {t.name} of {self.name} belongs to {t.op.graph.name}"
 
     def __str__(self) -> str:
         """One op per line; the graphs of Cond/While ops follow their op, indented."""
@@ -207,6 +211,19 @@ class Graph:
 
     def _header(self) -> str:
         return self.name
+
+
+def _lint_control_flow(op: Operation) -> None:
+    """A Cond/While feeds each of its graphs exactly the inputs that graph declares."""
+    fed = {"Cond": (("then_graph", "then_inputs"), ("else_graph", "else_inputs")),
+           "While": (("cond_graph", "cond_inputs"), ("body_graph", "body_inputs"))}
+    for graph_key, inputs_key in fed.get(op.type, ()):
+        graph = op.attrs[graph_key]
+        loop_vars = op.attrs.get("num_loop_vars", 0)
+        expected = loop_vars + len(op.attrs[inputs_key])
+        assert len(graph.inputs) == expected, (
+            f"{op.name}: {graph.name} has {len(graph.inputs)} inputs but the op feeds it {expected}")
+        assert all(0 <= i < len(op.inputs) for i in op.attrs[inputs_key]), f"{op.name}: {inputs_key} out of range"
 
 
 def _default_name(op_type: str) -> str:

@@ -125,3 +125,15 @@ def test_symbolic_tensor_misuse_names_the_users_line_and_what_to_do():
         with pytest.raises(OperatorNotAllowedInGraphError) as info:
             tf.function(fn, autograph=False).get_concrete_function(tf.TensorSpec([None], tf.int32))
         assert f"{__file__}:" in str(info.value) and advice in str(info.value), fn.__name__
+
+
+def test_lint_checks_what_a_cond_feeds_its_branches():
+    def f(p, x):
+        return tf.cond(p, lambda: x * 2, lambda: x - 1)
+
+    g = _traced(f, tf.constant(True), tf.constant(5))
+    g.lint()
+    cond = g.get_operation_by_name("cond")
+    cond.attrs["then_inputs"] = ()
+    with pytest.raises(AssertionError, match="f/true_fn has 1 inputs but the op feeds it 0"):
+        g.lint()
