@@ -232,7 +232,7 @@ def _target(f, options: ConversionOptions):
             except TypeError:
                 pass
             return converted
-    if type(f) is types.BuiltinFunctionType or f is range:
+    if type(f) is types.BuiltinFunctionType or type(f) is type and f in BUILTIN_OVERLOADS:
         return BUILTIN_OVERLOADS.get(f, f)
     if not options.recursive:
         return f

@@ -64,6 +64,16 @@ def _len(value):
     return array_ops.shape(value)[0]
 
 
+def _int(value):
+    """`int(t)` in a graph: a cast to int32 (truncating toward zero, as Python's int does)."""
+    return math_ops.cast(value, "int32")
+
+
+def _float(value):
+    """`float(t)` in a graph: a cast to float32, the dtype of a Python float in runtime."""
+    return math_ops.cast(value, "float32")
+
+
 def _logical_and(a, b_fn):
     return control_flow.cond(_bool(a), lambda: _bool(b_fn()), lambda: constant(False))
 
@@ -107,6 +117,8 @@ BACKEND = backends.register_backend(backends.Backend(
     for_loop=_for_loop,
     range=array_ops.range,
     len=_len,
+    int=_int,
+    float=_float,
     logical_and=_logical_and,
     logical_or=_logical_or,
     logical_not=math_ops.logical_not,

@@ -34,6 +34,10 @@ class Backend:
     for_loop: Optional[Callable] = None    # for_loop(iterable, body(item, *s), state, extra_test, opts) -> tuple
     range: Optional[Callable] = None       # range(start, stop, step) -> staged iterable
     len: Optional[Callable] = None
+    enumerate: Optional[Callable] = None   # enumerate(staged, start) -> staged iterable for `for_loop`
+    zip: Optional[Callable] = None         # zip(*iterables) -> staged iterable for `for_loop`
+    int: Optional[Callable] = None         # int(staged) -> staged integer value
+    float: Optional[Callable] = None       # float(staged) -> staged float value
     logical_and: Optional[Callable] = None  # logical_and(a, b_fn) -> value (b_fn evaluated lazily)
     logical_or: Optional[Callable] = None
     logical_not: Optional[Callable] = None
@@ -47,6 +51,7 @@ class Backend:
     extra: dict = field(default_factory=dict)
 
     def need(self, capability: str, construct: str) -> Callable:
+        """The capability's function, or an `UnsupportedCapabilityError` naming `construct` and the framework."""
         fn = getattr(self, capability)
         if fn is None:
             raise UnsupportedCapabilityError(
@@ -55,41 +60,51 @@ class Backend:
         return fn
 
 
-_backends: list[Backend] = []
+_backends: tuple = ()                                # replaced whole, never mutated in place
 _type_cache: dict[type, Optional[Backend]] = {}
+_generation = 0                                       # bumped on every (un)registration
 _lock = threading.Lock()
 
 
 def register_backend(backend: Backend) -> Backend:
-    """Add (or replace, by name) a framework's backend."""
+    """Add (or replace, by name) a framework's backend. Thread-safe."""
+    global _backends, _generation
     with _lock:
-        _backends[:] = [b for b in _backends if b.name != backend.name] + [backend]
+        _backends = tuple(b for b in _backends if b.name != backend.name) + (backend,)
+        _generation += 1
         _type_cache.clear()
     return backend
 
 
 def unregister_backend(name: str) -> None:
+    """Remove the backend called `name` (no error if there is none)."""
+    global _backends, _generation
     with _lock:
-        _backends[:] = [b for b in _backends if b.name != name]
+        _backends = tuple(b for b in _backends if b.name != name)
+        _generation += 1
         _type_cache.clear()
 
 
 def registered() -> list[Backend]:
+    """The registered backends, in registration order."""
     return list(_backends)
 
 
 def owned_module_prefixes() -> tuple:
+    """Module-name prefixes of every registered framework: `converted_call` never converts them."""
     return tuple(p for b in _backends for p in b.modules)
 
 
+def _claims(backend: Backend, cls: type) -> bool:
+    return issubclass(cls, backend.staged_types) or bool(backend.list_types) and issubclass(cls, backend.list_types)
+
+
 def _lookup_type(cls: type) -> Optional[Backend]:
-    found = None
-    for backend in _backends:
-        if issubclass(cls, backend.staged_types) or backend.list_types and issubclass(cls, backend.list_types):
-            found = backend
-            break
+    generation, current = _generation, _backends
+    found = next((b for b in current if _claims(b, cls)), None)
     with _lock:
-        _type_cache[cls] = found
+        if generation == _generation:        # a registration in between would make this answer stale
+            _type_cache[cls] = found
     return found
 
 

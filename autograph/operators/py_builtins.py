@@ -1,7 +1,8 @@
 """Overloads of Python builtins that generated code calls through `converted_call`.
 
 Each behaves exactly like the builtin on Python values and uses the backend's
-version when an argument is a staged value.
+version when an argument is a staged value. `converted_call` maps a call of a
+builtin to its overload through `BUILTIN_OVERLOADS`.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from autograph.backends import backend_for, backend_for_any
 
 
 def len_(value):
+    """`len(value)`; the backend's `len` for a staged value."""
     backend = backend_for(value)
     if backend is not None and backend.len is not None:
         return backend.len(value)
@@ -18,13 +20,57 @@ def len_(value):
 
 
 def range_(*args):
+    """`range(...)`; the backend's `range` when a bound is staged."""
     backend = backend_for_any(args)
     if backend is None:
         return builtins.range(*args)
     return backend.need("range", "`range` with tensor bounds")(*args)
 
 
+def enumerate_(iterable, start=0):
+    """`enumerate(iterable, start)`; the backend's `enumerate` over a staged value."""
+    backend = backend_for(iterable)
+    if backend is None:
+        return builtins.enumerate(iterable, start)
+    return backend.need("enumerate", "`enumerate` over a tensor")(iterable, start)
+
+
+def zip_(*iterables, **kwargs):
+    """`zip(...)`; the backend's `zip` when one of the iterables is staged."""
+    backend = backend_for_any(iterables)
+    if backend is None:
+        return builtins.zip(*iterables, **kwargs)
+    return backend.need("zip", "`zip` over tensors")(*iterables, **kwargs)
+
+
+def abs_(value):
+    """`abs(value)`: Python's, which calls the value's `__abs__` (tensors define it)."""
+    return builtins.abs(value)
+
+
+def _staged_cast(builtin, capability: str):
+    def cast(value=0, *args):
+        backend = backend_for(value) if not args else None
+        if backend is None:
+            return builtin(value, *args)
+        return backend.need(capability, f"`{builtin.__name__}()` of a tensor")(value)
+    cast.__name__ = f"{builtin.__name__}_"
+    cast.__doc__ = (f"`{builtin.__name__}(value)`; the backend's `{capability}` for a staged value "
+                    f"(Python's `{builtin.__name__}` would need its concrete value).")
+    return cast
+
+
+int_ = _staged_cast(builtins.int, "int")
+float_ = _staged_cast(builtins.float, "float")
+
+
+def isinstance_(value, classinfo) -> bool:
+    """`isinstance`: a passthrough (a staged value is an instance of its own type)."""
+    return builtins.isinstance(value, classinfo)
+
+
 def print_(*args, **kwargs):
+    """`print(...)`; the backend's `print` (run every time the graph runs) when an argument is staged."""
     backend = backend_for_any(args)
     if backend is None:
         return builtins.print(*args, **kwargs)
@@ -32,7 +78,7 @@ def print_(*args, **kwargs):
 
 
 def assert_stmt(condition, message_fn=None):
-    """`assert condition, message`."""
+    """`assert condition, message`; the message is built only when it is needed."""
     backend = backend_for(condition)
     if backend is None:
         if not condition:
@@ -41,4 +87,8 @@ def assert_stmt(condition, message_fn=None):
     return backend.need("assert_", "`assert` on a tensor")(condition, message_fn)
 
 
-BUILTIN_OVERLOADS = {builtins.len: len_, builtins.range: range_, builtins.print: print_}
+BUILTIN_OVERLOADS = {
+    builtins.len: len_, builtins.range: range_, builtins.enumerate: enumerate_, builtins.zip: zip_,
+    builtins.print: print_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
+    builtins.isinstance: isinstance_,
+}
