@@ -6,6 +6,7 @@ example of docs/backends.md.
 """
 from __future__ import annotations
 
+import inspect
 import sys
 
 from autograph import backends
@@ -49,10 +50,19 @@ def _for_loop(iterable, body, state, extra_test, opts):
 
     def step(i, *s):
         return (i + 1, *body(iterable[i], *s))
+    _name_like(step, body)
 
     out = control_flow.while_loop(test, step, (constant(0), *state),
                                   maximum_iterations=opts.get("maximum_iterations"))
     return tuple(out[1:])
+
+
+def _name_like(step, body) -> None:
+    """Name `step`'s loop variables after the body's (autograph gives them the user's names)."""
+    params = list(inspect.signature(body).parameters.values())[1:]
+    if params and not any(p.kind is p.VAR_POSITIONAL for p in params):
+        index = inspect.Parameter("iteration_", inspect.Parameter.POSITIONAL_ONLY)
+        step.__signature__ = inspect.Signature([index, *params])
 
 
 def _len(value):

@@ -12,6 +12,8 @@ for one variable, a tuple for several, nothing for none.
 """
 from __future__ import annotations
 
+import inspect
+
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.variables import is_undefined
@@ -151,8 +153,19 @@ def _staged_while(backend, test_fn, body_fn, state, names, opts):
     n = len(names)
     state = _lists_to_backend(backend, state)
     loop = backend.need("while_loop", "a `while` loop whose condition is a tensor")
-    out = loop(test_fn, lambda *s: _as_tuple(body_fn(*s), n), tuple(state), dict(opts or {}))
+    body = _named(lambda *s: _as_tuple(body_fn(*s), n), names)
+    out = loop(test_fn, body, tuple(state), dict(opts or {}))
     return _result(tuple(out), n)
+
+
+def _named(fn, names):
+    """Give a loop body the state variables' names as its signature, so a backend that reports
+    loop variables by the body's parameter names (via `inspect.signature`) names the user's."""
+    params = [name.replace(".", "_").replace("[", "_").replace("]", "") for name in names]
+    if all(p.isidentifier() for p in params) and len(set(params)) == len(params):
+        fn.__signature__ = inspect.Signature(
+            [inspect.Parameter(p, inspect.Parameter.POSITIONAL_ONLY) for p in params])
+    return fn
 
 
 def _lists_to_backend(backend, state):
@@ -197,6 +210,6 @@ def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts):
     n = len(names)
     state = _lists_to_backend(backend, state)
     loop = backend.need("for_loop", "a `for` loop over a tensor")
-    out = loop(iterable, lambda item, *s: _as_tuple(body_fn(item, *s), n), tuple(state), extra_test,
-               dict(opts or {}))
+    body = _named(lambda item, *s: _as_tuple(body_fn(item, *s), n), ("item_", *names))
+    out = loop(iterable, body, tuple(state), extra_test, dict(opts or {}))
     return _result(tuple(out), n)
