@@ -1,0 +1,148 @@
+"""pyct: annotations, unique names, templates, activity, parsing with origins, liveness."""
+import inspect
+
+import gast
+import pytest
+
+from autograph.pyct import activity, anno, liveness, naming, parser, templates
+from autograph.pyct.anno import Key
+
+
+def _stmts(src: str) -> list:
+    return gast.parse(src).body
+
+
+def test_anno_lives_in_one_attribute_and_defaults():
+    node = gast.Pass()
+    assert anno.get(node, Key.LIVE_IN, "none") == "none"
+    assert not anno.has(node, Key.LIVE_IN)
+    anno.set(node, Key.LIVE_IN, frozenset({"x"}))
+    anno.set(node, Key.LIVE_OUT, frozenset())
+    assert anno.get(node, Key.LIVE_IN) == {"x"} and anno.has(node, Key.LIVE_OUT)
+    assert vars(node)[anno._ATTR].keys() == {Key.LIVE_IN, Key.LIVE_OUT}
+
+
+def test_namer_avoids_user_names_and_its_own():
+    namer = naming.Namer.for_tree(gast.parse("def if_true(x):\n    loop_body = x"))
+    assert namer.new("if_true") == "if_true_1"
+    assert namer.new("if_true") == "if_true_2"
+    assert namer.new("loop_body") == "loop_body_1"
+    namer.reserve("fresh")
+    assert namer.new("fresh") == "fresh_1"
+
+
+def test_template_replaces_names_nodes_and_statement_lists():
+    value = gast.parse("a + 1").body[0].value
+    body = _stmts("y = 2\nz = 3")
+    (fn,) = templates.replace("def f():\n    body\n    target = value", body=body, target="x", value=value)
+    assert gast.unparse(fn).strip() == "def f():\n    y = 2\n    z = 3\n    x = a + 1"
+    assert isinstance(fn.body[2].targets[0].ctx, gast.Store)
+
+
+def test_template_expression_and_fresh_copies():
+    first = templates.replace_as_expression("ag__.ld(v)", v="q")
+    second = templates.replace_as_expression("ag__.ld(v)", v="r")
+    assert gast.unparse(first).strip() == "ag__.ld(q)"
+    assert gast.unparse(second).strip() == "ag__.ld(r)"
+
+
+@pytest.mark.parametrize("src, reads, writes", [
+    ("x = y + z", {"y", "z"}, {"x"}),
+    ("x += y", {"x", "y"}, {"x"}),
+    ("a, (b, c) = t", {"t"}, {"a", "b", "c"}),
+    ("import os.path as p, sys", set(), {"p", "sys"}),
+    ("def g(u):\n    return w", set(), {"g"}),
+    ("print((n := k + 1))", {"print", "k"}, {"n"}),
+])
+def test_activity_reads_and_writes(src, reads, writes):
+    (stmt,) = _stmts(src)
+    assert activity.simple_reads(stmt) >= reads
+    assert activity.writes(stmt) == writes
+
+
+def test_activity_modified_descends_into_compound_statements_not_nested_scopes():
+    stmts = _stmts(
+        "for i in r:\n    if c:\n        a = 1\n    else:\n        b = 2\n"
+        "with m() as f:\n    d = 3\n"
+        "try:\n    e = 4\nexcept E as err:\n    g = 5\n"
+        "def h():\n    inner = 6\n")
+    assert activity.modified(stmts) == {"i", "a", "b", "f", "d", "e", "err", "g", "h"}
+
+
+def test_ordered_names_keeps_first_appearance():
+    assert activity.ordered_names(_stmts("b = a\nc = b + a")) == ["b", "a", "c"]
+
+
+def _sample(a, b):
+    c = a + b
+    return c
+
+
+def test_parser_keeps_user_file_and_lines():
+    parsed = parser.parse_function(_sample)
+    lines, first = inspect.getsourcelines(_sample)
+    assert parsed.filename == __file__ and not parsed.is_lambda
+    assert parsed.node.name == "_sample" and parsed.node.lineno == first
+    assign = parsed.node.body[0]
+    assert assign.lineno == first + 1 and assign.col_offset == 4
+
+
+def test_parser_finds_each_of_two_lambdas_on_one_line():
+    double, inc = (lambda x: x * 2), (lambda y: y + 1)  # noqa: E731
+    for fn, arg in ((double, "x"), (inc, "y")):
+        parsed = parser.parse_function(fn)
+        assert parsed.is_lambda
+        assert [a.id for a in parsed.node.args.args] == [arg]
+
+
+def test_parser_without_source_raises_source_unavailable():
+    fn = eval("lambda q: q")  # no file to read
+    with pytest.raises(parser.SourceUnavailableError):
+        parser.parse_function(fn)
+
+
+def _analysed(src: str) -> gast.FunctionDef:
+    (fn,) = _stmts(src)
+    liveness.analyse(fn, {a.id for a in fn.args.args})
+    return fn
+
+
+def test_liveness_of_if_is_only_what_is_read_later():
+    fn = _analysed(
+        "def f(x):\n"
+        "    t = 0\n"
+        "    if x:\n"
+        "        y = 1\n"
+        "        t = 2\n"
+        "    else:\n"
+        "        y = 3\n"
+        "    return y\n")
+    if_stmt = fn.body[1]
+    assert anno.get(if_stmt, Key.LIVE_OUT) == {"y"}
+    assert anno.get(if_stmt, Key.LIVE_IN) == {"x"}
+    assert anno.get(fn.body[2], Key.DEFINED_IN) == {"x", "t", "y"}
+
+
+def test_liveness_of_loop_head_includes_next_iteration_and_test():
+    fn = _analysed(
+        "def f(n):\n"
+        "    i = 0\n"
+        "    s = 0\n"
+        "    tmp = 0\n"
+        "    while i < n:\n"
+        "        tmp = i * 2\n"
+        "        s = s + tmp\n"
+        "        i = i + 1\n"
+        "    return s\n")
+    loop = fn.body[3]
+    assert anno.get(loop, Key.LIVE_IN) == {"i", "n", "s"}
+    assert anno.get(loop, Key.LIVE_OUT) == {"s"}
+
+
+def test_definite_assignment_after_one_sided_if():
+    fn = _analysed(
+        "def f(c):\n"
+        "    if c:\n"
+        "        only = 1\n"
+        "    return 0\n")
+    assert anno.get(fn.body[1], Key.DEFINED_IN) == {"c"}
