@@ -1,0 +1,151 @@
+"""runtime registered as an autograph backend: each capability on real symbolic tensors."""
+from __future__ import annotations
+
+import pytest
+
+import runtime as tf
+from autograph import backends
+from autograph.errors import StagingError
+from runtime.backend import BACKEND
+from runtime.control_flow import ControlFlowError
+
+
+def graph_ops(fn, *args):
+    return [op.type for op in fn.get_concrete_function(*args).graph.get_operations()]
+
+
+def test_runtime_is_registered_and_claims_only_symbolic_tensors():
+    assert BACKEND in backends.registered() and "runtime" in backends.owned_module_prefixes()
+    assert backends.backend_for(tf.constant(1)) is None            # eager: Python semantics
+    seen = []
+
+    @tf.function
+    def f(x):
+        seen.append(backends.backend_for(x))
+        return x
+
+    f(tf.constant(1))
+    assert seen == [BACKEND]
+
+
+def test_if_on_a_symbolic_tensor_becomes_cond():
+    @tf.function
+    def relu(x):
+        if x > 0:
+            y = x
+        else:
+            y = tf.constant(0.0)
+        return y
+
+    assert relu(tf.constant(2.0)).numpy() == 2.0 and relu(tf.constant(-2.0)).numpy() == 0.0
+    assert "Cond" in graph_ops(relu, tf.constant(1.0))
+
+
+def test_while_and_for_over_range_and_tensor():
+    @tf.function
+    def f(n, xs):
+        i = tf.constant(0)
+        while i < n:
+            i += 2
+        total = tf.constant(0)
+        for j in range(n):
+            total += j
+        for x in xs:
+            total += x
+        return i, total
+
+    i, total = f(tf.constant(5), tf.constant([10, 20]))
+    assert i.numpy() == 6 and total.numpy() == 10 + 30
+    assert graph_ops(f, tf.constant(5), tf.constant([10, 20])).count("While") == 3
+
+
+def test_break_in_a_tensor_loop():
+    @tf.function
+    def first_over(xs, limit):
+        found = tf.constant(-1)
+        for x in xs:
+            if x > limit:
+                found = x
+                break
+        return found
+
+    assert first_over(tf.constant([1, 5, 9]), tf.constant(3)).numpy() == 5
+    assert first_over(tf.constant([1, 2]), tf.constant(3)).numpy() == -1
+
+
+def test_and_or_are_lazy_in_graphs():
+    @tf.function
+    def f(x):
+        return (x > 0 and x < 10), (x > 0 or tf.gather(x[None], 5) > 0)
+
+    a, b = f(tf.constant(3))
+    assert a.numpy() and b.numpy()               # the out-of-range gather is never run
+
+
+def test_print_runs_every_call_and_assert_raises_at_run_time(capsys):
+    @tf.function
+    def f(x):
+        print("x is", x)
+        assert x > 0, "x must be positive"
+        return x
+
+    f(tf.constant(1))
+    f(tf.constant(2))
+    assert capsys.readouterr().out.splitlines()[-2:] == ["x is 1", "x is 2"]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="x must be positive"):
+        f(tf.constant(-1))
+
+
+def test_list_append_in_a_tensor_loop_becomes_a_tensor_array():
+    @tf.function
+    def squares(n):
+        out = [tf.constant(0)]
+        for i in tf.range(n):
+            out.append(i * i)
+        return tf.stack(out) if isinstance(out, list) else out.stack()
+
+    assert squares(tf.constant(4)).numpy().tolist() == [0, 0, 1, 4, 9]
+
+
+def test_int_and_float_of_a_symbolic_tensor_are_casts():
+    @tf.function
+    def f(x):
+        return int(x), float(x)
+
+    i, x = f(tf.constant(2.75))
+    assert i.dtype == tf.int32 and i.numpy() == 2 and x.dtype == tf.float32
+
+
+def test_loop_variable_changing_dtype_is_named():
+    @tf.function
+    def f(n):
+        acc = 0
+        for _ in tf.range(n):
+            acc = tf.cast(acc, tf.float32) + 0.5
+        return acc
+
+    with pytest.raises(ControlFlowError, match="acc is int32 before the loop but float32"):
+        f(tf.constant(3))
+
+
+def test_variable_defined_in_one_branch_is_named():
+    @tf.function
+    def f(x):
+        if x > 0:
+            y = x
+        return y
+
+    with pytest.raises(StagingError, match="'y' is assigned in only one branch"):
+        f(tf.constant(1))
+
+
+def test_empty_list_as_loop_state_explains_tensor_array():
+    @tf.function
+    def f(n):
+        out = []
+        for i in tf.range(n):
+            out.append(i)
+        return out
+
+    with pytest.raises(StagingError, match="empty Python list .*TensorArray"):
+        f(tf.constant(2))
