@@ -9,6 +9,7 @@ class Namer:
 
     def __init__(self, taken: set[str]):
         self._taken = set(taken)
+        self._next: dict[str, int] = {}  # per base, the first suffix not yet known to be taken
 
     @classmethod
     def for_tree(cls, node) -> "Namer":
@@ -17,10 +18,14 @@ class Namer:
         return cls(names)
 
     def new(self, base: str) -> str:
-        name, n = base, 0
+        # Names are only ever added, so every suffix below the remembered one is
+        # still taken: resuming there keeps this O(1) per name (not O(names made)).
+        n = self._next.get(base, 0)
+        name = base if n == 0 else f"{base}_{n}"
         while name in self._taken:
             n += 1
             name = f"{base}_{n}"
+        self._next[base] = n + 1
         self._taken.add(name)
         return name
 
