@@ -39,8 +39,7 @@ def _staged(value):
 
 def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple):
     """`if pred:` — Python's if, or the backend's cond for a staged `pred`."""
-    backend = _staged(pred)
-    if backend is None:
+    if pred.__class__ is bool or (backend := backend_for(pred)) is None:   # inlined: the hot Python path
         return true_fn(*state) if pred else false_fn(*state)
     n = len(names)
     outputs: dict = {}
