@@ -34,6 +34,7 @@ class Base(gast.NodeTransformer):
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self._root = None
+        self._visitors: dict[type, object] = {}  # node type -> bound visit method
 
     def transform(self, node):
         self._root = node
@@ -48,11 +49,46 @@ class Base(gast.NodeTransformer):
         return node
 
     def visit(self, node):
-        result = super().visit(node)
+        visitor = self._visitors.get(type(node))
+        if visitor is None:
+            visitor = getattr(self, f"visit_{type(node).__name__}", self.generic_visit)
+            self._visitors[type(node)] = visitor
+        result = visitor(node)
         if result is not node and result is not None:
             for new in result if isinstance(result, list) else [result]:
                 located(new, node)
         return result
+
+
+    def generic_visit(self, node):
+        """`ast.NodeTransformer.generic_visit`, minus its per-node overhead: the
+        pipeline walks every function once per converter, so this is the
+        hottest loop of a conversion. Operators and load/store contexts have no
+        children and no converter visits them, so they are not descended into."""
+        for field in node._fields:
+            old = getattr(node, field, None)
+            if isinstance(old, list):
+                new_values = []
+                for value in old:
+                    if isinstance(value, gast.AST) and not isinstance(value, _LEAVES):
+                        value = self.visit(value)
+                        if value is None:
+                            continue
+                        if not isinstance(value, gast.AST):
+                            new_values.extend(value)
+                            continue
+                    new_values.append(value)
+                old[:] = new_values
+            elif isinstance(old, gast.AST) and not isinstance(old, _LEAVES):
+                new = self.visit(old)
+                if new is None:
+                    delattr(node, field)
+                else:
+                    setattr(node, field, new)
+        return node
+
+
+_LEAVES = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
 
 
 def located(new, origin):
