@@ -146,3 +146,41 @@ def test_definite_assignment_after_one_sided_if():
         "        only = 1\n"
         "    return 0\n")
     assert anno.get(fn.body[1], Key.DEFINED_IN) == {"c"}
+
+
+def _transformed(src: str, transformer_cls) -> str:
+    from autograph.pyct.transformer import Context
+    (fn,) = _stmts(src)
+    ctx = Context(namer=naming.Namer.for_tree(fn), filename="<test>", function_name="f", params=set(),
+                  user_locals=set())
+    return gast.unparse(transformer_cls(ctx).transform(fn)).strip()
+
+
+def test_transformer_splices_lists_deletes_none_and_locates_replacements():
+    from autograph.pyct.transformer import Base
+
+    class Rewrite(Base):
+        def visit_Expr(self, node):
+            return None  # dropped
+
+        def visit_Pass(self, node):
+            return templates.replace("a = 1\nb = 2")  # spliced in place
+
+    (fn,) = _stmts("def f():\n    g()\n    pass\n    return 0")
+    from autograph.pyct.transformer import Context
+    ctx = Context(namer=naming.Namer.for_tree(fn), filename="<test>", function_name="f", params=set(),
+                  user_locals=set())
+    out = Rewrite(ctx).transform(fn)
+    assert gast.unparse(out).strip() == "def f():\n    a = 1\n    b = 2\n    return 0"
+    assert [s.lineno for s in out.body] == [3, 3, 4]  # replacements take the replaced node's line
+
+
+def test_transformer_leaves_user_nested_functions_alone():
+    from autograph.pyct.transformer import Base
+
+    class Renumber(Base):
+        def visit_Constant(self, node):
+            return gast.Constant(value=node.value + 1, kind=None)
+
+    src = "def f():\n    x = 1\n    def g():\n        return 1"
+    assert "x = 2" in _transformed(src, Renumber) and "return 1" in _transformed(src, Renumber)
