@@ -35,12 +35,47 @@ def _while_loop(test, body, state, opts):
                                          shape_invariants=opts.get("shape_invariants")))
 
 
+class StagedEnumerate:
+    """`enumerate(t, start)` over a symbolic tensor, iterated by `_for_loop`."""
+
+    def __init__(self, tensor, start=0):
+        self.tensors, self.start = (_iterable_tensor(tensor),), start
+
+
+class StagedZip:
+    """`zip(a, b, ...)` with a symbolic tensor among them, iterated by `_for_loop` (shortest length)."""
+
+    def __init__(self, *iterables, strict=False):
+        if strict:
+            raise StagingError(at_user_line("zip(..., strict=True) over tensors is not supported in a graph; "
+                                            "check the lengths with runtime.debugging.assert_equal instead."))
+        self.tensors = tuple(_iterable_tensor(x) for x in iterables)
+
+
+def _iterable_tensor(value):
+    tensor = convert_to_tensor(value)
+    if tensor.shape.rank == 0:
+        raise StagingError(at_user_line(f"can't iterate over a scalar tensor ({tensor.name})."))
+    return tensor
+
+
 def _for_loop(iterable, body, state, extra_test, opts):
-    """Iterate over the first axis of a tensor with a staged while loop over an index."""
-    iterable = convert_to_tensor(iterable)
-    if iterable.shape.rank == 0:
-        raise StagingError(at_user_line(f"can't iterate over a scalar tensor ({iterable.name})."))
-    n = array_ops.shape(iterable)[0]
+    """Iterate over the first axis of a tensor (or of the tensors of an enumerate/zip) with a staged
+    while loop over an index."""
+    if isinstance(iterable, (StagedEnumerate, StagedZip)):
+        tensors = iterable.tensors
+    else:
+        tensors = (_iterable_tensor(iterable),)
+    n = array_ops.shape(tensors[0])[0]
+    for other in tensors[1:]:
+        n = math_ops.minimum(n, array_ops.shape(other)[0])
+
+    def item(i):
+        if isinstance(iterable, StagedEnumerate):
+            return (i + iterable.start, tensors[0][i])
+        if isinstance(iterable, StagedZip):
+            return tuple(t[i] for t in tensors)
+        return tensors[0][i]
 
     def test(i, *s):
         in_range = i < n
@@ -49,7 +84,7 @@ def _for_loop(iterable, body, state, extra_test, opts):
         return control_flow.cond(in_range, lambda: _bool(extra_test(*s)), lambda: constant(False))
 
     def step(i, *s):
-        return (i + 1, *body(iterable[i], *s))
+        return (i + 1, *body(item(i), *s))
     _name_like(step, body)
 
     out = control_flow.while_loop(test, step, (constant(0), *state),
@@ -119,7 +154,7 @@ def _list_append(ta, value):
 
 BACKEND = backends.register_backend(backends.Backend(
     name="runtime",
-    staged_types=(SymbolicTensor,),
+    staged_types=(SymbolicTensor, StagedEnumerate, StagedZip),
     modules=("runtime",),
     is_staging=lambda: registry.context.graph is not None,
     cond=_cond,
@@ -127,6 +162,8 @@ BACKEND = backends.register_backend(backends.Backend(
     for_loop=_for_loop,
     range=array_ops.range,
     len=_len,
+    enumerate=StagedEnumerate,
+    zip=StagedZip,
     int=_int,
     float=_float,
     logical_and=_logical_and,

@@ -149,3 +149,32 @@ def test_empty_list_as_loop_state_explains_tensor_array():
 
     with pytest.raises(StagingError, match="empty Python list .*TensorArray"):
         f(tf.constant(2))
+
+
+def test_enumerate_and_zip_over_symbolic_tensors_are_staged_loops():
+    @tf.function
+    def f(xs, ys):
+        total = tf.constant(0)
+        for i, x in enumerate(xs, 1):
+            total += i * x
+        for a, b in zip(xs, ys):                 # stops at the shorter, like Python
+            total += a * b
+        for a, b in zip(xs, [1, 1, 1, 1, 1]):    # a Python list zipped with a tensor
+            total += a * b
+        return total
+
+    xs, ys = tf.constant([1, 2, 3]), tf.constant([10, 20])
+    assert f(xs, ys).numpy() == (1 + 4 + 9) + (10 + 40) + 6
+    assert graph_ops(f, xs, ys).count("While") == 3
+
+
+def test_zip_strict_over_tensors_is_a_clear_error():
+    @tf.function
+    def f(xs):
+        total = tf.constant(0)
+        for a, b in zip(xs, xs, strict=True):
+            total += a * b
+        return total
+
+    with pytest.raises(StagingError, match="strict=True"):
+        f(tf.constant([1, 2]))
