@@ -88,3 +88,18 @@ def test_concurrent_registration_and_lookup_stay_consistent():
         for i in range(8):
             backends.unregister_backend(f"t{i}")
     assert all(backends.backend_for(c()) is None for c in classes)
+
+
+def test_python_values_never_reach_a_backends_is_staged():
+    from autograph import operators as ops
+    calls = []
+    backends.register_backend(backends.Backend(
+        name="counting", staged_types=(Staged,), is_staged=lambda v: calls.append(v) or True))
+    try:
+        assert ops.if_stmt(1, lambda: "t", lambda: "f", (), ()) == "t"
+        assert ops.while_stmt(lambda i: i < 3, lambda i: i + 1, (0.0,), ("i",)) == 3.0
+        assert ops.and_(lambda: [1], lambda: "b") == "b" and ops.len_("abc") == 3
+        assert calls == []
+        assert backends.backend_for(Staged()).name == "counting" and len(calls) == 1
+    finally:
+        backends.unregister_backend("counting")
