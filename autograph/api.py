@@ -111,7 +111,8 @@ def _conversion(fn: types.FunctionType, recursive: bool) -> _Conversion:
 
 def _compile(converted: ast.FunctionDef, fn: types.FunctionType, filename: str) -> types.CodeType:
     """Compile `converted` inside a factory whose parameters are the free variables."""
-    freevars = ["ag__", *fn.__code__.co_freevars]
+    # A function made by converted code (a lambda or def inside it) already has `ag__` free.
+    freevars = ["ag__", *(v for v in fn.__code__.co_freevars if v != "ag__")]
     factory = ast.FunctionDef(
         name="ag__factory",
         args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=v) for v in freevars], vararg=None, kwonlyargs=[],

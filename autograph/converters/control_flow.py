@@ -8,7 +8,6 @@ Before:                          After:
     return y                         def if_false(y):
                                          y = -x
                                          return y
-                                     y = ag__.Undefined('y')
                                      y = ag__.if_stmt(x > 0, if_true, if_false, (y,), ('y',))
 
     while i < n:                     def loop_test(i, s):
@@ -23,7 +22,9 @@ Before:                          After:
 The state of a statement is what it modifies and what is live after it (or,
 for a loop, at its head: read by the test or the next iteration), from the
 `liveness` annotations. `x = ag__.Undefined('x')` is emitted only for state
-that is not definitely assigned before the statement. Runs after the jump
+that is not definitely assigned before the statement, and at the top of the
+function (generated or the user's) that owns the variable, never for a
+parameter: in place it would overwrite a value some path assigned. Runs after the jump
 converters, so there is no `break`/`continue`/`return` left to handle.
 """
 from __future__ import annotations
@@ -63,12 +64,48 @@ class ControlFlowTransformer(Base):
 
     def _undefined_inits(self, node, state: list[str]) -> list:
         defined = anno.get(node, Key.DEFINED_IN, frozenset())
-        return [located(s, node) for v in state if v not in defined
-                for s in templates.replace("var = ag__.Undefined(label)", var=v,
-                                           label=gast.Constant(value=v, kind=None))]
+        inits = []
+        for v in state:
+            if v not in defined:
+                (init,) = templates.replace("var = ag__.Undefined(label)", var=v, label=gast.Constant(value=v, kind=None))
+                anno.set(init, Key.UNDEFINED_INIT, v)
+                inits.append(located(init, node))
+        return inits
+
+    def _hoist_inits(self, body: list, params) -> list:
+        """Move the `x = ag__.Undefined('x')` of this function's own scope to its top, once per
+        name, and drop those of its parameters. Left in place, an init would overwrite a value
+        that some path did assign (a loop body's state from the previous iteration, or a variable
+        assigned only when a loop ran); at the top of the scope it only stands in for "unbound"."""
+        found: list = []
+
+        def strip(stmts: list) -> list:
+            kept = []
+            for s in stmts:
+                if anno.has(s, Key.UNDEFINED_INIT):
+                    found.append(s)
+                    continue
+                if not isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+                    for field in ("body", "orelse", "finalbody"):
+                        block = getattr(s, field, None)
+                        if isinstance(block, list) and block:
+                            setattr(s, field, strip(block) or [gast.Pass()])
+                    for handler in getattr(s, "handlers", None) or []:
+                        handler.body = strip(handler.body) or [gast.Pass()]
+                kept.append(s)
+            return kept
+
+        body = strip(body)
+        seen, inits = set(params), []
+        for s in found:
+            var = anno.get(s, Key.UNDEFINED_INIT)
+            if var not in seen:
+                seen.add(var)
+                inits.append(s)
+        return inits + body
 
     def _function(self, fn_name: str, params: list[str], body: list, state: list[str], ret: bool = True):
-        stmts = [s for s in body if not isinstance(s, gast.Pass)]
+        stmts = [s for s in self._hoist_inits(body, params) if not isinstance(s, gast.Pass)]
         if ret and state:
             stmts.append(gast.Return(value=_raw_value(state)))
         fdef = templates.replace("def fn(params):\n    body", fn=fn_name, params=params,
@@ -187,4 +224,7 @@ def _options(node):
 
 
 def transform(node, ctx: Context):
-    return ControlFlowTransformer(ctx).transform(node)
+    transformer = ControlFlowTransformer(ctx)
+    node = transformer.transform(node)
+    node.body = transformer._hoist_inits(node.body, ctx.params)
+    return node

@@ -20,6 +20,7 @@ class Key(enum.Enum):
     EXTRA_TEST = "expression checked before each iteration of a for loop (lowered break/return)"
     LOOP_OPTIONS = "keyword arguments of set_loop_options found in the loop body"
     GENERATED = "a function the converters made (a branch, loop body or test), part of the converted scope"
+    UNDEFINED_INIT = "the variable an `x = ag__.Undefined('x')` statement initialises (hoisted to its scope's top)"
     RAW = "a generated load of a variable that may be undefined (not wrapped in ag__.ld)"
 
 

@@ -170,3 +170,15 @@ def test_fast_path_runs_the_original_when_nothing_is_staging():
     api.run_generated_code(False)
     converted = ag.convert(programs.if_elif_else)
     assert converted(5) == "small" and converted.generated(5) == "small"
+
+
+def _makes_lambdas(n):
+    fs = []
+    for i in range(n):
+        fs.append(lambda i=i: i * 2)
+    return [f() for f in fs]
+
+
+def test_functions_made_by_converted_code_convert_again():
+    # The lambda's code comes from generated code, so `ag__` is already one of its free variables.
+    assert ag.convert(_makes_lambdas)(3) == [0, 2, 4]

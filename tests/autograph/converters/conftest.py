@@ -2,6 +2,15 @@
 import pytest
 
 import autograph as ag
+from autograph import api
+
+
+@pytest.fixture(autouse=True)
+def generated_code():
+    """Run the generated code, not the original (the fast path when nothing stages)."""
+    api.run_generated_code(True)
+    yield
+    api.run_generated_code(False)
 
 
 def generated(fn) -> str:
