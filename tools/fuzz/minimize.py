@@ -26,12 +26,14 @@ def minimize(source: str, still_fails: Callable[[str], bool], max_rounds: int = 
         for position in range(len(slots) - 1, -1, -1):
             tree = ast.parse(source)
             block, index = list(_statement_slots(tree))[position]
-            if isinstance(block[index], ast.Return) and len(block) == 1:
+            if isinstance(block[index], ast.Pass) or isinstance(block[index], ast.Return) and len(block) == 1:
                 continue
             removed = block.pop(index)
             if not block:
                 block.append(ast.Pass())
             candidate = ast.unparse(tree) + "\n"
+            if candidate == source:
+                continue
             try:
                 fails = still_fails(candidate)
             except Exception:  # noqa: BLE001 - a broken candidate is just not smaller
