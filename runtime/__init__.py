@@ -23,6 +23,8 @@ from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_
                                   square, subtract, tanh, truediv)
 from runtime import debugging, math, random
 from runtime.variables import Variable
+from runtime.ops import gradients as _gradients  # noqa: F401  (attaches gradient rules to the ops)
+from runtime.autodiff import GradientTape, custom_gradient
 
 # graph mode
 from runtime import config

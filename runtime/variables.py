@@ -9,6 +9,7 @@ Variable was created with.
 from __future__ import annotations
 
 import itertools
+import weakref
 from typing import Optional
 
 import numpy as np
@@ -26,13 +27,15 @@ _ids = itertools.count()
 class VariableHandle:
     """The storage of one Variable: its current value, dtype, shape and name."""
 
-    __slots__ = ("value", "dtype", "shape", "name", "__weakref__")
+    __slots__ = ("value", "dtype", "shape", "name", "trainable", "owner", "__weakref__")
 
     def __init__(self, value: np.ndarray, name: str):
         self.value = value
         self.dtype = dtypes.from_numpy(value.dtype)
         self.shape = TensorShape(value.shape)
         self.name = name
+        self.trainable = True   # GradientTape watches trainable variables it sees read
+        self.owner = None       # a weak reference to the Variable, for GradientTape.watched_variables
 
     def __repr__(self) -> str:
         return f"<VariableHandle {self.name}>"
@@ -92,7 +95,12 @@ class Variable:
         base = name or "Variable"
         self.handle = VariableHandle(np.array(value._value), f"{base}:0" if number == 0 or name else
                                      f"{base}_{number}:0")
-        self.trainable = trainable
+        self.handle.trainable = trainable
+        self.handle.owner = weakref.ref(self)
+
+    @property
+    def trainable(self) -> bool:
+        return self.handle.trainable
 
     @property
     def dtype(self) -> dtypes.DType:

@@ -80,12 +80,17 @@ class _Context(threading.local):
 context = _Context()
 
 
+# Set by runtime.autodiff while any GradientTape is recording: called with every op applied.
+record: Optional[Callable[..., None]] = None
+
+
 def apply(op: OpDef, *inputs, name: Optional[str] = None, **attrs):
     """Run `op` on tensors now, or record it in the graph being built."""
     graph = context.graph
-    if graph is None:
-        return run_eager(op, inputs, attrs)
-    return graph.add_op(op, inputs, attrs, name=name)
+    out = run_eager(op, inputs, attrs) if graph is None else graph.add_op(op, inputs, attrs, name=name)
+    if record is not None:
+        record(op, inputs, attrs, out)
+    return out
 
 
 def run_eager(op: OpDef, inputs, attrs):

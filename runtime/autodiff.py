@@ -1,0 +1,254 @@
+"""Reverse-mode differentiation: `GradientTape` and `custom_gradient`.
+
+While a tape is active, every op applied through the registry is offered to
+it (`registry.record`). The tape keeps the ops whose inputs depend on what it
+watches: tensors given to `watch`, and trainable `Variable`s read inside the
+`with` block. `gradient` walks those ops backwards and calls each op's
+gradient rule (`OpDef.grad`, see `runtime.ops.gradients`).
+
+The same tape works eagerly and inside a function being traced: there the
+recorded ops are symbolic, and the gradient is built from symbolic ops in the
+same graph.
+
+    w = tf.Variable([[1.0]])
+    with tf.GradientTape() as tape:
+        loss = w * w
+    tape.gradient(loss, w)            # [[2.]]
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from runtime import nest
+from runtime.ops import array_ops, gradients, math_ops, registry
+from runtime.tensor import Tensor, convert_to_tensor
+from runtime.variables import READ, Variable
+
+_local = threading.local()
+_lock = threading.Lock()
+_active_tapes = 0
+
+
+@dataclass
+class _Entry:
+    """One recorded op: what its gradient rule needs."""
+
+    name: str
+    rule: Optional[Callable]
+    inputs: tuple
+    outputs: list
+    attrs: dict
+    multi_output: bool
+
+
+def _tapes() -> list:
+    tapes = getattr(_local, "tapes", None)
+    if tapes is None:
+        tapes = _local.tapes = []
+    return tapes
+
+
+def _record_op(op, inputs, attrs, out) -> None:
+    for tape in getattr(_local, "tapes", ()):
+        if tape._recording:
+            tape._record(op, inputs, attrs, out)
+
+
+def _push(tape: "GradientTape") -> None:
+    global _active_tapes
+    _tapes().append(tape)
+    with _lock:
+        _active_tapes += 1
+        registry.record = _record_op
+
+
+def _pop(tape: "GradientTape") -> None:
+    global _active_tapes
+    stack = _tapes()
+    if tape in stack:
+        stack.remove(tape)
+    with _lock:
+        _active_tapes -= 1
+        if _active_tapes == 0:
+            registry.record = None
+
+
+def _is_float(t) -> bool:
+    return t.dtype.is_floating
+
+
+class GradientTape:
+    """Records ops on watched values so that `gradient` can differentiate them."""
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
+        self._persistent = persistent
+        self._watch_accessed = watch_accessed_variables
+        self._recording = False
+        self._used = False
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything recorded so far."""
+        self._entries: list[_Entry] = []
+        self._tracked: dict[int, Any] = {}          # id -> tensor whose gradient is wanted or flows
+        self._reads: dict[int, Any] = {}            # id of a ReadVariableOp output -> VariableHandle
+        self._handles: dict[int, Any] = {}          # id of a watched VariableHandle -> handle
+        self._variables: list[Variable] = []
+
+    def __enter__(self) -> "GradientTape":
+        self._recording = True
+        _push(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._recording = False
+        _pop(self)
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Ops run inside this block are not recorded."""
+        was, self._recording = self._recording, False
+        try:
+            yield
+        finally:
+            self._recording = was
+
+    def watch(self, tensor) -> None:
+        """Record ops on `tensor` (a tensor, a Variable, or a nested structure of them)."""
+        for value in nest.flatten(tensor):
+            if isinstance(value, Variable):
+                self._watch_variable(value)
+            elif isinstance(value, Tensor):
+                if _is_float(value):
+                    self._tracked[id(value)] = value
+            else:
+                raise TypeError(f"GradientTape.watch: expected tensors or Variables, got {type(value).__name__}.")
+
+    def watched_variables(self) -> tuple:
+        """The Variables this tape has watched, in the order it first saw them."""
+        return tuple(self._variables)
+
+    def _watch_variable(self, variable: Variable) -> None:
+        if id(variable.handle) not in self._handles:
+            self._handles[id(variable.handle)] = variable.handle
+            self._variables.append(variable)
+
+    def _record(self, op, inputs, attrs, out) -> None:
+        outputs = out if op.multi_output else [out]
+        if op is READ:
+            handle = attrs["handle"]
+            if id(handle) not in self._handles:
+                if not (self._watch_accessed and handle.trainable and handle.dtype.is_floating):
+                    return
+                self._handles[id(handle)] = handle
+                owner = handle.owner() if handle.owner is not None else None
+                if owner is not None:
+                    self._variables.append(owner)
+            self._reads[id(out)] = handle
+            self._tracked[id(out)] = out
+            return
+        if not any(id(t) in self._tracked for t in inputs):
+            return
+        float_outputs = [t for t in outputs if _is_float(t)]
+        if not float_outputs:
+            return
+        for t in float_outputs:
+            self._tracked[id(t)] = t
+        self._entries.append(_Entry(op.name, op.grad, tuple(inputs), outputs, attrs, op.multi_output))
+
+    def _record_custom(self, inputs: list, outputs: list, grad_fn: Callable) -> None:
+        if not any(id(t) in self._tracked for t in inputs):
+            return
+        for t in outputs:
+            self._tracked[id(t)] = t
+
+        def rule(grads, op_inputs, op_outputs):
+            result = grad_fn(*grads)
+            return tuple(result) if isinstance(result, (list, tuple)) else (result,)
+        self._entries.append(_Entry("custom_gradient", rule, tuple(inputs), outputs, {}, True))
+
+    def gradient(self, target, sources, output_gradients=None, unconnected_gradients: str = "none"):
+        """d(sum of `target`)/d(each of `sources`), in the structure of `sources`."""
+        if unconnected_gradients not in ("none", "zero"):
+            raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected_gradients!r}.")
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can compute one set of gradients only; "
+                               "create it with GradientTape(persistent=True) to call gradient() again.")
+        self._used = True
+        with self.stop_recording():
+            grads = self._backward(nest.flatten(target), output_gradients)
+            flat = [self._gradient_of(s, grads, unconnected_gradients) for s in nest.flatten(sources)]
+        return nest.pack(sources, flat)
+
+    def _backward(self, targets: list, output_gradients) -> dict:
+        seeds = nest.flatten(output_gradients) if output_gradients is not None else [None] * len(targets)
+        if len(seeds) != len(targets):
+            raise ValueError(f"gradient: {len(targets)} targets but {len(seeds)} output_gradients.")
+        grads: dict[int, Any] = {}
+        for t, seed in zip(targets, seeds):
+            t = t.read_value() if isinstance(t, Variable) else t
+            if id(t) in self._tracked:
+                _accumulate(grads, t, array_ops.ones_like(t) if seed is None else convert_to_tensor(seed, t.dtype))
+        for entry in reversed(self._entries):
+            upstream = [grads.get(id(o)) for o in entry.outputs]
+            if all(g is None for g in upstream):
+                continue
+            for g_in, x in zip(self._apply_rule(entry, upstream), entry.inputs):
+                if g_in is not None and id(x) in self._tracked:
+                    _accumulate(grads, x, g_in)
+        return grads
+
+    def _apply_rule(self, entry: _Entry, upstream: list) -> tuple:
+        if entry.rule is None:
+            if entry.name in gradients.NOT_DIFFERENTIABLE:
+                return ()
+            raise LookupError(f"No gradient defined for the op {entry.name}: GradientTape cannot differentiate "
+                              "through it. Wrap the computation in runtime.custom_gradient, or stop the gradient "
+                              "before it.")
+        upstream = [g if g is not None else array_ops.zeros_like(o) for g, o in zip(upstream, entry.outputs)]
+        if entry.multi_output:
+            return entry.rule(upstream, entry.inputs, entry.outputs, **entry.attrs)
+        return entry.rule(upstream[0], entry.inputs, entry.outputs[0], **entry.attrs)
+
+    def _gradient_of(self, source, grads: dict, unconnected: str):
+        if isinstance(source, Variable):
+            parts = [g for key, g in grads.items() if self._reads.get(key) is source.handle]
+            total = functools.reduce(math_ops.add, parts) if parts else None
+            like = source
+        else:
+            total, like = grads.get(id(source)), source
+        if total is None and unconnected == "zero":
+            return array_ops.zeros(like.shape.as_list(), dtype=like.dtype)
+        return total
+
+
+def _accumulate(grads: dict, t, g) -> None:
+    if g.dtype is not t.dtype:
+        g = math_ops.cast(g, t.dtype)
+    previous = grads.get(id(t))
+    grads[id(t)] = g if previous is None else math_ops.add(previous, g)
+
+
+def custom_gradient(f: Callable) -> Callable:
+    """Decorator: `f(*x)` returns `(y, grad_fn)`; tapes use `grad_fn(dy) -> dx` instead of
+    differentiating the ops inside `f`."""
+    @functools.wraps(f)
+    def decorated(*args):
+        recording = [t for t in _tapes() if t._recording]
+        for tape in recording:
+            tape._recording = False
+        try:
+            result, grad_fn = f(*args)
+        finally:
+            for tape in recording:
+                tape._recording = True
+        inputs = [a for a in args if isinstance(a, Tensor)]
+        outputs = [t for t in nest.flatten(result) if isinstance(t, Tensor)]
+        for tape in recording:
+            tape._record_custom(inputs, outputs, grad_fn)
+        return result
+    return decorated

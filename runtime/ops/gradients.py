@@ -1,0 +1,214 @@
+"""Gradient rules, attached to the ops they differentiate.
+
+A rule is `rule(grad, op_inputs, output, **attrs)` and returns one gradient
+per input (a tensor, or None where the input is not differentiable). Rules
+are written with the public ops, so one rule serves eager tapes and tapes
+recorded while a function is traced: in a graph the gradient becomes ops of
+that graph.
+
+Ops that are piecewise constant or not numeric (comparisons, `argmax`,
+`shape`, random numbers, ...) are listed in `NOT_DIFFERENTIABLE`: they stop
+gradients, as in TensorFlow. An op with neither a rule nor that mark raises
+a clear `LookupError` when a gradient has to pass through it.
+"""
+from __future__ import annotations
+
+from runtime.ops import array_ops as A
+from runtime.ops import math_ops as M
+from runtime.ops.registry import OPS
+
+NOT_DIFFERENTIABLE = frozenset({
+    "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
+    "LogicalXor", "LogicalNot", "ArgMax", "ArgMin", "Shape", "Size", "Rank", "Floor", "Ceil", "Round",
+    "Sign", "FloorDiv", "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
+    "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert",
+})
+
+
+def _static_dims(t, what: str) -> list:
+    dims = t.shape.dims
+    if dims is None or any(d is None for d in dims):
+        raise NotImplementedError(
+            f"gradient of {what}: the shape of an input is not fully known ({t.shape}); give the function "
+            "an input_signature with full shapes, or compute this gradient eagerly.")
+    return list(dims)
+
+
+def unbroadcast(grad, like):
+    """Sum `grad` over the axes along which `like` was broadcast, back to `like`'s shape."""
+    target = _static_dims(like, "a broadcasting op")
+    have = _static_dims(grad, "a broadcasting op")
+    if have == target:
+        return grad
+    lead = len(have) - len(target)
+    axes = list(range(lead)) + [lead + i for i, d in enumerate(target) if d == 1 and have[lead + i] != 1]
+    summed = M.reduce_sum(grad, axis=axes) if axes else grad
+    return A.reshape(summed, target)
+
+
+def _binary(rule):
+    def wrapped(grad, inputs, output, **attrs):
+        gx, gy = rule(grad, *inputs, output)
+        x, y = inputs
+        return (None if gx is None else unbroadcast(gx, x), None if gy is None else unbroadcast(gy, y))
+    return wrapped
+
+
+def _kept_shape(x, axis) -> list:
+    dims = _static_dims(x, "a reduction")
+    axes = range(len(dims)) if axis is None else [a % len(dims) for a in ([axis] if isinstance(axis, int) else axis)]
+    return [1 if i in axes else d for i, d in enumerate(dims)]
+
+
+def _count(x, axis) -> int:
+    dims = _static_dims(x, "a reduction")
+    kept = _kept_shape(x, axis)
+    total = 1
+    for d, k in zip(dims, kept):
+        total *= d if k == 1 else 1
+    return total
+
+
+def _spread(grad, x, axis):
+    """`grad` of a reduction, broadcast back over the reduced axes of `x`."""
+    return A.reshape(grad, _kept_shape(x, axis)) * A.ones_like(x)
+
+
+def _sum(grad, inputs, output, axis=None, keepdims=False):
+    return (_spread(grad, inputs[0], axis),)
+
+
+def _mean(grad, inputs, output, axis=None, keepdims=False):
+    x = inputs[0]
+    return (_spread(grad, x, axis) / M.cast(_count(x, axis), x.dtype),)
+
+
+def _extremum(grad, inputs, output, axis=None, keepdims=False):
+    x = inputs[0]
+    hits = M.cast(M.equal(x, A.reshape(output, _kept_shape(x, axis))), x.dtype)
+    ties = A.reshape(M.reduce_sum(hits, axis=axis), _kept_shape(x, axis))
+    return (_spread(grad, x, axis) * hits / ties,)
+
+
+def _matmul(grad, inputs, output, transpose_a=False, transpose_b=False):
+    a, b = inputs
+    mm = M.matmul
+    if not transpose_a and not transpose_b:
+        return mm(grad, b, transpose_b=True), mm(a, grad, transpose_a=True)
+    if not transpose_a:
+        return mm(grad, b), mm(grad, a, transpose_a=True)
+    if not transpose_b:
+        return mm(b, grad, transpose_b=True), mm(a, grad)
+    return mm(b, grad, transpose_a=True, transpose_b=True), mm(grad, a, transpose_a=True, transpose_b=True)
+
+
+def _pow(grad, x, y, out):
+    gx = grad * y * M.pow(x, y - M.cast(1, y.dtype))
+    safe_log = M.log(A.where(x > 0, x, A.ones_like(x)))
+    gy = grad * out * A.where(x > 0, safe_log, A.zeros_like(x))
+    return gx, gy
+
+
+def _select(pick_first: bool):
+    def rule(grad, x, y, out):
+        mask = M.greater_equal(x, y) if pick_first else M.less_equal(x, y)
+        zeros = A.zeros_like(grad)
+        return A.where(mask, grad, zeros), A.where(mask, zeros, grad)
+    return rule
+
+
+def _where(grad, inputs, output):
+    c, x, y = inputs
+    zeros = A.zeros_like(grad)
+    return None, unbroadcast(A.where(c, grad, zeros), x), unbroadcast(A.where(c, zeros, grad), y)
+
+
+def _clip(grad, inputs, output):
+    t, lo, hi = inputs
+    inside = M.logical_and(M.greater_equal(t, lo), M.less_equal(t, hi))
+    return A.where(inside, grad, A.zeros_like(grad)), None, None
+
+
+def _cast(grad, inputs, output, dtype):
+    x = inputs[0]
+    return (M.cast(grad, x.dtype) if x.dtype.is_floating else None,)
+
+
+def _reshape_back(grad, inputs, output, **attrs):
+    return (A.reshape(grad, _static_dims(inputs[0], "a reshape")),)
+
+
+def _transpose(grad, inputs, output, perm):
+    if perm is None:
+        return (A.transpose(grad),)
+    inverse = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return (A.transpose(grad, inverse),)
+
+
+def _concat(grad, inputs, output, axis):
+    rank = len(_static_dims(output, "concat"))
+    axis %= rank
+    pieces, start = [], 0
+    for x in inputs:
+        size = _static_dims(x, "concat")[axis]
+        index = (slice(None),) * axis + (slice(start, start + size),)
+        pieces.append(grad[index])
+        start += size
+    return tuple(pieces)
+
+
+def _stack(grad, inputs, output, axis):
+    return tuple(A.unstack(grad, axis=axis))
+
+
+def _unary(rule):
+    def wrapped(grad, inputs, output, **attrs):
+        return (rule(grad, inputs[0], output),)
+    return wrapped
+
+
+RULES = {
+    "AddV2": _binary(lambda g, x, y, out: (g, g)),
+    "Sub": _binary(lambda g, x, y, out: (g, -g)),
+    "Mul": _binary(lambda g, x, y, out: (g * y, g * x)),
+    "RealDiv": _binary(lambda g, x, y, out: (g / y, -g * x / (y * y))),
+    "Pow": _binary(_pow),
+    "Maximum": _binary(_select(True)),
+    "Minimum": _binary(_select(False)),
+    "Neg": _unary(lambda g, x, out: -g),
+    "Identity": _unary(lambda g, x, out: g),
+    "Abs": _unary(lambda g, x, out: g * M.sign(x)),
+    "Square": _unary(lambda g, x, out: g * M.cast(2, x.dtype) * x),
+    "Sqrt": _unary(lambda g, x, out: g * M.cast(0.5, x.dtype) / out),
+    "Exp": _unary(lambda g, x, out: g * out),
+    "Log": _unary(lambda g, x, out: g / x),
+    "Sin": _unary(lambda g, x, out: g * M.cos(x)),
+    "Cos": _unary(lambda g, x, out: -g * M.sin(x)),
+    "Tanh": _unary(lambda g, x, out: g * (M.cast(1, x.dtype) - out * out)),
+    "Sigmoid": _unary(lambda g, x, out: g * out * (M.cast(1, x.dtype) - out)),
+    "MatMul": _matmul,
+    "Sum": _sum,
+    "Mean": _mean,
+    "Max": _extremum,
+    "Min": _extremum,
+    "SelectV2": _where,
+    "ClipByValue": _clip,
+    "Cast": _cast,
+    "Reshape": _reshape_back,
+    "ExpandDims": _reshape_back,
+    "Squeeze": _reshape_back,
+    "Transpose": _transpose,
+    "ConcatV2": _concat,
+    "Pack": _stack,
+}
+
+
+def install() -> None:
+    """Attach every rule to its op definition (`OpDef.grad`)."""
+    for name, rule in RULES.items():
+        OPS[name].grad = rule
+
+
+install()
