@@ -304,3 +304,38 @@ def test_tapes_in_threads_do_not_see_each_other():
     assert results == {k: 3.0 * k * k for k in range(1, 5)}
     from runtime.ops import registry
     assert registry.record is None
+
+
+def test_gradient_flows_through_a_call_of_a_traced_function():
+    w = tf.Variable([1.0, 2.0])
+    c = tf.constant([10.0, 20.0])
+
+    @tf.function
+    def f(x):
+        unused = tf.gather(x, 7)   # non-strict: pruned, as when the executor runs the function
+        return tf.reduce_sum(w * x * c)
+
+    x = tf.constant([3.0, 4.0])
+    f(x)   # traced before the tape exists
+    with tf.GradientTape() as tape:
+        tape.watch([x, c])
+        y = f(x) * 2.0
+    gx, gw, gc = tape.gradient(y, [x, w, c])
+    np.testing.assert_allclose(gx.numpy(), [20.0, 80.0])
+    np.testing.assert_allclose(gw.numpy(), [60.0, 160.0])
+    np.testing.assert_allclose(gc.numpy(), [6.0, 16.0])
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_gradient_through_a_function_with_control_flow_is_a_clear_error_not_none():
+    @tf.function
+    def f(x):
+        return tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: x * 3.0)
+
+    x = tf.constant([1.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    np.testing.assert_allclose(y.numpy(), [2.0])
+    with pytest.raises(LookupError, match="Cond/While"):
+        tape.gradient(y, x)
