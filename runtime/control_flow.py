@@ -13,6 +13,7 @@ from typing import Callable, Optional
 
 from runtime import dtypes, nest
 from runtime.graph import FuncGraph, building, current_graph
+from runtime.ops import registry
 from runtime.ops.registry import Spec, defop
 from runtime.shape import as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
@@ -93,6 +94,8 @@ def cond(pred, true_fn: Optional[Callable] = None, false_fn: Optional[Callable] 
     outs = graph.add_op(COND, [pred, *externals],
                         dict(then_graph=then_graph, else_graph=else_graph, then_inputs=then_inputs,
                              else_inputs=else_inputs, output_specs=tuple(specs)), name=name or "cond")
+    if registry.record is not None:   # GradientTapes see the op (no gradient rule yet: a clear error)
+        registry.record(COND, [pred, *externals], {}, outs)
     return _pack_outputs(then_out, outs, kept)
 
 
@@ -239,6 +242,8 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
         attrs["max_iterations_input"] = len(inputs)
         inputs.append(convert_to_tensor(maximum_iterations))
     results = graph.add_op(WHILE, inputs, attrs, name=name or "while")
+    if registry.record is not None:
+        registry.record(WHILE, inputs, {}, results)
     packed = nest.pack(structure, results)
     return packed[0] if single else (tuple(packed) if isinstance(original, tuple) else packed)
 

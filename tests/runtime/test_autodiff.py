@@ -339,3 +339,20 @@ def test_gradient_through_a_function_with_control_flow_is_a_clear_error_not_none
     np.testing.assert_allclose(y.numpy(), [2.0])
     with pytest.raises(LookupError, match="Cond/While"):
         tape.gradient(y, x)
+
+
+@pytest.mark.parametrize("staged", ["cond", "while_loop"])
+def test_tape_inside_a_function_with_staged_control_flow_is_a_clear_error_not_none(staged):
+    @tf.function
+    def g(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            if staged == "cond":
+                y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: x * 3.0)
+            else:
+                y = tf.while_loop(lambda v: tf.reduce_sum(v) < 10.0, lambda v: (v * 2.0,), (x,))[0]
+            z = y * y
+        return tape.gradient(z, x)
+
+    with pytest.raises(LookupError, match="No gradient defined for the op (Cond|While)"):
+        g(tf.constant([1.0]))
