@@ -25,7 +25,7 @@ from typing import Any, Callable, Optional
 
 from runtime import nest
 from runtime.ops import array_ops, gradients, math_ops, registry
-from runtime.tensor import Tensor, convert_to_tensor
+from runtime.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime.variables import READ, Variable
 
 _local = threading.local()
@@ -98,6 +98,7 @@ class GradientTape:
         self._reads: dict[int, Any] = {}            # id of a ReadVariableOp output -> VariableHandle
         self._handles: dict[int, Any] = {}          # id of a watched VariableHandle -> handle
         self._variables: list[Variable] = []
+        self._read_in_branches: dict[int, str] = {}  # id of a VariableHandle read inside Cond/While -> op name
 
     def __enter__(self) -> "GradientTape":
         self._recording = True
@@ -151,6 +152,10 @@ class GradientTape:
             self._reads[id(out)] = handle
             self._tracked[id(out)] = out
             return
+        if op.name in ("Cond", "While"):
+            for graph in (v for v in attrs.values() if hasattr(v, "variables")):
+                for handle in graph.variables:
+                    self._read_in_branches.setdefault(id(handle), op.name)
         if not any(id(t) in self._tracked for t in inputs):
             return
         float_outputs = [t for t in outputs if _is_float(t)]
@@ -216,6 +221,12 @@ class GradientTape:
 
     def _gradient_of(self, source, grads: dict, unconnected: str):
         if isinstance(source, Variable):
+            if id(source.handle) in self._read_in_branches:
+                raise LookupError(
+                    f"GradientTape: the variable '{source.name}' is read inside a staged "
+                    f"{self._read_in_branches[id(source.handle)]}, and gradients with respect to variables read "
+                    "there are not supported yet. Read it before the control flow (v = var.read_value()) and use "
+                    "that tensor inside.")
             parts = [g for key, g in grads.items() if self._reads.get(key) is source.handle]
             total = functools.reduce(math_ops.add, parts) if parts else None
             like = source
@@ -231,6 +242,71 @@ def _accumulate(grads: dict, t, g) -> None:
         g = math_ops.cast(g, t.dtype)
     previous = grads.get(id(t))
     grads[id(t)] = g if previous is None else math_ops.add(previous, g)
+
+
+def _needed_ops(graph, wanted: list, with_effects: bool) -> list:
+    """The ops `wanted` depends on (and, `with_effects`, every stateful op), in program order."""
+    needed: set[int] = set()
+    stack = [t.op for t in wanted if isinstance(t, SymbolicTensor)]
+    if with_effects:
+        stack += [op for op in graph.operations if op.stateful]
+    while stack:
+        op = stack.pop()
+        if id(op) not in needed:
+            needed.add(id(op))
+            stack.extend(t.op for t in op.inputs)
+            stack.extend(op.control_inputs)
+    return [op for op in graph.operations if id(op) in needed]
+
+
+def replay(graph, feeds: list, wanted: list, with_effects: bool = True) -> list:
+    """Run the ops of `graph` that `wanted` needs through `registry.apply`, its inputs fed by `feeds`
+    (eagerly, or into the graph being traced), so that tapes record them. Returns `wanted`'s values;
+    entries of `wanted` that are not symbolic tensors of `graph` are returned as they are."""
+    mapping = {id(ph): t for ph, t in zip(graph.inputs, feeds)}
+    for original, const in getattr(graph, "_eager_captures", {}).values():
+        mapping[id(const)] = original
+    for op in _needed_ops(graph, wanted, with_effects):
+        if op.type == "Placeholder" or id(op.outputs[0]) in mapping:
+            continue
+        out = registry.apply(op.opdef, *(mapping[id(t)] for t in op.inputs), **op.attrs)
+        for old, new in zip(op.outputs, out if op.opdef.multi_output else [out]):
+            mapping[id(old)] = new
+    return [mapping[id(v)] if isinstance(v, SymbolicTensor) else v for v in wanted]
+
+
+def _cond_gradient(grads, inputs, outputs, then_graph, else_graph, then_inputs, else_inputs, output_specs):
+    """A Cond whose branches differentiate the original branches (replayed under a tape)."""
+    from runtime.control_flow import cond
+    float_positions = [i for i, x in enumerate(inputs) if i > 0 and x.dtype.is_floating]
+
+    def branch(graph, positions):
+        def differentiate():
+            feeds = [inputs[i] for i in positions]
+            with GradientTape() as tape:
+                tape.watch(feeds)
+                outs = replay(graph, feeds, graph.outputs, with_effects=False)
+            found = tape.gradient(outs, feeds, output_gradients=grads, unconnected_gradients="zero")
+            by_position = {}
+            for i, g in zip(positions, found):
+                by_position[i] = g if i not in by_position else math_ops.add(by_position[i], g)
+            return [by_position.get(i, array_ops.zeros_like(inputs[i])) for i in float_positions]
+        return differentiate
+
+    if not float_positions:
+        return ()
+    results = cond(inputs[0], branch(then_graph, then_inputs), branch(else_graph, else_inputs))
+    results = results if isinstance(results, (list, tuple)) else [results]
+    by_input = dict(zip(float_positions, results))
+    return tuple(by_input.get(i) for i in range(len(inputs)))
+
+
+def _install_control_flow_rules() -> None:
+    from runtime.control_flow import COND
+    COND.grad = _cond_gradient
+
+
+_install_control_flow_rules()
 
 
 def custom_gradient(f: Callable) -> Callable:

@@ -91,11 +91,11 @@ def cond(pred, true_fn: Optional[Callable] = None, false_fn: Optional[Callable] 
     externals: list = []
     then_inputs = _external_indices(then_graph, externals, offset=1)
     else_inputs = _external_indices(else_graph, externals, offset=1)
-    outs = graph.add_op(COND, [pred, *externals],
-                        dict(then_graph=then_graph, else_graph=else_graph, then_inputs=then_inputs,
-                             else_inputs=else_inputs, output_specs=tuple(specs)), name=name or "cond")
-    if registry.record is not None:   # GradientTapes see the op (no gradient rule yet: a clear error)
-        registry.record(COND, [pred, *externals], {}, outs)
+    attrs = dict(then_graph=then_graph, else_graph=else_graph, then_inputs=then_inputs, else_inputs=else_inputs,
+                 output_specs=tuple(specs))
+    outs = graph.add_op(COND, [pred, *externals], attrs, name=name or "cond")
+    if registry.record is not None:   # GradientTapes see the op
+        registry.record(COND, [pred, *externals], attrs, outs)
     return _pack_outputs(then_out, outs, kept)
 
 
@@ -243,7 +243,7 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
         inputs.append(convert_to_tensor(maximum_iterations))
     results = graph.add_op(WHILE, inputs, attrs, name=name or "while")
     if registry.record is not None:
-        registry.record(WHILE, inputs, {}, results)
+        registry.record(WHILE, inputs, attrs, results)
     packed = nest.pack(structure, results)
     return packed[0] if single else (tuple(packed) if isinstance(original, tuple) else packed)
 

@@ -421,32 +421,11 @@ class ConcreteFunction:
     def _has_control_flow(self) -> bool:
         return any(op.type in ("Cond", "While") for op in self.graph.operations)
 
-    def _needed_ops(self) -> list:
-        """The ops the outputs depend on, and every stateful op, in program order (non-strict, as the
-        executor runs them)."""
-        needed: set[int] = set()
-        stack = [t.op for t in self.graph.outputs] + [op for op in self.graph.operations if op.stateful]
-        while stack:
-            op = stack.pop()
-            if id(op) not in needed:
-                needed.add(id(op))
-                stack.extend(t.op for t in op.inputs)
-                stack.extend(op.control_inputs)
-        return [op for op in self.graph.operations if id(op) in needed]
-
     def _replay(self, tensors):
         """Run this function's ops one by one through `registry.apply` (eagerly, or into the graph being
-        traced), so that GradientTapes record them. Captured eager tensors are used as themselves."""
-        mapping = {id(ph): convert_to_tensor(t) for ph, t in zip(self.graph.inputs, tensors)}
-        for original, const in self.graph._eager_captures.values():
-            mapping[id(const)] = original
-        for op in self._needed_ops():
-            if op.type == "Placeholder" or id(op.outputs[0]) in mapping:
-                continue
-            out = registry.apply(op.opdef, *(mapping[id(t)] for t in op.inputs), **op.attrs)
-            for old, new in zip(op.outputs, out if op.opdef.multi_output else [out]):
-                mapping[id(old)] = new
-        flat = [mapping[id(v)] if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
+        traced), so that GradientTapes record them."""
+        from runtime.autodiff import replay
+        flat = replay(self.graph, [convert_to_tensor(t) for t in tensors], self._flat_outputs)
         return nest.pack(self.structured_outputs, flat) if nest.is_sequence(self.structured_outputs) else flat[0]
 
     def _inline(self, tensors):

@@ -341,18 +341,63 @@ def test_gradient_through_a_function_with_control_flow_is_a_clear_error_not_none
         tape.gradient(y, x)
 
 
-@pytest.mark.parametrize("staged", ["cond", "while_loop"])
-def test_tape_inside_a_function_with_staged_control_flow_is_a_clear_error_not_none(staged):
+def test_tape_inside_a_function_with_a_while_loop_is_a_clear_error_not_none():
     @tf.function
     def g(x):
         with tf.GradientTape() as tape:
             tape.watch(x)
-            if staged == "cond":
-                y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: x * 3.0)
-            else:
-                y = tf.while_loop(lambda v: tf.reduce_sum(v) < 10.0, lambda v: (v * 2.0,), (x,))[0]
+            y = tf.while_loop(lambda v: tf.reduce_sum(v) < 10.0, lambda v: (v * 2.0,), (x,))[0]
             z = y * y
         return tape.gradient(z, x)
 
-    with pytest.raises(LookupError, match="No gradient defined for the op (Cond|While)"):
+    with pytest.raises(LookupError, match="No gradient defined for the op While"):
         g(tf.constant([1.0]))
+
+
+@pytest.mark.parametrize("value, expected", [(1.5, 16 * 1.5 ** 3), (-1.0, 18 * -1.0)])
+def test_gradient_through_cond_in_a_function(value, expected):
+    scale = tf.Variable(2.0)
+
+    @tf.function(autograph=False)
+    def g(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            scale_value = scale.read_value()   # variables read inside a branch: see the next test
+            y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * x * scale_value, lambda: x * 3.0)
+            z = y * y
+        return tape.gradient(z, [x, scale])
+
+    dx, dscale = g(tf.constant([value]))
+    np.testing.assert_allclose(dx.numpy(), [expected], rtol=1e-6)
+    # d(z)/d(scale) = 2 * y * x^2 on the true branch, 0 on the false one
+    np.testing.assert_allclose(dscale.numpy(), 2 * (value ** 2 * 2.0) * value ** 2 if value > 0 else 0.0, rtol=1e-6)
+    ops = [op.type for op in g.get_concrete_function(tf.constant([value])).graph.get_operations()]
+    assert ops.count("Cond") == 2   # the forward cond and its gradient
+
+
+def test_gradient_for_a_variable_read_inside_a_branch_is_a_clear_error():
+    scale = tf.Variable(2.0)
+
+    @tf.function(autograph=False)
+    def g(x):
+        with tf.GradientTape() as tape:
+            y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * scale, lambda: x)
+        return tape.gradient(y, scale)
+
+    with pytest.raises(LookupError, match="'Variable.*' is read inside a staged Cond.*read_value"):
+        g(tf.constant([1.0]))
+
+
+def test_gradient_through_an_autograph_converted_if():
+    @tf.function
+    def g(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            if tf.reduce_sum(x) > 0:
+                y = tf.sin(x)
+            else:
+                y = x * x
+        return tape.gradient(y, x)
+
+    np.testing.assert_allclose(g(tf.constant([0.5])).numpy(), np.cos([0.5]), rtol=1e-6)
+    np.testing.assert_allclose(g(tf.constant([-2.0])).numpy(), [-4.0])
