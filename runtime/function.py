@@ -186,12 +186,8 @@ class Function:
         fn = self.python_function
         if not self._autograph:
             return fn
-        try:
-            import autograph
-            convert = autograph.convert
-        except (ImportError, AttributeError):  # TODO(lead): remove once autograph.convert has landed
-            return fn
-        return convert(fn)
+        import autograph   # the same distribution; imported late because autograph is optional at import
+        return autograph.convert(fn)
 
     def _positional_count(self) -> int:
         """How many positional parameters the function has (-1 if unknown); calls giving exactly
