@@ -25,6 +25,7 @@ from runtime import debugging, math, random
 from runtime.variables import Variable
 from runtime.ops import gradients as _gradients  # noqa: F401  (attaches gradient rules to the ops)
 from runtime.autodiff import GradientTape, custom_gradient
+from runtime.module import Module
 
 # graph mode
 from runtime import config

@@ -173,8 +173,9 @@ class Function:
         elif self._reduce_retracing and self._concrete:
             specs_args, specs_kwargs = relax(self._concrete[-1]._input_structure, (args, kwargs))
         reason = self._explain(key) if self._keys else None
+        feeds = [v for v in nest.flatten((args, kwargs)) if is_tensor_leaf(v)]
         concrete = trace(self._traced_callable(), specs_args, specs_kwargs, self.__name__,
-                         self._parameter_names())
+                         self._parameter_names(), feeds=feeds, first_trace=not self._concrete)
         self._concrete.append(concrete)
         self._keys.append(key)
         if reason is not None:
@@ -266,9 +267,15 @@ def _caller_file_line() -> tuple[str, int]:
 
 # --- tracing ------------------------------------------------------------------------
 
-def trace(fn: Callable, args, kwargs, name: str, param_names: list[str]) -> "ConcreteFunction":
-    """Trace `fn` on placeholders for the tensor leaves of (args, kwargs)."""
+def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: Optional[list] = None,
+          first_trace: bool = False) -> "ConcreteFunction":
+    """Trace `fn` on placeholders for the tensor leaves of (args, kwargs).
+
+    `feeds`, the call's own tensors when a call caused the trace, let a Variable created during the first
+    trace get its initial value at once (see `initial_value_while_tracing`)."""
     graph = FuncGraph(name)
+    graph.variable_creation = "allowed" if first_trace else "second trace"
+    graph.feeds = feeds if feeds and all(isinstance(t, EagerTensor) for t in feeds) else None
     structure = (tuple(args), dict(kwargs))
     leaves = nest.flatten(structure)
     arg_names = _leaf_names(structure, param_names)
@@ -288,6 +295,31 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str]) -> "Con
     signature = nest.pack(structure, [TensorSpec(leaf.shape, leaf.dtype, label) if is_tensor_leaf(leaf) else leaf
                                       for leaf, label in zip(leaves, arg_names)])
     return ConcreteFunction(graph, name, signature, result, outputs, param_names)
+
+
+def check_variable_creation() -> None:
+    """Called when a Variable is created while a graph is being built."""
+    if getattr(registry.context.graph, "variable_creation", None) == "second trace":
+        raise ValueError(
+            f"{user_location()}: a function decorated with runtime.function tried to create a Variable on a "
+            "call that traced it again. Variables can be created on the first trace only: create them "
+            "outside the function, or guard the creation (if self.v is None: ...).")
+
+
+def initial_value_while_tracing(value: SymbolicTensor):
+    """The eager value of `value`, an initial value computed while a function is traced for a call.
+
+    As in TensorFlow, a function may create Variables on its first trace only (typically guarded by
+    `if self.v is None:`); the initializer runs once, now, on the call's own inputs."""
+    graph = value.op.graph
+    if graph is not registry.context.graph or getattr(graph, "feeds", None) is None:
+        raise ValueError(
+            f"{user_location()}: a Variable's initial value must be known when it is created, but it is a "
+            "symbolic tensor computed inside control flow or in a get_concrete_function trace. Create the "
+            "Variable outside the function and pass it in or use it from the closure.")
+    from runtime.autodiff import replay
+    with building(None):
+        return replay(graph, graph.feeds, [value], with_effects=False)[0]
 
 
 def _is_variable(value) -> bool:

@@ -17,6 +17,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import operators
+from runtime.ops import registry
 from runtime.ops.registry import Spec, apply, defop
 from runtime.shape import TensorShape
 from runtime.tensor import SymbolicTensor, convert_to_tensor
@@ -82,15 +83,16 @@ class Variable:
     """A mutable tensor (TensorFlow's `tf.Variable`)."""
 
     def __init__(self, initial_value, dtype=None, name: Optional[str] = None, trainable: bool = True):
+        if registry.context.graph is not None:
+            from runtime.function import check_variable_creation
+            check_variable_creation()
         if callable(initial_value):
             initial_value = initial_value()
         value = convert_to_tensor(initial_value, dtype=dtype) if not isinstance(initial_value, Variable) \
             else initial_value.read_value()
         if isinstance(value, SymbolicTensor):
-            raise InvalidArgumentError(
-                "A Variable's initial value must be known when it is created, but it is a symbolic tensor "
-                "(the Variable is being created while a function is traced). Create the Variable outside "
-                "the function and pass it in or use it from the closure.")
+            from runtime.function import initial_value_while_tracing
+            value = initial_value_while_tracing(value)
         number = next(_ids)
         base = name or "Variable"
         self.handle = VariableHandle(np.array(value._value), f"{base}:0" if number == 0 or name else

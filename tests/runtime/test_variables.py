@@ -82,3 +82,70 @@ def test_asserts_raise_in_eager_and_graph_mode():
     assert f(tf.constant(1)).numpy() == 1
     with pytest.raises(InvalidArgumentError, match="x must be positive"):
         f(tf.constant(-1))
+
+
+# --- Variables created while a function is traced (seed 001) ---------------------------------
+
+def test_seed_001_module_creates_its_variable_on_the_first_call_only():
+    class MyModule(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = None
+
+        @tf.function
+        def call(self, x):
+            if self.v is None:
+                self.v = tf.Variable(tf.ones_like(x))
+            return self.v * x
+
+    m = MyModule()
+    np.testing.assert_allclose(m.call(tf.constant([1.0, 2.0])).numpy(), [1.0, 2.0])
+    first = m.v
+    m.v.assign([2.0, 3.0])
+    np.testing.assert_allclose(m.call(tf.constant([3.0, 4.0])).numpy(), [6.0, 12.0])
+    assert m.v is first and m.call.experimental_get_tracing_count() == 1
+    assert len(m.variables) == 1 and m.variables[0] is first and m.trainable_variables[0] is first
+
+
+def test_creating_a_variable_on_a_second_trace_is_a_clear_error():
+    @tf.function
+    def f(x):
+        v = tf.Variable(1.0)
+        return v + x
+
+    assert float(f(tf.constant(1.0))) == 2.0
+    with pytest.raises(ValueError, match=r"test_variables.py:\d+: .*first trace only"):
+        f(tf.constant([1.0, 2.0]))
+
+
+def test_variable_from_a_symbolic_value_in_a_concrete_function_trace_is_a_clear_error():
+    @tf.function
+    def f(x):
+        return tf.Variable(x * 2.0) + 1.0
+
+    with pytest.raises(ValueError, match="initial value must be known"):
+        f.get_concrete_function(tf.TensorSpec([2], tf.float32))
+
+
+def test_module_finds_variables_in_attributes_containers_and_submodules():
+    class Dense(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable([[1.0]])
+            self.b = tf.Variable([0.0])
+
+    class Model(tf.Module):
+        def __init__(self):
+            super().__init__(name="model")
+            self.layers = [Dense(), Dense()]
+            self.step = tf.Variable(0, trainable=False)
+            self.shared = self.layers[0].w
+
+    model = Model()
+    assert model.name == "model" and Dense().name == "dense"
+    assert len(model.variables) == 5 and len(model.trainable_variables) == 4
+    assert any(v is model.step for v in model.variables)
+    assert not any(v is model.step for v in model.trainable_variables)
+    assert model.submodules == tuple(model.layers)
+    with pytest.raises(ValueError, match="identifier"):
+        tf.Module(name="not valid")
