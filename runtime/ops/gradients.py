@@ -13,15 +13,19 @@ a clear `LookupError` when a gradient has to pass through it.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from runtime.ops import array_ops as A
+from runtime.ops import indexing
 from runtime.ops import math_ops as M
-from runtime.ops.registry import OPS
+from runtime.ops.registry import OPS, Spec, apply, defop
 
 NOT_DIFFERENTIABLE = frozenset({
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
     "LogicalXor", "LogicalNot", "ArgMax", "ArgMin", "Shape", "Size", "Rank", "Floor", "Ceil", "Round",
     "Sign", "FloorDiv", "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
     "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert",
+    "StridedSliceGrad", "GatherV2Grad",
 })
 
 
@@ -163,6 +167,46 @@ def _stack(grad, inputs, output, axis):
     return tuple(A.unstack(grad, axis=axis))
 
 
+# --- ops that only gradients use: scatter an upstream gradient back into the input's shape ----------
+
+def _slice_grad_kernel(grad, like, *index_values, spec):
+    out = np.zeros_like(like)
+    out[indexing._build(spec, index_values)] = grad
+    return out
+
+
+def _gather_grad_kernel(grad, like, indices, axis):
+    out = np.zeros_like(like)
+    np.add.at(np.moveaxis(out, axis, 0), indices, _gather_rows(grad, indices, axis))   # a view of out
+    return out
+
+
+def _gather_rows(grad, indices, axis):
+    """`grad` (shaped like the gather's output) with the gathered axes first, as np.add.at wants them."""
+    lead = indices.ndim
+    return np.moveaxis(grad, list(range(axis, axis + lead)), list(range(lead)))
+
+
+def _like_second(grad, like, *rest, **attrs) -> Spec:
+    return Spec(grad.dtype, like.shape)
+
+
+SLICE_GRAD = defop("StridedSliceGrad", _slice_grad_kernel, _like_second,
+                   doc="zeros shaped like the sliced input, with the upstream gradient at the slice")
+GATHER_GRAD = defop("GatherV2Grad", _gather_grad_kernel, _like_second,
+                    doc="zeros shaped like params, with the upstream gradient added at the gathered rows")
+
+
+def _strided_slice(grad, inputs, output, spec):
+    x, *index_inputs = inputs
+    return (apply(SLICE_GRAD, grad, x, *index_inputs, spec=spec), *(None for _ in index_inputs))
+
+
+def _gather(grad, inputs, output, axis):
+    params, indices = inputs
+    return apply(GATHER_GRAD, grad, params, indices, axis=axis), None
+
+
 def _unary(rule):
     def wrapped(grad, inputs, output, **attrs):
         return (rule(grad, inputs[0], output),)
@@ -202,6 +246,8 @@ RULES = {
     "Transpose": _transpose,
     "ConcatV2": _concat,
     "Pack": _stack,
+    "StridedSlice": _strided_slice,
+    "GatherV2": _gather,
 }
 
 
