@@ -207,6 +207,20 @@ def _gather(grad, inputs, output, axis):
     return apply(GATHER_GRAD, grad, params, indices, axis=axis), None
 
 
+def _tile(grad, inputs, output, multiples):
+    dims = _static_dims(inputs[0], "tile")
+    interleaved = [n for pair in zip(multiples, dims) for n in pair]
+    return (M.reduce_sum(A.reshape(grad, interleaved), axis=list(range(0, 2 * len(dims), 2))),)
+
+
+def _cumsum(grad, inputs, output, axis, exclusive, reverse):
+    return (M.cumsum(grad, axis=axis, exclusive=exclusive, reverse=not reverse),)
+
+
+def _unstack(grads, inputs, output, num, axis):
+    return (A.stack(grads, axis=axis),)
+
+
 def _unary(rule):
     def wrapped(grad, inputs, output, **attrs):
         return (rule(grad, inputs[0], output),)
@@ -248,6 +262,9 @@ RULES = {
     "Pack": _stack,
     "StridedSlice": _strided_slice,
     "GatherV2": _gather,
+    "Tile": _tile,
+    "Cumsum": _cumsum,
+    "Unpack": _unstack,
 }
 
 
