@@ -23,6 +23,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+import numpy as np
+
 from runtime import nest
 from runtime.ops import array_ops, gradients, math_ops, registry
 from runtime.tensor import SymbolicTensor, Tensor, convert_to_tensor
@@ -259,15 +261,20 @@ def _needed_ops(graph, wanted: list, with_effects: bool) -> list:
     return [op for op in graph.operations if id(op) in needed]
 
 
-def replay(graph, feeds: list, wanted: list, with_effects: bool = True) -> list:
+def replay(graph, feeds: list, wanted: list, with_effects: bool = True, variable_values: Optional[dict] = None
+           ) -> list:
     """Run the ops of `graph` that `wanted` needs through `registry.apply`, its inputs fed by `feeds`
     (eagerly, or into the graph being traced), so that tapes record them. Returns `wanted`'s values;
-    entries of `wanted` that are not symbolic tensors of `graph` are returned as they are."""
+    entries of `wanted` that are not symbolic tensors of `graph` are returned as they are.
+    `variable_values` (id of a VariableHandle -> tensor) stands in for reads of those variables."""
     mapping = {id(ph): t for ph, t in zip(graph.inputs, feeds)}
     for original, const in getattr(graph, "_eager_captures", {}).values():
         mapping[id(const)] = original
     for op in _needed_ops(graph, wanted, with_effects):
         if op.type == "Placeholder" or id(op.outputs[0]) in mapping:
+            continue
+        if op.opdef is READ and variable_values and id(op.attrs["handle"]) in variable_values:
+            mapping[id(op.outputs[0])] = variable_values[id(op.attrs["handle"])]
             continue
         out = registry.apply(op.opdef, *(mapping[id(t)] for t in op.inputs), **op.attrs)
         for old, new in zip(op.outputs, out if op.opdef.multi_output else [out]):
@@ -301,9 +308,122 @@ def _cond_gradient(grads, inputs, outputs, then_graph, else_graph, then_inputs, 
     return tuple(by_input.get(i) for i in range(len(inputs)))
 
 
+def _while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_inputs,
+                    output_specs, max_iterations_input):
+    """Reverse-mode through a While: run the loop again, keeping each iteration's state in TensorArrays,
+    then a backward While from the last iteration to the first, each step differentiating the body
+    (replayed under a tape) with the incoming gradient. Linear in the trip count; the forward body
+    runs twice."""
+    from runtime.control_flow import while_loop
+    from runtime.tensor_array import TensorArray
+    n = num_loop_vars
+    state0 = list(inputs[:n])
+    if any(t.dtype.name == "variant" for t in state0):
+        raise LookupError("No gradient defined for a While whose loop variables include TensorArrays.")
+    cond_ext = [inputs[i] for i in cond_inputs]
+    body_ext = [inputs[i] for i in body_inputs]
+    limit = None if max_iterations_input is None else inputs[max_iterations_input]
+
+    def more(i, *rest):
+        test = replay(cond_graph, [*rest[:n], *cond_ext], cond_graph.outputs, with_effects=False)[0]
+        return test if limit is None else math_ops.logical_and(math_ops.less(i, limit), test)
+
+    def step(i, *rest):
+        state, tapes = list(rest[:n]), list(rest[n:])
+        tapes = [ta.write(i, v) for ta, v in zip(tapes, state)]
+        state = replay(body_graph, [*state, *body_ext], body_graph.outputs, with_effects=False)
+        return (i + 1, *state, *tapes)
+
+    saved = [TensorArray(spec.dtype, size=0, dynamic_size=True, element_shape=spec.shape) for spec in output_specs]
+    final = while_loop(more, step, (0, *state0, *saved))
+    count, history = final[0], list(final[1 + n:])
+
+    floats = [k for k in range(n) if state0[k].dtype.is_floating]
+    ext_floats = [j for j, t in enumerate(body_ext) if t.dtype.is_floating]
+
+    def back_more(k, *rest):
+        return math_ops.greater(k, 0)
+
+    def back_step(k, *rest):
+        k = k - 1
+        g_state, g_ext = list(rest[:len(floats)]), list(rest[len(floats):])
+        state = [history[j].read(k) for j in range(n)]
+        with GradientTape() as tape:
+            tape.watch([state[j] for j in floats] + [body_ext[j] for j in ext_floats])
+            outs = replay(body_graph, [*state, *body_ext], body_graph.outputs, with_effects=False)
+        found = tape.gradient([outs[j] for j in floats], [state[j] for j in floats] + [body_ext[j] for j in ext_floats],
+                              output_gradients=g_state, unconnected_gradients="zero")
+        new_state, new_ext = found[:len(floats)], found[len(floats):]
+        return (k, *new_state, *(math_ops.add(a, b) for a, b in zip(g_ext, new_ext)))
+
+    start = [grads[j] for j in floats] + [array_ops.zeros_like(body_ext[j]) for j in ext_floats]
+    if not start:
+        return ()
+    result = while_loop(back_more, back_step, (count, *start))
+    g_state0, g_ext = result[1:1 + len(floats)], result[1 + len(floats):]
+    by_input: dict[int, Any] = dict(zip(floats, g_state0))
+    for j, g in zip(ext_floats, g_ext):
+        position = body_inputs[j]
+        by_input[position] = g if position not in by_input else math_ops.add(by_input[position], g)
+    return tuple(by_input.get(i) for i in range(len(inputs)))
+
+
+def _handles_in(graph, found: dict) -> dict:
+    """Every VariableHandle read or written in `graph` and the branch/body graphs nested in it."""
+    for op in graph.operations:
+        for value in op.attrs.values():
+            if hasattr(value, "operations"):
+                _handles_in(value, found)
+        handle = op.attrs.get("handle")
+        if handle is not None and hasattr(handle, "trainable"):
+            found[id(handle)] = handle
+    return found
+
+
+def record_function_call(concrete, tensors: list, run: Callable):
+    """Call `concrete` (whose graph has Cond/While ops, so its ops can't be replayed eagerly) with
+    `run`, and give the tapes one entry for the whole call. Its gradient rule traces the function's
+    gradient into a graph and runs that graph once."""
+    tensors = [convert_to_tensor(t) for t in tensors]
+    handles = [h for h in _handles_in(concrete.graph, {}).values() if h.trainable and h.dtype.is_floating]
+    reads = [registry.apply(READ, handle=h) for h in handles]   # the tapes see (and watch) these reads
+    result = run(tensors)
+    outputs = [t for t in nest.flatten(result) if isinstance(t, Tensor)]
+
+    def rule(grads, inputs, outs):
+        return _function_gradient(concrete, handles, inputs, grads)
+    op = registry.OpDef(f"{concrete.name} (call)", None, None, multi_output=True, grad=rule)
+    registry.record(op, tensors + reads, {}, outputs)
+    return result
+
+
+def _function_gradient(concrete, handles: list, inputs: list, grads: list) -> list:
+    from runtime.executor.codegen import compile_graph
+    from runtime.graph import FuncGraph, building
+    graph = FuncGraph(f"{concrete.name}_gradient")
+    with building(graph):
+        phs = [graph.placeholder(t.dtype, t.shape, f"x{i}") for i, t in enumerate(inputs)]
+        g_phs = [graph.placeholder(g.dtype, g.shape, f"dy{i}") for i, g in enumerate(grads)]
+        n = len(inputs) - len(handles)
+        overrides = {id(h): ph for h, ph in zip(handles, phs[n:])}
+        with GradientTape() as tape:
+            tape.watch([p for p in phs if p.dtype.is_floating])
+            outs = replay(concrete.graph, phs[:n], concrete.graph.outputs, with_effects=False,
+                          variable_values=overrides)
+        found = tape.gradient(outs, phs, output_gradients=g_phs)
+    wanted = [g for g in found if g is not None]
+    if not wanted:
+        return [None] * len(inputs)
+    values = [t._value[()] if t._value.__class__ is np.ndarray and t._value.ndim == 0 else t._value
+              for t in (*inputs, *grads)]
+    results = iter(compile_graph(graph, wanted, f"{concrete.name}_gradient").run(*values))
+    return [None if g is None else registry.wrap(next(results)) for g in found]
+
+
 def _install_control_flow_rules() -> None:
-    from runtime.control_flow import COND
+    from runtime.control_flow import COND, WHILE
     COND.grad = _cond_gradient
+    WHILE.grad = _while_gradient
 
 
 _install_control_flow_rules()

@@ -414,12 +414,8 @@ class ConcreteFunction:
         if registry.record is not None:   # a GradientTape is recording: let it see every op
             if not self._has_control_flow():
                 return self._replay(tensors)
-            result = self._run(tensors)
-            opaque = registry.OpDef(f"{self.name} (a function with Cond/While ops)", None, None,
-                                    multi_output=True)
-            registry.record(opaque, [convert_to_tensor(t) for t in tensors], {},
-                            [t for t in nest.flatten(result) if isinstance(t, Tensor)])
-            return result
+            from runtime.autodiff import record_function_call
+            return record_function_call(self, tensors, self._run)
         return self._run(tensors)
 
     def _run(self, tensors):

@@ -299,8 +299,7 @@ def test_every_float_op_has_a_rule_or_is_marked():
     assert sorted(set(OPS) - marked) == [
         "AssignAddVariableOp", "AssignSubVariableOp", "AssignVariableOp", "FloorMod",
         "Placeholder", "Prod", "ReadVariableOp", "TensorListFromTensor",
-        "TensorListNew", "TensorListRead", "TensorListSize", "TensorListStack", "TensorListWrite",
-        "While"]
+        "TensorListNew", "TensorListRead", "TensorListSize", "TensorListStack", "TensorListWrite"]
 
 
 def test_tape_inside_a_traced_function_builds_gradient_ops():
@@ -360,31 +359,70 @@ def test_gradient_flows_through_a_call_of_a_traced_function():
     assert f.experimental_get_tracing_count() == 1
 
 
-def test_gradient_through_a_function_with_control_flow_is_a_clear_error_not_none():
-    @tf.function
-    def f(x):
-        return tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: x * 3.0)
+@pytest.mark.parametrize("x, n", [(1.5, 3), (2.5, 3), (0.5, 0)])
+def test_eager_gradient_through_a_call_of_a_function_with_staged_control_flow(x, n):
+    w = tf.Variable(3.0)
 
-    x = tf.constant([1.0])
+    @tf.function
+    def f(x, n):
+        y = x * w
+        for _ in tf.range(n):
+            y = y * x
+        if y > 100.0:
+            y = y / 2.0
+        return y
+
+    halve = 0.5 if 3.0 * x ** (n + 1) > 100 else 1.0
     with tf.GradientTape() as tape:
-        tape.watch(x)
-        y = f(x)
-    np.testing.assert_allclose(y.numpy(), [2.0])
-    with pytest.raises(LookupError, match="Cond/While"):
-        tape.gradient(y, x)
+        tape.watch(x_t := tf.constant(x))
+        y = f(x_t, tf.constant(n))
+    dx, dw = tape.gradient(y, [x_t, w])
+    assert float(y) == pytest.approx(halve * 3.0 * x ** (n + 1))
+    assert float(dx) == pytest.approx(halve * 3.0 * (n + 1) * x ** n)
+    assert float(dw) == pytest.approx(halve * x ** (n + 1))
 
 
-def test_tape_inside_a_function_with_a_while_loop_is_a_clear_error_not_none():
-    @tf.function
+def test_gradient_through_while_loop_with_captured_tensor():
+    @tf.function(autograph=False)
+    def g(x, w):
+        with tf.GradientTape() as tape:
+            tape.watch([x, w])
+            _, y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * w + 1.0), (0, x))
+            z = y * y
+        return tape.gradient(z, [x, w])
+
+    x, w = 2.0, 3.0
+    y = x * w ** 3 + w ** 2 + w + 1       # three steps of v * w + 1
+    dx, dw = g(tf.constant([x]), tf.constant(w))
+    np.testing.assert_allclose(dx.numpy(), [2 * y * w ** 3])
+    np.testing.assert_allclose(dw.numpy(), 2 * y * (3 * x * w ** 2 + 2 * w + 1))
+
+
+def test_gradient_through_while_loop_respects_maximum_iterations():
+    @tf.function(autograph=False)
     def g(x):
         with tf.GradientTape() as tape:
             tape.watch(x)
-            y = tf.while_loop(lambda v: tf.reduce_sum(v) < 10.0, lambda v: (v * 2.0,), (x,))[0]
-            z = y * y
-        return tape.gradient(z, x)
+            y = tf.while_loop(lambda v: v < 1e9, lambda v: v * v, [x], maximum_iterations=2)[0]
+        return tape.gradient(y, x)
 
-    with pytest.raises(LookupError, match="No gradient defined for the op While"):  # not yet
-        g(tf.constant([1.0]))
+    assert float(g(tf.constant(1.5))) == pytest.approx(4 * 1.5 ** 3)   # d(x^4)/dx
+
+
+def test_gradient_through_an_autograph_converted_for_loop_over_a_tensor_range():
+    @tf.function
+    def g(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in tf.range(n):
+                y = y * x
+        return tape.gradient(y, x)
+
+    for n in (0, 1, 4):
+        assert float(g(tf.constant(1.5), tf.constant(n))) == pytest.approx((n + 1) * 1.5 ** n)
+    ops = [op.type for op in g.get_concrete_function(tf.constant(1.5), tf.constant(1)).graph.get_operations()]
+    assert ops.count("While") == 3   # the loop, its replay keeping each iteration's state, the backward loop
 
 
 @pytest.mark.parametrize("value, expected", [(1.5, 16 * 1.5 ** 3), (-1.0, 18 * -1.0)])
