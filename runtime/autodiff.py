@@ -55,9 +55,24 @@ def _tapes() -> list:
 
 
 def _record_op(op, inputs, attrs, out) -> None:
-    for tape in getattr(_local, "tapes", ()):
-        if tape._recording:
-            tape._record(op, inputs, attrs, out)
+    tapes = [tape for tape in getattr(_local, "tapes", ()) if tape._recording]
+    if tapes and op.grad in (_cond_gradient, _while_gradient):
+        inputs, attrs = _with_variable_reads(inputs, attrs)
+    for tape in tapes:
+        tape._record(op, inputs, attrs, out)
+
+
+def _with_variable_reads(inputs, attrs):
+    """A Cond or While whose branches/body read trainable variables gets those reads as extra inputs
+    (read now, in the graph being built), so that gradients reach the variables."""
+    handles = {}
+    for graph in (v for v in attrs.values() if hasattr(v, "operations")):
+        _handles_in(graph, handles)
+    handles = [h for h in handles.values() if h.trainable and h.dtype.is_floating]
+    if not handles:
+        return inputs, attrs
+    reads = [registry.apply(READ, handle=h) for h in handles]   # recorded (and watched) by the tapes
+    return (*inputs, *reads), {**attrs, "variable_handles": tuple(handles)}
 
 
 def _push(tape: "GradientTape") -> None:
@@ -100,7 +115,6 @@ class GradientTape:
         self._reads: dict[int, Any] = {}            # id of a ReadVariableOp output -> VariableHandle
         self._handles: dict[int, Any] = {}          # id of a watched VariableHandle -> handle
         self._variables: list[Variable] = []
-        self._read_in_branches: dict[int, str] = {}  # id of a VariableHandle read inside Cond/While -> op name
 
     def __enter__(self) -> "GradientTape":
         self._recording = True
@@ -154,10 +168,6 @@ class GradientTape:
             self._reads[id(out)] = handle
             self._tracked[id(out)] = out
             return
-        if op.name in ("Cond", "While"):
-            for graph in (v for v in attrs.values() if hasattr(v, "variables")):
-                for handle in graph.variables:
-                    self._read_in_branches.setdefault(id(handle), op.name)
         if not any(id(t) in self._tracked for t in inputs):
             return
         float_outputs = [t for t in outputs if _is_float(t)]
@@ -223,12 +233,6 @@ class GradientTape:
 
     def _gradient_of(self, source, grads: dict, unconnected: str):
         if isinstance(source, Variable):
-            if id(source.handle) in self._read_in_branches:
-                raise LookupError(
-                    f"GradientTape: the variable '{source.name}' is read inside a staged "
-                    f"{self._read_in_branches[id(source.handle)]}, and gradients with respect to variables read "
-                    "there are not supported yet. Read it before the control flow (v = var.read_value()) and use "
-                    "that tensor inside.")
             parts = [g for key, g in grads.items() if self._reads.get(key) is source.handle]
             total = functools.reduce(math_ops.add, parts) if parts else None
             like = source
@@ -282,34 +286,44 @@ def replay(graph, feeds: list, wanted: list, with_effects: bool = True, variable
     return [mapping[id(v)] if isinstance(v, SymbolicTensor) else v for v in wanted]
 
 
-def _cond_gradient(grads, inputs, outputs, then_graph, else_graph, then_inputs, else_inputs, output_specs):
+def _split_reads(inputs, variable_handles) -> tuple:
+    k = len(variable_handles)
+    real, reads = (list(inputs[:-k]), list(inputs[-k:])) if k else (list(inputs), [])
+    return real, reads, {id(h): r for h, r in zip(variable_handles, reads)}
+
+
+def _cond_gradient(grads, inputs, outputs, then_graph, else_graph, then_inputs, else_inputs, output_specs,
+                   variable_handles=()):
     """A Cond whose branches differentiate the original branches (replayed under a tape)."""
     from runtime.control_flow import cond
-    float_positions = [i for i, x in enumerate(inputs) if i > 0 and x.dtype.is_floating]
+    real, reads, overrides = _split_reads(inputs, variable_handles)
+    float_positions = [i for i, x in enumerate(real) if i > 0 and x.dtype.is_floating]
 
     def branch(graph, positions):
         def differentiate():
-            feeds = [inputs[i] for i in positions]
+            feeds = [real[i] for i in positions]
             with GradientTape() as tape:
-                tape.watch(feeds)
-                outs = replay(graph, feeds, graph.outputs, with_effects=False)
-            found = tape.gradient(outs, feeds, output_gradients=grads, unconnected_gradients="zero")
+                tape.watch(feeds + reads)
+                outs = replay(graph, feeds, graph.outputs, with_effects=False, variable_values=overrides)
+            found = tape.gradient(outs, feeds + reads, output_gradients=grads, unconnected_gradients="zero")
             by_position = {}
             for i, g in zip(positions, found):
                 by_position[i] = g if i not in by_position else math_ops.add(by_position[i], g)
-            return [by_position.get(i, array_ops.zeros_like(inputs[i])) for i in float_positions]
+            return [by_position.get(i, array_ops.zeros_like(real[i])) for i in float_positions] + \
+                list(found[len(feeds):])
         return differentiate
 
-    if not float_positions:
+    if not float_positions and not reads:
         return ()
-    results = cond(inputs[0], branch(then_graph, then_inputs), branch(else_graph, else_inputs))
-    results = results if isinstance(results, (list, tuple)) else [results]
-    by_input = dict(zip(float_positions, results))
+    results = cond(real[0], branch(then_graph, then_inputs), branch(else_graph, else_inputs))
+    results = list(results) if isinstance(results, (list, tuple)) else [results]
+    wanted = float_positions + list(range(len(real), len(inputs)))
+    by_input = dict(zip(wanted, results))
     return tuple(by_input.get(i) for i in range(len(inputs)))
 
 
 def _while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_inputs,
-                    output_specs, max_iterations_input):
+                    output_specs, max_iterations_input, variable_handles=()):
     """Reverse-mode through a While: run the loop again, keeping each iteration's state in TensorArrays,
     then a backward While from the last iteration to the first, each step differentiating the body
     (replayed under a tape) with the incoming gradient. Linear in the trip count; the forward body
@@ -317,6 +331,7 @@ def _while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_var
     from runtime.control_flow import while_loop
     from runtime.tensor_array import TensorArray
     n = num_loop_vars
+    inputs, reads, overrides = _split_reads(inputs, variable_handles)
     state0 = list(inputs[:n])
     if any(t.dtype.name == "variant" for t in state0):
         raise LookupError("No gradient defined for a While whose loop variables include TensorArrays.")
@@ -325,13 +340,15 @@ def _while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_var
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
 
     def more(i, *rest):
-        test = replay(cond_graph, [*rest[:n], *cond_ext], cond_graph.outputs, with_effects=False)[0]
+        test = replay(cond_graph, [*rest[:n], *cond_ext], cond_graph.outputs, with_effects=False,
+                      variable_values=overrides)[0]
         return test if limit is None else math_ops.logical_and(math_ops.less(i, limit), test)
 
     def step(i, *rest):
         state, tapes = list(rest[:n]), list(rest[n:])
         tapes = [ta.write(i, v) for ta, v in zip(tapes, state)]
-        state = replay(body_graph, [*state, *body_ext], body_graph.outputs, with_effects=False)
+        state = replay(body_graph, [*state, *body_ext], body_graph.outputs, with_effects=False,
+                       variable_values=overrides)
         return (i + 1, *state, *tapes)
 
     saved = [TensorArray(spec.dtype, size=0, dynamic_size=True, element_shape=spec.shape) for spec in output_specs]
@@ -348,15 +365,17 @@ def _while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_var
         k = k - 1
         g_state, g_ext = list(rest[:len(floats)]), list(rest[len(floats):])
         state = [history[j].read(k) for j in range(n)]
+        sources = [state[j] for j in floats] + [body_ext[j] for j in ext_floats] + reads
         with GradientTape() as tape:
-            tape.watch([state[j] for j in floats] + [body_ext[j] for j in ext_floats])
-            outs = replay(body_graph, [*state, *body_ext], body_graph.outputs, with_effects=False)
-        found = tape.gradient([outs[j] for j in floats], [state[j] for j in floats] + [body_ext[j] for j in ext_floats],
-                              output_gradients=g_state, unconnected_gradients="zero")
+            tape.watch(sources)
+            outs = replay(body_graph, [*state, *body_ext], body_graph.outputs, with_effects=False,
+                          variable_values=overrides)
+        found = tape.gradient([outs[j] for j in floats], sources, output_gradients=g_state,
+                              unconnected_gradients="zero")
         new_state, new_ext = found[:len(floats)], found[len(floats):]
         return (k, *new_state, *(math_ops.add(a, b) for a, b in zip(g_ext, new_ext)))
 
-    start = [grads[j] for j in floats] + [array_ops.zeros_like(body_ext[j]) for j in ext_floats]
+    start = [grads[j] for j in floats] + [array_ops.zeros_like(t) for t in [body_ext[j] for j in ext_floats] + reads]
     if not start:
         return ()
     result = while_loop(back_more, back_step, (count, *start))
@@ -365,7 +384,9 @@ def _while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_var
     for j, g in zip(ext_floats, g_ext):
         position = body_inputs[j]
         by_input[position] = g if position not in by_input else math_ops.add(by_input[position], g)
-    return tuple(by_input.get(i) for i in range(len(inputs)))
+    for j, g in enumerate(g_ext[len(ext_floats):]):
+        by_input[len(inputs) + j] = g
+    return tuple(by_input.get(i) for i in range(len(inputs) + len(reads)))
 
 
 def _handles_in(graph, found: dict) -> dict:

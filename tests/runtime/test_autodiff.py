@@ -446,17 +446,30 @@ def test_gradient_through_cond_in_a_function(value, expected):
     assert ops.count("Cond") == 2   # the forward cond and its gradient
 
 
-def test_gradient_for_a_variable_read_inside_a_branch_is_a_clear_error():
-    scale = tf.Variable(2.0)
+@pytest.mark.parametrize("x", [2.0, -2.0])
+def test_gradient_for_a_variable_read_inside_a_branch(x):
+    scale = tf.Variable(3.0)
 
     @tf.function(autograph=False)
     def g(x):
         with tf.GradientTape() as tape:
-            y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * scale, lambda: x)
-        return tape.gradient(y, scale)
+            y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * scale * scale, lambda: x)
+        return tape.gradient(y, scale, unconnected_gradients="zero")
 
-    with pytest.raises(LookupError, match="'Variable.*' is read inside a staged Cond.*read_value"):
-        g(tf.constant([1.0]))
+    assert float(g(tf.constant(x))) == (2 * 3.0 * x if x > 0 else 0.0)
+
+
+def test_gradient_for_a_variable_read_inside_a_loop_body():
+    w = tf.Variable(1.5)
+
+    @tf.function
+    def g(x, n):
+        with tf.GradientTape() as tape:
+            for _ in tf.range(n):
+                x = x * w
+        return tape.gradient(x, w)
+
+    assert float(g(tf.constant(2.0), tf.constant(3))) == pytest.approx(2.0 * 3 * 1.5 ** 2)
 
 
 def test_gradient_through_an_autograph_converted_if():
