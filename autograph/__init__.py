@@ -15,3 +15,11 @@ from autograph.operators import __all__ as _operators
 __all__ = ["convert", "to_graph", "to_code", "do_not_convert", "set_loop_options", "converted_call",
            "ConversionError", "AutoGraphError", "StagingError", "backends", "Backend", "register_backend",
            *_operators]
+
+
+def __getattr__(name: str):
+    """`autograph.jax` (the JAX backend: `ag.jax.jit`), imported on first use so `import autograph` never imports JAX."""
+    if name == "jax":
+        from autograph.backends import jax as jax_backend
+        return jax_backend
+    raise AttributeError(f"module 'autograph' has no attribute {name!r}")

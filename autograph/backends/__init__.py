@@ -12,7 +12,10 @@ docs/backends.md for a walk-through.
 """
 from __future__ import annotations
 
+import importlib
+import sys
 import threading
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -65,6 +68,39 @@ _type_cache: dict[type, Optional[Backend]] = {}
 _generation = 0                                       # bumped on every (un)registration
 _lock = threading.Lock()
 
+# Adapters shipped with autograph, imported only once their framework is: the top-level module
+# name of a framework's types -> the adapter module, which registers the framework's backend.
+LAZY_ADAPTERS = {"jax": "autograph.backends.jax", "jaxlib": "autograph.backends.jax",
+                 "torch": "autograph.backends.torch"}
+_lazy_pending = frozenset(LAZY_ADAPTERS)              # frameworks whose adapter is not imported yet
+
+
+def _load_adapter(framework: str) -> None:
+    """Import the adapter of `framework` (it registers itself); a broken adapter warns once."""
+    global _lazy_pending
+    adapter = LAZY_ADAPTERS[framework]
+    with _lock:
+        _lazy_pending = _lazy_pending - {k for k, v in LAZY_ADAPTERS.items() if v == adapter}
+    try:
+        importlib.import_module(adapter)
+    except ModuleNotFoundError as e:
+        if e.name != adapter:                       # the adapter exists but something it needs does not
+            _warn_broken(framework, adapter, e)
+    except Exception as e:                          # never break Python semantics for other values
+        _warn_broken(framework, adapter, e)
+
+
+def _warn_broken(framework: str, adapter: str, e: Exception) -> None:
+    warnings.warn(f"autograph could not load its {framework} backend ({adapter}): {e!r}; "
+                  f"{framework} values will not get converted control flow.", RuntimeWarning, stacklevel=4)
+
+
+def _load_imported_adapters() -> None:
+    """Load the adapter of every shipped framework that the program has imported by now."""
+    for framework in _lazy_pending:
+        if framework in sys.modules:
+            _load_adapter(framework)
+
 
 def register_backend(backend: Backend) -> Backend:
     """Add (or replace, by name) a framework's backend. Thread-safe."""
@@ -100,6 +136,9 @@ def _claims(backend: Backend, cls: type) -> bool:
 
 
 def _lookup_type(cls: type) -> Optional[Backend]:
+    framework = cls.__module__.partition(".")[0] if isinstance(cls.__module__, str) else ""
+    if framework in _lazy_pending:
+        _load_adapter(framework)
     generation, current = _generation, _backends
     found = next((b for b in current if _claims(b, cls)), None)
     with _lock:
@@ -122,6 +161,8 @@ def backend_for(value) -> Optional[Backend]:
 
 def any_staging() -> bool:
     """True while some registered framework may be staging (tracing) values."""
+    if _lazy_pending:
+        _load_imported_adapters()
     for backend in _backends:
         if backend.is_staging is None or backend.is_staging():
             return True

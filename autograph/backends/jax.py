@@ -1,0 +1,409 @@
+"""JAX as an autograph backend: Python `if`/`while`/`for` under `jax.jit`.
+
+Imported lazily: `import autograph` never imports JAX. The first time a
+converted function runs after the program imported `jax` (or a JAX value
+reaches `autograph.backends.backend_for`), the registry imports this module,
+which registers the backend. Use it as
+
+    import jax
+    import autograph as ag
+
+    @ag.jax.jit                      # = jax.jit(ag.convert(f))
+    def f(x):
+        if x.sum() > 0:              # a lax.cond
+            x = x * 2
+        return x
+
+Only tracers that are not concrete are staged (inside `jax.jit`, `vmap`,
+`lax` bodies). Concrete arrays, and tracers of `jax.grad` outside `jit`,
+keep Python semantics. What each construct becomes on a traced value:
+
+| Python | JAX |
+|---|---|
+| `if`, `x if c else y` | `lax.cond` |
+| `while` | `lax.while_loop` |
+| `for x in array` | `lax.scan` over the first axis (a `lax.while_loop` over an index with `break`/`return`) |
+| `for i in range(n)` (traced `n`) | `lax.while_loop` over `i` |
+| `and`, `or`, `not` | `lax.cond` on the left operand (lazy), `jnp.logical_not` |
+| `print` | `jax.debug.print` |
+| `assert` | `checkify.check` (wrap in `checkify.checkify`, or `ag.jax.jit(f, checks=True)`) |
+| `list.append` in a loop | a preallocated array when the trip count is static (see jax_lists.py) |
+"""
+from __future__ import annotations
+
+import builtins
+import functools
+import inspect
+import sys
+from typing import Any, Callable, Optional
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+from jax._src import core as _jax_core       # trace state: JAX has no public "am I tracing?" API
+
+from autograph import backends
+from autograph.backends import jax_lists, jax_state
+from autograph.errors import StagingError, at_user_line
+
+__all__ = ["jit", "BACKEND", "JaxRange", "JaxEnumerate", "JaxZip"]
+
+_trace_ctx = _jax_core.trace_ctx
+
+
+def _is_staging() -> bool:
+    """Is JAX tracing now (jit, grad, vmap, a lax body)? Cheap: read on every converted call."""
+    return not _trace_ctx.is_top_level()
+
+
+def _is_staged(value) -> bool:
+    """A tracer without a concrete value (a `jit` argument), or one of our staged records."""
+    if isinstance(value, jax.core.Tracer):
+        return not _jax_core.is_concrete(value)
+    return True
+
+
+# --- predicates and names -------------------------------------------------------------------------
+
+def _predicate(value, construct: str):
+    """`value` as a scalar bool array, as Python's truth test would see it."""
+    x = jnp.asarray(value)
+    if x.shape != ():
+        if x.size != 1:
+            raise StagingError(at_user_line(
+                f"the condition of {construct} is an array of shape {x.shape}; a traced condition must be one "
+                "value. Reduce it with jnp.any(...) or jnp.all(...)."))
+        x = x.reshape(())
+    return x if x.dtype == jnp.bool_ else x != 0
+
+
+def _loop_names(body: Callable, skip: int = 0) -> tuple:
+    """The loop variables' names: autograph gives loop bodies the user's names as their signature."""
+    params = list(inspect.signature(body).parameters.values())[skip:]
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return ()
+    return tuple(p.name for p in params)
+
+
+def _names_for(state, names) -> tuple:
+    return tuple(names) if len(names) == len(state) else tuple(f"loop variable #{i}" for i in range(len(state)))
+
+
+# --- if ----------------------------------------------------------------------------------------------
+
+class _Retry(Exception):
+    """Raised out of a branch trace when the other branch must be cast too: trace both again."""
+
+    def __init__(self, dtypes):
+        super().__init__("retry")
+        self.dtypes = dtypes
+
+
+def _cond(pred, true_fn, false_fn):
+    """`if` on a traced value: `lax.cond`; both branches are traced, outputs unified per variable."""
+    names = getattr(true_fn, "state_names", None)
+    pred = _predicate(pred, "this `if`")
+    dtypes = None
+    while True:
+        traced: dict = {}
+        try:
+            out = lax.cond(pred, _branch(true_fn, names, traced, dtypes),
+                           _branch(false_fn, names, traced, dtypes))
+        except _Retry as retry:
+            dtypes = retry.dtypes
+            continue
+        return jax_state.unflatten(out, traced["layout"])
+
+
+def _branch(fn, names, traced: dict, dtypes):
+    def run():
+        state = tuple(fn())
+        first = "layout" not in traced
+        if first:
+            dynamic, layout = jax_state.flatten(state, _names_for(state, names or ()))
+            traced["layout"], traced["dynamic"] = layout, dynamic
+        else:
+            dynamic, layout = jax_state.check_structure(state, traced["layout"], "this `if`")
+        if dtypes is not None:
+            return jax_state.cast_all(dynamic, dtypes)
+        if first:
+            return dynamic
+        wanted = jax_state.unify_branches(dynamic, traced["dynamic"], layout)
+        if wanted != jax_state.dtypes_of(traced["dynamic"]):
+            raise _Retry(wanted)               # the branch traced first needs a cast too
+        return jax_state.cast_all(dynamic, wanted)
+    return run
+
+
+# --- while -------------------------------------------------------------------------------------------
+
+def _while_loop(test, body, state, opts):
+    """`while` on a traced condition: `lax.while_loop` over the flattened state."""
+    names = _names_for(state, _loop_names(body))
+    jax_lists.reject_unknown_length(state, names, "this `while` loop")
+    init, layout = jax_state.flatten(state, names)
+    limit = opts.get("maximum_iterations")
+
+    def cond_fun(carry):
+        count, carry = carry
+        ok = _predicate(test(*jax_state.unflatten(carry, layout)), "this `while` loop")
+        return ok if limit is None else jnp.logical_and(ok, count < limit)
+
+    def body_fun(carry):
+        count, carry = carry
+        out = tuple(body(*jax_state.unflatten(carry, layout)))
+        dynamic, _ = jax_state.check_structure(out, layout, "this `while` loop")
+        return count + 1, jax_state.check_loop_types(dynamic, carry, layout, "this `while` loop")
+
+    _, out = lax.while_loop(cond_fun, body_fun, (jnp.asarray(0), init))
+    return jax_state.unflatten(out, layout)
+
+
+# --- for ---------------------------------------------------------------------------------------------
+
+class JaxRange:
+    """`range(start, stop, step)` with a traced bound, iterated by the backend's `for_loop`."""
+
+    def __init__(self, *args):
+        if not 1 <= len(args) <= 3:
+            raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
+        start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
+        for bound in (start, stop, step):
+            if not jnp.issubdtype(jnp.asarray(bound).dtype, jnp.integer):
+                raise StagingError(at_user_line(
+                    f"range() needs integers, got a {jnp.asarray(bound).dtype} bound. Cast it with int(...) or "
+                    "use jnp.arange(...)."))
+        if isinstance(step, int) and step == 0:
+            raise ValueError("range() arg 3 must not be zero")
+        self.start, self.stop, self.step = start, stop, step
+
+
+class JaxEnumerate:
+    """`enumerate(array, start)` over a traced array."""
+
+    def __init__(self, array, start=0):
+        self.arrays, self.start = (_sequence(array),), start
+
+
+class JaxZip:
+    """`zip(a, b, ...)` with a traced array among them (stops at the shortest)."""
+
+    def __init__(self, *iterables, strict=False):
+        self.arrays = tuple(_sequence(x) for x in iterables)
+        if strict and len({a.shape[0] for a in self.arrays}) > 1:
+            raise ValueError(at_user_line("zip() arguments have different lengths: "
+                                          f"{[a.shape[0] for a in self.arrays]} (strict=True)"))
+
+
+def _sequence(value):
+    x = jnp.asarray(value)
+    if x.ndim == 0:
+        raise StagingError(at_user_line(f"can't iterate over a 0-d array (shape {x.shape}) under jax.jit."))
+    return x
+
+
+def _for_loop(iterable, body, state, extra_test, opts):
+    """`for` over a traced array (its first axis), a traced `range`, or an enumerate/zip of arrays."""
+    names = _names_for(state, _loop_names(body, skip=1))
+    if isinstance(iterable, JaxRange):
+        jax_lists.reject_unknown_length(state, names, "this `for` loop over a range with a traced bound")
+        return _range_loop(iterable, body, state, names, extra_test)
+    arrays, item = _items_of(iterable)
+    n = min(a.shape[0] for a in arrays)
+    limit = opts.get("maximum_iterations")
+    n = n if limit is None else min(n, int(limit))
+    if extra_test is None:
+        avals = (jax.ShapeDtypeStruct((), jnp.int32), tuple(jax.ShapeDtypeStruct(a.shape[1:], a.dtype) for a in arrays))
+        return jax_lists.with_lists(state, names, n, avals, lambda i, rows, *s: body(item(i, rows), *s),
+                                    lambda s: _scan(arrays, n, item, body, s, names))
+    jax_lists.reject_unknown_length(state, names, "this `for` loop with a `break` or `return`")
+    return _indexed_loop(arrays, n, item, body, state, names, extra_test)
+
+
+def _items_of(iterable):
+    """The arrays a loop walks through together, and how to build the loop item from their rows."""
+    if isinstance(iterable, JaxEnumerate):
+        start = iterable.start
+        return iterable.arrays, lambda i, rows: (i + start, rows[0])
+    if isinstance(iterable, JaxZip):
+        return iterable.arrays, lambda i, rows: tuple(rows)
+    return (_sequence(iterable),), lambda i, rows: rows[0]
+
+
+def _scan(arrays, n: int, item, body, state, names):
+    """A static trip count and no early exit: `lax.scan`, which reverse-mode `jax.grad` can differentiate."""
+    init, layout = jax_state.flatten(state, names)
+    xs = (jnp.arange(n), tuple(a[:n] for a in arrays))
+
+    def step(carry, x):
+        i, rows = x
+        out = tuple(body(item(i, rows), *jax_state.unflatten(carry, layout)))
+        dynamic, _ = jax_state.check_structure(out, layout, "this `for` loop")
+        return jax_state.check_loop_types(dynamic, carry, layout, "this `for` loop"), None
+
+    out, _ = lax.scan(step, init, xs)
+    return jax_state.unflatten(out, layout)
+
+
+def _indexed_loop(arrays, n: int, item, body, state, names, extra_test):
+    """Early exit (`break`/`return` lowered into `extra_test`): a `lax.while_loop` over the row index."""
+    init, layout = jax_state.flatten(state, names)
+
+    def cond_fun(carry):
+        i, carry = carry
+        go_on = _predicate(extra_test(*jax_state.unflatten(carry, layout)), "this loop's `break`")
+        return jnp.logical_and(i < n, go_on)
+
+    def body_fun(carry):
+        i, carry = carry
+        rows = tuple(lax.dynamic_index_in_dim(a, i, keepdims=False) for a in arrays)
+        out = tuple(body(item(i, rows), *jax_state.unflatten(carry, layout)))
+        dynamic, _ = jax_state.check_structure(out, layout, "this `for` loop")
+        return i + 1, jax_state.check_loop_types(dynamic, carry, layout, "this `for` loop")
+
+    _, out = lax.while_loop(cond_fun, body_fun, (jnp.asarray(0), init))
+    return jax_state.unflatten(out, layout)
+
+
+def _range_loop(r: JaxRange, body, state, names, extra_test):
+    """`for i in range(start, stop, step)` with a traced bound: a `lax.while_loop` over `i`."""
+    dtype = jnp.result_type(*(jnp.asarray(b) for b in (r.start, r.stop, r.step)))
+    start, stop, step = (jnp.asarray(b, dtype) for b in (r.start, r.stop, r.step))
+    init, layout = jax_state.flatten(state, names)
+
+    def in_range(i):
+        if isinstance(r.step, int):
+            return i < stop if r.step > 0 else i > stop
+        return jnp.where(step > 0, i < stop, i > stop)
+
+    def cond_fun(carry):
+        i, carry = carry
+        if extra_test is None:
+            return in_range(i)
+        go_on = _predicate(extra_test(*jax_state.unflatten(carry, layout)), "this loop's `break`")
+        return jnp.logical_and(in_range(i), go_on)
+
+    def body_fun(carry):
+        i, carry = carry
+        out = tuple(body(i, *jax_state.unflatten(carry, layout)))
+        dynamic, _ = jax_state.check_structure(out, layout, "this `for` loop")
+        return i + step, jax_state.check_loop_types(dynamic, carry, layout, "this `for` loop")
+
+    _, out = lax.while_loop(cond_fun, body_fun, (start, init))
+    return jax_state.unflatten(out, layout)
+
+
+# --- builtins, logical ops, print, assert ------------------------------------------------------------
+
+def _len(value):
+    if isinstance(value, jax_lists.JaxList):
+        return len(value)
+    if jnp.ndim(value) == 0:
+        raise TypeError(at_user_line("len() of a 0-d array (a scalar) is undefined"))
+    return jnp.shape(value)[0]
+
+
+def _logical_and(a, b_fn):
+    return lax.cond(_predicate(a, "`and`"), lambda: _predicate(b_fn(), "`and`"), lambda: jnp.asarray(False))
+
+
+def _logical_or(a, b_fn):
+    return lax.cond(_predicate(a, "`or`"), lambda: jnp.asarray(True), lambda: _predicate(b_fn(), "`or`"))
+
+
+def _escape(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _print(*args, sep=" ", end="\n", file=None, flush=False):
+    """`print` with a traced argument: `jax.debug.print`, which prints every time the function runs."""
+    parts, arrays = [], []
+    for arg in args:
+        if jax_state.is_array_leaf(arg) and not isinstance(arg, (bool, int, float, complex, str)):
+            parts.append("{}")
+            arrays.append(arg)
+        else:
+            parts.append(_escape(str(arg)))
+    fmt = _escape(" " if sep is None else sep).join(parts)
+    if end in (None, "\n") and file is None:
+        jax.debug.print(fmt, *arrays)
+    else:
+        jax.debug.callback(functools.partial(_emit, fmt, "\n" if end is None else end, file, flush), *arrays)
+
+
+def _emit(fmt: str, end: str, file, flush: bool, *values) -> None:
+    builtins.print(fmt.format(*values), end=end, file=file if file is not None else sys.stdout, flush=flush)
+
+
+def _assert(condition, message_fn):
+    """`assert` on a traced value: a `checkify.check`, reported by `checkify.checkify` at run time."""
+    from jax.experimental import checkify
+
+    message = message_fn() if message_fn is not None else "Assertion failed"
+    fmt, args = ("{}", (message,)) if isinstance(message, jax.Array) else (_escape(str(message)), ())
+    try:
+        checkify.check(_predicate(condition, "this `assert`"), fmt, *args)
+    except ValueError as e:
+        if "functionalized" not in str(e):
+            raise
+        raise StagingError(at_user_line(
+            "`assert` on a traced value under jax.jit needs checkify to report it at run time: call "
+            "ag.jax.jit(f, checks=True), or wrap the jitted function yourself with "
+            "jax.experimental.checkify.checkify(...) and call .throw() on the error it returns. Or move the "
+            "check out of the jitted function.")) from None
+
+
+BACKEND = backends.register_backend(backends.Backend(
+    name="jax",
+    staged_types=(jax.core.Tracer, JaxRange, JaxEnumerate, JaxZip),
+    is_staged=_is_staged,
+    modules=("jax", "jaxlib"),
+    is_staging=_is_staging,
+    cond=_cond,
+    while_loop=_while_loop,
+    for_loop=_for_loop,
+    range=JaxRange,
+    len=_len,
+    enumerate=JaxEnumerate,
+    zip=JaxZip,
+    int=lambda x: jnp.asarray(x).astype(int),
+    float=lambda x: jnp.asarray(x).astype(float),
+    logical_and=_logical_and,
+    logical_or=_logical_or,
+    logical_not=jnp.logical_not,
+    print=_print,
+    assert_=_assert,
+    list_from=jax_lists.JaxList.from_python,
+    list_types=(jax_lists.JaxList,),
+    list_append=jax_lists.append,
+    list_pop=jax_lists.pop,
+    list_stack=jax_lists.stack,
+))
+
+
+# --- the convenience -------------------------------------------------------------------------------
+
+def jit(fn: Optional[Callable] = None, /, *, checks: bool = False, **jit_kwargs: Any) -> Callable:
+    """`jax.jit(autograph.convert(fn), **jit_kwargs)`; usable as `@jit` or `@jit(static_argnums=...)`.
+
+    With `checks=True` the function is also wrapped in `checkify.checkify`, so an `assert` on a traced
+    value raises `AssertionError` (with the assert's message) when it fails at run time."""
+    if fn is None:
+        return functools.partial(jit, checks=checks, **jit_kwargs)
+    from autograph.api import convert
+
+    jitted = jax.jit(convert(fn), **jit_kwargs)
+    if not checks:
+        return jitted
+    from jax.experimental import checkify
+
+    checked = checkify.checkify(jitted)
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        error, out = checked(*args, **kwargs)
+        message = error.get()
+        if message is not None:
+            raise AssertionError(message.removesuffix(" (`check` failed)"))
+        return out
+    return run

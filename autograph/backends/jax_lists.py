@@ -1,0 +1,199 @@
+"""Python lists appended to inside loops staged by the JAX backend.
+
+`lax` loops carry arrays of a fixed shape, so a list that grows in a loop
+becomes a *preallocated array*: the loop's body is first traced once
+abstractly (`jax.eval_shape`) to learn how many items one iteration appends
+and their shape and dtype; the loop then carries a buffer of the final size
+and a fill count. After the loop the list is that array, of shape
+`(len(initial) + appends_per_iteration * trip_count, *item_shape)`, so
+`jnp.stack(out)`, `len(out)` and `out[i]` keep working:
+
+    out = []
+    for x in xs:             # xs traced, 5 rows
+        out.append(x * 2)
+    # out is now an array of shape (5, ...)
+
+This needs a static trip count (a `for` over an array, without `break` or
+`return`). A `while` loop, a `for` over a `range` with a traced bound, or an
+append in only one branch of a traced `if` would give a list whose length
+depends on data: each is a clear error naming the list.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence
+
+import jax
+import jax.numpy as jnp
+
+from autograph.backends import jax_state
+from autograph.errors import StagingError, at_user_line
+
+
+class JaxList:
+    """A list carried by a staged loop: `items` (a Python tuple of arrays, static length), or
+    a preallocated `buffer` and a traced fill `count` while a loop fills it."""
+
+    def __init__(self, items: Sequence = (), buffer=None, count=None, owned: bool = False):
+        self.items, self.buffer, self.count, self.owned = tuple(items), buffer, count, owned
+
+    @classmethod
+    def from_python(cls, values: list) -> "JaxList":
+        """A Python list entering a staged loop (autograph's `list_from`)."""
+        return cls([_item(v) for v in values], owned=True)
+
+    @property
+    def filling(self) -> bool:
+        return self.buffer is not None
+
+    def __len__(self) -> int:
+        if self.filling:
+            raise TypeError(at_user_line("len() of a list while a staged loop fills it is not known while "
+                                         "tracing; use it after the loop, where it is an array."))
+        return len(self.items)
+
+    def __getitem__(self, index):
+        return self.buffer[index] if self.filling else self.__jax_array__()[index]
+
+    def __iter__(self):
+        if self.filling:
+            raise TypeError(at_user_line("can't iterate over a list while a staged loop fills it."))
+        return iter(self.items)
+
+    def __jax_array__(self):
+        return stack(self)
+
+    def __repr__(self) -> str:
+        return f"JaxList(buffer={self.buffer!r})" if self.filling else f"JaxList({list(self.items)!r})"
+
+
+def _flatten(lst: JaxList):
+    if lst.filling:
+        return (lst.buffer, lst.count), ("filling", None)
+    return lst.items, ("items", len(lst.items))
+
+
+def _unflatten(aux, children) -> JaxList:
+    if aux[0] == "filling":
+        return JaxList(buffer=children[0], count=children[1])
+    return JaxList(children)
+
+
+jax.tree_util.register_pytree_node(JaxList, _flatten, _unflatten)
+
+
+def _item(value):
+    if not jax_state.is_array_leaf(value):
+        raise StagingError(at_user_line(
+            f"a list carried by a loop over traced values can only hold arrays and numbers, not a "
+            f"{type(value).__name__}."))
+    return jnp.asarray(value)
+
+
+# --- the operations converted code calls ---------------------------------------------------------
+
+def append(lst, value):
+    """`lst.append(value)`: a new list (items) or a write at the fill count (buffer)."""
+    if isinstance(lst, JaxList):
+        if lst.filling:
+            return JaxList(buffer=lst.buffer.at[lst.count].set(value), count=lst.count + 1)
+        return JaxList((*lst.items, _item(value)), owned=lst.owned)
+    return jnp.concatenate([jnp.asarray(lst), jnp.asarray(value)[None]])   # a list the loop turned into an array
+
+
+def pop(lst, index=None):
+    """`lst.pop(index)` on a list of static length."""
+    if not isinstance(lst, JaxList) or lst.filling:
+        raise StagingError(at_user_line("`pop` from a list filled by a loop over traced values is not supported "
+                                        "under jax.jit; index the array instead."))
+    items = list(lst.items)
+    value = items.pop() if index is None else items.pop(index)
+    return JaxList(items, owned=lst.owned), value
+
+
+def stack(lst):
+    """The list as one array."""
+    if isinstance(lst, JaxList):
+        if lst.filling:
+            return lst.buffer
+        if not lst.items:
+            raise StagingError(at_user_line("can't stack an empty list under jax.jit: its item shape is unknown."))
+        return jnp.stack(lst.items)
+    return lst
+
+
+# --- loops -------------------------------------------------------------------------------------------
+
+def reject_unknown_length(state: Sequence, names: Sequence[str], construct: str) -> None:
+    """A list in the state of a loop whose trip count is not static is an error naming it."""
+    for name, value in zip(names, state):
+        if isinstance(value, JaxList):
+            raise StagingError(at_user_line(
+                f"'{name}' is a list appended to in {construct}, whose number of iterations is only known at "
+                f"run time, so the list's length is unknown under jax.jit. Preallocate an array instead "
+                f"({name} = jnp.zeros((max_len, ...)) and {name} = {name}.at[i].set(value)), or loop over an "
+                "array or a Python range."))
+
+
+def with_lists(state: tuple, names: Sequence[str], n: int, arg_avals: tuple, body: Callable,
+               run: Callable[[tuple], tuple]) -> tuple:
+    """Run a loop of static trip count `n` whose state may hold lists still given by their items:
+    preallocate each at its final length, run the loop (`run(state)`), and hand back the lists this
+    loop owns as arrays. `body(*args, *state)` is one iteration; `arg_avals` the avals of its `args`."""
+    growing = [i for i, v in enumerate(state) if isinstance(v, JaxList) and not v.filling]
+    if not growing:
+        return run(state)
+    per_iteration = _appends_per_iteration(state, names, growing, arg_avals, body)
+    filled = list(state)
+    for i, (count, aval) in per_iteration.items():
+        filled[i] = _preallocate(state[i], n * count, aval)
+    out = list(run(tuple(filled)))
+    for i in per_iteration:             # an enclosing loop's list (being probed) stays a list of rows
+        out[i] = out[i].buffer if state[i].owned else JaxList(list(out[i].buffer))
+    return tuple(out)
+
+
+def _appends_per_iteration(state, names, growing, arg_avals, body) -> dict:
+    """Trace the body once abstractly: {state index: (items appended per iteration, item aval)}."""
+    dynamic, layout = jax_state.flatten(state, names)
+    found: dict = {}
+
+    def probe(args, leaves):
+        out = tuple(body(*args, *jax_state.unflatten(leaves, layout)))
+        for i in growing:
+            found[i] = _growth(names[i], state[i], out[i])
+        return 0
+
+    jax.eval_shape(probe, arg_avals, [jax.ShapeDtypeStruct(jnp.shape(x), jax.typeof(x).dtype,
+                                                            weak_type=jax.typeof(x).weak_type) for x in dynamic])
+    return {i: v for i, v in found.items() if v is not None}
+
+
+def _growth(name: str, before: JaxList, after) -> Optional[tuple]:
+    if not isinstance(after, JaxList) or after.filling:
+        raise StagingError(at_user_line(
+            f"'{name}' is a list that this loop over traced values replaces with a {type(after).__name__}; "
+            "under jax.jit a list in a staged loop can only be appended to."))
+    added = len(after.items) - len(before.items)
+    if added < 0:
+        raise StagingError(at_user_line(f"'{name}' shrinks in this loop over traced values; under jax.jit a list "
+                                        "in a staged loop can only grow by `append`."))
+    items = after.items if added else ()
+    avals = {(jnp.shape(x), jax.typeof(x).dtype) for x in items}
+    if len(avals) > 1:
+        raise StagingError(at_user_line(
+            f"'{name}' gets items of different shapes or dtypes ({sorted(map(str, avals))}) in this loop over "
+            "traced values; under jax.jit they are stacked into one array, so they must agree."))
+    return (added, avals.pop()) if added else None
+
+
+def _preallocate(lst: JaxList, extra: int, aval) -> JaxList:
+    shape, dtype = aval
+    buffer = jnp.zeros((len(lst.items) + extra, *shape), dtype)
+    if lst.items:
+        first = (jnp.shape(lst.items[0]), jax.typeof(lst.items[0]).dtype)
+        if first != aval:
+            raise StagingError(at_user_line(
+                f"a list's initial items have shape/dtype {first} but the loop appends {aval}; under jax.jit "
+                "they are stacked into one array, so they must agree."))
+        buffer = buffer.at[:len(lst.items)].set(jnp.stack(lst.items))
+    return JaxList(buffer=buffer, count=jnp.asarray(len(lst.items)))

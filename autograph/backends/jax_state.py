@@ -1,0 +1,225 @@
+"""The state that JAX's `lax.cond`/`lax.while_loop`/`lax.scan` carry for converted code.
+
+Converted code hands the JAX backend a tuple of the user's variables. `lax`
+can only carry arrays, so the state is flattened into JAX leaves (Python
+numbers become weakly typed arrays, as `jnp.asarray` makes them) and *static*
+leaves (strings, None, functions...), which must come out of a branch or a
+loop body unchanged. The checks here name the user's variable when a loop
+changes a variable's dtype, shape or structure, or when the two branches of
+an `if` disagree; a Python scalar in one branch is promoted to the other
+branch's dtype, as `jnp.where` would.
+
+Lists appended to in a staged loop are `JaxList`s (see `jax_lists.py`), a
+registered pytree, so they flatten like any other value here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from autograph.errors import StagingError, at_user_line
+
+_PY_SCALARS = (bool, int, float, complex)
+_ARRAYS = (jax.Array, np.ndarray, np.generic)
+
+
+def is_array_leaf(value) -> bool:
+    """Can `lax` carry this leaf (an array, a tracer, a NumPy value or a Python number)?"""
+    return isinstance(value, _ARRAYS) or isinstance(value, _PY_SCALARS)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a state tuple was flattened: per variable its pytree and which leaves are static."""
+
+    names: tuple
+    treedefs: tuple
+    sizes: tuple
+    static: tuple        # one entry per leaf: the static value, or _DYNAMIC
+
+
+_DYNAMIC = object()
+
+
+def flatten(state: Sequence, names: Sequence[str]) -> tuple[list, Layout]:
+    """The JAX leaves of `state` (Python numbers converted to arrays) and its layout."""
+    treedefs, sizes, static, dynamic = [], [], [], []
+    for value in state:
+        leaves, treedef = jax.tree_util.tree_flatten(value)
+        treedefs.append(treedef)
+        sizes.append(len(leaves))
+        for leaf in leaves:
+            if is_array_leaf(leaf):
+                static.append(_DYNAMIC)
+                dynamic.append(leaf if isinstance(leaf, jax.Array) else jnp.asarray(leaf))
+            else:
+                static.append(leaf)
+    return dynamic, Layout(tuple(names), tuple(treedefs), tuple(sizes), tuple(static))
+
+
+def unflatten(dynamic: Sequence, layout: Layout) -> tuple:
+    """The state tuple again, from the dynamic leaves and the layout's static ones."""
+    it = iter(dynamic)
+    leaves = [next(it) if s is _DYNAMIC else s for s in layout.static]
+    out, start = [], 0
+    for treedef, size in zip(layout.treedefs, layout.sizes):
+        out.append(jax.tree_util.tree_unflatten(treedef, leaves[start:start + size]))
+        start += size
+    return tuple(out)
+
+
+def leaf_names(layout: Layout) -> list[str]:
+    """The user's variable name for every dynamic leaf."""
+    names = []
+    for name, size, start in zip(layout.names, layout.sizes, _starts(layout.sizes)):
+        names += [name for s in layout.static[start:start + size] if s is _DYNAMIC]
+    return names
+
+
+def _starts(sizes) -> list[int]:
+    starts, total = [], 0
+    for size in sizes:
+        starts.append(total)
+        total += size
+    return starts
+
+
+def _aval(x):
+    return jax.typeof(x)
+
+
+def _weak_scalar(dtype):
+    """A Python scalar of `dtype`'s kind: what a weakly typed value promotes like."""
+    kind = np.dtype(dtype).kind
+    return {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}.get(kind, 0)
+
+
+def _promoted(weak, strong) -> bool:
+    """Does a weakly typed `weak` take `strong`'s dtype when combined with it?"""
+    return jnp.result_type(_weak_scalar(weak.dtype), strong.dtype) == strong.dtype
+
+
+def _same_static(a, b) -> bool:
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+def _describe(value) -> str:
+    if isinstance(value, jax.Array) or is_array_leaf(value):
+        return f"an array of shape {tuple(np.shape(value))}"
+    return f"a {type(value).__name__}"
+
+
+def check_structure(out: Sequence, layout: Layout, construct: str) -> tuple[list, Layout]:
+    """Flatten `out` and check that it has `layout`'s structure and static values."""
+    if len(out) != len(layout.names):
+        raise StagingError(at_user_line(f"{construct} produced {len(out)} values for {len(layout.names)} "
+                                        "variables (internal: the converted code and its state disagree)."))
+    dynamic, new = flatten(out, layout.names)
+    for name, value, old_def, new_def in zip(layout.names, out, layout.treedefs, new.treedefs):
+        if old_def != new_def:
+            raise StagingError(at_user_line(
+                f"{_who(name)} changes structure in {construct} (it becomes {_describe(value)}; before it was "
+                f"{_tree_text(old_def)}). With a traced condition it must keep one structure: give it a value "
+                "of the same kind on every path."))
+    for i, (old, now) in enumerate(zip(layout.static, new.static)):
+        if (old is _DYNAMIC) != (now is _DYNAMIC) or (old is not _DYNAMIC and not _same_static(old, now)):
+            name = _name_of_leaf(layout, i)
+            raise StagingError(at_user_line(
+                f"{_who(name)} holds a Python {type(old if old is not _DYNAMIC else now).__name__} that "
+                f"{construct} changes. Under jax.jit only arrays and numbers can depend on traced values; keep "
+                f"{_who(name)} the same on every path, or make it an array."))
+    return dynamic, new
+
+
+def _who(name: str) -> str:
+    return "the function's return value" if name == "retval_" else f"'{name}'"
+
+
+def _tree_text(treedef) -> str:
+    return "a single value" if treedef.num_leaves == 1 and treedef.num_nodes == 1 else f"a {treedef}"
+
+
+def _name_of_leaf(layout: Layout, index: int) -> str:
+    for name, size, start in zip(layout.names, layout.sizes, _starts(layout.sizes)):
+        if start <= index < start + size:
+            return name
+    return "?"
+
+
+def check_loop_types(new: Sequence, old: Sequence, layout: Layout, construct: str) -> list:
+    """Check each loop variable keeps its dtype and shape across an iteration.
+
+    A weakly typed (Python number) initial value may become its strongly typed
+    counterpart (`total = 0.0; total += x`): `lax` promotes it. Anything else is
+    an error naming the variable."""
+    for name, a, b in zip(leaf_names(layout), old, new):
+        before, after = _aval(a), _aval(b)
+        if before.shape != after.shape:
+            raise StagingError(at_user_line(
+                f"'{name}' changes shape from {before.shape} to {after.shape} in {construct} over traced values. "
+                "Under jax.jit a loop variable keeps one shape; preallocate it at its final shape (e.g. "
+                "jnp.zeros(...)) and update it with .at[...].set(...)."))
+        if before.dtype != after.dtype and not (before.weak_type and _promoted(before, after)):
+            raise StagingError(at_user_line(
+                f"'{name}' changes dtype from {before.dtype} to {after.dtype} in {construct} over traced values. "
+                f"Under jax.jit a loop variable keeps one dtype: initialise '{name}' with that dtype (e.g. "
+                f"jnp.asarray(0, jnp.{after.dtype})) or cast inside the loop with .astype(...)."))
+    return list(new)
+
+
+def unify_branches(mine: Sequence, other: Sequence, layout: Layout) -> list:
+    """The dtype each leaf must have so that both branches of a `cond` agree.
+
+    Equal dtypes stay; a weakly typed value (a Python number) takes the other
+    branch's dtype when `jnp.where` would give that dtype; otherwise the
+    branches disagree and the error names the variable."""
+    targets = []
+    for name, a, b in zip(leaf_names(layout), mine, other):
+        x, y = _aval(a), _aval(b)
+        if x.shape != y.shape:
+            raise StagingError(at_user_line(
+                f"{_who(name)} is an array of shape {x.shape} in one branch of this `if` on a traced value and "
+                f"of shape {y.shape} in the other. Under jax.jit both branches must give it one shape "
+                "(broadcast it explicitly, e.g. jnp.zeros_like(...))."))
+        targets.append(_common_dtype(name, x, y))
+    return targets
+
+
+def _common_dtype(name: str, x, y):
+    if x.dtype == y.dtype:
+        return x.dtype
+    if x.weak_type and y.weak_type:
+        return jnp.result_type(_weak_scalar(x.dtype), _weak_scalar(y.dtype))
+    if x.weak_type and _promoted(x, y):
+        return y.dtype
+    if y.weak_type and _promoted(y, x):
+        return x.dtype
+    raise StagingError(at_user_line(
+        f"{_who(name)} has dtype {x.dtype} in one branch of this `if` on a traced value and {y.dtype} in the "
+        f"other. Under jax.jit both branches must give it one dtype: cast one of them with .astype(...)."))
+
+
+def cast_all(dynamic: Sequence, dtypes: Sequence) -> list:
+    """Cast each leaf to its target dtype (only where it differs)."""
+    return [x if _aval(x).dtype == d else jnp.asarray(x, dtype=d) for x, d in zip(dynamic, dtypes)]
+
+
+def dtypes_of(dynamic: Sequence) -> list:
+    return [_aval(x).dtype for x in dynamic]
+
+
+def any_leaf(state: Sequence, predicate) -> Any:
+    """The name index of the first state value whose pytree has a node matching `predicate`, or None."""
+    for i, value in enumerate(state):
+        if any(predicate(node) for node in jax.tree_util.tree_leaves(value, is_leaf=predicate)):
+            return i
+    return None
