@@ -52,6 +52,7 @@ def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple):
             if len(outputs) == 2:
                 _check_same_structure(outputs["true"], outputs["false"], names)
             return out
+        run.state_names = names          # for backends' messages about a variable (docs/backends.md)
         return run
 
     cond = backend.need("cond", "an `if` statement whose condition is a tensor")
