@@ -336,21 +336,14 @@ def _emit(fmt: str, end: str, file, flush: bool, *values) -> None:
 
 
 def _assert(condition, message_fn):
-    """`assert` on a traced value: a `checkify.check`, reported by `checkify.checkify` at run time."""
+    """`assert` on a traced value: a `checkify.check`, reported at run time by `checkify.checkify`
+    (`ag.jax.jit(f, checks=True)`). Under a plain `jax.jit`, JAX refuses to compile it and says to
+    functionalize it with checkify: an assert is never silently dropped."""
     from jax.experimental import checkify
 
     message = message_fn() if message_fn is not None else "Assertion failed"
     fmt, args = ("{}", (message,)) if isinstance(message, jax.Array) else (_escape(str(message)), ())
-    try:
-        checkify.check(_predicate(condition, "this `assert`"), fmt, *args)
-    except ValueError as e:
-        if "functionalized" not in str(e):
-            raise
-        raise StagingError(at_user_line(
-            "`assert` on a traced value under jax.jit needs checkify to report it at run time: call "
-            "ag.jax.jit(f, checks=True), or wrap the jitted function yourself with "
-            "jax.experimental.checkify.checkify(...) and call .throw() on the error it returns. Or move the "
-            "check out of the jitted function.")) from None
+    checkify.check(_predicate(condition, "this `assert`"), fmt, *args)
 
 
 BACKEND = backends.register_backend(backends.Backend(

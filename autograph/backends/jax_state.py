@@ -113,9 +113,22 @@ def _same_static(a, b) -> bool:
 
 
 def _describe(value) -> str:
-    if isinstance(value, jax.Array) or is_array_leaf(value):
-        return f"an array of shape {tuple(np.shape(value))}"
+    from autograph.backends.jax_lists import JaxList
+
+    if isinstance(value, JaxList):
+        return "a list being filled" if value.filling else f"a list of {len(value.items)} items"
+    if isinstance(value, (tuple, list, dict)):
+        return f"a {type(value).__name__} of {len(value)}"
+    if value is _LEAF or is_array_leaf(value):
+        return "a single value"
     return f"a {type(value).__name__}"
+
+
+_LEAF = object()
+
+
+def _describe_tree(treedef) -> str:
+    return _describe(jax.tree_util.tree_unflatten(treedef, [_LEAF] * treedef.num_leaves))
 
 
 def check_structure(out: Sequence, layout: Layout, construct: str) -> tuple[list, Layout]:
@@ -126,10 +139,14 @@ def check_structure(out: Sequence, layout: Layout, construct: str) -> tuple[list
     dynamic, new = flatten(out, layout.names)
     for name, value, old_def, new_def in zip(layout.names, out, layout.treedefs, new.treedefs):
         if old_def != new_def:
+            before, after = _describe_tree(old_def), _describe(value)
+            hint = ("Under jax.jit a list may only grow the same way on every path (append in both branches, or "
+                    "preallocate an array and set items with .at[i].set(...))" if "list" in before + after else
+                    "With a traced condition it must keep one structure: give it a value of the same kind on "
+                    "every path")
             raise StagingError(at_user_line(
-                f"{_who(name)} changes structure in {construct} (it becomes {_describe(value)}; before it was "
-                f"{_tree_text(old_def)}). With a traced condition it must keep one structure: give it a value "
-                "of the same kind on every path."))
+                f"{_who(name)} changes structure in {construct}: it is {before} on one path and {after} on "
+                f"another. {hint}."))
     for i, (old, now) in enumerate(zip(layout.static, new.static)):
         if (old is _DYNAMIC) != (now is _DYNAMIC) or (old is not _DYNAMIC and not _same_static(old, now)):
             name = _name_of_leaf(layout, i)
@@ -142,10 +159,6 @@ def check_structure(out: Sequence, layout: Layout, construct: str) -> tuple[list
 
 def _who(name: str) -> str:
     return "the function's return value" if name == "retval_" else f"'{name}'"
-
-
-def _tree_text(treedef) -> str:
-    return "a single value" if treedef.num_leaves == 1 and treedef.num_nodes == 1 else f"a {treedef}"
 
 
 def _name_of_leaf(layout: Layout, index: int) -> str:

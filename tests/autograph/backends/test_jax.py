@@ -1,0 +1,480 @@
+"""autograph.backends.jax: converted Python control flow under jax.jit against hand-written lax."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax", reason="JAX is not installed (pip install -e '.[jax]' to run the JAX backend tests)")
+jnp = pytest.importorskip("jax.numpy")
+from jax import lax  # noqa: E402
+import jax.extend  # noqa: E402,F401
+
+import autograph as ag  # noqa: E402
+from autograph import backends  # noqa: E402
+from autograph.errors import StagingError  # noqa: E402
+
+
+def jit(fn):
+    return jax.jit(ag.convert(fn))
+
+
+def primitives(fn, *args) -> set:
+    """The primitive names in `fn`'s jaxpr, nested jaxprs included."""
+    found = set()
+
+    def walk(jaxpr):
+        for eqn in jaxpr.eqns:
+            found.add(eqn.primitive.name)
+            for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+                walk(sub)
+    walk(jax.make_jaxpr(fn)(*args).jaxpr)
+    return found
+
+
+def same(a, b):
+    for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b), strict=True):
+        np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-6)
+        assert jnp.asarray(x).dtype == jnp.asarray(y).dtype
+
+
+# --- if ----------------------------------------------------------------------------------------------
+
+def relu(x):
+    if x > 0:
+        y = x
+    else:
+        y = 0          # a Python int: promoted to x's dtype, as jnp.where would
+    return y
+
+
+def relu_lax(x):
+    return lax.cond(x > 0, lambda: x, lambda: jnp.zeros_like(x))
+
+
+def sign_sum(x):
+    if jnp.sum(x) > 0:
+        y, n = x * x, 1
+    else:
+        y, n = -x // 2, -1
+    return y, n
+
+
+def sign_sum_lax(x):
+    return lax.cond(jnp.sum(x) > 0, lambda: (x * x, 1), lambda: (-x // 2, -1))
+
+
+@pytest.mark.parametrize("x", [3.0, -2.0, 0.0])
+def test_if_is_lax_cond(x):
+    same(jit(relu)(x), jax.jit(relu_lax)(x))
+    assert "cond" in primitives(jit(relu), x)
+
+
+@pytest.mark.parametrize("x", [[1, 2, 3], [-4, 1, -1]])
+def test_if_with_several_variables(x):
+    x = jnp.asarray(x)
+    same(jit(sign_sum)(x), jax.jit(sign_sum_lax)(x))
+
+
+def early_return(x):
+    if x < 0:
+        return -x
+    return x * 3
+
+
+def test_return_in_both_paths_and_conditional_expression():
+    assert float(jit(early_return)(-2.0)) == 2.0 and float(jit(early_return)(2.0)) == 6.0
+    assert float(jit(lambda x: x if x > 1 else 2 * x)(3.0)) == 3.0
+
+
+def test_grad_through_a_converted_if():
+    def f(x):
+        if x > 1:
+            y = x ** 3
+        else:
+            y = 2 * x
+        return y
+
+    def f_lax(x):
+        return lax.cond(x > 1, lambda: x ** 3, lambda: 2 * x)
+    for x in (2.0, 0.5):
+        assert float(jax.grad(jit(f))(x)) == pytest.approx(float(jax.grad(f_lax)(x)))
+    assert float(jax.grad(jit(f))(2.0)) == pytest.approx(12.0)
+
+
+def test_vmap_of_a_converted_if_selects_per_element():
+    np.testing.assert_allclose(jax.vmap(ag.convert(relu))(jnp.array([-1.0, 2.0, 0.5])), [0.0, 2.0, 0.5])
+
+
+def mixed_dtypes(x):
+    if x > 0:
+        y = jnp.int32(1)
+    else:
+        y = jnp.float32(2)
+    return y
+
+
+def test_branches_with_different_dtypes_name_the_variable():
+    with pytest.raises(StagingError, match="'y' has dtype .* in one branch"):
+        jit(mixed_dtypes)(1.0)
+
+
+def test_non_scalar_condition_is_a_clear_error():
+    with pytest.raises(StagingError, match=r"shape \(3,\).*jnp.any"):
+        jit(relu)(jnp.ones(3))
+
+
+# --- while -----------------------------------------------------------------------------------------
+
+def collatz_steps(n):
+    steps = 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+def collatz_lax(n):
+    def body(c):
+        n, steps = c
+        return lax.cond(n % 2 == 0, lambda: n // 2, lambda: 3 * n + 1), steps + 1
+    return lax.while_loop(lambda c: c[0] != 1, body, (n, 0))[1]
+
+
+@pytest.mark.parametrize("n", [1, 6, 27])
+def test_while_is_lax_while_loop(n):
+    same(jit(collatz_steps)(n), jax.jit(collatz_lax)(n))
+    assert int(jit(collatz_steps)(n)) == collatz_steps(n)
+    assert {"while", "cond"} <= primitives(jit(collatz_steps), n)
+
+
+def halve_until(x, limit):
+    total = 0.0          # Python numbers entering the loop become arrays
+    while x > limit:
+        x = x / 2
+        total += x
+    return x, total
+
+
+def test_python_numbers_in_a_staged_loop_become_arrays():
+    x, total = jit(halve_until)(jnp.float32(100.0), jnp.float32(1.0))
+    assert (float(x), float(total)) == halve_until(100.0, 1.0)
+    assert total.dtype == jnp.float32
+
+
+def while_break(n):
+    i = 0
+    while True:
+        i += 1
+        if i * i >= n:
+            break
+    return i
+
+
+def test_break_in_a_traced_while():
+    for n in (1, 10, 49):
+        assert int(jit(while_break)(n)) == while_break(n)
+
+
+def changes_dtype(n):
+    x = jnp.int32(1)
+    i = 0
+    while i < n:
+        x = x * 1.5
+        i += 1
+    return x
+
+
+def changes_shape(n):
+    x = jnp.zeros(1)
+    while jnp.sum(x) < n:
+        x = jnp.concatenate([x, jnp.ones(1)])
+    return x
+
+
+def test_loop_variable_changing_dtype_or_shape_names_it():
+    with pytest.raises(StagingError, match="'x' changes dtype from int32 to float32"):
+        jit(changes_dtype)(3)
+    with pytest.raises(StagingError, match=r"'x' changes shape from \(1,\) to \(2,\)"):
+        jit(changes_shape)(3.0)
+
+
+# --- for ---------------------------------------------------------------------------------------------
+
+def sum_range(n):
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def sum_range_lax(n):
+    return lax.fori_loop(0, n, lambda i, t: t + i * i, 0)
+
+
+@pytest.mark.parametrize("n", [0, 1, 7])
+def test_for_over_range_with_a_traced_bound(n):
+    same(jit(sum_range)(n), jax.jit(sum_range_lax)(n))
+    assert "while" in primitives(jit(sum_range), n)
+
+
+def stepped(start, stop):
+    out = 0
+    for i in range(start, stop, -3):
+        out = out * 10 + i
+    return out
+
+
+def test_range_with_a_negative_step():
+    for start, stop in ((10, 0), (2, 5), (9, -1)):
+        assert int(jit(stepped)(start, stop)) == stepped(start, stop)
+
+
+def running_max(xs):
+    best = xs[0]
+    for x in xs:
+        if x > best:
+            best = x
+    return best
+
+
+def test_for_over_an_array_iterates_its_first_axis():
+    xs = jnp.array([3.0, 9.0, 1.0, 4.0])
+    hand = jax.jit(lambda xs: lax.scan(lambda b, x: (lax.cond(x > b, lambda: x, lambda: b), None), xs[0], xs)[0])
+    same(jit(running_max)(xs), hand(xs))
+    assert {"scan", "cond"} <= primitives(jit(running_max), xs)
+    rows = jnp.arange(6.0).reshape(3, 2)
+    assert float(jit(lambda m: sum_rows(m))(rows)[1]) == 9.0
+
+
+def sum_rows(m):
+    acc = jnp.zeros(2)
+    for row in m:
+        acc = acc + row
+    return acc
+
+
+def test_grad_through_a_for_over_an_array():
+    def loss(w, xs):
+        total = 0.0
+        for x in xs:
+            total += jnp.tanh(w * x)
+        return total
+    xs = jnp.array([0.5, -1.0, 2.0])
+    expected = jax.grad(lambda w: jnp.sum(jnp.tanh(w * xs)))(0.3)
+    assert float(jax.grad(jit(loss))(0.3, xs)) == pytest.approx(float(expected), rel=1e-5)
+
+
+def first_negative_index(xs):
+    found = -1
+    for i, x in enumerate(xs):
+        if x < 0:
+            found = i
+            break
+    return found
+
+
+def skip_odd(xs, ys):
+    total = 0.0
+    for x, y in zip(xs, ys):
+        if x % 2 == 1:
+            continue
+        total += x * y
+    return total
+
+
+def test_enumerate_zip_break_and_continue_over_arrays():
+    for xs in ([1.0, 2.0, -3.0, -4.0], [1.0, 2.0]):
+        assert int(jit(first_negative_index)(jnp.asarray(xs))) == first_negative_index(xs)
+    xs, ys = jnp.arange(5.0), jnp.arange(10.0, 13.0)          # zip stops at the shortest
+    assert float(jit(skip_odd)(xs, ys)) == skip_odd([0.0, 1.0, 2.0, 3.0, 4.0], [10.0, 11.0, 12.0])
+
+
+def return_in_loop(xs):
+    total = 0.0
+    for x in xs:
+        if x < 0:
+            return total
+        total += x
+    return total
+
+
+def test_return_inside_a_traced_loop_is_a_clear_error():
+    with pytest.raises(StagingError, match="`return` inside this `for` loop"):
+        jit(return_in_loop)(jnp.ones(3))
+
+
+# --- lists -------------------------------------------------------------------------------------------
+
+def doubled(xs):
+    out = []
+    for x in xs:
+        out.append(x * 2)
+    return jnp.stack(out)
+
+
+def pairs(m):
+    out = [jnp.zeros(())]
+    for row in m:
+        for v in row:
+            out.append(v + 1)
+    return out
+
+
+def test_list_append_in_a_static_loop_is_a_preallocated_array():
+    xs = jnp.arange(4.0)
+    same(jit(doubled)(xs), jax.jit(lambda xs: lax.scan(lambda c, x: (c, x * 2), 0, xs)[1])(xs))
+    out = jit(pairs)(jnp.ones((2, 3)))
+    np.testing.assert_allclose(out, [0.0] + [2.0] * 6)
+
+
+def append_in_while(n):
+    out = []
+    i = 0
+    while i < n:
+        out.append(i)
+        i += 1
+    return out
+
+
+def append_in_one_branch(xs):
+    out = []
+    for x in xs:
+        if x > 0:
+            out.append(x)
+    return out
+
+
+def test_lists_of_unknown_length_are_clear_errors():
+    with pytest.raises(StagingError, match="'out' is a list appended to in this `while` loop"):
+        jit(append_in_while)(3)
+    with pytest.raises(StagingError, match="'out' changes structure in this .if.: it is a list of 1 items"):
+        jit(append_in_one_branch)(jnp.ones(3))
+
+
+# --- logical ops, print, assert, builtins -----------------------------------------------------------
+
+calls = []
+
+
+def noted(x):
+    jax.debug.callback(lambda: calls.append(1))
+    return x > 1
+
+
+def lazy_and(x):
+    return x > 0 and noted(x)
+
+
+def lazy_or(x):
+    return x > 0 or noted(x)
+
+
+def test_and_or_are_lazy_and_not_is_logical_not():
+    calls.clear()
+    assert bool(jit(lazy_and)(-1.0)) is False and bool(jit(lazy_and)(2.0)) is True
+    jax.effects_barrier()
+    assert len(calls) == 1                       # the right operand ran only for x = 2
+    calls.clear()
+    assert bool(jit(lazy_or)(1.0)) is True and bool(jit(lazy_or)(-3.0)) is False
+    jax.effects_barrier()
+    assert len(calls) == 1
+    assert "cond" in primitives(jit(lazy_and), 1.0)
+    assert bool(jit(lambda x: not x > 0)(-1.0)) is True
+    assert "not" in primitives(jit(lambda x: not x > 0), 1.0)
+
+
+def shout(x):
+    print("x =", x, "{braces}")
+    return x + 1
+
+
+def test_print_is_jax_debug_print_and_runs_every_call(capsys):
+    f = jit(shout)
+    f(1.0)
+    f(2.0)
+    jax.effects_barrier()
+    assert capsys.readouterr().out.splitlines() == ["x = 1.0 {braces}", "x = 2.0 {braces}"]
+
+
+def checked(x):
+    assert x > 0, "x must be positive"
+    return x * 2
+
+
+def test_assert_needs_checkify_and_reports_the_message():
+    f = ag.jax.jit(checked, checks=True)
+    assert float(f(2.0)) == 4.0
+    with pytest.raises(AssertionError, match="x must be positive"):
+        f(-1.0)
+    with pytest.raises(ValueError, match="checkify"):
+        jit(checked)(1.0)
+
+
+def casts(xs):
+    return int(xs[0]), float(len(xs)), len(xs)
+
+
+def test_int_float_len():
+    i, f, n = jit(casts)(jnp.array([2.7, 1.0, 3.0]))
+    assert int(i) == 2 and i.dtype == jnp.int32 and float(f) == 3.0 and f.dtype == jnp.float32 and n == 3
+
+
+# --- outside jit, the convenience, lazy import -------------------------------------------------------
+
+def test_concrete_arrays_keep_python_semantics():
+    x = jnp.asarray(2.0)
+    assert backends.backend_for(x) is None
+    assert float(ag.convert(relu)(x)) == 2.0
+    assert [float(v) for v in ag.convert(running_max)(jnp.array([1.0, 5.0, 2.0]))[None]] == [5.0]
+    assert float(jax.grad(ag.convert(relu))(3.0)) == 1.0     # concrete grad tracers: a Python if
+
+
+def test_ag_jax_jit_takes_jit_options():
+    @ag.jax.jit(static_argnums=1)
+    def power(x, n):
+        out = 1.0
+        for _ in range(n):          # a Python range: unrolled
+            out = out * x
+        while out > 100:
+            out = out / 10
+        return out
+    assert float(power(3.0, 5)) == pytest.approx(24.3)
+    assert "while" in primitives(lambda x: power(x, 2), 3.0)
+    assert any(b.name == "jax" for b in backends.registered())
+
+
+def test_import_autograph_does_not_import_jax_and_the_backend_loads_on_use(tmp_path):
+    (tmp_path / "user.py").write_text(textwrap.dedent("""
+        def clip(x):
+            if x > 1:
+                x = x - 1
+            return x
+    """))
+    script = textwrap.dedent("""
+        import sys
+        import autograph as ag
+        assert 'jax' not in sys.modules, 'import autograph imported jax'
+        import jax
+        import user
+        assert float(jax.jit(ag.convert(user.clip))(3.0)) == 2.0
+        assert float(ag.jax.jit(user.clip)(0.5)) == 0.5
+        print('ok')
+    """)
+    env_path = f"{tmp_path}:{sys.path[0] if sys.path[0] else '.'}"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                            cwd=str(tmp_path), env={"PYTHONPATH": env_path + ":" + _repo_root(),
+                                                    "PATH": "/usr/bin:/bin", "JAX_PLATFORMS": "cpu"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
+def _repo_root() -> str:
+    import pathlib
+    return str(pathlib.Path(ag.__file__).resolve().parent.parent)
