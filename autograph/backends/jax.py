@@ -145,16 +145,19 @@ def _while_loop(test, body, state, opts):
     limit = opts.get("maximum_iterations")
 
     def cond_fun(carry):
-        count, carry = carry
+        count, carry = carry if limit is not None else (None, carry)
         ok = _predicate(test(*jax_state.unflatten(carry, layout)), "this `while` loop")
         return ok if limit is None else jnp.logical_and(ok, count < limit)
 
     def body_fun(carry):
-        count, carry = carry
+        count, carry = carry if limit is not None else (None, carry)
         out = tuple(body(*jax_state.unflatten(carry, layout)))
         dynamic, _ = jax_state.check_structure(out, layout, "this `while` loop")
-        return count + 1, jax_state.check_loop_types(dynamic, carry, layout, "this `while` loop")
+        new = jax_state.check_loop_types(dynamic, carry, layout, "this `while` loop")
+        return new if limit is None else (count + 1, new)
 
+    if limit is None:           # no iteration counter unless `set_loop_options(maximum_iterations=...)` asks
+        return jax_state.unflatten(lax.while_loop(cond_fun, body_fun, init), layout)
     _, out = lax.while_loop(cond_fun, body_fun, (jnp.asarray(0), init))
     return jax_state.unflatten(out, layout)
 
@@ -224,16 +227,25 @@ def _items_of(iterable):
     """The arrays a loop walks through together, and how to build the loop item from their rows."""
     if isinstance(iterable, JaxEnumerate):
         start = iterable.start
-        return iterable.arrays, lambda i, rows: (i + start, rows[0])
+
+        def numbered(i, rows):
+            return i + start, rows[0]
+        numbered.needs_index = True
+        return iterable.arrays, numbered
     if isinstance(iterable, JaxZip):
         return iterable.arrays, lambda i, rows: tuple(rows)
     return (_sequence(iterable),), lambda i, rows: rows[0]
 
 
+def _needs_index(item) -> bool:
+    return getattr(item, "needs_index", False)
+
+
 def _scan(arrays, n: int, item, body, state, names):
     """A static trip count and no early exit: `lax.scan`, which reverse-mode `jax.grad` can differentiate."""
     init, layout = jax_state.flatten(state, names)
-    xs = (jnp.arange(n), tuple(a[:n] for a in arrays))
+    index = jnp.arange(n) if _needs_index(item) else None      # only enumerate reads the row number
+    xs = (index, tuple(a[:n] for a in arrays))
 
     def step(carry, x):
         i, rows = x

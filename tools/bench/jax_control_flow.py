@@ -1,0 +1,168 @@
+"""Converted Python control flow vs hand-written `lax` under `jax.jit`, side by side.
+
+For each workload — a data-dependent `if`, a `while` of about 1,000
+iterations, a `for` over `range` with a traced bound, and a nested loop with
+an `if` inside — it reports, for the converted function (`jax.jit(ag.convert(f))`)
+and the hand-written `lax` version:
+
+- the trace alone (`jax.jit(f).trace(...)`, where all of autograph's work happens), best of a few;
+- the first call (trace + compile + run), best of a few fresh `jax.jit`s;
+- the number of equations in each jaxpr, nested ones included;
+- the steady-state call once compiled (best of repeated, interleaved timed batches);
+- the ratios converted / hand-written.
+
+Run: python tools/bench/jax_control_flow.py [--repeat 7] [--number 200]
+Target (issue 7): converted code within 5% of hand-written lax once compiled.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import jax
+import jax.extend
+import jax.numpy as jnp
+from jax import lax
+
+import autograph as ag
+
+
+# --- workloads: (converted Python, hand-written lax, arguments) ------------------------------------
+
+def clip_norm(x, limit):
+    if jnp.linalg.norm(x) > limit:
+        x = x * (limit / jnp.linalg.norm(x))
+    else:
+        x = x + 0.0
+    return x
+
+
+def clip_norm_lax(x, limit):
+    return lax.cond(jnp.linalg.norm(x) > limit, lambda: x * (limit / jnp.linalg.norm(x)), lambda: x + 0.0)
+
+
+def decay(x, n):
+    i = 0
+    while i < n:
+        x = x * 0.999 + 0.001
+        i += 1
+    return x
+
+
+def decay_lax(x, n):
+    return lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * 0.999 + 0.001), (0, x))[1]
+
+
+def series(n):
+    total = 0.0
+    for i in range(n):
+        total += 1.0 / (i + 1.0) ** 2
+    return total
+
+
+def series_lax(n):
+    return lax.fori_loop(0, n, lambda i, t: t + 1.0 / (i + 1.0) ** 2, 0.0)
+
+
+def nested(xs, n):
+    total = 0.0
+    for i in range(n):
+        for x in xs:
+            if x > i % 7:
+                total += x
+            else:
+                total -= 1.0
+    return total
+
+
+def nested_lax(xs, n):
+    def outer(i, total):
+        def inner(t, x):
+            return lax.cond(x > i % 7, lambda: t + x, lambda: t - 1.0), None
+        return lax.scan(inner, total, xs)[0]
+    return lax.fori_loop(0, n, outer, 0.0)
+
+
+WORKLOADS = {
+    "if (clip by norm, 1,000 floats)": (clip_norm, clip_norm_lax, (jnp.linspace(0.0, 1.0, 1000), 3.0)),
+    "while, 1,000 iterations": (decay, decay_lax, (jnp.float32(0.5), 1000)),
+    "for over range(n), n=1,000 traced": (series, series_lax, (1000,)),
+    "nested: range(100) x 10-row scan x if": (nested, nested_lax, (jnp.linspace(0.0, 9.0, 10), 100)),
+}
+
+
+# --- timing ------------------------------------------------------------------------------------------
+
+def first_call(make, args, repeat: int) -> float:
+    """Best of `repeat` fresh jits: trace + compile + one run, in seconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        jax.clear_caches()
+        fn = make()
+        start = time.perf_counter()
+        jax.block_until_ready(fn(*args))
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def trace_time(make, args, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        jax.clear_caches()
+        fn = make()
+        start = time.perf_counter()
+        fn.trace(*args)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def equations(fn, args) -> int:
+    def count(jaxpr) -> int:
+        return sum(1 + sum(count(sub) for sub in jax.extend.core.jaxprs_in_params(e.params)) for e in jaxpr.eqns)
+    return count(jax.make_jaxpr(fn)(*args).jaxpr)
+
+
+def steady(fns: dict, args, repeat: int, number: int) -> dict:
+    """Seconds per call of each compiled function: the best batch (the least disturbed by other processes
+    on a shared machine), batches interleaved so drift hits both alike."""
+    for fn in fns.values():
+        jax.block_until_ready(fn(*args))
+    samples: dict = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            for _ in range(number):
+                out = fn(*args)
+            jax.block_until_ready(out)
+            samples[name].append((time.perf_counter() - start) / number)
+    return {name: min(s) for name, s in samples.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--number", type=int, default=200)
+    opts = parser.parse_args()
+    print(f"jax {jax.__version__} on {jax.devices()[0].platform}; steady state: best of {opts.repeat} batches "
+          f"of {opts.number} calls\n")
+    header = (f"{'workload':38} {'eqns':>7} {'trace conv / lax (ms)':>22} {'first call (ms)':>16} "
+              f"{'ratio':>5} {'steady conv / lax (us)':>23} {'ratio':>6}")
+    print(header)
+    print("-" * len(header))
+    for name, (converted, hand, args) in WORKLOADS.items():
+        expected, got = jax.jit(hand)(*args), jax.jit(ag.convert(converted))(*args)
+        assert jnp.allclose(got, expected, rtol=1e-5), (name, got, expected)
+        eqns = f"{equations(ag.convert(converted), args)}/{equations(hand, args)}"
+        trace_c = trace_time(lambda: jax.jit(ag.convert(converted)), args, 5)
+        trace_h = trace_time(lambda: jax.jit(hand), args, 5)
+        first_c = first_call(lambda: jax.jit(ag.convert(converted)), args, 3)
+        first_h = first_call(lambda: jax.jit(hand), args, 3)
+        times = steady({"converted": jax.jit(ag.convert(converted)), "lax": jax.jit(hand)}, args,
+                       opts.repeat, opts.number)
+        c, h = times["converted"], times["lax"]
+        print(f"{name:38} {eqns:>7} {trace_c * 1e3:10.2f} / {trace_h * 1e3:<9.2f} {first_c * 1e3:7.1f} / "
+              f"{first_h * 1e3:<6.1f} {first_c / first_h:5.2f} {c * 1e6:11.1f} / {h * 1e6:<9.1f} {c / h:6.3f}")
+
+
+if __name__ == "__main__":
+    main()
