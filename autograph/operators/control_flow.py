@@ -46,7 +46,8 @@ def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple):
 
     def branch(fn, which):
         def run():
-            out = _as_tuple(fn(*state), n)
+            # Each traced branch gets its own copy of a list it may append to: both branches run.
+            out = _as_tuple(fn(*[list(v) if v.__class__ is list else v for v in state]), n)
             _check_defined_after_if(out, names, which)
             outputs[which] = out
             if len(outputs) == 2:

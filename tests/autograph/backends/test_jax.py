@@ -122,6 +122,50 @@ def test_branches_with_different_dtypes_name_the_variable():
         jit(mixed_dtypes)(1.0)
 
 
+def zero_first(x):
+    if x > 0:
+        y = 0          # the branch traced first is cast too (both orders of weak and strong)
+    else:
+        y = x
+    return y
+
+
+def append_in_both_branches(x):
+    out = [x]
+    if x > 0:
+        out.append(x + 1)
+    else:
+        out.append(x - 1)
+    return out
+
+
+def keeps_a_string(x):
+    mode = "up"
+    label = ""
+    if x > 0:
+        x = x + 1
+        label = mode
+    return x, label
+
+
+def changes_a_string(x):
+    mode = "up"
+    if x > 0:
+        mode = "down"
+    return x, mode
+
+
+def test_python_scalars_lists_and_static_values_in_branches():
+    assert [float(jit(zero_first)(v)) for v in (2.0, -2.0)] == [0.0, -2.0]
+    assert jit(zero_first)(2.0).dtype == jnp.float32
+    assert [float(v) for v in jit(append_in_both_branches)(1.0)] == append_in_both_branches(1.0)
+    assert [float(v) for v in jit(append_in_both_branches)(-1.0)] == append_in_both_branches(-1.0)
+    with pytest.raises(StagingError, match="'label' holds a Python str that this `if` changes"):
+        jit(keeps_a_string)(1.0)          # "" vs "up": depends on the traced condition
+    with pytest.raises(StagingError, match="'mode' holds a Python str"):
+        jit(changes_a_string)(1.0)
+
+
 def test_non_scalar_condition_is_a_clear_error():
     with pytest.raises(StagingError, match=r"shape \(3,\).*jnp.any"):
         jit(relu)(jnp.ones(3))
@@ -205,6 +249,27 @@ def test_loop_variable_changing_dtype_or_shape_names_it():
         jit(changes_shape)(3.0)
 
 
+def capped(x):
+    while x < 10:
+        ag.set_loop_options(maximum_iterations=3)
+        x = x + 1
+    return x
+
+
+def pair_loop(x):
+    pair = (x, x * 2)
+    while pair[0] < 10:
+        pair = (pair[0] + 1, pair[1] * 2)
+    return pair
+
+
+def test_loop_options_nested_state_and_vmap():
+    assert float(jit(capped)(1.0)) == 4.0 and float(jit(capped)(9.5)) == 10.5
+    same(jit(pair_loop)(1.0), jax.tree_util.tree_map(jnp.float32, pair_loop(1.0)))
+    batched = jax.vmap(ag.convert(pair_loop))(jnp.array([1.0, 8.0]))
+    np.testing.assert_allclose(batched[1], [1024.0, 64.0])
+
+
 # --- for ---------------------------------------------------------------------------------------------
 
 def sum_range(n):
@@ -229,6 +294,18 @@ def stepped(start, stop):
     for i in range(start, stop, -3):
         out = out * 10 + i
     return out
+
+
+def float_range(x):
+    t = 0
+    for i in range(x):
+        t += i
+    return t
+
+
+def test_range_needs_integer_bounds():
+    with pytest.raises(StagingError, match="range.. needs integers, got a float32 bound"):
+        jit(float_range)(3.0)
 
 
 def test_range_with_a_negative_step():
