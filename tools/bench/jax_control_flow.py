@@ -7,7 +7,9 @@ and the hand-written `lax` version:
 
 - the trace alone (`jax.jit(f).trace(...)`, where all of autograph's work happens), best of a few;
 - the first call (trace + compile + run), best of a few fresh `jax.jit`s;
-- the number of equations in each jaxpr, nested ones included;
+- the number of equations in each jaxpr (nested ones included), and of operations in the programs XLA
+  compiles, with whether the compiled programs use the same operations (then the steady-state
+  ratio can only differ by noise);
 - the steady-state call once compiled (best of repeated, interleaved timed batches);
 - the ratios converted / hand-written.
 
@@ -17,6 +19,7 @@ Target (issue 7): converted code within 5% of hand-written lax once compiled.
 from __future__ import annotations
 
 import argparse
+import re
 import time
 
 import jax
@@ -84,8 +87,8 @@ def nested_lax(xs, n):
 
 
 WORKLOADS = {
-    "if (clip by norm, 1,000 floats)": (clip_norm, clip_norm_lax, (jnp.linspace(0.0, 1.0, 1000), 3.0)),
-    "while, 1,000 iterations": (decay, decay_lax, (jnp.float32(0.5), 1000)),
+    "if (clip by norm, 100,000 floats)": (clip_norm, clip_norm_lax, (jnp.linspace(0.0, 1.0, 100_000), 3.0)),
+    "while, 1,000 iterations on 256 floats": (decay, decay_lax, (jnp.linspace(0.0, 1.0, 256), 1000)),
     "for over range(n), n=1,000 traced": (series, series_lax, (1000,)),
     "nested: range(100) x 10-row scan x if": (nested, nested_lax, (jnp.linspace(0.0, 9.0, 10), 100)),
 }
@@ -122,6 +125,11 @@ def equations(fn, args) -> int:
     return count(jax.make_jaxpr(fn)(*args).jaxpr)
 
 
+def compiled_ops(fn, args) -> list:
+    """The sorted operation names of the optimised XLA program."""
+    return sorted(re.findall(r"= \S+ (\w[\w-]*)\(", jax.jit(fn).lower(*args).compile().as_text()))
+
+
 def steady(fns: dict, args, repeat: int, number: int) -> dict:
     """Seconds per call of each compiled function: the best batch (the least disturbed by other processes
     on a shared machine), batches interleaved so drift hits both alike."""
@@ -140,12 +148,12 @@ def steady(fns: dict, args, repeat: int, number: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--number", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--number", type=int, default=100)
     opts = parser.parse_args()
     print(f"jax {jax.__version__} on {jax.devices()[0].platform}; steady state: best of {opts.repeat} batches "
           f"of {opts.number} calls\n")
-    header = (f"{'workload':38} {'eqns':>7} {'trace conv / lax (ms)':>22} {'first call (ms)':>16} "
+    header = (f"{'workload':40} {'eqns':>7} {'XLA ops':>12} {'trace conv / lax (ms)':>22} {'first call (ms)':>16} "
               f"{'ratio':>5} {'steady conv / lax (us)':>23} {'ratio':>6}")
     print(header)
     print("-" * len(header))
@@ -153,6 +161,8 @@ def main() -> None:
         expected, got = jax.jit(hand)(*args), jax.jit(ag.convert(converted))(*args)
         assert jnp.allclose(got, expected, rtol=1e-5), (name, got, expected)
         eqns = f"{equations(ag.convert(converted), args)}/{equations(hand, args)}"
+        ops_c, ops_h = compiled_ops(ag.convert(converted), args), compiled_ops(hand, args)
+        xla = f"{len(ops_c)}/{len(ops_h)} {'same' if ops_c == ops_h else 'diff'}"
         trace_c = trace_time(lambda: jax.jit(ag.convert(converted)), args, 5)
         trace_h = trace_time(lambda: jax.jit(hand), args, 5)
         first_c = first_call(lambda: jax.jit(ag.convert(converted)), args, 3)
@@ -160,7 +170,7 @@ def main() -> None:
         times = steady({"converted": jax.jit(ag.convert(converted)), "lax": jax.jit(hand)}, args,
                        opts.repeat, opts.number)
         c, h = times["converted"], times["lax"]
-        print(f"{name:38} {eqns:>7} {trace_c * 1e3:10.2f} / {trace_h * 1e3:<9.2f} {first_c * 1e3:7.1f} / "
+        print(f"{name:40} {eqns:>7} {xla:>12} {trace_c * 1e3:10.2f} / {trace_h * 1e3:<9.2f} {first_c * 1e3:7.1f} / "
               f"{first_h * 1e3:<6.1f} {first_c / first_h:5.2f} {c * 1e6:11.1f} / {h * 1e6:<9.1f} {c / h:6.3f}")
 
 
