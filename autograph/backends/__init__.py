@@ -95,11 +95,15 @@ def _warn_broken(framework: str, adapter: str, e: Exception) -> None:
                   f"{framework} values will not get converted control flow.", RuntimeWarning, stacklevel=4)
 
 
+_lazy_watch: tuple = ("jax", "torch")                 # polled by any_staging (jaxlib comes with jax)
+
+
 def _load_imported_adapters() -> None:
     """Load the adapter of every shipped framework that the program has imported by now."""
-    for framework in _lazy_pending:
-        if framework in sys.modules:
-            _load_adapter(framework)
+    global _lazy_watch
+    for framework in [f for f in _lazy_watch if f in sys.modules]:
+        _load_adapter(framework)
+    _lazy_watch = tuple(f for f in _lazy_watch if f in _lazy_pending)
 
 
 def register_backend(backend: Backend) -> Backend:
@@ -161,8 +165,12 @@ def backend_for(value) -> Optional[Backend]:
 
 def any_staging() -> bool:
     """True while some registered framework may be staging (tracing) values."""
-    if _lazy_pending:
-        _load_imported_adapters()
+    if _lazy_watch:                                  # a shipped framework imported since the last call?
+        modules = sys.modules
+        for framework in _lazy_watch:
+            if framework in modules:
+                _load_imported_adapters()
+                break
     for backend in _backends:
         if backend.is_staging is None or backend.is_staging():
             return True
