@@ -4,6 +4,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import warnings
 
 import numpy as np
 import pytest
@@ -555,3 +556,48 @@ def test_import_autograph_does_not_import_jax_and_the_backend_loads_on_use(tmp_p
 def _repo_root() -> str:
     import pathlib
     return str(pathlib.Path(ag.__file__).resolve().parent.parent)
+
+
+# --- the lazy adapter table (how this backend gets loaded), on a fake framework ------------------------
+
+@pytest.fixture
+def fake_framework(tmp_path, monkeypatch):
+    """A framework `lazyfw` and its adapter `lazyfw_adapter`, entered in the lazy table."""
+    (tmp_path / "lazyfw.py").write_text("class Staged:\n    pass\n")
+    (tmp_path / "lazyfw_adapter.py").write_text(
+        "import lazyfw\nfrom autograph import backends\n"
+        "backends.register_backend(backends.Backend(name='lazyfw', staged_types=(lazyfw.Staged,), "
+        "is_staging=lambda: False))\n")
+    (tmp_path / "broken_adapter.py").write_text("raise RuntimeError('adapter bug')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(backends.LAZY_ADAPTERS, "lazyfw", "lazyfw_adapter")
+    monkeypatch.setattr(backends, "_lazy_pending", backends._lazy_pending | {"lazyfw"})
+    yield
+    backends.unregister_backend("lazyfw")
+    for name in ("lazyfw", "lazyfw_adapter", "broken_adapter"):
+        sys.modules.pop(name, None)
+
+
+def test_a_framework_type_loads_its_adapter_on_first_lookup(fake_framework):
+    import lazyfw
+    assert "lazyfw_adapter" not in sys.modules
+    assert backends.backend_for(lazyfw.Staged()).name == "lazyfw"
+    assert "lazyfw" not in backends._lazy_pending
+
+
+def test_any_staging_loads_adapters_of_imported_frameworks(fake_framework, monkeypatch):
+    monkeypatch.setattr(backends, "_lazy_watch", backends._lazy_watch + ("lazyfw",))
+    import lazyfw  # noqa: F401
+    backends.any_staging()
+    assert any(b.name == "lazyfw" for b in backends.registered())
+    assert "lazyfw" not in backends._lazy_watch
+
+
+def test_a_broken_adapter_warns_once_and_leaves_python_semantics(fake_framework, monkeypatch):
+    import lazyfw
+    monkeypatch.setitem(backends.LAZY_ADAPTERS, "lazyfw", "broken_adapter")
+    with pytest.warns(RuntimeWarning, match="could not load its lazyfw backend .*adapter bug"):
+        assert backends.backend_for(lazyfw.Staged()) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                             # no second attempt, no second warning
+        assert backends.backend_for(lazyfw.Staged()) is None
