@@ -40,7 +40,6 @@ from typing import Any, Callable, Optional
 import jax
 import jax.numpy as jnp
 from jax import lax
-from jax._src import core as _jax_core       # trace state: JAX has no public "am I tracing?" API
 
 from autograph import backends
 from autograph.backends import jax_lists, jax_state
@@ -48,7 +47,14 @@ from autograph.errors import StagingError, at_user_line
 
 __all__ = ["jit", "BACKEND", "JaxRange", "JaxEnumerate", "JaxZip"]
 
-_trace_ctx = _jax_core.trace_ctx
+try:                                        # JAX has no public "am I tracing?" API
+    from jax._src.core import is_concrete as _is_concrete
+    from jax._src.core import trace_ctx as _trace_ctx
+except ImportError:                         # another JAX: treat every tracer as staged, always run generated code
+    _trace_ctx = None
+
+    def _is_concrete(value) -> bool:
+        return False
 
 
 def _is_staging() -> bool:
@@ -59,7 +65,7 @@ def _is_staging() -> bool:
 def _is_staged(value) -> bool:
     """A tracer without a concrete value (a `jit` argument), or one of our staged records."""
     if isinstance(value, jax.core.Tracer):
-        return not _jax_core.is_concrete(value)
+        return not _is_concrete(value)
     return True
 
 
@@ -310,6 +316,11 @@ def _range_loop(r: JaxRange, body, state, names, extra_test):
 def _len(value):
     if isinstance(value, jax_lists.JaxList):
         return len(value)
+    if isinstance(value, JaxRange):
+        start, stop, step = (jnp.asarray(b) for b in (value.start, value.stop, value.step))
+        return jnp.maximum(0, (stop - start + step - jnp.sign(step)) // step)
+    if isinstance(value, (JaxEnumerate, JaxZip)):
+        return min(a.shape[0] for a in value.arrays)
     if jnp.ndim(value) == 0:
         raise TypeError(at_user_line("len() of a 0-d array (a scalar) is undefined"))
     return jnp.shape(value)[0]
@@ -331,7 +342,7 @@ def _print(*args, sep=" ", end="\n", file=None, flush=False):
     """`print` with a traced argument: `jax.debug.print`, which prints every time the function runs."""
     parts, arrays = [], []
     for arg in args:
-        if jax_state.is_array_leaf(arg) and not isinstance(arg, (bool, int, float, complex, str)):
+        if any(isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(arg)):  # arrays, tuples of them
             parts.append("{}")
             arrays.append(arg)
         else:
@@ -363,7 +374,7 @@ BACKEND = backends.register_backend(backends.Backend(
     staged_types=(jax.core.Tracer, JaxRange, JaxEnumerate, JaxZip),
     is_staged=_is_staged,
     modules=("jax", "jaxlib"),
-    is_staging=_is_staging,
+    is_staging=_is_staging if _trace_ctx is not None else None,
     cond=_cond,
     while_loop=_while_loop,
     for_loop=_for_loop,

@@ -504,6 +504,15 @@ def test_int_float_len():
     assert int(i) == 2 and i.dtype == jnp.int32 and float(f) == 3.0 and f.dtype == jnp.float32 and n == 3
 
 
+def range_lengths(n):
+    return len(range(2, n, 3)), len(range(n, 0, -2)), len(range(n))
+
+
+@pytest.mark.parametrize("n", [-1, 0, 1, 10])
+def test_len_of_a_range_with_a_traced_bound(n):
+    assert tuple(int(v) for v in jit(range_lengths)(n)) == range_lengths(n)
+
+
 # --- outside jit, the convenience, lazy import -------------------------------------------------------
 
 def test_concrete_arrays_keep_python_semantics():
