@@ -15,7 +15,7 @@ registered pytree, so they flatten like any other value here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 import jax
 import jax.numpy as jnp
@@ -229,10 +229,3 @@ def cast_all(dynamic: Sequence, dtypes: Sequence) -> list:
 def dtypes_of(dynamic: Sequence) -> list:
     return [_aval(x).dtype for x in dynamic]
 
-
-def any_leaf(state: Sequence, predicate) -> Any:
-    """The name index of the first state value whose pytree has a node matching `predicate`, or None."""
-    for i, value in enumerate(state):
-        if any(predicate(node) for node in jax.tree_util.tree_leaves(value, is_leaf=predicate)):
-            return i
-    return None
