@@ -92,7 +92,7 @@ def _loop_names(body: Callable, skip: int = 0) -> tuple:
 
 
 def _names_for(state, names) -> tuple:
-    return tuple(names) if len(names) == len(state) else tuple(f"loop variable #{i}" for i in range(len(state)))
+    return tuple(names) if len(names) == len(state) else tuple(f"value #{i}" for i in range(len(state)))
 
 
 # --- if ----------------------------------------------------------------------------------------------
