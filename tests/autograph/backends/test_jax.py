@@ -567,6 +567,89 @@ def _repo_root() -> str:
     return str(pathlib.Path(ag.__file__).resolve().parent.parent)
 
 
+# --- a table of programs: converted under jax.jit vs the original on Python values -----------------
+
+def loop_continue_break_else(a, b):
+    s = 0
+    i = 0
+    while i < a:
+        i += 1
+        if i % 3 == 0:
+            continue
+        if s > 20 and b > 0:
+            break
+        s = s + i * b if i % 2 else s - b
+    else:
+        s = s + 100
+    return s
+
+
+def nested_for_else(a, b):
+    t = 0
+    for i in range(a):
+        for j in range(b):
+            if j > i:
+                break
+            t += i * j
+        else:
+            t -= 1
+    return t
+
+
+def elif_chain_in_while(a, b):
+    x, y = a, b
+    while x > 0 or y > 0:
+        if x > y:
+            x -= 2
+        elif x == y:
+            x -= 1
+            y -= 1
+        else:
+            y -= 3
+    return x, y
+
+
+def not_and_ternary(a, b):
+    r = 0
+    if not (a > 2 and b < 3):
+        r = a - b
+    elif a == b:
+        r = 7
+    return r if r > 0 else -r
+
+
+def stepped_range_continue(a, b):
+    c = 0
+    for k in range(a, b, 2):
+        if k < 0:
+            continue
+        c += k
+    return c
+
+
+def and_in_while_test(a, b):
+    found = False
+    i = 0
+    while i < a and not found:
+        i += 1
+        found = i * b > 6
+    return i, found
+
+
+PROGRAMS = [loop_continue_break_else, nested_for_else, elif_chain_in_while, not_and_ternary,
+            stepped_range_continue, and_in_while_test]
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda f: f.__name__)
+def test_programs_agree_with_python_on_every_input(program):
+    f = jit(program)
+    for a in range(-2, 6):
+        for b in range(-2, 5):
+            got = jax.tree_util.tree_map(lambda v: v.item(), f(a, b))
+            assert (list(got) if isinstance(got, tuple) else got) == (
+                list(program(a, b)) if isinstance(program(a, b), tuple) else program(a, b)), (a, b)
+
+
 # --- the lazy adapter table (how this backend gets loaded), on a fake framework ------------------------
 
 @pytest.fixture
