@@ -52,7 +52,14 @@ class JaxList:
         return len(self.items)
 
     def __getitem__(self, index):
-        return self.buffer[index] if self.filling else self.__jax_array__()[index]
+        if not self.filling:
+            return self.items[index] if isinstance(index, int) else self.__jax_array__()[index]
+        if isinstance(index, int) or (isinstance(index, jax.Array) and jnp.ndim(index) == 0):
+            position = jnp.where(index < 0, self.count + index, index)    # -1 is the last item appended
+            return jax.lax.dynamic_index_in_dim(self.buffer, position, keepdims=False)
+        raise StagingError(at_user_line(
+            "only single items of a list can be read while a loop over traced values fills it (out[i], "
+            "out[-1]); use slices after the loop, where the list is an array."))
 
     def __iter__(self):
         if self.filling:

@@ -405,7 +405,15 @@ def pairs(m):
     return out
 
 
+def recurrence(xs):
+    out = [jnp.float32(1.0)]
+    for x in xs:
+        out.append(out[-1] * x + out[0])       # reads the list while the loop fills it
+    return out
+
+
 def test_list_append_in_a_static_loop_is_a_preallocated_array():
+    np.testing.assert_allclose(jit(recurrence)(jnp.array([1.0, 2.0, 3.0])), [1.0, 2.0, 5.0, 16.0])
     xs = jnp.arange(4.0)
     same(jit(doubled)(xs), jax.jit(lambda xs: lax.scan(lambda c, x: (c, x * 2), 0, xs)[1])(xs))
     out = jit(pairs)(jnp.ones((2, 3)))
