@@ -170,8 +170,8 @@ def _appends_per_iteration(state, names, growing, arg_avals, body) -> dict:
             found[i] = _growth(names[i], state[i], out[i])
         return 0
 
-    jax.eval_shape(probe, arg_avals, [jax.ShapeDtypeStruct(jnp.shape(x), jax.typeof(x).dtype,
-                                                            weak_type=jax.typeof(x).weak_type) for x in dynamic])
+    jax.eval_shape(probe, arg_avals, [jax.ShapeDtypeStruct(jnp.shape(x), jax_state.aval(x).dtype,
+                                                            weak_type=jax_state.aval(x).weak_type) for x in dynamic])
     return {i: v for i, v in found.items() if v is not None}
 
 
@@ -185,7 +185,7 @@ def _growth(name: str, before: JaxList, after) -> Optional[tuple]:
         raise StagingError(at_user_line(f"'{name}' shrinks in this loop over traced values; under jax.jit a list "
                                         "in a staged loop can only grow by `append`."))
     items = after.items if added else ()
-    avals = {(jnp.shape(x), jax.typeof(x).dtype) for x in items}
+    avals = {(jnp.shape(x), jax_state.aval(x).dtype) for x in items}
     if len(avals) > 1:
         raise StagingError(at_user_line(
             f"'{name}' gets items of different shapes or dtypes ({sorted(map(str, avals))}) in this loop over "
@@ -197,7 +197,7 @@ def _preallocate(lst: JaxList, extra: int, aval) -> JaxList:
     shape, dtype = aval
     buffer = jnp.zeros((len(lst.items) + extra, *shape), dtype)
     if lst.items:
-        first = (jnp.shape(lst.items[0]), jax.typeof(lst.items[0]).dtype)
+        first = (jnp.shape(lst.items[0]), jax_state.aval(lst.items[0]).dtype)
         if first != aval:
             raise StagingError(at_user_line(
                 f"a list's initial items have shape/dtype {first} but the loop appends {aval}; under jax.jit "

@@ -88,8 +88,12 @@ def _starts(sizes) -> list[int]:
     return starts
 
 
-def _aval(x):
-    return jax.typeof(x)
+_typeof = getattr(jax, "typeof", None) or jax.core.get_aval     # jax.typeof is new in JAX 0.5
+
+
+def aval(x):
+    """The abstract value (shape, dtype, weak type) of an array or tracer."""
+    return _typeof(x)
 
 
 def _weak_scalar(dtype):
@@ -175,7 +179,7 @@ def check_loop_types(new: Sequence, old: Sequence, layout: Layout, construct: st
     counterpart (`total = 0.0; total += x`): `lax` promotes it. Anything else is
     an error naming the variable."""
     for name, a, b in zip(leaf_names(layout), old, new):
-        before, after = _aval(a), _aval(b)
+        before, after = aval(a), aval(b)
         if before.shape != after.shape:
             raise StagingError(at_user_line(
                 f"'{name}' changes shape from {before.shape} to {after.shape} in {construct} over traced values. "
@@ -197,7 +201,7 @@ def unify_branches(mine: Sequence, other: Sequence, layout: Layout) -> list:
     branches disagree and the error names the variable."""
     targets = []
     for name, a, b in zip(leaf_names(layout), mine, other):
-        x, y = _aval(a), _aval(b)
+        x, y = aval(a), aval(b)
         if x.shape != y.shape:
             raise StagingError(at_user_line(
                 f"{_who(name)} is an array of shape {x.shape} in one branch of this `if` on a traced value and "
@@ -223,9 +227,9 @@ def _common_dtype(name: str, x, y):
 
 def cast_all(dynamic: Sequence, dtypes: Sequence) -> list:
     """Cast each leaf to its target dtype (only where it differs)."""
-    return [x if _aval(x).dtype == d else jnp.asarray(x, dtype=d) for x, d in zip(dynamic, dtypes)]
+    return [x if aval(x).dtype == d else jnp.asarray(x, dtype=d) for x, d in zip(dynamic, dtypes)]
 
 
 def dtypes_of(dynamic: Sequence) -> list:
-    return [_aval(x).dtype for x in dynamic]
+    return [aval(x).dtype for x in dynamic]
 
