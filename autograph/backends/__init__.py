@@ -73,21 +73,28 @@ _lock = threading.Lock()
 LAZY_ADAPTERS = {"jax": "autograph.backends.jax", "jaxlib": "autograph.backends.jax",
                  "torch": "autograph.backends.torch"}
 _lazy_pending = frozenset(LAZY_ADAPTERS)              # frameworks whose adapter is not imported yet
+_adapter_lock = threading.RLock()                     # held while an adapter imports: other threads wait
+_loading: set = set()                                 # adapters being imported (re-entry from their import)
 
 
 def _load_adapter(framework: str) -> None:
     """Import the adapter of `framework` (it registers itself); a broken adapter warns once."""
     global _lazy_pending
-    adapter = LAZY_ADAPTERS[framework]
-    with _lock:
-        _lazy_pending = _lazy_pending - {k for k, v in LAZY_ADAPTERS.items() if v == adapter}
-    try:
-        importlib.import_module(adapter)
-    except ModuleNotFoundError as e:
-        if e.name != adapter:                       # the adapter exists but something it needs does not
+    with _adapter_lock:
+        adapter = LAZY_ADAPTERS[framework]
+        if framework not in _lazy_pending or adapter in _loading:
+            return
+        _loading.add(adapter)
+        try:
+            importlib.import_module(adapter)
+        except ModuleNotFoundError as e:
+            if e.name != adapter:                   # the adapter exists but something it needs does not
+                _warn_broken(framework, adapter, e)
+        except Exception as e:                      # never break Python semantics for other values
             _warn_broken(framework, adapter, e)
-    except Exception as e:                          # never break Python semantics for other values
-        _warn_broken(framework, adapter, e)
+        finally:
+            _loading.discard(adapter)
+            _lazy_pending = _lazy_pending - {k for k, v in LAZY_ADAPTERS.items() if v == adapter}
 
 
 def _warn_broken(framework: str, adapter: str, e: Exception) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import threading
 import warnings
 
 import numpy as np
@@ -669,12 +670,13 @@ def fake_framework(tmp_path, monkeypatch):
         "backends.register_backend(backends.Backend(name='lazyfw', staged_types=(lazyfw.Staged,), "
         "is_staging=lambda: False))\n")
     (tmp_path / "broken_adapter.py").write_text("raise RuntimeError('adapter bug')\n")
+    (tmp_path / "slow_adapter.py").write_text("import time\ntime.sleep(0.3)\nimport lazyfw_adapter\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setitem(backends.LAZY_ADAPTERS, "lazyfw", "lazyfw_adapter")
     monkeypatch.setattr(backends, "_lazy_pending", backends._lazy_pending | {"lazyfw"})
     yield
     backends.unregister_backend("lazyfw")
-    for name in ("lazyfw", "lazyfw_adapter", "broken_adapter"):
+    for name in ("lazyfw", "lazyfw_adapter", "broken_adapter", "slow_adapter"):
         sys.modules.pop(name, None)
 
 
@@ -683,6 +685,19 @@ def test_a_framework_type_loads_its_adapter_on_first_lookup(fake_framework):
     assert "lazyfw_adapter" not in sys.modules
     assert backends.backend_for(lazyfw.Staged()).name == "lazyfw"
     assert "lazyfw" not in backends._lazy_pending
+
+
+def test_threads_wait_for_an_adapter_being_imported(fake_framework, monkeypatch):
+    import lazyfw
+    monkeypatch.setitem(backends.LAZY_ADAPTERS, "lazyfw", "slow_adapter")
+    found = []
+    threads = [threading.Thread(target=lambda: found.append(backends.backend_for(lazyfw.Staged())))
+               for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [b.name if b else None for b in found] == ["lazyfw"] * 4
 
 
 def test_any_staging_loads_adapters_of_imported_frameworks(fake_framework, monkeypatch):
