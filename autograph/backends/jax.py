@@ -43,7 +43,7 @@ from jax import lax
 
 from autograph import backends
 from autograph.backends import jax_lists, jax_state
-from autograph.errors import StagingError, at_user_line
+from autograph.errors import StagingError, at_user_line, user_location
 
 __all__ = ["jit", "BACKEND", "JaxRange", "JaxEnumerate", "JaxZip"]
 
@@ -98,18 +98,26 @@ def _names_for(state, names) -> tuple:
 # --- if ----------------------------------------------------------------------------------------------
 
 class _Retry(Exception):
-    """Raised out of a branch trace when the other branch must be cast too: trace both again."""
+    """Raised out of a branch trace when the branch traced first must be cast too: trace both again."""
 
     def __init__(self, dtypes):
         super().__init__("retry")
         self.dtypes = dtypes
 
 
+# The dtypes an `if` needed the last time it was traced, by source location: a second trace of it (an
+# enclosing `if` traced again, a new jit) casts at once instead of retrying, so a chain of `elif`s with a
+# Python number in each branch costs linear, not exponential, tracing. A hint is checked before use.
+_dtype_hints: dict = {}
+_MAX_HINTS = 4096
+
+
 def _cond(pred, true_fn, false_fn):
     """`if` on a traced value: `lax.cond`; both branches are traced, outputs unified per variable."""
     names = getattr(true_fn, "state_names", None)
     pred = _predicate(pred, "this `if`")
-    dtypes = None
+    site = (user_location(2), names)
+    dtypes = _dtype_hints.get(site)
     while True:
         traced: dict = {}
         try:
@@ -117,26 +125,28 @@ def _cond(pred, true_fn, false_fn):
                            _branch(false_fn, names, traced, dtypes))
         except _Retry as retry:
             dtypes = retry.dtypes
+            if len(_dtype_hints) >= _MAX_HINTS:
+                _dtype_hints.clear()
+            _dtype_hints[site] = dtypes
             continue
         return jax_state.unflatten(out, traced["layout"])
 
 
 def _branch(fn, names, traced: dict, dtypes):
+    """Trace one branch. The first traced records its outputs; the second unifies the two, casting
+    itself, and asks for a retry when the first must be cast too (or `dtypes`, a hint, was wrong)."""
     def run():
         state = tuple(fn())
         first = "layout" not in traced
         if first:
             dynamic, layout = jax_state.flatten(state, _names_for(state, names or ()))
             traced["layout"], traced["dynamic"] = layout, dynamic
-        else:
-            dynamic, layout = jax_state.check_structure(state, traced["layout"], "this `if`")
-        if dtypes is not None:
-            return jax_state.cast_all(dynamic, dtypes)
-        if first:
-            return dynamic
+            return dynamic if dtypes is None else jax_state.cast_all(dynamic, dtypes)
+        dynamic, layout = jax_state.check_structure(state, traced["layout"], "this `if`")
         wanted = jax_state.unify_branches(dynamic, traced["dynamic"], layout)
-        if wanted != jax_state.dtypes_of(traced["dynamic"]):
-            raise _Retry(wanted)               # the branch traced first needs a cast too
+        cast_first = wanted if dtypes is None else dtypes
+        if wanted != cast_first or (dtypes is None and wanted != jax_state.dtypes_of(traced["dynamic"])):
+            raise _Retry(wanted)
         return jax_state.cast_all(dynamic, wanted)
     return run
 

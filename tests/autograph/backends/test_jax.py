@@ -168,6 +168,45 @@ def test_python_scalars_lists_and_static_values_in_branches():
         jit(changes_a_string)(1.0)
 
 
+traced_leaves = []
+
+
+def leaf(x):
+    traced_leaves.append(1)
+    return x * 2
+
+
+def piecewise(x):
+    if x < 0:
+        y = 0            # a Python int in the branch traced first: the cast needs a second trace
+    elif x < 1:
+        y = 1
+    elif x < 2:
+        y = 2
+    elif x < 3:
+        y = 3
+    elif x < 4:
+        y = 4
+    elif x < 5:
+        y = 5
+    elif x < 6:
+        y = 6
+    elif x < 7:
+        y = 7
+    elif x < 8:
+        y = 8
+    else:
+        y = leaf(x)
+    return y
+
+
+def test_an_elif_chain_with_python_numbers_traces_linearly():
+    traced_leaves.clear()
+    f = jit(piecewise)
+    assert [float(f(v)) for v in (-1.0, 3.5, 9.0)] == [0.0, 3.0, 18.0]
+    assert len(traced_leaves) <= 2 * 10          # without the dtype hints: 2 ** 10
+
+
 def test_non_scalar_condition_is_a_clear_error():
     with pytest.raises(StagingError, match=r"shape \(3,\).*jnp.any"):
         jit(relu)(jnp.ones(3))
