@@ -196,12 +196,21 @@ class JaxRange:
             raise ValueError("range() arg 3 must not be zero")
         self.start, self.stop, self.step = start, stop, step
 
+    def __iter__(self):
+        raise StagingError(at_user_line(
+            "a range() with a traced bound has no length while tracing, so it can only drive a `for` loop "
+            "(which becomes a lax loop). For a list or comprehension, make the bound static (a Python int "
+            "or static_argnums) or use jnp.arange(...) with a static length."))
+
 
 class JaxEnumerate:
     """`enumerate(array, start)` over a traced array."""
 
     def __init__(self, array, start=0):
         self.arrays, self.start = (_sequence(array),), start
+
+    def __iter__(self):                     # outside a `for` statement (a comprehension): shapes are static
+        return builtins.enumerate(self.arrays[0], self.start)
 
 
 class JaxZip:
@@ -212,6 +221,9 @@ class JaxZip:
         if strict and len({a.shape[0] for a in self.arrays}) > 1:
             raise ValueError(at_user_line("zip() arguments have different lengths: "
                                           f"{[a.shape[0] for a in self.arrays]} (strict=True)"))
+
+    def __iter__(self):
+        return builtins.zip(*self.arrays)
 
 
 def _sequence(value):

@@ -414,6 +414,22 @@ def test_enumerate_zip_break_and_continue_over_arrays():
     assert float(jit(skip_odd)(xs, ys)) == skip_odd([0.0, 1.0, 2.0, 3.0, 4.0], [10.0, 11.0, 12.0])
 
 
+def outside_for_statements(xs, ys):
+    weighted = [i * x for i, x in enumerate(xs)]
+    return sum(a * b for a, b in zip(xs, ys)), jnp.stack(weighted)
+
+
+def list_of_traced_range(n):
+    return list(range(n))
+
+
+def test_enumerate_zip_and_range_outside_a_for_statement():
+    xs = jnp.arange(3.0)
+    same(jit(outside_for_statements)(xs, xs), outside_for_statements(xs, xs))
+    with pytest.raises(StagingError, match="range.. with a traced bound has no length"):
+        jit(list_of_traced_range)(3)
+
+
 def return_in_loop(xs):
     total = 0.0
     for x in xs:
