@@ -140,12 +140,12 @@ def _branch(fn, names, traced: dict, dtypes):
         first = "layout" not in traced
         if first:
             dynamic, layout = jax_state.flatten(state, _names_for(state, names or ()))
-            traced["layout"], traced["dynamic"] = layout, dynamic
-            return dynamic if dtypes is None else jax_state.cast_all(dynamic, dtypes)
+            cast = dtypes is not None and len(dtypes) == len(dynamic)
+            traced["layout"], traced["dynamic"], traced["first_as"] = layout, dynamic, dtypes if cast else None
+            return jax_state.cast_all(dynamic, dtypes) if cast else dynamic
         dynamic, layout = jax_state.check_structure(state, traced["layout"], "this `if`")
         wanted = jax_state.unify_branches(dynamic, traced["dynamic"], layout)
-        cast_first = wanted if dtypes is None else dtypes
-        if wanted != cast_first or (dtypes is None and wanted != jax_state.dtypes_of(traced["dynamic"])):
+        if wanted != (traced["first_as"] or jax_state.dtypes_of(traced["dynamic"])):
             raise _Retry(wanted)
         return jax_state.cast_all(dynamic, wanted)
     return run
