@@ -1,0 +1,235 @@
+"""Convert a whole module from its source text, without importing or running it.
+
+`convert_module_source` is what `autograph convert` runs on each file. It
+returns a drop-in module: the original text is kept line for line, except
+that each converted function (every function and method, or those named) is
+replaced by its converted form under its own name, with its decorators and
+docstring, and `import autograph as ag__` is added once. Importing the result
+and calling a function gives the original's results on Python values and a
+framework's staged control flow on its tensors.
+
+Functions are left as they are, and say why, when they are decorated with a
+framework's `function` (it converts them when it traces them: converting
+twice would be wrong) or with `do_not_convert`. A function that can't be
+converted is left as it is and reported as a `Problem` with its file, line
+and column; the other functions are still converted.
+
+    result = convert_module_source(open("model.py").read(), "model.py")
+    for problem in result.problems:
+        print(problem)               # model.py:12:9: error: ...
+    open("model_graph.py", "w").write(result.code)
+"""
+from __future__ import annotations
+
+import ast
+import textwrap
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Optional
+
+import gast
+
+from autograph.errors import ConversionError
+
+IMPORT_LINE = "import autograph as ag__"
+
+# Decorators that mean "do not convert statically": the framework converts at trace time, or the user
+# asked for the function to run as is. Matched on the last part of the decorator's dotted name.
+_KEEP_AS_IS = {"function": "decorated with a framework's `function`, which converts it when it traces it",
+               "do_not_convert": "marked with do_not_convert"}
+# Decorators that convert at run time: dropped from a statically converted function (it is converted).
+_CONVERTING = {"convert", "to_graph"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A function that could not be converted, in the compiler's `path:line:col: error: message` form."""
+
+    filename: str
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.line}:{self.col}: error: {self.message}"
+
+
+@dataclass
+class ModuleConversion:
+    """The converted module's text and what happened to each function."""
+
+    code: str
+    original: str = ""
+    defined: list[str] = field(default_factory=list)       # every function and method of the module
+    converted: list[str] = field(default_factory=list)     # qualified names, in source order
+    skipped: dict[str, str] = field(default_factory=dict)  # qualified name -> why it was kept as is
+    problems: list[Problem] = field(default_factory=list)
+
+
+class ModuleSyntaxError(ValueError):
+    """The input is not valid Python; `problem` says where."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+def convert_module_source(source: str, filename: str = "<stdin>", names: Optional[Iterable[str]] = None,
+                          recursive: bool = True, missing_ok: bool = False) -> ModuleConversion:
+    """Convert the functions of a module given as text; never imports or runs it.
+
+    `names` limits conversion to those functions (`name` or `Class.method`); a name that the module
+    doesn't define is a `KeyError` listing the ones it does, unless `missing_ok`."""
+    tree = _parse(source, filename)
+    found = list(_functions(tree.body, ""))
+    wanted = _select(found, names, filename, missing_ok)
+    result = ModuleConversion(code=source, original=source, defined=[q for q, _ in found])
+    replacements: list[tuple[int, int, str]] = []
+    lines = source.splitlines(keepends=True)
+    for qualname, node in found:
+        if qualname not in wanted:
+            continue
+        reason = _reason_to_keep(node)
+        if reason is not None:
+            result.skipped[qualname] = reason
+            continue
+        try:
+            text = _converted_text(node, source, filename, recursive)
+        except ConversionError as e:
+            result.problems.append(Problem(filename, e.lineno or node.lineno, (e.col or 0) + 1, e.message))
+            continue
+        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        indent = lines[start - 1][:len(lines[start - 1]) - len(lines[start - 1].lstrip())]
+        replacements.append((start, node.end_lineno, textwrap.indent(text, indent)))
+        result.converted.append(qualname)
+    if replacements:
+        result.code = _add_import(_apply(lines, replacements), tree)
+    return result
+
+
+# --- finding the functions ---------------------------------------------------------------------------
+
+def _parse(source: str, filename: str) -> ast.Module:
+    try:
+        return ast.parse(source, filename)
+    except SyntaxError as e:
+        raise ModuleSyntaxError(Problem(filename, e.lineno or 0, e.offset or 0, f"invalid syntax: {e.msg}")) from None
+
+
+def _functions(body: list, prefix: str) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """Top-level functions and methods (of classes at any depth), with qualified names."""
+    for node in body:
+        if isinstance(node, ast.FunctionDef):
+            yield prefix + node.name, node
+        elif isinstance(node, ast.ClassDef):
+            yield from _functions(node.body, f"{prefix}{node.name}.")
+
+
+def _select(found: list, names: Optional[Iterable[str]], filename: str, missing_ok: bool) -> set[str]:
+    available = [q for q, _ in found]
+    if names is None:
+        return set(available)
+    wanted = set(names)
+    missing = sorted(wanted - set(available))
+    if missing and not missing_ok:
+        raise KeyError(f"{filename} defines no function named {', '.join(map(repr, missing))}; "
+                       f"it defines: {', '.join(available) or 'none'}")
+    return wanted
+
+
+def _decorator_name(node: ast.expr) -> str:
+    target = node.func if isinstance(node, ast.Call) else node
+    parts = []
+    while isinstance(target, ast.Attribute):
+        parts.append(target.attr)
+        target = target.value
+    if isinstance(target, ast.Name):
+        parts.append(target.id)
+    return ".".join(reversed(parts))
+
+
+def _already_converted(node: ast.FunctionDef) -> bool:
+    body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    return len(body) == 1 and isinstance(body[0], ast.With) and any(
+        _decorator_name(item.context_expr) == "ag__.FunctionScope" for item in body[0].items)
+
+
+def _reason_to_keep(node: ast.FunctionDef) -> Optional[str]:
+    if _already_converted(node):
+        return "already converted"
+    for decorator in node.decorator_list:
+        last = _decorator_name(decorator).rpartition(".")[2]
+        if last in _KEEP_AS_IS:
+            return _KEEP_AS_IS[last]
+    return None
+
+
+# --- converting one function -------------------------------------------------------------------------
+
+def _converted_text(node: ast.FunctionDef, source: str, filename: str, recursive: bool) -> str:
+    from autograph.api import convert_node
+    from autograph.pyct.transformer import fill_locations
+
+    gast_node = _as_gast(node, source, filename)
+    converted = convert_node(gast_node, filename, node.name, recursive)
+    fill_locations(converted, converted.lineno, converted.col_offset)
+    out = gast.gast_to_ast(converted)
+    out.name = node.name
+    out.decorator_list = [d for d in node.decorator_list if _decorator_name(d).rpartition(".")[2] not in _CONVERTING]
+    _restore_docstring(out, ast.get_docstring(node, clean=False))
+    return ast.unparse(ast.fix_missing_locations(out)) + "\n"
+
+
+def _as_gast(node: ast.FunctionDef, source: str, filename: str) -> gast.FunctionDef:
+    """The function as gast, with the locations of the user's file (converters report them)."""
+    module = gast.ast_to_gast(ast.Module(body=[node], type_ignores=[]))
+    return module.body[0]
+
+
+def _restore_docstring(fn: ast.FunctionDef, docstring: Optional[str]) -> None:
+    """Put the docstring back where Python looks for it (the converter moved it into the scope)."""
+    if docstring is None:
+        return
+    for stmt in ast.walk(fn):
+        body = getattr(stmt, "body", None)
+        if isinstance(body, list):
+            for i, inner in enumerate(body):
+                if isinstance(inner, ast.Expr) and isinstance(inner.value, ast.Constant) and \
+                        inner.value.value == docstring:
+                    del body[i]
+                    if not body:
+                        body.append(ast.Pass())
+                    fn.body.insert(0, ast.Expr(ast.Constant(docstring)))
+                    return
+
+
+# --- assembling the module ---------------------------------------------------------------------------
+
+def _apply(lines: list[str], replacements: list[tuple[int, int, str]]) -> str:
+    out: list[str] = []
+    position = 1
+    for start, end, text in sorted(replacements):
+        out.extend(lines[position - 1:start - 1])
+        out.append(text)
+        position = end + 1
+    out.extend(lines[position - 1:])
+    return "".join(out)
+
+
+def _add_import(code: str, tree: ast.Module) -> str:
+    """`import autograph as ag__` after the docstring and `from __future__` imports."""
+    if any(isinstance(n, ast.Import) and any(a.name == "autograph" and a.asname == "ag__" for a in n.names)
+           for n in tree.body):
+        return code
+    after = 0
+    for node in tree.body:
+        is_docstring = node is tree.body[0] and isinstance(node, ast.Expr) and isinstance(
+            getattr(node, "value", None), ast.Constant) and isinstance(node.value.value, str)
+        if is_docstring or isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            after = node.end_lineno
+        else:
+            break
+    lines = code.splitlines(keepends=True)
+    # converted functions come after these first statements, so their line numbers still hold here
+    if after and not lines[after - 1].endswith("\n"):
+        lines[after - 1] += "\n"
+    return "".join(lines[:after] + [IMPORT_LINE + "\n"] + lines[after:])

@@ -1,0 +1,226 @@
+"""`autograph convert`: options, exit codes, error format, the never-executes guarantee, and the
+drop-in behaviour of a converted module."""
+import importlib.util
+import io
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import runtime as tf
+from autograph import cli
+
+MODULE = textwrap.dedent('''\
+    """A user module whose top level must never run during conversion."""
+    from __future__ import annotations
+
+    import pathlib
+
+    import runtime as tf
+
+    pathlib.Path(__file__).with_name("MARKER").write_text("the module ran")
+
+
+    def scale(x, factor=2):
+        """Multiply, or negate non-positive sums."""
+        if tf.reduce_sum(x) > 0:
+            return x * factor
+        return -x
+
+
+    def total(n):
+        s = 0
+        i = 0
+        while i < n:
+            s += i
+            i += 1
+        return s
+
+
+    class Stepper:
+        def __init__(self, step):
+            self.step = step
+
+        def run(self, x, n):
+            for _ in tf.range(n):
+                x = x + self.step
+            return x
+
+        @tf.function
+        def traced(self, x):
+            if x > 0:
+                x = x * 2
+            return x
+
+
+    def numbers(n):
+        for i in range(n):
+            yield i
+
+    raise SystemExit("the top level of this module raises")
+    ''')
+
+
+@pytest.fixture
+def module_file(tmp_path):
+    path = tmp_path / "model.py"
+    path.write_text(MODULE)
+    return path
+
+
+def run(*argv, stdin_text=""):
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main(list(argv), stdin=io.StringIO(stdin_text), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_conversion_never_imports_or_runs_the_input(module_file):
+    status, out, err = run("convert", str(module_file))
+    assert status == 1                                   # numbers() is a generator: reported, not fatal
+    assert not (module_file.parent / "MARKER").exists()
+    assert "def scale(x, factor=2):" in out and "ag__.if_stmt" in out and "ag__.while_stmt" in out
+    assert out.count("import autograph as ag__") == 1
+
+
+def test_problems_use_the_compiler_format_and_other_functions_still_convert(module_file):
+    status, out, err = run("convert", str(module_file))
+    line = MODULE.splitlines().index("        yield i") + 1
+    assert f"{module_file}:{line}:9: error: generators (`yield`) can't be converted" in err
+    assert "def numbers(n):\n    for i in range(n):\n        yield i" in out   # kept as it was
+    assert "ag__.for_stmt" in out                                           # Stepper.run converted
+
+
+def test_output_file_is_a_drop_in_module(module_file, tmp_path):
+    source = MODULE.replace('raise SystemExit("the top level of this module raises")', "").replace(
+        'pathlib.Path(__file__).with_name("MARKER").write_text("the module ran")', "")
+    clean = tmp_path / "clean.py"
+    clean.write_text(source)
+    out_path = tmp_path / "out" / "clean_ag.py"
+    status, out, err = run("convert", str(clean), "-o", str(out_path), "-f", "scale", "-f", "total",
+                           "-f", "Stepper.run", "-f", "Stepper.traced")
+    assert status == 0 and out == ""
+    assert "3 function(s) converted, 1 kept as they are, 0 could not be converted" in err
+    original, converted = load(clean, "clean_original"), load(out_path, "clean_converted")
+    # Python values: the same results
+    assert converted.total(10) == original.total(10) == 45
+    assert converted.scale(3) == original.scale(3) == 6 and converted.scale(-3) == 3
+    assert converted.scale.__doc__ == original.scale.__doc__
+    # runtime tensors inside runtime.function: graph control flow with the right results
+    scale_fn = tf.function(converted.scale, autograph=False)
+    for x, expected in (([1.0, 2.0], [2.0, 4.0]), ([-1.0, -2.0], [1.0, 2.0])):
+        np.testing.assert_allclose(scale_fn(tf.constant(x)).numpy(), expected)
+    ops = {op.type for op in scale_fn.get_concrete_function(tf.constant([1.0])).graph.get_operations()}
+    assert "Cond" in ops
+    run_fn = tf.function(converted.Stepper(1.5).run, autograph=False)
+    assert float(run_fn(tf.constant(0.0), tf.constant(4))) == 6.0
+    assert "While" in {op.type for op in run_fn.get_concrete_function(
+        tf.constant(0.0), tf.constant(4)).graph.get_operations()}
+    # a function decorated with runtime.function keeps its decorator and is not converted twice
+    assert "@tf.function\n    def traced(self, x):\n        if x > 0:" in out_path.read_text()
+    assert float(converted.Stepper(1).traced(tf.constant(2))) == 4
+
+
+def test_function_selection_and_unknown_names(module_file):
+    status, out, err = run("convert", str(module_file), "-f", "total")
+    assert status == 0 and "ag__.while_stmt" in out and "ag__.if_stmt" not in out
+    status, out, err = run("convert", str(module_file), "-f", "nope", "-f", "Stepper.nope")
+    assert status == 2 and out == ""
+    assert err.startswith("autograph: error: ") and "'Stepper.nope', 'nope'" in err and "Stepper.run" in err
+
+
+def test_check_reports_and_writes_nothing(module_file, tmp_path):
+    status, out, err = run("convert", str(module_file), "--check")
+    assert status == 1 and out == ""
+    assert "error: generators" in err and "4 function(s) can be converted, 1 kept as they are, 1 could not" in err
+    status, out, err = run("convert", str(module_file), "--check", "-f", "scale")
+    assert status == 0
+    assert run("convert", str(module_file), "--check", "-o", str(tmp_path / "x.py"))[0] == 2
+
+
+def test_diff_shows_the_changes_only(module_file):
+    status, out, err = run("convert", str(module_file), "--diff", "-f", "scale")
+    assert status == 0
+    assert out.startswith(f"--- {module_file}\n+++ {module_file} (converted)\n")
+    assert "-    if tf.reduce_sum(x) > 0:" in out and "+import autograph as ag__" in out
+    assert run("convert", str(module_file), "--diff", "--check")[0] == 2      # mutually exclusive
+
+
+def test_standard_input(module_file):
+    status, out, err = run("convert", "-", "-f", "total", stdin_text=MODULE)
+    assert status == 0 and "def total(n):" in out and "ag__.while_stmt" in out
+
+
+def test_unreadable_and_invalid_inputs_exit_2(tmp_path):
+    status, out, err = run("convert", str(tmp_path / "missing.py"))
+    assert status == 2 and "no such file or directory" in err
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(:\n    pass\n")
+    status, out, err = run("convert", str(broken))
+    assert status == 2 and err.startswith(f"{broken}:1:7: error: invalid syntax")
+    binary = tmp_path / "binary.py"
+    binary.write_bytes(b"x = '\xff\xfe'\n")
+    status, out, err = run("convert", str(binary))
+    assert status == 2 and f"{binary}: error: can't read the file" in err
+
+
+def test_output_may_not_overwrite_the_input(module_file):
+    status, out, err = run("convert", str(module_file), "-o", str(module_file))
+    assert status == 2 and "is the input file" in err
+    assert module_file.read_text() == MODULE
+
+
+def test_usage_errors(module_file):
+    assert run()[0] == 2
+    assert run("convert")[0] == 2
+    assert run("convert", str(module_file), "--jobs", "0")[0] == 2
+    assert run("convert", str(module_file), "--no-such-option")[0] == 2
+
+
+def test_directory_is_mirrored_and_converted_in_parallel(tmp_path):
+    src = tmp_path / "pkg"
+    for i in range(10):   # enough files to use worker processes
+        folder = src / ("sub" if i % 2 else "") / ""
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"m{i}.py").write_text(f"def f{i}(x):\n    while x > {i}:\n        x -= 1\n    return x\n")
+    (src / "notes.txt").write_text("not python")
+    (src / "__pycache__").mkdir()
+    (src / "__pycache__" / "junk.py").write_text("def bad(:\n")
+    out = tmp_path / "out"
+    status, stdout, err = run("convert", str(src), "-o", str(out), "-j", "2")
+    assert status == 0, err
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.py"))
+    assert written == sorted(p.relative_to(src).as_posix() for p in src.rglob("m*.py"))
+    assert not (out / "notes.txt").exists() and not (out / "__pycache__").exists()
+    assert "10 function(s) converted in 10 files" in err and "\r" not in err   # no progress bar off a terminal
+    module = load(out / "sub" / "m3.py", "m3_converted")
+    assert module.f3(10) == 3
+
+
+def test_directory_needs_an_output_and_a_known_name(tmp_path):
+    src = tmp_path / "pkg"
+    src.mkdir()
+    (src / "a.py").write_text("def f(x):\n    return x\n")
+    assert run("convert", str(src))[0] == 2
+    status, out, err = run("convert", str(src), "-o", str(tmp_path / "o"), "-f", "g")
+    assert status == 2 and "defines 'g'" in err
+    assert run("convert", str(src), "-o", str(src / "inside"))[0] == 2
+
+
+def test_python_dash_m_help_and_version():
+    result = subprocess.run([sys.executable, "-m", "autograph", "convert", "--help"], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0
+    for option in ("-o OUT", "-f NAME", "--check", "--diff", "--jobs", "examples:", "exit status"):
+        assert option in result.stdout
+    version = subprocess.run([sys.executable, "-m", "autograph", "--version"], capture_output=True, text=True,
+                             timeout=60)
+    assert version.returncode == 0 and version.stdout.startswith("autograph ")

@@ -1,0 +1,112 @@
+"""autograph.modules: converting a module's functions from its text."""
+import textwrap
+
+import pytest
+
+from autograph.modules import IMPORT_LINE, ModuleSyntaxError, convert_module_source
+
+
+def convert(source, **kwargs):
+    return convert_module_source(textwrap.dedent(source), "m.py", **kwargs)
+
+
+def test_text_outside_converted_functions_is_kept_verbatim():
+    source = '''\
+        # a comment the converter must keep
+        import math   # trailing comment
+
+        CONSTANT = {"a": 1}
+
+
+        def f(x):
+            if x > 0:
+                x = -x
+            return x
+        '''
+    result = convert(source)
+    assert result.converted == ["f"]
+    head = result.code.split("def f(x):")[0]
+    assert head == IMPORT_LINE + "\n" + textwrap.dedent(source).split("def f(x):")[0]
+
+
+def test_import_goes_after_the_docstring_and_future_imports_once():
+    result = convert('''\
+        """Docstring."""
+        from __future__ import annotations
+        def f(x):
+            while x:
+                x -= 1
+            return x
+        ''')
+    assert result.code.startswith('"""Docstring."""\nfrom __future__ import annotations\n' + IMPORT_LINE + "\n")
+    again = convert_module_source(result.code, "m.py")
+    assert again.code.count(IMPORT_LINE) == 1
+    assert again.converted == [] and again.skipped == {"f": "already converted"}
+
+
+def test_docstring_decorators_and_defaults_are_kept():
+    result = convert('''\
+        import functools
+
+        @functools.lru_cache(maxsize=None)
+        def f(x, y=3, *, z=4):
+            """Doc."""
+            return x + y if x else z
+        ''')
+    code = result.code
+    assert "@functools.lru_cache(maxsize=None)\ndef f(x, y=3, *, z=4):\n    \"\"\"Doc.\"\"\"\n" in code
+    namespace = {}
+    exec(compile(code, "m.py", "exec"), namespace)
+    assert namespace["f"](0) == 4 and namespace["f"](2) == 5 and namespace["f"].__doc__ == "Doc."
+
+
+def test_framework_function_and_do_not_convert_are_kept_and_convert_decorators_dropped():
+    result = convert('''\
+        import autograph as ag
+        import runtime as tf
+
+        @tf.function(reduce_retracing=True)
+        def traced(x):
+            return x
+
+        @ag.do_not_convert
+        def plain(x):
+            return x
+
+        @ag.convert
+        def staged(x):
+            if x:
+                x = 1
+            return x
+        ''')
+    assert set(result.skipped) == {"traced", "plain"} and result.converted == ["staged"]
+    assert "@ag.convert" not in result.code and "def staged(x):" in result.code
+
+
+def test_methods_of_nested_classes_have_qualified_names():
+    result = convert('''\
+        class A:
+            class B:
+                def m(self, x):
+                    for i in range(x):
+                        x += i
+                    return x
+            def n(self):
+                return 1
+        ''', names=["A.B.m"])
+    assert result.defined == ["A.B.m", "A.n"] and result.converted == ["A.B.m"]
+    assert "        def m(self, x):\n            with ag__.FunctionScope(" in result.code
+
+
+def test_missing_names_and_syntax_errors():
+    with pytest.raises(KeyError, match="defines no function named 'g'; it defines: f"):
+        convert("def f(x):\n    return x\n", names=["g"])
+    assert convert("def f(x):\n    return x\n", names=["g"], missing_ok=True).converted == []
+    with pytest.raises(ModuleSyntaxError) as info:
+        convert("def f(x)\n    return x\n")
+    assert str(info.value).startswith("m.py:1:") and "invalid syntax" in str(info.value)
+
+
+def test_a_module_with_nothing_to_convert_is_unchanged():
+    source = "X = 1\n"
+    assert convert(source).code == source
