@@ -224,3 +224,13 @@ def test_python_dash_m_help_and_version():
     version = subprocess.run([sys.executable, "-m", "autograph", "--version"], capture_output=True, text=True,
                              timeout=60)
     assert version.returncode == 0 and version.stdout.startswith("autograph ")
+
+
+def test_the_listing_in_docs_cli_md_is_current(tmp_path):
+    import pathlib
+    doc = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
+    source = doc.split("For this input:\n\n```text\n")[1].split("```")[0]
+    shown = doc.split("`autograph convert model.py` prints:\n\n```text\n")[1].split("```")[0]
+    (tmp_path / "model.py").write_text(source)
+    status, out, err = run("convert", str(tmp_path / "model.py"))
+    assert status == 0 and out == shown, "docs/cli.md shows stale output: paste the output of autograph convert"
