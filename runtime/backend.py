@@ -11,8 +11,10 @@ import sys
 
 from autograph import backends
 from autograph.errors import StagingError, at_user_line
+from autograph.operators.control_flow import define_loop_state
 
 from runtime import control_flow
+from runtime.graph import FuncGraph, building
 from runtime.ops import array_ops, logging_ops, math_ops, registry
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor
 from runtime.tensor_array import TensorArray
@@ -29,17 +31,49 @@ def _cond(pred, true_fn, false_fn):
     return tuple(control_flow.cond(_bool(pred), true_fn, false_fn))
 
 
+def _probe(fn):
+    """Run `fn` while tracing into a throwaway graph: its ops are never kept or run."""
+    scratch = FuncGraph("autograph_probe", outer_graph=registry.context.graph)
+    with building(scratch):
+        return fn()
+
+
+def _zeros_like(value):
+    t = convert_to_tensor(value)
+    dims = t.shape.dims
+    if dims is None or any(d is None for d in dims):
+        raise StagingError(at_user_line(
+            f"a value returned inside staged control flow has a shape that is not fully known ({t.shape}), so "
+            "no placeholder can stand for it on the paths that don't return. Return after the loop instead."))
+    return array_ops.zeros(list(dims), dtype=t.dtype)
+
+
+def _list_empty_like(element):
+    element = convert_to_tensor(element)
+    return TensorArray(element.dtype, size=0, dynamic_size=True, element_shape=element.shape)
+
+
+def _state_names(body) -> tuple:
+    try:
+        return tuple(p.name for p in inspect.signature(body).parameters.values())
+    except (TypeError, ValueError):
+        return ()
+
+
 def _while_loop(test, body, state, opts):
+    state = define_loop_state(BACKEND, lambda s: body(*s), tuple(state), _state_names(body))
     return tuple(control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
                                          maximum_iterations=opts.get("maximum_iterations"),
                                          shape_invariants=opts.get("shape_invariants")))
 
 
 class StagedEnumerate:
-    """`enumerate(t, start)` over a symbolic tensor, iterated by `_for_loop`."""
+    """`enumerate(t, start)` over a symbolic tensor (or a staged zip), iterated by `_for_loop`."""
 
     def __init__(self, tensor, start=0):
-        self.tensors, self.start = (_iterable_tensor(tensor),), start
+        self.zipped = isinstance(tensor, StagedZip)
+        self.tensors = tensor.tensors if self.zipped else (_iterable_tensor(tensor),)
+        self.start = start
 
 
 class StagedZip:
@@ -72,7 +106,7 @@ def _for_loop(iterable, body, state, extra_test, opts):
 
     def item(i):
         if isinstance(iterable, StagedEnumerate):
-            return (i + iterable.start, tensors[0][i])
+            return (i + iterable.start, tuple(t[i] for t in tensors) if iterable.zipped else tensors[0][i])
         if isinstance(iterable, StagedZip):
             return tuple(t[i] for t in tensors)
         return tensors[0][i]
@@ -86,6 +120,8 @@ def _for_loop(iterable, body, state, extra_test, opts):
     def step(i, *s):
         return (i + 1, *body(item(i), *s))
     _name_like(step, body)
+    state = define_loop_state(BACKEND, lambda s: body(item(constant(0)), *s), tuple(state),
+                              _state_names(body)[1:])
 
     out = control_flow.while_loop(test, step, (constant(0), *state),
                                   maximum_iterations=opts.get("maximum_iterations"))
@@ -175,4 +211,7 @@ BACKEND = backends.register_backend(backends.Backend(
     list_types=(TensorArray,),
     list_append=_list_append,
     list_stack=lambda ta: ta.stack(),
+    list_empty_like=_list_empty_like,
+    probe=_probe,
+    zeros_like=_zeros_like,
 ))

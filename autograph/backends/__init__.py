@@ -51,6 +51,12 @@ class Backend:
     list_append: Optional[Callable] = None
     list_pop: Optional[Callable] = None
     list_stack: Optional[Callable] = None
+    list_empty_like: Optional[Callable] = None  # list_empty_like(element) -> an empty tensor list of such elements
+    # Values undefined on some path (a `return` inside a staged loop or in one branch of a staged `if`, an
+    # empty list appended to in a staged loop) need a placeholder of the right type. With these two,
+    # autograph learns the type by running a branch or loop body once in a throwaway trace:
+    probe: Optional[Callable] = None        # probe(fn) -> fn()'s result, traced where nothing is kept
+    zeros_like: Optional[Callable] = None   # zeros_like(value) -> a staged zero of value's type and shape
     extra: dict = field(default_factory=dict)
 
     def need(self, capability: str, construct: str) -> Callable:

@@ -43,11 +43,24 @@ def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple):
         return true_fn(*state) if pred else false_fn(*state)
     n = len(names)
     outputs: dict = {}
+    functions = {"true": true_fn, "false": false_fn}
+
+    def fill_returns(out: tuple, which: str) -> tuple:
+        """A return value undefined in this branch gets a zero shaped like the other branch's."""
+        missing = [i for i, (name, v) in enumerate(zip(names, out)) if name in _FILLABLE and is_undefined(v)]
+        if not missing or not _can_fill(backend):
+            return out
+        other = "false" if which == "true" else "true"
+        known = outputs.get(other)
+        if known is None:   # this branch was traced first: learn the other's types in a throwaway trace
+            known = _as_tuple(backend.probe(lambda: functions[other](*_copied(state))), n)
+        return tuple(zeros_like(backend, known[i]) if i in missing and not is_undefined(known[i]) else v
+                     for i, v in enumerate(out))
 
     def branch(fn, which):
         def run():
             # Each traced branch gets its own copy of a list it may append to: both branches run.
-            out = _as_tuple(fn(*[list(v) if v.__class__ is list else v for v in state]), n)
+            out = fill_returns(_as_tuple(fn(*_copied(state)), n), which)
             _check_defined_after_if(out, names, which)
             outputs[which] = out
             if len(outputs) == 2:
@@ -58,6 +71,52 @@ def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple):
 
     cond = backend.need("cond", "an `if` statement whose condition is a tensor")
     return _result(tuple(cond(pred, branch(true_fn, "true"), branch(false_fn, "false"))), n)
+
+
+_FILLABLE = ("retval_",)   # may be undefined on some staged paths: `do_return` says whether it is real
+
+
+def _copied(state) -> list:
+    return [list(v) if v.__class__ is list else v for v in state]
+
+
+def _can_fill(backend) -> bool:
+    return backend.probe is not None and backend.zeros_like is not None
+
+
+def zeros_like(backend, value):
+    """A placeholder of `value`'s structure, types and shapes: the backend's zeros."""
+    if isinstance(value, (tuple, list)):
+        return type(value)(zeros_like(backend, v) for v in value)
+    if isinstance(value, dict):
+        return {k: zeros_like(backend, v) for k, v in value.items()}
+    return backend.zeros_like(value)
+
+
+def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
+    """For backends: `state` with each undefined return value and each empty Python list replaced by
+    a placeholder of the right type, learned by running `step(state) -> new state` (one iteration of
+    the loop body) once in the backend's throwaway trace (`probe`)."""
+    pending = [i for i, v in enumerate(state) if is_undefined(v) or (v.__class__ is list and not v)]
+    if not pending:
+        return tuple(state)
+    copies = _copied(state)
+    probed = _as_tuple(backend.probe(lambda: step(tuple(copies))), len(state))
+    defined = list(state)
+    for i in pending:
+        name = names[i] if i < len(names) else f"loop variable {i}"
+        if state[i].__class__ is list:
+            if not copies[i]:
+                raise StagingError(at_user_line(
+                    f"the empty list '{name}' is carried through this loop over tensors but nothing is appended "
+                    "to it, so its element type is unknown. Give it an initial element, or don't carry it."))
+            defined[i] = backend.need("list_empty_like", "an empty list appended to in a staged loop")(copies[i][0])
+        elif is_undefined(probed[i]):
+            raise StagingError(at_user_line(
+                f"'{name}' is undefined before this loop over tensors and the loop body does not define it."))
+        else:
+            defined[i] = zeros_like(backend, probed[i])
+    return tuple(defined)
 
 
 def _check_defined_after_if(values, names, which: str) -> None:
@@ -135,9 +194,10 @@ def while_stmt(test_fn, body_fn, state: tuple, names: tuple, opts=None):
     return _result(state, n)
 
 
-def _check_defined_before_loop(state, names, construct: str) -> None:
+def _check_defined_before_loop(state, names, construct: str, backend=None) -> None:
+    fill = backend is not None and _can_fill(backend)
     for name, value in zip(names, state):
-        if is_undefined(value):
+        if is_undefined(value) and not (fill and name in _FILLABLE):
             if name in ("retval_", "do_return"):
                 raise StagingError(at_user_line(
                     f"a `return` inside this {construct} over tensors needs the returned value to have a "
@@ -150,13 +210,22 @@ def _check_defined_before_loop(state, names, construct: str) -> None:
 
 
 def _staged_while(backend, test_fn, body_fn, state, names, opts):
-    _check_defined_before_loop(state, names, "`while` loop")
+    _check_defined_before_loop(state, names, "`while` loop", backend)
     n = len(names)
+    was_list = [v.__class__ is list for v in state]
     state = _lists_to_backend(backend, state)
     loop = backend.need("while_loop", "a `while` loop whose condition is a tensor")
     body = _named(lambda *s: _as_tuple(body_fn(*s), n), names)
     out = loop(test_fn, body, tuple(state), dict(opts or {}))
-    return _result(tuple(out), n)
+    return _result(_stack_lists(backend, tuple(out), was_list), n)
+
+
+def _stack_lists(backend, out: tuple, was_list: list) -> tuple:
+    """A Python list carried through a staged loop comes out as one stacked tensor."""
+    if not any(was_list) or backend.list_stack is None:
+        return out
+    return tuple(backend.list_stack(v) if listed and isinstance(v, backend.list_types) else v
+                 for v, listed in zip(out, was_list))
 
 
 def _named(fn, names):
@@ -170,9 +239,12 @@ def _named(fn, names):
 
 
 def _lists_to_backend(backend, state):
+    """Python lists in a staged loop's state become the backend's tensor lists; an empty one stays a
+    Python list when the backend can learn its element type (`define_loop_state`)."""
     if backend.list_from is None:
         return state
-    return tuple(backend.list_from(v) if isinstance(v, list) else v for v in state)
+    keep_empty = _can_fill(backend) and backend.list_empty_like is not None
+    return tuple(backend.list_from(v) if isinstance(v, list) and (v or not keep_empty) else v for v in state)
 
 
 # --- for ---------------------------------------------------------------------------------------
@@ -183,34 +255,41 @@ def for_stmt(iterable, body_fn, state: tuple, names: tuple, extra_test=None, opt
     if backend is not None:
         return _staged_for(backend, iterable, body_fn, state, names, extra_test, opts)
     n = len(names)
-    if n == 1:
+    if n == 1 and extra_test is None:
         (value,) = state
         for item in iterable:
-            if extra_test is not None and not _python_test(extra_test(value)):
-                break
             value = body_fn(item, value)
         return value
     for item in iterable:
-        if extra_test is not None and not _python_test(extra_test(*state)):
-            break
+        if extra_test is not None:
+            test = extra_test(*state)
+            if test.__class__ is not bool and (staged := backend_for(test)) is not None:
+                return _stage_the_rest(staged, iterable, item, body_fn, state, names, extra_test, opts)
+            if not test:
+                break
         out = body_fn(item, *state)
-        state = () if n == 0 else out
+        state = (out,) if n == 1 else (() if n == 0 else out)
     return _result(state, n)
 
 
-def _python_test(value):
-    if value.__class__ is not bool and backend_for(value) is not None:
+def _stage_the_rest(backend, iterable, item, body_fn, state, names, extra_test, opts):
+    """A `break` or `return` in a loop over a Python `range` came to depend on a tensor: the remaining
+    iterations, from `item` on, become a staged loop over the rest of the range."""
+    if not isinstance(iterable, range):
         raise StagingError(at_user_line(
             "a `break` or `return` that depends on a tensor inside a loop over a Python iterable: the loop "
-            "can't stop at run time. Loop over a tensor instead (e.g. runtime.range) so the loop is staged."))
-    return value
+            "can't stop at run time. Loop over a tensor or a range instead (e.g. runtime.range) so the loop "
+            "is staged."))
+    rest = backend.need("range", "a loop over a `range` that a tensor may stop")(item, iterable.stop, iterable.step)
+    return _staged_for(backend, rest, body_fn, state, names, extra_test, opts)
 
 
 def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts):
-    _check_defined_before_loop(state, names, "`for` loop")
+    _check_defined_before_loop(state, names, "`for` loop", backend)
     n = len(names)
+    was_list = [v.__class__ is list for v in state]
     state = _lists_to_backend(backend, state)
     loop = backend.need("for_loop", "a `for` loop over a tensor")
     body = _named(lambda item, *s: _as_tuple(body_fn(item, *s), n), ("item_", *names))
     out = loop(iterable, body, tuple(state), extra_test, dict(opts or {}))
-    return _result(tuple(out), n)
+    return _result(_stack_lists(backend, tuple(out), was_list), n)

@@ -96,15 +96,31 @@ def test_print_runs_every_call_and_assert_raises_at_run_time(capsys):
         f(tf.constant(-1))
 
 
-def test_list_append_in_a_tensor_loop_becomes_a_tensor_array():
+def test_list_append_in_a_tensor_loop_becomes_a_tensor_array_stacked_after_the_loop():
     @tf.function
     def squares(n):
         out = [tf.constant(0)]
         for i in tf.range(n):
             out.append(i * i)
-        return tf.stack(out) if isinstance(out, list) else out.stack()
+        return out
 
     assert squares(tf.constant(4)).numpy().tolist() == [0, 0, 1, 4, 9]
+
+
+def test_an_empty_list_appended_in_a_tensor_loop_needs_no_opt_in():
+    @tf.function
+    def evens(n):
+        out = []
+        i = 0
+        while i < n:
+            if i % 2 == 0:
+                out.append(tf.cast(i, tf.float32) * 1.5)
+            i += 1
+        return out
+
+    assert evens(tf.constant(5)).numpy().tolist() == [0.0, 3.0, 6.0]
+    ops = [op.type for op in evens.get_concrete_function(tf.constant(5)).graph.get_operations()]
+    assert "While" in ops and "TensorListStack" in ops
 
 
 def test_int_and_float_of_a_symbolic_tensor_are_casts():
@@ -139,15 +155,15 @@ def test_variable_defined_in_one_branch_is_named():
         f(tf.constant(1))
 
 
-def test_empty_list_as_loop_state_explains_tensor_array():
+def test_an_empty_list_carried_but_never_appended_is_a_clear_error():
     @tf.function
     def f(n):
         out = []
         for i in tf.range(n):
-            out.append(i)
+            out = out[:]
         return out
 
-    with pytest.raises(StagingError, match="empty Python list .*TensorArray"):
+    with pytest.raises(StagingError, match="empty list 'out' .* nothing is appended"):
         f(tf.constant(2))
 
 

@@ -153,12 +153,13 @@ def test_for_stmt_over_range_with_staged_bounds(toy):
     assert out.value == 6 and toy.names() == ["range", "for_loop"]
 
 
-def test_python_lists_in_loop_state_become_backend_lists(toy):
+def test_python_lists_in_loop_state_become_backend_lists_stacked_after_the_loop(toy):
     def body(i, acc):
         return ag.list_append(acc, i)
 
     out = ag.for_stmt(Toy([1, 2]), body, ([],), ("acc",))
-    assert isinstance(out, ToyList) and [x.value for x in out] == [1, 2]
+    assert isinstance(out, Toy) and out.value == [1, 2]
+    assert toy.names()[-1] == "list_stack"
 
 
 def test_eager_values_of_a_framework_are_never_claimed(toy):

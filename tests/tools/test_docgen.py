@@ -1,0 +1,28 @@
+"""docs/reference/ is what tools/docgen/reference.py generates from the current converter."""
+from tools.docgen import reference
+from tools.docgen.constructs import CONSTRUCTS
+
+
+def test_reference_pages_are_current():
+    stale = reference.stale(reference.pages())
+    assert not stale, f"stale pages in docs/reference/: {stale}; regenerate them with: {reference.COMMAND}"
+
+
+def test_every_construct_has_a_page_with_code_and_runs():
+    pages = reference.pages()
+    assert len(pages) == len(CONSTRUCTS) + 1
+    for construct in CONSTRUCTS:
+        text = pages[f"{construct.slug}.md"]
+        assert "with ag__.FunctionScope(" in text and "## Running it" in text
+        assert "differs from the original" not in text, construct.slug
+        rows = [line for line in text.splitlines() if line.startswith("| `")]
+        assert len(rows) == len(construct.python_calls) + len(construct.tensor_calls)
+        assert not [row for row in rows if "Error:" in row], construct.slug   # every example runs
+
+
+def test_check_mode_reports_a_stale_page(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(reference, "OUT", tmp_path)
+    assert reference.main([]) == 0
+    (tmp_path / "if.md").write_text("edited by hand\n")
+    assert reference.main(["--check"]) == 1
+    assert f"docs/reference/if.md is out of date; run: {reference.COMMAND}" in capsys.readouterr().err

@@ -1,0 +1,313 @@
+"""The example functions of the reference pages (docs/reference/), one or more per construct.
+
+Each `Construct` names a page, explains it, and lists the functions to show with the calls to run:
+`python_calls` on plain Python values (the converted function behaves exactly like the original) and
+`tensor_calls` on runtime tensors inside `runtime.function` (the control flow is staged as `Cond` /
+`While` ops). `tools/docgen/reference.py` runs them and writes the pages.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import autograph as ag
+import runtime as tf
+
+
+@dataclass
+class Construct:
+    slug: str
+    title: str
+    explanation: str
+    functions: list[Callable]
+    python_calls: list[str] = field(default_factory=list)   # expressions over the functions, Python values
+    tensor_calls: list[str] = field(default_factory=list)   # the same with runtime tensors (traced)
+    notes: str = ""
+
+
+# --- if -----------------------------------------------------------------------------------------------
+
+def sign_of(x):
+    if x > 0:
+        s = 1.0
+    elif x < 0:
+        s = -1.0
+    else:
+        s = 0.0
+    return s
+
+
+def clip_negative(x):
+    if tf.reduce_sum(x) < 0:
+        x = tf.zeros_like(x)
+    return x
+
+
+# --- while ---------------------------------------------------------------------------------------------
+
+def collatz_steps(n):
+    steps = 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+def first_power_above(limit):
+    p = 1
+    while p * 2 <= limit:
+        p = p * 2
+    else:
+        p = p * 2
+    return p
+
+
+# --- for -------------------------------------------------------------------------------------------------
+
+def sum_of_squares(n):
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def weighted(xs, ws):
+    total = 0.0
+    for i, (x, w) in enumerate(zip(xs, ws)):
+        if i > 0:              # skip the first pair
+            total += x * w
+    return total
+
+
+def find_index(xs, target):
+    found = -1
+    for i in range(len(xs)):
+        if xs[i] == target:
+            found = i
+            break
+    else:
+        found = -2
+    return found
+
+
+# --- break / continue --------------------------------------------------------------------------------
+
+def sum_until_negative(xs):
+    total = 0
+    for x in xs:
+        if x < 0:
+            break
+        total += x
+    return total
+
+
+def sum_of_odd(n):
+    total = 0
+    i = 0
+    while i < n:
+        i += 1
+        if i % 2 == 0:
+            continue
+        total += i
+    return total
+
+
+# --- return --------------------------------------------------------------------------------------------
+
+def abs_value(x):
+    if x < 0:
+        return -x
+    return x
+
+
+def first_multiple(n, k):
+    i = 1
+    while i <= n:
+        if i % k == 0:
+            return i
+        i += 1
+    return -1
+
+
+# --- and / or / not ------------------------------------------------------------------------------------
+
+def in_range(x, lo, hi):
+    return x >= lo and x <= hi
+
+
+def fallback(x, default):
+    return x or default
+
+
+def is_outside(x, lo, hi):
+    return not (x >= lo and x <= hi)
+
+
+# --- conditional expressions ---------------------------------------------------------------------------
+
+def relu(x):
+    return x if x > 0 else 0 * x
+
+
+# --- assert / print ------------------------------------------------------------------------------------
+
+def safe_sqrt(x):
+    assert x >= 0, "x must be non-negative"
+    return x ** 0.5
+
+
+def countdown(n):
+    while n > 0:
+        print("n =", n)
+        n -= 1
+    return n
+
+
+# --- lists ---------------------------------------------------------------------------------------------
+
+def squares(n):
+    out = []
+    for i in range(n):
+        out.append(i * i)
+    return out
+
+
+# --- calls ---------------------------------------------------------------------------------------------
+
+def halve_if_even(n):
+    if n % 2 == 0:
+        return n // 2
+    return n
+
+
+def apply_steps(n, steps):
+    for _ in range(steps):
+        n = halve_if_even(n)
+    return n
+
+
+# --- directives ----------------------------------------------------------------------------------------
+
+def bounded_doubling(x):
+    while x < 1000:
+        ag.set_loop_options(maximum_iterations=5)
+        x = x * 2
+    return x
+
+
+# --- nested functions and lambdas ----------------------------------------------------------------------
+
+def scaled_sum(xs, scale):
+    def scaled(v):
+        if v > 0:
+            return v * scale
+        return v
+    total = 0
+    for x in xs:
+        total += scaled(x)
+    return total
+
+
+CONSTRUCTS = [
+    Construct("if", "`if` / `elif` / `else`",
+              "An `if` becomes `ag__.if_stmt(test, if_true, if_false, state, names)`: each branch is a "
+              "function of the variables it may change, returning them. On a Python `bool` the chosen "
+              "branch runs, as in Python; on a staged tensor both branches are traced into one `Cond` "
+              "op. `elif` is an `if` nested in the `else` branch. Variables set in a branch must be set "
+              "in both (or before the `if`) when the test is a tensor.",
+              [sign_of, clip_negative],
+              ["sign_of(3)", "sign_of(-0.5)", "clip_negative([1.0, -3.0])"],
+              ["sign_of(tf.constant(-2.0))", "clip_negative(tf.constant([1.0, -3.0]))"]),
+    Construct("while", "`while` (and `while ... else`)",
+              "A `while` becomes `ag__.while_stmt(loop_test, loop_body, state, names)`: the loop "
+              "variables are exactly those the body changes and that are read afterwards or in the next "
+              "iteration. On Python values it is a Python loop; when the test is a tensor it is one "
+              "`While` op. An `else:` clause runs when the loop ends without `break`.",
+              [collatz_steps, first_power_above],
+              ["collatz_steps(27)", "first_power_above(100)"],
+              ["collatz_steps(tf.constant(27))", "first_power_above(tf.constant(100))"]),
+    Construct("for", "`for` over `range`, sequences, tensors, `enumerate` and `zip` (and `for ... else`)",
+              "A `for` becomes `ag__.for_stmt(iterable, extra_test, loop_body, state, names)`. Over a "
+              "Python iterable it is a Python loop (a `range` with Python bounds is unrolled when traced); "
+              "over `range` with a tensor bound, or over a tensor's rows, it is a `While` op. "
+              "`enumerate` and `zip` work on both.",
+              [sum_of_squares, weighted, find_index],
+              ["sum_of_squares(5)", "weighted([1.0, 2.0, 3.0], [3.0, 4.0, 5.0])", "find_index([4, 7, 9], 7)",
+               "find_index([4, 7, 9], 5)"],
+              ["sum_of_squares(tf.constant(5))", "weighted(tf.constant([1.0, 2.0, 3.0]), tf.constant([3.0, 4.0, 5.0]))",
+               "find_index(tf.constant([4, 7, 9]), tf.constant(7))"]),
+    Construct("break-continue", "`break` and `continue`",
+              "`break` sets a flag that the loop's test checks (`extra_test` for `for`), `continue` a "
+              "flag that guards the rest of the body; both become loop state only when the loop needs "
+              "them, so a staged loop stops exactly where Python's would.",
+              [sum_until_negative, sum_of_odd],
+              ["sum_until_negative([3, 4, -1, 10])", "sum_of_odd(7)"],
+              ["sum_until_negative(tf.constant([3, 4, -1, 10]))", "sum_of_odd(tf.constant(7))"]),
+    Construct("return", "`return` anywhere",
+              "Every function gets `do_return` and `retval_` and ends with `return fscope.ret(retval_, "
+              "do_return)`. An early `return` sets both, and the statements after it are guarded, so a "
+              "`return` inside an `if` or a loop works on tensors as well as on Python values.",
+              [abs_value, first_multiple],
+              ["abs_value(-4)", "first_multiple(10, 4)", "first_multiple(3, 7)"],
+              ["abs_value(tf.constant(-4))", "first_multiple(tf.constant(10), tf.constant(4))"]),
+    Construct("logical", "`and`, `or`, `not`",
+              "`a and b` becomes `ag__.and_(lambda: a, lambda: b)`, so the right operand is evaluated "
+              "only when Python would evaluate it; with a tensor on the left it is a `Cond`. `not x` is "
+              "`ag__.not_(x)`. Comparisons are left alone: the framework's operators handle them.",
+              [in_range, fallback, is_outside],
+              ["in_range(5, 0, 10)", "fallback(0, 7)", "fallback([], 'empty')", "is_outside(11, 0, 10)"],
+              ["in_range(tf.constant(5), 0, 10)", "is_outside(tf.constant(11), 0, 10)"]),
+    Construct("conditional-expression", "Conditional expressions (`a if c else b`)",
+              "`a if c else b` becomes `ag__.if_exp(c, lambda: a, lambda: b, 'c')`: lazy, like Python, "
+              "and a `Cond` when `c` is a tensor.",
+              [relu],
+              ["relu(-3)", "relu(2.5)"],
+              ["relu(tf.constant(-3.0))", "relu(tf.constant(2.5))"]),
+    Construct("assert", "`assert`",
+              "`assert test, message` becomes `ag__.assert_stmt(test, lambda: message)`: a Python "
+              "assert on Python values, the framework's assert op on a tensor (runtime's `Assert`, which "
+              "raises `InvalidArgumentError` when the graph runs).",
+              [safe_sqrt],
+              ["safe_sqrt(16.0)"],
+              ["safe_sqrt(tf.constant(16.0))"]),
+    Construct("print", "`print`",
+              "`print(...)` becomes `ag__.converted_call(print, ...)`, which prints as Python does on "
+              "Python values and becomes the framework's print op (runtime's `PrintV2`, printing on every "
+              "call of the graph) when an argument is a tensor.",
+              [countdown],
+              ["countdown(2)"],
+              ["countdown(tf.constant(2))"]),
+    Construct("lists", "Lists in loops (`append`, `pop`)",
+              "A list appended to in a loop that becomes staged is turned into the framework's tensor "
+              "list (runtime's `TensorArray`) and stacked after the loop; on Python values it is the "
+              "list you wrote.",
+              [squares],
+              ["squares(4)"],
+              ["squares(tf.constant(4))"]),
+    Construct("calls", "Function calls",
+              "Calls become `ag__.converted_call(f, args, kwargs, fscope)`: your own functions are "
+              "converted on their first call (and cached), so their control flow is staged too; the "
+              "standard library's, NumPy's and the frameworks' own functions are called as they are.",
+              [halve_if_even, apply_steps],
+              ["apply_steps(40, 3)"],
+              ["apply_steps(tf.constant(40), 3)"]),
+    Construct("loop-options", "Loop options (`set_loop_options`)",
+              "`ag.set_loop_options(maximum_iterations=..., shape_invariants=...)` as the first statement "
+              "of a loop body is a directive: it disappears from the body and becomes the loop's options "
+              "(a staged loop runs at most `maximum_iterations` times). Called unconverted it does "
+              "nothing.",
+              [bounded_doubling],
+              ["bounded_doubling(3)"],
+              ["bounded_doubling(tf.constant(3))"],
+              notes="On Python values the directive does nothing, so the loop runs to 1000; in a graph "
+                    "the loop stops after 5 iterations."),
+    Construct("nested-functions", "Nested functions and lambdas",
+              "Functions defined inside a converted function are converted with it; they close over its "
+              "variables as in Python.",
+              [scaled_sum],
+              ["scaled_sum([1, -2, 3], 10)"],
+              ["scaled_sum(tf.constant([1, -2, 3]), 10)"]),
+]
