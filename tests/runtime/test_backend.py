@@ -194,3 +194,50 @@ def test_zip_strict_over_tensors_is_a_clear_error():
 
     with pytest.raises(StagingError, match="strict=True"):
         f(tf.constant([1, 2]))
+
+
+# --- beyond TensorFlow: returns in staged loops, breaks that come to depend on tensors -------------------
+
+def test_return_inside_a_staged_loop():
+    @tf.function
+    def first_square_above(n, x):
+        for i in tf.range(n):
+            if i * i > x:
+                return i
+        return -1
+
+    assert int(first_square_above(tf.constant(10), tf.constant(20))) == 5
+    assert int(first_square_above(tf.constant(3), tf.constant(20))) == -1
+    ops = [op.type for op in first_square_above.get_concrete_function(
+        tf.constant(10), tf.constant(20)).graph.get_operations()]
+    assert "While" in ops
+
+
+def test_return_of_a_tuple_inside_a_staged_while():
+    @tf.function
+    def find(x):
+        i = 0
+        while i < 100:
+            if x[i] < 0:
+                return i, x[i]
+            i += 1
+        return -1, 0.0
+
+    i, value = find(tf.constant([3.0, 1.0, -2.0, 5.0]))
+    assert int(i) == 2 and float(value) == -2.0
+
+
+def test_break_in_a_python_range_that_comes_to_depend_on_a_tensor_stages_the_rest():
+    @tf.function
+    def partial_sum(limit):
+        total = 0
+        for i in range(10):
+            if total > limit:
+                break
+            total += i
+        return total
+
+    # Python: 0+1+2+3+4 = 10 > 7 stops; 0..5 = 15 > 12 stops
+    assert int(partial_sum(tf.constant(7))) == 10 and int(partial_sum(tf.constant(12))) == 15
+    assert int(partial_sum(tf.constant(100))) == 45
+    assert "While" in [op.type for op in partial_sum.get_concrete_function(tf.constant(7)).graph.get_operations()]
