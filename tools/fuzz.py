@@ -9,7 +9,9 @@ there was any.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import pathlib
+import signal
 import sys
 import tempfile
 import time
@@ -28,12 +30,58 @@ def parse_args(argv=None):
     parser.add_argument("--n", type=int, default=200, help="how many programs per kind (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="first seed; program i uses seed+i (default 0)")
     parser.add_argument("--modes", default="abcd", help="modes to compare with (a): any of b, c, d (default abcd)")
+    parser.add_argument("--timeout", type=float, default=30.0,
+                        help="seconds one program may take in all its modes; longer is reported as a hang "
+                        "(default 30)")
+    parser.add_argument("--minimize-budget", type=float, default=60.0,
+                        help="seconds spent shrinking each finding (0: save it as generated; default 60)")
+    parser.add_argument("--progress", type=int, default=0, metavar="K",
+                        help="print a progress line to stderr every K seeds (default: never)")
     parser.add_argument("--out", type=pathlib.Path, default=None,
                         help="directory for minimised reproducers (default: a new temporary directory)")
     return parser.parse_args(argv)
 
 
-def run(n: int, seed: int, modes: str, out: pathlib.Path) -> int:
+class _Hang(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    """Raise _Hang in this (main) thread after `seconds`."""
+    def expire(signum, frame):
+        raise _Hang()
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _check(source: str, modes: str, timeout: float):
+    try:
+        with _time_limit(timeout):
+            return runner.check(source, modes)
+    except _Hang:
+        return runner.Finding("hang", modes, f"took longer than {timeout:g}s", source)
+
+
+def _shrink(source: str, finding, modes: str, timeout: float, budget: float) -> str:
+    if budget <= 0 or finding.kind == "hang":
+        return source
+    deadline = time.perf_counter() + budget
+
+    def still_fails(candidate: str) -> bool:
+        if time.perf_counter() > deadline:
+            return False   # out of budget: keep what we have
+        return _same(_check(candidate, modes, timeout), finding)
+    return minimize(source, still_fails)
+
+
+def run(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float = 30.0, budget: float = 60.0,
+        progress: int = 0) -> int:
     start = time.perf_counter()
     findings = []
     counts = {"python": 0, "staged": 0}
@@ -41,20 +89,24 @@ def run(n: int, seed: int, modes: str, out: pathlib.Path) -> int:
         for staged in (False, True):
             source = generator.generate(seed + i, staged=staged)
             kind_modes = modes if staged else modes.replace("d", "").replace("c", "")
-            finding = runner.check(source, kind_modes)
+            finding = _check(source, kind_modes, timeout)
             counts["staged" if staged else "python"] += 1
             if finding is not None:
-                small = minimize(source, lambda s, f=finding, m=kind_modes: _same(runner.check(s, m), f))
+                small = _shrink(source, finding, kind_modes, timeout, budget)
                 out.mkdir(parents=True, exist_ok=True)
                 path = out / f"seed{seed + i}_{'staged' if staged else 'python'}_{finding.mode}.py"
                 path.write_text(f'"""{finding.kind} in mode {finding.mode}:\n{finding.detail}\n"""\n' + small)
                 findings.append((finding, path))
-                print(f"{finding.kind} (mode {finding.mode}), seed {seed + i}: {path}")
+                print(f"{finding.kind} (mode {finding.mode}), seed {seed + i}: {path}", flush=True)
+        if progress and (i + 1) % progress == 0:
+            print(f"fuzz: {i + 1}/{n} seeds, {len(findings)} findings, {time.perf_counter() - start:.0f}s",
+                  file=sys.stderr, flush=True)
     disagreements = sum(1 for f, _ in findings if f.kind == "disagreement")
-    internal = len(findings) - disagreements
+    hangs = sum(1 for f, _ in findings if f.kind == "hang")
+    internal = len(findings) - disagreements - hangs
     print(f"fuzz: {counts['python']} Python-only programs (modes a,b) + {counts['staged']} stageable programs "
           f"(modes {modes}), seeds {seed}..{seed + n - 1}: {disagreements} disagreements, {internal} internal "
-          f"errors, {time.perf_counter() - start:.1f}s")
+          f"errors, {hangs} hangs, {time.perf_counter() - start:.1f}s", flush=True)
     return 1 if findings else 0
 
 
@@ -65,7 +117,7 @@ def _same(finding, original) -> bool:
 def main(argv=None) -> int:
     args = parse_args(argv)
     out = args.out or pathlib.Path(tempfile.mkdtemp(prefix="autograph_fuzz_results_"))
-    return run(args.n, args.seed, args.modes, out)
+    return run(args.n, args.seed, args.modes, out, args.timeout, args.minimize_budget, args.progress)
 
 
 if __name__ == "__main__":

@@ -110,8 +110,9 @@ def add_loop_exit(loop, test_expr) -> None:
     from autograph.pyct.anno import Key
 
     if isinstance(loop, gast.While):
-        loop.test = templates.replace_as_expression(
-            "ag__.and_(lambda: extra, lambda: test)", extra=test_expr, test=loop.test)
+        # `extra and test`, lowered to lazy `ag__.and_` later by logical_expressions, after call_trees
+        # has routed the calls in the user's test through converted_call
+        loop.test = gast.BoolOp(op=gast.And(), values=[test_expr, loop.test])
         located(loop.test, loop)
         return
     existing = anno.get(loop, Key.EXTRA_TEST)

@@ -241,3 +241,23 @@ def test_break_in_a_python_range_that_comes_to_depend_on_a_tensor_stages_the_res
     assert int(partial_sum(tf.constant(7))) == 10 and int(partial_sum(tf.constant(12))) == 15
     assert int(partial_sum(tf.constant(100))) == 45
     assert "While" in [op.type for op in partial_sum.get_concrete_function(tf.constant(7)).graph.get_operations()]
+
+
+def helper_with_if(v):
+    if v > 3:
+        return v - 2
+    return v + 1
+
+
+def test_calls_in_a_loop_test_with_a_break_are_converted():
+    # the loop test gains `not break_ and ...`; the call in the user's part must still be converted
+    @tf.function
+    def f(x):
+        n = 0
+        while n < 5 and helper_with_if(x + n) < 7:
+            n += 1
+            if n > 10:
+                break
+        return n
+
+    assert int(f(tf.constant(0))) == 5 and int(f(tf.constant(4))) == 2
