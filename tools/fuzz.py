@@ -42,7 +42,7 @@ def parse_args(argv=None):
     return parser.parse_args(argv)
 
 
-class _Hang(Exception):
+class _Hang(BaseException):   # not caught by the runner's `except Exception`
     pass
 
 
