@@ -44,33 +44,38 @@ def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple):
     n = len(names)
     outputs: dict = {}
     functions = {"true": true_fn, "false": false_fn}
+    unset: set = set()   # return-value slots that neither branch defines: kept out of the cond
 
     def fill_returns(out: tuple, which: str) -> tuple:
         """A return value undefined in this branch gets a zero shaped like the other branch's."""
-        missing = [i for i, (name, v) in enumerate(zip(names, out)) if name in _FILLABLE and is_undefined(v)]
+        missing = [i for i, (name, v) in enumerate(zip(names, out))
+                   if name in _FILLABLE and is_undefined(v) and i not in unset]
         if not missing or not _can_fill(backend):
             return out
         other = "false" if which == "true" else "true"
         known = outputs.get(other)
         if known is None:   # this branch was traced first: learn the other's types in a throwaway trace
             known = _as_tuple(backend.probe(lambda: functions[other](*_copied(state))), n)
-        return tuple(zeros_like(backend, known[i]) if i in missing and not is_undefined(known[i]) else v
+        unset.update(i for i in missing if is_undefined(known[i]))
+        return tuple(zeros_like(backend, known[i]) if i in missing and i not in unset else v
                      for i, v in enumerate(out))
 
     def branch(fn, which):
         def run():
             # Each traced branch gets its own copy of a list it may append to: both branches run.
             out = fill_returns(_as_tuple(fn(*_copied(state)), n), which)
-            _check_defined_after_if(out, names, which)
+            _check_defined_after_if([v for i, v in enumerate(out) if i not in unset],
+                                    [name for i, name in enumerate(names) if i not in unset], which)
             outputs[which] = out
             if len(outputs) == 2:
                 _check_same_structure(outputs["true"], outputs["false"], names)
-            return out
+            return tuple(v for i, v in enumerate(out) if i not in unset)
         run.state_names = names          # for backends' messages about a variable (docs/backends.md)
         return run
 
     cond = backend.need("cond", "an `if` statement whose condition is a tensor")
-    return _result(tuple(cond(pred, branch(true_fn, "true"), branch(false_fn, "false"))), n)
+    staged = iter(cond(pred, branch(true_fn, "true"), branch(false_fn, "false")))
+    return _result(tuple(state[i] if i in unset else next(staged) for i in range(n)), n)
 
 
 _FILLABLE = ("retval_",)   # may be undefined on some staged paths: `do_return` says whether it is real

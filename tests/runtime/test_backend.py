@@ -263,3 +263,20 @@ def test_calls_in_a_loop_test_with_a_break_are_converted():
     for x in (0, 4, 6, 9):
         assert int(traced(tf.constant(x))) == f(x)
     assert [f(x) for x in (0, 4, 6, 9)] == [5, 5, 3, 0]
+
+
+def test_a_staged_if_in_which_no_branch_returns_at_run_time_keeps_the_return_value_unset():
+    # the `return` sits under a Python-valued `if` that is false, so neither staged branch returns
+    def f(x):
+        z = 0
+        if x > 0:
+            if z == 2:
+                return x, 1
+            x = x + 1
+        else:
+            x = x - 1
+        return x, 2
+
+    traced = tf.function(f)
+    for x in (-3, 4):
+        assert [int(v) for v in traced(tf.constant(x))] == list(f(x))
