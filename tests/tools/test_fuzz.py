@@ -1,0 +1,41 @@
+"""A small budget of the differential fuzzer on every CI run (the full run is in docs/fuzzing.md)."""
+import pytest
+
+from tools.fuzz import generator, runner
+from tools.fuzz.minimize import minimize
+
+SEEDS = range(1000, 1040)   # not the seeds the recorded run starts with, so CI adds coverage
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_generated_programs_agree_in_every_mode(seed):
+    for staged in (False, True):
+        source = generator.generate(seed, staged=staged)
+        finding = runner.check(source, "abcd" if staged else "ab")
+        assert finding is None, f"seed {seed} ({'staged' if staged else 'python'}): {finding.kind} in mode " \
+                                f"{finding.mode}: {finding.detail}\n{source}"
+
+
+def test_generation_is_reproducible_and_varied():
+    assert generator.generate(7, staged=True) == generator.generate(7, staged=True)
+    assert len({generator.generate(s, staged=True) for s in range(20)}) == 20
+
+
+def test_the_runner_reports_a_disagreement():
+    # a program whose converted form must not differ, checked against a deliberately wrong "converted" one
+    source = generator.generate(3, staged=False)
+    broken = source.replace("return x, y, z", "return x, y, z + 1")
+    assert broken != source
+    module = runner.load(broken)
+    original = runner.load(source)
+    assert runner._compare("b", ("value", original.f(1, 2)), ("value", module.f(1, 2)), source,
+                           exact=True) is not None
+
+
+def test_minimize_keeps_the_failure_and_shrinks():
+    source = "def f(a, b):\n    x = 1\n    y = 2\n    z = x / 0\n    return z\n"
+
+    def fails(candidate):
+        return "/ 0" in candidate
+    small = minimize(source, fails)
+    assert "/ 0" in small and small.count("\n") < source.count("\n")
