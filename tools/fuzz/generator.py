@@ -9,8 +9,10 @@ calls whose order is compared between runs.
 With `staged=True` the program stays within what graph mode can express
 (checked by modes c and d): every variable is defined before any branch or
 loop, no `record` side effects inside control flow (they would run once per
-trace), no `return` inside loops, `and`/`or` only between comparisons, and
-all arithmetic is int32-safe (values kept small with `%`).
+trace), `and`/`or` only between comparisons, every `return` returns the same
+structure (a tuple of three ints), and all arithmetic is int32-safe (values
+kept small with `%`). Returns inside loops are included: they become loop
+state in a graph.
 """
 from __future__ import annotations
 
@@ -99,12 +101,10 @@ class Generator:
         elif self._loop_depth and r < 0.95:
             self.emit(indent, f"if {self.condition()}:")
             self.emit(indent + 1, self.rng.choice(["break", "continue"]))
-        elif not (self.staged and self._loop_depth):
+        else:
             self.emit(indent, f"if {self.condition()}:")
             value = f"{self.arith()}, y, z" if self.staged else self.arith()  # graphs need one structure
             self.emit(indent + 1, f"return {value}")
-        else:
-            self.emit(indent, f"{var} = {self.value()}")
 
     def if_statement(self, indent: int, depth: int) -> None:
         self.emit(indent, f"if {self.condition()}:")
