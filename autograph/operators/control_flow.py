@@ -16,7 +16,7 @@ import inspect
 
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
-from autograph.operators.variables import is_undefined
+from autograph.operators.variables import UndefinedReturnValue, is_undefined
 
 
 def _as_tuple(value, n: int) -> tuple:
@@ -107,6 +107,9 @@ def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
         return tuple(state)
     copies = _copied(state)
     probed = _as_tuple(backend.probe(lambda: step(tuple(copies))), len(state))
+    never = [i for i in pending if state[i].__class__ is UndefinedReturnValue and is_undefined(probed[i])]
+    if never:
+        raise _UnsetLoopState(never)
     defined = list(state)
     for i in pending:
         name = names[i] if i < len(names) else f"loop variable {i}"
@@ -216,13 +219,51 @@ def _check_defined_before_loop(state, names, construct: str, backend=None) -> No
 
 def _staged_while(backend, test_fn, body_fn, state, names, opts):
     _check_defined_before_loop(state, names, "`while` loop", backend)
-    n = len(names)
+    loop = backend.need("while_loop", "a `while` loop whose condition is a tensor")
+
+    def run(kept, full, initial):
+        body = _named(lambda *s: _pick(body_fn(*full(s)), len(names), kept), [names[i] for i in kept])
+        return loop(lambda *s: test_fn(*full(s)), body, initial, dict(opts or {}))
+    return _staged_loop(backend, run, state, names)
+
+
+def _pick(out, n: int, kept: list) -> tuple:
+    values = _as_tuple(out, n)
+    return tuple(values[i] for i in kept)
+
+
+class _UnsetLoopState(Exception):
+    """Raised by `define_loop_state`: these return-value slots are defined by no path of the loop body."""
+
+    def __init__(self, indices: list):
+        super().__init__(indices)
+        self.indices = indices
+
+
+def _staged_loop(backend, run, state, names):
+    """Run a staged loop (`run(kept, full, initial)`), carrying only the slots in `kept`; `full(s)` rebuilds the whole
+    state for the user's functions. A return value that no path of the body defines is left out of the
+    loop, unset, like an `if` in which no branch returns."""
     was_list = [v.__class__ is list for v in state]
     state = _lists_to_backend(backend, state)
-    loop = backend.need("while_loop", "a `while` loop whose condition is a tensor")
-    body = _named(lambda *s: _as_tuple(body_fn(*s), n), names)
-    out = loop(test_fn, body, tuple(state), dict(opts or {}))
-    return _result(_stack_lists(backend, tuple(out), was_list), n)
+    unset: list = []
+    while True:
+        kept = [i for i in range(len(names)) if i not in unset]
+
+        def full(carried, kept=kept):
+            values = list(state)
+            for i, v in zip(kept, carried):
+                values[i] = v
+            return values
+        try:
+            out = run(kept, full, tuple(state[i] for i in kept))
+            break
+        except _UnsetLoopState as e:
+            if unset:
+                raise
+            unset = [kept[j] for j in e.indices]
+    carried = iter(_stack_lists(backend, tuple(out), [was_list[i] for i in kept]))
+    return _result(tuple(state[i] if i in unset else next(carried) for i in range(len(names))), len(names))
 
 
 def _stack_lists(backend, out: tuple, was_list: list) -> tuple:
@@ -291,10 +332,11 @@ def _stage_the_rest(backend, iterable, item, body_fn, state, names, extra_test, 
 
 def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts):
     _check_defined_before_loop(state, names, "`for` loop", backend)
-    n = len(names)
-    was_list = [v.__class__ is list for v in state]
-    state = _lists_to_backend(backend, state)
     loop = backend.need("for_loop", "a `for` loop over a tensor")
-    body = _named(lambda item, *s: _as_tuple(body_fn(item, *s), n), ("item_", *names))
-    out = loop(iterable, body, tuple(state), extra_test, dict(opts or {}))
-    return _result(_stack_lists(backend, tuple(out), was_list), n)
+
+    def run(kept, full, initial):
+        body = _named(lambda item, *s: _pick(body_fn(item, *full(s)), len(names), kept),
+                      ("item_", *[names[i] for i in kept]))
+        test = None if extra_test is None else (lambda *s: extra_test(*full(s)))
+        return loop(iterable, body, initial, test, dict(opts or {}))
+    return _staged_loop(backend, run, state, names)

@@ -280,3 +280,17 @@ def test_a_staged_if_in_which_no_branch_returns_at_run_time_keeps_the_return_val
     traced = tf.function(f)
     for x in (-3, 4):
         assert [int(v) for v in traced(tf.constant(x))] == list(f(x))
+
+
+def test_a_staged_loop_whose_return_never_happens_at_trace_time_leaves_it_unset():
+    def f(n):
+        x = 0
+        i = 0
+        while i < n:
+            if x == 100:          # Python-valued while tracing: the return is never staged
+                return x, -1
+            i += 1
+        return x, i
+
+    traced = tf.function(f)
+    assert [int(v) for v in traced(tf.constant(3))] == list(f(3))
