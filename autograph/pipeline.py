@@ -4,6 +4,8 @@
 """
 from __future__ import annotations
 
+import gast
+
 from autograph.converters import (asserts, break_statements, call_trees, conditional_expressions,
                                   continue_statements, control_flow, directives, functions, lists,
                                   logical_expressions, return_statements, variables)
@@ -32,8 +34,58 @@ PIPELINE = [
     functions.transform,                # last: wraps the finished body in the FunctionScope
 ]
 
+_LOOPS = {gast.While, gast.For}
+_CONTROL = {gast.If, gast.While, gast.For}
+# A step runs only when the function holds what it rewrites: most functions use few constructs, and
+# each step is a walk of the whole function. `None`: always runs.
+NEEDS = {
+    directives.transform: ("set_loop_options",),
+    break_statements.transform: {gast.Break, "loop else"},   # it also moves a loop's `else:` after the loop
+    continue_statements.transform: {gast.Continue},
+    asserts.transform: {gast.Assert},
+    lists.transform: ("append", "pop"),
+    call_trees.transform: {gast.Call},
+    conditional_expressions.transform: {gast.IfExp},
+    logical_expressions.transform: {gast.BoolOp, gast.UnaryOp},
+    _analyse: _CONTROL,
+    control_flow.transform: _CONTROL,
+}
+# What lowering jumps may add: guards (`if`) and loop tests (`extra and test`).
+ADDS = {break_statements.transform: {gast.If, gast.BoolOp}, continue_statements.transform: {gast.If},
+        return_statements.transform: {gast.If, gast.BoolOp}}
+
+_SKIP = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
+
+
+def _scan(node) -> tuple[set, set]:
+    """The node types in `node` (nested functions included) and the names and attributes it uses."""
+    types, names = set(), set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        cls = n.__class__
+        types.add(cls)
+        if cls is gast.Name:
+            names.add(n.id)
+        elif cls is gast.Attribute:
+            names.add(n.attr)
+        elif (cls is gast.While or cls is gast.For) and n.orelse:
+            types.add("loop else")
+        for field in n._fields:
+            value = getattr(n, field, None)
+            if value.__class__ is list:
+                stack.extend(v for v in value if isinstance(v, gast.AST) and not isinstance(v, _SKIP))
+            elif isinstance(value, gast.AST) and not isinstance(value, _SKIP):
+                stack.append(value)
+    return types, names
+
 
 def convert_function(node, ctx: Context):
+    types, names = _scan(node)
     for step in PIPELINE:
+        need = NEEDS.get(step)
+        if need is not None and not (need & types if isinstance(need, set) else names.intersection(need)):
+            continue
         node = step(node, ctx)
+        types |= ADDS.get(step, set())
     return node
