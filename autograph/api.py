@@ -77,12 +77,21 @@ def node_to_source(node) -> str:
 
 
 class _Conversion:
-    """A cached conversion: the code object of the converted function and its source."""
+    """A cached conversion: the code object of the converted function, and its source for `to_code`
+    (unparsed on first request: converting does not need it)."""
 
-    __slots__ = ("code", "source")
+    __slots__ = ("code", "_tree", "_source")
 
-    def __init__(self, code: types.CodeType, source: str):
-        self.code, self.source = code, source
+    def __init__(self, code: types.CodeType, tree: ast.AST):
+        self.code, self._tree, self._source = code, tree, None
+
+    @property
+    def source(self) -> str:
+        if self._source is None:
+            with _cache_lock:
+                if self._source is None:
+                    self._source, self._tree = ast.unparse(self._tree), None
+        return self._source
 
 
 _cache: "collections.OrderedDict[tuple, _Conversion]" = collections.OrderedDict()
@@ -101,7 +110,7 @@ def _conversion(fn: types.FunctionType, recursive: bool) -> _Conversion:
                              recursive)
     fill_locations(converted, converted.lineno, converted.col_offset)
     tree = gast.gast_to_ast(converted)
-    found = _Conversion(_compile(tree, fn, parsed.filename), ast.unparse(tree))
+    found = _Conversion(_compile(tree, fn, parsed.filename), tree)
     with _cache_lock:
         _cache[key] = found
         while len(_cache) > _CACHE_SIZE:
