@@ -29,7 +29,8 @@ from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
 from autograph.pyct import activity, parser
 from autograph.pyct.naming import Namer
-from autograph.pyct.transformer import Context, fill_locations
+from autograph.pyct.to_ast import to_ast
+from autograph.pyct.transformer import Context
 
 CONVERTED_MARK = "__autograph_converted__"
 DO_NOT_CONVERT_MARK = "__autograph_do_not_convert__"
@@ -108,8 +109,7 @@ def _conversion(fn: types.FunctionType, recursive: bool) -> _Conversion:
     parsed = parser.parse_function(fn)
     converted = convert_node(parsed.node, parsed.filename, fn.__name__ if not parsed.is_lambda else "lambda_",
                              recursive)
-    fill_locations(converted, converted.lineno, converted.col_offset)
-    tree = gast.gast_to_ast(converted)
+    tree = to_ast(converted, converted.lineno, converted.col_offset)
     found = _Conversion(_compile(tree, fn, parsed.filename), tree)
     with _cache_lock:
         _cache[key] = found

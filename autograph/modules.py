@@ -8,6 +8,11 @@ docstring, and `import autograph as ag__` is added once. Importing the result
 and calling a function gives the original's results on Python values and a
 framework's staged control flow on its tensors.
 
+Each converted function gets `@ag__.do_not_convert` as its innermost
+decorator: its body is converted code already, so `autograph.convert`, a
+converted caller (`ag__.converted_call`) and `runtime.function(autograph=True)`
+must run it as it is rather than convert it a second time.
+
 Functions are left as they are, and say why, when they are decorated with a
 framework's `function` (it converts them when it traces them: converting
 twice would be wrong) or with `do_not_convert`. A function that can't be
@@ -31,6 +36,7 @@ import gast
 from autograph.errors import ConversionError
 
 IMPORT_LINE = "import autograph as ag__"
+MARKER = "ag__.do_not_convert"   # innermost decorator of a converted function: never convert it again
 
 # Decorators that mean "do not convert statically": the framework converts at trace time, or the user
 # asked for the function to run as is. Matched on the last part of the decorator's dotted name.
@@ -97,6 +103,11 @@ def convert_module_source(source: str, filename: str = "<stdin>", names: Optiona
         except ConversionError as e:
             result.problems.append(Problem(filename, e.lineno or node.lineno, (e.col or 0) + 1, e.message))
             continue
+        except Exception as e:   # noqa: BLE001  a converter bug must not stop the other functions
+            result.problems.append(Problem(filename, node.lineno, node.col_offset + 1,
+                                           f"internal error while converting {qualname} ({type(e).__name__}: {e}); "
+                                           "it is left as it is. Please report this with the function's source"))
+            continue
         start = min([node.lineno] + [d.lineno for d in node.decorator_list])
         indent = lines[start - 1][:len(lines[start - 1]) - len(lines[start - 1].lstrip())]
         replacements.append((start, node.end_lineno, textwrap.indent(text, indent)))
@@ -116,12 +127,17 @@ def _parse(source: str, filename: str) -> ast.Module:
 
 
 def _functions(body: list, prefix: str) -> Iterator[tuple[str, ast.FunctionDef]]:
-    """Top-level functions and methods (of classes at any depth), with qualified names."""
+    """Top-level functions and methods (of classes at any depth), with qualified names; also those
+    defined under a module- or class-level `if`/`try`/`with` (`if sys.version_info ...: def f`)."""
     for node in body:
         if isinstance(node, ast.FunctionDef):
             yield prefix + node.name, node
         elif isinstance(node, ast.ClassDef):
             yield from _functions(node.body, f"{prefix}{node.name}.")
+        elif isinstance(node, (ast.If, ast.Try, getattr(ast, "TryStar", ast.Try), ast.With)):
+            for block in (node.body, getattr(node, "orelse", []), getattr(node, "finalbody", []),
+                          *(h.body for h in getattr(node, "handlers", []))):
+                yield from _functions(block, prefix)
 
 
 def _select(found: list, names: Optional[Iterable[str]], filename: str, missing_ok: bool) -> set[str]:
@@ -148,6 +164,8 @@ def _decorator_name(node: ast.expr) -> str:
 
 
 def _already_converted(node: ast.FunctionDef) -> bool:
+    if any(_decorator_name(d) == MARKER for d in node.decorator_list):
+        return True
     body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     return len(body) == 1 and isinstance(body[0], ast.With) and any(
         _decorator_name(item.context_expr) == "ag__.FunctionScope" for item in body[0].items)
@@ -167,14 +185,14 @@ def _reason_to_keep(node: ast.FunctionDef) -> Optional[str]:
 
 def _converted_text(node: ast.FunctionDef, source: str, filename: str, recursive: bool) -> str:
     from autograph.api import convert_node
-    from autograph.pyct.transformer import fill_locations
+    from autograph.pyct.to_ast import to_ast
 
     gast_node = _as_gast(node, source, filename)
     converted = convert_node(gast_node, filename, node.name, recursive)
-    fill_locations(converted, converted.lineno, converted.col_offset)
-    out = gast.gast_to_ast(converted)
+    out = to_ast(converted, converted.lineno, converted.col_offset)
     out.name = node.name
-    out.decorator_list = [d for d in node.decorator_list if _decorator_name(d).rpartition(".")[2] not in _CONVERTING]
+    kept = [d for d in node.decorator_list if _decorator_name(d).rpartition(".")[2] not in _CONVERTING]
+    out.decorator_list = kept + [ast.parse(MARKER, mode="eval").body]
     _restore_docstring(out, ast.get_docstring(node, clean=False))
     return ast.unparse(ast.fix_missing_locations(out)) + "\n"
 

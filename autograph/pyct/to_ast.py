@@ -1,0 +1,103 @@
+"""gast -> Python `ast`, filling in missing locations on the way: what `compile` needs, in one pass.
+
+It replaces `transformer.fill_locations` followed by `gast.gast_to_ast` on the conversion path (two
+walks of the converted function, the second through gast's generic visitor) and gives the same tree:
+a node without a location takes its nearest located ancestor's line and column (and ends there).
+"""
+from __future__ import annotations
+
+import ast
+
+import gast
+
+_CONTEXTS = {gast.Load: ast.Load(), gast.Store: ast.Store(), gast.Del: ast.Del(), gast.Param: ast.Load()}
+_classes: dict[type, type] = {}          # gast class -> ast class
+_located: dict[type, bool] = {}          # ast class -> has lineno/col_offset attributes
+
+
+def to_ast(node: gast.AST, line: int = 1, col: int = 0) -> ast.AST:
+    """The Python `ast` of gast `node`; nodes without a location get their nearest located ancestor's."""
+    return _convert(node, line, col)
+
+
+def _target(cls: type) -> type:
+    target = _classes.get(cls)
+    if target is None:
+        target = _classes[cls] = getattr(ast, cls.__name__)
+        _located[target] = "lineno" in target._attributes
+    return target
+
+
+def _convert(node, line: int, col: int):
+    cls = node.__class__
+    context = _CONTEXTS.get(cls)
+    if context is not None:
+        return context
+    special = _SPECIAL.get(cls)
+    if special is not None:
+        return special(node, line, col)
+    target = _target(cls)
+    new = target.__new__(target)
+    if _located[target]:
+        line, col = _locate(new, node, line, col)
+    for field in target._fields:
+        setattr(new, field, _value(getattr(node, field, None), line, col, field))
+    return new
+
+
+def _value(value, line: int, col: int, field: str):
+    if value.__class__ is list:
+        return [_convert(v, line, col) if isinstance(v, gast.AST) else v for v in value]
+    if isinstance(value, gast.AST):
+        return _convert(value, line, col)
+    if value is None and field == "type_params":      # Python 3.12+: a list, never None
+        return []
+    return value
+
+
+def _locate(new, node, line: int, col: int) -> tuple[int, int]:
+    own = getattr(node, "lineno", None)
+    if own is None:
+        new.lineno, new.col_offset, new.end_lineno, new.end_col_offset = line, col, line, col
+        return line, col
+    own_col = node.col_offset or 0
+    new.lineno, new.col_offset = own, own_col
+    new.end_lineno = getattr(node, "end_lineno", None)
+    new.end_col_offset = getattr(node, "end_col_offset", None)
+    return own, own_col
+
+
+def _arg(node, line: int, col: int):
+    """A parameter: gast spells it as a Name in the Param context."""
+    if node is None:
+        return None
+    new = ast.arg.__new__(ast.arg)
+    line, col = _locate(new, node, line, col)
+    new.arg = node.id
+    new.annotation = None if node.annotation is None else _convert(node.annotation, line, col)
+    new.type_comment = node.type_comment
+    return new
+
+
+def _arguments(node, line: int, col: int):
+    new = ast.arguments.__new__(ast.arguments)
+    new.posonlyargs = [_arg(a, line, col) for a in node.posonlyargs]
+    new.args = [_arg(a, line, col) for a in node.args]
+    new.vararg = _arg(node.vararg, line, col)
+    new.kwonlyargs = [_arg(a, line, col) for a in node.kwonlyargs]
+    new.kw_defaults = [None if d is None else _convert(d, line, col) for d in node.kw_defaults]
+    new.kwarg = _arg(node.kwarg, line, col)
+    new.defaults = [_convert(d, line, col) for d in node.defaults]
+    return new
+
+
+def _except_handler(node, line: int, col: int):
+    new = ast.ExceptHandler.__new__(ast.ExceptHandler)
+    line, col = _locate(new, node, line, col)
+    new.type = None if node.type is None else _convert(node.type, line, col)
+    new.name = node.name.id if node.name is not None else None
+    new.body = [_convert(s, line, col) for s in node.body]
+    return new
+
+
+_SPECIAL = {gast.arguments: _arguments, gast.ExceptHandler: _except_handler}
