@@ -28,6 +28,7 @@ from typing import Optional, Sequence, TextIO
 from autograph.modules import ModuleConversion, ModuleSyntaxError, convert_module_source
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+DISTRIBUTION = "autograph-runtime"   # pyproject.toml's [project] name
 _SKIPPED_DIRS = {"__pycache__", ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache",
                  "node_modules", "build", "dist"}
 _PARALLEL_FROM = 8   # files: below this, converting in one process is faster than starting workers
@@ -63,11 +64,13 @@ class FileResult:
 
 
 def _version() -> str:
+    """The installed distribution's version; from a source checkout, `autograph.__version__` if set."""
+    from importlib.metadata import PackageNotFoundError, version
     try:
-        from importlib.metadata import PackageNotFoundError, version
-        return version("autograph-runtime")
-    except (ImportError, PackageNotFoundError):
-        return "unknown (not installed)"
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        import autograph
+        return getattr(autograph, "__version__", "unknown (not installed)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -142,6 +145,8 @@ def _convert_command(args, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int
         raise UsageError(f"{args.path}: no such file or directory")
     if args.output and Path(args.output).resolve() == path.resolve():
         raise UsageError(f"-o {args.output} is the input file; write the converted module somewhere else")
+    if args.output and Path(args.output).is_dir():
+        raise UsageError(f"-o {args.output} is a directory; for a single file give the output file's path")
     return _convert_one(_from_file(str(path), args.output, args.names, fail_on_missing_names=True), args,
                         stdout, stderr)
 
@@ -227,8 +232,11 @@ def _diff(result: FileResult) -> str:
 
 def _write(path: str, text: str) -> None:
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"can't write {path}: {e.strerror or e}") from None
 
 
 # --- directories -------------------------------------------------------------------------------------

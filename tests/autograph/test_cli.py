@@ -127,6 +127,12 @@ def test_output_file_is_a_drop_in_module(module_file, tmp_path):
     # a function decorated with runtime.function keeps its decorator and is not converted twice
     assert "@tf.function\n    def traced(self, x):\n        if x > 0:" in out_path.read_text()
     assert float(converted.Stepper(1).traced(tf.constant(2))) == 4
+    # runtime.function's default autograph=True runs the converted functions as they are
+    total_fn = tf.function(converted.total)
+    assert int(total_fn(tf.constant(10))) == 45
+    assert "While" in {op.type for op in total_fn.get_concrete_function(tf.constant(1)).graph.get_operations()}
+    import autograph as ag
+    assert ag.convert(converted.total) is converted.total
 
 
 def test_function_selection_and_unknown_names(module_file):
@@ -234,3 +240,32 @@ def test_the_listing_in_docs_cli_md_is_current(tmp_path):
     (tmp_path / "model.py").write_text(source)
     status, out, err = run("convert", str(tmp_path / "model.py"))
     assert status == 0 and out == shown, "docs/cli.md shows stale output: paste the output of autograph convert"
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    src = tmp_path / "pkg"
+    src.mkdir()
+    for i in range(3):
+        (src / f"m{i}.py").write_text(f"def f(x):\n    return x + {i}\n")
+    err = Terminal()
+    status = cli.main(["convert", str(src), "-o", str(tmp_path / "out"), "-j", "1"], stdout=io.StringIO(),
+                      stderr=err)
+    assert status == 0 and "\r[" in err.getvalue() and "3/3 files" in err.getvalue()
+
+
+def test_output_that_cannot_be_written_is_a_usage_error(module_file, tmp_path):
+    status, out, err = run("convert", str(module_file), "-o", str(tmp_path))     # a directory
+    assert status == 2 and "is a directory" in err
+    blocker = tmp_path / "afile"
+    blocker.write_text("")
+    status, out, err = run("convert", str(module_file), "-f", "total", "-o", str(blocker / "x.py"))
+    assert status == 2 and err.startswith(f"autograph: error: can't write {blocker / 'x.py'}")
+
+
+def test_version_in_process(capsys):
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("autograph ")

@@ -25,7 +25,7 @@ def test_text_outside_converted_functions_is_kept_verbatim():
         '''
     result = convert(source)
     assert result.converted == ["f"]
-    head = result.code.split("def f(x):")[0]
+    head = result.code.split("@ag__.do_not_convert\ndef f(x):")[0]
     assert head == IMPORT_LINE + "\n" + textwrap.dedent(source).split("def f(x):")[0]
 
 
@@ -54,7 +54,7 @@ def test_docstring_decorators_and_defaults_are_kept():
             return x + y if x else z
         ''')
     code = result.code
-    assert "@functools.lru_cache(maxsize=None)\ndef f(x, y=3, *, z=4):\n    \"\"\"Doc.\"\"\"\n" in code
+    assert "@functools.lru_cache(maxsize=None)\n@ag__.do_not_convert\ndef f(x, y=3, *, z=4):\n    \"\"\"Doc.\"\"\"\n" in code
     namespace = {}
     exec(compile(code, "m.py", "exec"), namespace)
     assert namespace["f"](0) == 4 and namespace["f"](2) == 5 and namespace["f"].__doc__ == "Doc."
@@ -95,7 +95,7 @@ def test_methods_of_nested_classes_have_qualified_names():
                 return 1
         ''', names=["A.B.m"])
     assert result.defined == ["A.B.m", "A.n"] and result.converted == ["A.B.m"]
-    assert "        def m(self, x):\n            with ag__.FunctionScope(" in result.code
+    assert "        @ag__.do_not_convert\n        def m(self, x):\n            with ag__.FunctionScope(" in result.code
 
 
 def test_missing_names_and_syntax_errors():
@@ -110,3 +110,58 @@ def test_missing_names_and_syntax_errors():
 def test_a_module_with_nothing_to_convert_is_unchanged():
     source = "X = 1\n"
     assert convert(source).code == source
+
+
+def test_converted_functions_are_marked_so_autograph_never_converts_them_again():
+    import autograph as ag
+
+    result = convert('''\
+        def helper(x):
+            return -x if x < 0 else x
+
+        def f(x):
+            while x > 10:
+                x = helper(x) - 3
+            return x
+        ''')
+    namespace = {}
+    exec(compile(result.code, "m.py", "exec"), namespace)
+    f = namespace["f"]
+    assert ag.convert(f) is f                                   # run as it is: its body is converted code
+    assert ag.converted_call(namespace["helper"], (-4,), None) == 4
+    assert f(20) == 8 and f(3) == 3
+
+
+def test_functions_under_top_level_if_and_try_are_found():
+    result = convert('''\
+        import sys
+        if sys.version_info >= (3,):
+            def f(x):
+                if x:
+                    x = 1
+                return x
+        try:
+            import numpy
+        except ImportError:
+            def g(x):
+                return x
+        ''')
+    assert result.defined == ["f", "g"] and result.converted == ["f", "g"]
+    assert "    @ag__.do_not_convert\n    def f(x):\n        with ag__.FunctionScope(" in result.code
+
+
+def test_a_converter_bug_is_reported_and_the_function_kept(monkeypatch):
+    import autograph.api
+
+    def broken(node, filename, name, recursive=True):
+        if name == "bad":
+            raise RuntimeError("boom")
+        return original(node, filename, name, recursive)
+
+    original = autograph.api.convert_node
+    monkeypatch.setattr(autograph.api, "convert_node", broken)
+    result = convert("def bad(x):\n    return x\n\n\ndef good(x):\n    return x\n")
+    assert result.converted == ["good"] and "def bad(x):\n    return x\n" in result.code
+    assert [str(p) for p in result.problems] == [
+        "m.py:1:1: error: internal error while converting bad (RuntimeError: boom); it is left as it is. "
+        "Please report this with the function's source"]
