@@ -21,6 +21,7 @@ import difflib
 import multiprocessing
 import os
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence, TextIO
@@ -43,9 +44,17 @@ examples:
   autograph convert model.py --check          list what can't be converted (like a linter)
   autograph convert model.py --diff           show what conversion changes
   cat model.py | autograph convert -          read standard input
+  autograph convert src/ -o build/src -j 4 -q use 4 worker processes, no summary line
+  autograph --version                         print the installed version
+
+Problems are reported on standard error as path:line:col: error: message;
+a function that can't be converted is left as it is and the others are
+converted. Converted functions carry @ag__.do_not_convert, so that
+runtime.function and autograph.convert run them as they are.
 
 exit status: 0 converted, 1 some function could not be converted,
-2 usage error or unreadable input. The input is never imported or run.
+2 usage error (also a -f name the input doesn't define), unreadable or
+unparsable input, or unwritable output. The input is never imported or run.
 """
 
 
@@ -75,17 +84,18 @@ def _version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="autograph", description="AutoGraph-style transpiler: rewrites Python control flow over tensors "
-        "into functional cond / while_loop calls.", formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="autograph", description=textwrap.fill("AutoGraph-style transpiler: rewrites Python control flow "
+                                                     "over tensors into functional cond / while_loop calls.", 79), formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Run 'autograph convert --help' for the convert command's options and examples.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     convert = commands.add_parser(
         "convert", help="convert a file's (or a directory's) functions from their source text",
-        description="Convert every function and method of PATH (or those named with -f) to its graph-ready "
-        "form, from the source text alone: the input is never imported or run. The output is a drop-in "
-        "module: imports and top-level code stay, each function is replaced by its converted form under "
-        "its own name, and 'import autograph as ag__' is added.",
+        description=textwrap.fill(
+            "Convert every function and method of PATH (or those named with -f) to its graph-ready "
+            "form, from the source text alone: the input is never imported or run. The output is a drop-in "
+            "module: imports and top-level code stay, each function is replaced by its converted form under "
+            "its own name, and 'import autograph as ag__' is added.", 79),
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
     convert.add_argument("path", metavar="PATH",
                          help="a .py file, a directory (every .py below it), or - for standard input")

@@ -123,7 +123,8 @@ def _parse(source: str, filename: str) -> ast.Module:
     try:
         return ast.parse(source, filename)
     except SyntaxError as e:
-        raise ModuleSyntaxError(Problem(filename, e.lineno or 0, e.offset or 0, f"invalid syntax: {e.msg}")) from None
+        message = e.msg if e.msg.startswith("invalid syntax") else f"invalid syntax: {e.msg}"
+        raise ModuleSyntaxError(Problem(filename, e.lineno or 0, e.offset or 0, message)) from None
 
 
 def _functions(body: list, prefix: str) -> Iterator[tuple[str, ast.FunctionDef]]:

@@ -269,3 +269,18 @@ def test_output_that_cannot_be_written_is_a_usage_error(module_file, tmp_path):
 def test_version_in_process(capsys):
     assert cli.main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("autograph ")
+
+
+def test_directory_with_a_broken_file_converts_the_rest(tmp_path):
+    src = tmp_path / "pkg"
+    src.mkdir()
+    (src / "good.py").write_text("def f(x):\n    if x:\n        x = 2\n    return x\n")
+    (src / "other.py").write_text("def g(x):\n    return x\n")
+    (src / "broken.py").write_text("def bad(:\n")
+    out = tmp_path / "out"
+    status, stdout, err = run("convert", str(src), "-o", str(out), "-f", "f")
+    assert status == 2
+    assert f"{src / 'broken.py'}:1:9: error: invalid syntax\n" in err
+    assert "ag__.if_stmt" in (out / "good.py").read_text()
+    assert (out / "other.py").read_text() == (src / "other.py").read_text()    # defines none of -f: unchanged
+    assert not (out / "broken.py").exists()
