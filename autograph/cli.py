@@ -240,11 +240,22 @@ def _diff(result: FileResult) -> str:
                                         fromfile=result.source_path, tofile=f"{result.source_path} (converted)"))
 
 
+def _declared_encoding(text: str) -> str:
+    """The encoding the module's `# -*- coding: ... -*-` line declares (kept from the input), else UTF-8."""
+    import io
+    import tokenize
+    head = "".join(text.splitlines(keepends=True)[:2]).encode("ascii", "replace")
+    try:
+        return tokenize.detect_encoding(io.BytesIO(head).readline)[0]
+    except SyntaxError:
+        return "utf-8"
+
+
 def _write(path: str, text: str) -> None:
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        target.write_text(text, encoding=_declared_encoding(text))
     except OSError as e:
         raise UsageError(f"can't write {path}: {e.strerror or e}") from None
 

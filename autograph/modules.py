@@ -235,7 +235,8 @@ def _apply(lines: list[str], replacements: list[tuple[int, int, str]]) -> str:
 
 
 def _add_import(code: str, tree: ast.Module) -> str:
-    """`import autograph as ag__` after the docstring and `from __future__` imports."""
+    """`import autograph as ag__` after the docstring and `from __future__` imports, or after the
+    comment lines the module starts with."""
     if any(isinstance(n, ast.Import) and any(a.name == "autograph" and a.asname == "ag__" for a in n.names)
            for n in tree.body):
         return code
@@ -248,6 +249,9 @@ def _add_import(code: str, tree: ast.Module) -> str:
         else:
             break
     lines = code.splitlines(keepends=True)
+    if not after:   # keep a leading comment block (#! line, coding declaration, licence header) on top
+        while after < len(lines) and lines[after].lstrip().startswith("#"):
+            after += 1
     # converted functions come after these first statements, so their line numbers still hold here
     if after and not lines[after - 1].endswith("\n"):
         lines[after - 1] += "\n"

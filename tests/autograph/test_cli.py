@@ -284,3 +284,13 @@ def test_directory_with_a_broken_file_converts_the_rest(tmp_path):
     assert "ag__.if_stmt" in (out / "good.py").read_text()
     assert (out / "other.py").read_text() == (src / "other.py").read_text()    # defines none of -f: unchanged
     assert not (out / "broken.py").exists()
+
+
+def test_output_keeps_the_declared_encoding(tmp_path):
+    source = '# -*- coding: latin-1 -*-\nNAME = "caf\xe9"\n\n\ndef f(x):\n    if x:\n        return NAME\n    return x\n'
+    path = tmp_path / "latin.py"
+    path.write_bytes(source.encode("latin-1"))
+    status, out, err = run("convert", str(path), "-o", str(tmp_path / "latin_ag.py"))
+    assert status == 0
+    module = load(tmp_path / "latin_ag.py", "latin_ag")
+    assert module.f(1) == "caf\xe9" and module.f(0) == 0

@@ -165,3 +165,8 @@ def test_a_converter_bug_is_reported_and_the_function_kept(monkeypatch):
     assert [str(p) for p in result.problems] == [
         "m.py:1:1: error: internal error while converting bad (RuntimeError: boom); it is left as it is. "
         "Please report this with the function's source"]
+
+
+def test_import_goes_after_a_leading_comment_block():
+    result = convert("#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n\n# about f\ndef f(x):\n    return x\n")
+    assert result.code.startswith("#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n" + IMPORT_LINE + "\n\n# about f\n")
