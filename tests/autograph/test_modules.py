@@ -171,3 +171,24 @@ def test_a_converter_bug_is_reported_and_the_function_kept(monkeypatch):
 def test_import_goes_after_a_leading_comment_block():
     result = convert("#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n\n# about f\ndef f(x):\n    return x\n")
     assert result.code.startswith("#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n" + IMPORT_LINE + "\n\n# about f\n")
+
+
+def test_nested_functions_are_converted_with_their_function():
+    import runtime as tf
+
+    result = convert('''\
+        def outer(x):
+            def inner(v):
+                if v > 0:
+                    return v + 1
+                return v - 1
+            return inner(x)
+        ''')
+    namespace = {}
+    exec(compile(result.code, "m.py", "exec"), namespace)
+    outer = namespace["outer"]
+    assert (outer(3), outer(-3)) == (4, -4)
+    graph_fn = tf.function(outer)
+    assert (int(graph_fn(tf.constant(3))), int(graph_fn(tf.constant(-3)))) == (4, -4)
+    ops = graph_fn.get_concrete_function(tf.constant(1)).graph.get_operations()
+    assert "Cond" in {op.type for op in ops}
