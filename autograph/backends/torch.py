@@ -1,0 +1,337 @@
+"""PyTorch as an autograph backend: Python `if`/`while`/`for` under `torch.export`.
+
+Imported lazily: `import autograph` never imports torch. The first converted
+call made after the program imported `torch` (or the first lookup of a torch
+type in `autograph.backends.backend_for`) imports this module, which
+registers the backend. Use it as
+
+    class Model(torch.nn.Module):
+        @ag.convert
+        def forward(self, x):
+            if x.sum() > 0:          # torch.cond while exporting
+                return x * 2
+            return x - 1
+
+    ep = torch.export.export(Model(), (torch.randn(3),))
+
+Tensors are staged only while PyTorch traces (`torch.compiler.is_compiling()`:
+`torch.export`, dynamo) or when they are fake or functional tensors. Eager
+tensors keep Python semantics: the converted function runs the original code,
+and `if x.sum() > 0:` calls `bool()` on a real tensor.
+
+| Python, while tracing | PyTorch |
+|---|---|
+| `if`, `x if c else y` | `torch.cond` |
+| `while` | `torch._higher_order_ops.while_loop` (an error names the construct if torch lacks it) |
+| `for i in range(n)` (tensor `n`) | `while_loop` over a 0-d int64 `i` |
+| `for row in tensor` | `while_loop` over the row index, rows read with `index_select` |
+| `and`, `or`, `not` | `torch.cond` on the left operand (lazy), `torch.logical_not` |
+| `print` | the `print` higher-order op (runs with the exported program), else a trace-time print and a warning |
+| `assert c, msg` | `torch._assert_async(c, msg)` |
+"""
+from __future__ import annotations
+
+import builtins
+import inspect
+import warnings
+from typing import Callable, Optional
+
+import torch
+
+from autograph import backends
+from autograph.backends import torch_capture as capture
+from autograph.backends import torch_state as ts
+from autograph.errors import StagingError, at_user_line
+
+__all__ = ["BACKEND", "TorchRange"]
+
+try:
+    from torch._subclasses.fake_tensor import FakeTensor
+    from torch._subclasses.functional_tensor import FunctionalTensor
+    _SYMBOLIC: tuple = (FakeTensor, FunctionalTensor)
+except ImportError:                                   # pragma: no cover - an older torch
+    _SYMBOLIC = ()
+
+try:
+    from torch._higher_order_ops.cond import cond_op as _cond_op
+except ImportError:                                   # pragma: no cover - torch without cond
+    _cond_op = None
+
+try:
+    from torch._higher_order_ops.while_loop import while_loop_op as _while_op
+except ImportError:                                   # pragma: no cover - torch without while_loop
+    _while_op = None
+
+try:
+    from torch._higher_order_ops.print import print as _torch_print
+except ImportError:                                   # pragma: no cover - torch without the print op
+    _torch_print = None
+
+_is_compiling: Callable[[], bool] = torch.compiler.is_compiling
+
+
+def _is_staged(value) -> bool:
+    """A tensor while PyTorch traces, a fake/functional tensor, or one of our staged records."""
+    if isinstance(value, torch.Tensor):
+        return _is_compiling() or isinstance(value, _SYMBOLIC)
+    return True
+
+
+# --- predicates and names -------------------------------------------------------------------------
+
+def _predicate(value, construct: str) -> torch.Tensor:
+    """`value` as a 0-d bool tensor, as Python's truth test would see it."""
+    x = value if isinstance(value, torch.Tensor) else torch.tensor(value)
+    if x.dim() != 0:
+        if any(isinstance(d, int) and d != 1 for d in x.shape):
+            raise StagingError(at_user_line(
+                f"the condition of {construct} is a tensor of shape {tuple(x.shape)}; a traced condition must be "
+                "one value. Reduce it with .any() or .all()."))
+        x = x.reshape(())
+    return x if x.dtype == torch.bool else x != 0
+
+
+def _loop_names(body: Callable, skip: int = 0) -> tuple:
+    """The loop variables' names: autograph gives loop bodies the user's names as their signature."""
+    params = list(inspect.signature(body).parameters.values())[skip:]
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return ()
+    return tuple(p.name for p in params)
+
+
+def _fresh(t: torch.Tensor) -> torch.Tensor:
+    """torch.cond and while_loop reject outputs that alias their inputs (`y = x` in a branch): copy."""
+    return t.clone()
+
+
+# --- if --------------------------------------------------------------------------------------------
+
+def _cond(pred, true_fn, false_fn):
+    """`if` on a staged tensor: PyTorch's cond operator. Each branch runs once to learn its outputs and
+    the tensors it reads (see torch_capture.py), then is traced by the operator; Python numbers are lifted
+    to tensors of the other branch's dtype, and values both branches agree on stay Python values."""
+    pred = _predicate(pred, "this `if`")
+    names = getattr(true_fn, "state_names", None) or ()
+    true_out, free_true = capture.record(lambda: tuple(true_fn()))
+    false_out, free_false = capture.record(lambda: tuple(false_fn()))
+    true_leaves, layout = ts.flatten(true_out, names)
+    false_leaves, false_layout = ts.flatten(false_out, names)
+    ts.check_structure(false_layout, layout, "this `if`")
+    ts.check_branch_shapes(true_leaves, false_leaves, layout.leaf_names)
+    plan = ts.branch_plan(true_leaves, false_leaves, layout.leaf_names)
+    free = list({id(t): t for t in free_true + free_false}.values())
+
+    def traced(fn):
+        def run():
+            leaves, _ = ts.flatten(tuple(fn()), names)
+            return tuple(_fresh(ts.lift(v, dtype)) for v, dtype in zip(leaves, plan) if dtype != ts.STATIC)
+        return capture.substituted(run, free)
+
+    out = iter(_cond_op(pred, traced(true_fn), traced(false_fn), tuple(capture.resolve(t) for t in free)))
+    return ts.unflatten([v if dtype == ts.STATIC else next(out) for v, dtype in zip(true_leaves, plan)], layout)
+
+
+# --- while -----------------------------------------------------------------------------------------
+
+def _while_loop(test, body, state, opts):
+    """`while` on a staged condition: PyTorch's `while_loop` over the flattened state."""
+    return _staged_loop(test, body, tuple(state), _loop_names(body), opts, "`while` loop")
+
+
+def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opts: dict, construct: str) -> tuple:
+    """`while test(*state): state = body(*state)` as one while_loop. The test and body run once first, to
+    find the tensors they read and the dtype of each variable that starts as a Python number."""
+    leaves, layout = ts.flatten(state, names)
+    plan = ts.loop_plan(leaves)
+    from_number = tuple(not isinstance(v, torch.Tensor) for v in leaves)
+    for _ in range(len(leaves) + 1):
+        try:
+            free = _discover(test, body, leaves, layout, plan, from_number, construct)
+            break
+        except ts.Retry as retry:
+            plan = retry.plan
+    static = [v if dtype == ts.STATIC else None for v, dtype in zip(leaves, plan)]
+
+    def rebuild(carry) -> tuple:
+        dynamic = iter(carry)
+        return ts.unflatten([s if dtype == ts.STATIC else next(dynamic) for s, dtype in zip(static, plan)], layout)
+
+    limit = (opts or {}).get("maximum_iterations")
+    counted = limit is not None
+
+    def cond_fn(*carry):
+        ok = _predicate(test(*rebuild(carry[counted:])), f"this {construct}")
+        return torch.logical_and(ok, carry[0] < limit) if counted else ok
+
+    def body_fn(*carry):
+        new = _step(body, carry[counted:], rebuild, leaves, layout, plan, from_number, construct)
+        return (carry[0] + 1, *new) if counted else new
+
+    carried = tuple(ts.lift(v, dtype) for v, dtype in zip(leaves, plan) if dtype != ts.STATIC)
+    initial = (torch.tensor(0), *carried) if counted else carried
+    out = _while_op(capture.substituted(cond_fn, free), capture.substituted(body_fn, free), initial,
+                    tuple(capture.resolve(t) for t in free))
+    return rebuild(tuple(out)[counted:])
+
+
+def _discover(test, body, leaves, layout, plan, from_number, construct) -> list:
+    """Run the test and one body step on the initial state: the tensors they read from outside."""
+    carried = [ts.lift(v, dtype) for v, dtype in zip(leaves, plan) if dtype != ts.STATIC]
+    static = [v if dtype == ts.STATIC else None for v, dtype in zip(leaves, plan)]
+
+    def rebuild(carry) -> tuple:
+        dynamic = iter(carry)
+        return ts.unflatten([s if dtype == ts.STATIC else next(dynamic) for s, dtype in zip(static, plan)], layout)
+
+    def once():
+        _predicate(test(*rebuild(carried)), f"this {construct}")
+        return _step(body, carried, rebuild, leaves, layout, plan, from_number, construct)
+    _, free = capture.record(once, made=carried)
+    return free
+
+
+def _step(body, carry, rebuild, leaves, layout, plan, from_number, construct) -> tuple:
+    """One body step: the new carried tensors, checked against the loop's dtypes, shapes, structure."""
+    new_leaves, new_layout = ts.flatten(tuple(body(*rebuild(carry))), layout.names)
+    ts.check_structure(new_layout, layout, f"this {construct}")
+    old = iter(carry)
+    out = []
+    for i, (new, dtype) in enumerate(zip(new_leaves, plan)):
+        value = ts.check_loop_leaf(new, leaves[i], None if dtype == ts.STATIC else next(old), dtype,
+                                   layout.leaf_names[i], construct, plan, i, from_number[i])
+        if dtype != ts.STATIC:
+            out.append(_fresh(value))
+    return tuple(out)
+
+
+# --- for -------------------------------------------------------------------------------------------
+
+class TorchRange:
+    """`range(start, stop, step)` with a tensor bound, iterated by the backend's `for_loop`."""
+
+    def __init__(self, *args):
+        if not 1 <= len(args) <= 3:
+            raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
+        start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
+        for bound in (start, stop, step):
+            if isinstance(bound, torch.Tensor) and (bound.is_floating_point() or bound.dtype == torch.bool):
+                raise StagingError(at_user_line(
+                    f"range() needs integers, got a {bound.dtype} tensor bound. Cast it with int(...) or "
+                    ".to(torch.int64)."))
+        if isinstance(step, int) and step == 0:
+            raise ValueError("range() arg 3 must not be zero")
+        self.start, self.stop, self.step = start, stop, step
+
+    def __iter__(self):
+        raise StagingError(at_user_line(
+            "a `range` with a tensor bound can only be iterated by a `for` statement in converted code. "
+            "Use torch.arange(...) to get a tensor of its values."))
+
+
+def _for_loop(iterable, body, state, extra_test, opts):
+    """`for` over a staged range or tensor: a while_loop over an int64 index carried in front of the state."""
+    names = ("index_", *_loop_names(body, skip=1))
+    if isinstance(iterable, TorchRange):
+        start, stop, step = iterable.start, iterable.stop, iterable.step
+
+        def in_range(i):
+            if isinstance(step, int):
+                return i < stop if step > 0 else i > stop
+            return torch.where(step > 0, i < stop, i > stop)
+
+        def item(i):
+            return i
+    else:
+        start, step, rows = 0, 1, iterable
+
+        def in_range(i):
+            return i < rows.shape[0]
+
+        def item(i):
+            return torch.index_select(rows, 0, i.reshape(1)).squeeze(0)
+
+    def test(i, *s):
+        ok = _predicate(in_range(i), "this `for` loop")
+        if extra_test is None:
+            return ok
+        return torch.logical_and(ok, _predicate(extra_test(*s), "this `for` loop"))
+
+    def step_body(i, *s):
+        return (i + step, *body(item(i), *s))
+
+    first = ts.lift(start, torch.int64).to(torch.int64)
+    out = _staged_loop(test, step_body, (first, *state), names, opts, "`for` loop")
+    return out[1:]
+
+
+def _len(value):
+    if isinstance(value, TorchRange):
+        raise StagingError(at_user_line("len() of a range with a tensor bound: compute it from the bounds."))
+    if value.dim() == 0:
+        raise TypeError("len() of a 0-d tensor")
+    return value.shape[0]
+
+
+# --- logical ops, print, assert -------------------------------------------------------------------
+
+def _logical_and(a, b_fn):
+    return _cond(_predicate(a, "`and`"), lambda: (_predicate(b_fn(), "`and`"),),
+                 lambda: (torch.zeros((), dtype=torch.bool),))[0]
+
+
+def _logical_or(a, b_fn):
+    return _cond(_predicate(a, "`or`"), lambda: (torch.ones((), dtype=torch.bool),),
+                 lambda: (_predicate(b_fn(), "`or`"),))[0]
+
+
+_warned_print: set = set()
+
+
+def _print(*args, sep=" ", end="\n", file=None, flush=False):
+    """`print` with a staged tensor: PyTorch's print op, which runs every time the program runs."""
+    if _torch_print is None or file is not None:
+        where = at_user_line("")
+        if where not in _warned_print:
+            _warned_print.add(where)
+            warnings.warn(f"{where}: print() of a traced tensor runs only while PyTorch traces"
+                          f"{' (print to a file)' if file is not None else ''}; the exported program "
+                          "will not print.", RuntimeWarning, stacklevel=3)
+        return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
+    parts, tensors = [], []
+    for arg in args:
+        if isinstance(arg, torch.Tensor):
+            parts.append("{}")
+            tensors.append(arg)
+        else:
+            parts.append(str(arg).replace("{", "{{").replace("}", "}}"))
+    text = sep.replace("{", "{{").replace("}", "}}").join(parts)
+    if end != "\n":
+        text += end.replace("{", "{{").replace("}", "}}").removesuffix("\n")
+    _torch_print(text, *tensors)
+
+
+def _assert(condition, message_fn):
+    """`assert` on a staged tensor: `torch._assert_async`, which raises RuntimeError(msg) when it runs."""
+    message = "assertion failed" if message_fn is None else str(message_fn())
+    torch._assert_async(_predicate(condition, "this `assert`"), message)
+
+
+BACKEND = backends.register_backend(backends.Backend(
+    name="torch",
+    staged_types=(torch.Tensor, TorchRange),
+    is_staged=_is_staged,
+    modules=("torch",),
+    is_staging=_is_compiling,
+    cond=_cond if _cond_op is not None else None,
+    while_loop=_while_loop if _while_op is not None else None,
+    for_loop=_for_loop if _while_op is not None else None,
+    range=TorchRange,
+    len=_len,
+    int=lambda x: x.to(torch.int64),
+    float=lambda x: x.to(torch.get_default_dtype()),
+    logical_and=_logical_and if _cond_op is not None else None,
+    logical_or=_logical_or if _cond_op is not None else None,
+    logical_not=lambda x: torch.logical_not(_predicate(x, "`not`")),
+    print=_print,
+    assert_=_assert,
+))
