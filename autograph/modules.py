@@ -16,8 +16,12 @@ must run it as it is rather than convert it a second time.
 Functions are left as they are, and say why, when they are decorated with a
 framework's `function` (it converts them when it traces them: converting
 twice would be wrong) or with `do_not_convert`. A function that can't be
-converted is left as it is and reported as a `Problem` with its file, line
-and column; the other functions are still converted.
+converted is reported as a `Problem` with its file, line and column and left
+as it is, with the same marker above its `def` (so converted callers run it
+with Python semantics instead of failing to convert it at run time); the
+other functions are still converted. Functions nested in a converted function
+are converted here too, so the output never needs a function's source at
+run time.
 
     result = convert_module_source(open("model.py").read(), "model.py")
     for problem in result.problems:
@@ -37,6 +41,7 @@ from autograph.errors import ConversionError
 
 IMPORT_LINE = "import autograph as ag__"
 MARKER = "ag__.do_not_convert"   # innermost decorator of a converted function: never convert it again
+UNCONVERTED_COMMENT = "# autograph: could not be converted, runs as it is"
 
 # Decorators that mean "do not convert statically": the framework converts at trace time, or the user
 # asked for the function to run as is. Matched on the last part of the decorator's dotted name.
@@ -99,14 +104,10 @@ def convert_module_source(source: str, filename: str = "<stdin>", names: Optiona
             result.skipped[qualname] = reason
             continue
         try:
-            text = _converted_text(node, source, filename, recursive)
-        except ConversionError as e:
-            result.problems.append(Problem(filename, e.lineno or node.lineno, (e.col or 0) + 1, e.message))
-            continue
-        except Exception as e:   # noqa: BLE001  a converter bug must not stop the other functions
-            result.problems.append(Problem(filename, node.lineno, node.col_offset + 1,
-                                           f"internal error while converting {qualname} ({type(e).__name__}: {e}); "
-                                           "it is left as it is. Please report this with the function's source"))
+            text = _converted_text(node, filename, recursive, result.problems)
+        except Exception as e:   # noqa: BLE001  a converter bug must not stop the other functions either
+            result.problems.append(_problem(e, node, qualname, filename))
+            replacements.append(_mark_unconverted(node, lines))
             continue
         start = min([node.lineno] + [d.lineno for d in node.decorator_list])
         indent = lines[start - 1][:len(lines[start - 1]) - len(lines[start - 1].lstrip())]
@@ -115,6 +116,22 @@ def convert_module_source(source: str, filename: str = "<stdin>", names: Optiona
     if replacements:
         result.code = _add_import(_apply(lines, replacements), tree)
     return result
+
+
+def _problem(error: Exception, node: ast.FunctionDef, qualname: str, filename: str) -> Problem:
+    if isinstance(error, ConversionError):
+        return Problem(filename, error.lineno or node.lineno, (error.col or 0) + 1, error.message)
+    return Problem(filename, node.lineno, node.col_offset + 1,
+                   f"internal error while converting {qualname} ({type(error).__name__}: {error}); it is left as "
+                   "it is. Please report this with the function's source")
+
+
+def _mark_unconverted(node: ast.FunctionDef, lines: list[str]) -> tuple[int, int, str]:
+    """An insertion (nothing replaced) of the marker just above the `def` line: converted callers must run the
+    function as it is (Python semantics) rather than try again, and fail, to convert it when called."""
+    line = lines[node.lineno - 1]
+    indent = line[:len(line) - len(line.lstrip())]
+    return node.lineno, node.lineno - 1, f"{indent}@{MARKER}  {UNCONVERTED_COMMENT}\n"
 
 
 # --- finding the functions ---------------------------------------------------------------------------
@@ -165,8 +182,6 @@ def _decorator_name(node: ast.expr) -> str:
 
 
 def _already_converted(node: ast.FunctionDef) -> bool:
-    if any(_decorator_name(d) == MARKER for d in node.decorator_list):
-        return True
     body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     return len(body) == 1 and isinstance(body[0], ast.With) and any(
         _decorator_name(item.context_expr) == "ag__.FunctionScope" for item in body[0].items)
@@ -184,21 +199,47 @@ def _reason_to_keep(node: ast.FunctionDef) -> Optional[str]:
 
 # --- converting one function -------------------------------------------------------------------------
 
-def _converted_text(node: ast.FunctionDef, source: str, filename: str, recursive: bool) -> str:
+def _converted_text(node: ast.FunctionDef, filename: str, recursive: bool, problems: list[Problem]) -> str:
+    return ast.unparse(ast.fix_missing_locations(_converted_tree(node, filename, recursive, problems))) + "\n"
+
+
+def _converted_tree(node: ast.FunctionDef, filename: str, recursive: bool, problems: list[Problem]) -> ast.FunctionDef:
+    """The converted function, marked; functions nested in it are converted first, here, so the output
+    never needs a function's source at run time (a nested one that can't be converted is reported
+    and left as it is)."""
     from autograph.api import convert_node
     from autograph.pyct.to_ast import to_ast
 
-    gast_node = _as_gast(node, source, filename)
+    _convert_nested(node, filename, recursive, problems)
+    gast_node = _as_gast(node)
     converted = convert_node(gast_node, filename, node.name, recursive)
     out = to_ast(converted, converted.lineno, converted.col_offset)
     out.name = node.name
     kept = [d for d in node.decorator_list if _decorator_name(d).rpartition(".")[2] not in _CONVERTING]
     out.decorator_list = kept + [ast.parse(MARKER, mode="eval").body]
     _restore_docstring(out, ast.get_docstring(node, clean=False))
-    return ast.unparse(ast.fix_missing_locations(out)) + "\n"
+    return out
 
 
-def _as_gast(node: ast.FunctionDef, source: str, filename: str) -> gast.FunctionDef:
+def _convert_nested(node: ast.AST, filename: str, recursive: bool, problems: list[Problem]) -> None:
+    """Replace each function defined in `node`'s statements (at any depth, in classes too) by its converted form."""
+    for name, value in ast.iter_fields(node):
+        if not (isinstance(value, list) and value and all(isinstance(v, ast.AST) for v in value)):
+            continue
+        for i, child in enumerate(value):
+            if isinstance(child, ast.FunctionDef) and _reason_to_keep(child) is None:
+                try:
+                    value[i] = _converted_tree(child, filename, recursive, problems)
+                except ConversionError as e:
+                    problems.append(_problem(e, child, child.name, filename))
+                    child.decorator_list.append(ast.parse(MARKER, mode="eval").body)
+            elif isinstance(child, ast.stmt) and not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                _convert_nested(child, filename, recursive, problems)
+            elif isinstance(child, ast.excepthandler) or type(child).__name__ == "match_case":
+                _convert_nested(child, filename, recursive, problems)
+
+
+def _as_gast(node: ast.FunctionDef) -> gast.FunctionDef:
     """The function as gast, with the locations of the user's file (converters report them)."""
     module = gast.ast_to_gast(ast.Module(body=[node], type_ignores=[]))
     return module.body[0]

@@ -192,3 +192,25 @@ def test_nested_functions_are_converted_with_their_function():
     assert (int(graph_fn(tf.constant(3))), int(graph_fn(tf.constant(-3)))) == (4, -4)
     ops = graph_fn.get_concrete_function(tf.constant(1)).graph.get_operations()
     assert "Cond" in {op.type for op in ops}
+
+
+def test_a_function_that_cannot_be_converted_is_marked_to_run_as_it_is():
+    result = convert('''\
+        def numbers(n):
+            for i in range(n):
+                yield i
+
+        def use(n):
+            def evens():
+                yield from (i for i in numbers(n) if i % 2 == 0)
+            return sum(numbers(n)) + len(list(evens()))
+        ''')
+    assert result.converted == ["use"]
+    assert [(p.line, p.col) for p in result.problems] == [(3, 9), (7, 9)]
+    assert "@ag__.do_not_convert  # autograph: could not be converted, runs as it is\ndef numbers(n):\n" \
+           "    for i in range(n):\n        yield i\n" in result.code
+    namespace = {}
+    exec(compile(result.code, "m.py", "exec"), namespace)
+    assert namespace["use"](4) == 6 + 2              # converted callers run them with Python semantics
+    again = convert_module_source(result.code, "m.py")
+    assert again.skipped == {"numbers": "marked with do_not_convert", "use": "already converted"}
