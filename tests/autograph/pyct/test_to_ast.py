@@ -48,3 +48,33 @@ def test_parameters_handlers_and_contexts():
     node = gast.parse(source).body[0]
     got = to_ast(node, node.lineno, node.col_offset)
     assert ast.dump(got) == ast.dump(ast.parse(source).body[0])
+
+
+def test_from_ast_matches_gast():
+    from autograph.pyct.to_ast import from_ast
+    sources = [inspect.getsource(fn) for fn, _ in programs.PROGRAMS] + [inspect.cleandoc('''
+        def f(a, /, b: int = 1, *args, c, d=2, **kw):
+            try:
+                x = [y for y in a if y]
+            except ValueError as e:
+                del x
+            return lambda q=3: q
+        ''')]
+    for source in sources:
+        tree = ast.parse(inspect.cleandoc(source))
+        assert gast.dump(from_ast(tree), include_attributes=True) == \
+            gast.dump(gast.ast_to_gast(tree), include_attributes=True)
+
+
+def test_parse_function_keeps_the_files_lines_and_columns():
+    class Holder:
+        def method(self, x):
+            if x:
+                return x
+            return -x
+
+    parsed = parser.parse_function(Holder.method)
+    lines, first = inspect.getsourcelines(Holder.method)
+    assert (parsed.node.lineno, parsed.node.col_offset) == (first, len(lines[0]) - len(lines[0].lstrip()))
+    if_node = parsed.node.body[0]
+    assert (if_node.lineno, if_node.col_offset) == (first + 1, parsed.node.col_offset + 4)
