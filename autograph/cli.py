@@ -135,6 +135,10 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None, s
     except UsageError as e:
         print(f"autograph: error: {e}", file=stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("autograph: interrupted; files already written are complete, the others were not written",
+              file=stderr)
+        return 130
 
 
 # --- the convert command -----------------------------------------------------------------------------
