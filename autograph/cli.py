@@ -259,7 +259,9 @@ def _write(path: str, text: str) -> None:
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding=_declared_encoding(text))
+        partial = target.with_name(f".{target.name}.autograph-partial")
+        partial.write_text(text, encoding=_declared_encoding(text))
+        os.replace(partial, target)     # atomic: an interrupted run never leaves a half-written module
     except OSError as e:
         raise UsageError(f"can't write {path}: {e.strerror or e}") from None
 
