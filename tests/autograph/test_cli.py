@@ -206,6 +206,7 @@ def test_directory_is_mirrored_and_converted_in_parallel(tmp_path):
     written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.py"))
     assert written == sorted(p.relative_to(src).as_posix() for p in src.rglob("m*.py"))
     assert not (out / "notes.txt").exists() and not (out / "__pycache__").exists()
+    assert not list(out.rglob("*autograph-partial"))                      # written atomically, nothing left over
     assert "10 function(s) converted in 10 files" in err and "\r" not in err   # no progress bar off a terminal
     module = load(out / "sub" / "m3.py", "m3_converted")
     assert module.f3(10) == 3
