@@ -31,7 +31,8 @@ run time.
 from __future__ import annotations
 
 import ast
-import textwrap
+import io
+import tokenize
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional
 
@@ -111,7 +112,7 @@ def convert_module_source(source: str, filename: str = "<stdin>", names: Optiona
             continue
         start = min([node.lineno] + [d.lineno for d in node.decorator_list])
         indent = lines[start - 1][:len(lines[start - 1]) - len(lines[start - 1].lstrip())]
-        replacements.append((start, node.end_lineno, textwrap.indent(text, indent)))
+        replacements.append((start, node.end_lineno, _indent(text, indent)))
         result.converted.append(qualname)
     if replacements:
         result.code = _add_import(_apply(lines, replacements), tree)
@@ -263,6 +264,24 @@ def _restore_docstring(fn: ast.FunctionDef, docstring: Optional[str]) -> None:
 
 
 # --- assembling the module ---------------------------------------------------------------------------
+
+def _indent(code: str, indent: str) -> str:
+    """`textwrap.indent` that leaves the inside of multi-line strings (a method's docstring) as it is."""
+    if not indent:
+        return code
+    inside: set[int] = set()
+    opened: list[int] = []           # Python 3.12+ tokenizes f-strings in pieces
+    for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        kind = tokenize.tok_name[token.type]
+        if kind == "FSTRING_START":
+            opened.append(token.start[0])
+        elif kind == "FSTRING_END":
+            inside.update(range(opened.pop() + 1, token.end[0] + 1))
+        elif token.type == tokenize.STRING:
+            inside.update(range(token.start[0] + 1, token.end[0] + 1))
+    return "".join(line if number in inside or not line.strip() else indent + line
+                   for number, line in enumerate(code.splitlines(keepends=True), 1))
+
 
 def _apply(lines: list[str], replacements: list[tuple[int, int, str]]) -> str:
     out: list[str] = []

@@ -214,3 +214,25 @@ def test_a_function_that_cannot_be_converted_is_marked_to_run_as_it_is():
     assert namespace["use"](4) == 6 + 2              # converted callers run them with Python semantics
     again = convert_module_source(result.code, "m.py")
     assert again.skipped == {"numbers": "marked with do_not_convert", "use": "already converted"}
+
+
+def test_a_methods_multi_line_docstring_and_strings_are_unchanged():
+    source = textwrap.dedent('''\
+        class A:
+            def m(self, x):
+                """Doc.
+
+                More.
+                """
+                s = """line1
+        line2"""
+                if x:
+                    return s
+                return ""
+        ''')
+    result = convert_module_source(source, "m.py")
+    original, converted = {}, {}
+    exec(compile(source, "m.py", "exec"), original)
+    exec(compile(result.code, "m.py", "exec"), converted)
+    assert converted["A"].m.__doc__ == original["A"].m.__doc__
+    assert converted["A"]().m(1) == original["A"]().m(1) == "line1\nline2"
