@@ -42,6 +42,8 @@ from autograph import backends
 from autograph.backends import torch_capture as capture
 from autograph.backends import torch_state as ts
 from autograph.errors import StagingError, at_user_line
+from autograph.operators.control_flow import define_loop_state
+from autograph.operators.variables import is_undefined
 
 __all__ = ["BACKEND", "TorchRange"]
 
@@ -135,7 +137,10 @@ def _cond(pred, true_fn, false_fn):
 
 def _while_loop(test, body, state, opts):
     """`while` on a staged condition: PyTorch's `while_loop` over the flattened state."""
-    return _staged_loop(test, body, tuple(state), _loop_names(body), opts, "`while` loop")
+    names = _loop_names(body)
+    if any(is_undefined(v) for v in state):
+        state = define_loop_state(BACKEND, lambda s: body(*s), tuple(state), names)
+    return _staged_loop(test, body, state, names, opts, "`while` loop")
 
 
 def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opts: dict, construct: str) -> tuple:
@@ -260,6 +265,8 @@ def _for_loop(iterable, body, state, extra_test, opts):
         return (i + step, *body(item(i), *s))
 
     first = ts.lift(start, torch.int64).to(torch.int64)
+    if any(is_undefined(v) for v in state):      # a `return` inside the loop: learn the value's type
+        state = define_loop_state(BACKEND, lambda s: body(item(first), *s), tuple(state), names[1:])
     out = _staged_loop(test, step_body, (first, *state), names, opts, "`for` loop")
     return out[1:]
 
@@ -316,6 +323,14 @@ def _assert(condition, message_fn):
     torch._assert_async(_predicate(condition, "this `assert`"), message)
 
 
+def _zeros_like(value):
+    """A placeholder for a value undefined on some path (a `return` inside a staged loop)."""
+    if isinstance(value, torch.Tensor):
+        return torch.zeros(value.shape, dtype=value.dtype, device=value.device)   # not zeros_like: `value`
+                                                                                   # comes from an untraced probe
+    return type(value)(0) if isinstance(value, (bool, int, float)) else value
+
+
 BACKEND = backends.register_backend(backends.Backend(
     name="torch",
     staged_types=(torch.Tensor, TorchRange),
@@ -334,4 +349,6 @@ BACKEND = backends.register_backend(backends.Backend(
     logical_not=lambda x: torch.logical_not(_predicate(x, "`not`")),
     print=_print,
     assert_=_assert,
+    probe=capture.untraced,
+    zeros_like=_zeros_like,
 ))

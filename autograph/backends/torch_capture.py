@@ -110,3 +110,9 @@ def substituted(fn: Callable, originals: list) -> Callable:
         with Substitute(originals, stand_ins):
             return fn(*leading)
     return run
+
+
+def untraced(fn: Callable):
+    """`fn()`, run without recording its ops in the graph being traced (autograph's `probe`)."""
+    with _not_traced():
+        return fn()

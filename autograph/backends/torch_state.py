@@ -64,10 +64,16 @@ def unflatten(leaves: Sequence, layout: Layout) -> tuple:
 
 def check_structure(new_layout: Layout, layout: Layout, construct: str) -> None:
     for name, a, b in zip(layout.names, layout.specs, new_layout.specs):
-        if a != b:
+        if a == b:
+            continue
+        if a.type is list and b.type is list:
             raise StagingError(at_user_line(
-                f"'{name}' changes structure in {construct} ({b} instead of {a}). A tensor-dependent {construct} "
-                "must keep each variable's structure (the same nesting of lists, tuples and dicts)."))
+                f"the list '{name}' changes length in {construct} over tensors ({a.num_children} elements before, "
+                f"{b.num_children} after). The torch backend cannot grow a Python list in a staged loop: "
+                "preallocate a tensor (torch.zeros) and fill it, or stack the values with torch.cat."))
+        raise StagingError(at_user_line(
+            f"'{name}' changes structure in {construct} over tensors ({b} instead of {a}). Each variable must keep "
+            "its structure (the same nesting of lists, tuples and dicts) on every path."))
 
 
 # --- dtypes ---------------------------------------------------------------------------------------

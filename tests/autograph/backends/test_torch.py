@@ -148,6 +148,45 @@ def test_mixed_program_uses_torch_control_flow(exported_mixed):
     assert {"higher_order.cond", "higher_order.while_loop"} <= hops(exported_mixed)
 
 
+def first_negative(x, w):
+    """`return` and `break` inside loops over tensors, nested `if`s reading a closure tensor."""
+    for v in x:
+        if v < 0:
+            return v
+    i = 0
+    while i < 5:
+        if x.sum() > 10:
+            if x.mean() > 8:
+                x = x - w
+            else:
+                break
+        else:
+            x = x * 2
+        i += 1
+    return x.sum()
+
+
+@pytest.fixture(scope="module")
+def exported_early_exit():
+    return export(ag.convert(first_negative), torch.tensor([1.0, 2.0]), torch.tensor(3.0))
+
+
+@pytest.mark.parametrize("values", [[1.0, -2.0], [1.0, 2.0], [9.0, 9.0], [0.0, 0.0]])
+def test_exported_return_and_break_match_python(exported_early_exit, values):
+    x, w = torch.tensor(values), torch.tensor(0.5)
+    assert same(exported_early_exit.module()(x, w), first_negative(x, w))
+
+
+def test_list_growing_in_a_staged_loop_is_a_clear_error():
+    def doubled(x):
+        out = []
+        for v in x:
+            out.append(v * 2)
+        return out
+    with pytest.raises(StagingError, match="list 'out' changes length.*preallocate a tensor"):
+        export(ag.convert(doubled), POSITIVE)
+
+
 # --- eager tensors: Python semantics ---------------------------------------------------------------
 
 def test_eager_tensors_are_not_staged():
