@@ -295,3 +295,11 @@ def test_output_keeps_the_declared_encoding(tmp_path):
     assert status == 0
     module = load(tmp_path / "latin_ag.py", "latin_ag")
     assert module.f(1) == "caf\xe9" and module.f(0) == 0
+
+
+def test_quiet_drops_the_summary_but_not_the_errors(module_file, tmp_path):
+    status, out, err = run("convert", str(module_file), "-o", str(tmp_path / "q.py"), "-q")
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and ": error: generators" in err       # the problem only, no summary line
+    status, out, err = run("convert", str(module_file), "--check", "--quiet")
+    assert status == 1 and "function(s)" not in err
