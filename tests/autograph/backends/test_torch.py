@@ -177,6 +177,32 @@ def test_exported_return_and_break_match_python(exported_early_exit, values):
     assert same(exported_early_exit.module()(x, w), first_negative(x, w))
 
 
+def stepped(x, step):
+    total = torch.zeros(())
+    for i in range(10, 0, step):   # a tensor step: its sign is known only at run time
+        if i % 3 == 0:
+            continue
+        total = total + i * x
+    return total
+
+
+def test_range_with_a_tensor_step_and_continue():
+    program = export(ag.convert(stepped), torch.tensor(1.0), torch.tensor(-2))
+    for step in (-2, -3, 4):
+        assert same(program.module()(torch.tensor(1.0), torch.tensor(step)), stepped(torch.tensor(1.0), step))
+
+
+def test_maximum_iterations_caps_a_staged_while():
+    def capped(x):
+        while x.sum() < 100:
+            ag.set_loop_options(maximum_iterations=3)
+            x = x + 1
+        return x
+    program = export(ag.convert(capped), torch.ones(1))
+    assert program.module()(torch.ones(1)).tolist() == [4.0]
+    assert program.module()(torch.tensor([99.5])).tolist() == [100.5]
+
+
 def test_list_growing_in_a_staged_loop_is_a_clear_error():
     def doubled(x):
         out = []
