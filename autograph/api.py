@@ -345,6 +345,11 @@ def to_code(fn, recursive: bool = True) -> str:
     target = _function_of(fn)
     if getattr(target, CONVERTED_MARK, False):
         target = target.__wrapped__
+    if getattr(target, DO_NOT_CONVERT_MARK, False):   # runs as it is (e.g. the output of `autograph convert`)
+        try:
+            return inspect.cleandoc(inspect.getsource(target)) + "\n"
+        except (OSError, TypeError):
+            pass
     try:
         return _conversion(target, recursive).source + "\n"
     except ConversionError as e:

@@ -303,3 +303,17 @@ def test_quiet_drops_the_summary_but_not_the_errors(module_file, tmp_path):
     assert err.count("\n") == 1 and ": error: generators" in err       # the problem only, no summary line
     status, out, err = run("convert", str(module_file), "--check", "--quiet")
     assert status == 1 and "function(s)" not in err
+
+
+def test_to_code_of_a_converted_module_function_is_its_code(tmp_path):
+    import autograph as ag
+
+    source = tmp_path / "calc.py"
+    source.write_text("class K:\n    def calc(self, a, b):\n        if a > b:\n            a = b\n        return a\n")
+    status, out, err = run("convert", str(source), "-o", str(tmp_path / "calc_ag.py"))
+    assert status == 0
+    module = load(tmp_path / "calc_ag.py", "calc_ag")
+    shown = ag.to_code(module.K.calc)
+    assert shown.startswith("@ag__.do_not_convert\ndef calc(self, a, b):\n    with ag__.FunctionScope(")
+    assert shown.count("FunctionScope") == 1                      # not converted a second time
+    assert module.K().calc(3, 1) == 1
