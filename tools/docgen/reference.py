@@ -19,10 +19,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import autograph as ag
-import runtime as tf
-from tools.docgen import constructs
-from tools.docgen.constructs import CONSTRUCTS, Construct
+if __package__ in (None, ""):  # run as `python tools/docgen/reference.py`: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import autograph as ag  # noqa: E402
+import runtime as tf  # noqa: E402
+from tools.docgen import constructs  # noqa: E402
+from tools.docgen.constructs import CONSTRUCTS, Construct  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "reference"
