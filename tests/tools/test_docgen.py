@@ -26,3 +26,28 @@ def test_check_mode_reports_a_stale_page(tmp_path, monkeypatch, capsys):
     (tmp_path / "if.md").write_text("edited by hand\n")
     assert reference.main(["--check"]) == 1
     assert f"docs/reference/if.md is out of date; run: {reference.COMMAND}" in capsys.readouterr().err
+
+
+def test_errors_page_is_current():
+    from tools.docgen import errors
+    assert errors.OUT.read_text() == errors.page(), \
+        f"docs/errors.md is stale (the converter's messages changed); regenerate it with: {errors.COMMAND}"
+
+
+def test_every_error_example_raises_and_every_fix_runs():
+    from tools.docgen import errors
+    for case, got, fixed in errors.outcomes():
+        assert got.raised, f"{case.title}: the example no longer raises ({got.text})"
+        assert case.title.split("`")[1] in got.text, f"{case.title}: raised {got.text}"
+        assert fixed is None or not fixed.raised, f"{case.title}: the fix raises {fixed.text}"
+
+
+def test_every_autograph_error_class_is_on_the_errors_page():
+    import inspect
+
+    import autograph.errors
+    from tools.docgen import errors
+    classes = [name for name, cls in vars(autograph.errors).items()
+               if inspect.isclass(cls) and issubclass(cls, autograph.errors.AutoGraphError)]
+    text = errors.page()
+    assert [name for name in classes if f"`{name}`" not in text] == []

@@ -1,0 +1,202 @@
+"""The programs behind docs/errors.md: one per error autograph (or the runtime, for converted code) raises.
+
+Each program's source is shown on the page as it is written here; `tools/docgen/errors.py` runs it
+(after `import autograph as ag` and `import runtime as tf`) and records the real message.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class ErrorCase:
+    title: str
+    explanation: str
+    source: str                        # the program (after the two imports)
+    call: str                          # the expression that raises
+    fix: str
+    fixed_source: Optional[str] = None  # the program, fixed
+    fixed_call: Optional[str] = None    # defaults to `call`
+
+
+CASES = [
+    ErrorCase(
+        "`ConversionError`: a generator",
+        "A function containing `yield` can't be converted: a generator's control flow can't become a "
+        "graph.",
+        "@tf.function\ndef evens(n):\n    for i in range(n):\n        yield 2 * i\n",
+        "list(evens(3))",
+        "build and return a list (or a tensor) instead, or mark the function with "
+        "`@ag.do_not_convert` so it runs as plain Python.",
+        "@tf.function\ndef evens(n):\n    result = []\n    for i in range(n):\n        result.append(2 * i)\n"
+        "    return result\n",
+        "evens(3)"),
+    ErrorCase(
+        "`ConversionError`: an `async` function",
+        "Coroutines are not converted.",
+        "async def f(x):\n    return x\n",
+        "ag.to_code(f)",
+        "convert the synchronous function that does the computation, and await around it."),
+    ErrorCase(
+        "`ConversionError`: `global` or `nonlocal` inside a loop or an `if`",
+        "A `global`/`nonlocal` declaration inside converted control flow can't be converted, because "
+        "the loop body becomes a function of its own.",
+        "total = 0\n\n\ndef add_all(n):\n    while n > 0:\n        global total\n        total += n\n"
+        "        n -= 1\n    return n\n",
+        "ag.convert(add_all)(3)",
+        "compute the value in a local variable and return it (or assign the global once, after the "
+        "loop).",
+        "def add_all(n):\n    total = 0\n    while n > 0:\n        total += n\n        n -= 1\n    return total\n",
+        "ag.convert(add_all)(3)"),
+    ErrorCase(
+        "`ConversionError`: `set_loop_options` with positional or unknown arguments",
+        "`ag.set_loop_options(...)` is a directive read from the source: it takes keyword arguments "
+        "only, from a fixed list.",
+        "def f(n):\n    i = 0\n    while i < n:\n        ag.set_loop_options(unroll=True)\n        i += 1\n"
+        "    return i\n",
+        "ag.convert(f)(3)",
+        "use one of the options the message lists, e.g. `maximum_iterations=`.",
+        "def f(n):\n    i = 0\n    while i < n:\n        ag.set_loop_options(maximum_iterations=10)\n"
+        "        i += 1\n    return i\n"),
+    ErrorCase(
+        "`ConversionError`: several lambdas on one line",
+        "A lambda's source is found from its line; with two lambdas on that line autograph can't tell "
+        "which one it was given.",
+        "inc, dec = lambda x: x + 1, lambda x: x - 1\n",
+        "ag.convert(inc)(1)",
+        "put each lambda on a line of its own, or make it a `def`.",
+        "inc = lambda x: x + 1  # noqa: E731\ndec = lambda x: x - 1  # noqa: E731\n"),
+    ErrorCase(
+        "`SourceUnavailableError` (and its warning)",
+        "A function without source (made by `exec`, built in, from a C extension) can't be converted. "
+        "`to_code` raises; `convert` (and `runtime.function`) call it unconverted, with one warning "
+        "saying why.",
+        "namespace = {}\nexec('def double(x):\\n    return 2 * x', namespace)\ndouble = namespace['double']\n",
+        "ag.to_code(double)",
+        "define the function in a file (or the interactive prompt) so that `inspect` can read its "
+        "source; or accept that it runs as plain Python:",
+        "namespace = {}\nexec('def double(x):\\n    return 2 * x', namespace)\ndouble = namespace['double']\n",
+        "ag.convert(double)(21)"),
+    ErrorCase(
+        "`AutoGraphError`: `to_code` of something that is not a function",
+        "`to_code` needs a Python function (or a method, lambda, `functools.partial` of one).",
+        "",
+        "ag.to_code(3)",
+        "pass the function itself."),
+    ErrorCase(
+        "`StagingError`: a variable set in only one branch of a tensor `if`",
+        "With a tensor condition both branches become functions of a `Cond` op, and each must give "
+        "every variable used after the `if` a value. The message points at the assignment.",
+        "@tf.function\ndef f(x):\n    if x > 0:\n        y = x\n    return y\n",
+        "f(tf.constant(1))",
+        "give the variable a value before the `if` (or in both branches).",
+        "@tf.function\ndef f(x):\n    y = tf.constant(0)\n    if x > 0:\n        y = x\n    return y\n"),
+    ErrorCase(
+        "`StagingError`: branches that produce different structures",
+        "Both branches of a tensor `if` must produce values of the same structure (a tuple in one and "
+        "a single tensor in the other can't be one `Cond` output).",
+        "@tf.function\ndef f(x):\n    if x > 0:\n        y = (x, x)\n    else:\n        y = x\n    return y\n",
+        "f(tf.constant(1))",
+        "produce the same structure on every path.",
+        "@tf.function\ndef f(x):\n    if x > 0:\n        y = (x, x)\n    else:\n        y = (x, -x)\n    return y\n"),
+    ErrorCase(
+        "`StagingError`: a loop variable undefined before a tensor loop",
+        "A variable assigned in a loop over tensors and used after it is carried by the `While` op, so "
+        "it needs a value before the loop.",
+        "@tf.function\ndef last(n):\n    for i in tf.range(n):\n        s = i\n    return s\n",
+        "last(tf.constant(3))",
+        "assign an initial value of the right type before the loop.",
+        "@tf.function\ndef last(n):\n    s = tf.constant(-1)\n    for i in tf.range(n):\n        s = i\n    return s\n"),
+    ErrorCase(
+        "`ControlFlowError` (runtime): a loop variable that changes shape",
+        "A loop variable keeps its dtype and shape from one iteration to the next (the runtime's "
+        "`while_loop` checks it).",
+        "@tf.function\ndef grow(n):\n    s = tf.constant([1])\n    while n > 0:\n        s = tf.concat([s, s], 0)\n"
+        "        n -= 1\n    return s\n",
+        "grow(tf.constant(3))",
+        "keep the shape fixed; to build a growing sequence, append to a list (it becomes a tensor "
+        "list in the graph). `ag.set_loop_options(shape_invariants=...)` does not work yet through "
+        "AutoGraph (see [limitations.md](limitations.md)).",
+        "@tf.function\ndef grow(n):\n    parts = [tf.constant(1)]\n    while n > 0:\n        parts.append(n)\n"
+        "        n -= 1\n    return parts\n"),
+    ErrorCase(
+        "`InvalidArgumentError` (runtime): a loop variable that changes dtype",
+        "A loop variable that starts as a Python `int` becomes an `int32` tensor; adding a float to it "
+        "is refused by the runtime's dtype rules (no implicit promotion).",
+        "@tf.function\ndef halves(n):\n    s = 0\n    for i in tf.range(n):\n        s = s + 0.5\n    return s\n",
+        "halves(tf.constant(3))",
+        "start the variable with the dtype it keeps (`s = 0.0`).",
+        "@tf.function\ndef halves(n):\n    s = 0.0\n    for i in tf.range(n):\n        s = s + 0.5\n    return s\n"),
+    ErrorCase(
+        "`StagingError`: an empty list carried through a tensor loop",
+        "A list that is carried by a loop over tensors but never appended to has no element type.",
+        "@tf.function\ndef f(n):\n    xs = []\n    for i in tf.range(n):\n        xs = xs\n    return xs\n",
+        "f(tf.constant(3))",
+        "append to it in the loop (autograph then learns its element type), give it an initial "
+        "element, or don't carry it.",
+        "@tf.function\ndef f(n):\n    xs = []\n    for i in tf.range(n):\n        xs.append(i * i)\n    return xs\n"),
+    ErrorCase(
+        "`StagingError`: a tensor-dependent `break` in a loop over a Python list",
+        "A loop over a Python list is unrolled while tracing, so it can't stop at a point only known "
+        "when the graph runs.",
+        "@tf.function\ndef first_above(x):\n    found = tf.constant(-1)\n    for i in [1, 2, 3]:\n        if x > i:\n"
+        "            found = tf.constant(i)\n            break\n    return found\n",
+        "first_above(tf.constant(3))",
+        "loop over a tensor (or `tf.range`) so the loop itself is staged.",
+        "@tf.function\ndef first_above(x):\n    found = tf.constant(-1)\n    for i in tf.constant([1, 2, 3]):\n"
+        "        if x > i:\n            found = i\n            break\n    return found\n"),
+    ErrorCase(
+        "`StagingError`: iterating over a scalar tensor",
+        "A `for` loop over a tensor iterates over its first axis; a scalar has none.",
+        "@tf.function\ndef total(x):\n    s = 0\n    for v in x:\n        s += v\n    return s\n",
+        "total(tf.constant(3))",
+        "iterate over `tf.range(x)` if you meant a count, or pass a vector.",
+        "@tf.function\ndef total(x):\n    s = 0\n    for v in tf.range(x):\n        s += v\n    return s\n"),
+    ErrorCase(
+        "`StagingError`: `zip(..., strict=True)` over tensors",
+        "A staged `zip` can't check lengths when tracing.",
+        "@tf.function\ndef dot(x, y):\n    s = 0\n    for a, b in zip(x, y, strict=True):\n        s += a * b\n"
+        "    return s\n",
+        "dot(tf.constant([1, 2]), tf.constant([3, 4]))",
+        "drop `strict=True` and check the lengths with `tf.debugging.assert_equal`.",
+        "@tf.function\ndef dot(x, y):\n    tf.debugging.assert_equal(tf.size(x), tf.size(y))\n    s = 0\n"
+        "    for a, b in zip(x, y):\n        s += a * b\n    return s\n"),
+    ErrorCase(
+        "`UnsupportedCapabilityError`: a backend that lacks a construct",
+        "A framework registers what it supports through `autograph.backends`; a construct it provides "
+        "nothing for fails with the construct and the framework named. (This toy backend stages "
+        "`Toy` values but gives no while loop.)",
+        "from autograph import backends\n\n\nclass Toy:\n    def __gt__(self, other):\n        return self\n\n\n"
+        "def count(x):\n    n = 0\n    while x > 0:\n        n += 1\n    return n\n\n\n"
+        "def try_toy():\n    backends.register_backend(backends.Backend(name='toy', staged_types=(Toy,)))\n"
+        "    try:\n        return ag.convert(count)(Toy())\n    finally:\n        backends.unregister_backend('toy')\n",
+        "try_toy()",
+        "use the construct on Python values, the framework's own API, or add the capability to the "
+        "backend (see [backends.md](backends.md))."),
+    ErrorCase(
+        "`OperatorNotAllowedInGraphError` (runtime): a tensor used as a Python `bool` without AutoGraph",
+        "With `autograph=False` (or in a function marked `do_not_convert`) a Python `if` on a "
+        "symbolic tensor needs its value while tracing, which does not exist yet.",
+        "@tf.function(autograph=False)\ndef relu(x):\n    if x > 0:\n        return x\n    return tf.zeros_like(x)\n",
+        "relu(tf.constant(-1))",
+        "leave AutoGraph on (the default), or write the control flow with `tf.cond`.",
+        "@tf.function\ndef relu(x):\n    if x > 0:\n        return x\n    return tf.zeros_like(x)\n"),
+    ErrorCase(
+        "`InvalidArgumentError` / `AssertionError`: `assert`",
+        "`assert` keeps Python's meaning on Python values (an `AssertionError`); on tensors in a graph it "
+        "becomes an `Assert` op that raises the runtime's `InvalidArgumentError` when the graph runs.",
+        "@tf.function\ndef positive(x):\n    assert x > 0, 'x must be positive'\n    return x\n",
+        "positive(tf.constant(-1))",
+        "this is the assertion doing its job: pass valid inputs, or catch `tf.errors.InvalidArgumentError`.",
+        "@tf.function\ndef positive(x):\n    assert x > 0, 'x must be positive'\n    return x\n",
+        "positive(tf.constant(2))"),
+    ErrorCase(
+        "`UnboundLocalError`: a variable undefined on the path taken, on Python values",
+        "On Python values converted code keeps Python's semantics, including its error for a variable "
+        "that was never assigned on the path taken.",
+        "def f(x):\n    if x > 0:\n        y = 1\n    return y\n",
+        "ag.convert(f)(-1)",
+        "assign the variable on every path.",
+        "def f(x):\n    y = 0\n    if x > 0:\n        y = 1\n    return y\n"),
+]
