@@ -66,13 +66,16 @@ class ControlFlowTransformer(Base):
         defined = anno.get(node, Key.DEFINED_IN, frozenset())
         inits = []
         for v in state:
-            if v not in defined:
-                (init,) = templates.replace("var = ag__.Undefined(label)", var=v, label=gast.Constant(value=v, kind=None))
-                anno.set(init, Key.UNDEFINED_INIT, v)
-                inits.append(located(init, node))
+            (init,) = templates.replace("var = ag__.Undefined(label)", var=v, label=gast.Constant(value=v, kind=None))
+            anno.set(init, Key.UNDEFINED_INIT, v)
+            if v in defined:
+                # defined in the user's function, but this statement may end up in a generated function
+                # that assigns `v` (as state) without receiving it: there `v` starts unbound
+                anno.set(init, Key.SCOPE_INIT, True)
+            inits.append(located(init, node))
         return inits
 
-    def _hoist_inits(self, body: list, params) -> list:
+    def _hoist_inits(self, body: list, params, user_scope: bool = False) -> list:
         """Move the `x = ag__.Undefined('x')` of this function's own scope to its top, once per
         name, and drop those of its parameters. Left in place, an init would overwrite a value
         that some path did assign (a loop body's state from the previous iteration, or a variable
@@ -99,6 +102,8 @@ class ControlFlowTransformer(Base):
         seen, inits = set(params), []
         for s in found:
             var = anno.get(s, Key.UNDEFINED_INIT)
+            if user_scope and anno.get(s, Key.SCOPE_INIT):
+                continue      # definitely assigned before its statement in the user's own scope
             if var not in seen:
                 seen.add(var)
                 inits.append(s)
@@ -226,5 +231,5 @@ def _options(node):
 def transform(node, ctx: Context):
     transformer = ControlFlowTransformer(ctx)
     node = transformer.transform(node)
-    node.body = transformer._hoist_inits(node.body, ctx.params)
+    node.body = transformer._hoist_inits(node.body, ctx.params, user_scope=True)
     return node

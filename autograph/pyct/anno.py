@@ -21,6 +21,8 @@ class Key(enum.Enum):
     LOOP_OPTIONS = "keyword arguments of set_loop_options found in the loop body"
     GENERATED = "a function the converters made (a branch, loop body or test), part of the converted scope"
     UNDEFINED_INIT = "the variable an `x = ag__.Undefined('x')` statement initialises (hoisted to its scope's top)"
+    SCOPE_INIT = ("an UNDEFINED_INIT for a variable defined before the statement in the user's function: needed "
+                  "only in a generated function that does not receive it as a parameter")
     RAW = "a generated load of a variable that may be undefined (not wrapped in ag__.ld)"
 
 

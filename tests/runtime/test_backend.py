@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+import autograph as ag
 import runtime as tf
 from autograph import backends
 from autograph.errors import StagingError
@@ -294,3 +295,31 @@ def test_a_staged_loop_whose_return_never_happens_at_trace_time_leaves_it_unset(
 
     traced = tf.function(f)
     assert [int(v) for v in traced(tf.constant(3))] == list(f(3))
+
+
+def test_a_branch_function_that_assigns_a_variable_it_does_not_receive_starts_it_unbound():
+    # fuzzer seed 1179: the rest of the function after a loop with a return is guarded by
+    # `if not do_return`; `x`, assigned on both paths of an inner if, is not that guard's state
+    def f(a, b):
+        x = a
+        n = 0
+        while n < b:
+            n += 1
+            if n > 10:
+                return -1, n
+        else:
+            if a > 0:
+                x = 1
+            else:
+                x = 9
+        x -= n
+        return x, n
+
+    traced = tf.function(f)
+    for a, b in ((1, 3), (-1, 2)):
+        assert [int(v) for v in traced(tf.constant(a), tf.constant(b))] == list(f(a, b))
+    ag.api.run_generated_code(True)
+    try:
+        assert ag.convert(f)(1, 3) == f(1, 3) and ag.convert(f)(-1, 0) == f(-1, 0)
+    finally:
+        ag.api.run_generated_code(False)
