@@ -2,6 +2,7 @@
 import ast
 import copy
 import inspect
+import textwrap
 
 import gast
 
@@ -61,7 +62,7 @@ def test_from_ast_matches_gast():
             return lambda q=3: q
         ''')]
     for source in sources:
-        tree = ast.parse(inspect.cleandoc(source))
+        tree = ast.parse(textwrap.dedent(source))
         assert gast.dump(from_ast(tree), include_attributes=True) == \
             gast.dump(gast.ast_to_gast(tree), include_attributes=True)
 
