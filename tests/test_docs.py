@@ -1,4 +1,9 @@
-"""Every Python code block in README.md and docs/ runs; generated-code excerpts are real."""
+"""Every Python code block in README.md and docs/ runs; generated-code excerpts and shown outputs are real.
+
+Markers in the Markdown, on the line before a block:
+- `<!-- to_code: NAME -->` before a text block: the block is part of `autograph.to_code(NAME)`.
+- `<!-- output -->` before a text block: the block is exactly what the Python block before it prints.
+"""
 import contextlib
 import io
 import pathlib
@@ -11,11 +16,13 @@ import autograph as ag
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-BLOCK = re.compile(r"(?:<!-- to_code: (?P<fn>\w+) -->\n)?```(?P<lang>\w*)\n(?P<code>.*?)```", re.S)
+BLOCK = re.compile(r"(?:<!-- (?:to_code: (?P<fn>\w+)|(?P<output>output)) -->\n)?```(?P<lang>\w*)\n(?P<code>.*?)```",
+                   re.S)
 
 
 def blocks(page):
-    return [(m.group("lang"), m.group("code"), m.group("fn")) for m in BLOCK.finditer(page.read_text())]
+    return [(m.group("lang"), m.group("code"), m.group("fn") or m.group("output"))
+            for m in BLOCK.finditer(page.read_text())]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
@@ -23,15 +30,19 @@ def test_python_blocks_run_and_to_code_excerpts_match(page, tmp_path, monkeypatc
     monkeypatch.syspath_prepend(str(tmp_path))
     namespace = {"__name__": f"doc_{page.stem}"}
     # Code blocks run from a real file so that autograph can read the functions' source.
-    source = ""
+    source, printed = "", ""
     for lang, code, fn_name in blocks(page):
         if lang == "python":
             padded = "\n" * source.count("\n") + code  # keeps line numbers of the file below
             source += code + "\n"
             module = tmp_path / f"doc_{page.stem}_{len(source)}.py"
             module.write_text(source)
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):  # tf.print writes to stderr
                 exec(compile(padded, str(module), "exec"), namespace)
+            printed = out.getvalue()
+        elif fn_name == "output":
+            assert printed.rstrip() == code.rstrip(), f"{page.name}: the output shown differs from what the block prints"
         elif fn_name is not None:
             generated = ag.to_code(namespace[fn_name])
             excerpt = textwrap.dedent(code)
