@@ -53,6 +53,23 @@ def _list_empty_like(element):
     return TensorArray(element.dtype, size=0, dynamic_size=True, element_shape=element.shape)
 
 
+def _as_traced(state: tuple) -> tuple:
+    """The loop state as the staged loop's body sees it: Python numbers become tensors, so that an `if` on
+    them inside the body is staged in the probe too (a probe on Python ints would take one branch only
+    and miss a `return` in the other)."""
+    return tuple(convert_to_tensor(v) if isinstance(v, (bool, int, float)) else v for v in state)
+
+
+def _define_loop_state(step, state: tuple, names: tuple) -> tuple:
+    """`define_loop_state`, probing the body on the state as the staged loop sees it (tensors) first; an
+    empty Python list appended to under an `if` can only be probed on the Python state (a staged `if`
+    would see lists of different lengths in its branches), so that is the fallback."""
+    try:
+        return define_loop_state(BACKEND, lambda s: step(_as_traced(s)), state, names)
+    except StagingError:
+        return define_loop_state(BACKEND, step, state, names)
+
+
 def _state_names(body) -> tuple:
     try:
         return tuple(p.name for p in inspect.signature(body).parameters.values())
@@ -61,7 +78,7 @@ def _state_names(body) -> tuple:
 
 
 def _while_loop(test, body, state, opts):
-    state = define_loop_state(BACKEND, lambda s: body(*s), tuple(state), _state_names(body))
+    state = _define_loop_state(lambda s: body(*s), tuple(state), _state_names(body))
     return tuple(control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
                                          maximum_iterations=opts.get("maximum_iterations"),
                                          shape_invariants=opts.get("shape_invariants")))
@@ -120,8 +137,8 @@ def _for_loop(iterable, body, state, extra_test, opts):
     def step(i, *s):
         return (i + 1, *body(item(i), *s))
     _name_like(step, body)
-    state = define_loop_state(BACKEND, lambda s: body(item(constant(0)), *s), tuple(state),
-                              _state_names(body)[1:])
+    state = _define_loop_state(lambda s: body(item(constant(0)), *s), tuple(state),
+                               _state_names(body)[1:])
 
     out = control_flow.while_loop(test, step, (constant(0), *state),
                                   maximum_iterations=opts.get("maximum_iterations"))

@@ -323,3 +323,36 @@ def test_a_branch_function_that_assigns_a_variable_it_does_not_receive_starts_it
         assert ag.convert(f)(1, 3) == f(1, 3) and ag.convert(f)(-1, 0) == f(-1, 0)
     finally:
         ag.api.run_generated_code(False)
+
+
+def test_a_return_inside_a_staged_loop_behind_an_if_on_a_python_started_variable():
+    # `i` starts as the Python int 0, so probing the body on the initial state would take the Python
+    # `if` (false) path and never see the `return`: the probe runs on the state as the loop sees it
+    def f(n):
+        i = 0
+        while i < n:
+            i += 1
+            if i * i > 10:
+                return i
+        return -1
+
+    code = ag.to_code(f)
+    assert "retval_ = ag__.ld(i)" in code and "ag__.while_stmt(" in code
+    traced = tf.function(f)
+    for n in (0, 3, 4, 10):
+        assert int(traced(tf.constant(n))) == f(n)
+        assert int(ag.convert(f)(tf.constant(n))) == f(n)
+
+
+def test_a_return_inside_a_staged_for_loop_over_a_python_started_variable():
+    def f(n):
+        s = 0
+        for i in tf.range(n):
+            s += i
+            if s > 5:
+                return s * 10
+        return s
+
+    traced = tf.function(f)
+    for n in (0, 3, 4, 8):
+        assert int(traced(tf.constant(n))) == f(n)
