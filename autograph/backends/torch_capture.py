@@ -18,6 +18,7 @@ sub-graph's own inputs.
 """
 from __future__ import annotations
 
+import threading
 from typing import Callable, Iterable
 
 import torch
@@ -29,7 +30,15 @@ try:
 except ImportError:                              # pragma: no cover - an older torch: the run is traced, then dead
     from contextlib import nullcontext as _not_traced
 
-_active: list = []          # the Substitute modes in force, innermost last
+_local = threading.local()  # .active: this thread's Substitute modes in force, innermost last
+
+
+def _active() -> list:
+    try:
+        return _local.active
+    except AttributeError:
+        _local.active = []
+        return _local.active
 
 
 def _tensors(tree) -> list:
@@ -77,17 +86,17 @@ class Substitute(TorchFunctionMode):
         return func(*args, **kwargs)
 
     def __enter__(self):
-        _active.append(self)
+        _active().append(self)
         return super().__enter__()
 
     def __exit__(self, *exc):
-        _active.remove(self)
+        _active().remove(self)
         return super().__exit__(*exc)
 
 
 def resolve(t: torch.Tensor) -> torch.Tensor:
     """`t` as the innermost sub-graph being traced sees it (its stand-in, if it was substituted)."""
-    for mode in reversed(_active):
+    for mode in reversed(_active()):
         t = mode.swap(t)
     return t
 

@@ -88,6 +88,21 @@ def test_converted_matches_hand_written_torch_cond(exported_if):
         assert torch.equal(exported_if.module()(x), hand.module()(x))
 
 
+def relu_label(x):
+    if x > 0:
+        y, label = x, "relu"
+    else:
+        y, label = 0, "relu"       # a Python 0 against a float tensor; the same string in both branches
+    return y, label
+
+
+def test_python_number_takes_the_other_branchs_dtype_and_equal_values_stay_python():
+    program = export(ag.convert(relu_label), torch.tensor(2.0))
+    for x in (torch.tensor(2.0), torch.tensor(-3.0)):
+        y, label = program.module()(x)
+        assert y.dtype == torch.float32 and float(y) == max(float(x), 0.0) and label == "relu"
+
+
 # --- while loops -----------------------------------------------------------------------------------
 
 def doubling(x):
