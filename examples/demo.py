@@ -27,7 +27,7 @@ def main() -> None:
     graph_fn = tf.function(collatz_steps)
     x = tf.constant(27)
     print("Python int:     collatz_steps(27) =", collatz_steps(27))
-    print("eager tensor:  ", collatz_steps(x))
+    print("eager tensor:  ", collatz_steps(x), "(the Python function, run op by op)")
     print("graph function:", graph_fn(x))
     print("traced graph ops:", len(graph_fn.get_concrete_function(x).graph.get_operations()))
 

@@ -52,3 +52,14 @@ def test_python_blocks_run_and_to_code_excerpts_match(page, tmp_path, monkeypatc
 
 def test_pages_have_code():
     assert sum(1 for page in PAGES for lang, _, _ in blocks(page) if lang == "python") >= 8
+
+
+LINK = re.compile(r"\]\(([\w./-]*[./][\w./-]*)(?:#[\w-]*)?\)")
+
+
+@pytest.mark.parametrize("page", [*PAGES, *sorted((ROOT / "docs" / "reference").glob("*.md"))], ids=lambda p: p.name)
+def test_relative_links_point_at_files_that_exist(page):
+    text = re.sub(r"```.*?```", "", page.read_text(), flags=re.S)   # links only, not code
+    missing = [target for target in LINK.findall(text)
+               if "://" not in target and not (page.parent / target).exists()]
+    assert not missing, f"{page.relative_to(ROOT)} links to missing files: {missing}"
