@@ -24,7 +24,7 @@ from typing import Callable, Optional
 import gast
 
 from autograph import backends
-from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError
+from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError, user_location
 from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
 from autograph.pyct import activity, parser
@@ -225,7 +225,11 @@ def _convert_function(fn: types.FunctionType, options: ConversionOptions) -> Cal
 def _warn_once(fn, message: str) -> None:
     if fn.__code__ not in _warned_no_source:
         _warned_no_source.add(fn.__code__)
-        warnings.warn(message, RuntimeWarning, stacklevel=4)
+        where = user_location(2)  # the user's line that called or converted fn, not a frame of a framework
+        if where is None:
+            warnings.warn(message, RuntimeWarning, stacklevel=4)
+        else:
+            warnings.warn_explicit(message, RuntimeWarning, where[0], where[1])
 
 
 def _target(f, options: ConversionOptions):

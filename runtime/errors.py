@@ -4,6 +4,27 @@ Each class also subclasses the matching builtin, so `except ValueError` works.
 """
 from __future__ import annotations
 
+import linecache
+import os
+import sys
+
+_PACKAGE_DIRS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), name) + os.sep
+                      for name in ("runtime", "autograph"))
+
+
+def _user_line() -> str:
+    """'file:line: source' of the innermost frame outside runtime, autograph and generated executor code."""
+    frame = sys._getframe(2)
+    if os.sep + "executor" + os.sep in frame.f_code.co_filename:
+        return ""  # a run-time failure: the executor's message names the op and its generated line
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_PACKAGE_DIRS) and not filename.startswith("<"):
+            code = linecache.getline(filename, frame.f_lineno).strip()
+            return f"{filename}:{frame.f_lineno}" + (f": {code}" if code else "")
+        frame = frame.f_back
+    return ""
+
 
 class OpError(Exception):
     """Base class of errors raised while running an op.
@@ -13,7 +34,8 @@ class OpError(Exception):
     """
 
     def __init__(self, message: str, op_name: str | None = None):
-        super().__init__(message)
+        where = _user_line()  # the user's line that ran (eagerly) or traced the op, or called the function
+        super().__init__(f"{message}\n    at {where}" if where and where.split(":")[0] not in message else message)
         self.message = message
         self.op_name = op_name
 

@@ -110,7 +110,10 @@ class Function:
         if kwargs or (len(args) != self._positional_count() and self.input_signature is None):
             args, kwargs = self._canonical(args, kwargs)
         if self.input_signature is not None:
-            args, kwargs = self._apply_signature(args, kwargs)
+            try:
+                args, kwargs = self._apply_signature(args, kwargs)
+            except TypeError as e:  # name the user's call, not this frame
+                raise TypeError(f"{user_location()}: {e}") from None
         elif has_array(args, kwargs):
             args, kwargs = nest.pack((args, kwargs), [array_to_tensor(v) for v in nest.flatten((args, kwargs))])
         key = (encode(args), encode(kwargs) if kwargs else ())
