@@ -35,6 +35,9 @@ def parse_args(argv=None):
                         "(default 30)")
     parser.add_argument("--minimize-budget", type=float, default=60.0,
                         help="seconds spent shrinking each finding (0: save it as generated; default 60)")
+    parser.add_argument("--memory", type=float, default=4.0,
+                        help="GiB of address space the fuzzer may use (a runaway program then fails with "
+                        "MemoryError, reported, instead of exhausting a shared machine; 0: no limit; default 4)")
     parser.add_argument("--progress", type=int, default=0, metavar="K",
                         help="print a progress line to stderr every K seeds (default: never)")
     parser.add_argument("--out", type=pathlib.Path, default=None,
@@ -114,8 +117,16 @@ def _same(finding, original) -> bool:
     return finding is not None and finding.kind == original.kind and finding.mode == original.mode
 
 
+def _limit_memory(gib: float) -> None:
+    if gib > 0:
+        import resource
+        limit = int(gib * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
+    _limit_memory(args.memory)
     out = args.out or pathlib.Path(tempfile.mkdtemp(prefix="autograph_fuzz_results_"))
     return run(args.n, args.seed, args.modes, out, args.timeout, args.minimize_budget, args.progress)
 

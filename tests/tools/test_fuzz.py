@@ -39,3 +39,11 @@ def test_minimize_keeps_the_failure_and_shrinks():
         return "/ 0" in candidate
     small = minimize(source, fails)
     assert "/ 0" in small and small.count("\n") < source.count("\n")
+
+
+def test_staged_programs_return_on_a_loop_counter():
+    # a return behind an `if` on a counter that starts as a Python int: the pattern where probing a staged
+    # loop body on its Python initial state missed the return (tests/runtime/test_backend.py)
+    import re
+    pattern = re.compile(r"if n\d+ (>|==|>=) \d:\n +return ")
+    assert any(pattern.search(generator.generate(s, staged=True)) for s in range(50))

@@ -4,15 +4,16 @@ Programs use int variables (and bools from comparisons), nested
 if/elif/else, while loops with a bound, for loops over range(...), break,
 continue, loop else clauses, early return, and/or/not, ternaries,
 augmented assignment, a helper function and a lambda, and `record(...)`
-calls whose order is compared between runs.
+calls whose order is compared between runs. Inside a loop body, expressions may use
+the loop's counter (a Python int that becomes a tensor once the loop is staged).
 
 With `staged=True` the program stays within what graph mode can express
 (checked by modes c and d): every variable is defined before any branch or
 loop, no `record` side effects inside control flow (they would run once per
 trace), `and`/`or` only between comparisons, every `return` returns the same
 structure (a tuple of three ints), and all arithmetic is int32-safe (values
-kept small with `%`). Returns inside loops are included: they become loop
-state in a graph.
+kept small with `%`; every plain assignment inside a loop is taken `% 1000`).
+Returns inside loops are included: they become loop state in a graph.
 """
 from __future__ import annotations
 
@@ -30,11 +31,15 @@ class Generator:
     _loop_depth: int = 0
     _lines: list = field(default_factory=list)
     _counter: int = 0
+    _counters: list = field(default_factory=list)   # loop counters/targets usable inside the current loop body
 
     # -- expressions -------------------------------------------------------------------
 
     def atom(self) -> str:
         choice = self.rng.random()
+        if self._counters and choice < 0.1:
+            # a condition on a counter that starts as a Python int: an `if` that is staged only inside a staged loop
+            return self.rng.choice(self._counters)
         if choice < 0.45:
             return self.rng.choice(VARIABLES + ["a", "b"])
         if choice < 0.8:
@@ -87,7 +92,10 @@ class Generator:
         r = self.rng.random()
         var = self.rng.choice(VARIABLES)
         if depth >= self.max_depth or r < 0.35:
-            self.emit(indent, f"{var} = {self.value()}")
+            value = self.value()
+            if self.staged and self._loop_depth:   # repeated `y = 2*a - y - 2*z` would overflow int32 tensors
+                value = f"({value}) % 1000"
+            self.emit(indent, f"{var} = {value}")
         elif r < 0.5:
             self.emit(indent, f"{var} {self.rng.choice(['+=', '-='])} {self.arith(1)}")
         elif r < 0.55 and not self.staged:
@@ -102,7 +110,10 @@ class Generator:
             self.emit(indent, f"if {self.condition()}:")
             self.emit(indent + 1, self.rng.choice(["break", "continue"]))
         else:
-            self.emit(indent, f"if {self.condition()}:")
+            condition = self.condition()
+            if self._counters and self.rng.random() < 0.4:   # a return that depends on the loop counter alone
+                condition = f"{self._counters[-1]} {self.rng.choice(['>', '==', '>='])} {self.rng.randint(0, 3)}"
+            self.emit(indent, f"if {condition}:")
             value = f"{self.arith()}, y, z" if self.staged else self.arith()  # graphs need one structure
             self.emit(indent + 1, f"return {value}")
 
@@ -125,20 +136,22 @@ class Generator:
         self.emit(indent, f"{counter} = 0")
         self.emit(indent, f"while {counter} < {self.rng.randint(0, 4)} and ({self.condition()}):")
         self.emit(indent + 1, f"{counter} += 1")
-        self._loop_depth += 1
-        self.block(indent + 1, depth + 1, self.rng.randint(1, 3))
-        self._loop_depth -= 1
-        self._loop_else(indent, depth)
+        self._loop_body(indent, depth, counter)
 
     def for_loop(self, indent: int, depth: int) -> None:
         target = self._counter_name()
         bound = self.rng.choice(["a % 5", "b % 4", str(self.rng.randint(0, 4))])
         self.emit(indent, f"for {target} in range({bound}):")
         self.emit(indent + 1, f"x = x + {target}")
+        self._loop_body(indent, depth, target)
+
+    def _loop_body(self, indent: int, depth: int, counter: str) -> None:
         self._loop_depth += 1
+        self._counters.append(counter)
         self.block(indent + 1, depth + 1, self.rng.randint(1, 3))
+        self._counters.pop()
         self._loop_depth -= 1
-        self._loop_else(indent, depth)
+        self._loop_else(indent, depth)   # a for loop's target is unbound in `else` after zero iterations
 
     def _loop_else(self, indent: int, depth: int) -> None:
         if self.rng.random() < 0.25:
@@ -150,6 +163,7 @@ class Generator:
     def program(self) -> str:
         self._lines = []
         self._counter = 0
+        self._counters = []
         self.emit(1, "x = a")
         self.emit(1, "y = b")
         self.emit(1, "z = 0")
