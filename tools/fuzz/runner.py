@@ -72,7 +72,10 @@ def _as_ints(value):
 def check(source: str, modes: str = "abcd") -> Optional[Finding]:
     """The first disagreement or internal error, or None."""
     module = load(source)
-    converted = ag.convert(module.f)
+    try:
+        converted = ag.convert(module.f)
+    except Exception as e:  # noqa: BLE001 - a valid program must convert
+        return Finding("internal error", "b", f"conversion failed: {''.join(traceback.format_exception(e))}", source)
     api.run_generated_code(True)
     try:
         for a, b in INPUTS:
