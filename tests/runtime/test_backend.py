@@ -356,3 +356,45 @@ def test_a_return_inside_a_staged_for_loop_over_a_python_started_variable():
     traced = tf.function(f)
     for n in (0, 3, 4, 8):
         assert int(traced(tf.constant(n))) == f(n)
+
+
+def test_staged_loops_with_else_clauses_and_break():
+    def f(n, limit):
+        s = 0
+        for i in tf.range(n):
+            s += i
+            if s > limit:
+                break
+        else:
+            s = -s
+        k = 0
+        while k < n:
+            k += 1
+            if k * 3 > limit:
+                break
+        else:
+            k = k * 100
+        return s, k
+
+    code = ag.to_code(f)
+    assert "ag__.for_stmt(" in code and "ag__.while_stmt(" in code
+    converted = ag.convert(f)
+    traced = tf.function(f)
+    for n, limit in ((4, 100), (5, 3), (0, 1)):
+        assert converted(n, limit) == f(n, limit)
+        assert [int(v) for v in converted(tf.constant(n), tf.constant(limit))] == list(f(n, limit))
+        assert [int(v) for v in traced(tf.constant(n), tf.constant(limit))] == list(f(n, limit))
+
+
+def test_one_branch_error_points_at_the_assignment():
+    import inspect
+
+    def f(x):
+        if x > 0:
+            y = x
+        return y
+
+    with pytest.raises(StagingError) as info:
+        tf.function(f)(tf.constant(1))
+    line = inspect.getsourcelines(f)[1] + 2      # the `y = x` line
+    assert f"test_backend.py:{line}:" in str(info.value) and "'y' is assigned in only one branch" in str(info.value)
