@@ -76,6 +76,8 @@ def check(source: str, modes: str = "abcd") -> Optional[Finding]:
         converted = ag.convert(module.f)
     except Exception as e:  # noqa: BLE001 - a valid program must convert
         return Finding("internal error", "b", f"conversion failed: {''.join(traceback.format_exception(e))}", source)
+    import runtime as tf
+    traced = tf.function(module.f)   # traced once (int32 scalars), run on every input
     api.run_generated_code(True)
     try:
         for a, b in INPUTS:
@@ -93,7 +95,7 @@ def check(source: str, modes: str = "abcd") -> Optional[Finding]:
                     return finding
             for mode in "cd":
                 if mode in modes:
-                    got = _outcome(lambda: _tensor_call(mode, module, converted, a, b))
+                    got = _outcome(lambda: _tensor_call(mode, traced, converted, a, b))
                     finding = _compare(mode, expected, got, source, exact=False, args=(a, b))
                     if finding:
                         return finding
@@ -102,12 +104,12 @@ def check(source: str, modes: str = "abcd") -> Optional[Finding]:
     return None
 
 
-def _tensor_call(mode: str, module, converted, a, b):
+def _tensor_call(mode: str, traced, converted, a, b):
     import runtime as tf
     args = (tf.constant(a), tf.constant(b))
     if mode == "c":
         return _as_ints(converted(*args))
-    return _as_ints(tf.function(module.f)(*args))
+    return _as_ints(traced(*args))
 
 
 def _compare(mode, expected, got, source, exact: bool, args=()) -> Optional[Finding]:
