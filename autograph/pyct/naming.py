@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import gast
 
+from autograph.pyct.activity import walk
+
 
 class Namer:
     """Hands out names that clash neither with each other nor with the user's."""
@@ -13,8 +15,12 @@ class Namer:
 
     @classmethod
     def for_tree(cls, node) -> "Namer":
-        names = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
-        names |= {n.name for n in gast.walk(node) if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
+        names = set()
+        for n in walk(node):
+            if n.__class__ is gast.Name:
+                names.add(n.id)
+            elif isinstance(n, (gast.FunctionDef, gast.ClassDef)):
+                names.add(n.name)
         return cls(names)
 
     def new(self, base: str) -> str:

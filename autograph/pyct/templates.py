@@ -18,17 +18,20 @@ _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 def copy_tree(node):
     """A fresh copy of a gast tree (much faster than copy.deepcopy); annotations are shared."""
-    if isinstance(node, list):
+    cls = node.__class__
+    if cls is list:
         return [copy_tree(n) for n in node]
     if not isinstance(node, gast.AST):
         return node
-    new = node.__class__(**{f: copy_tree(getattr(node, f, None)) for f in node._fields})
-    for attr in _LOCATION:
-        if hasattr(node, attr):
-            setattr(new, attr, getattr(node, attr))
-    extra = getattr(node, "___ag_anno", None)
-    if extra is not None:
-        new.___ag_anno = dict(extra)
+    new = cls.__new__(cls)
+    attrs = new.__dict__
+    for key, value in node.__dict__.items():
+        if value.__class__ is list or isinstance(value, gast.AST):
+            attrs[key] = copy_tree(value)
+        elif key == "___ag_anno":
+            attrs[key] = dict(value)
+        else:
+            attrs[key] = value
     return new
 
 
@@ -98,7 +101,7 @@ def _parse(template: str) -> gast.Module:
     if tree is None:
         tree = gast.parse(textwrap.dedent(template))
         for node in gast.walk(tree):  # generated code takes the location of what it replaces
-            for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+            for attr in _LOCATION:
                 if hasattr(node, attr):
                     setattr(node, attr, None)
         _parsed[template] = tree
