@@ -16,6 +16,7 @@ from autograph.operators.control_flow import define_loop_state
 from runtime import control_flow
 from runtime.graph import FuncGraph, building
 from runtime.ops import array_ops, logging_ops, math_ops, registry
+from runtime.shape import as_shape
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor
 from runtime.tensor_array import TensorArray
 
@@ -81,7 +82,25 @@ def _while_loop(test, body, state, opts):
     state = _define_loop_state(lambda s: body(*s), tuple(state), _state_names(body))
     return tuple(control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
                                          maximum_iterations=opts.get("maximum_iterations"),
-                                         shape_invariants=opts.get("shape_invariants")))
+                                         shape_invariants=_per_variable(opts.get("shape_invariants"), state)))
+
+
+def _per_variable(invariants, state: tuple):
+    """`set_loop_options(shape_invariants=[(x, [None]), ...])` pairs a loop variable's value with its shape;
+    while_loop takes one entry per loop variable (None: the variable's own shape)."""
+    if not invariants or not all(isinstance(p, (tuple, list)) and len(p) == 2
+                                 and isinstance(p[0], (Tensor, SymbolicTensor)) for p in invariants):
+        return invariants
+    chosen = [None] * len(state)
+    for value, shape in invariants:
+        matches = [i for i, v in enumerate(state) if v is value]
+        if not matches:
+            raise StagingError(at_user_line(
+                "set_loop_options(shape_invariants=...) names a value that is not one of this loop's "
+                "variables: pass (variable, shape) pairs for variables the loop body assigns."))
+        for i in matches:
+            chosen[i] = as_shape(shape)   # a TensorShape: a plain list would be flattened as structure
+    return chosen
 
 
 class StagedEnumerate:

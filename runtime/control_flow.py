@@ -300,4 +300,14 @@ def _check_loop_var(label: str, before, after, where: str) -> None:
     if not before.shape.is_compatible_with(after.shape):
         raise ControlFlowError(
             f"{where}: {label} has shape {before.shape} before the loop but {after.shape} after one "
-            "iteration. To let its shape vary, pass shape_invariants with None for the dimensions that change.")
+            "iteration. To let its shape vary, pass shape_invariants with None for the dimensions that change "
+            f"(in a converted loop: autograph.set_loop_options(shape_invariants=[({label}, "
+            f"{_invariant_hint(before.shape, after.shape)})]) in the loop body).")
+
+
+def _invariant_hint(before, after) -> str:
+    """`[None, 3]` for shapes (1, 3) -> (2, 3): the dimensions that changed become None."""
+    b, a = before.dims, after.dims
+    if b is None or a is None or len(b) != len(a):
+        return "None"
+    return "[" + ", ".join("None" if x != y else str(x) for x, y in zip(b, a)) + "]"

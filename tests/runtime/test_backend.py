@@ -398,3 +398,31 @@ def test_one_branch_error_points_at_the_assignment():
         tf.function(f)(tf.constant(1))
     line = inspect.getsourcelines(f)[1] + 2      # the `y = x` line
     assert f"test_backend.py:{line}:" in str(info.value) and "'y' is assigned in only one branch" in str(info.value)
+
+
+def test_set_loop_options_shape_invariants_pairs_a_variable_with_its_shape():
+    def f(n):
+        x = tf.zeros([1])
+        i = 0
+        while i < n:
+            ag.set_loop_options(shape_invariants=[(x, [None])])
+            x = tf.concat([x, x], 0)
+            i += 1
+        return x
+
+    assert "{'shape_invariants': [(ag__.ld(x), [None])]}" in ag.to_code(f)
+    assert ag.convert(f)(3).shape == (8,) and ag.convert(f)(tf.constant(3)).shape == (8,)
+    assert tf.function(f)(tf.constant(3)).numpy().tolist() == [0.0] * 8
+
+
+def test_a_changing_shape_error_suggests_the_loop_option():
+    def f(n):
+        x = tf.zeros([1, 2])
+        i = 0
+        while i < n:
+            x = tf.concat([x, x], 0)
+            i += 1
+        return x
+
+    with pytest.raises(Exception, match=r"set_loop_options\(shape_invariants=\[\(x, \[None, 2\]\)\]\)"):
+        tf.function(f)(tf.constant(3))
