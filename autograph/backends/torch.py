@@ -25,6 +25,7 @@ and `if x.sum() > 0:` calls `bool()` on a real tensor.
 | `while` | `torch._higher_order_ops.while_loop` (an error names the construct if torch lacks it) |
 | `for i in range(n)` (tensor `n`) | `while_loop` over a 0-d int64 `i` |
 | `for row in tensor` | `while_loop` over the row index, rows read with `index_select` |
+| `enumerate(tensor)`, `zip(a, b)` | the same loop, with (index, row) or a tuple of rows (zip stops at the shortest) |
 | `and`, `or`, `not` | `torch.cond` on the left operand (lazy), `torch.logical_not` |
 | `print` | the `print` higher-order op (runs with the exported program), else a trace-time print and a warning |
 | `assert c, msg` | `torch._assert_async(c, msg)` |
@@ -45,7 +46,7 @@ from autograph.errors import StagingError, at_user_line
 from autograph.operators.control_flow import define_loop_state
 from autograph.operators.variables import is_undefined
 
-__all__ = ["BACKEND", "TorchRange"]
+__all__ = ["BACKEND", "TorchRange", "TorchEnumerate", "TorchZip"]
 
 try:
     from torch._subclasses.fake_tensor import FakeTensor
@@ -247,13 +248,10 @@ def _for_loop(iterable, body, state, extra_test, opts):
         def item(i):
             return i
     else:
-        start, step, rows = 0, 1, iterable
+        start, step, (item, n) = 0, 1, _rows(iterable)
 
         def in_range(i):
-            return i < rows.shape[0]
-
-        def item(i):
-            return torch.index_select(rows, 0, i.reshape(1)).squeeze(0)
+            return i < n
 
     def test(i, *s):
         ok = _predicate(in_range(i), "this `for` loop")
@@ -271,9 +269,53 @@ def _for_loop(iterable, body, state, extra_test, opts):
     return out[1:]
 
 
+class TorchEnumerate:
+    """`enumerate(tensor, start)` on a staged tensor: (index, row) pairs for the backend's `for_loop`."""
+
+    def __init__(self, tensor, start=0):
+        self.tensor, self.start = _as_rows(tensor, "enumerate"), start
+
+
+class TorchZip:
+    """`zip(*tensors)` with a staged tensor: tuples of rows, stopping at the shortest, like `zip`."""
+
+    def __init__(self, *tensors, strict: bool = False):
+        if strict:
+            raise StagingError(at_user_line("zip(..., strict=True) over tensors is not supported: the lengths "
+                                            "are checked at trace time only. Drop strict=True."))
+        self.tensors = tuple(_as_rows(t, "zip") for t in tensors)
+
+
+def _as_rows(value, what: str) -> torch.Tensor:
+    if not isinstance(value, torch.Tensor) or value.dim() == 0:
+        raise StagingError(at_user_line(
+            f"{what}() over a traced tensor needs every argument to be a tensor of at least one dimension; got "
+            f"{type(value).__name__}. Convert it with torch.as_tensor(...)."))
+    return value
+
+
+def _row(rows: torch.Tensor, i: torch.Tensor) -> torch.Tensor:
+    """`rows[i]` for a traced 0-d index (plain indexing would need its value)."""
+    return torch.index_select(rows, 0, i.reshape(1)).squeeze(0)
+
+
+def _rows(iterable) -> tuple:
+    """(item(i), number of items) for a `for` over a tensor, an enumerate or a zip."""
+    if isinstance(iterable, TorchEnumerate):
+        rows, start = iterable.tensor, iterable.start
+        return (lambda i: (i + start, _row(rows, i))), rows.shape[0]
+    if isinstance(iterable, TorchZip):
+        tensors = iterable.tensors
+        return (lambda i: tuple(_row(t, i) for t in tensors)), builtins.min(t.shape[0] for t in tensors)
+    rows = _as_rows(iterable, "iteration")
+    return (lambda i: _row(rows, i)), rows.shape[0]
+
+
 def _len(value):
     if isinstance(value, TorchRange):
         raise StagingError(at_user_line("len() of a range with a tensor bound: compute it from the bounds."))
+    if isinstance(value, (TorchEnumerate, TorchZip)):
+        return _rows(value)[1]
     if value.dim() == 0:
         raise TypeError("len() of a 0-d tensor")
     return value.shape[0]
@@ -333,7 +375,7 @@ def _zeros_like(value):
 
 BACKEND = backends.register_backend(backends.Backend(
     name="torch",
-    staged_types=(torch.Tensor, TorchRange),
+    staged_types=(torch.Tensor, TorchRange, TorchEnumerate, TorchZip),
     is_staged=_is_staged,
     modules=("torch",),
     is_staging=_is_compiling,
@@ -342,6 +384,8 @@ BACKEND = backends.register_backend(backends.Backend(
     for_loop=_for_loop if _while_op is not None else None,
     range=TorchRange,
     len=_len,
+    enumerate=TorchEnumerate,
+    zip=TorchZip,
     int=lambda x: x.to(torch.int64),
     float=lambda x: x.to(torch.get_default_dtype()),
     logical_and=_logical_and if _cond_op is not None else None,

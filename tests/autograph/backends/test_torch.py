@@ -218,6 +218,23 @@ def test_maximum_iterations_caps_a_staged_while():
     assert program.module()(torch.tensor([99.5])).tolist() == [100.5]
 
 
+def weighted(x, y):
+    total = torch.zeros(())
+    for i, v in enumerate(x, 1):
+        if v > 0:
+            total = total + i * v
+    for a, b in zip(x, y):          # stops at the shorter
+        total = total + a * b
+    return total
+
+
+def test_enumerate_and_zip_over_tensors_match_python():
+    y = torch.tensor([2.0, 2.0])
+    program = export(ag.convert(weighted), torch.tensor([1.0, -2.0, 3.0]), y)
+    for x in (torch.tensor([1.0, -2.0, 3.0]), torch.tensor([-1.0, 5.0, 3.0])):
+        assert same(program.module()(x, y), weighted(x, y))
+
+
 def test_list_growing_in_a_staged_loop_is_a_clear_error():
     def doubled(x):
         out = []
