@@ -147,6 +147,18 @@ CASES = [
         "@tf.function\ndef first_above(x):\n    found = tf.constant(-1)\n    for i in tf.constant([1, 2, 3]):\n"
         "        if x > i:\n            found = i\n            break\n    return found\n"),
     ErrorCase(
+        "`StagingError`: `return` inside a tensor loop, of a value whose shape is not known",
+        "A `return` inside a loop over tensors is supported: on the iterations that don't return, a "
+        "placeholder of the returned value's dtype and shape stands in. That needs a fully known "
+        "shape.",
+        "@tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])\ndef f(x):\n    for i in tf.range(3):\n"
+        "        if i > 1:\n            return x * i\n    return x\n",
+        "f(tf.constant([1, 2]))",
+        "assign the result to a variable defined before the loop, `break`, and return it after the loop.",
+        "@tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])\ndef f(x):\n    result = x\n"
+        "    for i in tf.range(3):\n        if i > 1:\n            result = x * i\n            break\n"
+        "    return result\n"),
+    ErrorCase(
         "`StagingError`: iterating over a scalar tensor",
         "A `for` loop over a tensor iterates over its first axis; a scalar has none.",
         "@tf.function\ndef total(x):\n    s = 0\n    for v in x:\n        s += v\n    return s\n",

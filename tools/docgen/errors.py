@@ -11,17 +11,22 @@ the committed page differs, so the messages shown are the ones users get.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import io
+import linecache
+import shutil
 import sys
 import tempfile
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 if __package__ in (None, ""):  # run as `python tools/docgen/errors.py`: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from autograph import api as ag_api  # noqa: E402
 from tools.docgen.error_cases import CASES, ErrorCase  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,9 +69,15 @@ class Outcome:
 def _run(source: str, call: str, folder: Path) -> Outcome:
     path = folder / "example.py"
     path.write_text(IMPORTS + source)
+    linecache.checkcache(str(path))   # error messages quote the line: read this program, not the one before
+    linecache.cache.pop(str(path), None)
     namespace = {"__name__": "example"}
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), warnings.catch_warnings(record=True) as w:
+    # autograph warns once per code object; each example starts afresh so the page doesn't depend on what ran before.
+    fresh = (mock.patch.object(ag_api, "_warned_no_source", set()) if hasattr(ag_api, "_warned_no_source")
+             else contextlib.nullcontext())
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), warnings.catch_warnings(record=True) as w, \
+            fresh:
         warnings.simplefilter("always")
         try:
             exec(compile(path.read_text(), str(path), "exec"), namespace)  # noqa: S102 - our own examples
@@ -92,24 +103,51 @@ def _section(case: ErrorCase, folder: Path) -> str:
     return "".join(parts) + "\n"
 
 
+def _folder() -> Path:
+    """One folder per process for `example.py`. autograph caches conversions by code object, and equal code
+    from another file shares the cache entry (with that file's name), so the file's path must not change."""
+    global _FOLDER
+    if _FOLDER is None:
+        _FOLDER = Path(tempfile.mkdtemp(prefix="autograph-docgen-"))
+        atexit.register(shutil.rmtree, _FOLDER, True)
+    return _FOLDER
+
+
+_FOLDER: Path | None = None
+
+
 def page() -> str:
-    with tempfile.TemporaryDirectory() as folder:
-        return INTRO + "".join(_section(case, Path(folder)) for case in CASES)
+    return INTRO + "".join(_section(case, _folder()) for case in CASES)
 
 
 def outcomes() -> list[tuple[ErrorCase, Outcome, Outcome | None]]:
     """Each case with what its program and its fixed program give (for the tests)."""
-    with tempfile.TemporaryDirectory() as folder:
-        return [(case, _run(case.source, case.call, Path(folder)),
-                 None if case.fixed_source is None
-                 else _run(case.fixed_source, case.fixed_call or case.call, Path(folder)))
-                for case in CASES]
+    return [(case, _run(case.source, case.call, _folder()),
+             None if case.fixed_source is None else _run(case.fixed_source, case.fixed_call or case.call, _folder()))
+            for case in CASES]
+
+
+def problems() -> list[str]:
+    """Cases whose example no longer raises the error of its title, or whose fix raises."""
+    found = []
+    for case, got, fixed in outcomes():
+        expected = case.title.split("`")[1]
+        if not got.raised or not got.text.startswith(f"{expected}:"):
+            found.append(f"{case.title}: expected {expected}, got {got.text.splitlines()[0]}")
+        if fixed is not None and fixed.raised:
+            found.append(f"{case.title}: the fix raises {fixed.text.splitlines()[0]}")
+    return found
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Write docs/errors.md from real runs of tools/docgen/error_cases.py.")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if docs/errors.md is stale")
     args = parser.parse_args(argv)
+    if not args.check:
+        broken = problems()
+        if broken:
+            print("not writing docs/errors.md:\n" + "\n".join(broken), file=sys.stderr)
+            return 1
     expected = page()
     if args.check:
         if not OUT.exists() or OUT.read_text() != expected:
