@@ -109,7 +109,12 @@ def located(new, origin):
             continue
         if isinstance(n, (gast.stmt, gast.expr)) or hasattr(n, "lineno"):
             n.lineno, n.col_offset, n.end_lineno, n.end_col_offset = line, col, end_line, end_col
-        stack.extend(gast.iter_child_nodes(n))
+        for field in n._fields:  # children, minus contexts and operators (they have no location)
+            value = getattr(n, field, None)
+            if value.__class__ is list:
+                stack.extend(v for v in value if isinstance(v, gast.AST) and not isinstance(v, _LEAVES))
+            elif isinstance(value, gast.AST) and not isinstance(value, _LEAVES):
+                stack.append(value)
     return new
 
 
