@@ -99,23 +99,42 @@ _cache: "collections.OrderedDict[tuple, _Conversion]" = collections.OrderedDict(
 _cache_lock = threading.RLock()
 
 
+_key_locks: dict = {}   # (code, options) -> lock held while that conversion is made, so threads make it once
+_stats = {"conversions": 0}  # internal: how many conversions were made (cache misses); read by tests
+
+
 def _conversion(fn: types.FunctionType, recursive: bool) -> _Conversion:
-    key = (fn.__code__, recursive)
+    # Code objects compare equal across files (co_filename is not compared): the file is part of the key.
+    key = (fn.__code__, fn.__code__.co_filename, recursive)
     with _cache_lock:
         found = _cache.get(key)
         if found is not None:
             _cache.move_to_end(key)
             return found
+        key_lock = _key_locks.setdefault(key, threading.RLock())
+    with key_lock:
+        try:
+            with _cache_lock:
+                found = _cache.get(key)
+            if found is None:
+                found = _convert_uncached(fn, recursive)
+                with _cache_lock:
+                    _cache[key] = found
+                    _stats["conversions"] += 1
+                    while len(_cache) > _CACHE_SIZE:
+                        _cache.popitem(last=False)
+            return found
+        finally:
+            with _cache_lock:
+                _key_locks.pop(key, None)
+
+
+def _convert_uncached(fn: types.FunctionType, recursive: bool) -> _Conversion:
     parsed = parser.parse_function(fn)
     converted = convert_node(parsed.node, parsed.filename, fn.__name__ if not parsed.is_lambda else "lambda_",
                              recursive)
     tree = to_ast(converted, converted.lineno, converted.col_offset)
-    found = _Conversion(_compile(tree, fn, parsed.filename), tree)
-    with _cache_lock:
-        _cache[key] = found
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    return found
+    return _Conversion(_compile(tree, fn, parsed.filename), tree)
 
 
 def _compile(converted: ast.FunctionDef, fn: types.FunctionType, filename: str) -> types.CodeType:
