@@ -159,8 +159,10 @@ def _for_loop(iterable, body, state, extra_test, opts):
     state = _define_loop_state(lambda s: body(item(constant(0)), *s), tuple(state),
                                _state_names(body)[1:])
 
+    invariants = _per_variable(opts.get("shape_invariants"), state)
     out = control_flow.while_loop(test, step, (constant(0), *state),
-                                  maximum_iterations=opts.get("maximum_iterations"))
+                                  maximum_iterations=opts.get("maximum_iterations"),
+                                  shape_invariants=None if invariants is None else [None, *invariants])
     return tuple(out[1:])
 
 

@@ -426,3 +426,14 @@ def test_a_changing_shape_error_suggests_the_loop_option():
 
     with pytest.raises(Exception, match=r"set_loop_options\(shape_invariants=\[\(x, \[None, 2\]\)\]\)"):
         tf.function(f)(tf.constant(3))
+
+
+def test_shape_invariants_in_a_staged_for_loop():
+    def f(n):
+        x = tf.zeros([1])
+        for _ in tf.range(n):
+            ag.set_loop_options(shape_invariants=[(x, [None])])
+            x = tf.concat([x, x], 0)
+        return x
+
+    assert tf.function(f)(tf.constant(2)).shape == (4,) and ag.convert(f)(tf.constant(2)).shape == (4,)
