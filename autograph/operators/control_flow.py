@@ -12,6 +12,7 @@ for one variable, a tuple for several, nothing for none.
 """
 from __future__ import annotations
 
+import dis
 import inspect
 
 from autograph.backends import backend_for
@@ -65,7 +66,8 @@ def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple):
             # Each traced branch gets its own copy of a list it may append to: both branches run.
             out = fill_returns(_as_tuple(fn(*_copied(state)), n), which)
             _check_defined_after_if([v for i, v in enumerate(out) if i not in unset],
-                                    [name for i, name in enumerate(names) if i not in unset], which)
+                                    [name for i, name in enumerate(names) if i not in unset], which,
+                                    functions["false" if which == "true" else "true"])
             outputs[which] = out
             if len(outputs) == 2:
                 _check_same_structure(outputs["true"], outputs["false"], names)
@@ -127,7 +129,7 @@ def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
     return tuple(defined)
 
 
-def _check_defined_after_if(values, names, which: str) -> None:
+def _check_defined_after_if(values, names, which: str, other_fn=None) -> None:
     for name, value in zip(names, values):
         if is_undefined(value):
             if name in ("retval_", "do_return"):
@@ -135,10 +137,27 @@ def _check_defined_after_if(values, names, which: str) -> None:
                     f"this `if` on a tensor returns from the function in only one branch ({which} branch "
                     "does not). With a tensor condition both branches must return, or neither: add a "
                     "return to the other branch or assign a result variable and return it after the if."))
+            other = "false" if which == "true" else "true"
             raise StagingError(at_user_line(
-                f"'{name}' is assigned in only one branch of this `if` on a tensor (the {which} branch "
-                f"leaves it undefined) and is used afterwards. Assign '{name}' before the `if` or in both "
-                "branches."))
+                f"'{name}' is assigned in only one branch of this `if` on a tensor (the {other} branch assigns "
+                f"it{_assigned_at(other_fn, name)}; the {which} branch leaves it undefined) and is used "
+                f"afterwards. Assign '{name}' before the `if` or in the {which} branch too."))
+
+
+def _assigned_at(fn, name: str) -> str:
+    """' at line N' of `fn`'s assignments to `name` (converted code keeps the user's lines), or ''."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return ""
+    try:
+        lines = sorted({i.positions.lineno for i in dis.get_instructions(code)
+                        if i.opname in ("STORE_FAST", "STORE_DEREF") and i.argval == name
+                        and i.positions is not None and i.positions.lineno})
+    except (TypeError, ValueError, AttributeError):
+        return ""
+    if not lines:
+        return ""
+    return f" at line{'s' if len(lines) > 1 else ''} {', '.join(str(line) for line in lines)}"
 
 
 def _structure(value):
@@ -202,7 +221,7 @@ def while_stmt(test_fn, body_fn, state: tuple, names: tuple, opts=None):
     return _result(state, n)
 
 
-def _check_defined_before_loop(state, names, construct: str, backend=None) -> None:
+def _check_defined_before_loop(state, names, construct: str, backend=None, body_fn=None) -> None:
     fill = backend is not None and _can_fill(backend)
     for name, value in zip(names, state):
         if is_undefined(value) and not (fill and name in _FILLABLE):
@@ -213,12 +232,13 @@ def _check_defined_before_loop(state, names, construct: str, backend=None) -> No
                     "`break`, and return it after the loop."))
             raise StagingError(at_user_line(
                 f"'{name}' must be defined before this {construct} over tensors, because its value is "
-                f"carried from one iteration to the next or used after the loop. Assign '{name}' an initial "
-                "value of the right type before the loop."))
+                f"carried from one iteration to the next or used after the loop; it is first assigned inside "
+                f"the loop{_assigned_at(body_fn, name)}. Assign '{name}' an initial value of the right type "
+                "before the loop."))
 
 
 def _staged_while(backend, test_fn, body_fn, state, names, opts):
-    _check_defined_before_loop(state, names, "`while` loop", backend)
+    _check_defined_before_loop(state, names, "`while` loop", backend, body_fn)
     loop = backend.need("while_loop", "a `while` loop whose condition is a tensor")
 
     def run(kept, full, initial):
@@ -331,7 +351,7 @@ def _stage_the_rest(backend, iterable, item, body_fn, state, names, extra_test, 
 
 
 def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts):
-    _check_defined_before_loop(state, names, "`for` loop", backend)
+    _check_defined_before_loop(state, names, "`for` loop", backend, body_fn)
     loop = backend.need("for_loop", "a `for` loop over a tensor")
 
     def run(kept, full, initial):
