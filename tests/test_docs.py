@@ -42,7 +42,9 @@ def test_python_blocks_run_and_to_code_excerpts_match(page, tmp_path, monkeypatc
                 exec(compile(padded, str(module), "exec"), namespace)
             printed = out.getvalue()
         elif fn_name == "output":
-            assert printed.rstrip() == code.rstrip(), f"{page.name}: the output shown differs from what the block prints"
+            assert printed.rstrip() == code.rstrip(), \
+                f"{page.name}: the output shown differs from what the block prints; if the change is right, run: " \
+                f"python -m tools.docgen.outputs {page.relative_to(ROOT)}"
         elif fn_name is not None:
             generated = ag.to_code(namespace[fn_name])
             excerpt = textwrap.dedent(code)

@@ -48,3 +48,15 @@ def test_every_autograph_error_class_is_on_the_errors_page():
                if inspect.isclass(cls) and issubclass(cls, autograph.errors.AutoGraphError)]
     text = errors.page()
     assert [name for name in classes if f"`{name}`" not in text] == []
+
+
+def test_outputs_tool_refreshes_only_marked_blocks(tmp_path, capsys):
+    from tools.docgen import outputs
+    page = tmp_path / "page.md"
+    page.write_text("```python\nprint(6 * 7)\n```\n\n<!-- output -->\n```text\n41\n```\n\n```text\nleft alone\n```\n")
+    assert outputs.main(["--check", str(page)]) == 1
+    assert f"run: {outputs.COMMAND} {page}" in capsys.readouterr().err
+    assert outputs.main([str(page)]) == 0
+    assert page.read_text() == ("```python\nprint(6 * 7)\n```\n\n<!-- output -->\n```text\n42\n```\n\n"
+                                "```text\nleft alone\n```\n")
+    assert outputs.main(["--check", str(page)]) == 0

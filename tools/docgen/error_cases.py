@@ -115,11 +115,11 @@ CASES = [
         "@tf.function\ndef grow(n):\n    s = tf.constant([1])\n    while n > 0:\n        s = tf.concat([s, s], 0)\n"
         "        n -= 1\n    return s\n",
         "grow(tf.constant(3))",
-        "keep the shape fixed; to build a growing sequence, append to a list (it becomes a tensor "
-        "list in the graph). `ag.set_loop_options(shape_invariants=...)` does not work yet through "
-        "AutoGraph (see [limitations.md](limitations.md)).",
-        "@tf.function\ndef grow(n):\n    parts = [tf.constant(1)]\n    while n > 0:\n        parts.append(n)\n"
-        "        n -= 1\n    return parts\n"),
+        "declare the dimension that changes with `ag.set_loop_options(shape_invariants=[(s, [None])])` "
+        "as the first statement of the loop body (or keep the shape fixed, e.g. by appending to a list).",
+        "@tf.function\ndef grow(n):\n    s = tf.constant([1])\n    while n > 0:\n"
+        "        ag.set_loop_options(shape_invariants=[(s, [None])])\n        s = tf.concat([s, s], 0)\n"
+        "        n -= 1\n    return s\n"),
     ErrorCase(
         "`InvalidArgumentError` (runtime): a loop variable that changes dtype",
         "A loop variable that starts as a Python `int` becomes an `int32` tensor; adding a float to it "

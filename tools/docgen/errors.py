@@ -11,6 +11,7 @@ the committed page differs, so the messages shown are the ones users get.
 from __future__ import annotations
 
 import argparse
+import ast
 import atexit
 import contextlib
 import io
@@ -68,7 +69,8 @@ class Outcome:
 
 def _run(source: str, call: str, folder: Path) -> Outcome:
     path = folder / "example.py"
-    path.write_text(IMPORTS + source)
+    program = IMPORTS + source
+    path.write_text(f"{program}\n{call}\n")   # the call on the line after the program, as a user would write it
     linecache.checkcache(str(path))   # error messages quote the line: read this program, not the one before
     linecache.cache.pop(str(path), None)
     namespace = {"__name__": "example"}
@@ -80,8 +82,10 @@ def _run(source: str, call: str, folder: Path) -> Outcome:
             fresh:
         warnings.simplefilter("always")
         try:
-            exec(compile(path.read_text(), str(path), "exec"), namespace)  # noqa: S102 - our own examples
-            value = eval(call, namespace)  # noqa: S307 - our own examples
+            exec(compile(program, str(path), "exec"), namespace)  # noqa: S102 - our own examples
+            expression = ast.parse(call, mode="eval")
+            ast.increment_lineno(expression, program.count("\n") + 1)
+            value = eval(compile(expression, str(path), "eval"), namespace)  # noqa: S307 - our own examples
         except Exception as e:  # noqa: BLE001 - the page shows the error
             message = str(e).replace(f"{folder}/", "").rstrip()
             return Outcome(f"{type(e).__name__}: {message}", True)
