@@ -43,7 +43,11 @@ class ControlFlowTransformer(Base):
         chosen = (modified & live) - self.ctx.declared_nonlocal
         return [n for n in order if n in chosen]
 
+    may_reject = True   # False when the function has nothing _check_supported rejects (see transform)
+
     def _check_supported(self, node, state: list[str], construct: str) -> None:
+        if not self.may_reject:
+            return
         for n in gast.walk(node):
             if isinstance(n, (gast.Global, gast.Nonlocal)):
                 raise self.ctx.error(f"`{type(n).__name__.lower()}` inside {construct} can't be converted; move "
@@ -230,6 +234,9 @@ def _options(node):
 
 def transform(node, ctx: Context):
     transformer = ControlFlowTransformer(ctx)
+    # one walk here instead of one per `if`/loop (a walk of everything nested in it, quadratic in depth)
+    transformer.may_reject = bool(ctx.declared_nonlocal) or any(
+        isinstance(n, (gast.Global, gast.Nonlocal, gast.Delete)) for n in gast.walk(node))
     node = transformer.transform(node)
     node.body = transformer._hoist_inits(node.body, ctx.params, user_scope=True)
     return node
