@@ -35,7 +35,7 @@ from __future__ import annotations
 import builtins
 import inspect
 import warnings
-from typing import Callable, Optional
+from typing import Callable
 
 import torch
 
@@ -150,12 +150,15 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     leaves, layout = ts.flatten(state, names)
     plan = ts.loop_plan(leaves)
     from_number = tuple(not isinstance(v, torch.Tensor) for v in leaves)
-    for _ in range(len(leaves) + 1):
+    for _ in range(2 * len(leaves) + 2):                # a number may widen twice: int64, float32, float64
         try:
             free = _discover(test, body, leaves, layout, plan, from_number, construct)
             break
         except ts.Retry as retry:
             plan = retry.plan
+    else:                                              # pragma: no cover - each retry widens one dtype
+        raise StagingError(at_user_line(f"the loop variables of this {construct} keep changing dtype; give each "
+                                        "one its final dtype before the loop."))
     static = [v if dtype == ts.STATIC else None for v, dtype in zip(leaves, plan)]
 
     def rebuild(carry) -> tuple:
