@@ -207,3 +207,40 @@ def test_missing_capability_names_construct_and_framework(bare_toy):
         ag.while_stmt(lambda x: x < 3, lambda x: x, (Toy(0),), ("x",))
     with pytest.raises(NotImplementedError, match="`for` loop over a tensor .* no `for_loop`"):
         ag.for_stmt(Toy([1]), lambda i: None, (), ())
+
+
+# --- define_loop_state: the placeholder protocol for backends --------------------------------
+
+def _probing_backend(calls: list):
+    from autograph.backends import Backend
+
+    def probe(fn):
+        calls.append("probe")
+        return fn()
+    return Backend(name="probing", probe=probe, zeros_like=lambda v: type(v)(0), list_empty_like=lambda e: ("empty", e))
+
+
+def test_define_loop_state_fills_an_undefined_return_value_from_one_probed_iteration():
+    from autograph.operators.control_flow import define_loop_state
+    from autograph.operators.variables import UndefinedReturnValue
+    calls: list = []
+    state = (3, False, UndefinedReturnValue())
+    filled = define_loop_state(_probing_backend(calls), lambda s: (s[0] + 1, True, 2.5 * s[0]), state,
+                               ("i", "do_return", "retval_"))
+    assert filled == (3, False, 0.0) and type(filled[2]) is float and calls == ["probe"]
+
+
+def test_define_loop_state_learns_an_empty_lists_element_type_and_leaves_defined_state_alone():
+    from autograph.operators.control_flow import define_loop_state
+    calls: list = []
+    backend = _probing_backend(calls)
+    assert define_loop_state(backend, lambda s: s, (1, 2)) == (1, 2) and calls == []     # nothing to learn
+    out = []
+    filled = define_loop_state(backend, lambda s: (s[0].append(7) or s[0], s[1]), (out, 1), ("xs", "n"))
+    assert filled == (("empty", 7), 1) and out == []      # the probe appended to a copy
+
+
+def test_define_loop_state_rejects_an_empty_list_nothing_is_appended_to():
+    from autograph.operators.control_flow import define_loop_state
+    with pytest.raises(StagingError, match="the empty list 'xs'.*nothing is appended"):
+        define_loop_state(_probing_backend([]), lambda s: s, ([],), ("xs",))
