@@ -50,7 +50,7 @@ NEEDS = {
     _analyse: _CONTROL,
     control_flow.transform: _CONTROL,
 }
-# What lowering jumps may add: guards (`if`) and loop tests (`extra and test`).
+# What lowering jumps may add: guards (`if`) and loop tests (`extra and test`); the tree is scanned again after them.
 ADDS = {break_statements.transform: {gast.If, gast.BoolOp}, continue_statements.transform: {gast.If},
         return_statements.transform: {gast.If, gast.BoolOp}}
 
@@ -87,5 +87,6 @@ def convert_function(node, ctx: Context):
         if need is not None and not (need & types if isinstance(need, set) else names.intersection(need)):
             continue
         node = step(node, ctx)
-        types |= ADDS.get(step, set())
+        if step in ADDS:  # scan again: a `return` at the end of a function adds no `if`, and most returns are there
+            types, names = _scan(node)
     return node
