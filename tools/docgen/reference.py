@@ -113,6 +113,8 @@ def index() -> str:
              "`autograph.to_code` and real results on Python values and on runtime tensors. The pages "
              f"are generated (`{COMMAND}`) and checked by the test suite.\n\n"]
     lines += [f"- [{c.title}]({c.slug}.md)\n" for c in CONSTRUCTS]
+    lines += ["\nSee also [the tutorial](../tutorial.md), [limitations](../limitations.md) and "
+              "[every error with its fix](../errors.md).\n"]
     return "".join(lines)
 
 
@@ -144,12 +146,13 @@ def main(argv=None) -> int:
             print(f"docs/reference/{name} is out of date; run: {COMMAND}", file=sys.stderr)
         return 1 if out_of_date else 0
     OUT.mkdir(parents=True, exist_ok=True)
-    for name in stale(expected):
+    changed = stale(expected)
+    for name in changed:
         if name in expected:
             (OUT / name).write_text(expected[name])
         else:
             (OUT / name).unlink()
-    print(f"wrote {len(expected)} pages to docs/reference/")
+    print(f"docs/reference/: {len(changed)} of {len(expected)} pages changed" + (f" ({', '.join(changed)})" if changed else ""))
     return 0
 
 
