@@ -18,6 +18,7 @@ import gc
 import inspect
 import sys
 import threading
+import tokenize
 import types
 import warnings
 import weakref
@@ -156,7 +157,13 @@ def _conversion(fn: types.FunctionType, recursive: bool) -> _Conversion:
 
 
 def _convert_uncached(fn: types.FunctionType, recursive: bool) -> _Conversion:
-    parsed = parser.parse_function(fn)
+    try:
+        parsed = parser.parse_function(fn)
+    except tokenize.TokenError as e:  # the file no longer holds the function's text (edited after import)
+        code = fn.__code__
+        raise SourceUnavailableError(
+            f"{code.co_filename}:{code.co_firstlineno}: the source of {fn.__qualname__} can't be read ({e.args[0]}); "
+            "was the file changed after it was imported? Re-import it.") from None
     converted = convert_node(parsed.node, parsed.filename, fn.__name__ if not parsed.is_lambda else "lambda_",
                              recursive)
     tree = to_ast(converted, converted.lineno, converted.col_offset)
