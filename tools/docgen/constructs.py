@@ -286,7 +286,11 @@ CONSTRUCTS = [
               "list you wrote.",
               [squares],
               ["squares(4)"],
-              ["squares(tf.constant(4))"]),
+              ["squares(tf.constant(4))"],
+              notes="`list.pop()` keeps its Python meaning on Python lists. On a list that a staged loop "
+                    "carried (a tensor list) it needs the backend's `list_pop`, which runtime does not "
+                    "provide yet: it raises `UnsupportedCapabilityError` (see "
+                    "[limitations](../limitations.md)). Index the stacked result instead (`out[-1]`)."),
     Construct("calls", "Function calls",
               "Calls become `ag__.converted_call(f, args, kwargs, fscope)`: your own functions are "
               "converted on their first call (and cached), so their control flow is staged too; the "
