@@ -48,7 +48,7 @@ NEEDS = {
     conditional_expressions.transform: {gast.IfExp},
     logical_expressions.transform: {gast.BoolOp, gast.UnaryOp},
     _analyse: _CONTROL,
-    control_flow.transform: _CONTROL,
+    control_flow.transform: _CONTROL | {gast.Match},
 }
 # What lowering jumps may add: guards (`if`) and loop tests (`extra and test`); the tree is scanned again after them.
 ADDS = {break_statements.transform: {gast.If, gast.BoolOp}, continue_statements.transform: {gast.If},

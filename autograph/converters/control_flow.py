@@ -194,6 +194,14 @@ class ControlFlowTransformer(Base):
                           iterable=node.iter, loop_body=body_name, **nodes)
         return [*stmts, *self._undefined_inits(node, state), *call]
 
+    # -- match ----------------------------------------------------------------------------------
+
+    def visit_Match(self, node):
+        """`match` stays a Python statement; its subject must be a Python value (checked at run time)."""
+        self.generic_visit(node)
+        node.subject = templates.replace_as_expression("ag__.match_subject(subject)", subject=node.subject)
+        return node
+
     def visit_Yield(self, node):
         raise self.ctx.error("generators (`yield`) can't be converted; return a list or use a loop over a tensor",
                              node)

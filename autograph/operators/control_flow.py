@@ -186,6 +186,15 @@ def _check_same_structure(true_out, false_out, names) -> None:
                 "same structure; return (or assign) values of the same shape on every path."))
 
 
+def match_subject(subject):
+    """The subject of a `match` statement: Python values only (patterns can't be staged)."""
+    if subject.__class__ is not bool and backend_for(subject) is not None:
+        raise StagingError(at_user_line(
+            "a `match` statement on a tensor can't be converted: its patterns compare with Python's `==` and "
+            "`is`, which a staged tensor can't answer. Write the cases as an if/elif chain."))
+    return subject
+
+
 def if_exp(pred, true_fn, false_fn, expr_repr: str = ""):
     """`a if pred else b`."""
     backend = _staged(pred)

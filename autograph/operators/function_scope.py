@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from autograph.backends import backend_for
+from autograph.errors import at_user_line
 from autograph.operators.variables import UndefinedReturnValue
 
 
@@ -39,4 +41,20 @@ class FunctionScope:
     def ret(self, value, did_return):
         if value.__class__ is UndefinedReturnValue:
             return None
+        if did_return.__class__ is not bool and (backend := backend_for(did_return)) is not None \
+                and backend.probe is not None and backend.zeros_like is not None:
+            # only a backend that fills undefined return values (see if_stmt) can get here with a path
+            # that did not return; the others reject that path while tracing
+            self._check_returned(backend, did_return)
         return value
+
+    def _check_returned(self, backend, did_return) -> None:
+        """A tensor condition decided whether the function returned. Where it did not, Python would return
+        None, which a graph can't return beside a tensor: that path is an error when it runs (never a
+        placeholder value)."""
+        message = at_user_line(
+            f"{self.name} ended without a `return` on a path chosen by a tensor condition; Python would return "
+            f"None there, which a graph can't return beside a tensor. Return a value on every path (for "
+            f"example a `return` at the end of {self.name}).")
+        check = backend.need("assert_", "a function that returns on some tensor-chosen paths only")
+        check(did_return, lambda: message)

@@ -51,10 +51,6 @@ XFAIL: dict[str, str] = {
     "shapes_known_at_run_time": _RUN_TIME_OP,
     "del_in_tensor_if": ("`del` inside a tensor `if` is not rejected at conversion (converters/control_flow.py): the "
                          "generated branch returns the deleted name, an UnboundLocalError at trace time"),
-    "if_return_one_branch": ("silent wrong answer: the path of a tensor `if` without a `return` gives a zero tensor "
-                             "in the graph where Python gives None (autograph/operators/control_flow.py)"),
-    "match_in_tensor_code": ("silent wrong answer: `match` on a symbolic tensor is neither converted nor rejected; "
-                             "`case True` never matches a tensor, so f(1) returns -1 instead of 1"),
 }
 
 
