@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dis
 import inspect
+import os
 
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
@@ -145,7 +146,7 @@ def _check_defined_after_if(values, names, which: str, other_fn=None) -> None:
 
 
 def _assigned_at(fn, name: str) -> str:
-    """' at line N' of `fn`'s assignments to `name` (converted code keeps the user's lines), or ''."""
+    """' at file.py:N' of `fn`'s assignments to `name` (converted code keeps the user's lines), or ''."""
     code = getattr(fn, "__code__", None)
     if code is None:
         return ""
@@ -157,7 +158,8 @@ def _assigned_at(fn, name: str) -> str:
         return ""
     if not lines:
         return ""
-    return f" at line{'s' if len(lines) > 1 else ''} {', '.join(str(line) for line in lines)}"
+    where = os.path.basename(code.co_filename)
+    return " at " + ", ".join(f"{where}:{line}" for line in lines)
 
 
 def _structure(value):

@@ -39,9 +39,7 @@ _RUN_TIME_OP = ("a graph op failing when the graph runs is reported at the funct
                 "line that created the op (runtime.graph.Operation records no creation location for the executor)")
 XFAIL: dict[str, str] = {
     "break_leaves_undefined": _LAST_BODY_LINE,
-    "if_one_branch_elif": _LAST_BODY_LINE,
     "return_in_loop_leaves_undefined": _LAST_BODY_LINE,
-    "while_var_undefined_before": _LAST_BODY_LINE,
     "while_dtype_change": _LAST_BODY_LINE,
     "while_shape_change": _LAST_BODY_LINE,
     "iterate_scalar_tensor": ("the error names the first line of the loop body (runtime/backend.py at_user_line "
