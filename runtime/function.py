@@ -433,8 +433,11 @@ class ConcreteFunction:
         executable = self._compiled()
         try:
             results = iter(executable.run(*values))
-        except OpError:
-            raise
+        except OpError as e:
+            explained = executable.explain(e)
+            if explained is None:
+                raise
+            raise explained from None
         except (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
             explained = executable.explain(e)
             if explained is None:

@@ -19,6 +19,8 @@ control inputs in program order, and are never pruned, merged or folded.
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 from typing import Iterator, Optional
 
 import numpy as np
@@ -39,12 +41,34 @@ PLACEHOLDER = defop("Placeholder", _no_kernel, lambda dtype, shape: Spec(dtype, 
                     doc="An input of a function graph.")
 
 
+_PACKAGE_DIRS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), name) + os.sep
+                      for name in ("runtime", "autograph"))
+_internal_files: dict[str, bool] = {}
+
+
+def creation_site() -> Optional[tuple[str, int]]:
+    """(file, line) of the innermost caller outside runtime and autograph: where the user made an op.
+    Cheap enough to run for every op traced (one dict lookup per frame)."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        internal = _internal_files.get(filename)
+        if internal is None:
+            internal = _internal_files[filename] = filename.startswith(_PACKAGE_DIRS) or filename.startswith(
+                "<runtime executor")
+        if not internal:
+            return filename, frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
 class Operation:
     """One node of a graph: an op from the registry applied to tensors."""
 
-    __slots__ = ("graph", "name", "opdef", "inputs", "attrs", "outputs", "control_inputs", "stateful")
+    __slots__ = ("graph", "name", "opdef", "inputs", "attrs", "outputs", "control_inputs", "stateful", "location")
 
     def __init__(self, graph: "Graph", name: str, opdef: OpDef, inputs: tuple, attrs: dict):
+        self.location: Optional[tuple[str, int]] = None   # the user's (file, line) that made it, if known
         self.graph = graph
         self.name = name
         self.opdef = opdef
@@ -142,6 +166,7 @@ class Graph:
 
     def create_op(self, op: OpDef, inputs: tuple, attrs: dict, specs, name: Optional[str] = None) -> list:
         operation = Operation(self, self.unique_name(name or _default_name(op.name)), op, inputs, attrs)
+        operation.location = creation_site()
         operation.outputs = [SymbolicTensor(operation, i, s.dtype, s.shape) for i, s in enumerate(specs)]
         if operation.stateful:
             if self._last_stateful is not None:

@@ -35,8 +35,6 @@ MARK = "# <- here"
 # Each names the file and line of the wrong behaviour; the reproduction is the program itself.
 _LAST_BODY_LINE = ("the error names the last line the branch/body function ran (autograph/operators/control_flow.py "
                    "at_user_line from the probe trace), not the offending assignment or the loop/if header")
-_RUN_TIME_OP = ("a graph op failing when the graph runs is reported at the function's call site, not at the user's "
-                "line that created the op (runtime.graph.Operation records no creation location for the executor)")
 XFAIL: dict[str, str] = {
     "break_leaves_undefined": _LAST_BODY_LINE,
     "return_in_loop_leaves_undefined": _LAST_BODY_LINE,
@@ -44,9 +42,6 @@ XFAIL: dict[str, str] = {
     "while_shape_change": _LAST_BODY_LINE,
     "iterate_scalar_tensor": ("the error names the first line of the loop body (runtime/backend.py at_user_line "
                               "runs inside the body), not the `for` header"),
-    "assert_fails_in_graph": _RUN_TIME_OP,
-    "gather_out_of_range_graph": _RUN_TIME_OP,
-    "shapes_known_at_run_time": _RUN_TIME_OP,
     "del_in_tensor_if": ("`del` inside a tensor `if` is not rejected at conversion (converters/control_flow.py): the "
                          "generated branch returns the deleted name, an UnboundLocalError at trace time"),
 }

@@ -165,9 +165,12 @@ def test_a_kernel_failing_at_run_time_names_the_op_and_its_traced_inputs():
     assert f(tf.constant([1.0, 2.0, 3.0, 4.0])).shape == (2, 2)
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         f(tf.constant([1.0, 2.0, 3.0]))
-    assert str(info.value) == (
+    lines = str(info.value).splitlines()
+    assert lines[0] == (
         "Reshape: cannot reshape array of size 3 into shape (2,2) (op 'Reshape' in graph 'f'; inputs when traced: "
         "float32<unknown>; generated line 2: reshape = Reshape(x, shape=(2, 2)))")
+    # ... and the user's line that made the op
+    assert lines[1].strip() == f"made at {__file__}:163: return tf.reshape(x, [2, 2])"
 
 
 def test_a_cond_predicate_that_is_not_a_scalar_at_run_time_names_the_cond():
