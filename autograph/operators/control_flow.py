@@ -15,6 +15,7 @@ from __future__ import annotations
 import dis
 import inspect
 import os
+import types
 
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
@@ -151,15 +152,23 @@ def _assigned_at(fn, name: str) -> str:
     if code is None:
         return ""
     try:
-        lines = sorted({i.positions.lineno for i in dis.get_instructions(code)
-                        if i.opname in ("STORE_FAST", "STORE_DEREF") and i.argval == name
-                        and i.positions is not None and i.positions.lineno})
+        lines = _store_lines(code, name)
     except (TypeError, ValueError, AttributeError):
         return ""
-    if not lines:
-        return ""
     where = os.path.basename(code.co_filename)
-    return " at " + ", ".join(f"{where}:{line}" for line in lines)
+    return " at " + ", ".join(f"{where}:{line}" for line in lines) if lines else ""
+
+
+def _store_lines(code, name: str) -> list[int]:
+    """Lines that store `name`: those of the innermost generated functions that do (a branch or body
+    function stores a variable where the user assigns it; its caller only stores the operator's result)."""
+    inner = sorted({line for const in code.co_consts if isinstance(const, types.CodeType)
+                    for line in _store_lines(const, name)})
+    if inner:
+        return inner
+    return sorted({i.positions.lineno for i in dis.get_instructions(code)
+                   if i.opname in ("STORE_FAST", "STORE_DEREF") and i.argval == name
+                   and i.positions is not None and i.positions.lineno})
 
 
 def _structure(value):

@@ -36,8 +36,6 @@ MARK = "# <- here"
 _LAST_BODY_LINE = ("the error names the last line the branch/body function ran (autograph/operators/control_flow.py "
                    "at_user_line from the probe trace), not the offending assignment or the loop/if header")
 XFAIL: dict[str, str] = {
-    "break_leaves_undefined": _LAST_BODY_LINE,
-    "return_in_loop_leaves_undefined": _LAST_BODY_LINE,
     "while_dtype_change": _LAST_BODY_LINE,
     "while_shape_change": _LAST_BODY_LINE,
     "iterate_scalar_tensor": ("the error names the first line of the loop body (runtime/backend.py at_user_line "
