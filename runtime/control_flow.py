@@ -12,7 +12,7 @@ import os
 from typing import Callable, Optional
 
 from runtime import dtypes, nest
-from runtime.graph import FuncGraph, building, current_graph
+from runtime.graph import FuncGraph, building, current_graph, made_at
 from runtime.ops import registry
 from runtime.ops.registry import Spec, defop
 from runtime.shape import as_shape
@@ -86,7 +86,8 @@ def cond(pred, true_fn: Optional[Callable] = None, false_fn: Optional[Callable] 
     then_graph, then_out = _trace_branch(graph, true_fn, "true_fn")
     else_graph, else_out = _trace_branch(graph, false_fn, "false_fn")
     _check_branches(then_out, else_out, where)
-    then_flat, else_flat, kept = _branch_outputs(then_graph, then_out, else_graph, else_out, where)
+    then_flat, else_flat, kept = _branch_outputs(then_graph, then_out, else_graph, else_out, where,
+                                                 _output_labels(true_fn, then_out))
     specs = [Spec(a.dtype, a.shape.most_specific_compatible_shape(b.shape)) for a, b in zip(then_flat, else_flat)]
     externals: list = []
     then_inputs = _external_indices(then_graph, externals, offset=1)
@@ -114,7 +115,23 @@ def _check_branches(a, b, where: str) -> None:
             "Both branches must return the same nested structure of tensors.")
 
 
-def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str):
+def _output_labels(fn, out) -> list:
+    """'output i of cond', or the variable's name when the branch functions carry `state_names`
+    (autograph's do, for its `if` statements) and return one tensor per name."""
+    names = getattr(fn, "state_names", None)
+    flat = nest.flatten(out)
+    if names and isinstance(out, (tuple, list)) and len(out) == len(names) == len(flat):
+        return [repr(n) for n in names]
+    return [f"output {i} of cond" for i in range(len(flat))]
+
+
+def _made_in(graph, tensor) -> str:
+    """`made_at` of the op a branch or body made `tensor` with ('' for one it only passed through)."""
+    op = tensor.op
+    return made_at(op) if op.graph is graph and op.type != "Placeholder" else ""
+
+
+def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labels: list):
     then_flat = nest.flatten(then_out)
     else_flat = nest.flatten(else_out)
     then_t, else_t, kept = [], [], []
@@ -124,14 +141,15 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str):
             continue
         if a is None or b is None:
             raise ControlFlowError(
-                f"{where}: output {i} of cond is None in {'true_fn' if a is None else 'false_fn'} but a value "
+                f"{where}: {labels[i]} is None in {'true_fn' if a is None else 'false_fn'} but a value "
                 "in the other branch; both branches must return a value there (or both None).")
         kept.append(True)
         a, b = _as_branch_tensor(then_graph, a, b), _as_branch_tensor(else_graph, b, a)
         if a.dtype is not b.dtype:
             raise ControlFlowError(
-                f"{where}: output {i} of cond has dtype {a.dtype.name} in true_fn but {b.dtype.name} in "
-                "false_fn; use runtime.cast so both branches return the same dtype.")
+                f"{where}: {labels[i]} has dtype {a.dtype.name} in true_fn but {b.dtype.name} in "
+                "false_fn; use runtime.cast so both branches return the same dtype."
+                f"{_made_in(then_graph, a)}{_made_in(else_graph, b)}")
         then_t.append(a)
         else_t.append(b)
     then_graph.outputs, else_graph.outputs = then_t, else_t
@@ -293,16 +311,18 @@ def _placeholder_label(name: str) -> str:
 
 
 def _check_loop_var(label: str, before, after, where: str) -> None:
+    # the line that made the new value (`s = tf.cast(s, ...)`), when the body made it
+    made = _made_in(before.op.graph, after)
     if after.dtype is not before.dtype:
         raise ControlFlowError(
             f"{where}: {label} is {before.dtype.name} before the loop but {after.dtype.name} after one "
-            "iteration; a loop variable must keep its dtype (use runtime.cast).")
+            f"iteration; a loop variable must keep its dtype (use runtime.cast).{made}")
     if not before.shape.is_compatible_with(after.shape):
         raise ControlFlowError(
             f"{where}: {label} has shape {before.shape} before the loop but {after.shape} after one "
             "iteration. To let its shape vary, pass shape_invariants with None for the dimensions that change "
             f"(in a converted loop: autograph.set_loop_options(shape_invariants=[({label}, "
-            f"{_invariant_hint(before.shape, after.shape)})]) in the loop body).")
+            f"{_invariant_hint(before.shape, after.shape)})]) in the loop body).{made}")
 
 
 def _invariant_hint(before, after) -> str:

@@ -19,6 +19,7 @@ control inputs in program order, and are never pruned, merged or folded.
 from __future__ import annotations
 
 import contextlib
+import linecache
 import os
 import sys
 from typing import Iterator, Optional
@@ -60,6 +61,16 @@ def creation_site() -> Optional[tuple[str, int]]:
             return filename, frame.f_lineno
         frame = frame.f_back
     return None
+
+
+def made_at(op) -> str:
+    """'\n    made at file:line: source' for an op whose creating line is known, or ''."""
+    location = getattr(op, "location", None)
+    if location is None:
+        return ""
+    filename, lineno = location
+    text = linecache.getline(filename, lineno).strip()
+    return f"\n    made at {filename}:{lineno}" + (f": {text}" if text else "")
 
 
 class Operation:

@@ -52,12 +52,6 @@ class ControlFlowTransformer(Base):
             if isinstance(n, (gast.Global, gast.Nonlocal)):
                 raise self.ctx.error(f"`{type(n).__name__.lower()}` inside {construct} can't be converted; move "
                                      "the declaration to the top of the function", n)
-            if isinstance(n, gast.Delete):
-                for t in n.targets:
-                    if isinstance(t, gast.Name) and t.id in state:
-                        raise self.ctx.error(
-                            f"`del {t.id}` inside {construct} can't be converted: '{t.id}' is carried by the "
-                            "statement. Assign it a new value instead of deleting it", n)
             if isinstance(n, (gast.Assign, gast.AugAssign)) and self.ctx.declared_nonlocal:
                 targets = n.targets if isinstance(n, gast.Assign) else [n.target]
                 for t in targets:
@@ -133,8 +127,47 @@ class ControlFlowTransformer(Base):
 
     # -- if ------------------------------------------------------------------------------------
 
+    depth = 0   # how many if/while/for statements enclose the node being visited
+
+    def _visit_body(self, node) -> None:
+        self.depth += 1
+        try:
+            self.generic_visit(node)
+        finally:
+            self.depth -= 1
+
+    def visit_Delete(self, node):
+        """Inside a statement's body, `del x` becomes `x = ag__.Undefined('x')`: the body is a generated
+        function, where `del` of an outer variable would fail, and the statement carries `x` out as
+        undefined, so a later read raises as Python's does (and a tensor `if` that deletes `x` on one
+        side only is reported like any variable assigned on one side only). Items and attributes stay `del`."""
+        if not self.depth:
+            return node
+        out, rest = [], []
+
+        def flush():
+            if rest:
+                out.append(located(gast.Delete(targets=list(rest)), node))
+                rest.clear()
+
+        def visit(target):
+            if isinstance(target, (gast.Tuple, gast.List)):
+                for t in target.elts:
+                    visit(t)
+            elif isinstance(target, gast.Name):
+                flush()
+                out.extend(templates.replace("var = ag__.Undefined(label)", var=target.id,
+                                             label=gast.Constant(value=target.id, kind=None)))
+            else:
+                rest.append(target)
+
+        for t in node.targets:
+            visit(t)
+        flush()
+        return out
+
     def visit_If(self, node):
-        self.generic_visit(node)
+        self._visit_body(node)
         modified = activity.modified(node.body) | activity.modified(node.orelse)
         live = set(anno.get(node, Key.LIVE_OUT, ())) | set(anno.get(node, Key.LIVE_IN, ()))
         state = self._state(node, modified, live)
@@ -149,7 +182,7 @@ class ControlFlowTransformer(Base):
     # -- while ---------------------------------------------------------------------------------
 
     def visit_While(self, node):
-        self.generic_visit(node)
+        self._visit_body(node)
         head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
         state = self._state(node, activity.modified(node.body), head)
         self._check_supported(node, state, "a `while` loop")
@@ -164,7 +197,7 @@ class ControlFlowTransformer(Base):
     # -- for -------------------------------------------------------------------------------------
 
     def visit_For(self, node):
-        self.generic_visit(node)
+        self._visit_body(node)
         targets = activity.target_names(node.target)
         head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
         state = self._state(node, activity.modified(node.body) | targets, head)
@@ -244,7 +277,7 @@ def transform(node, ctx: Context):
     transformer = ControlFlowTransformer(ctx)
     # one walk here instead of one per `if`/loop (a walk of everything nested in it, quadratic in depth)
     transformer.may_reject = bool(ctx.declared_nonlocal) or any(
-        isinstance(n, (gast.Global, gast.Nonlocal, gast.Delete)) for n in gast.walk(node))
+        isinstance(n, (gast.Global, gast.Nonlocal)) for n in gast.walk(node))
     node = transformer.transform(node)
     node.body = transformer._hoist_inits(node.body, ctx.params, user_scope=True)
     return node

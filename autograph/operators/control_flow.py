@@ -19,7 +19,7 @@ import types
 
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
-from autograph.operators.variables import UndefinedReturnValue, is_undefined
+from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
 
 
 def _as_tuple(value, n: int) -> tuple:
@@ -69,10 +69,10 @@ def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple):
             out = fill_returns(_as_tuple(fn(*_copied(state)), n), which)
             _check_defined_after_if([v for i, v in enumerate(out) if i not in unset],
                                     [name for i, name in enumerate(names) if i not in unset], which,
-                                    functions["false" if which == "true" else "true"])
+                                    functions["false" if which == "true" else "true"], fn)
             outputs[which] = out
             if len(outputs) == 2:
-                _check_same_structure(outputs["true"], outputs["false"], names)
+                _check_same_structure(outputs["true"], outputs["false"], names, true_fn, false_fn)
             return tuple(v for i, v in enumerate(out) if i not in unset)
         run.state_names = names          # for backends' messages about a variable (docs/backends.md)
         return run
@@ -131,7 +131,7 @@ def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
     return tuple(defined)
 
 
-def _check_defined_after_if(values, names, which: str, other_fn=None) -> None:
+def _check_defined_after_if(values, names, which: str, other_fn=None, this_fn=None) -> None:
     for name, value in zip(names, values):
         if is_undefined(value):
             if name in ("retval_", "do_return"):
@@ -142,7 +142,8 @@ def _check_defined_after_if(values, names, which: str, other_fn=None) -> None:
             other = "false" if which == "true" else "true"
             raise StagingError(at_user_line(
                 f"'{name}' is assigned in only one branch of this `if` on a tensor (the {other} branch assigns "
-                f"it{_assigned_at(other_fn, name)}; the {which} branch leaves it undefined) and is used "
+                f"it{_assigned_at(other_fn, name)}; the {which} branch leaves it undefined"
+                f"{_assigned_at(this_fn, name)}) and is used "
                 f"afterwards. Assign '{name}' before the `if` or in the {which} branch too."))
 
 
@@ -186,15 +187,16 @@ def _describe(structure) -> str:
     return f"a {kind} of {len(items)}"
 
 
-def _check_same_structure(true_out, false_out, names) -> None:
+def _check_same_structure(true_out, false_out, names, true_fn=None, false_fn=None) -> None:
     for name, a, b in zip(names, true_out, false_out):
         sa, sb = _structure(a), _structure(b)
         if sa != sb:
             what = "the function's return value" if name == "retval_" else f"'{name}'"
             raise StagingError(at_user_line(
                 f"{what} has a different structure in the two branches of this `if` on a tensor "
-                f"({_describe(sa)} vs {_describe(sb)}). With a tensor condition both branches must produce the "
-                "same structure; return (or assign) values of the same shape on every path."))
+                f"({_describe(sa)}{_assigned_at(true_fn, name)} vs {_describe(sb)}{_assigned_at(false_fn, name)}). "
+                "With a tensor condition both branches must produce the same structure; return (or assign) "
+                "values of the same shape on every path."))
 
 
 def match_subject(subject):
@@ -262,14 +264,42 @@ def _staged_while(backend, test_fn, body_fn, state, names, opts):
     loop = backend.need("while_loop", "a `while` loop whose condition is a tensor")
 
     def run(kept, full, initial):
-        body = _named(lambda *s: _pick(body_fn(*full(s)), len(names), kept), [names[i] for i in kept])
+        body = _named(lambda *s: _pick(body_fn(*full(s)), names, kept, body_fn, s), [names[i] for i in kept])
         return loop(lambda *s: test_fn(*full(s)), body, initial, dict(opts or {}))
     return _staged_loop(backend, run, state, names)
 
 
-def _pick(out, n: int, kept: list) -> tuple:
-    values = _as_tuple(out, n)
+def _pick(out, names, kept: list, body_fn, carried: tuple) -> tuple:
+    """The carried slots of a staged loop body's result (`carried`: what the iteration started with).
+    None may be left undefined (`del`), or change structure."""
+    values = _as_tuple(out, len(names))
+    for i, before in zip(kept, carried):
+        name = names[i]
+        if values[i].__class__ is Undefined and name not in _FILLABLE:
+            raise StagingError(at_user_line(
+                f"'{name}' is left undefined by this loop's body{_assigned_at(body_fn, name)} (deleted, "
+                "or assigned only on some paths), but a loop over tensors carries it to the next iteration or "
+                f"past the loop. Give '{name}' a value on every path through the body."))
+        if name not in _FILLABLE and _loop_structure(before) != _loop_structure(values[i]):
+            where = _assigned_at(body_fn, name)
+            raise StagingError(at_user_line(
+                f"'{name}' is {_describe(_structure(before))} when an iteration of this loop over tensors starts "
+                f"but {_describe(_structure(values[i]))} when it ends" + (f" (assigned{where})" if where else "")
+                + ". A loop variable must keep its structure from one iteration to the next."))
     return tuple(values[i] for i in kept)
+
+
+def _loop_structure(value):
+    """The nesting a loop variable must keep: lists and tuples alike (a backend may carry one for the
+    other), dicts by key, namedtuples by type; anything else (a tensor, a backend's list) is a leaf."""
+    cls = value.__class__
+    if cls is list or cls is tuple:
+        return ("sequence", tuple(_loop_structure(v) for v in value))
+    if cls is dict:
+        return ("dict", tuple(sorted((k, _loop_structure(v)) for k, v in value.items())))
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return (cls.__name__, tuple(_loop_structure(v) for v in value))
+    return "."
 
 
 class _UnsetLoopState(Exception):
@@ -375,7 +405,7 @@ def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts):
     loop = backend.need("for_loop", "a `for` loop over a tensor")
 
     def run(kept, full, initial):
-        body = _named(lambda item, *s: _pick(body_fn(item, *full(s)), len(names), kept),
+        body = _named(lambda item, *s: _pick(body_fn(item, *full(s)), names, kept, body_fn, s),
                       ("item_", *[names[i] for i in kept]))
         test = None if extra_test is None else (lambda *s: extra_test(*full(s)))
         return loop(iterable, body, initial, test, dict(opts or {}))

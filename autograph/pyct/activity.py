@@ -64,6 +64,8 @@ def modified(stmts) -> set[str]:
     names: set[str] = set()
     for stmt in stmts:
         names |= writes(stmt)
+        if isinstance(stmt, gast.Delete):   # unbinding a name changes it too
+            names |= {t.id for t in walk(stmt) if isinstance(t, gast.Name) and isinstance(t.ctx, gast.Del)}
         if isinstance(stmt, (gast.For, gast.AsyncFor)):
             names |= target_names(stmt.target)
         if isinstance(stmt, (gast.With, gast.AsyncWith)):

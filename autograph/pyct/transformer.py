@@ -100,8 +100,13 @@ def located(new, origin):
     if line is None:
         return new
     col = getattr(origin, "col_offset", 0) or 0
-    end_line = getattr(origin, "end_lineno", line)
-    end_col = getattr(origin, "end_col_offset", col)
+    # a compound statement's code stands for its header (`while i < n`), not for its whole body: Python
+    # reports a call at the end line of its callee's span, which would otherwise be the body's last line
+    head = getattr(origin, "test", None) or getattr(origin, "iter", None) if hasattr(origin, "body") else origin
+    end_line = getattr(head, "end_lineno", None) or line
+    end_col = getattr(head, "end_col_offset", None) or col
+    if head is not origin and end_line != line:
+        end_line, end_col = line, col
     stack = [new]
     while stack:
         n = stack.pop()

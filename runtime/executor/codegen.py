@@ -35,7 +35,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, OpError
 from runtime.executor.passes import plan
-from runtime.graph import FuncGraph, Graph, Operation
+from runtime.graph import FuncGraph, Graph, Operation, made_at
 
 _OPERATOR_FORMS = {
     np.add: "{} + {}", np.subtract: "{} - {}", np.multiply: "{} * {}",
@@ -65,20 +65,10 @@ class Executable:
         inputs = ", ".join(f"{t.dtype.name}{t.shape}" for t in op.inputs) or "none"
         hint = _HINTS.get(op.type, "")
         if isinstance(error, OpError):   # the kernel's own error (an assert, a bad index): say where the op was made
-            return type(error)(f"{error.message}{_made_at(op)}", error.op_name) if _made_at(op) else None
+            return type(error)(f"{error.message}{made_at(op)}", error.op_name) if made_at(op) else None
         return InvalidArgumentError(
             f"{op.type}: {str(error).strip()} (op '{op.name}' in graph '{op.graph.name}'; inputs when traced: "
-            f"{inputs}; generated line {line}: {code}){hint}{_made_at(op)}", op.type)
-
-
-def _made_at(op) -> str:
-    """'\n    made at file:line: source' for an op whose creating line is known, or ''."""
-    location = getattr(op, "location", None)
-    if location is None:
-        return ""
-    filename, lineno = location
-    text = linecache.getline(filename, lineno).strip()
-    return f"\n    made at {filename}:{lineno}" + (f": {text}" if text else "")
+            f"{inputs}; generated line {line}: {code}){hint}{made_at(op)}", op.type)
 
 
 _HINTS = {

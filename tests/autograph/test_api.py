@@ -5,6 +5,7 @@ import warnings
 import pytest
 
 import autograph as ag
+import runtime as tf
 from autograph import api
 from tests.autograph import programs
 
@@ -127,15 +128,53 @@ def test_generators_are_a_conversion_error_with_location():
         assert list(ag.convert(gen, fallback=True)(3)) == [0, 1, 2]
 
 
-def test_del_of_loop_state_is_a_conversion_error():
+def test_del_inside_statements_unbinds_the_name_as_python_does():
+    def f(x, flag):
+        tmp, d = x * 2, {"k": 1, "j": 2}
+        if flag:
+            del tmp, d["k"]
+            tmp = -1 if x > 100 else x + 1
+        if flag > 1:
+            del tmp   # not read afterwards
+        return x + (tmp if flag < 2 else 0), sorted(d)
+
+    code = ag.to_code(f)
+    assert "del tmp" not in code and "ag__.Undefined('tmp')" in code and "del ag__.ld(d)['k']" in code
+    converted = ag.convert(f)
+    for flag in (0, 1, 2):
+        assert converted(3, flag) == f(3, flag)
+
+
+def test_del_of_a_name_not_read_afterwards_works_in_tensor_statements():
+    def f(x):
+        tmp = x * 2
+        if x > 0:
+            del tmp
+        return x
+
+    def g(x):
+        while x > 0:
+            y = x - 1
+            del x
+            x = y
+        return x
+
+    assert int(tf.function(f)(tf.constant(3))) == 3 and ag.convert(f)(3) == 3
+    assert int(tf.function(g)(tf.constant(3))) == 0 and ag.convert(g)(3) == 0
+
+
+def test_del_then_read_raises_on_python_values_and_is_reported_on_tensors():
     def f(x):
         while x > 0:
             x -= 1
             del x
         return 0
 
-    with pytest.raises(ag.ConversionError, match="`del x` inside a `while` loop"):
-        ag.to_code(f)
+    with pytest.raises(UnboundLocalError, match="'x'"):
+        ag.convert(f)(1)
+    line = f.__code__.co_firstlineno + 3
+    with pytest.raises(ag.StagingError, match=rf"'x' is left undefined by this loop's body at .*test_api.py:{line}"):
+        tf.function(f)(tf.constant(1))
 
 
 def test_do_not_convert_is_honoured_by_converted_call():

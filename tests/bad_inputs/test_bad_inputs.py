@@ -31,18 +31,8 @@ import pytest
 PROGRAMS = Path(__file__).parent / "programs"
 MARK = "# <- here"
 
-# Cases the project currently gets wrong, in code this suite may not fix (owned elsewhere).
-# Each names the file and line of the wrong behaviour; the reproduction is the program itself.
-_LAST_BODY_LINE = ("the error names the last line the branch/body function ran (autograph/operators/control_flow.py "
-                   "at_user_line from the probe trace), not the offending assignment or the loop/if header")
-XFAIL: dict[str, str] = {
-    "while_dtype_change": _LAST_BODY_LINE,
-    "while_shape_change": _LAST_BODY_LINE,
-    "iterate_scalar_tensor": ("the error names the first line of the loop body (runtime/backend.py at_user_line "
-                              "runs inside the body), not the `for` header"),
-    "del_in_tensor_if": ("`del` inside a tensor `if` is not rejected at conversion (converters/control_flow.py): the "
-                         "generated branch returns the deleted name, an UnboundLocalError at trace time"),
-}
+# Cases the project currently gets wrong: stem -> the file and line of the wrong behaviour (strict xfail).
+XFAIL: dict[str, str] = {}
 
 
 def _load(path: Path) -> ModuleType:

@@ -397,7 +397,7 @@ def test_one_branch_error_points_at_the_assignment():
     with pytest.raises(StagingError) as info:
         tf.function(f)(tf.constant(1))
     line = inspect.getsourcelines(f)[1] + 2      # the `y = x` line
-    assert f"test_backend.py:{line}:" in str(info.value) and "'y' is assigned in only one branch" in str(info.value)
+    assert f"assigns it at test_backend.py:{line};" in str(info.value) and "'y' is assigned in only one branch" in str(info.value)
 
 
 def test_set_loop_options_shape_invariants_pairs_a_variable_with_its_shape():

@@ -1,18 +1,18 @@
-"""`del` of a loop variable inside a tensor `while` loop."""
+"""`del` of a variable inside a tensor `while` loop, and the variable is read after the loop."""
 import runtime as tf
 from autograph.errors import ConversionError, StagingError
 
 EXPECT = (ConversionError, StagingError)
-MATCH = r"del|'x'"
+MATCH = r"'total' is left undefined"
 
 
 @tf.function
 def f(x):
+    total = x
     while x > 0:
-        y = x - 1
-        del x  # <- here
-        x = y
-    return x
+        x -= 1
+        del total  # <- here
+    return total
 
 
 def trigger():
