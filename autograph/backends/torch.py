@@ -140,8 +140,15 @@ def _while_loop(test, body, state, opts):
     """`while` on a staged condition: PyTorch's `while_loop` over the flattened state."""
     names = _loop_names(body)
     if any(is_undefined(v) for v in state):
-        state = define_loop_state(BACKEND, lambda s: body(*s), tuple(state), names)
+        state = define_loop_state(BACKEND, lambda s: body(*_numbers_lifted(s)), tuple(state), names)
     return _staged_loop(test, body, state, names, opts, "`while` loop")
+
+
+def _numbers_lifted(state) -> tuple:
+    """The state as the staged loop carries it: Python numbers as tensors. A probe of the body on the
+    numbers themselves would take Python's path through an `if` on them (`if s > 4` with `s = 0.0`),
+    and miss the `return` that the staged loop can reach."""
+    return tuple(ts.lift(v, None) if v.__class__ in (bool, int, float) else v for v in state)
 
 
 def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opts: dict, construct: str) -> tuple:
@@ -267,7 +274,8 @@ def _for_loop(iterable, body, state, extra_test, opts):
 
     first = ts.lift(start, torch.int64).to(torch.int64)
     if any(is_undefined(v) for v in state):      # a `return` inside the loop: learn the value's type
-        state = define_loop_state(BACKEND, lambda s: body(item(first), *s), tuple(state), names[1:])
+        state = define_loop_state(BACKEND, lambda s: body(item(first), *_numbers_lifted(s)), tuple(state),
+                                  names[1:])
     out = _staged_loop(test, step_body, (first, *state), names, opts, "`for` loop")
     return out[1:]
 

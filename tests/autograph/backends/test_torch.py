@@ -218,6 +218,28 @@ def test_maximum_iterations_caps_a_staged_while():
     assert program.module()(torch.tensor([99.5])).tolist() == [100.5]
 
 
+def returns_from_loops(x):
+    """`return` inside staged loops whose variables start as Python numbers: the value is returned
+    from an `if` on a tensor that the numbers become."""
+    i, s = 0, 0.0
+    while i < x.sum():
+        s = s + 1.5
+        if s > 4:
+            return s * 2
+        i += 1
+    for _ in range(x.sum().int()):
+        s = s + 1
+        if s > 6:
+            return s
+    return s
+
+
+@pytest.mark.parametrize("values", [[0.0], [1.0], [2.0], [10.0]])
+def test_return_inside_loops_over_python_numbers_matches_python(values):
+    program = export(ag.convert(returns_from_loops), torch.tensor([2.0]))
+    assert float(program.module()(torch.tensor(values))) == float(returns_from_loops(torch.tensor(values)))
+
+
 def weighted(x, y):
     total = torch.zeros(())
     for i, v in enumerate(x, 1):
