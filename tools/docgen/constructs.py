@@ -211,6 +211,21 @@ def scaled_sum(xs, scale):
     return total
 
 
+
+# --- del -----------------------------------------------------------------------------------------------
+
+def largest_gap(xs):
+    best = 0
+    previous = xs[0]
+    for x in xs:
+        gap = x - previous
+        if gap > best:
+            best = gap
+        previous = x
+        del gap       # the body's scratch value
+    return best
+
+
 CONSTRUCTS = [
     Construct("if", "`if` / `elif` / `else`",
               "An `if` becomes `ag__.if_stmt(test, if_true, if_false, state, names)`: each branch is a "
@@ -314,4 +329,13 @@ CONSTRUCTS = [
               [scaled_sum],
               ["scaled_sum([1, -2, 3], 10)"],
               ["scaled_sum(tf.constant([1, -2, 3]), 10)"]),
+    Construct("del", "`del`",
+              "Inside a branch or a loop body, `del x` becomes `x = ag__.Undefined('x')`: the body is a "
+              "function of its own, where deleting an outer variable would fail. A later read of `x` "
+              "raises `UnboundLocalError` as in Python; with a tensor condition or loop, a variable "
+              "deleted on a path and read afterwards is a `StagingError` naming the `del`. `del` of an "
+              "item or attribute (`del d[k]`, `del obj.attr`) is left as written.",
+              [largest_gap],
+              ["largest_gap([1, 4, 6, 11])"],
+              ["largest_gap(tf.constant([1, 4, 6, 11]))"]),
 ]
