@@ -3,7 +3,7 @@
 Programs use int variables (and bools from comparisons), nested
 if/elif/else, while loops with a bound, for loops over range(...), break,
 continue, loop else clauses, early return, and/or/not, ternaries,
-augmented assignment, a helper function and a lambda, and `record(...)`
+augmented assignment, `del`, a helper function and a lambda, and `record(...)`
 calls whose order is compared between runs. Inside a loop body, expressions may use
 the loop's counter (a Python int that becomes a tensor once the loop is staged).
 
@@ -91,6 +91,10 @@ class Generator:
     def statement(self, indent: int, depth: int) -> None:
         r = self.rng.random()
         var = self.rng.choice(VARIABLES)
+        if r < 0.04:
+            self.deletion(indent, var)
+            return
+        r = self.rng.random()
         if depth >= self.max_depth or r < 0.35:
             value = self.value()
             if self.staged and self._loop_depth:   # repeated `y = 2*a - y - 2*z` would overflow int32 tensors
@@ -116,6 +120,20 @@ class Generator:
             self.emit(indent, f"if {condition}:")
             value = f"{self.arith()}, y, z" if self.staged else self.arith()  # graphs need one structure
             self.emit(indent + 1, f"return {value}")
+
+    def deletion(self, indent: int, var: str) -> None:
+        """`del` of a scratch variable after its use; unstaged, sometimes of a variable, assigned again
+        at once (a `del` of an unbound name, which Python rejects, is not checked inside converted
+        bodies when the name is not read afterwards: docs/limitations.md)."""
+        if self.staged or self.rng.random() < 0.5:
+            self._counter += 1
+            scratch = f"w{self._counter}"
+            self.emit(indent, f"{scratch} = {self.arith(1)}")
+            self.emit(indent, f"{var} = ({var} + {scratch}) % 1000")
+            self.emit(indent, f"del {scratch}")
+            return
+        self.emit(indent, f"del {var}")
+        self.emit(indent, f"{var} = {self.arith(1).replace(var, 'a')}")
 
     def if_statement(self, indent: int, depth: int) -> None:
         self.emit(indent, f"if {self.condition()}:")

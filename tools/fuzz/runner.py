@@ -58,6 +58,8 @@ def _internal(error: BaseException) -> bool:
     if isinstance(error, (AutoGraphError, OpError, OperatorNotAllowedInGraphError, AssertionError)):
         return False
     frames = traceback.extract_tb(error.__traceback__)
+    if isinstance(error, UnboundLocalError) and frames and frames[-1].filename.endswith("operators/variables.py"):
+        return False    # a read of an unassigned (or deleted) variable: raised on purpose, as Python does
     return bool(frames) and ("/autograph/" in frames[-1].filename or "/runtime/" in frames[-1].filename)
 
 
