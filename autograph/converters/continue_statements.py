@@ -22,6 +22,8 @@ from autograph.pyct.transformer import Base, Context, block_or_pass
 
 
 class ContinueTransformer(Base):
+    statements_only = True   # it rewrites statements: expressions need no walk
+
     def _visit_loop(self, node):
         node = self.generic_visit(node)
         probe = lowering.Jump(gast.Continue, lambda c: [], "", crosses_loops=False)

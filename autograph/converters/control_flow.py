@@ -275,9 +275,13 @@ def _options(node):
 
 def transform(node, ctx: Context):
     transformer = ControlFlowTransformer(ctx)
-    # one walk here instead of one per `if`/loop (a walk of everything nested in it, quadratic in depth)
-    transformer.may_reject = bool(ctx.declared_nonlocal) or any(
-        isinstance(n, (gast.Global, gast.Nonlocal)) for n in gast.walk(node))
+    types = ctx.node_types
+    if types is None:
+        types = {n.__class__ for n in gast.walk(node)}
+    # found here, once, instead of by a walk per `if`/loop (of everything nested in it, quadratic in depth)
+    transformer.may_reject = bool(ctx.declared_nonlocal) or bool(types & {gast.Global, gast.Nonlocal})
+    # statements are all it rewrites, but for a `yield` (in a lambda), which it rejects
+    transformer.statements_only = not types & {gast.Yield, gast.YieldFrom}
     node = transformer.transform(node)
     node.body = transformer._hoist_inits(node.body, ctx.params, user_scope=True)
     return node

@@ -21,20 +21,32 @@ class Context:
     user_locals: set[str]                   # names the user's function binds (params included)
     declared_nonlocal: set[str] = field(default_factory=set)  # global/nonlocal declarations
     recursive: bool = True
+    node_types: set | None = None           # the node types in the function when last scanned (None: unknown)
 
     def error(self, message: str, node) -> ConversionError:
         return ConversionError(message, self.filename, getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
 
+def _skip(node):
+    return node
+
+
 class Base(gast.NodeTransformer):
     """Visits one function body; nested `def`s and classes are left alone
     (they are converted when they are called). Replacement nodes get the
-    location of the node they replace."""
+    location of the node they replace.
+
+    A converter that rewrites statements only sets `statements_only`: the walk
+    then follows the fields that hold statements and skips expressions, which
+    hold most of the nodes of a function."""
+
+    statements_only = False
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self._root = None
-        self._visitors: dict[type, object] = {}  # node type -> bound visit method
+        self._generic = self.generic_visit
+        self._visitors: dict[type, object] = {}  # node type -> bound visit method (_generic: none of its own)
 
     def transform(self, node):
         self._root = node
@@ -48,47 +60,64 @@ class Base(gast.NodeTransformer):
     def visit_ClassDef(self, node):
         return node
 
-    def visit(self, node):
-        visitor = self._visitors.get(type(node))
+    def _visitor(self, cls: type):
+        visitor = self._visitors.get(cls)
         if visitor is None:
-            visitor = getattr(self, f"visit_{type(node).__name__}", self.generic_visit)
-            self._visitors[type(node)] = visitor
-        result = visitor(node)
+            if not issubclass(cls, gast.AST) or issubclass(cls, _LEAVES):
+                visitor = _skip      # contexts, operators and values that are not nodes
+            else:
+                visitor = getattr(self, f"visit_{cls.__name__}", self._generic)
+            self._visitors[cls] = visitor
+        return visitor
+
+    def visit(self, node):
+        result = (self._visitors.get(node.__class__) or self._visitor(node.__class__))(node)
         if result is not node and result is not None:
             for new in result if isinstance(result, list) else [result]:
                 located(new, node)
         return result
 
-
     def generic_visit(self, node):
         """`ast.NodeTransformer.generic_visit`, minus its per-node overhead: the
         pipeline walks every function once per converter, so this is the
         hottest loop of a conversion. Operators and load/store contexts have no
-        children and no converter visits them, so they are not descended into."""
-        for field in node._fields:
+        children and no converter visits them, so they are not descended into;
+        a node without a visitor of its own is walked here directly."""
+        fields = _STATEMENT_FIELDS if self.statements_only else node._fields
+        generic, visitors = self._generic, self._visitors
+        for field in fields:
             old = getattr(node, field, None)
-            if isinstance(old, list):
+            if old.__class__ is list:
                 new_values = []
                 for value in old:
-                    if isinstance(value, gast.AST) and not isinstance(value, _LEAVES):
-                        value = self.visit(value)
-                        if value is None:
-                            continue
-                        if not isinstance(value, gast.AST):
-                            new_values.extend(value)
-                            continue
-                    new_values.append(value)
+                    visitor = visitors.get(value.__class__) or self._visitor(value.__class__)
+                    if visitor is _skip:
+                        new_values.append(value)
+                        continue
+                    if visitor is generic:
+                        generic(value)
+                        new_values.append(value)
+                        continue
+                    new = self.visit(value)
+                    if new is None:
+                        continue
+                    if isinstance(new, gast.AST):
+                        new_values.append(new)
+                    else:
+                        new_values.extend(new)
                 old[:] = new_values
-            elif isinstance(old, gast.AST) and not isinstance(old, _LEAVES):
+            elif (visitors.get(old.__class__) or self._visitor(old.__class__)) is not _skip:
                 new = self.visit(old)
                 if new is None:
                     delattr(node, field)
-                else:
+                elif new is not old:
                     setattr(node, field, new)
         return node
 
 
 _LEAVES = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
+# The fields that hold statements (match_case and ExceptHandler nodes hold their own `body`).
+_STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def located(new, origin):
