@@ -11,8 +11,8 @@ import ast
 import gast
 
 _CONTEXTS = {gast.Load: ast.Load(), gast.Store: ast.Store(), gast.Del: ast.Del(), gast.Param: ast.Load()}
-_classes: dict[type, type] = {}          # gast class -> ast class
-_located: dict[type, bool] = {}          # ast class -> has lineno/col_offset attributes
+# gast class -> (ast class, whether it has a location, its fields), or the function converting it
+_plans: dict[type, object] = {}
 
 
 def to_ast(node: gast.AST, line: int = 1, col: int = 0) -> ast.AST:
@@ -20,39 +20,39 @@ def to_ast(node: gast.AST, line: int = 1, col: int = 0) -> ast.AST:
     return _convert(node, line, col)
 
 
-def _target(cls: type) -> type:
-    target = _classes.get(cls)
-    if target is None:
-        target = _classes[cls] = getattr(ast, cls.__name__)
-        _located[target] = "lineno" in target._attributes
-    return target
+def _plan(cls: type):
+    context = _CONTEXTS.get(cls)
+    if context is not None:
+        plan = lambda node, line, col: context  # noqa: E731  (contexts are shared, as in `ast.parse`)
+    else:
+        plan = _SPECIAL.get(cls)
+    if plan is None:
+        target = getattr(ast, cls.__name__)
+        plan = (target, "lineno" in target._attributes, target._fields)
+    _plans[cls] = plan
+    return plan
 
 
 def _convert(node, line: int, col: int):
-    cls = node.__class__
-    context = _CONTEXTS.get(cls)
-    if context is not None:
-        return context
-    special = _SPECIAL.get(cls)
-    if special is not None:
-        return special(node, line, col)
-    target = _target(cls)
+    plan = _plans.get(node.__class__) or _plan(node.__class__)
+    if plan.__class__ is not tuple:
+        return plan(node, line, col)
+    target, has_location, fields = plan
     new = target.__new__(target)
-    if _located[target]:
+    if has_location:
         line, col = _locate(new, node, line, col)
-    for field in target._fields:
-        setattr(new, field, _value(getattr(node, field, None), line, col, field))
+    attrs = new.__dict__
+    AST = gast.AST
+    for field in fields:
+        value = getattr(node, field, None)
+        if value.__class__ is list:
+            value = [_convert(v, line, col) if isinstance(v, AST) else v for v in value]
+        elif isinstance(value, AST):
+            value = _convert(value, line, col)
+        elif value is None and field == "type_params":      # Python 3.12+: a list, never None
+            value = []
+        attrs[field] = value
     return new
-
-
-def _value(value, line: int, col: int, field: str):
-    if value.__class__ is list:
-        return [_convert(v, line, col) if isinstance(v, gast.AST) else v for v in value]
-    if isinstance(value, gast.AST):
-        return _convert(value, line, col)
-    if value is None and field == "type_params":      # Python 3.12+: a list, never None
-        return []
-    return value
 
 
 def _locate(new, node, line: int, col: int) -> tuple[int, int]:
