@@ -12,6 +12,8 @@ import textwrap
 
 import gast
 
+from autograph.pyct.nodes import KINDS, LEAF, kind_of
+
 
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
@@ -69,7 +71,7 @@ class _Replacer:
         """The copy of template node `node`: a node, or a list of statements for a `body` placeholder."""
         cls = node.__class__
         if cls is gast.Name and node.id in self.replacements:
-            return _as_node(self.replacements[node.id], copy_tree(node.ctx), self.used)
+            return _as_node(self.replacements[node.id], node.ctx, self.used)
         if cls is gast.Expr and node.value.__class__ is gast.Name:
             stmts = self.replacements.get(node.value.id)
             if isinstance(stmts, list):
@@ -81,17 +83,13 @@ class _Replacer:
             return self._arguments(node)
         new = cls.__new__(cls)
         attrs = new.__dict__
-        for key in cls._fields:
-            value = getattr(node, key)
+        attrs.update(node.__dict__)    # fields, and locations (None in a template)
+        for key in cls._fields:        # then copies of the children (contexts and operators are shared)
+            value = attrs[key]
             if value.__class__ is list:
                 attrs[key] = self._copy_list(value)
-            elif isinstance(value, gast.AST):
+            elif (KINDS.get(value.__class__) or kind_of(value.__class__)) != LEAF:
                 attrs[key] = self.copy(value)
-            else:
-                attrs[key] = value
-        for key, value in node.__dict__.items():   # locations (None in a template)
-            if key not in attrs:
-                attrs[key] = value
         if cls is gast.FunctionDef and new.name in self.replacements:
             new.name = self.replacements[new.name]
         return new
@@ -99,7 +97,7 @@ class _Replacer:
     def _copy_list(self, values: list) -> list:
         out = []
         for value in values:
-            if isinstance(value, gast.AST):
+            if (KINDS.get(value.__class__) or kind_of(value.__class__)) != LEAF:
                 value = self.copy(value)
                 if value.__class__ is list:
                     out.extend(value)

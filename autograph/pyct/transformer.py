@@ -8,6 +8,7 @@ import gast
 from autograph.errors import ConversionError
 from autograph.pyct import anno
 from autograph.pyct.naming import Namer
+from autograph.pyct.nodes import KINDS, LEAF, LOCATED, kind_of
 
 
 @dataclass
@@ -136,18 +137,23 @@ def located(new, origin):
     end_col = getattr(head, "end_col_offset", None) or col
     if head is not origin and end_line != line:
         end_line, end_col = line, col
+    where = {"lineno": line, "col_offset": col, "end_lineno": end_line, "end_col_offset": end_col}
+    kinds = KINDS
     stack = [new]
     while stack:
         n = stack.pop()
-        if getattr(n, "lineno", None) is not None:
+        attrs = n.__dict__
+        if attrs.get("lineno") is not None:
             continue
-        if isinstance(n, (gast.stmt, gast.expr)) or hasattr(n, "lineno"):
-            n.lineno, n.col_offset, n.end_lineno, n.end_col_offset = line, col, end_line, end_col
+        if "lineno" in attrs or (kinds.get(n.__class__) or kind_of(n.__class__)) == LOCATED:
+            attrs.update(where)
         for field in n._fields:  # children, minus contexts and operators (they have no location)
-            value = getattr(n, field, None)
+            value = attrs.get(field)
             if value.__class__ is list:
-                stack.extend(v for v in value if isinstance(v, gast.AST) and not isinstance(v, _LEAVES))
-            elif isinstance(value, gast.AST) and not isinstance(value, _LEAVES):
+                for v in value:
+                    if (kinds.get(v.__class__) or kind_of(v.__class__)) != LEAF:
+                        stack.append(v)
+            elif (kinds.get(value.__class__) or kind_of(value.__class__)) != LEAF:
                 stack.append(value)
     return new
 
