@@ -106,35 +106,45 @@ _SPECIAL = {gast.arguments: _arguments, gast.ExceptHandler: _except_handler}
 # --- the other way: ast -> gast ---------------------------------------------------------------------------
 
 _GAST_CONTEXTS = {ast.Load: gast.Load, ast.Store: gast.Store, ast.Del: gast.Del}
-_gast_classes: dict[type, type] = {}
+# ast class -> (gast class, its fields, the ast class's location attributes), or the function converting it
+_from_plans: dict[type, object] = {}
+
+
+def _from_plan(cls: type):
+    context = _GAST_CONTEXTS.get(cls)
+    if context is not None:
+        plan = lambda node: context()  # noqa: E731
+    else:
+        plan = _FROM_SPECIAL.get(cls)
+    if plan is None:
+        target = getattr(gast, cls.__name__)
+        plan = (target, target._fields, cls._attributes)
+    _from_plans[cls] = plan
+    return plan
 
 
 def from_ast(node: ast.AST) -> gast.AST:
     """The gast of a Python `ast` node, locations included (what `gast.ast_to_gast` gives, faster)."""
-    cls = node.__class__
-    context = _GAST_CONTEXTS.get(cls)
-    if context is not None:
-        return context()
-    special = _FROM_SPECIAL.get(cls)
-    if special is not None:
-        return special(node)
-    target = _gast_classes.get(cls)
-    if target is None:
-        target = _gast_classes[cls] = getattr(gast, cls.__name__)
+    plan = _from_plans.get(node.__class__) or _from_plan(node.__class__)
+    if plan.__class__ is not tuple:
+        return plan(node)
+    target, fields, attributes = plan
     new = target.__new__(target)
-    for field in target._fields:
+    attrs = new.__dict__
+    AST = ast.AST
+    for field in fields:
         value = getattr(node, field, None)
         if value.__class__ is list:
-            value = [from_ast(v) if isinstance(v, ast.AST) else v for v in value]
-        elif isinstance(value, ast.AST):
+            value = [from_ast(v) if isinstance(v, AST) else v for v in value]
+        elif isinstance(value, AST):
             value = from_ast(value)
         elif value is None and field == "type_params":
             value = []
-        setattr(new, field, value)
-    for attribute in cls._attributes:
+        attrs[field] = value
+    for attribute in attributes:
         value = getattr(node, attribute, None)
         if value is not None:
-            setattr(new, attribute, value)
+            attrs[attribute] = value
     return new
 
 
