@@ -39,9 +39,20 @@ class ControlFlowTransformer(Base):
     # -- helpers ------------------------------------------------------------------------
 
     def _state(self, node, modified: set, live: set) -> list[str]:
-        order = activity.ordered_names([node])
+        """The chosen names in order of first appearance in `node` (as `activity.ordered_names` orders
+        them), found by a walk that stops once it has seen them all."""
         chosen = (modified & live) - self.ctx.declared_nonlocal
-        return [n for n in order if n in chosen]
+        state = []
+        if not chosen:
+            return state
+        missing = set(chosen)
+        for n in activity.walk(node):
+            if n.__class__ is gast.Name and n.id in missing:
+                state.append(n.id)
+                missing.discard(n.id)
+                if not missing:
+                    break
+        return state
 
     may_reject = True   # False when the function has nothing _check_supported rejects (see transform)
 
