@@ -99,15 +99,22 @@ class Base(gast.NodeTransformer):
                         generic(value)
                         new_values.append(value)
                         continue
-                    new = self.visit(value)
-                    if new is None:
-                        continue
-                    if isinstance(new, gast.AST):
-                        new_values.append(new)
-                    else:
+                    new = visitor(value)            # what self.visit(value) does, inlined
+                    if new is value:
+                        new_values.append(value)
+                    elif isinstance(new, gast.AST):
+                        new_values.append(located(new, value))
+                    elif new is not None:
+                        if isinstance(new, list):
+                            for n in new:
+                                located(n, value)
                         new_values.extend(new)
                 old[:] = new_values
-            elif (visitors.get(old.__class__) or self._visitor(old.__class__)) is not _skip:
+                continue
+            visitor = visitors.get(old.__class__) or self._visitor(old.__class__)
+            if visitor is generic:
+                generic(old)
+            elif visitor is not _skip:
                 new = self.visit(old)
                 if new is None:
                     delattr(node, field)
