@@ -39,9 +39,16 @@ def _convert(node, line: int, col: int):
         return plan(node, line, col)
     target, has_location, fields = plan
     new = target.__new__(target)
-    if has_location:
-        line, col = _locate(new, node, line, col)
     attrs = new.__dict__
+    if has_location:            # what _locate does, inlined: this runs for most nodes
+        old = node.__dict__
+        own = old.get("lineno")
+        if own is None:
+            attrs["lineno"], attrs["col_offset"], attrs["end_lineno"], attrs["end_col_offset"] = line, col, line, col
+        else:
+            line, col = own, old.get("col_offset") or 0
+            attrs["lineno"], attrs["col_offset"] = line, col
+            attrs["end_lineno"], attrs["end_col_offset"] = old.get("end_lineno"), old.get("end_col_offset")
     AST = gast.AST
     for field in fields:
         value = getattr(node, field, None)
