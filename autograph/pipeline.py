@@ -52,7 +52,8 @@ NEEDS = {
     _analyse: _CONTROL,
     control_flow.transform: _CONTROL | {gast.Match},
 }
-# What lowering jumps may add: guards (`if`) and loop tests (`extra and test`); the tree is scanned again after them.
+# What lowering jumps may add: guards (`if`) and loop tests (`extra and test`); the statements are scanned again
+# after them (see `_rescan`).
 ADDS = {break_statements.transform: {gast.If, gast.BoolOp}, continue_statements.transform: {gast.If},
         return_statements.transform: {gast.If, gast.BoolOp}}
 
@@ -114,7 +115,28 @@ def convert_function(node, ctx: Context, found: Scan | None = None):
             continue
         node = step(node, ctx)
         if step in ADDS:  # scan again: a `return` at the end of a function adds no `if`, and most returns are there
-            found = scan(node)
-            types, names = found.types, found.names
+            types = _rescan(node, types)
             ctx.node_types = types
     return node
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _rescan(node, types: set) -> set:
+    """`types` after lowering jumps: the statements' types as they are now, and the expressions' as they
+    were, plus the `and` a loop exit adds to a `while` test. Lowering adds expressions of no other type a
+    step looks for but calls of `ag__` (which call_trees leaves as they are), and removes only the code
+    after a jump (a step that finds none of it left has nothing to do), so a walk of statements is enough."""
+    now = {t for t in types if not (isinstance(t, type) and issubclass(t, gast.stmt))}
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        now.add(n.__class__)
+        if n.__class__ is gast.While and n.test.__class__ is gast.BoolOp:
+            now.add(gast.BoolOp)
+        for field_name in _BLOCKS:
+            block = getattr(n, field_name, None)
+            if block.__class__ is list:
+                stack.extend(block)
+    return now
