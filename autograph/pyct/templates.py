@@ -107,7 +107,8 @@ class _Replacer:
 
     def _arguments(self, node):
         """Parameters: a placeholder may stand for a list of names."""
-        new = copy_tree(node)
+        new = gast.arguments.__new__(gast.arguments)
+        new.__dict__.update({key: copy_tree(value) for key, value in node.__dict__.items() if key != "args"})
         new_args = []
         for arg in node.args:
             value = self.replacements.get(arg.id)
