@@ -47,7 +47,7 @@ def _context(node: gast.FunctionDef, filename: str, name: str, recursive: bool, 
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
     params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
     declared = found.declared
-    user_locals = (params | activity.modified(node.body)) - declared
+    user_locals = (params | activity.modified(node.body, gast.NamedExpr in found.types)) - declared
     namer = Namer(found.ids | found.defs)
     for reserved in ("ag__", "fscope"):
         namer.reserve(reserved)

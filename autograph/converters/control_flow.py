@@ -55,6 +55,7 @@ class ControlFlowTransformer(Base):
         return state
 
     may_reject = True   # False when the function has nothing _check_supported rejects (see transform)
+    walrus = True       # False when the function has no `:=` (see transform)
 
     def _check_supported(self, node, state: list[str], construct: str) -> None:
         if not self.may_reject:
@@ -179,7 +180,7 @@ class ControlFlowTransformer(Base):
 
     def visit_If(self, node):
         self._visit_body(node)
-        modified = activity.modified(node.body) | activity.modified(node.orelse)
+        modified = activity.modified(node.body, self.walrus) | activity.modified(node.orelse, self.walrus)
         live = set(anno.get(node, Key.LIVE_OUT, ())) | set(anno.get(node, Key.LIVE_IN, ()))
         state = self._state(node, modified, live)
         self._check_supported(node, state, "an `if`")
@@ -195,7 +196,7 @@ class ControlFlowTransformer(Base):
     def visit_While(self, node):
         self._visit_body(node)
         head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
-        state = self._state(node, activity.modified(node.body), head)
+        state = self._state(node, activity.modified(node.body, self.walrus), head)
         self._check_supported(node, state, "a `while` loop")
         test_name, body_name = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
         test_fn = self._function(test_name, state, [gast.Return(value=node.test)], state, ret=False)
@@ -211,7 +212,7 @@ class ControlFlowTransformer(Base):
         self._visit_body(node)
         targets = activity.target_names(node.target)
         head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
-        state = self._state(node, activity.modified(node.body) | targets, head)
+        state = self._state(node, activity.modified(node.body, self.walrus) | targets, head)
         self._check_supported(node, state, "a `for` loop")
         body_name = self.ctx.namer.new("loop_body")
         body = list(node.body)
@@ -293,6 +294,7 @@ def transform(node, ctx: Context):
     transformer.may_reject = bool(ctx.declared_nonlocal) or bool(types & {gast.Global, gast.Nonlocal})
     # statements are all it rewrites, but for a `yield` (in a lambda), which it rejects
     transformer.statements_only = not types & {gast.Yield, gast.YieldFrom}
+    transformer.walrus = gast.NamedExpr in types
     node = transformer.transform(node)
     node.body = transformer._hoist_inits(node.body, ctx.params, user_scope=True)
     return node
