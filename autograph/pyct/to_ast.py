@@ -53,7 +53,7 @@ def _convert(node, line: int, col: int):
     for field in fields:
         value = getattr(node, field, None)
         if value.__class__ is list:
-            value = [_convert(v, line, col) if isinstance(v, AST) else v for v in value]
+            value = [_convert(v, line, col) if isinstance(v, AST) else v for v in value] if value else []
         elif isinstance(value, AST):
             value = _convert(value, line, col)
         elif value is None and field == "type_params":      # Python 3.12+: a list, never None
@@ -142,7 +142,7 @@ def from_ast(node: ast.AST) -> gast.AST:
     for field in fields:
         value = getattr(node, field, None)
         if value.__class__ is list:
-            value = [from_ast(v) if isinstance(v, AST) else v for v in value]
+            value = [from_ast(v) if isinstance(v, AST) else v for v in value] if value else []
         elif isinstance(value, AST):
             value = from_ast(value)
         elif value is None and field == "type_params":
