@@ -84,7 +84,9 @@ class Base(gast.NodeTransformer):
         hottest loop of a conversion. Operators and load/store contexts have no
         children and no converter visits them, so they are not descended into;
         a node without a visitor of its own is walked here directly."""
-        fields = _STATEMENT_FIELDS if self.statements_only else node._fields
+        fields = _STATEMENT_FIELDS if self.statements_only else _NODE_FIELDS.get(node.__class__)
+        if fields is None:
+            fields = _node_fields(node.__class__)
         generic, visitors = self._generic, self._visitors
         for field in fields:
             old = getattr(node, field, None)
@@ -126,6 +128,20 @@ class Base(gast.NodeTransformer):
 _LEAVES = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
 # The fields that hold statements (match_case and ExceptHandler nodes hold their own `body`).
 _STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+# Fields that never hold a node to visit: contexts and operators, and strings, numbers and constants.
+_SCALARS = {"ctx", "op", "ops", "type_comment", "kind"}
+_CLASS_SCALARS = {gast.Name: {"id"}, gast.Attribute: {"attr"}, gast.Constant: {"value"}, gast.keyword: {"arg"},
+                  gast.FunctionDef: {"name"}, gast.AsyncFunctionDef: {"name"}, gast.ClassDef: {"name"},
+                  gast.Global: {"names"}, gast.Nonlocal: {"names"}, gast.alias: {"name", "asname"},
+                  gast.ImportFrom: {"module", "level"}, gast.comprehension: {"is_async"},
+                  gast.FormattedValue: {"conversion"}, gast.AnnAssign: {"simple"}}
+_NODE_FIELDS: dict[type, tuple] = {}   # node class -> the fields a walk visits
+
+
+def _node_fields(cls: type) -> tuple:
+    scalars = _SCALARS | _CLASS_SCALARS.get(cls, set())
+    fields = _NODE_FIELDS[cls] = tuple(f for f in cls._fields if f not in scalars)
+    return fields
 
 
 def located(new, origin):
