@@ -42,14 +42,13 @@ _CACHE_SIZE = 4096
 
 # --- converting one function ------------------------------------------------------------------
 
-def _context(node: gast.FunctionDef, filename: str, name: str, recursive: bool) -> Context:
+def _context(node: gast.FunctionDef, filename: str, name: str, recursive: bool, found) -> Context:
     args = node.args
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
     params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
-    declared = {n for stmt in node.body for s in gast.walk(stmt) if isinstance(s, (gast.Global, gast.Nonlocal))
-                for n in s.names}
-    user_locals = (params | activity.modified(node.body)) - declared
-    namer = Namer.for_tree(node)
+    declared = found.declared
+    user_locals = (params | activity.modified(node.body, gast.NamedExpr in found.types)) - declared
+    namer = Namer(found.ids | found.defs)
     for reserved in ("ag__", "fscope"):
         namer.reserve(reserved)
     return Context(namer, filename, name, params, user_locals, declared, recursive)
@@ -59,9 +58,11 @@ def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bo
     """Run the pipeline on one parsed function (used by `convert` and the CLI)."""
     from autograph import pipeline
 
-    _reject_generators(node, filename)
-    ctx = _context(node, filename, name, recursive)
-    return pipeline.convert_function(node, ctx)
+    found = pipeline.scan(node)    # one walk for what the context and the pipeline need to know
+    if gast.Yield in found.types or gast.YieldFrom in found.types:
+        _reject_generators(node, filename)
+    ctx = _context(node, filename, name, recursive, found)
+    return pipeline.convert_function(node, ctx, found)
 
 
 def _reject_generators(node: gast.FunctionDef, filename: str) -> None:

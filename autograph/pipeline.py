@@ -4,6 +4,8 @@
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import gast
 
 from autograph.converters import (asserts, break_statements, call_trees, conditional_expressions,
@@ -50,43 +52,91 @@ NEEDS = {
     _analyse: _CONTROL,
     control_flow.transform: _CONTROL | {gast.Match},
 }
-# What lowering jumps may add: guards (`if`) and loop tests (`extra and test`); the tree is scanned again after them.
+# What lowering jumps may add: guards (`if`) and loop tests (`extra and test`); the statements are scanned again
+# after them (see `_rescan`).
 ADDS = {break_statements.transform: {gast.If, gast.BoolOp}, continue_statements.transform: {gast.If},
         return_statements.transform: {gast.If, gast.BoolOp}}
 
 _SKIP = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
 
 
-def _scan(node) -> tuple[set, set]:
-    """The node types in `node` (nested functions included) and the names and attributes it uses."""
-    types, names = set(), set()
+@dataclass
+class Scan:
+    """What one walk of a function (nested functions included) finds."""
+
+    types: set = field(default_factory=set)     # node types, and "loop else" for a loop with an `else:`
+    ids: set = field(default_factory=set)       # the ids of Names
+    attrs: set = field(default_factory=set)     # attribute names
+    defs: set = field(default_factory=set)      # names of defs and classes
+    declared: set = field(default_factory=set)  # names declared global or nonlocal
+
+    @property
+    def names(self) -> set:
+        """The names and attributes used (what NEEDS looks for)."""
+        return self.ids | self.attrs
+
+
+def scan(node) -> Scan:
+    found = Scan()
+    types, ids, attrs = found.types, found.ids, found.attrs
     stack = [node]
     while stack:
         n = stack.pop()
         cls = n.__class__
         types.add(cls)
         if cls is gast.Name:
-            names.add(n.id)
+            ids.add(n.id)
         elif cls is gast.Attribute:
-            names.add(n.attr)
+            attrs.add(n.attr)
         elif (cls is gast.While or cls is gast.For) and n.orelse:
             types.add("loop else")
-        for field in n._fields:
-            value = getattr(n, field, None)
+        elif cls is gast.FunctionDef or cls is gast.ClassDef:
+            found.defs.add(n.name)
+        elif cls is gast.Global or cls is gast.Nonlocal:
+            found.declared.update(n.names)
+        for field_name in n._fields:
+            value = getattr(n, field_name, None)
             if value.__class__ is list:
                 stack.extend(v for v in value if isinstance(v, gast.AST) and not isinstance(v, _SKIP))
             elif isinstance(value, gast.AST) and not isinstance(value, _SKIP):
                 stack.append(value)
-    return types, names
+    return found
 
 
-def convert_function(node, ctx: Context):
-    types, names = _scan(node)
+def convert_function(node, ctx: Context, found: Scan | None = None):
+    """Run the pipeline; `found` is `scan(node)` if the caller has it."""
+    if found is None:
+        found = scan(node)
+    types, names = found.types, found.names
+    ctx.node_types = types
     for step in PIPELINE:
         need = NEEDS.get(step)
         if need is not None and not (need & types if isinstance(need, set) else names.intersection(need)):
             continue
         node = step(node, ctx)
         if step in ADDS:  # scan again: a `return` at the end of a function adds no `if`, and most returns are there
-            types, names = _scan(node)
+            types = _rescan(node, types)
+            ctx.node_types = types
     return node
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _rescan(node, types: set) -> set:
+    """`types` after lowering jumps: the statements' types as they are now, and the expressions' as they
+    were, plus the `and` a loop exit adds to a `while` test. Lowering adds expressions of no other type a
+    step looks for but calls of `ag__` (which call_trees leaves as they are), and removes only the code
+    after a jump (a step that finds none of it left has nothing to do), so a walk of statements is enough."""
+    now = {t for t in types if not (isinstance(t, type) and issubclass(t, gast.stmt))}
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        now.add(n.__class__)
+        if n.__class__ is gast.While and n.test.__class__ is gast.BoolOp:
+            now.add(gast.BoolOp)
+        for field_name in _BLOCKS:
+            block = getattr(n, field_name, None)
+            if block.__class__ is list:
+                stack.extend(block)
+    return now

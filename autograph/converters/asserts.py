@@ -10,6 +10,8 @@ from autograph.pyct.transformer import Base, Context
 
 
 class AssertTransformer(Base):
+    statements_only = True   # it rewrites statements: expressions need no walk
+
     def visit_Assert(self, node):
         self.generic_visit(node)
         if node.msg is None:

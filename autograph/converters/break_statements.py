@@ -22,6 +22,8 @@ from autograph.pyct.transformer import Base, Context, located
 
 
 class BreakTransformer(Base):
+    statements_only = True   # it rewrites statements: expressions need no walk
+
     def _visit_loop(self, node):
         node = self.generic_visit(node)
         probe = lowering.Jump(gast.Break, lambda b: [], "", crosses_loops=False)

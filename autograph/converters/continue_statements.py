@@ -12,8 +12,6 @@ branch; otherwise a `continue_` flag guards it.
 """
 from __future__ import annotations
 
-import copy
-
 import gast
 
 from autograph.converters import lowering
@@ -22,6 +20,8 @@ from autograph.pyct.transformer import Base, Context, block_or_pass
 
 
 class ContinueTransformer(Base):
+    statements_only = True   # it rewrites statements: expressions need no walk
+
     def _visit_loop(self, node):
         node = self.generic_visit(node)
         probe = lowering.Jump(gast.Continue, lambda c: [], "", crosses_loops=False)
@@ -29,7 +29,7 @@ class ContinueTransformer(Base):
             return node
         flag = self.ctx.namer.new("continue_")
         jump = lowering.Jump(gast.Continue, lambda c: templates.replace("flag = True", flag=flag), flag, False)
-        body = lowering.lower_block(copy.deepcopy(node.body), jump)
+        body = lowering.lower_block(templates.copy_tree(node.body), jump)  # one of the two is kept
         if jump.guards_used:
             node.body = templates.replace("flag = False", flag=flag) + body
         else:

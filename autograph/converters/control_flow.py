@@ -39,11 +39,23 @@ class ControlFlowTransformer(Base):
     # -- helpers ------------------------------------------------------------------------
 
     def _state(self, node, modified: set, live: set) -> list[str]:
-        order = activity.ordered_names([node])
+        """The chosen names in order of first appearance in `node` (as `activity.ordered_names` orders
+        them), found by a walk that stops once it has seen them all."""
         chosen = (modified & live) - self.ctx.declared_nonlocal
-        return [n for n in order if n in chosen]
+        state = []
+        if not chosen:
+            return state
+        missing = set(chosen)
+        for n in activity.walk(node):
+            if n.__class__ is gast.Name and n.id in missing:
+                state.append(n.id)
+                missing.discard(n.id)
+                if not missing:
+                    break
+        return state
 
     may_reject = True   # False when the function has nothing _check_supported rejects (see transform)
+    walrus = True       # False when the function has no `:=` (see transform)
 
     def _check_supported(self, node, state: list[str], construct: str) -> None:
         if not self.may_reject:
@@ -168,7 +180,7 @@ class ControlFlowTransformer(Base):
 
     def visit_If(self, node):
         self._visit_body(node)
-        modified = activity.modified(node.body) | activity.modified(node.orelse)
+        modified = activity.modified(node.body, self.walrus) | activity.modified(node.orelse, self.walrus)
         live = set(anno.get(node, Key.LIVE_OUT, ())) | set(anno.get(node, Key.LIVE_IN, ()))
         state = self._state(node, modified, live)
         self._check_supported(node, state, "an `if`")
@@ -184,7 +196,7 @@ class ControlFlowTransformer(Base):
     def visit_While(self, node):
         self._visit_body(node)
         head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
-        state = self._state(node, activity.modified(node.body), head)
+        state = self._state(node, activity.modified(node.body, self.walrus), head)
         self._check_supported(node, state, "a `while` loop")
         test_name, body_name = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
         test_fn = self._function(test_name, state, [gast.Return(value=node.test)], state, ret=False)
@@ -200,7 +212,7 @@ class ControlFlowTransformer(Base):
         self._visit_body(node)
         targets = activity.target_names(node.target)
         head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
-        state = self._state(node, activity.modified(node.body) | targets, head)
+        state = self._state(node, activity.modified(node.body, self.walrus) | targets, head)
         self._check_supported(node, state, "a `for` loop")
         body_name = self.ctx.namer.new("loop_body")
         body = list(node.body)
@@ -275,9 +287,14 @@ def _options(node):
 
 def transform(node, ctx: Context):
     transformer = ControlFlowTransformer(ctx)
-    # one walk here instead of one per `if`/loop (a walk of everything nested in it, quadratic in depth)
-    transformer.may_reject = bool(ctx.declared_nonlocal) or any(
-        isinstance(n, (gast.Global, gast.Nonlocal)) for n in gast.walk(node))
+    types = ctx.node_types
+    if types is None:
+        types = {n.__class__ for n in gast.walk(node)}
+    # found here, once, instead of by a walk per `if`/loop (of everything nested in it, quadratic in depth)
+    transformer.may_reject = bool(ctx.declared_nonlocal) or bool(types & {gast.Global, gast.Nonlocal})
+    # statements are all it rewrites, but for a `yield` (in a lambda), which it rejects
+    transformer.statements_only = not types & {gast.Yield, gast.YieldFrom}
+    transformer.walrus = gast.NamedExpr in types
     node = transformer.transform(node)
     node.body = transformer._hoist_inits(node.body, ctx.params, user_scope=True)
     return node

@@ -27,6 +27,8 @@ def _is_directive(stmt) -> bool:
 
 
 class DirectiveTransformer(Base):
+    statements_only = True   # it rewrites statements: expressions need no walk
+
     def _visit_loop(self, node):
         self.generic_visit(node)
         kept = []

@@ -22,6 +22,8 @@ def _method_call(node, method: str):
 
 
 class ListTransformer(Base):
+    statements_only = True   # it rewrites statements: expressions need no walk
+
     def visit_Expr(self, node):
         if _method_call(node.value, "append") and len(node.value.args) == 1:
             target = node.value.func.value.id

@@ -39,6 +39,11 @@ class Jump:
         return templates.replace_as_expression("ag__.not_(flag)", flag=self.flag)
 
 
+# The fields that hold statements (an ExceptHandler and a match_case hold their own `body`): a jump is a
+# statement, so expressions need no search.
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
 def contains(node_or_stmts, jump: Jump) -> bool:
     stack = list(node_or_stmts) if isinstance(node_or_stmts, list) else [node_or_stmts]
     while stack:
@@ -47,7 +52,10 @@ def contains(node_or_stmts, jump: Jump) -> bool:
             return True
         if isinstance(node, _SCOPES) or isinstance(node, _LOOPS) and not jump.crosses_loops:
             continue
-        stack.extend(gast.iter_child_nodes(node))
+        for field in _BLOCKS:
+            block = getattr(node, field, None)
+            if block.__class__ is list:
+                stack.extend(block)
     return False
 
 

@@ -21,17 +21,25 @@ class VariableTransformer(Base):
     def visit_Name(self, node):
         if (isinstance(node.ctx, gast.Load) and node.id in self.ctx.user_locals
                 and not anno.get(node, Key.RAW)):
-            return _ld(node.id)
+            return _ld(node)
         return node
 
 
-def _ld(name: str) -> gast.Call:
-    """`ag__.ld(name)`, built directly: this is the most frequent rewrite."""
+def _ld(node: gast.Name) -> gast.Call:
+    """`ag__.ld(name)`, built directly and at the location of `node`: this is the most frequent rewrite."""
     load = gast.Load()
-    func = gast.Attribute(value=gast.Name(id="ag__", ctx=load, annotation=None, type_comment=None), attr="ld",
-                          ctx=load)
-    return gast.Call(func=func, args=[gast.Name(id=name, ctx=load, annotation=None, type_comment=None)],
-                     keywords=[])
+    ag = gast.Name(id="ag__", ctx=load, annotation=None, type_comment=None)
+    func = gast.Attribute(value=ag, attr="ld", ctx=load)
+    arg = gast.Name(id=node.id, ctx=load, annotation=None, type_comment=None)
+    call = gast.Call(func=func, args=[arg], keywords=[])
+    line = getattr(node, "lineno", None)
+    if line is not None:   # what `located` would give them, without its walk
+        col = getattr(node, "col_offset", 0) or 0
+        where = {"lineno": line, "col_offset": col, "end_lineno": getattr(node, "end_lineno", None) or line,
+                 "end_col_offset": getattr(node, "end_col_offset", None) or col}
+        for new in (call, func, ag, arg):
+            new.__dict__.update(where)
+    return call
 
 
 def transform(node, ctx: Context):

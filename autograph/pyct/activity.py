@@ -42,8 +42,9 @@ def target_names(target) -> set[str]:
     return {n.id for n in walk(target) if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del))}
 
 
-def writes(stmt) -> set[str]:
-    """Names a simple statement binds (Assign, AugAssign, def, import, ...)."""
+def writes(stmt, walrus: bool = True) -> set[str]:
+    """Names a simple statement binds (Assign, AugAssign, def, import, ...). `walrus=False` says the
+    function has no `:=`, so the statement need not be searched for one."""
     if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
         return {stmt.name}
     if isinstance(stmt, (gast.Import, gast.ImportFrom)):
@@ -53,17 +54,20 @@ def writes(stmt) -> set[str]:
     if isinstance(stmt, (gast.AugAssign, gast.AnnAssign)):
         return target_names(stmt.target)
     names = set()
+    if not walrus:
+        return names
     for n in walk(stmt):
         if isinstance(n, gast.NamedExpr):
             names |= target_names(n.target)
     return names
 
 
-def modified(stmts) -> set[str]:
-    """Names bound anywhere in a block, including inside nested if/while/for/with/try."""
+def modified(stmts, walrus: bool = True) -> set[str]:
+    """Names bound anywhere in a block, including inside nested if/while/for/with/try (`walrus`: as for
+    `writes`)."""
     names: set[str] = set()
     for stmt in stmts:
-        names |= writes(stmt)
+        names |= writes(stmt, walrus)
         if isinstance(stmt, gast.Delete):   # unbinding a name changes it too
             names |= {t.id for t in walk(stmt) if isinstance(t, gast.Name) and isinstance(t.ctx, gast.Del)}
         if isinstance(stmt, (gast.For, gast.AsyncFor)):
@@ -79,9 +83,9 @@ def modified(stmts) -> set[str]:
         for field in ("body", "orelse", "finalbody"):
             block = getattr(stmt, field, None)
             if block and not isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-                names |= modified(block)
+                names |= modified(block, walrus)
         for handler in getattr(stmt, "handlers", []) or []:
-            names |= modified(handler.body)
+            names |= modified(handler.body, walrus)
     return names
 
 

@@ -16,6 +16,8 @@ Annotations written (read by the control-flow converter):
 """
 from __future__ import annotations
 
+import threading
+
 import gast
 
 from autograph.pyct import anno
@@ -27,8 +29,32 @@ _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
 
 def analyse(fn_node: gast.FunctionDef, params: set[str]) -> None:
     """Annotate every statement of the function body."""
-    _live_block(fn_node.body, set())
-    _defined_block(fn_node.body, set(params))
+    _simple_facts.clear()
+    try:
+        _live_block(fn_node.body, set())
+        _defined_block(fn_node.body, set(params))
+    finally:
+        _simple_facts.clear()
+
+
+class _Facts(threading.local):
+    """What each simple statement writes and reads, found once per analysis: the fixed points of loops
+    (nested ones especially) visit a statement several times."""
+
+    def __init__(self):
+        self.found: dict = {}
+
+    def clear(self) -> None:
+        self.found = {}
+
+    def get(self, stmt) -> tuple[set, set]:
+        facts = self.found.get(stmt)
+        if facts is None:
+            facts = self.found[stmt] = (writes(stmt), simple_reads(stmt))
+        return facts
+
+
+_simple_facts = _Facts()
 
 
 # --- liveness (backwards) ---------------------------------------------------------------
@@ -65,7 +91,8 @@ def _live_stmt(stmt, live_out: set) -> set:
         orelse_in = _live_block(stmt.orelse, after_final)
         live_in = _live_block(stmt.body, orelse_in | handlers_in | after_final) | handlers_in
     else:
-        live_in = (live_out - writes(stmt)) | simple_reads(stmt)
+        written, read = _simple_facts.get(stmt)
+        live_in = (live_out - written) | read
     anno.set(stmt, Key.LIVE_IN, frozenset(live_in))
     return live_in
 
@@ -108,4 +135,4 @@ def _defined_stmt(stmt, defined: set) -> set:
         return _defined_block(stmt.finalbody, defined)
     if isinstance(stmt, _SCOPES):
         return defined | {stmt.name}
-    return defined | writes(stmt)
+    return defined | _simple_facts.get(stmt)[0]

@@ -12,6 +12,8 @@ import textwrap
 
 import gast
 
+from autograph.pyct.nodes import KINDS, LEAF, kind_of
+
 
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
@@ -56,47 +58,73 @@ def _set_ctx(node, ctx) -> None:
         _set_ctx(node.value, ctx)
 
 
-class _Replacer(gast.NodeTransformer):
+class _Replacer:
+    """Builds a fresh copy of a template's tree with the placeholders replaced, in one walk (copying the
+    template, then walking the copy to replace, took two). Fields are visited in order, so the first use
+    of a substitute node is the node itself and later uses are copies."""
+
     def __init__(self, replacements: dict):
         self.replacements = replacements
         self.used: set = set()
 
-    def visit_Name(self, node):
-        if node.id in self.replacements:
+    def copy(self, node):
+        """The copy of template node `node`: a node, or a list of statements for a `body` placeholder."""
+        cls = node.__class__
+        if cls is gast.Name and node.id in self.replacements:
             return _as_node(self.replacements[node.id], node.ctx, self.used)
-        return node
+        if cls is gast.Expr and node.value.__class__ is gast.Name:
+            stmts = self.replacements.get(node.value.id)
+            if isinstance(stmts, list):
+                if id(stmts) in self.used:
+                    stmts = copy_tree(stmts)
+                self.used.add(id(stmts))
+                return list(stmts)
+        if cls is gast.arguments:
+            return self._arguments(node)
+        new = cls.__new__(cls)
+        attrs = new.__dict__
+        attrs.update(node.__dict__)    # fields, and locations (None in a template)
+        for key in cls._fields:        # then copies of the children (contexts and operators are shared)
+            value = attrs[key]
+            if value.__class__ is list:
+                attrs[key] = self._copy_list(value)
+            elif (KINDS.get(value.__class__) or kind_of(value.__class__)) != LEAF:
+                attrs[key] = self.copy(value)
+        if cls is gast.FunctionDef and new.name in self.replacements:
+            new.name = self.replacements[new.name]
+        return new
 
-    def visit_Expr(self, node):
-        if isinstance(node.value, gast.Name) and isinstance(self.replacements.get(node.value.id), list):
-            stmts = self.replacements[node.value.id]
-            if id(stmts) in self.used:
-                stmts = copy_tree(stmts)
-            self.used.add(id(stmts))
-            return list(stmts)
-        return self.generic_visit(node)
+    def _copy_list(self, values: list) -> list:
+        out = []
+        for value in values:
+            if (KINDS.get(value.__class__) or kind_of(value.__class__)) != LEAF:
+                value = self.copy(value)
+                if value.__class__ is list:
+                    out.extend(value)
+                    continue
+            out.append(value)
+        return out
 
-    def visit_FunctionDef(self, node):
-        if node.name in self.replacements:
-            node.name = self.replacements[node.name]
-        return self.generic_visit(node)
-
-    def visit_arguments(self, node):
+    def _arguments(self, node):
+        """Parameters: a placeholder may stand for a list of names."""
+        new = gast.arguments.__new__(gast.arguments)
+        new.__dict__.update({key: copy_tree(value) for key, value in node.__dict__.items() if key != "args"})
         new_args = []
         for arg in node.args:
             value = self.replacements.get(arg.id)
             if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
                 new_args += [gast.Name(id=v, ctx=gast.Param(), annotation=None, type_comment=None) for v in value]
             else:
-                new_args.append(self.visit(arg))
-        node.args = new_args
-        return node
+                new_args.append(self.copy(arg))
+        new.args = new_args
+        return new
 
 
 _parsed: dict[str, gast.Module] = {}
 
 
 def _parse(template: str) -> gast.Module:
-    """A fresh copy of the template's tree (each template is parsed once)."""
+    """The template's tree, parsed once: never modified, `_Replacer` copies it."""
     tree = _parsed.get(template)
     if tree is None:
         tree = gast.parse(textwrap.dedent(template))
@@ -105,13 +133,12 @@ def _parse(template: str) -> gast.Module:
                 if hasattr(node, attr):
                     setattr(node, attr, None)
         _parsed[template] = tree
-    return copy_tree(tree)
+    return tree
 
 
 def replace(template: str, **replacements) -> list:
     """The statements of `template` with placeholders replaced."""
-    tree = _Replacer(replacements).visit(_parse(template))
-    return tree.body
+    return _Replacer(replacements)._copy_list(_parse(template).body)
 
 
 def replace_as_expression(template: str, **replacements):

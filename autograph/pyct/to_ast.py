@@ -11,8 +11,8 @@ import ast
 import gast
 
 _CONTEXTS = {gast.Load: ast.Load(), gast.Store: ast.Store(), gast.Del: ast.Del(), gast.Param: ast.Load()}
-_classes: dict[type, type] = {}          # gast class -> ast class
-_located: dict[type, bool] = {}          # ast class -> has lineno/col_offset attributes
+# gast class -> (ast class, whether it has a location, its fields), or the function converting it
+_plans: dict[type, object] = {}
 
 
 def to_ast(node: gast.AST, line: int = 1, col: int = 0) -> ast.AST:
@@ -20,39 +20,46 @@ def to_ast(node: gast.AST, line: int = 1, col: int = 0) -> ast.AST:
     return _convert(node, line, col)
 
 
-def _target(cls: type) -> type:
-    target = _classes.get(cls)
-    if target is None:
-        target = _classes[cls] = getattr(ast, cls.__name__)
-        _located[target] = "lineno" in target._attributes
-    return target
+def _plan(cls: type):
+    context = _CONTEXTS.get(cls)
+    if context is not None:
+        plan = lambda node, line, col: context  # noqa: E731  (contexts are shared, as in `ast.parse`)
+    else:
+        plan = _SPECIAL.get(cls)
+    if plan is None:
+        target = getattr(ast, cls.__name__)
+        plan = (target, "lineno" in target._attributes, target._fields)
+    _plans[cls] = plan
+    return plan
 
 
 def _convert(node, line: int, col: int):
-    cls = node.__class__
-    context = _CONTEXTS.get(cls)
-    if context is not None:
-        return context
-    special = _SPECIAL.get(cls)
-    if special is not None:
-        return special(node, line, col)
-    target = _target(cls)
+    plan = _plans.get(node.__class__) or _plan(node.__class__)
+    if plan.__class__ is not tuple:
+        return plan(node, line, col)
+    target, has_location, fields = plan
     new = target.__new__(target)
-    if _located[target]:
-        line, col = _locate(new, node, line, col)
-    for field in target._fields:
-        setattr(new, field, _value(getattr(node, field, None), line, col, field))
+    attrs = new.__dict__
+    if has_location:            # what _locate does, inlined: this runs for most nodes
+        old = node.__dict__
+        own = old.get("lineno")
+        if own is None:
+            attrs["lineno"], attrs["col_offset"], attrs["end_lineno"], attrs["end_col_offset"] = line, col, line, col
+        else:
+            line, col = own, old.get("col_offset") or 0
+            attrs["lineno"], attrs["col_offset"] = line, col
+            attrs["end_lineno"], attrs["end_col_offset"] = old.get("end_lineno"), old.get("end_col_offset")
+    AST = gast.AST
+    for field in fields:
+        value = getattr(node, field, None)
+        if value.__class__ is list:
+            value = [_convert(v, line, col) if isinstance(v, AST) else v for v in value] if value else []
+        elif isinstance(value, AST):
+            value = _convert(value, line, col)
+        elif value is None and field == "type_params":      # Python 3.12+: a list, never None
+            value = []
+        attrs[field] = value
     return new
-
-
-def _value(value, line: int, col: int, field: str):
-    if value.__class__ is list:
-        return [_convert(v, line, col) if isinstance(v, gast.AST) else v for v in value]
-    if isinstance(value, gast.AST):
-        return _convert(value, line, col)
-    if value is None and field == "type_params":      # Python 3.12+: a list, never None
-        return []
-    return value
 
 
 def _locate(new, node, line: int, col: int) -> tuple[int, int]:
@@ -106,35 +113,45 @@ _SPECIAL = {gast.arguments: _arguments, gast.ExceptHandler: _except_handler}
 # --- the other way: ast -> gast ---------------------------------------------------------------------------
 
 _GAST_CONTEXTS = {ast.Load: gast.Load, ast.Store: gast.Store, ast.Del: gast.Del}
-_gast_classes: dict[type, type] = {}
+# ast class -> (gast class, its fields, the ast class's location attributes), or the function converting it
+_from_plans: dict[type, object] = {}
+
+
+def _from_plan(cls: type):
+    context = _GAST_CONTEXTS.get(cls)
+    if context is not None:
+        plan = lambda node: context()  # noqa: E731
+    else:
+        plan = _FROM_SPECIAL.get(cls)
+    if plan is None:
+        target = getattr(gast, cls.__name__)
+        plan = (target, target._fields, cls._attributes)
+    _from_plans[cls] = plan
+    return plan
 
 
 def from_ast(node: ast.AST) -> gast.AST:
     """The gast of a Python `ast` node, locations included (what `gast.ast_to_gast` gives, faster)."""
-    cls = node.__class__
-    context = _GAST_CONTEXTS.get(cls)
-    if context is not None:
-        return context()
-    special = _FROM_SPECIAL.get(cls)
-    if special is not None:
-        return special(node)
-    target = _gast_classes.get(cls)
-    if target is None:
-        target = _gast_classes[cls] = getattr(gast, cls.__name__)
+    plan = _from_plans.get(node.__class__) or _from_plan(node.__class__)
+    if plan.__class__ is not tuple:
+        return plan(node)
+    target, fields, attributes = plan
     new = target.__new__(target)
-    for field in target._fields:
+    attrs = new.__dict__
+    AST = ast.AST
+    for field in fields:
         value = getattr(node, field, None)
         if value.__class__ is list:
-            value = [from_ast(v) if isinstance(v, ast.AST) else v for v in value]
-        elif isinstance(value, ast.AST):
+            value = [from_ast(v) if isinstance(v, AST) else v for v in value] if value else []
+        elif isinstance(value, AST):
             value = from_ast(value)
         elif value is None and field == "type_params":
             value = []
-        setattr(new, field, value)
-    for attribute in cls._attributes:
+        attrs[field] = value
+    for attribute in attributes:
         value = getattr(node, attribute, None)
         if value is not None:
-            setattr(new, attribute, value)
+            attrs[attribute] = value
     return new
 
 

@@ -8,6 +8,7 @@ import gast
 from autograph.errors import ConversionError
 from autograph.pyct import anno
 from autograph.pyct.naming import Namer
+from autograph.pyct.nodes import KINDS, LEAF, LOCATED, kind_of
 
 
 @dataclass
@@ -21,20 +22,32 @@ class Context:
     user_locals: set[str]                   # names the user's function binds (params included)
     declared_nonlocal: set[str] = field(default_factory=set)  # global/nonlocal declarations
     recursive: bool = True
+    node_types: set | None = None           # the node types in the function when last scanned (None: unknown)
 
     def error(self, message: str, node) -> ConversionError:
         return ConversionError(message, self.filename, getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
 
+def _skip(node):
+    return node
+
+
 class Base(gast.NodeTransformer):
     """Visits one function body; nested `def`s and classes are left alone
     (they are converted when they are called). Replacement nodes get the
-    location of the node they replace."""
+    location of the node they replace.
+
+    A converter that rewrites statements only sets `statements_only`: the walk
+    then follows the fields that hold statements and skips expressions, which
+    hold most of the nodes of a function."""
+
+    statements_only = False
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self._root = None
-        self._visitors: dict[type, object] = {}  # node type -> bound visit method
+        self._generic = self.generic_visit
+        self._visitors: dict[type, object] = {}  # node type -> bound visit method (_generic: none of its own)
 
     def transform(self, node):
         self._root = node
@@ -48,47 +61,87 @@ class Base(gast.NodeTransformer):
     def visit_ClassDef(self, node):
         return node
 
-    def visit(self, node):
-        visitor = self._visitors.get(type(node))
+    def _visitor(self, cls: type):
+        visitor = self._visitors.get(cls)
         if visitor is None:
-            visitor = getattr(self, f"visit_{type(node).__name__}", self.generic_visit)
-            self._visitors[type(node)] = visitor
-        result = visitor(node)
+            if not issubclass(cls, gast.AST) or issubclass(cls, _LEAVES):
+                visitor = _skip      # contexts, operators and values that are not nodes
+            else:
+                visitor = getattr(self, f"visit_{cls.__name__}", self._generic)
+            self._visitors[cls] = visitor
+        return visitor
+
+    def visit(self, node):
+        result = (self._visitors.get(node.__class__) or self._visitor(node.__class__))(node)
         if result is not node and result is not None:
             for new in result if isinstance(result, list) else [result]:
                 located(new, node)
         return result
 
-
     def generic_visit(self, node):
         """`ast.NodeTransformer.generic_visit`, minus its per-node overhead: the
         pipeline walks every function once per converter, so this is the
         hottest loop of a conversion. Operators and load/store contexts have no
-        children and no converter visits them, so they are not descended into."""
-        for field in node._fields:
+        children and no converter visits them, so they are not descended into;
+        a node without a visitor of its own is walked here directly."""
+        fields = _STATEMENT_FIELDS if self.statements_only else _NODE_FIELDS.get(node.__class__)
+        if fields is None:
+            fields = _node_fields(node.__class__)
+        generic, visitors = self._generic, self._visitors
+        for field in fields:
             old = getattr(node, field, None)
-            if isinstance(old, list):
+            if old.__class__ is list:
                 new_values = []
                 for value in old:
-                    if isinstance(value, gast.AST) and not isinstance(value, _LEAVES):
-                        value = self.visit(value)
-                        if value is None:
-                            continue
-                        if not isinstance(value, gast.AST):
-                            new_values.extend(value)
-                            continue
-                    new_values.append(value)
+                    visitor = visitors.get(value.__class__) or self._visitor(value.__class__)
+                    if visitor is _skip:
+                        new_values.append(value)
+                        continue
+                    if visitor is generic:
+                        generic(value)
+                        new_values.append(value)
+                        continue
+                    new = visitor(value)            # what self.visit(value) does, inlined
+                    if new is value:
+                        new_values.append(value)
+                    elif isinstance(new, gast.AST):
+                        new_values.append(located(new, value))
+                    elif new is not None:
+                        if isinstance(new, list):
+                            for n in new:
+                                located(n, value)
+                        new_values.extend(new)
                 old[:] = new_values
-            elif isinstance(old, gast.AST) and not isinstance(old, _LEAVES):
+                continue
+            visitor = visitors.get(old.__class__) or self._visitor(old.__class__)
+            if visitor is generic:
+                generic(old)
+            elif visitor is not _skip:
                 new = self.visit(old)
                 if new is None:
                     delattr(node, field)
-                else:
+                elif new is not old:
                     setattr(node, field, new)
         return node
 
 
 _LEAVES = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
+# The fields that hold statements (match_case and ExceptHandler nodes hold their own `body`).
+_STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+# Fields that never hold a node to visit: contexts and operators, and strings, numbers and constants.
+_SCALARS = {"ctx", "op", "ops", "type_comment", "kind"}
+_CLASS_SCALARS = {gast.Name: {"id"}, gast.Attribute: {"attr"}, gast.Constant: {"value"}, gast.keyword: {"arg"},
+                  gast.FunctionDef: {"name"}, gast.AsyncFunctionDef: {"name"}, gast.ClassDef: {"name"},
+                  gast.Global: {"names"}, gast.Nonlocal: {"names"}, gast.alias: {"name", "asname"},
+                  gast.ImportFrom: {"module", "level"}, gast.comprehension: {"is_async"},
+                  gast.FormattedValue: {"conversion"}, gast.AnnAssign: {"simple"}}
+_NODE_FIELDS: dict[type, tuple] = {}   # node class -> the fields a walk visits
+
+
+def _node_fields(cls: type) -> tuple:
+    scalars = _SCALARS | _CLASS_SCALARS.get(cls, set())
+    fields = _NODE_FIELDS[cls] = tuple(f for f in cls._fields if f not in scalars)
+    return fields
 
 
 def located(new, origin):
@@ -107,18 +160,23 @@ def located(new, origin):
     end_col = getattr(head, "end_col_offset", None) or col
     if head is not origin and end_line != line:
         end_line, end_col = line, col
+    where = {"lineno": line, "col_offset": col, "end_lineno": end_line, "end_col_offset": end_col}
+    kinds = KINDS
     stack = [new]
     while stack:
         n = stack.pop()
-        if getattr(n, "lineno", None) is not None:
+        attrs = n.__dict__
+        if attrs.get("lineno") is not None:
             continue
-        if isinstance(n, (gast.stmt, gast.expr)) or hasattr(n, "lineno"):
-            n.lineno, n.col_offset, n.end_lineno, n.end_col_offset = line, col, end_line, end_col
+        if "lineno" in attrs or (kinds.get(n.__class__) or kind_of(n.__class__)) == LOCATED:
+            attrs.update(where)
         for field in n._fields:  # children, minus contexts and operators (they have no location)
-            value = getattr(n, field, None)
+            value = attrs.get(field)
             if value.__class__ is list:
-                stack.extend(v for v in value if isinstance(v, gast.AST) and not isinstance(v, _LEAVES))
-            elif isinstance(value, gast.AST) and not isinstance(value, _LEAVES):
+                for v in value:
+                    if (kinds.get(v.__class__) or kind_of(v.__class__)) != LEAF:
+                        stack.append(v)
+            elif (kinds.get(value.__class__) or kind_of(value.__class__)) != LEAF:
                 stack.append(value)
     return new
 

@@ -13,11 +13,11 @@ import sys
 import tempfile
 import time
 
-import autograph as ag
-from autograph import api
-
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))   # measure this tree's autograph, not an installed one
+
+import autograph as ag  # noqa: E402
+from autograph import api  # noqa: E402
 
 
 def corpus() -> list:
@@ -136,6 +136,7 @@ def generated_function(n_statements: int, directory: pathlib.Path):
 
 
 def main() -> None:
+    print(f"autograph from {pathlib.Path(ag.__file__).parent}")
     fns = corpus()
     times, code_times, ratios = [], [], []
     for fn in fns:
