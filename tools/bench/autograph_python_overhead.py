@@ -5,7 +5,11 @@ Prints, per workload, the original's time, the converted function's time and the
 """
 from __future__ import annotations
 
+import pathlib
+import sys
 import timeit
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))  # this checkout, not an installed copy
 
 import autograph as ag
 

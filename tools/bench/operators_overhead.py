@@ -8,7 +8,11 @@ Target (issue 4): converted code at most 3x the original on Python values
 """
 from __future__ import annotations
 
+import pathlib
+import sys
 import timeit
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))  # this checkout, not an installed copy
 
 import autograph as ag__
 from autograph import backends
