@@ -8,16 +8,35 @@ from autograph.errors import at_user_line
 from autograph.operators.variables import UndefinedReturnValue
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ConversionOptions:
-    """Options a function was converted with (recursive: convert the functions it calls)."""
+    """Options a function was converted with (recursive: convert the functions it calls).
+
+    Every call of a converted function makes one (`ag__.ConversionOptions(recursive=True)`): equal
+    options are one shared instance, looked up instead of initialised."""
 
     recursive: bool = True
     fallback: bool = False
 
+    def __new__(cls, recursive: bool = True, fallback: bool = False) -> "ConversionOptions":
+        try:
+            return _interned[cls, recursive, fallback]
+        except (KeyError, TypeError):
+            pass
+        options = super().__new__(cls)
+        object.__setattr__(options, "recursive", recursive)
+        object.__setattr__(options, "fallback", fallback)
+        try:
+            return _interned.setdefault((cls, recursive, fallback), options)
+        except TypeError:   # an unhashable option value: not shared
+            return options
+
     def __repr__(self) -> str:
         extra = ", fallback=True" if self.fallback else ""
         return f"ConversionOptions(recursive={self.recursive}{extra})"
+
+
+_interned: dict = {}
 
 
 class FunctionScope:
