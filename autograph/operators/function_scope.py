@@ -19,17 +19,14 @@ class ConversionOptions:
     fallback: bool = False
 
     def __new__(cls, recursive: bool = True, fallback: bool = False) -> "ConversionOptions":
-        try:
-            return _interned[cls, recursive, fallback]
-        except (KeyError, TypeError):
-            pass
+        key = (cls, recursive, fallback)
+        shared = recursive.__class__ is bool and fallback.__class__ is bool   # (not 1 for True)
+        if shared and key in _interned:
+            return _interned[key]
         options = super().__new__(cls)
         object.__setattr__(options, "recursive", recursive)
         object.__setattr__(options, "fallback", fallback)
-        try:
-            return _interned.setdefault((cls, recursive, fallback), options)
-        except TypeError:   # an unhashable option value: not shared
-            return options
+        return _interned.setdefault(key, options) if shared else options
 
     def __repr__(self) -> str:
         extra = ", fallback=True" if self.fallback else ""
