@@ -21,7 +21,6 @@ import threading
 import tokenize
 import types
 import warnings
-import weakref
 from typing import Callable, Optional
 
 import gast
@@ -262,7 +261,9 @@ def _never_convert(fn) -> bool:
             or _is_library_module(getattr(fn, "__module__", None)))
 
 
-_function_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+# function -> what `converted_call` calls for it. A plain dict (a lookup is one hash of the function's
+# identity); the target refers to the function anyway, so entries are bounded, the oldest dropped first.
+_function_cache: dict = {}
 _warned_no_source: set = set()
 
 
@@ -291,21 +292,26 @@ def _warn_once(fn, message: str) -> None:
             warnings.warn_explicit(message, RuntimeWarning, where[0], where[1])
 
 
+def _cache_function(f: types.FunctionType, options: ConversionOptions) -> Callable:
+    converted = _convert_function(f, options)
+    with _cache_lock:
+        _function_cache[f] = converted
+        while len(_function_cache) > _CACHE_SIZE:
+            del _function_cache[next(iter(_function_cache))]
+    return converted
+
+
 def _target(f, options: ConversionOptions):
     """What to call for `f`: its converted form, an overload, or `f` itself."""
-    if type(f) is types.FunctionType:
+    cls = type(f)
+    if cls is types.FunctionType:
         if not options.recursive:
             return f
         try:
             return _function_cache[f]
         except KeyError:
-            converted = _convert_function(f, options)
-            try:
-                _function_cache[f] = converted
-            except TypeError:
-                pass
-            return converted
-    if type(f) is types.BuiltinFunctionType or type(f) is type and f in BUILTIN_OVERLOADS:
+            return _cache_function(f, options)
+    if cls is types.BuiltinFunctionType or cls is type and f in BUILTIN_OVERLOADS:
         return BUILTIN_OVERLOADS.get(f, f)
     if not options.recursive:
         return f

@@ -34,16 +34,18 @@ def _result(state: tuple, n: int):
     return None if n == 0 else tuple(state)
 
 
-def _staged(value):
-    return None if value.__class__ is bool else backend_for(value)
-
-
 # --- if -------------------------------------------------------------------------------------------
 
 def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple):
     """`if pred:` — Python's if, or the backend's cond for a staged `pred`."""
     if pred.__class__ is bool or (backend := backend_for(pred)) is None:   # inlined: the hot Python path
         return true_fn(*state) if pred else false_fn(*state)
+    return _staged_if(backend, pred, true_fn, false_fn, state, names)
+
+
+def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple):
+    """The backend's cond. Kept out of `if_stmt`: its closures would make every Python-path call
+    allocate cells for the arguments they capture."""
     n = len(names)
     outputs: dict = {}
     functions = {"true": true_fn, "false": false_fn}
@@ -210,9 +212,12 @@ def match_subject(subject):
 
 def if_exp(pred, true_fn, false_fn, expr_repr: str = ""):
     """`a if pred else b`."""
-    backend = _staged(pred)
-    if backend is None:
+    if pred.__class__ is bool or (backend := backend_for(pred)) is None:
         return true_fn() if pred else false_fn()
+    return _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr)
+
+
+def _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr: str):
     cond = backend.need("cond", f"the conditional expression `{expr_repr}`")
     return cond(pred, lambda: (true_fn(),), lambda: (false_fn(),))[0]
 
@@ -220,27 +225,35 @@ def if_exp(pred, true_fn, false_fn, expr_repr: str = ""):
 # --- while ------------------------------------------------------------------------------------
 
 def while_stmt(test_fn, body_fn, state: tuple, names: tuple, opts=None):
-    """`while test:` — a Python loop while the test gives Python values."""
-    n = len(names)
+    """`while test:` — a Python loop while the test gives Python values.
+
+    The Python loops below run once per iteration of the user's loop: they test a Python `bool` inline
+    and ask `backend_for` only about other values, and carry the state as the body returns it."""
     test = test_fn(*state)
-    backend = _staged(test)
-    if backend is not None:
+    if test.__class__ is not bool and (backend := backend_for(test)) is not None:
         return _staged_while(backend, test_fn, body_fn, state, names, opts)
+    n = len(names)
     if n == 1:
         (value,) = state
         while test:
             value = body_fn(value)
             test = test_fn(value)
-            if test.__class__ is not bool and backend_for(test) is not None:
-                return _staged_while(backend_for(test), test_fn, body_fn, (value,), names, opts)
+            if test.__class__ is not bool and (backend := backend_for(test)) is not None:
+                return _staged_while(backend, test_fn, body_fn, (value,), names, opts)
         return value
+    if n == 0:
+        while test:
+            body_fn()
+            test = test_fn()
+            if test.__class__ is not bool and (backend := backend_for(test)) is not None:
+                return _staged_while(backend, test_fn, body_fn, (), names, opts)
+        return None
     while test:
-        out = body_fn(*state)
-        state = () if n == 0 else out
+        state = body_fn(*state)
         test = test_fn(*state)
-        if test.__class__ is not bool and backend_for(test) is not None:
-            return _staged_while(backend_for(test), test_fn, body_fn, state, names, opts)
-    return _result(state, n)
+        if test.__class__ is not bool and (backend := backend_for(test)) is not None:
+            return _staged_while(backend, test_fn, body_fn, state, names, opts)
+    return tuple(state)
 
 
 def _check_defined_before_loop(state, names, construct: str, backend=None, body_fn=None) -> None:
@@ -371,20 +384,44 @@ def for_stmt(iterable, body_fn, state: tuple, names: tuple, extra_test=None, opt
     if backend is not None:
         return _staged_for(backend, iterable, body_fn, state, names, extra_test, opts)
     n = len(names)
-    if n == 1 and extra_test is None:
+    if extra_test is not None:
+        return _python_for_with_test(iterable, body_fn, state, names, extra_test, opts)
+    if n == 1:
         (value,) = state
         for item in iterable:
             value = body_fn(item, value)
         return value
+    if n == 0:
+        for item in iterable:
+            body_fn(item)
+        return None
     for item in iterable:
-        if extra_test is not None:
-            test = extra_test(*state)
+        state = body_fn(item, *state)
+    return tuple(state)
+
+
+def _python_for_with_test(iterable, body_fn, state: tuple, names: tuple, extra_test, opts):
+    """A Python `for` that a `break` or `return` may stop: `extra_test` decides before each iteration,
+    and the rest of a `range` is staged once it gives a staged value."""
+    n = len(names)
+    if n == 1:
+        (value,) = state
+        for item in iterable:
+            test = extra_test(value)
             if test.__class__ is not bool and (staged := backend_for(test)) is not None:
-                return _stage_the_rest(staged, iterable, item, body_fn, state, names, extra_test, opts)
+                return _stage_the_rest(staged, iterable, item, body_fn, (value,), names, extra_test, opts)
             if not test:
                 break
+            value = body_fn(item, value)
+        return value
+    for item in iterable:
+        test = extra_test(*state)
+        if test.__class__ is not bool and (staged := backend_for(test)) is not None:
+            return _stage_the_rest(staged, iterable, item, body_fn, state, names, extra_test, opts)
+        if not test:
+            break
         out = body_fn(item, *state)
-        state = (out,) if n == 1 else (() if n == 0 else out)
+        state = out if n else ()
     return _result(state, n)
 
 

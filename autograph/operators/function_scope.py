@@ -8,16 +8,32 @@ from autograph.errors import at_user_line
 from autograph.operators.variables import UndefinedReturnValue
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ConversionOptions:
-    """Options a function was converted with (recursive: convert the functions it calls)."""
+    """Options a function was converted with (recursive: convert the functions it calls).
+
+    Every call of a converted function makes one (`ag__.ConversionOptions(recursive=True)`): equal
+    options are one shared instance, looked up instead of initialised."""
 
     recursive: bool = True
     fallback: bool = False
 
+    def __new__(cls, recursive: bool = True, fallback: bool = False) -> "ConversionOptions":
+        key = (cls, recursive, fallback)
+        shared = recursive.__class__ is bool and fallback.__class__ is bool   # (not 1 for True)
+        if shared and key in _interned:
+            return _interned[key]
+        options = super().__new__(cls)
+        object.__setattr__(options, "recursive", recursive)
+        object.__setattr__(options, "fallback", fallback)
+        return _interned.setdefault(key, options) if shared else options
+
     def __repr__(self) -> str:
         extra = ", fallback=True" if self.fallback else ""
         return f"ConversionOptions(recursive={self.recursive}{extra})"
+
+
+_interned: dict = {}
 
 
 class FunctionScope:
