@@ -35,6 +35,26 @@ from autograph.pyct import activity, anno, templates
 from autograph.pyct.anno import Key
 from autograph.pyct.transformer import Base, Context, block_or_pass, located, name
 
+def _strip_inits(stmts: list, found: list) -> list:
+    """`stmts` without the `x = ag__.Undefined('x')` inits of their scope, which are added to `found`.
+    (A function, not a closure in `_hoist_inits`: a recursive closure is a reference cycle, left for the
+    cyclic garbage collector with everything it holds.)"""
+    kept = []
+    for s in stmts:
+        if anno.has(s, Key.UNDEFINED_INIT):
+            found.append(s)
+            continue
+        if not isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(s, field, None)
+                if isinstance(block, list) and block:
+                    setattr(s, field, _strip_inits(block, found) or [gast.Pass()])
+            for handler in getattr(s, "handlers", None) or []:
+                handler.body = _strip_inits(handler.body, found) or [gast.Pass()]
+        kept.append(s)
+    return kept
+
+
 class ControlFlowTransformer(Base):
     # -- helpers ------------------------------------------------------------------------
 
@@ -91,24 +111,7 @@ class ControlFlowTransformer(Base):
         that some path did assign (a loop body's state from the previous iteration, or a variable
         assigned only when a loop ran); at the top of the scope it only stands in for "unbound"."""
         found: list = []
-
-        def strip(stmts: list) -> list:
-            kept = []
-            for s in stmts:
-                if anno.has(s, Key.UNDEFINED_INIT):
-                    found.append(s)
-                    continue
-                if not isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-                    for field in ("body", "orelse", "finalbody"):
-                        block = getattr(s, field, None)
-                        if isinstance(block, list) and block:
-                            setattr(s, field, strip(block) or [gast.Pass()])
-                    for handler in getattr(s, "handlers", None) or []:
-                        handler.body = strip(handler.body) or [gast.Pass()]
-                kept.append(s)
-            return kept
-
-        body = strip(body)
+        body = _strip_inits(body, found)
         seen, inits = set(params), []
         for s in found:
             var = anno.get(s, Key.UNDEFINED_INIT)

@@ -40,8 +40,8 @@ def _convert(node, line: int, col: int):
     target, has_location, fields = plan
     new = target.__new__(target)
     attrs = new.__dict__
+    old = node.__dict__         # a gast node's fields are all in its __dict__ (none has a class default)
     if has_location:            # what _locate does, inlined: this runs for most nodes
-        old = node.__dict__
         own = old.get("lineno")
         if own is None:
             attrs["lineno"], attrs["col_offset"], attrs["end_lineno"], attrs["end_col_offset"] = line, col, line, col
@@ -51,7 +51,7 @@ def _convert(node, line: int, col: int):
             attrs["end_lineno"], attrs["end_col_offset"] = old.get("end_lineno"), old.get("end_col_offset")
     AST = gast.AST
     for field in fields:
-        value = getattr(node, field, None)
+        value = old.get(field)
         if value.__class__ is list:
             value = [_convert(v, line, col) if isinstance(v, AST) else v for v in value] if value else []
         elif isinstance(value, AST):
@@ -60,6 +60,25 @@ def _convert(node, line: int, col: int):
             value = []
         attrs[field] = value
     return new
+
+
+def _name(node, line: int, col: int):
+    """A Name, the most frequent node: `_convert` for it, without the loop over fields."""
+    new = _ast_name_new(ast.Name)
+    attrs = new.__dict__
+    old = node.__dict__
+    own = old.get("lineno")
+    if own is None:
+        attrs["lineno"], attrs["col_offset"], attrs["end_lineno"], attrs["end_col_offset"] = line, col, line, col
+    else:
+        attrs["lineno"], attrs["col_offset"] = own, old.get("col_offset") or 0
+        attrs["end_lineno"], attrs["end_col_offset"] = old.get("end_lineno"), old.get("end_col_offset")
+    attrs["id"] = old["id"]
+    attrs["ctx"] = _CONTEXTS[old["ctx"].__class__]
+    return new
+
+
+_ast_name_new = ast.Name.__new__
 
 
 def _locate(new, node, line: int, col: int) -> tuple[int, int]:
@@ -107,7 +126,7 @@ def _except_handler(node, line: int, col: int):
     return new
 
 
-_SPECIAL = {gast.arguments: _arguments, gast.ExceptHandler: _except_handler}
+_SPECIAL = {gast.arguments: _arguments, gast.ExceptHandler: _except_handler, gast.Name: _name}
 
 
 # --- the other way: ast -> gast ---------------------------------------------------------------------------

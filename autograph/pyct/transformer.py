@@ -51,7 +51,14 @@ class Base(gast.NodeTransformer):
 
     def transform(self, node):
         self._root = node
-        return self.visit(node)
+        self._generic = self.generic_visit
+        try:
+            return self.visit(node)
+        finally:
+            # The cached visitors are methods bound to `self`: a cycle that would keep the transformer, and
+            # the tree it walked, for the cyclic garbage collector (a collection after each conversion).
+            self._root = self._generic = None
+            self._visitors.clear()
 
     def visit_FunctionDef(self, node):
         if node is self._root or anno.get(node, anno.Key.GENERATED):
