@@ -94,8 +94,9 @@ def scan(node) -> Scan:
             found.defs.add(n.name)
         elif cls is gast.Global or cls is gast.Nonlocal:
             found.declared.update(n.names)
+        values = n.__dict__
         for field_name in n._fields:
-            value = getattr(n, field_name, None)
+            value = values.get(field_name)
             if value.__class__ is list:
                 stack.extend(v for v in value if isinstance(v, gast.AST) and not isinstance(v, _SKIP))
             elif isinstance(value, gast.AST) and not isinstance(value, _SKIP):

@@ -34,8 +34,7 @@ class CallTreeTransformer(Base):
                                      for k in node.keywords], values=[k.value for k in node.keywords])
         else:
             kwargs = gast.Constant(value=None, kind=None)
-        return templates.replace_as_expression("ag__.converted_call(func, args, kwargs, fscope)",
-                                               func=node.func, args=args, kwargs=kwargs)
+        return _converted_call(node.func, args, kwargs)
 
     def _explicit_super(self, node):
         """`super()` needs the class cell, which a converted function reads explicitly."""
@@ -47,6 +46,16 @@ class CallTreeTransformer(Base):
         args = node.args.posonlyargs + node.args.args
         self._first_param = args[0].id if args else None
         return super().transform(node)
+
+
+def _converted_call(func, args: gast.Tuple, kwargs) -> gast.Call:
+    """`ag__.converted_call(func, args, kwargs, fscope)`, built directly: after `ag__.ld`, the most frequent
+    rewrite, and what `templates.replace` would give (the caller's walk locates it)."""
+    load = gast.Load()
+    ag = gast.Name(id="ag__", ctx=load, annotation=None, type_comment=None)
+    fscope = gast.Name(id="fscope", ctx=load, annotation=None, type_comment=None)
+    return gast.Call(func=gast.Attribute(value=ag, attr="converted_call", ctx=load),
+                     args=[func, args, kwargs, fscope], keywords=[])
 
 
 def transform(node, ctx: Context):

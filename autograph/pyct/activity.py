@@ -21,8 +21,9 @@ def walk(node):
     while todo:
         n = pop()
         yield n
+        attrs = n.__dict__
         for field in n._fields:
-            value = getattr(n, field, None)
+            value = attrs.get(field)
             if value.__class__ is list:
                 for v in value:
                     if isinstance(v, AST) and not isinstance(v, _LEAVES):
@@ -33,9 +34,26 @@ def walk(node):
 
 def reads(node) -> set[str]:
     """Names loaded anywhere in `node` (an expression or a statement)."""
+    names: set[str] = set()
     if node is None:
-        return set()
-    return {n.id for n in walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+        return names
+    # `walk`, inlined: this runs for every statement a converted `if` or loop holds
+    stack = [node]
+    pop, push, AST, Name, Load = stack.pop, stack.append, gast.AST, gast.Name, gast.Load
+    while stack:
+        n = pop()
+        values = n.__dict__
+        if n.__class__ is Name and values["ctx"].__class__ is Load:
+            names.add(values["id"])
+        for field in n._fields:
+            value = values.get(field)
+            if value.__class__ is list:
+                for v in value:
+                    if isinstance(v, AST) and not isinstance(v, _LEAVES):
+                        push(v)
+            elif isinstance(value, AST) and not isinstance(value, _LEAVES):
+                push(value)
+    return names
 
 
 def target_names(target) -> set[str]:

@@ -1,6 +1,7 @@
 """The transformer base all converters share, and the conversion context."""
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import gast
@@ -75,6 +76,8 @@ class Base(gast.NodeTransformer):
                 visitor = _skip      # contexts, operators and values that are not nodes
             else:
                 visitor = getattr(self, f"visit_{cls.__name__}", self._generic)
+                if getattr(visitor, "__func__", None) is ast.NodeVisitor.visit_Constant:
+                    visitor = _skip  # ast's, for the deprecated visit_Num & co.; a constant has no children
             self._visitors[cls] = visitor
         return visitor
 
@@ -95,8 +98,9 @@ class Base(gast.NodeTransformer):
         if fields is None:
             fields = _node_fields(node.__class__)
         generic, visitors = self._generic, self._visitors
+        attrs = node.__dict__   # a gast node's fields are all in its __dict__ (none has a class default)
         for field in fields:
-            old = getattr(node, field, None)
+            old = attrs.get(field)
             if old.__class__ is list:
                 new_values = []
                 for value in old:
