@@ -35,6 +35,17 @@ from autograph.pyct import activity, anno, templates
 from autograph.pyct.anno import Key
 from autograph.pyct.transformer import Base, Context, block_or_pass, located, name
 
+def _undefined(var: str) -> gast.Assign:
+    """`var = ag__.Undefined('var')`, built directly (`templates.replace("var = ag__.Undefined(label)", ...)`
+    gives the same tree): one per state variable of each `if` and loop."""
+    load = gast.Load()
+    func = gast.Attribute(value=gast.Name(id="ag__", ctx=load, annotation=None, type_comment=None),
+                          attr="Undefined", ctx=load)
+    return gast.Assign(targets=[gast.Name(id=var, ctx=gast.Store(), annotation=None, type_comment=None)],
+                       value=gast.Call(func=func, args=[gast.Constant(value=var, kind=None)], keywords=[]),
+                       type_comment=None)
+
+
 def _strip_inits(stmts: list, found: list) -> list:
     """`stmts` without the `x = ag__.Undefined('x')` inits of their scope, which are added to `found`.
     (A function, not a closure in `_hoist_inits`: a recursive closure is a reference cycle, left for the
@@ -96,7 +107,7 @@ class ControlFlowTransformer(Base):
         defined = anno.get(node, Key.DEFINED_IN, frozenset())
         inits = []
         for v in state:
-            (init,) = templates.replace("var = ag__.Undefined(label)", var=v, label=gast.Constant(value=v, kind=None))
+            init = _undefined(v)
             anno.set(init, Key.UNDEFINED_INIT, v)
             if v in defined:
                 # defined in the user's function, but this statement may end up in a generated function
@@ -126,8 +137,12 @@ class ControlFlowTransformer(Base):
         stmts = [s for s in self._hoist_inits(body, params) if not isinstance(s, gast.Pass)]
         if ret and state:
             stmts.append(gast.Return(value=_raw_value(state)))
-        fdef = templates.replace("def fn(params):\n    body", fn=fn_name, params=params,
-                                 body=block_or_pass(stmts))[0]
+        # `def fn(params): body`, built directly (the template gives the same tree): two per `if` and loop
+        args = gast.arguments(posonlyargs=[], args=[gast.Name(id=p, ctx=gast.Param(), annotation=None,
+                                                              type_comment=None) for p in params],
+                              vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+        fdef = gast.FunctionDef(name=fn_name, args=args, body=block_or_pass(stmts), decorator_list=[],
+                                returns=None, type_comment=None, type_params=[])
         anno.set(fdef, Key.GENERATED, True)
         return fdef
 

@@ -161,7 +161,7 @@ def located(new, origin):
     Stops at nodes that have a location: they are the user's, or were located
     when an inner statement was converted."""
     line = getattr(origin, "lineno", None)
-    if line is None:
+    if line is None or new.__dict__.get("lineno") is not None:   # the latter: e.g. `ag__.ld(x)`, built located
         return new
     col = getattr(origin, "col_offset", 0) or 0
     # a compound statement's code stands for its header (`while i < n`), not for its whole body: Python
