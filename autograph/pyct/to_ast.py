@@ -11,7 +11,8 @@ import ast
 import gast
 
 _CONTEXTS = {gast.Load: ast.Load(), gast.Store: ast.Store(), gast.Del: ast.Del(), gast.Param: ast.Load()}
-# gast class -> (ast class, whether it has a location, its fields), or the function converting it
+# gast class -> (ast class, whether it has a location, its fields but `ctx`, whether it has `ctx`), or the function
+# converting it
 _plans: dict[type, object] = {}
 
 
@@ -28,7 +29,9 @@ def _plan(cls: type):
         plan = _SPECIAL.get(cls)
     if plan is None:
         target = getattr(ast, cls.__name__)
-        plan = (target, "lineno" in target._attributes, target._fields)
+        fields = target._fields
+        has_ctx = "ctx" in fields   # Attribute, Subscript, Tuple, ...: the context is looked up, not walked
+        plan = (target, "lineno" in target._attributes, tuple(f for f in fields if f != "ctx"), has_ctx)
     _plans[cls] = plan
     return plan
 
@@ -37,7 +40,7 @@ def _convert(node, line: int, col: int):
     plan = _plans.get(node.__class__) or _plan(node.__class__)
     if plan.__class__ is not tuple:
         return plan(node, line, col)
-    target, has_location, fields = plan
+    target, has_location, fields, has_ctx = plan
     new = target.__new__(target)
     attrs = new.__dict__
     old = node.__dict__         # a gast node's fields are all in its __dict__ (none has a class default)
@@ -59,6 +62,8 @@ def _convert(node, line: int, col: int):
         elif value is None and field == "type_params":      # Python 3.12+: a list, never None
             value = []
         attrs[field] = value
+    if has_ctx:
+        attrs["ctx"] = _CONTEXTS[old["ctx"].__class__]
     return new
 
 
