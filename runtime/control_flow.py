@@ -311,18 +311,17 @@ def _placeholder_label(name: str) -> str:
 
 
 def _check_loop_var(label: str, before, after, where: str) -> None:
-    # the line that made the new value (`s = tf.cast(s, ...)`), when the body made it
-    made = _made_in(before.op.graph, after)
+    """Each message ends with the line that made the new value (`s = tf.cast(s, ...)`), when the body made it."""
     if after.dtype is not before.dtype:
         raise ControlFlowError(
             f"{where}: {label} is {before.dtype.name} before the loop but {after.dtype.name} after one "
-            f"iteration; a loop variable must keep its dtype (use runtime.cast).{made}")
+            f"iteration; a loop variable must keep its dtype (use runtime.cast).{_made_in(before.op.graph, after)}")
     if not before.shape.is_compatible_with(after.shape):
         raise ControlFlowError(
             f"{where}: {label} has shape {before.shape} before the loop but {after.shape} after one "
             "iteration. To let its shape vary, pass shape_invariants with None for the dimensions that change "
             f"(in a converted loop: autograph.set_loop_options(shape_invariants=[({label}, "
-            f"{_invariant_hint(before.shape, after.shape)})]) in the loop body).{made}")
+            f"{_invariant_hint(before.shape, after.shape)})]) in the loop body).{_made_in(before.op.graph, after)}")
 
 
 def _invariant_hint(before, after) -> str:

@@ -148,7 +148,7 @@ def _numbers_lifted(state) -> tuple:
     """The state as the staged loop carries it: Python numbers as tensors. A probe of the body on the
     numbers themselves would take Python's path through an `if` on them (`if s > 4` with `s = 0.0`),
     and miss the `return` that the staged loop can reach."""
-    return tuple(ts.lift(v, None) if v.__class__ in (bool, int, float) else v for v in state)
+    return tuple(ts.lift(v, None) if ts.is_dynamic(v) else v for v in state)
 
 
 def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opts: dict, construct: str) -> tuple:

@@ -87,7 +87,7 @@ def modified(stmts, walrus: bool = True) -> set[str]:
     for stmt in stmts:
         names |= writes(stmt, walrus)
         if isinstance(stmt, gast.Delete):   # unbinding a name changes it too
-            names |= {t.id for t in walk(stmt) if isinstance(t, gast.Name) and isinstance(t.ctx, gast.Del)}
+            names |= set().union(*(target_names(t) for t in stmt.targets))
         if isinstance(stmt, (gast.For, gast.AsyncFor)):
             names |= target_names(stmt.target)
         if isinstance(stmt, (gast.With, gast.AsyncWith)):

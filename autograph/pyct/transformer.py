@@ -164,13 +164,15 @@ def located(new, origin):
     if line is None or new.__dict__.get("lineno") is not None:   # the latter: e.g. `ag__.ld(x)`, built located
         return new
     col = getattr(origin, "col_offset", 0) or 0
-    # a compound statement's code stands for its header (`while i < n`), not for its whole body: Python
-    # reports a call at the end line of its callee's span, which would otherwise be the body's last line
-    head = getattr(origin, "test", None) or getattr(origin, "iter", None) if hasattr(origin, "body") else origin
-    end_line = getattr(head, "end_lineno", None) or line
-    end_col = getattr(head, "end_col_offset", None) or col
-    if head is not origin and end_line != line:
-        end_line, end_col = line, col
+    if hasattr(origin, "body"):
+        # a compound statement's code stands for its header (`while i < n`), not for its whole body: Python
+        # reports a call at the end line of its callee's span, which would otherwise be the body's last line
+        head = getattr(origin, "test", None) or getattr(origin, "iter", None)
+        one_line = head is not None and getattr(head, "end_lineno", None) == line
+        end_line, end_col = line, (getattr(head, "end_col_offset", None) or col) if one_line else col
+    else:
+        end_line = getattr(origin, "end_lineno", None) or line
+        end_col = getattr(origin, "end_col_offset", None) or col
     where = {"lineno": line, "col_offset": col, "end_lineno": end_line, "end_col_offset": end_col}
     kinds = KINDS
     stack = [new]

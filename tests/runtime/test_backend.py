@@ -437,3 +437,29 @@ def test_shape_invariants_in_a_staged_for_loop():
         return x
 
     assert tf.function(f)(tf.constant(2)).shape == (4,) and ag.convert(f)(tf.constant(2)).shape == (4,)
+
+
+def test_branch_dtype_error_names_the_variable_and_the_line_that_made_it():
+    import inspect
+
+    def f(x):
+        if x > 0:
+            y = tf.cast(x, tf.float32)
+        else:
+            y = x
+        return y
+
+    with pytest.raises(ControlFlowError) as info:
+        tf.function(f)(tf.constant(1))
+    line = inspect.getsourcelines(f)[1] + 2      # the `tf.cast` line
+    assert "'y' has dtype float32 in true_fn but int32 in false_fn" in str(info.value)
+    assert f"made at {__file__}:{line}: y = tf.cast(x, tf.float32)" in str(info.value)
+
+
+def test_a_plain_cond_dtype_error_counts_outputs():
+    @tf.function
+    def g(x):
+        return tf.cond(x > 0, lambda: tf.cast(x, tf.float32), lambda: x)
+
+    with pytest.raises(ControlFlowError, match="output 0 of cond has dtype float32 in true_fn but int32"):
+        g(tf.constant(1))
