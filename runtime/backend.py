@@ -222,8 +222,33 @@ def _list_from(values):
     return ta
 
 
-def _list_append(ta, value):
-    return ta.write(ta.size(), value)
+def _list_append(target, value):
+    """`l.append(value)` on the TensorArray a staged loop carries, or, after the loop, on the tensor it was
+    stacked into (which stays a stacked tensor)."""
+    ta = _as_tensor_array(target)
+    return _like_target(target, ta.write(ta.size(), value))
+
+
+def _list_pop(target, index):
+    """`x = l.pop(index)`, on a TensorArray or a stacked tensor as `_list_append`."""
+    ta, value = _as_tensor_array(target)._pop(-1 if index is None else index)
+    return _like_target(target, ta), value
+
+
+def _like_target(target, ta: TensorArray):
+    return ta if isinstance(target, TensorArray) else ta.stack()
+
+
+def _as_tensor_array(target) -> TensorArray:
+    """The list `target` stands for: a staged loop carries it as a TensorArray and stacks it afterwards."""
+    if isinstance(target, TensorArray):
+        return target
+    stacked = convert_to_tensor(target)
+    if stacked.shape.rank == 0:
+        raise StagingError(at_user_line(
+            f"the scalar tensor {stacked.name} is used as a list (`append` or `pop`); only a list that a loop "
+            "over tensors carried, stacked into a tensor of rank >= 1, can be."))
+    return TensorArray(stacked.dtype, size=0, dynamic_size=True).unstack(stacked)
 
 
 BACKEND = backends.register_backend(backends.Backend(
@@ -248,6 +273,7 @@ BACKEND = backends.register_backend(backends.Backend(
     list_from=_list_from,
     list_types=(TensorArray,),
     list_append=_list_append,
+    list_pop=_list_pop,
     list_stack=lambda ta: ta.stack(),
     list_empty_like=_list_empty_like,
     probe=_probe,

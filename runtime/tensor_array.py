@@ -48,6 +48,22 @@ def _read(items, index, element_dtype, element_shape=None):
     return items[index]
 
 
+def _pop(items, index, element_dtype=None, element_shape=None):
+    """`list.pop(index)` on the items: the items without that element, and the element."""
+    index = int(index)
+    if not items:
+        raise OutOfRangeError("TensorArray pop: trying to pop from an empty list (a list that a loop over "
+                              "tensors carries is a TensorArray). Check its length first: `if len(l) > 0:`, or "
+                              "`while len(l) > 0:` to drain it.", "TensorListPop")
+    if not -len(items) <= index < len(items):
+        raise OutOfRangeError(f"TensorArray pop: index {index} is out of range for a list of {len(items)} "
+                              "elements.", "TensorListPop")
+    index %= len(items)
+    if items[index] is None:
+        raise InvalidArgumentError(f"TensorArray pop: element {index} was never written.", "TensorListPop")
+    return items[:index] + items[index + 1:], items[index]
+
+
 def _stack(items, element_dtype, element_shape):
     if any(v is None for v in items):
         missing = [i for i, v in enumerate(items) if v is None]
@@ -72,6 +88,10 @@ TENSOR_LIST_WRITE = defop("TensorListWrite", _write, _list_spec)
 TENSOR_LIST_READ = defop("TensorListRead", _read,
                          lambda items, index, element_dtype, element_shape=None: Spec(element_dtype,
                                                                                       as_shape(element_shape)))
+TENSOR_LIST_POP = defop("TensorListPop", _pop,
+                        lambda items, index, element_dtype, element_shape=None: [
+                            _list_spec(), Spec(element_dtype, as_shape(element_shape))],
+                        multi_output=True)
 TENSOR_LIST_STACK = defop(
     "TensorListStack", _stack,
     lambda items, element_dtype, element_shape: Spec(
@@ -135,6 +155,17 @@ class TensorArray:
             return _read(tuple(self._items), int(index), self.dtype)
         return apply(TENSOR_LIST_READ, self._flatten()[0], convert_to_tensor(index, dtype=dtypes.int32),
                      element_dtype=self.dtype, element_shape=self.element_shape, name=name)
+
+    def _pop(self, index=-1, name: Optional[str] = None) -> tuple["TensorArray", object]:
+        """What `x = l.pop(index)` does to a list that a staged loop carries as this array (autograph's
+        `list_pop`): the array without that element (Python's negative indices count from the end), and
+        the element. Not public: TensorFlow's TensorArray has no `pop`."""
+        if self._items is not None and not _is_symbolic(index):
+            rest, value = _pop(tuple(self._items), index)
+            return self._like(_items=list(rest)), value
+        handle, value = apply(TENSOR_LIST_POP, self._flatten()[0], convert_to_tensor(index, dtype=dtypes.int32),
+                              element_dtype=self.dtype, element_shape=self.element_shape, name=name)
+        return self._like(_handle=handle), value
 
     def stack(self, name: Optional[str] = None):
         if self._items is not None:

@@ -3,7 +3,13 @@ as loop state can become the backend's tensor list.
 
 Before:                          After:
     l.append(x)                      l = ag__.list_append(l, x)
-    y = l.pop()                      l, y = ag__.list_pop(l)
+    y = l.pop()                      l, y = ag__.list_pop(l, None)
+    l.pop(i)                         l = ag__.list_pop(l, i)[0]
+    total += l.pop()                 l, popped = ag__.list_pop(l, None)
+                                     total += popped
+
+`return l.pop()` is covered too: return_statements has made it an assignment.
+A `pop` inside a larger expression (`f(l.pop())`) is left alone.
 
 On a Python list they do exactly what `append` and `pop` do (same object).
 """
@@ -25,22 +31,40 @@ class ListTransformer(Base):
     statements_only = True   # it rewrites statements: expressions need no walk
 
     def visit_Expr(self, node):
-        if _method_call(node.value, "append") and len(node.value.args) == 1:
-            target = node.value.func.value.id
-            if target in self.ctx.user_locals:
-                return templates.replace("target = ag__.list_append(target, value)", target=target,
-                                         value=node.value.args[0])
+        call = node.value
+        if _method_call(call, "append") and len(call.args) == 1 and self._local(call):
+            return templates.replace("target = ag__.list_append(target, value)", target=call.func.value.id,
+                                     value=call.args[0])
+        if self._pop(call):
+            return templates.replace("lst = ag__.list_pop(lst, index)[0]", lst=call.func.value.id,
+                                     index=_index(call))
         return self.generic_visit(node)
 
     def visit_Assign(self, node):
-        value = node.value
-        if len(node.targets) == 1 and _method_call(value, "pop") and len(value.args) <= 1:
-            target = value.func.value.id
-            if target in self.ctx.user_locals:
-                index = value.args[0] if value.args else gast.Constant(value=None, kind=None)
-                return templates.replace("lst, out = ag__.list_pop(lst, index)", lst=target, out=node.targets[0],
-                                         index=index)
+        call = node.value
+        if len(node.targets) == 1 and self._pop(call):
+            return templates.replace("lst, out = ag__.list_pop(lst, index)", lst=call.func.value.id,
+                                     out=node.targets[0], index=_index(call))
         return self.generic_visit(node)
+
+    def visit_AugAssign(self, node):
+        call = node.value
+        if self._pop(call):
+            popped = self.ctx.namer.new("popped")
+            node.value = templates.replace_as_expression("popped", popped=popped)
+            return templates.replace("lst, popped = ag__.list_pop(lst, index)", lst=call.func.value.id,
+                                     popped=popped, index=_index(call)) + [node]
+        return self.generic_visit(node)
+
+    def _pop(self, call) -> bool:
+        return _method_call(call, "pop") and len(call.args) <= 1 and self._local(call)
+
+    def _local(self, call) -> bool:
+        return call.func.value.id in self.ctx.user_locals
+
+
+def _index(pop_call):
+    return pop_call.args[0] if pop_call.args else gast.Constant(value=None, kind=None)
 
 
 def transform(node, ctx: Context):

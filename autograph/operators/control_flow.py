@@ -123,7 +123,8 @@ def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
             if not copies[i]:
                 raise StagingError(at_user_line(
                     f"the empty list '{name}' is carried through this loop over tensors but nothing is appended "
-                    "to it, so its element type is unknown. Give it an initial element, or don't carry it."))
+                    "to it (or what is appended is popped again in the same iteration), so its element type is "
+                    "unknown. Give it an initial element, or don't carry it."))
             defined[i] = backend.need("list_empty_like", "an empty list appended to in a staged loop")(copies[i][0])
         elif is_undefined(probed[i]):
             raise StagingError(at_user_line(

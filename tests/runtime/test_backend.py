@@ -124,6 +124,127 @@ def test_an_empty_list_appended_in_a_tensor_loop_needs_no_opt_in():
     assert "While" in ops and "TensorListStack" in ops
 
 
+def drain(n):
+    stack = [0]
+    for i in tf.range(n):
+        stack.append(i * i)
+    last = stack.pop()
+    return last
+
+
+def push_pop(xs):
+    """A stack machine: a negative step pops (into `top`), any other pushes."""
+    stack = [0]
+    top = -1
+    for x in xs:
+        if x < 0:
+            top = stack.pop()
+        else:
+            stack.append(x)
+    return top, stack
+
+
+def drain_all(n):
+    stack = [0]
+    for i in tf.range(n):
+        stack.append(i + 1)
+    total = 0
+    while len(stack) > 0:
+        total += stack.pop()
+    return total
+
+
+def pop_at(n, i):
+    stack = [10, 20]
+    k = 0
+    taken = [0]
+    while k < n:
+        stack.append(k * 3)
+        x = stack.pop(i)
+        taken.append(x)
+        stack.pop(0)
+        stack.append(x)
+        k += 1
+    first = stack.pop(0)
+    return first, stack, taken
+
+
+def pop_then_append(n):
+    stack = [0]
+    for i in tf.range(n):
+        stack.append(i)
+    x = stack.pop()
+    stack.append(x * 10)
+    return stack
+
+
+def _numpy(value):
+    if isinstance(value, (list, tuple)):
+        return [_numpy(v) for v in value]
+    return tf.convert_to_tensor(value).numpy().tolist()
+
+
+def test_pop_after_a_staged_loop_is_the_last_appended_element():
+    assert drain(tf.constant(4)).numpy() == 9               # as in Python on the same values
+    assert tf.function(drain)(tf.constant(4)).numpy() == 9
+    assert tf.function(drain)(tf.constant(0)).numpy() == 0
+    assert "TensorListPop" in graph_ops(tf.function(drain), tf.constant(4))
+
+
+@pytest.mark.parametrize("xs", [[1, 2, -1, 3], [5, 6, -1, -1, 7], [1, -1], [4]])
+def test_pop_inside_a_staged_loop_and_if_matches_python(xs):
+    staged = tf.function(push_pop)(tf.constant(xs))
+    assert _numpy(staged) == _numpy(push_pop(xs))
+    assert "While" in graph_ops(tf.function(push_pop), tf.constant(xs))
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_draining_a_stacked_list_with_augmented_pop_in_a_staged_while(n):
+    assert tf.function(drain_all)(tf.constant(n)).numpy() == _numpy(drain_all(n)) == n * (n + 1) // 2
+
+
+@pytest.mark.parametrize("i", [0, 1, -1, -2])
+def test_pop_with_an_index_inside_and_after_a_staged_loop_matches_python(i):
+    staged = tf.function(pop_at)(tf.constant(3), i)
+    assert _numpy(staged) == _numpy(pop_at(3, i))
+
+
+def test_append_after_a_pop_after_the_loop_gives_a_stacked_tensor():
+    assert tf.function(pop_then_append)(tf.constant(3)).numpy().tolist() == [0, 0, 1, 20]
+
+
+def test_pop_from_an_empty_tensor_list_is_an_index_error_when_the_graph_runs():
+    @tf.function
+    def f(n):
+        stack = [0]
+        for _ in tf.range(n):
+            stack.pop()
+        return stack
+
+    assert f(tf.constant(1)).numpy().tolist() == []
+    with pytest.raises(tf.errors.OutOfRangeError, match="trying to pop from an empty list.*len"):
+        f(tf.constant(2))
+    with pytest.raises(IndexError, match="stack.pop()"):   # the error names the user's line
+        f(tf.constant(3))
+
+
+def test_pop_past_the_end_of_a_stacked_list_is_an_index_error():
+    with pytest.raises(IndexError):
+        pop_at(1, 5)
+    with pytest.raises(IndexError, match="index 5 is out of range for a list of 3 elements"):
+        tf.function(pop_at)(tf.constant(1), 5)
+
+
+def test_pop_from_a_scalar_tensor_is_a_clear_error():
+    @tf.function
+    def f(x):
+        x.pop()
+        return x
+
+    with pytest.raises(StagingError, match="scalar tensor .* is used as a list"):
+        f(tf.constant(1))
+
+
 def test_int_and_float_of_a_symbolic_tensor_are_casts():
     @tf.function
     def f(x):
@@ -166,6 +287,17 @@ def test_an_empty_list_carried_but_never_appended_is_a_clear_error():
 
     with pytest.raises(StagingError, match="empty list 'out' .* nothing is appended"):
         f(tf.constant(2))
+
+    @tf.function
+    def appended_and_popped(n):
+        out = []
+        for i in tf.range(n):
+            out.append(i)
+            out.pop()
+        return out
+
+    with pytest.raises(StagingError, match="empty list 'out' .* popped again in the same iteration"):
+        appended_and_popped(tf.constant(2))
 
 
 def test_enumerate_and_zip_over_symbolic_tensors_are_staged_loops():

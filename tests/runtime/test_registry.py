@@ -45,7 +45,7 @@ SAMPLES = {
 NOT_SAMPLED = {"Placeholder", "Cond", "While", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
                "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert",
                "TensorListNew", "TensorListWrite", "TensorListRead", "TensorListStack", "TensorListSize",
-               "TensorListFromTensor",
+               "TensorListFromTensor", "TensorListPop",
                "StridedSliceGrad", "GatherV2Grad"}  # stateful or structural, or gradient-only: tested in their own files
 
 

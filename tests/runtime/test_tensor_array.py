@@ -90,3 +90,39 @@ def test_eager_tensor_array_as_an_eager_while_loop_variable_and_a_closure():
                           (0, tf.TensorArray(tf.int32, size=0, dynamic_size=True)))
     assert ta.stack().numpy().tolist() == [0, 10, 20]
     assert _graph(lambda x: ta.stack() + x, tf.constant(1)).numpy().tolist() == [1, 11, 21]
+
+
+def test_pop_removes_an_element_by_python_index_eagerly_and_in_a_graph():
+    def pops(x):
+        ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True).unstack(x)
+        ta, last = ta._pop()
+        ta, first = ta._pop(0)
+        ta, second_to_last = ta._pop(-2)
+        return last, first, second_to_last, ta.stack(), ta.size()
+
+    x = tf.constant([1, 2, 3, 4, 5])
+    for result in (pops(x), _graph(pops, x)):
+        assert [t.numpy().tolist() for t in result] == [5, 1, 3, [2, 4], 2]
+
+
+def test_pop_in_a_while_loop_drains_the_array():
+    def drain(x):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[]).unstack(x)
+
+        def body(total, ta):
+            ta, value = ta._pop()
+            return total * 10.0 + value, ta
+
+        return tf.while_loop(lambda total, ta: ta.size() > 0, body, (0.0, ta))[0]
+
+    assert _graph(drain, tf.constant([1.0, 2.0, 3.0])).numpy() == 321.0
+
+
+def test_pop_from_an_empty_array_or_past_its_end_is_out_of_range():
+    empty = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    with pytest.raises(OutOfRangeError, match="trying to pop from an empty list"):
+        empty._pop()
+    with pytest.raises(OutOfRangeError, match="trying to pop from an empty list"):
+        _graph(lambda n: tf.TensorArray(tf.int32, size=n)._pop()[1], tf.constant(0))
+    with pytest.raises(OutOfRangeError, match="index -3 is out of range for a list of 2 elements"):
+        _graph(lambda x: tf.TensorArray(tf.int32, size=2).unstack(x)._pop(-3)[1], tf.constant([1, 2]))

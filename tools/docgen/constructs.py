@@ -175,6 +175,17 @@ def squares(n):
     return out
 
 
+def undo(steps):
+    history = [0]
+    for step in steps:
+        if step < 0:
+            history.pop()
+        else:
+            history.append(step)
+    last = history.pop()
+    return last, history
+
+
 # --- calls ---------------------------------------------------------------------------------------------
 
 def halve_if_even(n):
@@ -299,13 +310,16 @@ CONSTRUCTS = [
               "A list appended to in a loop that becomes staged is turned into the framework's tensor "
               "list (runtime's `TensorArray`) and stacked after the loop; on Python values it is the "
               "list you wrote.",
-              [squares],
-              ["squares(4)"],
-              ["squares(tf.constant(4))"],
-              notes="`list.pop()` keeps its Python meaning on Python lists. On a list that a staged loop "
-                    "carried (a tensor list) it needs the backend's `list_pop`, which runtime does not "
-                    "provide yet: it raises `UnsupportedCapabilityError` (see "
-                    "[limitations](../limitations.md)). Index the stacked result instead (`out[-1]`)."),
+              [squares, undo],
+              ["squares(4)", "undo([3, 5, -1, 7])"],
+              ["squares(tf.constant(4))", "undo(tf.constant([3, 5, -1, 7]))"],
+              notes="`l.pop()` and `l.pop(i)` become `ag__.list_pop(l, i)`, which keeps Python's meaning on "
+                    "a Python list. On the list a staged loop carries (runtime's `TensorArray`) it removes "
+                    "and returns an element, any index as in Python; after the loop the list is its stacked "
+                    "tensor, and `pop`/`append` on it give a stacked tensor again. Popping from an empty "
+                    "one raises `OutOfRangeError` (an `IndexError`) when the graph runs. `pop` is converted "
+                    "as a statement (`x = l.pop()`, `l.pop()`, `total += l.pop()`, `return l.pop()`), "
+                    "not inside a larger expression (see [limitations](../limitations.md))."),
     Construct("calls", "Function calls",
               "Calls become `ag__.converted_call(f, args, kwargs, fscope)`: your own functions are "
               "converted on their first call (and cached), so their control flow is staged too; the "

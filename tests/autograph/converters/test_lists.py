@@ -1,0 +1,53 @@
+"""lists: `append` and `pop` statements become list operators, with Python's meaning on Python lists."""
+import pytest
+
+import autograph as ag
+from tests.autograph.converters.conftest import dual_run, generated
+
+
+def pops(values, i):
+    stack = list(values)
+    first = stack.pop(i)
+    stack.pop()
+    total = 0
+    total += stack.pop()
+    return first, total, stack, values
+
+
+def pop_in_an_expression(values):
+    stack = list(values)
+    pair = (stack.pop(), stack.pop())
+    return pair, stack
+
+
+def return_pop(values):
+    stack = list(values)
+    stack.append(9)
+    return stack.pop(0)
+
+
+def test_pop_statements_become_list_pop():
+    code = generated(pops)
+    assert "stack, first = ag__.list_pop(ag__.ld(stack), ag__.ld(i))" in code
+    assert "stack = ag__.list_pop(ag__.ld(stack), None)[0]" in code
+    assert "stack, popped = ag__.list_pop(ag__.ld(stack), None)\n        total += popped" in code
+    assert "stack, retval_ = ag__.list_pop(ag__.ld(stack), 0)" in generated(return_pop)
+
+
+def test_a_pop_inside_a_larger_expression_is_left_alone():
+    assert "list_pop" not in generated(pop_in_an_expression)
+
+
+@pytest.mark.parametrize("values, i", [([1, 2, 3, 4, 5], 0), ([1, 2, 3, 4], -1), ([5, 6, 7, 8], 2)])
+def test_pops_keep_python_semantics(values, i):
+    dual_run(pops, values, i)
+    dual_run(pop_in_an_expression, values)
+    dual_run(return_pop, values)
+
+
+@pytest.mark.parametrize("values, i", [([1, 2], 0), ([1, 2, 3], 5)])
+def test_pops_past_the_end_raise_index_error_like_python(values, i):
+    with pytest.raises(IndexError):
+        pops(values, i)
+    with pytest.raises(IndexError):
+        ag.convert()(pops)(values, i)
