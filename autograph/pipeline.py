@@ -11,7 +11,7 @@ import gast
 from autograph.converters import (asserts, break_statements, call_trees, conditional_expressions,
                                   continue_statements, control_flow, directives, functions, lists,
                                   logical_expressions, return_statements, variables)
-from autograph.pyct import liveness
+from autograph.pyct import activity, liveness
 from autograph.pyct.transformer import Context
 
 
@@ -64,7 +64,8 @@ _SKIP = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop
 class Scan:
     """What one walk of a function (nested functions included) finds."""
 
-    types: set = field(default_factory=set)     # node types, and "loop else" for a loop with an `else:`
+    types: set = field(default_factory=set)     # node types, "loop else" for a loop with an `else:`, and
+                                                # activity.COMPOSITE_STORE
     ids: set = field(default_factory=set)       # the ids of Names
     attrs: set = field(default_factory=set)     # attribute names
     defs: set = field(default_factory=set)      # names of defs and classes
@@ -88,6 +89,10 @@ def scan(node) -> Scan:
             ids.add(n.id)
         elif cls is gast.Attribute:
             attrs.add(n.attr)
+            if n.ctx.__class__ is gast.Store:
+                types.add(activity.COMPOSITE_STORE)
+        elif cls is gast.Subscript and n.ctx.__class__ is gast.Store:
+            types.add(activity.COMPOSITE_STORE)
         elif (cls is gast.While or cls is gast.For) and n.orelse:
             types.add("loop else")
         elif cls is gast.FunctionDef or cls is gast.ClassDef:

@@ -26,6 +26,14 @@ that is not definitely assigned before the statement, and at the top of the
 function (generated or the user's) that owns the variable, never for a
 parameter: in place it would overwrite a value some path assigned. Runs after the jump
 converters, so there is no `break`/`continue`/`return` left to handle.
+
+An attribute or an item with a constant key that the statement assigns is
+passed too, by name, with a function giving the object it hangs from; the
+operator carries it only when it stages the statement (operators/composites.py):
+
+    while self.count < n:            ...
+        self.count += 1              ag__.while_stmt(loop_test, loop_body, (), (),
+                                                     composites={'self.count': lambda: self})
 """
 from __future__ import annotations
 
@@ -146,7 +154,30 @@ class ControlFlowTransformer(Base):
         anno.set(fdef, Key.GENERATED, True)
         return fdef
 
-    def _call(self, template: str, state: list[str], **nodes):
+    composite_writes = True   # False when the function assigns no attribute or item (see transform)
+
+    def _composites(self, node):
+        """`{'self.count': lambda: self, ...}`: the attributes and items (with constant keys) that `node`
+        assigns, each with a function giving the object at its root, which the operator carries only when it
+        stages the statement; None when there are none. Called before the body is converted. Left out: one
+        whose root or part of the chain the statement assigns or deletes (the object itself changes)."""
+        if not self.composite_writes:
+            return None
+        written, deleted = activity.composite_writes([node])
+        if not written:
+            return None
+        changed = activity.modified([node], self.walrus) | set(written) | deleted
+        kept = [chain for full, chain in written.items()
+                if full not in deleted and not any(prefix in changed for prefix in chain[:-1])]
+        if not kept:
+            return None
+        roots = [_lambda(_raw_names([chain[0]])[0]) for chain in kept]
+        return gast.Dict(keys=[gast.Constant(value=chain[-1], kind=None) for chain in kept], values=roots)
+
+    def _call(self, template: str, state: list[str], composites=None, **nodes):
+        if composites is not None:
+            template = template[:-1] + ", composites=composites)"
+            nodes["composites"] = composites
         call = templates.replace_as_expression(template, state=_raw_tuple(state), names=_names_tuple(state),
                                                **nodes)
         if not state:
@@ -197,6 +228,7 @@ class ControlFlowTransformer(Base):
         return out
 
     def visit_If(self, node):
+        composites = self._composites(node)
         self._visit_body(node)
         modified = activity.modified(node.body, self.walrus) | activity.modified(node.orelse, self.walrus)
         live = set(anno.get(node, Key.LIVE_OUT, ())) | set(anno.get(node, Key.LIVE_IN, ()))
@@ -206,12 +238,13 @@ class ControlFlowTransformer(Base):
         true_fn = self._function(true_name, state, node.body, state)
         false_fn = self._function(false_name, state, node.orelse, state)
         call = self._call("ag__.if_stmt(test, if_true, if_false, state, names)", state, test=node.test,
-                          if_true=true_name, if_false=false_name)
+                          if_true=true_name, if_false=false_name, composites=composites)
         return [true_fn, false_fn, *self._undefined_inits(node, state), *call]
 
     # -- while ---------------------------------------------------------------------------------
 
     def visit_While(self, node):
+        composites = self._composites(node)
         self._visit_body(node)
         head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
         state = self._state(node, activity.modified(node.body, self.walrus), head)
@@ -221,12 +254,13 @@ class ControlFlowTransformer(Base):
         body_fn = self._function(body_name, state, node.body, state)
         opts = _options(node)
         template = "ag__.while_stmt(loop_test, loop_body, state, names" + (", opts)" if opts else ")")
-        call = self._call(template, state, loop_test=test_name, loop_body=body_name, opts=opts)
+        call = self._call(template, state, composites, loop_test=test_name, loop_body=body_name, opts=opts)
         return [test_fn, body_fn, *self._undefined_inits(node, state), *call]
 
     # -- for -------------------------------------------------------------------------------------
 
     def visit_For(self, node):
+        composites = self._composites(node)
         self._visit_body(node)
         targets = activity.target_names(node.target)
         head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
@@ -253,7 +287,7 @@ class ControlFlowTransformer(Base):
         if opts is not None:
             keywords += ", opts=opts"
             nodes["opts"] = opts
-        call = self._call(f"ag__.for_stmt(iterable, loop_body, state, names{keywords})", state,
+        call = self._call(f"ag__.for_stmt(iterable, loop_body, state, names{keywords})", state, composites,
                           iterable=node.iter, loop_body=body_name, **nodes)
         return [*stmts, *self._undefined_inits(node, state), *call]
 
@@ -292,6 +326,14 @@ def _raw_value(names: list[str]):
     return elts[0] if len(elts) == 1 else gast.Tuple(elts=elts, ctx=gast.Load())
 
 
+def _lambda(body):
+    """`lambda: body`, built directly (`templates.replace_as_expression("lambda: root", ...)` gives the same tree,
+    at about four times the cost): one per attribute or item passed to an operator."""
+    args = gast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                          defaults=[])
+    return gast.Lambda(args=args, body=body)
+
+
 def _names_tuple(names: list[str]):
     return gast.Tuple(elts=[gast.Constant(value=v, kind=None) for v in names], ctx=gast.Load())
 
@@ -308,11 +350,14 @@ def transform(node, ctx: Context):
     types = ctx.node_types
     if types is None:
         types = {n.__class__ for n in gast.walk(node)}
+        if any(activity.stores_composite(n) for n in activity.walk(node)):
+            types.add(activity.COMPOSITE_STORE)
     # found here, once, instead of by a walk per `if`/loop (of everything nested in it, quadratic in depth)
     transformer.may_reject = bool(ctx.declared_nonlocal) or bool(types & {gast.Global, gast.Nonlocal})
     # statements are all it rewrites, but for a `yield` (in a lambda), which it rejects
     transformer.statements_only = not types & {gast.Yield, gast.YieldFrom}
     transformer.walrus = gast.NamedExpr in types
+    transformer.composite_writes = activity.COMPOSITE_STORE in types
     node = transformer.transform(node)
     node.body = transformer._hoist_inits(node.body, ctx.params, user_scope=True)
     return node

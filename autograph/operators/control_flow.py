@@ -8,7 +8,8 @@ must carry is defined.
 
 State conventions (docs/internals.md): branch and body functions take the
 state variables as arguments and return the new state — the value itself
-for one variable, a tuple for several, nothing for none.
+for one variable, a tuple for several, nothing for none. A staged statement
+also carries the attributes and items it assigns (`composites`), after them.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import types
 
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
+from autograph.operators import composites as composite_state
 from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
 
 
@@ -36,16 +38,19 @@ def _result(state: tuple, n: int):
 
 # --- if -------------------------------------------------------------------------------------------
 
-def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple):
+def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple, composites=None):
     """`if pred:` — Python's if, or the backend's cond for a staged `pred`."""
     if pred.__class__ is bool or (backend := backend_for(pred)) is None:   # inlined: the hot Python path
         return true_fn(*state) if pred else false_fn(*state)
-    return _staged_if(backend, pred, true_fn, false_fn, state, names)
+    return _staged_if(backend, pred, true_fn, false_fn, state, names, composites)
 
 
-def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple):
+def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple, composites=None):
     """The backend's cond. Kept out of `if_stmt`: its closures would make every Python-path call
     allocate cells for the arguments they capture."""
+    if composites and (carried := _Carried.read(composites, len(names))):
+        return carried.run(lambda: _staged_if(backend, pred, carried.body(true_fn), carried.body(false_fn),
+                                              carried.state(state), carried.names(names)))
     n = len(names)
     outputs: dict = {}
     functions = {"true": true_fn, "false": false_fn}
@@ -152,7 +157,7 @@ def _check_defined_after_if(values, names, which: str, other_fn=None, this_fn=No
 
 def _assigned_at(fn, name: str) -> str:
     """' at file.py:N' of `fn`'s assignments to `name` (converted code keeps the user's lines), or ''."""
-    code = getattr(fn, "__code__", None)
+    code = getattr(getattr(fn, "__wrapped__", fn), "__code__", None)
     if code is None:
         return ""
     try:
@@ -165,13 +170,18 @@ def _assigned_at(fn, name: str) -> str:
 
 def _store_lines(code, name: str) -> list[int]:
     """Lines that store `name`: those of the innermost generated functions that do (a branch or body
-    function stores a variable where the user assigns it; its caller only stores the operator's result)."""
+    function stores a variable where the user assigns it; its caller only stores the operator's result).
+    For an attribute (`self.count`), the lines that store an attribute of that name."""
     inner = sorted({line for const in code.co_consts if isinstance(const, types.CodeType)
                     for line in _store_lines(const, name)})
     if inner:
         return inner
+    if name.isidentifier():
+        opnames, stored = ("STORE_FAST", "STORE_DEREF"), name
+    else:
+        opnames, stored = ("STORE_ATTR",), name.rpartition(".")[2]
     return sorted({i.positions.lineno for i in dis.get_instructions(code)
-                   if i.opname in ("STORE_FAST", "STORE_DEREF") and i.argval == name
+                   if i.opname in opnames and i.argval == stored
                    and i.positions is not None and i.positions.lineno})
 
 
@@ -225,14 +235,14 @@ def _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr: str):
 
 # --- while ------------------------------------------------------------------------------------
 
-def while_stmt(test_fn, body_fn, state: tuple, names: tuple, opts=None):
+def while_stmt(test_fn, body_fn, state: tuple, names: tuple, opts=None, composites=None):
     """`while test:` — a Python loop while the test gives Python values.
 
     The Python loops below run once per iteration of the user's loop: they test a Python `bool` inline
     and ask `backend_for` only about other values, and carry the state as the body returns it."""
     test = test_fn(*state)
     if test.__class__ is not bool and (backend := backend_for(test)) is not None:
-        return _staged_while(backend, test_fn, body_fn, state, names, opts)
+        return _staged_while(backend, test_fn, body_fn, state, names, opts, composites)
     n = len(names)
     if n == 1:
         (value,) = state
@@ -240,20 +250,20 @@ def while_stmt(test_fn, body_fn, state: tuple, names: tuple, opts=None):
             value = body_fn(value)
             test = test_fn(value)
             if test.__class__ is not bool and (backend := backend_for(test)) is not None:
-                return _staged_while(backend, test_fn, body_fn, (value,), names, opts)
+                return _staged_while(backend, test_fn, body_fn, (value,), names, opts, composites)
         return value
     if n == 0:
         while test:
             body_fn()
             test = test_fn()
             if test.__class__ is not bool and (backend := backend_for(test)) is not None:
-                return _staged_while(backend, test_fn, body_fn, (), names, opts)
+                return _staged_while(backend, test_fn, body_fn, (), names, opts, composites)
         return None
     while test:
         state = body_fn(*state)
         test = test_fn(*state)
         if test.__class__ is not bool and (backend := backend_for(test)) is not None:
-            return _staged_while(backend, test_fn, body_fn, state, names, opts)
+            return _staged_while(backend, test_fn, body_fn, state, names, opts, composites)
     return tuple(state)
 
 
@@ -273,7 +283,10 @@ def _check_defined_before_loop(state, names, construct: str, backend=None, body_
                 "before the loop."))
 
 
-def _staged_while(backend, test_fn, body_fn, state, names, opts):
+def _staged_while(backend, test_fn, body_fn, state, names, opts, composites=None):
+    if composites and (carried := _Carried.read(composites, len(names))):
+        return carried.run(lambda: _staged_while(backend, carried.test(test_fn), carried.body(body_fn),
+                                                 carried.state(state), carried.names(names), opts))
     _check_defined_before_loop(state, names, "`while` loop", backend, body_fn)
     loop = backend.need("while_loop", "a `while` loop whose condition is a tensor")
 
@@ -361,11 +374,20 @@ def _stack_lists(backend, out: tuple, was_list: list) -> tuple:
 def _named(fn, names):
     """Give a loop body the state variables' names as its signature, so a backend that reports
     loop variables by the body's parameter names (via `inspect.signature`) names the user's."""
-    params = [name.replace(".", "_").replace("[", "_").replace("]", "") for name in names]
-    if all(p.isidentifier() for p in params) and len(set(params)) == len(params):
-        fn.__signature__ = inspect.Signature(
-            [inspect.Parameter(p, inspect.Parameter.POSITIONAL_ONLY) for p in params])
+    if len(set(names)) == len(names):
+        fn.__signature__ = inspect.Signature([_parameter(name) for name in names])
     return fn
+
+
+def _parameter(name: str) -> inspect.Parameter:
+    """A positional parameter called `name`. `inspect.Parameter` refuses a name that is not an identifier,
+    such as a carried attribute's or item's (`self.count`, `d['total']`), which is the name to show: so it is
+    set after. Backends only read it."""
+    if name.isidentifier():
+        return inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY)
+    parameter = inspect.Parameter("_", inspect.Parameter.POSITIONAL_ONLY)
+    parameter._name = name
+    return parameter
 
 
 def _lists_to_backend(backend, state):
@@ -379,14 +401,14 @@ def _lists_to_backend(backend, state):
 
 # --- for ---------------------------------------------------------------------------------------
 
-def for_stmt(iterable, body_fn, state: tuple, names: tuple, extra_test=None, opts=None):
+def for_stmt(iterable, body_fn, state: tuple, names: tuple, extra_test=None, opts=None, composites=None):
     """`for item in iterable:` — `extra_test(*state)` is checked before each iteration."""
     backend = backend_for(iterable)
     if backend is not None:
-        return _staged_for(backend, iterable, body_fn, state, names, extra_test, opts)
+        return _staged_for(backend, iterable, body_fn, state, names, extra_test, opts, composites)
     n = len(names)
     if extra_test is not None:
-        return _python_for_with_test(iterable, body_fn, state, names, extra_test, opts)
+        return _python_for_with_test(iterable, body_fn, state, names, extra_test, opts, composites)
     if n == 1:
         (value,) = state
         for item in iterable:
@@ -401,7 +423,7 @@ def for_stmt(iterable, body_fn, state: tuple, names: tuple, extra_test=None, opt
     return tuple(state)
 
 
-def _python_for_with_test(iterable, body_fn, state: tuple, names: tuple, extra_test, opts):
+def _python_for_with_test(iterable, body_fn, state: tuple, names: tuple, extra_test, opts, composites):
     """A Python `for` that a `break` or `return` may stop: `extra_test` decides before each iteration,
     and the rest of a `range` is staged once it gives a staged value."""
     n = len(names)
@@ -410,7 +432,8 @@ def _python_for_with_test(iterable, body_fn, state: tuple, names: tuple, extra_t
         for item in iterable:
             test = extra_test(value)
             if test.__class__ is not bool and (staged := backend_for(test)) is not None:
-                return _stage_the_rest(staged, iterable, item, body_fn, (value,), names, extra_test, opts)
+                return _stage_the_rest(staged, iterable, item, body_fn, (value,), names, extra_test, opts,
+                                       composites)
             if not test:
                 break
             value = body_fn(item, value)
@@ -418,7 +441,7 @@ def _python_for_with_test(iterable, body_fn, state: tuple, names: tuple, extra_t
     for item in iterable:
         test = extra_test(*state)
         if test.__class__ is not bool and (staged := backend_for(test)) is not None:
-            return _stage_the_rest(staged, iterable, item, body_fn, state, names, extra_test, opts)
+            return _stage_the_rest(staged, iterable, item, body_fn, state, names, extra_test, opts, composites)
         if not test:
             break
         out = body_fn(item, *state)
@@ -426,7 +449,7 @@ def _python_for_with_test(iterable, body_fn, state: tuple, names: tuple, extra_t
     return _result(state, n)
 
 
-def _stage_the_rest(backend, iterable, item, body_fn, state, names, extra_test, opts):
+def _stage_the_rest(backend, iterable, item, body_fn, state, names, extra_test, opts, composites):
     """A `break` or `return` in a loop over a Python `range` came to depend on a tensor: the remaining
     iterations, from `item` on, become a staged loop over the rest of the range."""
     if not isinstance(iterable, range):
@@ -435,10 +458,14 @@ def _stage_the_rest(backend, iterable, item, body_fn, state, names, extra_test, 
             "can't stop at run time. Loop over a tensor or a range instead (e.g. runtime.range) so the loop "
             "is staged."))
     rest = backend.need("range", "a loop over a `range` that a tensor may stop")(item, iterable.stop, iterable.step)
-    return _staged_for(backend, rest, body_fn, state, names, extra_test, opts)
+    return _staged_for(backend, rest, body_fn, state, names, extra_test, opts, composites)
 
 
-def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts):
+def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts, composites=None):
+    if composites and (carried := _Carried.read(composites, len(names))):
+        return carried.run(lambda: _staged_for(backend, iterable, carried.body(body_fn, lead=1),
+                                               carried.state(state), carried.names(names),
+                                               carried.test(extra_test), opts))
     _check_defined_before_loop(state, names, "`for` loop", backend, body_fn)
     loop = backend.need("for_loop", "a `for` loop over a tensor")
 
@@ -448,3 +475,65 @@ def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts):
         test = None if extra_test is None else (lambda *s: extra_test(*full(s)))
         return loop(iterable, body, initial, test, dict(opts or {}))
     return _staged_loop(backend, run, state, names)
+
+
+# --- attributes and items carried by a staged statement ---------------------------------------------------
+
+class _Carried:
+    """The composites (see `operators/composites.py`) that a staged statement carries after its `n`
+    variables, and the branch, body and test functions that set them on their objects and read them back."""
+
+    def __init__(self, found: list, n: int):
+        self.composites = [composite for composite, _ in found]
+        self.initial = tuple(value for _, value in found)
+        self.n = n
+
+    @classmethod
+    def read(cls, composites: dict, n: int) -> _Carried | None:
+        found = composite_state.read(composites)
+        return cls(found, n) if found else None
+
+    def state(self, state: tuple) -> tuple:
+        return (*state, *self.initial)
+
+    def names(self, names: tuple) -> tuple:
+        return (*names, *(c.name for c in self.composites))
+
+    def _set(self, values) -> None:
+        for composite, value in zip(self.composites, values):
+            composite.set(value)
+
+    def body(self, fn, lead: int = 0):
+        """`fn` (`lead` arguments, then the variables; returns the variables) as a function of the
+        variables and the composites, returning both."""
+        n, size = self.n, self.n + len(self.composites)
+
+        def carried(*args):
+            self._set(args[lead + n:])
+            out = _as_tuple(fn(*args[:lead + n]), n)
+            return _result((*out, *(c.get() for c in self.composites)), size)
+        carried.__wrapped__ = fn     # where `_assigned_at` finds the user's assignments
+        return carried
+
+    def test(self, fn):
+        """A loop's test or `extra_test`, which may read the composites too."""
+        if fn is None:
+            return None
+        n = self.n
+
+        def carried(*args):
+            self._set(args[n:])
+            return fn(*args[:n])
+        carried.__wrapped__ = fn
+        return carried
+
+    def run(self, staged):
+        """The variables' values after `staged()` (the statement on the carried state), whose composites'
+        values are set on their objects; if it raises, the objects get their values back."""
+        try:
+            out = _as_tuple(staged(), self.n + len(self.composites))
+        except BaseException:
+            self._set(self.initial)
+            raise
+        self._set(out[self.n:])
+        return _result(out[:self.n], self.n)

@@ -122,3 +122,94 @@ def ordered_names(stmts) -> list[str]:
             if isinstance(n, gast.Name):
                 seen.setdefault(n.id, None)
     return list(seen)
+
+
+COMPOSITE_STORE = "an attribute or item assigned"   # in a function's node types: some node `stores_composite`
+
+
+def stores_composite(node) -> bool:
+    return node.__class__ in (gast.Attribute, gast.Subscript) and node.ctx.__class__ is gast.Store
+
+
+def composite_chain(node) -> list[str] | None:
+    """The names along an attribute or constant-subscript chain on a variable, root first:
+    `self.stats['n']` gives ['self', 'self.stats', "self.stats['n']"]. None for anything else: a plain
+    name, `d[k]`, `d[1:2]`, `f().x`."""
+    steps = []
+    while node.__class__ is not gast.Name:
+        if node.__class__ is gast.Attribute:
+            steps.append(f".{node.attr}")
+        elif node.__class__ is gast.Subscript and (key := _constant_key(node.slice)) is not None:
+            steps.append(f"[{key!r}]")
+        else:
+            return None
+        node = node.value
+    if not steps:
+        return None
+    chain = [node.id]
+    for step in reversed(steps):
+        chain.append(chain[-1] + step)
+    return chain
+
+
+def _constant_key(node) -> str | int | None:
+    """The key of `d['k']`, `a[0]` or `a[-1]`; None for any other subscript."""
+    if node.__class__ is gast.UnaryOp and node.op.__class__ is gast.USub:
+        key = _constant_key(node.operand)
+        return -key if key.__class__ is int else None
+    if node.__class__ is gast.Constant and node.value.__class__ in (str, int):
+        return node.value
+    return None
+
+
+def composite_writes(stmts) -> tuple[dict[str, list[str]], set[str]]:
+    """The attributes and items (`self.count`, `d['total']`) a block assigns, by name in order of first
+    appearance, each with its `composite_chain`; and the names of those it deletes (`del self.count`).
+    Searched like `modified`: nested blocks, not nested functions or classes."""
+    written: dict[str, list[str]] = {}
+    deleted: set[str] = set()
+    _composite_writes(stmts, written, deleted)
+    return written, deleted
+
+
+def _composite_writes(stmts, written: dict, deleted: set) -> None:
+    for stmt in stmts:
+        if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            continue
+        for target in _assigned(stmt):
+            if (chain := composite_chain(target)) is not None:
+                written.setdefault(chain[-1], chain)
+        if isinstance(stmt, gast.Delete):
+            for target in stmt.targets:
+                deleted.update(chain[-1] for t in _leaves(target) if (chain := composite_chain(t)) is not None)
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, field, None)
+            if block:
+                _composite_writes(block, written, deleted)
+        for handler in getattr(stmt, "handlers", None) or ():
+            _composite_writes(handler.body, written, deleted)
+        for case in getattr(stmt, "cases", None) or ():
+            _composite_writes(case.body, written, deleted)
+
+
+def _assigned(stmt) -> list:
+    """The single targets a statement assigns (tuple targets unpacked)."""
+    if isinstance(stmt, gast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, gast.AugAssign) or (isinstance(stmt, gast.AnnAssign) and stmt.value is not None):
+        targets = [stmt.target]
+    elif isinstance(stmt, (gast.For, gast.AsyncFor)):
+        targets = [stmt.target]
+    elif isinstance(stmt, (gast.With, gast.AsyncWith)):
+        targets = [item.optional_vars for item in stmt.items if item.optional_vars is not None]
+    else:
+        return []
+    return [leaf for t in targets for leaf in _leaves(t)]
+
+
+def _leaves(target) -> list:
+    if isinstance(target, (gast.Tuple, gast.List)):
+        return [leaf for t in target.elts for leaf in _leaves(t)]
+    if isinstance(target, gast.Starred):
+        return _leaves(target.value)
+    return [target]

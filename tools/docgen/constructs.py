@@ -237,6 +237,29 @@ def largest_gap(xs):
     return best
 
 
+# --- attributes and items -----------------------------------------------------------------------------
+
+def dict_sum(n):
+    d = {"total": 0}
+    for i in range(n):
+        d["total"] = d["total"] + i
+    return d["total"]
+
+
+class Stats:
+    def __init__(self):
+        self.count = 0
+        self.largest = 0
+
+
+def record(stats, xs):
+    for x in xs:
+        stats.count += 1
+        if x > stats.largest:
+            stats.largest = x
+    return stats.count, stats.largest
+
+
 CONSTRUCTS = [
     Construct("if", "`if` / `elif` / `else`",
               "An `if` becomes `ag__.if_stmt(test, if_true, if_false, state, names)`: each branch is a "
@@ -352,4 +375,20 @@ CONSTRUCTS = [
               [largest_gap],
               ["largest_gap([1, 4, 6, 11])"],
               ["largest_gap(tf.constant([1, 4, 6, 11]))"]),
+    Construct("attributes-and-items", "Attributes and items assigned in `if` and loops",
+              "An attribute or an item with a constant key (`self.count`, `d[\"total\"]`, "
+              "`self.stats[\"n\"]`) that an `if` or a loop assigns is passed to its operator as "
+              "`composites={name: lambda: root}`: the name as you wrote it, and a function giving the "
+              "object it hangs from. On Python values the operator ignores it: Python's own `if` or loop "
+              "updates the object. When the statement is staged, the operator carries the current value "
+              "after the variables, under that name (so errors about it say `self.count`): each branch or "
+              "iteration starts with it set on the object and hands back what the code left there, and "
+              "the result is set on the object after the statement. An attribute or item that does not "
+              "exist before the statement, or whose object the statement replaces, is not carried.",
+              [dict_sum, record],
+              ["dict_sum(4)", "record(Stats(), [3, 9, 4])"],
+              ["dict_sum(tf.constant(4))", "record(Stats(), tf.constant([3, 9, 4]))"],
+              notes="Not carried: a `nonlocal` variable a helper rebinds, an item with a key that is not a "
+                    "constant (`d[k]`), and what a called method changes (see "
+                    "[limitations](../limitations.md)).")
 ]

@@ -138,3 +138,51 @@ def test_global_written_in_a_loop_is_a_conversion_error_naming_line_and_variable
 def test_jumps_inside_try_finally_keep_python_semantics():
     for xs in ([1, 2, 3, 1], [1, -1, 2], []):
         dual_run(break_and_return_inside_try, xs)
+
+
+# --- attributes and items assigned in a statement (composites) ------------------------------------------
+
+class Box:
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def composite_kinds(n):
+    box, d = Box(count=0, inner=Box(total=0), items=[0]), {"sum": 0}
+    while box.count < n:
+        box.count += 1
+        box.inner.total, d["sum"] = box.inner.total + n, d["sum"] + 1
+        d[n] = n               # not a constant key: not carried
+        box.items[0]: int = n
+
+        def helper():
+            box.hidden = 1     # a nested function's assignment: not the loop's
+    return box.count, box.inner.total, d, box.items
+
+
+def composites_under_changed_roots(n):
+    box, other = Box(part=None), Box(x=0, part=Box(y=0))
+    for i in range(n):
+        box.part = Box(y=i)    # carried; `box.part.y` below is not: its object changes
+        box.part.y = i + 1
+        other = Box(x=i, part=Box(y=0))
+        other.x = i            # the root is reassigned: not carried
+    return box.part.y, other.x
+
+
+def test_composites_are_passed_to_the_operator_with_their_names():
+    code = generated(composite_kinds)
+    assert ("composites={'box.count': lambda: box, 'box.inner.total': lambda: box, "
+            "\"d['sum']\": lambda: d, 'box.items[0]': lambda: box})") in code
+    assert "hidden" not in code.split("composites=")[1]
+    assert dual_run(composite_kinds, 3) == (3, 9, {"sum": 3, 3: 3}, [3])
+
+
+def test_a_composite_whose_object_changes_in_the_body_is_not_passed():
+    code = generated(composites_under_changed_roots)
+    assert "composites={'box.part': lambda: box})" in code
+    assert dual_run(composites_under_changed_roots, 3) == (3, 2)
+
+
+def test_without_composites_the_generated_code_does_not_change():
+    assert "composites" not in generated(nested_loops) + generated(tuple_target_over_dict_items)

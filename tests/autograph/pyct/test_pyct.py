@@ -69,6 +69,30 @@ def test_activity_modified_descends_into_compound_statements_not_nested_scopes()
     assert activity.modified(stmts) == {"i", "a", "b", "f", "d", "e", "err", "g", "h"}
 
 
+@pytest.mark.parametrize("src, chain", [
+    ("self.count", ["self", "self.count"]),
+    ("d['total']", ["d", "d['total']"]),
+    ("self.stats['n'][0]", ["self", "self.stats", "self.stats['n']", "self.stats['n'][0]"]),
+    ("a[-1].b", ["a", "a[-1]", "a[-1].b"]),
+    ("x", None), ("d[k]", None), ("d[1:2]", None), ("d[True]", None), ("f().x", None), ("d[-'a']", None),
+])
+def test_composite_chain(src, chain):
+    (stmt,) = _stmts(src)
+    assert activity.composite_chain(stmt.value) == chain
+
+
+def test_composite_writes_in_order_with_deletes_not_in_nested_scopes():
+    stmts = _stmts(
+        "for self.i in r:\n    if c:\n        a.x, (d['k'], *e.rest) = t\n    else:\n        a.x += 1\n"
+        "with m() as w.f:\n    n.y: int = 3\n    n.z: int\n"
+        "try:\n    d[0] = 4\nexcept E:\n    del q.r, s\n"
+        "def h():\n    inner.v = 6\n"
+        "x = lambda: 1\nd[k] = 7\nprint(p.q)\n")
+    written, deleted = activity.composite_writes(stmts)
+    assert list(written) == ["self.i", "a.x", "d['k']", "e.rest", "w.f", "n.y", "d[0]"]
+    assert written["d['k']"] == ["d", "d['k']"] and deleted == {"q.r"}
+
+
 def test_ordered_names_keeps_first_appearance():
     assert activity.ordered_names(_stmts("b = a\nc = b + a")) == ["b", "a", "c"]
 

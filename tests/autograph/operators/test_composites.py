@@ -1,0 +1,122 @@
+"""operators.composites and the operators' `composites=`: ignored on Python values; on staged values
+carried after the variables (named as the user wrote them), set on their objects after the statement."""
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from autograph import backends, operators as ag
+from autograph.operators import composites
+from tests.autograph.operators.conftest import Recorder, Toy, make_backend
+
+
+class Box:
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def never_read():
+    raise AssertionError("a composite was read on the Python path")
+
+
+def test_read_follows_attribute_and_item_chains():
+    box = Box(stats={"n": [5, 6]}, inner=Box(c=7))
+    found = composites.read({"box.stats['n'][-1]": lambda: box, "box.inner.c": lambda: box})
+    assert [(c.name, c.owner, c.key, c.is_attribute, value) for c, value in found] == [
+        ("box.stats['n'][-1]", box.stats["n"], -1, False, 6), ("box.inner.c", box.inner, "c", True, 7)]
+    found[0][0].set(9)
+    found[1][0].set(8)
+    assert box.stats["n"] == [5, 9] and box.inner.c == 8
+
+
+def test_read_leaves_out_what_is_not_there_yet():
+    def unbound():
+        raise NameError("free variable 'box' referenced before assignment")
+
+    box = Box(x=1, d={})
+    found = composites.read({"box.y": lambda: box, "box.d['k']": lambda: box, "box.x[0]": lambda: box,
+                             "other.x": unbound, "box.x": lambda: box})
+    assert [c.name for c, _ in found] == ["box.x"]
+
+
+def test_python_values_ignore_composites():
+    spec = {"box.x": never_read}
+    assert ag.if_stmt(True, lambda a: a + 1, lambda a: a, (1,), ("a",), composites=spec) == 2
+    assert ag.while_stmt(lambda i: i < 3, lambda i: i + 1, (0,), ("i",), composites=spec) == 3
+    assert ag.for_stmt(range(3), lambda item, s: s + item, (0,), ("s",), composites=spec) == 3
+    assert ag.for_stmt(range(9), lambda item, s: s + item, (0,), ("s",), extra_test=lambda s: s < 3,
+                       composites=spec) == 3
+
+
+def test_staged_if_carries_an_attribute_after_the_variables(toy):
+    box = Box(x=Toy(1))
+    seen = {}
+
+    def true_fn(a):
+        seen["true"] = box.x
+        box.x = box.x + 10
+        return a + 1
+
+    def false_fn(a):
+        seen["false"] = box.x
+        return a
+
+    assert ag.if_stmt(Toy(True), true_fn, false_fn, (Toy(0),), ("a",), composites={"box.x": lambda: box}).value == 1
+    assert box.x.value == 11 and seen["true"].value == seen["false"].value == 1
+
+
+def test_staged_if_keeps_the_old_value_on_the_branch_that_does_not_assign(toy):
+    box = Box(x=Toy(1))
+
+    def assigns():
+        box.x = Toy(5)
+
+    out = ag.if_stmt(Toy(False), assigns, lambda: None, (), (), composites={"box.x": lambda: box})
+    assert out is None and box.x.value == 1
+
+
+def test_staged_while_test_and_body_see_the_carried_value_and_the_backend_sees_its_name():
+    d = {"left": Toy(3)}
+    signatures = []
+    loop = make_backend(Recorder()).while_loop
+
+    def while_loop(test, body, state, opts):
+        signatures.append(str(inspect.signature(body)))
+        return loop(test, body, state, opts)
+
+    def body(steps):
+        d["left"] = d["left"] - 1
+        return steps + 2
+
+    backends.register_backend(make_backend(Recorder(), while_loop=while_loop))
+    try:
+        steps = ag.while_stmt(lambda steps: d["left"] > 0, body, (Toy(0),), ("steps",),
+                              composites={"d['left']": lambda: d})
+    finally:
+        backends.unregister_backend("toy")
+    assert steps.value == 6 and d["left"].value == 0
+    assert signatures == ["(steps, d['left'], /)"]
+
+
+def test_staged_for_carries_an_item_through_extra_test(toy):
+    acc = {"total": Toy(0)}
+
+    def body(item):
+        acc["total"] = acc["total"] + item
+
+    out = ag.for_stmt(Toy([1, 2, 3, 4]), body, (), (), extra_test=lambda: acc["total"] < 3,
+                      composites={"acc['total']": lambda: acc})
+    assert out is None and acc["total"].value == 3
+
+
+def test_a_failed_staging_gives_the_object_its_value_back(toy):
+    box = Box(x=Toy(1))
+
+    def body():
+        box.x = Toy(2)
+        raise ValueError("boom")
+
+    with pytest.raises(ValueError, match="boom"):
+        ag.for_stmt(Toy([1]), lambda item: body(), (), (), composites={"box.x": lambda: box})
+    assert box.x.value == 1
