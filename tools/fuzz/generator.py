@@ -3,8 +3,10 @@
 Programs use int variables (and bools from comparisons), nested
 if/elif/else, while loops with a bound, for loops over range(...), break,
 continue, loop else clauses, early return, and/or/not, ternaries,
-augmented assignment, `del`, a helper function and a lambda, and `record(...)`
-calls whose order is compared between runs. Inside a loop body, expressions may use
+augmented assignment, `del`, a dict item and an object attribute assigned like
+variables (`s["k"]`, `o.v`: carried as state when a loop or `if` is staged), a
+helper function and a lambda, and `record(...)` calls whose order is compared
+between runs. Inside a loop body, expressions may use
 the loop's counter (a Python int that becomes a tensor once the loop is staged).
 
 With `staged=True` the program stays within what graph mode can express
@@ -94,6 +96,9 @@ class Generator:
         if r < 0.04:
             self.deletion(indent, var)
             return
+        if r < 0.1:
+            self.composite(indent)
+            return
         r = self.rng.random()
         if depth >= self.max_depth or r < 0.35:
             value = self.value()
@@ -134,6 +139,14 @@ class Generator:
             return
         self.emit(indent, f"del {var}")
         self.emit(indent, f"{var} = {self.arith(1).replace(var, 'a')}")
+
+    def composite(self, indent: int) -> None:
+        """An assignment to the dict item `s["k"]` or the attribute `o.v` (both ints, defined at the top)."""
+        target = self.rng.choice(['s["k"]', "o.v"])
+        if self.rng.random() < 0.5:
+            self.emit(indent, f"{target} {self.rng.choice(['+=', '-='])} {self.arith(1)}")
+        else:
+            self.emit(indent, f"{target} = ({target} + {self.value()}) % 1000")
 
     def if_statement(self, indent: int, depth: int) -> None:
         self.emit(indent, f"if {self.condition()}:")
@@ -185,8 +198,10 @@ class Generator:
         self.emit(1, "x = a")
         self.emit(1, "y = b")
         self.emit(1, "z = 0")
+        self.emit(1, 's = {"k": 0}')
+        self.emit(1, "o = Box()")
         self.block(1, 0, self.rng.randint(2, 6))
-        self.emit(1, "return x, y, z")
+        self.emit(1, 'return x, y, (z + s["k"] + o.v) % 1000')
         body = "\n".join(self._lines)
         return PRELUDE + "\n\ndef f(a, b):\n" + body + "\n"
 
@@ -206,7 +221,12 @@ def helper(v):
     return v + 1
 
 
-twice = lambda v: v * 2  # noqa: E731'''
+twice = lambda v: v * 2  # noqa: E731
+
+
+class Box:
+    def __init__(self):
+        self.v = 0'''
 
 
 def generate(seed: int, staged: bool = False) -> str:
