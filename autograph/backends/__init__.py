@@ -57,6 +57,9 @@ class Backend:
     # autograph learns the type by running a branch or loop body once in a throwaway trace:
     probe: Optional[Callable] = None        # probe(fn) -> fn()'s result, traced where nothing is kept
     zeros_like: Optional[Callable] = None   # zeros_like(value) -> a staged zero of value's type and shape
+    # A function that may end without `return` on a path a staged value chooses (Python returns None there):
+    # check_returned(did_return, message_fn) makes that path fail. None: `assert_(did_return, message_fn)`.
+    check_returned: Optional[Callable] = None
     extra: dict = field(default_factory=dict)
 
     def need(self, capability: str, construct: str) -> Callable:

@@ -23,6 +23,7 @@ keep Python semantics. What each construct becomes on a traced value:
 | `if`, `x if c else y` | `lax.cond` |
 | `while` | `lax.while_loop` |
 | `for x in array` | `lax.scan` over the first axis (a `lax.while_loop` over an index with `break`/`return`) |
+| `return` inside a loop | the loop stops; a zero of the returned value's type (from `jax.eval_shape`) stands in until then |
 | `for i in range(n)` (traced `n`) | `lax.while_loop` over `i` |
 | `and`, `or`, `not` | `lax.cond` on the left operand (lazy), `jnp.logical_not` |
 | `print` | `jax.debug.print` |
@@ -44,6 +45,8 @@ from jax import lax
 from autograph import backends
 from autograph.backends import jax_lists, jax_state
 from autograph.errors import StagingError, at_user_line, user_location
+from autograph.operators.control_flow import define_loop_state
+from autograph.operators.variables import is_undefined
 
 __all__ = ["jit", "BACKEND", "JaxRange", "JaxEnumerate", "JaxZip"]
 
@@ -157,6 +160,7 @@ def _while_loop(test, body, state, opts):
     """`while` on a traced condition: `lax.while_loop` over the flattened state."""
     names = _names_for(state, _loop_names(body))
     jax_lists.reject_unknown_length(state, names, "this `while` loop")
+    state = _returns_defined(tuple(state), names, body)
     init, layout = jax_state.flatten(state, names)
     limit = opts.get("maximum_iterations")
 
@@ -176,6 +180,22 @@ def _while_loop(test, body, state, opts):
         return jax_state.unflatten(lax.while_loop(cond_fun, body_fun, init), layout)
     _, out = lax.while_loop(cond_fun, body_fun, (jnp.asarray(0), init))
     return jax_state.unflatten(out, layout)
+
+
+def _returns_defined(state: tuple, names: tuple, body: Callable, item_avals: tuple = ()) -> tuple:
+    """`state`, with each return value that is undefined before this loop (there is a `return` inside it)
+    replaced by zeros of the type the loop body gives it. One iteration, `body(*items, *state)`, is traced
+    abstractly to learn that type, on values as the lax loop's body sees them: the items (`item_avals`) and
+    every array and number of the state are abstract. (Traced on the Python number `s = 0.0`, `if s > 4`
+    would take Python's path and miss the `return` behind it.)"""
+    if not any(is_undefined(v) for v in state):
+        return state
+
+    def one_iteration(current: tuple):
+        dynamic, layout = jax_state.flatten(current, names)
+        return jax_state.probe(lambda items, carry: body(*items, *jax_state.unflatten(carry, layout)),
+                               item_avals, [jax_state.abstract(x) for x in dynamic])
+    return define_loop_state(BACKEND, one_iteration, state, names)
 
 
 # --- for ---------------------------------------------------------------------------------------------
@@ -243,11 +263,14 @@ def _for_loop(iterable, body, state, extra_test, opts):
     n = min(a.shape[0] for a in arrays)
     limit = opts.get("maximum_iterations")
     n = n if limit is None else min(n, int(limit))
+    avals = (jax.ShapeDtypeStruct((), jnp.int32), tuple(jax.ShapeDtypeStruct(a.shape[1:], a.dtype) for a in arrays))
+
+    def by_row(i, rows, *s):
+        return body(item(i, rows), *s)
     if extra_test is None:
-        avals = (jax.ShapeDtypeStruct((), jnp.int32), tuple(jax.ShapeDtypeStruct(a.shape[1:], a.dtype) for a in arrays))
-        return jax_lists.with_lists(state, names, n, avals, lambda i, rows, *s: body(item(i, rows), *s),
-                                    lambda s: _scan(arrays, n, item, body, s, names))
+        return jax_lists.with_lists(state, names, n, avals, by_row, lambda s: _scan(arrays, n, item, body, s, names))
     jax_lists.reject_unknown_length(state, names, "this `for` loop with a `break` or `return`")
+    state = _returns_defined(tuple(state), names, by_row, avals)
     return _indexed_loop(arrays, n, item, body, state, names, extra_test)
 
 
@@ -309,6 +332,7 @@ def _range_loop(r: JaxRange, body, state, names, extra_test):
     """`for i in range(start, stop, step)` with a traced bound: a `lax.while_loop` over `i`."""
     dtype = jnp.result_type(*(jnp.asarray(b) for b in (r.start, r.stop, r.step)))
     start, stop, step = (jnp.asarray(b, dtype) for b in (r.start, r.stop, r.step))
+    state = _returns_defined(tuple(state), names, body, (jax.ShapeDtypeStruct((), dtype),))
     init, layout = jax_state.flatten(state, names)
 
     def in_range(i):
@@ -391,6 +415,13 @@ def _assert(condition, message_fn):
     checkify.check(_predicate(condition, "this `assert`"), fmt, *args)
 
 
+def _reject_falling_off(did_return, message_fn):
+    """A function that may end without `return` on a traced path: JAX could check at run time only under
+    checkify, and a check under a plain `jax.jit` fails to compile without naming the user's code, so the
+    function is rejected while tracing, with autograph's message."""
+    raise StagingError(message_fn())
+
+
 BACKEND = backends.register_backend(backends.Backend(
     name="jax",
     staged_types=(jax.core.Tracer, JaxRange, JaxEnumerate, JaxZip),
@@ -416,6 +447,9 @@ BACKEND = backends.register_backend(backends.Backend(
     list_append=jax_lists.append,
     list_pop=jax_lists.pop,
     list_stack=jax_lists.stack,
+    probe=jax_state.probe,
+    zeros_like=jax_state.zeros_like,
+    check_returned=_reject_falling_off,
 ))
 
 

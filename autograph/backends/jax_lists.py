@@ -170,8 +170,7 @@ def _appends_per_iteration(state, names, growing, arg_avals, body) -> dict:
             found[i] = _growth(names[i], state[i], out[i])
         return 0
 
-    jax.eval_shape(probe, arg_avals, [jax.ShapeDtypeStruct(jnp.shape(x), jax_state.aval(x).dtype,
-                                                            weak_type=jax_state.aval(x).weak_type) for x in dynamic])
+    jax.eval_shape(probe, arg_avals, [jax_state.abstract(x) for x in dynamic])
     return {i: v for i, v in found.items() if v is not None}
 
 

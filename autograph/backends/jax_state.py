@@ -20,6 +20,7 @@ from typing import Sequence
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from autograph.errors import StagingError, at_user_line
 
@@ -94,6 +95,12 @@ _typeof = getattr(jax, "typeof", None) or jax.core.get_aval     # jax.typeof is 
 def aval(x):
     """The abstract value (shape, dtype, weak type) of an array or tracer."""
     return _typeof(x)
+
+
+def abstract(x) -> jax.ShapeDtypeStruct:
+    """The shape, dtype and weak type of an array, a tracer or a Python number, as `jax.eval_shape` takes them."""
+    a = aval(x)
+    return jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
 
 
 def _weak_scalar(dtype):
@@ -233,3 +240,38 @@ def cast_all(dynamic: Sequence, dtypes: Sequence) -> list:
 def dtypes_of(dynamic: Sequence) -> list:
     return [aval(x).dtype for x in dynamic]
 
+
+# --- placeholders for values undefined on some paths (autograph's `probe` and `zeros_like`) --------
+
+_TRACED = object()
+
+
+def probe(fn, *args):
+    """`fn(*args)` traced abstractly (`jax.eval_shape`) and thrown away: the arrays in its result come back as
+    `ShapeDtypeStruct`s, anything else (autograph's undefined values, strings) as it is. The arrays of `args`
+    (ShapeDtypeStructs) are abstract values inside, as a lax loop's body sees its carry."""
+    kept = {}
+
+    def run(*args):
+        leaves, kept["tree"] = jax.tree_util.tree_flatten(fn(*args))
+        kept["leaves"] = [_TRACED if isinstance(v, jax.Array) else v for v in leaves]
+        return [v for v in leaves if isinstance(v, jax.Array)]
+    traced = iter(jax.eval_shape(run, *args))
+    return jax.tree_util.tree_unflatten(kept["tree"], [next(traced) if v is _TRACED else v for v in kept["leaves"]])
+
+
+def zeros_like(value):
+    """A placeholder for `value` on the paths that leave it undefined (a `return` inside a traced loop): zeros
+    of its shape and dtype, weakly typed if it is, so that it promotes as the value would; a Python number's
+    zero; any other Python value itself (it must then be the same on every path)."""
+    if isinstance(value, _PY_SCALARS):
+        return type(value)(0)
+    if not isinstance(value, jax.ShapeDtypeStruct):
+        if not is_array_leaf(value):
+            return value
+        value = abstract(value)
+    if value.weak_type:
+        weak = lax.full(value.shape, _weak_scalar(value.dtype))
+        if weak.dtype == value.dtype:
+            return weak
+    return jnp.zeros(value.shape, value.dtype)

@@ -12,7 +12,9 @@ Before:                          After:
                                              do_return = True
                                              retval_ = -1
 
-and the function ends with `return fscope.ret(retval_, do_return)`.
+and the function ends with `return fscope.ret(retval_, do_return)`. A function that may end without a
+`return` (Python returns None there) ends with `fscope.ret(retval_, do_return, may_fall_off=True)`
+instead: where a tensor decides that it did, a graph has no None to return, and `ret` checks it.
 """
 from __future__ import annotations
 
@@ -29,14 +31,16 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
         return node
     ctx.namer.reserve("do_return")
     ctx.namer.reserve("retval_")
+    may_fall_off = not lowering.always_jumps(node.body, jump)
 
     def on_loop(loop):
         if lowering.contains(loop.body, jump) or _assigns_do_return(loop.body):
             lowering.add_loop_exit(loop, jump.guard_test())
 
     body = lowering.lower_block(node.body, jump, on_loop)
+    ending = "fscope.ret(retval_, do_return, may_fall_off=True)" if may_fall_off else "fscope.ret(retval_, do_return)"
     node.body = (templates.replace("do_return = False\nretval_ = ag__.UndefinedReturnValue()") + body
-                 + templates.replace("return fscope.ret(retval_, do_return)"))
+                 + templates.replace(f"return {ending}"))
     return node
 
 

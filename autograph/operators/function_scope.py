@@ -39,7 +39,7 @@ _interned: dict = {}
 class FunctionScope:
     """`with ag__.FunctionScope(name, 'fscope', options) as fscope:` — the
     context of one converted function; `fscope.ret(retval_, do_return)` gives
-    its result."""
+    its result (`may_fall_off=True`: the function may end without a `return`)."""
 
     __slots__ = ("name", "scope_name", "options")
 
@@ -54,23 +54,26 @@ class FunctionScope:
     def __exit__(self, *exc) -> bool:
         return False
 
-    def ret(self, value, did_return):
+    def ret(self, value, did_return, may_fall_off: bool = False):
         if value.__class__ is UndefinedReturnValue:
             return None
-        if did_return.__class__ is not bool and (backend := backend_for(did_return)) is not None \
+        if may_fall_off and did_return.__class__ is not bool and (backend := backend_for(did_return)) is not None \
                 and backend.probe is not None and backend.zeros_like is not None:
-            # only a backend that fills undefined return values (see if_stmt) can get here with a path
-            # that did not return; the others reject that path while tracing
+            # only a function with a path that ends without `return` (a function that returns on every path
+            # has did_return true wherever it ends), under a backend that fills undefined return values (see
+            # if_stmt), can get here with a path that did not return; other backends reject it while tracing
             self._check_returned(backend, did_return)
         return value
 
     def _check_returned(self, backend, did_return) -> None:
         """A tensor condition decided whether the function returned. Where it did not, Python would return
-        None, which a graph can't return beside a tensor: that path is an error when it runs (never a
-        placeholder value)."""
+        None, which a graph can't return beside a tensor: that path is an error when it runs (the backend's
+        assert), never a placeholder value; a backend whose asserts can't run in every trace (JAX) rejects
+        the function while tracing instead (its `check_returned`)."""
         message = at_user_line(
-            f"{self.name} ended without a `return` on a path chosen by a tensor condition; Python would return "
+            f"{self.name} ends without a `return` on a path that a tensor condition chooses; Python would return "
             f"None there, which a graph can't return beside a tensor. Return a value on every path (for "
             f"example a `return` at the end of {self.name}).")
-        check = backend.need("assert_", "a function that returns on some tensor-chosen paths only")
+        check = backend.check_returned or backend.need("assert_", "a function that returns on some tensor-chosen "
+                                                                  "paths only")
         check(did_return, lambda: message)

@@ -101,6 +101,19 @@ def test_return_inside_loop_stops_the_loop():
     assert code.count("return fscope.ret(retval_, do_return)") == 1
 
 
+def first_negative(xs):
+    for x in xs:
+        if x < 0:
+            return x        # and None when no x is negative
+
+
+def test_only_a_function_that_may_end_without_return_says_so_to_ret():
+    assert generated(first_negative).rstrip().endswith("return fscope.ret(retval_, do_return, may_fall_off=True)")
+    assert generated(early_return_in_while).rstrip().endswith("return fscope.ret(retval_, do_return)")
+    for xs in ([1, -2, -3], [1, 2], []):
+        dual_run(first_negative, xs)
+
+
 COUNTER = 0
 
 

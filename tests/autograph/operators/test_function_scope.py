@@ -9,6 +9,8 @@ def test_ret_returns_the_value_and_none_for_no_return():
         assert fscope.ret(3, True) == 3
         assert fscope.ret(ag.UndefinedReturnValue(), False) is None
         assert fscope.ret(None, True) is None
+        assert fscope.ret(ag.UndefinedReturnValue(), False, may_fall_off=True) is None
+        assert fscope.ret(4, True, may_fall_off=True) == 4
     assert fscope.name == "f" and fscope.options.recursive
 
 
