@@ -23,13 +23,21 @@ def test_generation_is_reproducible_and_varied():
 
 def test_the_runner_reports_a_disagreement():
     # a program whose converted form must not differ, checked against a deliberately wrong "converted" one
-    source = generator.generate(3, staged=False)
-    broken = source.replace("return x, y, z", "return x, y, z + 1")
-    assert broken != source
-    module = runner.load(broken)
-    original = runner.load(source)
+    # (the first seed whose f(1, 2) reaches the final return, which the wrong one changes)
+    final = 'return x, y, (z + s["k"] + o.v) % 1000'
+    for seed in range(50):
+        source = generator.generate(seed, staged=False)
+        broken = source.replace(final, 'return x, y, (z + s["k"] + o.v + 1) % 1000')
+        assert broken != source
+        original, module = runner.load(source), runner.load(broken)
+        if original.f(1, 2) != module.f(1, 2):
+            break
+    else:
+        raise AssertionError("no generated program reaches its final return for f(1, 2)")
     assert runner._compare("b", ("value", original.f(1, 2)), ("value", module.f(1, 2)), source,
                            exact=True) is not None
+    assert runner._compare("b", ("value", original.f(1, 2)), ("value", original.f(1, 2)), source,
+                           exact=True) is None
 
 
 def test_minimize_keeps_the_failure_and_shrinks():
