@@ -1,7 +1,9 @@
 """autograph.backends: registration, the per-type cache, is_staged refinement, module prefixes, threads."""
 from __future__ import annotations
 
+import sys
 import threading
+import warnings
 
 import pytest
 
@@ -103,3 +105,62 @@ def test_python_values_never_reach_a_backends_is_staged():
         assert backends.backend_for(Staged()).name == "counting" and len(calls) == 1
     finally:
         backends.unregister_backend("counting")
+
+
+# --- the lazy adapter table (how this backend gets loaded), on a fake framework ------------------------
+
+@pytest.fixture
+def fake_framework(tmp_path, monkeypatch):
+    """A framework `lazyfw` and its adapter `lazyfw_adapter`, entered in the lazy table."""
+    (tmp_path / "lazyfw.py").write_text("class Staged:\n    pass\n")
+    (tmp_path / "lazyfw_adapter.py").write_text(
+        "import lazyfw\nfrom autograph import backends\n"
+        "backends.register_backend(backends.Backend(name='lazyfw', staged_types=(lazyfw.Staged,), "
+        "is_staging=lambda: False))\n")
+    (tmp_path / "broken_adapter.py").write_text("raise RuntimeError('adapter bug')\n")
+    (tmp_path / "slow_adapter.py").write_text("import time\ntime.sleep(0.3)\nimport lazyfw_adapter\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(backends.LAZY_ADAPTERS, "lazyfw", "lazyfw_adapter")
+    monkeypatch.setattr(backends, "_lazy_pending", backends._lazy_pending | {"lazyfw"})
+    yield
+    backends.unregister_backend("lazyfw")
+    for name in ("lazyfw", "lazyfw_adapter", "broken_adapter", "slow_adapter"):
+        sys.modules.pop(name, None)
+
+
+def test_a_framework_type_loads_its_adapter_on_first_lookup(fake_framework):
+    import lazyfw
+    assert "lazyfw_adapter" not in sys.modules
+    assert backends.backend_for(lazyfw.Staged()).name == "lazyfw"
+    assert "lazyfw" not in backends._lazy_pending
+
+
+def test_threads_wait_for_an_adapter_being_imported(fake_framework, monkeypatch):
+    import lazyfw
+    monkeypatch.setitem(backends.LAZY_ADAPTERS, "lazyfw", "slow_adapter")
+    found = []
+    threads = [threading.Thread(target=lambda: found.append(backends.backend_for(lazyfw.Staged())))
+               for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [b.name if b else None for b in found] == ["lazyfw"] * 4
+
+
+def test_any_staging_loads_adapters_of_imported_frameworks(fake_framework, monkeypatch):
+    monkeypatch.setattr(backends, "_lazy_watch", backends._lazy_watch + ("lazyfw",))
+    import lazyfw  # noqa: F401
+    backends.any_staging()
+    assert any(b.name == "lazyfw" for b in backends.registered())
+    assert "lazyfw" not in backends._lazy_watch
+
+
+def test_a_broken_adapter_warns_once_and_leaves_python_semantics(fake_framework, monkeypatch):
+    import lazyfw
+    monkeypatch.setitem(backends.LAZY_ADAPTERS, "lazyfw", "broken_adapter")
+    with pytest.warns(RuntimeWarning, match="could not load its lazyfw backend .*adapter bug"):
+        assert backends.backend_for(lazyfw.Staged()) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                             # no second attempt, no second warning
+        assert backends.backend_for(lazyfw.Staged()) is None

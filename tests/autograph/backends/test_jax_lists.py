@@ -1,0 +1,66 @@
+"""autograph.backends.jax_lists: lists appended to in loops over traced values."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.autograph.backends._jax_util import jax, jit, jnp, same
+from jax import lax  # noqa: E402
+
+from autograph.errors import StagingError  # noqa: E402
+
+
+# --- lists -------------------------------------------------------------------------------------------
+
+def doubled(xs):
+    out = []
+    for x in xs:
+        out.append(x * 2)
+    return jnp.stack(out)
+
+
+def pairs(m):
+    out = [jnp.zeros(())]
+    for row in m:
+        for v in row:
+            out.append(v + 1)
+    return out
+
+
+def recurrence(xs):
+    out = [jnp.float32(1.0)]
+    for x in xs:
+        out.append(out[-1] * x + out[0])       # reads the list while the loop fills it
+    return out
+
+
+def test_list_append_in_a_static_loop_is_a_preallocated_array():
+    np.testing.assert_allclose(jit(recurrence)(jnp.array([1.0, 2.0, 3.0])), [1.0, 2.0, 5.0, 16.0])
+    xs = jnp.arange(4.0)
+    same(jit(doubled)(xs), jax.jit(lambda xs: lax.scan(lambda c, x: (c, x * 2), 0, xs)[1])(xs))
+    out = jit(pairs)(jnp.ones((2, 3)))
+    np.testing.assert_allclose(out, [0.0] + [2.0] * 6)
+
+
+def append_in_while(n):
+    out = []
+    i = 0
+    while i < n:
+        out.append(i)
+        i += 1
+    return out
+
+
+def append_in_one_branch(xs):
+    out = []
+    for x in xs:
+        if x > 0:
+            out.append(x)
+    return out
+
+
+def test_lists_of_unknown_length_are_clear_errors():
+    with pytest.raises(StagingError, match="'out' is a list appended to in this `while` loop"):
+        jit(append_in_while)(3)
+    with pytest.raises(StagingError, match="'out' changes structure in this .if.: it is a list of 1 items"):
+        jit(append_in_one_branch)(jnp.ones(3))
