@@ -348,3 +348,7 @@ class _Progress:
     def done(self) -> None:
         if self.enabled:
             self.stream.write("\n")
+
+
+if __name__ == "__main__":   # python -m autograph.cli, as python -m autograph
+    sys.exit(main())

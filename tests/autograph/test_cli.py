@@ -231,6 +231,9 @@ def test_python_dash_m_help_and_version():
     version = subprocess.run([sys.executable, "-m", "autograph", "--version"], capture_output=True, text=True,
                              timeout=60)
     assert version.returncode == 0 and version.stdout.startswith("autograph ")
+    module = subprocess.run([sys.executable, "-m", "autograph.cli", "--version"], capture_output=True, text=True,
+                            timeout=60)   # the module itself, which once ran nothing and said nothing
+    assert module.returncode == 0 and module.stdout == version.stdout
 
 
 def test_the_listing_in_docs_cli_md_is_current(tmp_path):
