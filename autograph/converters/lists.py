@@ -8,8 +8,11 @@ Before:                          After:
     total += l.pop()                 l, popped = ag__.list_pop(l, None)
                                      total += popped
 
+    y = f(l.pop()) + 1               y = f(ag__.list_pop_in_place(l, None)) + 1
+
 `return l.pop()` is covered too: return_statements has made it an assignment.
-A `pop` inside a larger expression (`f(l.pop())`) is left alone.
+A `pop` inside a larger expression can't rebind the list: `list_pop_in_place`
+is Python's `pop`, and a clear error on a tensor list.
 
 On a Python list they do exactly what `append` and `pop` do (same object).
 """
@@ -56,11 +59,41 @@ class ListTransformer(Base):
                                      popped=popped, index=_index(call)) + [node]
         return self.generic_visit(node)
 
+    def generic_visit(self, node):
+        if isinstance(node, gast.stmt) and not isinstance(node, _SCOPES):
+            self._pops_in_place(node)
+        return super().generic_visit(node)
+
+    def _pops_in_place(self, statement) -> None:
+        """`l.pop(i)` anywhere in the statement's own expressions (not its body, not a lambda's)."""
+        stack = [value for field, value in gast.iter_fields(statement) if field not in _BLOCKS]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, list):
+                stack.extend(value)
+            elif isinstance(value, gast.AST) and not isinstance(value, gast.Lambda):
+                for field, child in gast.iter_fields(value):
+                    if isinstance(child, gast.Call) and self._pop(child):
+                        setattr(value, field, _in_place(child))
+                    elif isinstance(child, list):
+                        child[:] = [_in_place(c) if isinstance(c, gast.Call) and self._pop(c) else c
+                                    for c in child]
+                    stack.append(child)
+
     def _pop(self, call) -> bool:
         return _method_call(call, "pop") and len(call.args) <= 1 and self._local(call)
 
     def _local(self, call) -> bool:
         return call.func.value.id in self.ctx.user_locals
+
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _in_place(pop_call):
+    return templates.replace_as_expression("ag__.list_pop_in_place(lst, index)", lst=pop_call.func.value.id,
+                                           index=_index(pop_call))
 
 
 def _index(pop_call):

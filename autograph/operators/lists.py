@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from autograph.backends import backend_for
+from autograph.errors import StagingError, at_user_line
 
 
 def list_append(target, value):
@@ -20,6 +21,17 @@ def list_pop(target, index=None):
         value = target.pop() if index is None else target.pop(index)
         return target, value
     return backend.need("list_pop", "`pop` from a tensor list")(target, index)
+
+
+def list_pop_in_place(target, index=None):
+    """`target.pop(index)` inside a larger expression (`f(l.pop())`), which can't rebind `target`: Python's
+    `pop` on a Python list (or any object), a clear error on a backend's tensor list."""
+    if backend_for(target) is None:
+        return target.pop() if index is None else target.pop(index)
+    raise StagingError(at_user_line(
+        "`pop` inside a larger expression, on a list that a loop over tensors carried: the list is a tensor "
+        "list, which a `pop` must replace, and only a `pop` statement of its own can. Pop into a variable "
+        "first (`x = l.pop()`), then use `x`."))
 
 
 def list_stack(target, opts=None):

@@ -34,14 +34,36 @@ def test_pop_statements_become_list_pop():
     assert "stack, retval_ = ag__.list_pop(ag__.ld(stack), 0)" in generated(return_pop)
 
 
-def test_a_pop_inside_a_larger_expression_is_left_alone():
-    assert "list_pop" not in generated(pop_in_an_expression)
+def pop_in_a_test(values):
+    stack = list(values)
+    s = 0
+    while stack and stack.pop() > 2:
+        s += stack.pop(0) * 10 if stack else 0
+    return s, stack
+
+
+def test_a_pop_inside_a_larger_expression_pops_in_place():
+    assert "pair = (ag__.list_pop_in_place(ag__.ld(stack), None), ag__.list_pop_in_place(ag__.ld(stack), None))" \
+        in generated(pop_in_an_expression)
+    code = generated(pop_in_a_test)
+    assert "lambda: ag__.list_pop_in_place(ag__.ld(stack), None) > 2" in code
+    assert "ag__.list_pop_in_place(ag__.ld(stack), 0) * 10" in code   # in a conditional expression's lambda
+
+
+def test_a_pop_in_a_lambda_is_left_for_the_lambda_s_own_conversion():
+    def later(values):
+        stack = list(values)
+        take = lambda: stack.pop()  # noqa: E731
+        return take() + take(), stack
+    assert "list_pop" not in generated(later)
+    dual_run(later, [1, 2, 3])
 
 
 @pytest.mark.parametrize("values, i", [([1, 2, 3, 4, 5], 0), ([1, 2, 3, 4], -1), ([5, 6, 7, 8], 2)])
 def test_pops_keep_python_semantics(values, i):
     dual_run(pops, values, i)
     dual_run(pop_in_an_expression, values)
+    dual_run(pop_in_a_test, values)
     dual_run(return_pop, values)
 
 
