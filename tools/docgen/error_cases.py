@@ -175,6 +175,17 @@ CASES = [
         "@tf.function\ndef dot(x, y):\n    tf.debugging.assert_equal(tf.size(x), tf.size(y))\n    s = 0\n"
         "    for a, b in zip(x, y):\n        s += a * b\n    return s\n"),
     ErrorCase(
+        "`StagingError`: `pop` inside a larger expression, on a tensor list",
+        "A list appended to in a loop over tensors is a tensor list (after the loop, the stacked tensor). "
+        "A `pop` must replace it with a shorter one, which only a `pop` statement of its own can do; "
+        "inside a larger expression `pop` is Python's.",
+        "@tf.function\ndef top_two(n):\n    stack = [0]\n    for i in tf.range(n):\n        stack.append(i * i)\n"
+        "    return stack.pop() + stack.pop()\n",
+        "top_two(tf.constant(4))",
+        "pop into variables first, one `pop` per statement.",
+        "@tf.function\ndef top_two(n):\n    stack = [0]\n    for i in tf.range(n):\n        stack.append(i * i)\n"
+        "    first = stack.pop()\n    second = stack.pop()\n    return first + second\n"),
+    ErrorCase(
         "`UnsupportedCapabilityError`: a backend that lacks a construct",
         "A framework registers what it supports through `autograph.backends`; a construct it provides "
         "nothing for fails with the construct and the framework named. (This toy backend stages "
