@@ -17,7 +17,7 @@ from runtime import control_flow
 from runtime.graph import FuncGraph, building
 from runtime.ops import array_ops, logging_ops, math_ops, registry
 from runtime.shape import as_shape
-from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor
+from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
 from runtime.tensor_array import TensorArray
 
 
@@ -49,8 +49,21 @@ def _zeros_like(value):
     return array_ops.zeros(list(dims), dtype=t.dtype)
 
 
+def _list_element(value):
+    """A tensor for an element of a tensor list, or a StagingError at the user's line that says which value
+    can't be one."""
+    try:
+        return convert_to_tensor(value)
+    except (TypeError, ValueError) as e:
+        raise StagingError(at_user_line(
+            f"a list that staged control flow carries holds the {type(value).__name__} {short_repr(value)}: "
+            f"it is a tensor list there, whose elements must be tensors (Python numbers and bools become tensors), and this "
+            f"value can't become one: {e} Keep this list out of the loop or `if` on tensors, or append numbers "
+            "or tensors.")) from None
+
+
 def _list_empty_like(element):
-    element = convert_to_tensor(element)
+    element = _list_element(element)
     return TensorArray(element.dtype, size=0, dynamic_size=True, element_shape=element.shape)
 
 
@@ -215,7 +228,7 @@ def _list_from(values):
         raise StagingError(at_user_line(
             "an empty Python list can't be carried through a loop over tensors, because its element type is "
             "unknown. Use runtime.TensorArray(dtype, size=0, dynamic_size=True) instead."))
-    first = convert_to_tensor(values[0])
+    first = _list_element(values[0])
     ta = TensorArray(first.dtype, size=0, dynamic_size=True)
     for i, v in enumerate(values):
         ta = ta.write(i, v)
@@ -226,7 +239,7 @@ def _list_append(target, value):
     """`l.append(value)` on the TensorArray a staged loop carries, or, after the loop, on the tensor it was
     stacked into (which stays a stacked tensor)."""
     ta = _as_tensor_array(target)
-    return _like_target(target, ta.write(ta.size(), value))
+    return _like_target(target, ta.write(ta.size(), _list_element(value)))
 
 
 def _list_pop(target, index):

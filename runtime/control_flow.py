@@ -16,7 +16,7 @@ from runtime.graph import FuncGraph, building, current_graph, made_at
 from runtime.ops import registry
 from runtime.ops.registry import Spec, defop
 from runtime.shape import as_shape
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, short_repr
 
 
 def _no_kernel(*_args, **_kwargs):
@@ -120,8 +120,13 @@ def _output_labels(fn, out) -> list:
     (autograph's do, for its `if` statements) and return one tensor per name."""
     names = getattr(fn, "state_names", None)
     flat = nest.flatten(out)
-    if names and isinstance(out, (tuple, list)) and len(out) == len(names) == len(flat):
-        return [repr(n) for n in names]
+    if names and isinstance(out, (tuple, list)) and len(out) == len(names):
+        labels = []
+        for n, item in zip(names, out):   # a list or tuple variable: a label per element ('log[0]')
+            count = len(nest.flatten(item))
+            labels += [repr(f"{n}[{j}]") for j in range(count)] if nest.is_sequence(item) else [repr(n)]
+        if len(labels) == len(flat):
+            return labels
     return [f"output {i} of cond" for i in range(len(flat))]
 
 
@@ -144,7 +149,8 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
                 f"{where}: {labels[i]} is None in {'true_fn' if a is None else 'false_fn'} but a value "
                 "in the other branch; both branches must return a value there (or both None).")
         kept.append(True)
-        a, b = _as_branch_tensor(then_graph, a, b), _as_branch_tensor(else_graph, b, a)
+        a, b = (_as_branch_tensor(then_graph, a, b, f"{where}: {labels[i]}", "true_fn"),
+                _as_branch_tensor(else_graph, b, a, f"{where}: {labels[i]}", "false_fn"))
         if a.dtype is not b.dtype:
             raise ControlFlowError(
                 f"{where}: {labels[i]} has dtype {a.dtype.name} in true_fn but {b.dtype.name} in "
@@ -156,11 +162,23 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
     return then_t, else_t, kept
 
 
-def _as_branch_tensor(graph: FuncGraph, value, other):
+def _as_branch_tensor(graph: FuncGraph, value, other, who: str, branch: str):
     """A tensor of `graph` for a branch's output (Python values become constants)."""
     hint = other.dtype if isinstance(other, Tensor) else None
     with building(graph):
-        return graph.capture(convert_to_tensor(value, dtype_hint=hint))
+        return graph.capture(_carried(value, hint, f"{who} is {{}} in {branch}", "a Cond returns"))
+
+
+def _carried(value, dtype_hint, what: str, carrier: str):
+    """`convert_to_tensor(value)` for a value a Cond or While carries, or a ControlFlowError that says which
+    value (`what`, with {} for the value) can't be carried and why."""
+    try:
+        return convert_to_tensor(value, dtype_hint=dtype_hint)
+    except (TypeError, ValueError) as e:
+        raise ControlFlowError(
+            f"{what.format(f'the {type(value).__name__} {short_repr(value)}')}: {carrier} tensors only "
+            f"(Python numbers and bools become tensors), and this value can't become one: {e} Compute it outside the graph's "
+            "control flow, or carry a number or a tensor instead.") from None
 
 
 def _external_indices(graph: FuncGraph, externals: list, offset: int) -> tuple:
@@ -220,10 +238,11 @@ def _eager_while(cond, body, state, original, single, maximum_iterations):
 
 def _staged_while(graph, cond, body, state, single, original, maximum_iterations, shape_invariants, where, name):
     structure = state
-    flat = [_loop_tensor(v) for v in nest.flatten(structure)]
+    names = _loop_var_names(structure, body)
+    flat = [_carried(v, None, f"{where}: {name} is {{}} before the loop", "a While carries")
+            for v, name in zip(nest.flatten(structure), names)]
     invariants = _invariants(shape_invariants, single, len(flat), structure)
     shapes = [inv if inv is not None else t.shape for t, inv in zip(flat, invariants)]
-    names = _loop_var_names(structure, body)
 
     cond_graph = FuncGraph(f"{graph.name}/while_cond", outer_graph=graph)
     body_graph = FuncGraph(f"{graph.name}/while_body", outer_graph=graph)
@@ -242,8 +261,9 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
             raise ControlFlowError(
                 f"{where}: while_loop's body returns {nest.structure_repr(result)} but the loop variables are "
                 f"{nest.structure_repr(structure)}; return the same structure from every iteration.")
-        outs = [body_graph.capture(convert_to_tensor(v, dtype_hint=t.dtype))
-                for v, t in zip(nest.flatten(result), flat)]
+        outs = [body_graph.capture(_carried(v, t.dtype, f"{where}: {name} is {{}} after one iteration",
+                                            "a While carries"))
+                for v, t, name in zip(nest.flatten(result), flat, names)]
     for i, (ph, out) in enumerate(zip(body_phs, outs)):
         _check_loop_var(names[i], ph, out, where)
     body_graph.outputs = outs
@@ -264,10 +284,6 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
         registry.record(WHILE, inputs, attrs, results)
     packed = nest.pack(structure, results)
     return packed[0] if single else (tuple(packed) if isinstance(original, tuple) else packed)
-
-
-def _loop_tensor(value):
-    return convert_to_tensor(value)
 
 
 def _invariants(shape_invariants, single, n, structure) -> list:

@@ -253,15 +253,15 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
         if kind == 1:
             dtype = _int_dtype_for(value)
     elif exact and not _dtype_accepts_kind(dtype, kind):
-        raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}: "
+        raise TypeError(f"Cannot convert {short_repr(value)} to a tensor of dtype {dtype.name}: "
                         f"a Python {['bool', 'int', 'float'][kind]} does not convert exactly. "
                         f"Write a value of the right kind, or use runtime.cast.")
     try:
         array = np.array(value, dtype=dtype.as_numpy_dtype)
     except OverflowError:
-        raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}: out of range.") from None
+        raise TypeError(f"Cannot convert {short_repr(value)} to a tensor of dtype {dtype.name}: out of range.") from None
     except ValueError as e:
-        raise ValueError(f"Cannot convert {_short(value)} to a tensor: {e}. Nested lists must be rectangular.") from None
+        raise ValueError(f"Cannot convert {short_repr(value)} to a tensor: {e}. Nested lists must be rectangular.") from None
     return array
 
 
@@ -274,7 +274,8 @@ def _int_dtype_for(value) -> dtypes.DType:
         return dtypes.int64
 
 
-def _short(value) -> str:
+def short_repr(value) -> str:
+    """`repr(value)`, cut to 40 characters, for error messages."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 

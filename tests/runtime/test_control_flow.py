@@ -141,3 +141,59 @@ def test_cond_branch_returning_none_against_a_value_is_an_error():
 
 def test_eager_while_loop_honours_maximum_iterations():
     assert tf.while_loop(lambda i: i < 100, lambda i: i + 1, [0], maximum_iterations=3) == [3]
+
+
+# --- values a graph can't carry: the error names the value and the user's line -------------------------
+
+def test_a_string_returned_by_a_branch_names_the_variable_and_the_line():
+    @tf.function
+    def f(x):
+        mode = "up"
+        if x > 0:
+            mode = "down"
+        return x, mode
+
+    line = f.python_function.__code__.co_firstlineno + 3
+    with pytest.raises(ControlFlowError, match=rf"test_control_flow.py:{line}: 'mode' is the str 'down' in "
+                                               r"true_fn: a Cond returns tensors only .* Compute it outside"):
+        f(tf.constant(1))
+
+
+def test_a_string_loop_variable_and_a_list_element_are_named():
+    @tf.function
+    def tags(n):
+        tag = "a"
+        while n > 0:
+            tag = tag + "b"
+            n -= 1
+        return n
+
+    @tf.function
+    def log_sign(x):
+        log = []
+        if x > 0:
+            log.append("positive")
+        else:
+            log.append("negative")
+        return x
+
+    with pytest.raises(ControlFlowError, match="tag is the str 'a' before the loop: a While carries tensors only"):
+        tags(tf.constant(2))
+    with pytest.raises(ControlFlowError, match="'log\\[0\\]' is the str 'positive' in true_fn"):
+        log_sign(tf.constant(3))
+
+
+def test_a_string_appended_in_a_staged_loop_is_a_staging_error_at_the_loop():
+    from autograph.errors import StagingError
+
+    @tf.function
+    def log_all(n):
+        log = []
+        for i in tf.range(n):
+            log.append("x")
+        return n
+
+    line = log_all.python_function.__code__.co_firstlineno + 3
+    with pytest.raises(StagingError, match=rf"test_control_flow.py:{line}: a list that staged control flow carries "
+                                           r"holds the str 'x': it is a tensor list there"):
+        log_all(tf.constant(2))
