@@ -26,6 +26,7 @@ and `if x.sum() > 0:` calls `bool()` on a real tensor.
 | `for i in range(n)` (tensor `n`) | `while_loop` over a 0-d int64 `i` |
 | `for row in tensor` | `while_loop` over the row index, rows read with `index_select` |
 | `enumerate(tensor)`, `zip(a, b)` | the same loop, with (index, row) or a tuple of rows (zip stops at the shortest) |
+| a `for` that appends to a list | unrolled, when the first dimension is static and there is no `break`/`return` |
 | `and`, `or`, `not` | `torch.cond` on the left operand (lazy), `torch.logical_not` |
 | `print` | the `print` higher-order op (runs with the exported program), else a trace-time print and a warning |
 | `assert c, msg` | `torch._assert_async(c, msg)` |
@@ -34,8 +35,9 @@ from __future__ import annotations
 
 import builtins
 import inspect
+import itertools
 import warnings
-from typing import Callable
+from typing import Callable, Optional
 
 import torch
 
@@ -141,7 +143,11 @@ def _while_loop(test, body, state, opts):
     names = _loop_names(body)
     if any(is_undefined(v) for v in state):
         state = define_loop_state(BACKEND, lambda s: body(*_numbers_lifted(s)), tuple(state), names)
-    return _staged_loop(test, body, state, names, opts, "`while` loop")
+    try:
+        return _staged_loop(test, body, state, names, opts, "`while` loop")
+    except ts.ListResized as resized:
+        raise resized.cannot_unroll("a `while` loop's number of iterations depends on data",
+                                    "Loop with `for` over a tensor instead") from None
 
 
 def _numbers_lifted(state) -> tuple:
@@ -209,7 +215,7 @@ def _discover(test, body, leaves, layout, plan, from_number, construct) -> list:
 def _step(body, carry, rebuild, leaves, layout, plan, from_number, construct) -> tuple:
     """One body step: the new carried tensors, checked against the loop's dtypes, shapes, structure."""
     new_leaves, new_layout = ts.flatten(tuple(body(*rebuild(carry))), layout.names)
-    ts.check_structure(new_layout, layout, f"this {construct}")
+    ts.check_loop_structure(new_layout, layout, f"this {construct}")
     old = iter(carry)
     out = []
     for i, (new, dtype) in enumerate(zip(new_leaves, plan)):
@@ -245,7 +251,8 @@ class TorchRange:
 
 
 def _for_loop(iterable, body, state, extra_test, opts):
-    """`for` over a staged range or tensor: a while_loop over an int64 index carried in front of the state."""
+    """`for` over a staged range or tensor: a while_loop over an int64 index carried in front of the state.
+    When the body changes the length of a list in the state, the loop runs unrolled if it can."""
     names = ("index_", *_loop_names(body, skip=1))
     if isinstance(iterable, TorchRange):
         start, stop, step = iterable.start, iterable.stop, iterable.step
@@ -272,12 +279,51 @@ def _for_loop(iterable, body, state, extra_test, opts):
     def step_body(i, *s):
         return (i + step, *body(item(i), *s))
 
-    first = ts.lift(start, torch.int64).to(torch.int64)
+    # The staged loop lifts a Python int start to a tensor only after running the body once, so an unrolled
+    # loop leaves no trace of it in the graph.
+    first = start if start.__class__ is int else ts.lift(start, torch.int64).to(torch.int64)
     if any(is_undefined(v) for v in state):      # a `return` inside the loop: learn the value's type
-        state = define_loop_state(BACKEND, lambda s: body(item(first), *_numbers_lifted(s)), tuple(state),
-                                  names[1:])
-    out = _staged_loop(test, step_body, (first, *state), names, opts, "`for` loop")
+        state = define_loop_state(BACKEND, lambda s: body(item(ts.lift(first, torch.int64)), *_numbers_lifted(s)),
+                                  tuple(state), names[1:])
+    try:
+        out = _staged_loop(test, step_body, (first, *state), names, opts, "`for` loop")
+    except ts.ListResized as resized:
+        why = _why_not_unrolled(iterable, extra_test, opts or {})
+        if why:
+            raise resized.cannot_unroll(*why) from None
+        return _unrolled(iterable, body, state, (opts or {}).get("maximum_iterations"))
     return out[1:]
+
+
+def _why_not_unrolled(iterable, extra_test, opts: dict) -> Optional[tuple]:
+    """Why a loop can't run unrolled, and what to do instead; None when it can."""
+    if isinstance(iterable, TorchRange):
+        return ("it loops over a `range` with a tensor bound, whose length is known only at run time",
+                "Give the range Python int bounds (such as x.shape[0] of a static dimension)")
+    if extra_test is not None:
+        return ("a `break` or `return` inside it may end it early, depending on data",
+                "Move the `break` or `return` out of the loop (append every row and select after the loop)")
+    n = _rows(iterable)[1]
+    if not isinstance(n, int):
+        return (f"the first dimension of the tensor it loops over is dynamic ({n}), so its number of iterations "
+                "is known only at run time", "Export with that dimension static (leave it out of dynamic_shapes)")
+    if not isinstance(opts.get("maximum_iterations", 0), int):
+        return ("set_loop_options gives it a tensor maximum_iterations", "Give maximum_iterations as a Python int")
+    return None
+
+
+def _unrolled(iterable, body, state, limit: Optional[int]) -> tuple:
+    """The loop run in Python, the body once per row (at most `limit` times), as torch.export traces a `for`
+    over a tensor in unconverted code: rows from iterating the tensor, enumerate's index a Python int."""
+    if isinstance(iterable, TorchEnumerate):
+        items = ((iterable.start + i, row) for i, row in builtins.enumerate(iterable.tensor))
+    elif isinstance(iterable, TorchZip):
+        items = builtins.zip(*iterable.tensors)
+    else:
+        items = iter(iterable)
+    for item in itertools.islice(items, limit):
+        state = tuple(body(item, *state))
+    return state
 
 
 class TorchEnumerate:

@@ -8,7 +8,9 @@ functions, a Python value both branches agree on), which must come out of a
 branch or a loop body unchanged. The checks here name the user's variable
 when a loop changes a variable's dtype, shape or structure, or when the two
 branches of an `if` disagree; a Python number in one branch takes the other
-branch's dtype.
+branch's dtype. A loop body that changes a list's length raises
+`ListResized`, which the backend answers by unrolling a `for` loop whose
+number of iterations is static.
 """
 from __future__ import annotations
 
@@ -64,16 +66,54 @@ def unflatten(leaves: Sequence, layout: Layout) -> tuple:
 
 def check_structure(new_layout: Layout, layout: Layout, construct: str) -> None:
     for name, a, b in zip(layout.names, layout.specs, new_layout.specs):
-        if a == b:
-            continue
-        if a.type is list and b.type is list:
+        if a != b:
             raise StagingError(at_user_line(
-                f"the list '{name}' changes length in {construct} over tensors ({a.num_children} elements before, "
-                f"{b.num_children} after). The torch backend cannot grow a Python list in a staged loop: "
-                "preallocate a tensor (torch.zeros) and fill it, or stack the values with torch.cat."))
-        raise StagingError(at_user_line(
-            f"'{name}' changes structure in {construct} over tensors ({b} instead of {a}). Each variable must keep "
-            "its structure (the same nesting of lists, tuples and dicts) on every path."))
+                f"'{name}' changes structure in {construct} over tensors ({b} instead of {a}). Each variable must "
+                "keep its structure (the same nesting of lists, tuples and dicts) on every path."))
+
+
+def check_loop_structure(new_layout: Layout, layout: Layout, construct: str) -> None:
+    """`check_structure` for the state a loop body gives back: a list that changes length is `ListResized`."""
+    for name, a, b in zip(layout.names, layout.specs, new_layout.specs):
+        if a != b and (lengths := _resized_list(a, b)):
+            raise ListResized(name, a.type is list, *lengths, construct)
+    check_structure(new_layout, layout, construct)
+
+
+def _resized_list(a: pytree.TreeSpec, b: pytree.TreeSpec) -> Optional[tuple]:
+    """(length before, length after) of a list that `b` has longer or shorter than `a`, at any depth, when
+    that is where the two structures first differ."""
+    if a.type is list and b.type is list and a.num_children != b.num_children:
+        return a.num_children, b.num_children
+    if a.type is not b.type or a.context != b.context or a.num_children != b.num_children:
+        return None
+    return next((_resized_list(x, y) for x, y in zip(a.children(), b.children()) if x != y), None)
+
+
+_PREALLOCATE = "preallocate a tensor (torch.zeros) and fill it, or stack the values with torch.cat"
+
+
+class ListResized(StagingError):
+    """A loop body made a list of the loop's state longer (`append`) or shorter (`pop`). A staged loop
+    can't carry it; a `for` loop with a static number of iterations runs unrolled instead, and other
+    loops raise `cannot_unroll`, which says why."""
+
+    def __init__(self, name: str, top_level: bool, before: int, after: int, construct: str):
+        self.what = f"the list '{name}'" if top_level else f"a list in '{name}'"
+        self.before, self.after, self.construct = before, after, construct
+        super().__init__(at_user_line(f"{self._changes()} The torch backend cannot change a list's length in a "
+                                      f"staged loop: {_PREALLOCATE}."))
+
+    def _changes(self) -> str:
+        return (f"{self.what} changes length in {self.construct} over tensors ({self.before} elements before, "
+                f"{self.after} after).")
+
+    def cannot_unroll(self, why: str, fix: str) -> StagingError:
+        """The error for a loop that can't be unrolled because `why`; `fix` is what to do other than preallocate."""
+        return StagingError(at_user_line(
+            f"{self._changes()} The torch backend changes a list's length only by unrolling the loop, which it "
+            "does for a `for` over a tensor whose first dimension is static, without `break` or `return`; "
+            f"this loop can't be unrolled: {why}. {fix}, or {_PREALLOCATE}."))
 
 
 # --- dtypes ---------------------------------------------------------------------------------------

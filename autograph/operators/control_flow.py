@@ -112,8 +112,10 @@ def zeros_like(backend, value):
 def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
     """For backends: `state` with each undefined return value and each empty Python list replaced by
     a placeholder of the right type, learned by running `step(state) -> new state` (one iteration of
-    the loop body) once in the backend's throwaway trace (`probe`)."""
-    pending = [i for i, v in enumerate(state) if is_undefined(v) or (v.__class__ is list and not v)]
+    the loop body) once in the backend's throwaway trace (`probe`). Empty lists are left alone when the
+    backend has no `list_empty_like` (it carries Python lists as they are)."""
+    typed_lists = backend.list_empty_like is not None
+    pending = [i for i, v in enumerate(state) if is_undefined(v) or (typed_lists and v.__class__ is list and not v)]
     if not pending:
         return tuple(state)
     copies = _copied(state)
@@ -307,13 +309,21 @@ def _pick(out, names, kept: list, body_fn, carried: tuple) -> tuple:
                 f"'{name}' is left undefined by this loop's body{_assigned_at(body_fn, name)} (deleted, "
                 "or assigned only on some paths), but a loop over tensors carries it to the next iteration or "
                 f"past the loop. Give '{name}' a value on every path through the body."))
-        if name not in _FILLABLE and _loop_structure(before) != _loop_structure(values[i]):
+        if name not in _FILLABLE and not _keeps_structure(before, values[i]):
             where = _assigned_at(body_fn, name)
             raise StagingError(at_user_line(
                 f"'{name}' is {_describe(_structure(before))} when an iteration of this loop over tensors starts "
                 f"but {_describe(_structure(values[i]))} when it ends" + (f" (assigned{where})" if where else "")
                 + ". A loop variable must keep its structure from one iteration to the next."))
     return tuple(values[i] for i in kept)
+
+
+def _keeps_structure(before, after) -> bool:
+    """Whether a loop variable kept its structure through an iteration. A Python list is the backend's to
+    check: a backend without tensor lists carries it as it is, and may unroll a loop that grows it."""
+    if before.__class__ is list and after.__class__ is list:
+        return True
+    return _loop_structure(before) == _loop_structure(after)
 
 
 def _loop_structure(value):

@@ -12,7 +12,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install -e '.[torch]' to run the "
                                              "PyTorch backend tests)")
-from torch._higher_order_ops.while_loop import while_loop  # noqa: E402
+from torch._higher_order_ops.while_loop import while_loop, while_loop_op  # noqa: E402
 
 import autograph as ag  # noqa: E402
 from autograph import backends  # noqa: E402
@@ -22,12 +22,13 @@ from autograph.errors import StagingError, UnsupportedCapabilityError  # noqa: E
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def export(fn, *args):
-    """torch.export.export of a module whose forward is `fn`: the exported program."""
+def export(fn, *args, dynamic=None):
+    """torch.export.export of a module whose forward is `fn`: the exported program. `dynamic`: the
+    dynamic_shapes of each argument."""
     class Model(torch.nn.Module):
         def forward(self, *xs):
             return fn(*xs)
-    return torch.export.export(Model(), args)
+    return torch.export.export(Model(), args, dynamic_shapes=dynamic and (dynamic,))
 
 
 def hops(program) -> set:
@@ -257,14 +258,179 @@ def test_enumerate_and_zip_over_tensors_match_python():
         assert same(program.module()(x, y), weighted(x, y))
 
 
-def test_list_growing_in_a_staged_loop_is_a_clear_error():
-    def doubled(x):
-        out = []
-        for v in x:
-            out.append(v * 2)
-        return out
-    with pytest.raises(StagingError, match="list 'out' changes length.*preallocate a tensor"):
-        export(ag.convert(doubled), POSITIVE)
+# --- lists in loops: a `for` over a static number of rows that grows a list is unrolled ------------
+
+class AppendPlain(torch.nn.Module):
+    def forward(self, xs):
+        outs = []
+        for x in xs:
+            outs.append(x * 2)
+        return torch.stack(outs)
+
+
+class AppendConverted(AppendPlain):
+    forward = ag.convert(AppendPlain.forward)
+
+
+def call_targets(program) -> list:
+    return [node.target for node in program.graph.nodes if node.op == "call_function"]
+
+
+def test_append_in_a_for_loop_unrolls_to_the_unconverted_modules_graph():
+    xs = torch.ones(3, 2)
+    converted, plain = (torch.export.export(m, (xs,)) for m in (AppendConverted(), AppendPlain()))
+    assert call_targets(converted) == call_targets(plain)           # unbind, one mul per row, stack
+    for x in (xs, torch.arange(6.0).reshape(3, 2)):
+        assert torch.equal(converted.module()(x), x * 2) and torch.equal(converted.module()(x), plain.module()(x))
+
+
+def labelled(xs, w):
+    outs = []
+    for i, x in enumerate(xs, 1):
+        if x.sum() > 0:                 # a cond in each unrolled iteration
+            y = x * i                   # i is a Python int, as without autograph
+        else:
+            y = -x
+        outs.append((y, x + w))         # tuples appended
+    pairs = []
+    for a, b in zip(xs, w):             # stops at the shorter: 2 iterations
+        pairs.append([a, b])
+    signs = []
+    for x in xs:
+        if x.sum() > 0:                 # the list grows in both branches
+            signs.append(x)
+        else:
+            signs.append(-x)
+    return torch.stack([o for o, _ in outs]), outs[-1][1], pairs[1][1], len(pairs), torch.stack(signs)
+
+
+def test_unrolled_enumerate_zip_and_ifs_match_python_with_a_cond_per_iteration():
+    xs, w = torch.tensor([[1.0, 2.0], [-3.0, 1.0], [2.0, 2.0]]), torch.tensor([5.0, 6.0])
+    program = export(ag.convert(labelled), xs, w)
+    conds = [t for t in call_targets(program) if isinstance(t, torch._ops.HigherOrderOperator)]
+    assert len(conds) == 2 * len(xs) and {t.name() for t in conds} == {"cond"}
+    for x in (xs, torch.tensor([[-1.0, -2.0], [3.0, 1.0], [2.0, -9.0]])):
+        assert same(program.module()(x, w), labelled(x, w))
+
+
+def stack_and_recurrence(xs):
+    stack = [xs[0], xs[1], xs[2]]
+    total = torch.zeros(2)
+    for x in xs[:2]:
+        top = stack.pop()                      # a list popped from
+        total = total + top * x
+    out = [torch.ones(2)]
+    for x in xs:
+        out.append(out[-1] * x + out[0])       # read while it grows
+    firsts = []
+    for x in xs:
+        ag.set_loop_options(maximum_iterations=2)
+        firsts.append(x)
+    return total, len(stack), torch.stack(out), torch.stack(firsts)
+
+
+def test_pop_reads_while_appending_and_maximum_iterations_unroll_like_python():
+    xs = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    program = export(ag.convert(stack_and_recurrence), xs)
+    assert not hops(program)
+    for x in (xs, -xs):
+        got, want = program.module()(x), stack_and_recurrence(x)
+        assert same(got[:3], want[:3]) and torch.equal(got[3], x[:2])     # Python ignores set_loop_options
+
+
+def rotate(xs):
+    hs = [torch.zeros(2), torch.ones(2)]
+    for x in xs:
+        hs = [hs[1], hs[0] + x]         # a list of fixed length: carried by the while_loop
+    total = torch.zeros(())
+    for row in xs:                      # a staged loop whose body unrolls a loop of its own
+        parts = []
+        for v in row:
+            parts.append(v * 2)
+        total = total + torch.stack(parts).sum()
+    return hs[1], total
+
+
+def test_loops_whose_lists_keep_their_length_stay_while_loops():
+    xs = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    program = export(ag.convert(rotate), xs)
+    assert sum(t is while_loop_op for t in call_targets(program)) == 2
+    for x in (xs, xs * -2):
+        assert same(program.module()(x), rotate(x))
+
+
+def append_rows(xs):
+    outs = []
+    for x in xs:
+        outs.append(x * 2)
+    return outs
+
+
+def append_all(xs, ys):
+    outs = []
+    for a, b in zip(xs, ys):
+        outs.append(a * b)
+    return outs
+
+
+def append_then_break(xs):
+    outs = []
+    for x in xs:
+        outs.append(x * 2)
+        if x.sum() > 3:
+            break
+    return outs
+
+
+def append_then_return(xs):
+    outs = []
+    for x in xs:
+        outs.append(x * 2)
+        if x.sum() > 3:
+            return x
+    return torch.stack(outs)
+
+
+def append_in_while(xs):
+    outs = []
+    while xs.sum() < 10:
+        outs.append(xs)
+        xs = xs * 2
+    return outs
+
+
+def append_over_a_tensor_range(xs):
+    outs = []
+    for i in range(xs.sum().int()):
+        outs.append(xs * i)
+    return outs
+
+
+def append_capped_by_a_tensor(xs):
+    outs = []
+    for x in xs:
+        ag.set_loop_options(maximum_iterations=xs.sum().int())
+        outs.append(x)
+    return outs
+
+
+N = torch.export.Dim("n")
+
+
+@pytest.mark.parametrize("fn, dynamic, why", [
+    (append_rows, ({0: N},), r"first dimension .* is dynamic \(s\d+\).*leave it out of dynamic_shapes"),
+    (append_all, ({0: N}, None), r"first dimension .* is dynamic \(Min\(4, s\d+\)\)"),
+    (append_then_break, None, "a `break` or `return` inside it.*Move the `break` or `return` out"),
+    (append_then_return, None, "a `break` or `return` inside it"),
+    (append_in_while, None, "a `while` loop's number of iterations depends on data.*Loop with `for`"),
+    (append_over_a_tensor_range, None, "a `range` with a tensor bound.*Python int bounds"),
+    (append_capped_by_a_tensor, None, "a tensor maximum_iterations.*as a Python int"),
+], ids=["dynamic rows", "dynamic zip", "break", "return", "while", "tensor range", "tensor cap"])
+def test_a_list_that_a_loop_cannot_unroll_grows_is_a_clear_error(fn, dynamic, why):
+    args = (torch.ones(3, 2), torch.ones(4, 2))[:fn.__code__.co_argcount]
+    with pytest.raises(StagingError, match=r"the list 'outs' changes length in this `(for|while)` loop over tensors "
+                                           rf"\(0 elements before, 1 after\).*can't be unrolled: .*{why}.*preallocate"):
+        export(ag.convert(fn), *args, dynamic=dynamic)
 
 
 # --- eager tensors: Python semantics ---------------------------------------------------------------

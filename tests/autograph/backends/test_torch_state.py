@@ -50,8 +50,26 @@ def test_loop_leaf_errors_name_the_variable():
         ts.check_loop_leaf("b", "a", None, ts.STATIC, "s", "`while` loop", (), 0, False)
 
 
-def test_structure_change_of_a_list_says_to_preallocate():
-    _, before = ts.flatten(([],), ("out",))
-    _, after = ts.flatten(([torch.ones(1)],), ("out",))
-    with pytest.raises(StagingError, match="list 'out' changes length.*preallocate"):
-        ts.check_structure(after, before, "this `for` loop")
+def test_a_loop_changing_a_lists_length_is_list_resized_which_says_to_preallocate():
+    _, before = ts.flatten(([], (torch.ones(1), [])), ("out", "acc"))
+    _, longer = ts.flatten(([torch.ones(1)], (torch.ones(1), [])), ("out", "acc"))
+    with pytest.raises(ts.ListResized, match="the list 'out' changes length.*0 elements before, 1 after.*preallocate"):
+        ts.check_loop_structure(longer, before, "this `for` loop")
+    _, nested = ts.flatten(([], (torch.ones(1), [1.0, 2.0])), ("out", "acc"))
+    with pytest.raises(ts.ListResized, match="a list in 'acc' changes length.*0 elements before, 2 after") as resized:
+        ts.check_loop_structure(nested, before, "this `for` loop")
+    error = resized.value.cannot_unroll("it is a `while` loop", "Loop with `for`")
+    assert type(error) is StagingError and "can't be unrolled: it is a `while` loop. Loop with `for`, or preallocate" \
+        in str(error)
+
+
+def test_other_structure_changes_and_branches_are_plain_structure_errors():
+    _, before = ts.flatten(([], torch.ones(1)), ("out", "x"))
+    _, after = ts.flatten(([], (torch.ones(1),)), ("out", "x"))
+    with pytest.raises(StagingError, match="'x' changes structure in this `for` loop") as error:
+        ts.check_loop_structure(after, before, "this `for` loop")
+    assert not isinstance(error.value, ts.ListResized)
+    _, longer = ts.flatten(([1.0], torch.ones(1)), ("out", "x"))
+    with pytest.raises(StagingError, match="'out' changes structure in this `if`") as error:
+        ts.check_structure(longer, before, "this `if`")
+    assert not isinstance(error.value, ts.ListResized)

@@ -7,7 +7,8 @@ from hypothesis import given, settings, strategies as st
 
 from autograph import operators as ag
 from autograph.errors import StagingError, UnsupportedCapabilityError
-from tests.autograph.operators.conftest import Toy, ToyList
+from autograph import backends
+from tests.autograph.operators.conftest import Recorder, Toy, ToyList, make_backend
 
 values = st.one_of(st.integers(-3, 3), st.booleans(), st.just(None), st.just(""), st.just([]),
                    st.just([0]), st.floats(-2, 2, allow_nan=False))
@@ -162,6 +163,17 @@ def test_python_lists_in_loop_state_become_backend_lists_stacked_after_the_loop(
     assert toy.names()[-1] == "list_stack"
 
 
+def test_a_backend_without_tensor_lists_judges_python_lists_changing_length_itself():
+    backends.register_backend(make_backend(Recorder(), list_from=None, list_types=()))
+    try:
+        out = ag.for_stmt(Toy([1, 2]), lambda x, acc: acc + [x], ([],), ("acc",))
+        assert [x.value for x in out] == [1, 2]
+        with pytest.raises(StagingError, match="'acc' is a tuple of 0 when an iteration .* but a tuple of 1"):
+            ag.for_stmt(Toy([1, 2]), lambda x, acc: acc + (x,), ((),), ("acc",))
+    finally:
+        backends.unregister_backend("toy")
+
+
 def test_eager_values_of_a_framework_are_never_claimed(toy):
     class Eager:
         def __bool__(self):
@@ -238,6 +250,17 @@ def test_define_loop_state_learns_an_empty_lists_element_type_and_leaves_defined
     out = []
     filled = define_loop_state(backend, lambda s: (s[0].append(7) or s[0], s[1]), (out, 1), ("xs", "n"))
     assert filled == (("empty", 7), 1) and out == []      # the probe appended to a copy
+
+
+def test_define_loop_state_leaves_empty_lists_to_a_backend_without_list_empty_like():
+    from autograph.backends import Backend
+    from autograph.operators.control_flow import define_loop_state
+    from autograph.operators.variables import UndefinedReturnValue
+    backend = Backend(name="probing", probe=lambda fn: fn(), zeros_like=lambda v: type(v)(0))
+    out = []
+    filled = define_loop_state(backend, lambda s: (s[0].append(7) or s[0], 2.5), (out, UndefinedReturnValue()),
+                               ("xs", "retval_"))
+    assert filled == ([], 0.0) and filled[0] is out
 
 
 def test_define_loop_state_rejects_an_empty_list_nothing_is_appended_to():
