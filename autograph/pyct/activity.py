@@ -2,7 +2,8 @@
 
 Nested function and class bodies are their own scopes: a nested `def` writes
 its name and reads the names its body loads (conservatively, all of them);
-a lambda or comprehension reads what it loads.
+a lambda or comprehension reads what it loads, less the names it binds itself
+(its parameters, its loop targets).
 """
 from __future__ import annotations
 
@@ -45,6 +46,9 @@ def reads(node) -> set[str]:
         values = n.__dict__
         if n.__class__ is Name and values["ctx"].__class__ is Load:
             names.add(values["id"])
+        elif n.__class__ in _OWN_SCOPES:
+            names |= _scope_reads(n)
+            continue
         for field in n._fields:
             value = values.get(field)
             if value.__class__ is list:
@@ -54,6 +58,27 @@ def reads(node) -> set[str]:
             elif isinstance(value, AST) and not isinstance(value, _LEAVES):
                 push(value)
     return names
+
+
+_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+_OWN_SCOPES = {*_COMPREHENSIONS, gast.Lambda}
+
+
+def _scope_reads(node) -> set[str]:
+    """What a comprehension or lambda reads from the enclosing scope: not the names it binds itself
+    (`[y * 2 for y in r]` reads `r`, not `y`), but its first iterable and a lambda's defaults, which are
+    evaluated outside it."""
+    if node.__class__ is gast.Lambda:
+        args = node.args
+        params = {a.id for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+                  if a is not None}
+        outside = set().union(*(reads(d) for d in (*args.defaults, *args.kw_defaults)))
+        return outside | (reads(node.body) - params)
+    first, *rest = node.generators
+    bound = set().union(*(target_names(g.target) for g in node.generators))
+    inside = [*first.ifs, *(part for g in rest for part in (g.iter, *g.ifs))]
+    inside += [node.key, node.value] if node.__class__ is gast.DictComp else [node.elt]
+    return reads(first.iter) | (set().union(*(reads(part) for part in inside)) - bound)
 
 
 def target_names(target) -> set[str]:

@@ -168,3 +168,14 @@ def test_converted_function_works_eagerly_with_tensors():
         return x
 
     assert ag.convert(clip)(tf.constant(5)).numpy() == 3
+
+
+def test_a_comprehension_variable_named_like_a_loop_variable_is_not_loop_state():
+    # `y` in the comprehension is the comprehension's own: the loop need not carry (or define) the outer `y`
+    def scaled(xs):
+        for x in xs:
+            y = x
+        return [y * 2 for y in range(3)], [(lambda y: y + 1)(5)]
+
+    assert tf.function(scaled)(tf.constant([1, 2])) == ([0, 2, 4], [6])
+    assert ag.convert(scaled).generated([1, 2]) == scaled([1, 2])

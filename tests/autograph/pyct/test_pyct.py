@@ -60,6 +60,20 @@ def test_activity_reads_and_writes(src, reads, writes):
     assert activity.writes(stmt) == writes
 
 
+@pytest.mark.parametrize("src, reads", [
+    ("zs = [y * 2 for y in r]", {"r"}),
+    ("zs = [y for y in y]", {"y"}),                       # the first iterable is evaluated outside
+    ("zs = {k: v + w for k, v in d.items() if v}", {"d", "w"}),
+    ("zs = [a for x in xs for a in x if a > t]", {"xs", "t"}),
+    ("g = (y for y in range(n))", {"range", "n"}),
+    ("zs = [[y for y in row] for row in m]", {"m"}),
+    ("f = lambda y, *more, q=y0: y + q + c", {"y0", "c"}),
+])
+def test_comprehensions_and_lambdas_read_only_what_they_do_not_bind(src, reads):
+    (stmt,) = _stmts(src)
+    assert activity.reads(stmt) == reads
+
+
 def test_activity_modified_descends_into_compound_statements_not_nested_scopes():
     stmts = _stmts(
         "for i in r:\n    if c:\n        a = 1\n    else:\n        b = 2\n"
