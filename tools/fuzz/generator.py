@@ -3,15 +3,17 @@
 Programs use int variables (and bools from comparisons), nested
 if/elif/else, while loops with a bound, for loops over range(...), break,
 continue, loop else clauses, early return, and/or/not, ternaries,
-augmented assignment, `del`, a dict item and an object attribute assigned like
-variables (`s["k"]`, `o.v`: carried as state when a loop or `if` is staged), a
-helper function and a lambda, and `record(...)` calls whose order is compared
-between runs. Inside a loop body, expressions may use
-the loop's counter (a Python int that becomes a tensor once the loop is staged).
+augmented assignment, `del`, comprehensions whose variable shadows one of the
+function's (or `t`, a temporary some loop bodies assign first), a dict item
+and an object attribute assigned like variables (`s["k"]`, `o.v`: carried as
+state when a loop or `if` is staged), a helper function and a lambda, and
+`record(...)` calls whose order is compared between runs. Inside a loop body,
+expressions may use the loop's counter (a Python int that becomes a tensor
+once the loop is staged).
 
 With `staged=True` the program stays within what graph mode can express
 (checked by modes c and d): every variable is defined before any branch or
-loop, no `record` side effects inside control flow (they would run once per
+loop (but `t`, which no code after its loop reads), no `record` side effects inside control flow (they would run once per
 trace), `and`/`or` only between comparisons, every `return` returns the same
 structure (a tuple of three ints), and all arithmetic is int32-safe (values
 kept small with `%`; every plain assignment inside a loop is taken `% 1000`).
@@ -46,8 +48,13 @@ class Generator:
             return self.rng.choice(VARIABLES + ["a", "b"])
         if choice < 0.8:
             return str(self.rng.randint(-5, 9))
-        if choice < 0.9:
+        if choice < 0.87:
             return f"helper({self.rng.choice(VARIABLES)})"
+        if choice < 0.93:
+            # a comprehension whose variable shadows one of f's: it reads f's other variables, not that one
+            own = self.rng.choice(VARIABLES + ["t"])
+            other = self.rng.choice([v for v in VARIABLES if v != own])
+            return f"sum([{own} * {self.rng.randint(1, 3)} + {other} for {own} in range({self.rng.randint(0, 3)})])"
         return f"twice({self.rng.choice(VARIABLES + ['a'])})"
 
     def arith(self, depth: int = 0) -> str:
@@ -179,6 +186,12 @@ class Generator:
     def _loop_body(self, indent: int, depth: int, counter: str) -> None:
         self._loop_depth += 1
         self._counters.append(counter)
+        if self.rng.random() < 0.3:
+            # a temporary first assigned in the loop, read after it only by comprehensions that bind their own
+            # `t`: the loop must not carry it (a staged loop would ask for it to be defined before)
+            var = self.rng.choice(VARIABLES)
+            self.emit(indent + 1, f"t = {self.arith(1)}")
+            self.emit(indent + 1, f"{var} = ({var} + t) % 1000")
         self.block(indent + 1, depth + 1, self.rng.randint(1, 3))
         self._counters.pop()
         self._loop_depth -= 1
