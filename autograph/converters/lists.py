@@ -31,7 +31,6 @@ def _method_call(node, method: str):
 
 
 class ListTransformer(Base):
-    statements_only = True   # it rewrites statements: expressions need no walk
 
     def visit_Expr(self, node):
         call = node.value
@@ -59,36 +58,19 @@ class ListTransformer(Base):
                                      popped=popped, index=_index(call)) + [node]
         return self.generic_visit(node)
 
-    def generic_visit(self, node):
-        if isinstance(node, gast.stmt) and not isinstance(node, _SCOPES):
-            self._pops_in_place(node)
-        return super().generic_visit(node)
+    def visit_Call(self, node):
+        """`l.pop(i)` inside a larger expression (the statements above take it whole)."""
+        self.generic_visit(node)
+        return _in_place(node) if self._pop(node) else node
 
-    def _pops_in_place(self, statement) -> None:
-        """`l.pop(i)` anywhere in the statement's own expressions (not its body, not a lambda's)."""
-        stack = [value for field, value in gast.iter_fields(statement) if field not in _BLOCKS]
-        while stack:
-            value = stack.pop()
-            if isinstance(value, list):
-                stack.extend(value)
-            elif isinstance(value, gast.AST) and not isinstance(value, gast.Lambda):
-                for field, child in gast.iter_fields(value):
-                    if isinstance(child, gast.Call) and self._pop(child):
-                        setattr(value, field, _in_place(child))
-                    elif isinstance(child, list):
-                        child[:] = [_in_place(c) if isinstance(c, gast.Call) and self._pop(c) else c
-                                    for c in child]
-                    stack.append(child)
+    def visit_Lambda(self, node):
+        return node   # converted when called, where `l` is not a local of its own
 
     def _pop(self, call) -> bool:
         return _method_call(call, "pop") and len(call.args) <= 1 and self._local(call)
 
     def _local(self, call) -> bool:
         return call.func.value.id in self.ctx.user_locals
-
-
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
-_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _in_place(pop_call):
