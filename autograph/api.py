@@ -45,12 +45,13 @@ def _context(node: gast.FunctionDef, filename: str, name: str, recursive: bool, 
     args = node.args
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
     params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
-    declared = found.declared
-    user_locals = (params | activity.modified(node.body, gast.NamedExpr in found.types)) - declared
+    declared_global, declared_nonlocal = activity.declarations(node.body) if found.declared else (set(), set())
+    user_locals = (params | activity.modified(node.body, gast.NamedExpr in found.types)) - found.declared
     namer = Namer(found.ids | found.defs)
     for reserved in ("ag__", "fscope"):
         namer.reserve(reserved)
-    return Context(namer, filename, name, params, user_locals, declared, recursive)
+    return Context(namer, filename, name, params, user_locals, declared_nonlocal, declared_global,
+                   activity.captured(node.body), recursive)
 
 
 def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bool = True) -> gast.FunctionDef:

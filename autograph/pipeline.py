@@ -10,7 +10,7 @@ import gast
 
 from autograph.converters import (asserts, break_statements, call_trees, conditional_expressions,
                                   continue_statements, control_flow, directives, functions, lists,
-                                  logical_expressions, return_statements, variables)
+                                  logical_expressions, return_statements)
 from autograph.pyct import activity, liveness
 from autograph.pyct.transformer import Context
 
@@ -32,7 +32,6 @@ PIPELINE = [
     logical_expressions.transform,
     _analyse,                           # ... then liveness and definite assignment, once, on structured code
     control_flow.transform,             # reads those annotations; needs every jump lowered
-    variables.transform,                # after control_flow, to see which loads are generated state
     functions.transform,                # last: wraps the finished body in the FunctionScope
 ]
 

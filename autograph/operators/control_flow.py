@@ -6,10 +6,18 @@ the operator hands the branch/body functions to that backend's `cond`,
 `while_loop` or `for_loop`, after checking that every variable the statement
 must carry is defined.
 
-State conventions (docs/internals.md): branch and body functions take the
-state variables as arguments and return the new state — the value itself
-for one variable, a tuple for several, nothing for none. A staged statement
-also carries the attributes and items it assigns (`composites`), after them.
+State conventions (docs/internals.md): branch and body functions take no
+arguments (a `for` body takes the item) and return nothing; they assign the
+variables they share with the function they are written in through
+`nonlocal` (or `global`), so on Python values they are the user's own
+statements, exceptions and closures included. `names` are the variables a
+staged statement must carry (those read afterwards); the operator reads and
+writes them through the functions' closure cells (`_Shared`). Internally, a
+staged statement works on functions of explicit state — taking the variables
+as arguments and returning the new state: the value itself for one variable,
+a tuple for several, nothing for none — which is what backends see. A staged
+statement also carries the attributes and items it assigns (`composites`),
+after the variables.
 """
 from __future__ import annotations
 
@@ -38,11 +46,19 @@ def _result(state: tuple, n: int):
 
 # --- if -------------------------------------------------------------------------------------------
 
-def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple, composites=None):
-    """`if pred:` — Python's if, or the backend's cond for a staged `pred`."""
+def if_stmt(pred, true_fn, false_fn, names: tuple = (), composites=None, outer: tuple = ()) -> None:
+    """`if pred:` — Python's if, or the backend's cond for a staged `pred`. `outer`: variables of an enclosing
+    function or the module (`nonlocal`, `global`) that the statement assigns: a staged statement can't."""
     if pred.__class__ is bool or (backend := backend_for(pred)) is None:   # inlined: the hot Python path
-        return true_fn(*state) if pred else false_fn(*state)
-    return _staged_if(backend, pred, true_fn, false_fn, state, names, composites)
+        if pred:
+            true_fn()
+        else:
+            false_fn()
+        return
+    _check_no_outer(outer, "`if`", true_fn, false_fn)
+    shared = _Shared(names, (true_fn, false_fn))
+    shared.stage(lambda state: _staged_if(backend, pred, shared.function(true_fn), shared.function(false_fn),
+                                          state, names, composites))
 
 
 def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple, composites=None):
@@ -159,7 +175,9 @@ def _check_defined_after_if(values, names, which: str, other_fn=None, this_fn=No
 
 def _assigned_at(fn, name: str) -> str:
     """' at file.py:N' of `fn`'s assignments to `name` (converted code keeps the user's lines), or ''."""
-    code = getattr(getattr(fn, "__wrapped__", fn), "__code__", None)
+    while hasattr(fn, "__wrapped__"):
+        fn = fn.__wrapped__
+    code = getattr(fn, "__code__", None)
     if code is None:
         return ""
     try:
@@ -179,7 +197,7 @@ def _store_lines(code, name: str) -> list[int]:
     if inner:
         return inner
     if name.isidentifier():
-        opnames, stored = ("STORE_FAST", "STORE_DEREF"), name
+        opnames, stored = ("STORE_FAST", "STORE_DEREF", "DELETE_FAST", "DELETE_DEREF", "STORE_GLOBAL"), name
     else:
         opnames, stored = ("STORE_ATTR",), name.rpartition(".")[2]
     return sorted({i.positions.lineno for i in dis.get_instructions(code)
@@ -237,36 +255,21 @@ def _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr: str):
 
 # --- while ------------------------------------------------------------------------------------
 
-def while_stmt(test_fn, body_fn, state: tuple, names: tuple, opts=None, composites=None):
-    """`while test:` — a Python loop while the test gives Python values.
-
-    The Python loops below run once per iteration of the user's loop: they test a Python `bool` inline
-    and ask `backend_for` only about other values, and carry the state as the body returns it."""
-    test = test_fn(*state)
-    if test.__class__ is not bool and (backend := backend_for(test)) is not None:
-        return _staged_while(backend, test_fn, body_fn, state, names, opts, composites)
-    n = len(names)
-    if n == 1:
-        (value,) = state
-        while test:
-            value = body_fn(value)
-            test = test_fn(value)
-            if test.__class__ is not bool and (backend := backend_for(test)) is not None:
-                return _staged_while(backend, test_fn, body_fn, (value,), names, opts, composites)
-        return value
-    if n == 0:
-        while test:
-            body_fn()
-            test = test_fn()
-            if test.__class__ is not bool and (backend := backend_for(test)) is not None:
-                return _staged_while(backend, test_fn, body_fn, (), names, opts, composites)
-        return None
-    while test:
-        state = body_fn(*state)
-        test = test_fn(*state)
+def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, outer: tuple = ()) -> None:
+    """`while test:` — a Python loop while the test gives Python values; the rest of the loop is staged
+    from the first iteration whose test is a staged value."""
+    test = test_fn()
+    while True:
         if test.__class__ is not bool and (backend := backend_for(test)) is not None:
-            return _staged_while(backend, test_fn, body_fn, state, names, opts, composites)
-    return tuple(state)
+            _check_no_outer(outer, "`while` loop", body_fn, test_fn)
+            shared = _Shared(names, (test_fn, body_fn))
+            shared.stage(lambda state: _staged_while(backend, shared.test(test_fn), shared.function(body_fn),
+                                                     state, names, opts, composites))
+            return
+        if not test:
+            return
+        body_fn()
+        test = test_fn()
 
 
 def _check_defined_before_loop(state, names, construct: str, backend=None, body_fn=None) -> None:
@@ -411,64 +414,62 @@ def _lists_to_backend(backend, state):
 
 # --- for ---------------------------------------------------------------------------------------
 
-def for_stmt(iterable, body_fn, state: tuple, names: tuple, extra_test=None, opts=None, composites=None):
-    """`for item in iterable:` — `extra_test(*state)` is checked before each iteration."""
+def for_stmt(iterable, body_fn, names: tuple = (), extra_test=None, opts=None, composites=None,
+             outer: tuple = ()) -> None:
+    """`for item in iterable:` — `extra_test()` (a lowered `break` or `return`) is checked before each
+    iteration, and after the last one before the iterator is asked for another item, as Python's loop
+    stops at a `break` without taking the next item."""
     backend = backend_for(iterable)
     if backend is not None:
-        return _staged_for(backend, iterable, body_fn, state, names, extra_test, opts, composites)
-    n = len(names)
-    if extra_test is not None:
-        return _python_for_with_test(iterable, body_fn, state, names, extra_test, opts, composites)
-    if n == 1:
-        (value,) = state
-        for item in iterable:
-            value = body_fn(item, value)
-        return value
-    if n == 0:
+        _check_no_outer(outer, "`for` loop", body_fn)
+        _stage_for(backend, iterable, body_fn, names, extra_test, opts, composites)
+        return
+    if extra_test is None:
         for item in iterable:
             body_fn(item)
-        return None
+        return
+    if not _go_on(extra_test, iterable, None, body_fn, names, opts, composites, outer):
+        return
     for item in iterable:
-        state = body_fn(item, *state)
-    return tuple(state)
+        body_fn(item)
+        if not _go_on(extra_test, iterable, item, body_fn, names, opts, composites, outer):
+            return
 
 
-def _python_for_with_test(iterable, body_fn, state: tuple, names: tuple, extra_test, opts, composites):
-    """A Python `for` that a `break` or `return` may stop: `extra_test` decides before each iteration,
-    and the rest of a `range` is staged once it gives a staged value."""
-    n = len(names)
-    if n == 1:
-        (value,) = state
-        for item in iterable:
-            test = extra_test(value)
-            if test.__class__ is not bool and (staged := backend_for(test)) is not None:
-                return _stage_the_rest(staged, iterable, item, body_fn, (value,), names, extra_test, opts,
-                                       composites)
-            if not test:
-                break
-            value = body_fn(item, value)
-        return value
-    for item in iterable:
-        test = extra_test(*state)
-        if test.__class__ is not bool and (staged := backend_for(test)) is not None:
-            return _stage_the_rest(staged, iterable, item, body_fn, state, names, extra_test, opts, composites)
-        if not test:
-            break
-        out = body_fn(item, *state)
-        state = out if n else ()
-    return _result(state, n)
+def _check_no_outer(outer: tuple, construct: str, *functions) -> None:
+    if outer:
+        where = next((w for fn in functions if fn is not None and (w := _assigned_at(fn, outer[0]))), "")
+        raise StagingError(at_user_line(
+            f"'{outer[0]}' is declared global or nonlocal and assigned{where} inside this {construct} on a tensor. A graph "
+            f"can't assign a variable outside the function each time it runs. Return the value from the function "
+            "instead (or keep it in a runtime.Variable)."))
 
 
-def _stage_the_rest(backend, iterable, item, body_fn, state, names, extra_test, opts, composites):
-    """A `break` or `return` in a loop over a Python `range` came to depend on a tensor: the remaining
-    iterations, from `item` on, become a staged loop over the rest of the range."""
+def _go_on(extra_test, iterable, done, body_fn, names, opts, composites, outer=()) -> bool:
+    """Whether a Python `for` goes on after the item `done` (None: before the first). When `extra_test`
+    gives a staged value, the rest of the loop is staged here and the answer is False."""
+    test = extra_test()
+    if test.__class__ is bool:
+        return test
+    backend = backend_for(test)
+    if backend is None:
+        return bool(test)
     if not isinstance(iterable, range):
         raise StagingError(at_user_line(
             "a `break` or `return` that depends on a tensor inside a loop over a Python iterable: the loop "
             "can't stop at run time. Loop over a tensor or a range instead (e.g. runtime.range) so the loop "
             "is staged."))
-    rest = backend.need("range", "a loop over a `range` that a tensor may stop")(item, iterable.stop, iterable.step)
-    return _staged_for(backend, rest, body_fn, state, names, extra_test, opts, composites)
+    _check_no_outer(outer, "`for` loop", body_fn)
+    start = iterable.start if done is None else done + iterable.step
+    rest = backend.need("range", "a loop over a `range` that a tensor may stop")(start, iterable.stop, iterable.step)
+    _stage_for(backend, rest, body_fn, names, extra_test, opts, composites)
+    return False
+
+
+def _stage_for(backend, iterable, body_fn, names, extra_test, opts, composites) -> None:
+    shared = _Shared(names, (body_fn, extra_test))
+    shared.stage(lambda state: _staged_for(backend, iterable, shared.function(body_fn, lead=1), state, names,
+                                           shared.test(extra_test), opts, composites))
 
 
 def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts, composites=None):
@@ -547,3 +548,103 @@ class _Carried:
             raise
         self._set(out[self.n:])
         return _result(out[:self.n], self.n)
+
+
+# --- the variables a statement's functions share with the function they are written in -------------------
+
+_EMPTY = object()   # an unbound variable's value in a snapshot
+
+
+class _Shared:
+    """The variables `names` as the statement's functions see them: a closure cell (the function declares
+    the variable `nonlocal`) or a global of the function's module (`global`). A staged statement reads its
+    state from them and writes the result back; an unbound variable reads as `Undefined`."""
+
+    def __init__(self, names: tuple, functions: tuple):
+        self.names = names
+        self.functions = [fn for fn in functions if fn is not None]
+        self.slots = [self._slot(name) for name in names]
+
+    def _slot(self, name: str):
+        for fn in self.functions:
+            code = fn.__code__
+            if name in code.co_freevars:
+                return fn.__closure__[code.co_freevars.index(name)]
+        return _GlobalSlot(self.functions[0].__globals__, name)
+
+    def read(self) -> tuple:
+        return tuple(Undefined(name) if (value := slot_get(slot)) is _EMPTY else value
+                     for name, slot in zip(self.names, self.slots))
+
+    def write(self, values) -> None:
+        for slot, value in zip(self.slots, values):
+            slot_set(slot, _EMPTY if value.__class__ is Undefined else value)
+
+    def function(self, fn, lead: int = 0):
+        """`fn` (taking `lead` arguments) as a function of the state that returns the new state."""
+        n = len(self.names)
+
+        def with_state(*args):
+            self.write(args[lead:])
+            fn(*args[:lead])
+            return _result(self.read(), n)
+        with_state.__wrapped__ = fn   # where `_assigned_at` finds the user's assignments
+        return with_state
+
+    def test(self, fn):
+        """A loop's test (or `extra_test`) as a function of the state."""
+        if fn is None:
+            return None
+
+        def with_state(*args):
+            self.write(args)
+            return fn()
+        with_state.__wrapped__ = fn
+        return with_state
+
+    def _cells(self) -> list:
+        return [cell for fn in self.functions for cell in (fn.__closure__ or ())]
+
+    def stage(self, staged) -> None:
+        """Run `staged(state) -> new state` (the backend's cond or loop on the state functions) and set the
+        variables to its result. Tracing runs the functions, which assign the shared variables: the other
+        variables they assign (temporaries that nothing reads afterwards) get their values back after it,
+        and all of them do if it raises."""
+        initial = self.read()
+        before = [(cell, slot_get(cell)) for cell in self._cells()]
+        try:
+            out = _as_tuple(staged(initial), len(self.names))
+        finally:
+            for cell, value in before:
+                if slot_get(cell) is not value:
+                    slot_set(cell, value)
+        self.write(out)
+
+
+class _GlobalSlot:
+    __slots__ = ("namespace", "name")
+
+    def __init__(self, namespace: dict, name: str):
+        self.namespace, self.name = namespace, name
+
+
+def slot_get(slot):
+    if slot.__class__ is _GlobalSlot:
+        return slot.namespace.get(slot.name, _EMPTY)
+    try:
+        return slot.cell_contents
+    except ValueError:
+        return _EMPTY
+
+
+def slot_set(slot, value) -> None:
+    if slot.__class__ is _GlobalSlot:
+        if value is _EMPTY:
+            slot.namespace.pop(slot.name, None)
+        else:
+            slot.namespace[slot.name] = value
+    elif value is _EMPTY:
+        if slot_get(slot) is not _EMPTY:
+            del slot.cell_contents
+    else:
+        slot.cell_contents = value

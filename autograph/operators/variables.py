@@ -40,3 +40,9 @@ def ld(value):
 
 def is_undefined(value) -> bool:
     return value.__class__ is Undefined or value.__class__ is UndefinedReturnValue
+
+
+class Local:
+    """Only ever an annotation in generated code: `y: ag__.Local` declares `y` a local variable of the
+    converted function without giving it a value (Python does not evaluate it), so that the branch and
+    loop-body functions can share `y` through `nonlocal` while it stays unbound, as the user's `y` is."""

@@ -129,6 +129,12 @@ def modified(stmts, walrus: bool = True) -> set[str]:
                 names |= modified(block, walrus)
         for handler in getattr(stmt, "handlers", []) or []:
             names |= modified(handler.body, walrus)
+        if isinstance(stmt, gast.Match):
+            for case in stmt.cases:
+                names |= set().union(*(pattern_names(p) for p in walk(case.pattern)))
+                names |= modified(case.body, walrus)
+                if walrus and case.guard is not None:
+                    names |= writes(gast.Expr(value=case.guard))
     return names
 
 
@@ -238,3 +244,77 @@ def _leaves(target) -> list:
     if isinstance(target, gast.Starred):
         return _leaves(target.value)
     return [target]
+
+
+_NESTED_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda, gast.GeneratorExp)
+
+
+def captured(stmts) -> set[str]:
+    """Names that a closure made in `stmts` may read when it runs later: every name loaded inside a nested
+    function, class, lambda or generator expression (conservatively, its own names too)."""
+    names: set[str] = set()
+    stack = list(stmts)
+    while stack:
+        n = stack.pop()
+        if n.__class__ in _NESTED_SCOPES:
+            names.update(m.id for m in walk(n) if m.__class__ is gast.Name and m.ctx.__class__ is gast.Load)
+            continue
+        stack.extend(c for c in gast.iter_child_nodes(n) if not isinstance(c, _LEAVES))
+    return names
+
+
+def declarations(stmts) -> tuple[set[str], set[str]]:
+    """The names the function itself (not a nested function) declares `global`, and `nonlocal`."""
+    declared_global: set[str] = set()
+    declared_nonlocal: set[str] = set()
+    for n in _own_scope(stmts):
+        if n.__class__ is gast.Global:
+            declared_global.update(n.names)
+        elif n.__class__ is gast.Nonlocal:
+            declared_nonlocal.update(n.names)
+    return declared_global, declared_nonlocal
+
+
+def _own_scope(stmts):
+    """The nodes of `stmts` that belong to their function's scope: not inside a nested function, class or
+    lambda (a comprehension is walked: a walrus in it binds in the function)."""
+    stack = list(reversed(stmts))
+    while stack:
+        n = stack.pop()
+        yield n
+        if n.__class__ in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda):
+            continue
+        stack.extend(reversed([c for c in gast.iter_child_nodes(n) if not isinstance(c, _LEAVES)]))
+
+
+def bound_in_scope(stmts) -> set[str]:
+    """Names that `stmts` bind in their own function's scope: assigned, deleted, imported, defined, caught,
+    captured by a pattern, or declared there without a value (`x: int`). Comprehension variables are the
+    comprehension's own; a walrus inside a comprehension binds in the function."""
+    names: set[str] = set()
+    comprehension_targets: set = set()
+    for n in _own_scope(stmts):
+        cls = n.__class__
+        if cls is gast.Name and n.ctx.__class__ in (gast.Store, gast.Del) and id(n) not in comprehension_targets:
+            names.add(n.id)
+        elif cls in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef):
+            names.add(n.name)
+        elif cls in (gast.Import, gast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in n.names)
+        elif cls is gast.comprehension:
+            comprehension_targets.update(id(t) for t in walk(n.target))
+        elif cls is gast.NamedExpr:
+            names.update(target_names(n.target))
+        else:
+            names.update(pattern_names(n))
+    return names
+
+
+def pattern_names(node) -> set[str]:
+    """The names a `match` pattern node captures itself (`case [x, *rest]`, `case {**kw}`, `case _ as y`)."""
+    cls = node.__class__
+    if cls is gast.MatchAs or cls is gast.MatchStar:
+        return {node.name} if node.name else set()
+    if cls is gast.MatchMapping:
+        return {node.rest} if node.rest else set()
+    return set()

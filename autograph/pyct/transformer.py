@@ -21,7 +21,9 @@ class Context:
     function_name: str
     params: set[str]
     user_locals: set[str]                   # names the user's function binds (params included)
-    declared_nonlocal: set[str] = field(default_factory=set)  # global/nonlocal declarations
+    declared_nonlocal: set[str] = field(default_factory=set)  # the function's own nonlocal declarations
+    declared_global: set[str] = field(default_factory=set)    # the function's own global declarations
+    captured: set[str] = field(default_factory=set)   # names a closure (nested def, lambda, generator) reads
     recursive: bool = True
     node_types: set | None = None           # the node types in the function when last scanned (None: unknown)
 

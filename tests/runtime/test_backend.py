@@ -469,7 +469,7 @@ def test_a_return_inside_a_staged_loop_behind_an_if_on_a_python_started_variable
         return -1
 
     code = ag.to_code(f)
-    assert "retval_ = ag__.ld(i)" in code and "ag__.while_stmt(" in code
+    assert "retval_ = i" in code and "ag__.while_stmt(" in code
     traced = tf.function(f)
     for n in (0, 3, 4, 10):
         assert int(traced(tf.constant(n))) == f(n)
@@ -542,7 +542,7 @@ def test_set_loop_options_shape_invariants_pairs_a_variable_with_its_shape():
             i += 1
         return x
 
-    assert "{'shape_invariants': [(ag__.ld(x), [None])]}" in ag.to_code(f)
+    assert "{'shape_invariants': [(x, [None])]}" in ag.to_code(f)
     assert ag.convert(f)(3).shape == (8,) and ag.convert(f)(tf.constant(3)).shape == (8,)
     assert tf.function(f)(tf.constant(3)).numpy().tolist() == [0.0] * 8
 

@@ -28,10 +28,10 @@ def return_pop(values):
 
 def test_pop_statements_become_list_pop():
     code = generated(pops)
-    assert "stack, first = ag__.list_pop(ag__.ld(stack), ag__.ld(i))" in code
-    assert "stack = ag__.list_pop(ag__.ld(stack), None)[0]" in code
-    assert "stack, popped = ag__.list_pop(ag__.ld(stack), None)\n        total += popped" in code
-    assert "stack, retval_ = ag__.list_pop(ag__.ld(stack), 0)" in generated(return_pop)
+    assert "stack, first = ag__.list_pop(stack, i)" in code
+    assert "stack = ag__.list_pop(stack, None)[0]" in code
+    assert "stack, popped = ag__.list_pop(stack, None)\n        total += popped" in code
+    assert "stack, retval_ = ag__.list_pop(stack, 0)" in generated(return_pop)
 
 
 def pop_in_a_test(values):
@@ -43,11 +43,11 @@ def pop_in_a_test(values):
 
 
 def test_a_pop_inside_a_larger_expression_pops_in_place():
-    assert "pair = (ag__.list_pop_in_place(ag__.ld(stack), None), ag__.list_pop_in_place(ag__.ld(stack), None))" \
+    assert "pair = (ag__.list_pop_in_place(stack, None), ag__.list_pop_in_place(stack, None))" \
         in generated(pop_in_an_expression)
     code = generated(pop_in_a_test)
-    assert "lambda: ag__.list_pop_in_place(ag__.ld(stack), None) > 2" in code
-    assert "ag__.list_pop_in_place(ag__.ld(stack), 0) * 10" in code   # in a conditional expression's lambda
+    assert "lambda: ag__.list_pop_in_place(stack, None) > 2" in code
+    assert "ag__.list_pop_in_place(stack, 0) * 10" in code   # in a conditional expression's lambda
 
 
 def test_a_pop_in_a_lambda_is_left_for_the_lambda_s_own_conversion():
