@@ -55,7 +55,7 @@ def count(n):
 def test_while_state_is_modified_and_live_variables_only():
     code = ag.to_code(count)
     assert "def loop_test():\n" in code
-    assert "def loop_body():\n                nonlocal i, s\n" in code
+    assert "def loop_body():\n            nonlocal i, s\n" in code
     assert "ag__.while_stmt(loop_test, loop_body, ('i', 's'))" in code
 
 
