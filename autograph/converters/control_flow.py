@@ -53,7 +53,6 @@ from autograph.pyct.transformer import Base, Context, block_or_pass, located, na
 class ControlFlowTransformer(Base):
     # -- helpers ------------------------------------------------------------------------
 
-    shared: set          # every variable a generated function declares `nonlocal`
     first_seen: dict     # each name's position of first appearance in the function, for readable orders
 
     def order(self, names) -> list[str]:
@@ -67,7 +66,6 @@ class ControlFlowTransformer(Base):
         declared = [v for v in self.order(shared) if v not in params]
         globals_ = [v for v in declared if v in self.ctx.declared_global]
         nonlocals = [v for v in declared if v not in self.ctx.declared_global]
-        self.shared |= set(nonlocals)
         if globals_:
             stmts.insert(0, gast.Global(names=globals_))
         if nonlocals:
@@ -114,6 +112,24 @@ class ControlFlowTransformer(Base):
         call = templates.replace_as_expression(template, names=_names_tuple(state), **nodes)
         return [gast.Expr(value=call)]
 
+    depth = 0   # how many if/while/for statements enclose the node being visited
+
+    def _visit_body(self, node) -> None:
+        self.depth += 1
+        try:
+            self.generic_visit(node)
+        finally:
+            self.depth -= 1
+
+    def visit_AnnAssign(self, node):
+        """Inside a statement's body, `x: T = v` becomes `x = v` (and `x: T` nothing): the body shares `x`
+        with `nonlocal`, which Python does not allow to be annotated. A local annotation is not evaluated."""
+        if not self.depth or node.target.__class__ is not gast.Name:
+            return node
+        if node.value is None:
+            return gast.Pass()
+        return gast.Assign(targets=[node.target], value=node.value, type_comment=None)
+
     # -- if ------------------------------------------------------------------------------------
 
     def _carried(self, node, modified: set, live: set) -> list[str]:
@@ -127,7 +143,7 @@ class ControlFlowTransformer(Base):
         composites = self._composites(node)
         in_true = activity.modified(node.body, self.walrus)
         in_false = activity.modified(node.orelse, self.walrus)
-        self.generic_visit(node)
+        self._visit_body(node)
         live = set(anno.get(node, Key.LIVE_OUT, ())) | set(anno.get(node, Key.LIVE_IN, ()))
         state = self._carried(node, in_true | in_false, live)
         true_name, false_name = self.ctx.namer.new("if_true"), self.ctx.namer.new("if_false")
@@ -143,7 +159,7 @@ class ControlFlowTransformer(Base):
         composites = self._composites(node)
         modified = activity.modified(node.body, self.walrus)
         in_test = activity.writes(gast.Expr(value=node.test), self.walrus)
-        self.generic_visit(node)
+        self._visit_body(node)
         head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
         state = self._carried(node, modified | in_test, head)
         test_name, body_name = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
@@ -160,7 +176,7 @@ class ControlFlowTransformer(Base):
     def visit_For(self, node):
         composites = self._composites(node)
         modified = activity.modified(node.body, self.walrus) | activity.target_names(node.target)
-        self.generic_visit(node)
+        self._visit_body(node)
         head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
         state = self._carried(node, modified, head)
         body_name, item = self.ctx.namer.new("loop_body"), self.ctx.namer.new("itr")
@@ -228,7 +244,6 @@ def transform(node, ctx: Context):
     transformer.statements_only = not types & {gast.Yield, gast.YieldFrom}
     transformer.walrus = gast.NamedExpr in types
     transformer.composite_writes = activity.COMPOSITE_STORE in types
-    transformer.shared = set()
     transformer.first_seen = {}
     positions = {}
     for n in activity.walk(node):
@@ -238,17 +253,8 @@ def transform(node, ctx: Context):
     transformer.first_seen = {v: i for i, v in enumerate(sorted(positions, key=positions.get))}
     declarations = _hoist_declarations(node) if types & {gast.Global, gast.Nonlocal} else []
     node = transformer.transform(node)
-    unbound = transformer.shared - activity.bound_in_scope(node.body) - ctx.params
-    unbound -= {n for d in declarations for n in d.names}
-    locals_ = [located(_local(v), node) for v in transformer.order(unbound)]
-    node.body = declarations + locals_ + node.body
+    node.body = declarations + node.body
     return node
-
-
-def _local(var: str) -> gast.AnnAssign:
-    """`var: ag__.Local`: makes `var` a local of the function, unbound (see the module docstring)."""
-    annotation = gast.Attribute(value=name("ag__"), attr="Local", ctx=gast.Load())
-    return gast.AnnAssign(target=name(var, gast.Store()), annotation=annotation, value=None, simple=1)
 
 
 def _hoist_declarations(fn) -> list:

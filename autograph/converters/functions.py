@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import gast
 
-from autograph.pyct import templates
-from autograph.pyct.transformer import Context
+from autograph.pyct import activity, anno, templates
+from autograph.pyct.anno import Key
+from autograph.pyct.transformer import Context, located, name
 
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
-    body = list(node.body)
+    body = _declare_shared(node, ctx) + list(node.body)
     options = f"ag__.ConversionOptions(recursive={ctx.recursive!r})"
     scope = templates.replace(
         f"with ag__.FunctionScope(fn_name, 'fscope', {options}) as fscope:\n    body",
@@ -29,3 +30,24 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     node.decorator_list = []
     node.returns = None
     return node
+
+
+def _declare_shared(node: gast.FunctionDef, ctx: Context) -> list:
+    """`y: ag__.Local` for each variable that a generated function (a branch, a loop body, a hoisted operand)
+    shares through `nonlocal` but that the function binds nowhere else: it makes `y` a local of the
+    function, unbound, so that `nonlocal y` has a variable to refer to (autograph/operators/variables.py)."""
+    shared: dict[str, None] = {}
+    for n in activity.walk(node):
+        if n.__class__ is gast.FunctionDef and anno.get(n, Key.GENERATED):
+            for stmt in n.body:
+                if stmt.__class__ is gast.Nonlocal:
+                    shared.update(dict.fromkeys(stmt.names))
+    if not shared:
+        return []
+    unbound = set(shared) - activity.bound_in_scope(node.body) - ctx.params - ctx.declared_nonlocal
+    return [located(_local(v), node) for v in shared if v in unbound]
+
+
+def _local(var: str) -> gast.AnnAssign:
+    annotation = gast.Attribute(value=name("ag__"), attr="Local", ctx=gast.Load())
+    return gast.AnnAssign(target=name(var, gast.Store()), annotation=annotation, value=None, simple=1)

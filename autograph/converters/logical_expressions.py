@@ -3,22 +3,77 @@ semantics on Python values and become logical ops on tensors.
 
 Before:                          After:
     a and b or not c                 ag__.or_(lambda: ag__.and_(lambda: a, lambda: b), lambda: ag__.not_(c))
+
+An operand that assigns with `:=` can't be a lambda (the name would be the
+lambda's own): it becomes a function that shares the name through `nonlocal`,
+defined just before the statement.
+
+    if x > 0 and (c := x * 2) > 3:   def and_operand():
+        ...                              nonlocal c
+                                         return (c := x * 2) > 3
+                                     if ag__.and_(lambda: x > 0, and_operand):
+                                         ...
 """
 from __future__ import annotations
 
 import gast
 
-from autograph.pyct import templates
-from autograph.pyct.transformer import Base, Context
+from autograph.pyct import anno, templates
+from autograph.pyct.anno import Key
+from autograph.pyct.transformer import Base, Context, name
 
 
-class LogicalTransformer(Base):
+class Thunks(Base):
+    """A transformer that turns expressions into functions called later (`thunk`), hoisting those that assign
+    with `:=` to functions defined before the statement they are part of."""
+
+    def __init__(self, ctx: Context):
+        super().__init__(ctx)
+        self.pending: list = []
+        self.walrus = ctx.node_types is None or gast.NamedExpr in ctx.node_types
+
+    def thunk(self, expr, base: str):
+        """`lambda: expr`, or the name of a hoisted `def base(): nonlocal ...; return expr`."""
+        targets = _walrus_targets(expr) if self.walrus else []
+        if not targets:
+            return _lambda(expr)
+        fn_name = self.ctx.namer.new(base)
+        fdef = gast.FunctionDef(
+            name=fn_name, args=_no_args(), body=[gast.Nonlocal(names=targets), gast.Return(value=expr)],
+            decorator_list=[], returns=None, type_comment=None, type_params=[])
+        anno.set(fdef, Key.GENERATED, True)
+        self.pending.append(fdef)
+        return name(fn_name)
+
+    def _visitor(self, cls: type):
+        visitor = super()._visitor(cls)
+        if not self.walrus or not issubclass(cls, gast.stmt) or cls in (gast.FunctionDef, gast.ClassDef):
+            return visitor
+        generic = self._generic
+
+        def with_hoisted(node):
+            outer, self.pending = self.pending, []
+            if visitor is generic:
+                generic(node)
+                result = node
+            else:
+                result = visitor(node)
+            hoisted, self.pending = self.pending, outer
+            if not hoisted:
+                return result
+            return hoisted + (result if isinstance(result, list) else [result])
+        self._visitors[cls] = with_hoisted
+        return with_hoisted
+
+
+class LogicalTransformer(Thunks):
     def visit_BoolOp(self, node):
         self.generic_visit(node)
-        op = "ag__.and_" if isinstance(node.op, gast.And) else "ag__.or_"
+        op, base = ("ag__.and_", "and_operand") if isinstance(node.op, gast.And) else ("ag__.or_", "or_operand")
         result = node.values[-1]
         for value in reversed(node.values[:-1]):
-            result = templates.replace_as_expression(f"{op}(lambda: a, lambda: b)", a=value, b=result)
+            result = templates.replace_as_expression(f"{op}(a, b)", a=self.thunk(value, base),
+                                                     b=self.thunk(result, base))
         return result
 
     def visit_UnaryOp(self, node):
@@ -26,6 +81,29 @@ class LogicalTransformer(Base):
         if isinstance(node.op, gast.Not):
             return templates.replace_as_expression("ag__.not_(operand)", operand=node.operand)
         return node
+
+
+def _walrus_targets(expr) -> list[str]:
+    """The names `expr` assigns with `:=` in its own scope (a lambda inside it has its own)."""
+    found: list[str] = []
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        if n.__class__ is gast.Lambda:
+            continue
+        if n.__class__ is gast.NamedExpr and n.target.id not in found:
+            found.append(n.target.id)
+        stack.extend(gast.iter_child_nodes(n))
+    return found
+
+
+def _no_args():
+    return gast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                          defaults=[])
+
+
+def _lambda(body):
+    return gast.Lambda(args=_no_args(), body=body)
 
 
 def transform(node, ctx: Context):

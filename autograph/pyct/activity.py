@@ -92,14 +92,14 @@ def writes(stmt, walrus: bool = True) -> set[str]:
         return {stmt.name}
     if isinstance(stmt, (gast.Import, gast.ImportFrom)):
         return {(a.asname or a.name).split(".")[0] for a in stmt.names}
-    if isinstance(stmt, (gast.Assign,)):
-        return set().union(*(target_names(t) for t in stmt.targets))
-    if isinstance(stmt, (gast.AugAssign, gast.AnnAssign)):
-        return target_names(stmt.target)
     names = set()
-    if not walrus:
+    if isinstance(stmt, (gast.Assign,)):
+        names = set().union(*(target_names(t) for t in stmt.targets))
+    elif isinstance(stmt, (gast.AugAssign, gast.AnnAssign)):
+        names = target_names(stmt.target)
+    if not walrus or (names and stmt.value is None):
         return names
-    for n in walk(stmt):
+    for n in walk(stmt if not names else stmt.value):
         if isinstance(n, gast.NamedExpr):
             names |= target_names(n.target)
     return names

@@ -367,10 +367,11 @@ CONSTRUCTS = [
               ["scaled_sum([1, -2, 3], 10)"],
               ["scaled_sum(tf.constant([1, -2, 3]), 10)"]),
     Construct("del", "`del`",
-              "Inside a branch or a loop body, `del x` becomes `x = ag__.Undefined('x')`: the body is a "
-              "function of its own, where deleting an outer variable would fail. A later read of `x` "
-              "raises `UnboundLocalError` as in Python; with a tensor condition or loop, a variable "
-              "deleted on a path and read afterwards is a `StagingError` naming the `del`. `del` of an "
+              "`del x` stays `del x`: a branch or loop body shares `x` with the function through "
+              "`nonlocal`, so deleting it unbinds the function's own variable, and a later read raises "
+              "as in Python (a `NameError`; Python's is its subclass `UnboundLocalError` when the read "
+              "is outside the statement). With a tensor condition or loop, a variable deleted on a path "
+              "and read afterwards is a `StagingError` naming the `del`. `del` of an "
               "item or attribute (`del d[k]`, `del obj.attr`) is left as written.",
               [largest_gap],
               ["largest_gap([1, 4, 6, 11])"],

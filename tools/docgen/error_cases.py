@@ -39,16 +39,17 @@ CASES = [
         "ag.to_code(f)",
         "convert the synchronous function that does the computation, and await around it."),
     ErrorCase(
-        "`ConversionError`: `global` or `nonlocal` inside a loop or an `if`",
-        "A `global`/`nonlocal` declaration inside converted control flow can't be converted, because "
-        "the loop body becomes a function of its own.",
-        "total = 0\n\n\ndef add_all(n):\n    while n > 0:\n        global total\n        total += n\n"
+        "`StagingError`: a `global` or `nonlocal` variable assigned in a tensor loop or `if`",
+        "On Python values a converted function assigns globals as Python does. A staged loop or `if` runs "
+        "once, when the function is traced, so it can't assign a variable outside the function each time "
+        "the graph runs.",
+        "total = 0\n\n\n@tf.function\ndef add_all(n):\n    global total\n    while n > 0:\n        total += n\n"
         "        n -= 1\n    return n\n",
-        "ag.convert(add_all)(3)",
-        "compute the value in a local variable and return it (or assign the global once, after the "
-        "loop).",
-        "def add_all(n):\n    total = 0\n    while n > 0:\n        total += n\n        n -= 1\n    return total\n",
-        "ag.convert(add_all)(3)"),
+        "add_all(tf.constant(3))",
+        "compute the value in a local variable and return it (or keep it in a `runtime.Variable`).",
+        "@tf.function\ndef add_all(n):\n    total = 0\n    while n > 0:\n        total += n\n        n -= 1\n"
+        "    return total\n",
+        "add_all(tf.constant(3))"),
     ErrorCase(
         "`ConversionError`: `set_loop_options` with positional or unknown arguments",
         "`ag.set_loop_options(...)` is a directive read from the source: it takes keyword arguments "
