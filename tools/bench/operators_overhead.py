@@ -1,6 +1,6 @@
 """Cost of the operators on plain Python values: a 1,000-iteration loop with an
 `if` inside, written as plain Python and as the generated code calls
-`while_stmt`/`if_stmt`/`ld`, side by side, with the ratio.
+`while_stmt`/`if_stmt`, side by side, with the ratio.
 
 Run: python tools/bench/operators_overhead.py
 Target (issue 4): converted code at most 3x the original on Python values
@@ -32,25 +32,27 @@ def plain(n):
 
 
 def through_operators(n):
-    """What the transpiler emits for `plain` (explicit functional state), minus the FunctionScope."""
+    """What the transpiler emits for `plain` (`ag.to_code(plain)`: the branch and loop functions share
+    `i` and `s` through `nonlocal`), minus the FunctionScope."""
     i = 0
     s = 0
 
-    def loop_test(i, s):
-        return ag__.ld(i) < ag__.ld(n)
+    def loop_test():
+        return i < n
 
-    def loop_body(i, s):
-        def if_true(s):
-            s = ag__.ld(s) + ag__.ld(i)
-            return s
+    def loop_body():
+        nonlocal i, s
 
-        def if_false(s):
-            s = ag__.ld(s) - 1
-            return s
-        s = ag__.if_stmt(ag__.ld(i) % 3 == 0, if_true, if_false, (s,), ("s",))
-        i = ag__.ld(i) + 1
-        return i, s
-    i, s = ag__.while_stmt(loop_test, loop_body, (i, s), ("i", "s"))
+        def if_true():
+            nonlocal s
+            s = s + i
+
+        def if_false():
+            nonlocal s
+            s = s - 1
+        ag__.if_stmt(i % 3 == 0, if_true, if_false, ("s",))
+        i = i + 1
+    ag__.while_stmt(loop_test, loop_body, ("i", "s"))
     return s
 
 
@@ -60,45 +62,26 @@ def scaffold_only(n):
     i = 0
     s = 0
 
-    def loop_test(i, s):
+    def loop_test():
         return i < n
 
-    def loop_body(i, s):
-        def if_true(s):
+    def loop_body():
+        nonlocal i, s
+
+        def if_true():
+            nonlocal s
             s = s + i
-            return s
 
-        def if_false(s):
+        def if_false():
+            nonlocal s
             s = s - 1
-            return s
-        s = if_true(s) if i % 3 == 0 else if_false(s)
+        if i % 3 == 0:
+            if_true()
+        else:
+            if_false()
         i = i + 1
-        return i, s
-    while loop_test(i, s):
-        i, s = loop_body(i, s)
-    return s
-
-
-def operators_without_ld(n):
-    """The generated form without the `ld` calls: the cost of `while_stmt`/`if_stmt` alone."""
-    i = 0
-    s = 0
-
-    def loop_test(i, s):
-        return i < n
-
-    def loop_body(i, s):
-        def if_true(s):
-            s = s + i
-            return s
-
-        def if_false(s):
-            s = s - 1
-            return s
-        s = ag__.if_stmt(i % 3 == 0, if_true, if_false, (s,), ("s",))
-        i = i + 1
-        return i, s
-    i, s = ag__.while_stmt(loop_test, loop_body, (i, s), ("i", "s"))
+    while loop_test():
+        loop_body()
     return s
 
 
@@ -111,19 +94,18 @@ def main() -> None:
     import runtime  # noqa: F401  (a framework registered, as in real use: the type cache must still make it cheap)
 
     n = 1000
-    assert plain(n) == through_operators(n) == operators_without_ld(n) == scaffold_only(n)
+    assert plain(n) == through_operators(n) == scaffold_only(n)
     print(f"registered backends: {[b.name for b in backends.registered()]}")
     base = best(plain, n)
     print(f"{'1,000-iteration while + if on Python ints':48} {'time':>10} {'vs plain':>9}")
     times = {}
     for label, fn in [("plain Python", plain),
                       ("generated scaffold, operators inlined", scaffold_only),
-                      ("+ while_stmt/if_stmt", operators_without_ld),
-                      ("+ ld (the generated form)", through_operators)]:
+                      ("+ while_stmt/if_stmt (the generated form)", through_operators)]:
         times[label] = t = best(fn, n)
         print(f"{label:48} {t * 1e6:8.1f}us {t / base:8.2f}x")
-    overhead = times["+ ld (the generated form)"] - times["generated scaffold, operators inlined"]
-    print(f"operators' own cost: {overhead / n * 1e9:.0f} ns per iteration (one while test, one if, 5 ld)")
+    overhead = times["+ while_stmt/if_stmt (the generated form)"] - times["generated scaffold, operators inlined"]
+    print(f"operators' own cost: {overhead / n * 1e9:.0f} ns per iteration (one while test, one if)")
     per_call = min(timeit.repeat(lambda: backends.backend_for(1.5), number=100_000, repeat=5,
                                  timer=time.process_time)) / 100_000
     print(f"\nbackend_for(python float), cached: {per_call * 1e9:.0f} ns per call")

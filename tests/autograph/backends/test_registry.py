@@ -97,9 +97,25 @@ def test_python_values_never_reach_a_backends_is_staged():
     calls = []
     backends.register_backend(backends.Backend(
         name="counting", staged_types=(Staged,), is_staged=lambda v: calls.append(v) or True))
+    taken, i = None, 0.0
+
+    def true_fn():
+        nonlocal taken
+        taken = "t"
+
+    def false_fn():
+        nonlocal taken
+        taken = "f"
+
+    def step():
+        nonlocal i
+        i = i + 1
+
     try:
-        assert ops.if_stmt(1, lambda: "t", lambda: "f", (), ()) == "t"
-        assert ops.while_stmt(lambda i: i < 3, lambda i: i + 1, (0.0,), ("i",)) == 3.0
+        ops.if_stmt(1, true_fn, false_fn, ("taken",))
+        ops.while_stmt(lambda: i < 3, step, ("i",))
+        ops.for_stmt([0.5, 1.5], lambda x: step(), ("i",), extra_test=lambda: i < 4.5)
+        assert taken == "t" and i == 5.0
         assert ops.and_(lambda: [1], lambda: "b") == "b" and ops.len_("abc") == 3
         assert calls == []
         assert backends.backend_for(Staged()).name == "counting" and len(calls) == 1

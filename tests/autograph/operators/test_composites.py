@@ -42,27 +42,46 @@ def test_read_leaves_out_what_is_not_there_yet():
 
 def test_python_values_ignore_composites():
     spec = {"box.x": never_read}
-    assert ag.if_stmt(True, lambda a: a + 1, lambda a: a, (1,), ("a",), composites=spec) == 2
-    assert ag.while_stmt(lambda i: i < 3, lambda i: i + 1, (0,), ("i",), composites=spec) == 3
-    assert ag.for_stmt(range(3), lambda item, s: s + item, (0,), ("s",), composites=spec) == 3
-    assert ag.for_stmt(range(9), lambda item, s: s + item, (0,), ("s",), extra_test=lambda s: s < 3,
-                       composites=spec) == 3
+    a, i, s = 1, 0, 0
+
+    def add_one():
+        nonlocal a
+        a = a + 1
+
+    def keep():
+        pass
+
+    def step():
+        nonlocal i
+        i = i + 1
+
+    def add(item):
+        nonlocal s
+        s = s + item
+
+    assert ag.if_stmt(True, add_one, keep, ("a",), composites=spec) is None and a == 2
+    assert ag.while_stmt(lambda: i < 3, step, ("i",), composites=spec) is None and i == 3
+    assert ag.for_stmt(range(3), add, ("s",), composites=spec) is None and s == 3
+    s = 0
+    assert ag.for_stmt(range(9), add, ("s",), extra_test=lambda: s < 3, composites=spec) is None and s == 3
 
 
 def test_staged_if_carries_an_attribute_after_the_variables(toy):
     box = Box(x=Toy(1))
     seen = {}
+    a = Toy(0)
 
-    def true_fn(a):
+    def true_fn():
+        nonlocal a
         seen["true"] = box.x
         box.x = box.x + 10
-        return a + 1
+        a = a + 1
 
-    def false_fn(a):
+    def false_fn():
         seen["false"] = box.x
-        return a
 
-    assert ag.if_stmt(Toy(True), true_fn, false_fn, (Toy(0),), ("a",), composites={"box.x": lambda: box}).value == 1
+    assert ag.if_stmt(Toy(True), true_fn, false_fn, ("a",), composites={"box.x": lambda: box}) is None
+    assert a.value == 1
     assert box.x.value == 11 and seen["true"].value == seen["false"].value == 1
 
 
@@ -72,8 +91,8 @@ def test_staged_if_keeps_the_old_value_on_the_branch_that_does_not_assign(toy):
     def assigns():
         box.x = Toy(5)
 
-    out = ag.if_stmt(Toy(False), assigns, lambda: None, (), (), composites={"box.x": lambda: box})
-    assert out is None and box.x.value == 1
+    assert ag.if_stmt(Toy(False), assigns, lambda: None, composites={"box.x": lambda: box}) is None
+    assert box.x.value == 1
 
 
 def test_staged_while_test_and_body_see_the_carried_value_and_the_backend_sees_its_name():
@@ -85,14 +104,16 @@ def test_staged_while_test_and_body_see_the_carried_value_and_the_backend_sees_i
         signatures.append(str(inspect.signature(body)))
         return loop(test, body, state, opts)
 
-    def body(steps):
+    steps = Toy(0)
+
+    def body():
+        nonlocal steps
         d["left"] = d["left"] - 1
-        return steps + 2
+        steps = steps + 2
 
     backends.register_backend(make_backend(Recorder(), while_loop=while_loop))
     try:
-        steps = ag.while_stmt(lambda steps: d["left"] > 0, body, (Toy(0),), ("steps",),
-                              composites={"d['left']": lambda: d})
+        ag.while_stmt(lambda: d["left"] > 0, body, ("steps",), composites={"d['left']": lambda: d})
     finally:
         backends.unregister_backend("toy")
     assert steps.value == 6 and d["left"].value == 0
@@ -105,18 +126,21 @@ def test_staged_for_carries_an_item_through_extra_test(toy):
     def body(item):
         acc["total"] = acc["total"] + item
 
-    out = ag.for_stmt(Toy([1, 2, 3, 4]), body, (), (), extra_test=lambda: acc["total"] < 3,
-                      composites={"acc['total']": lambda: acc})
-    assert out is None and acc["total"].value == 3
+    assert ag.for_stmt(Toy([1, 2, 3, 4]), body, extra_test=lambda: acc["total"] < 3,
+                       composites={"acc['total']": lambda: acc}) is None
+    assert acc["total"].value == 3
 
 
 def test_a_failed_staging_gives_the_object_its_value_back(toy):
     box = Box(x=Toy(1))
+    n = Toy(0)
 
-    def body():
+    def body(item):
+        nonlocal n
+        n = n + item
         box.x = Toy(2)
         raise ValueError("boom")
 
     with pytest.raises(ValueError, match="boom"):
-        ag.for_stmt(Toy([1]), lambda item: body(), (), (), composites={"box.x": lambda: box})
-    assert box.x.value == 1
+        ag.for_stmt(Toy([1]), body, ("n",), composites={"box.x": lambda: box})
+    assert box.x.value == 1 and n.value == 0     # the object and the variable, as they were

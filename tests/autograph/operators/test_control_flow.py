@@ -1,5 +1,10 @@
 """if_stmt / while_stmt / for_stmt / if_exp: exact Python semantics on Python
-values, dispatch to a (toy) backend on staged values, and the checks."""
+values, dispatch to a (toy) backend on staged values, and the checks.
+
+The tests call the operators as generated code does: the variables live in an
+enclosing function, the branch/body/test functions take no arguments (a `for`
+body takes the item), assign them through `nonlocal` and return nothing, and
+the tests read the variables after the operator returns (None)."""
 from __future__ import annotations
 
 import pytest
@@ -14,30 +19,69 @@ values = st.one_of(st.integers(-3, 3), st.booleans(), st.just(None), st.just("")
                    st.just([0]), st.floats(-2, 2, allow_nan=False))
 
 
+def _unbound(read) -> bool:
+    """Whether `read()` (a read of a local variable) finds it unbound."""
+    try:
+        read()
+    except NameError:        # UnboundLocalError, or NameError for a free variable
+        return True
+    return False
+
+
 # --- Python values ---------------------------------------------------------------------------
 
 @settings(max_examples=60, deadline=None)
-@given(pred=values, x=st.integers(-5, 5))
-def test_if_stmt_matches_python_if(pred, x):
+@given(pred=values, x0=st.integers(-5, 5))
+def test_if_stmt_matches_python_if(pred, x0):
     log = []
+    x = x0
 
-    def true_fn(x):
+    def true_fn():
+        nonlocal x
         log.append("t")
-        return x + 1
+        x = x + 1
 
-    def false_fn(x):
+    def false_fn():
+        nonlocal x
         log.append("f")
-        return x - 1
+        x = x - 1
 
     expected_log = []
-    expected = (expected_log.append("t") or x + 1) if pred else (expected_log.append("f") or x - 1)
-    assert ag.if_stmt(pred, true_fn, false_fn, (x,), ("x",)) == expected
-    assert log == expected_log
+    expected = (expected_log.append("t") or x0 + 1) if pred else (expected_log.append("f") or x0 - 1)
+    assert ag.if_stmt(pred, true_fn, false_fn, ("x",)) is None
+    assert x == expected and log == expected_log
 
 
-def test_if_stmt_result_arity():
-    assert ag.if_stmt(True, lambda: None, lambda: None, (), ()) is None
-    assert ag.if_stmt(False, lambda a, b: (a, b), lambda a, b: (b, a), (1, 2), ("a", "b")) == (2, 1)
+def test_if_stmt_leaves_the_values_in_the_variables():
+    """What the old protocol returned (nothing, one value, a tuple) is now in the variables themselves."""
+    a, b = 1, 2
+
+    def swap():
+        nonlocal a, b
+        a, b = b, a
+
+    def keep():
+        pass
+
+    assert ag.if_stmt(True, keep, keep) is None                       # no variables
+    assert ag.if_stmt(False, keep, swap, ("a", "b")) is None and (a, b) == (2, 1)
+    assert ag.if_stmt(True, keep, swap, ("a", "b")) is None and (a, b) == (2, 1)
+
+
+def test_if_stmt_on_python_values_leaves_a_variable_unbound_when_the_branch_taken_does_not_assign_it():
+    y: int
+
+    def true_fn():
+        nonlocal y
+        y = 1
+
+    def false_fn():
+        pass
+
+    ag.if_stmt(False, true_fn, false_fn, ("y",))
+    assert _unbound(lambda: y)
+    ag.if_stmt(True, true_fn, false_fn, ("y",))
+    assert y == 1
 
 
 @settings(max_examples=40, deadline=None)
@@ -51,27 +95,35 @@ def test_while_stmt_matches_python_while(n, step):
         return i, s, log
 
     log = []
+    i, s = 0, 0
 
-    def test(i, s):
+    def test():
         log.append(("test", i))
         return i < n
 
-    def body(i, s):
+    def body():
+        nonlocal i, s
         log.append(("body", i))
-        return i + step, s + i
+        i, s = i + step, s + i
 
-    i, s = ag.while_stmt(test, body, (0, 0), ("i", "s"))
+    assert ag.while_stmt(test, body, ("i", "s")) is None
     assert (i, s, log) == original(n)
 
 
 def test_while_stmt_one_and_zero_state_variables():
-    assert ag.while_stmt(lambda x: x < 100, lambda x: x * 3, (1,), ("x",)) == 243
+    x = 1
+
+    def triple():
+        nonlocal x
+        x = x * 3
+
+    assert ag.while_stmt(lambda: x < 100, triple, ("x",)) is None and x == 243
     box = [0]
 
     def body():
         box[0] += 1
 
-    assert ag.while_stmt(lambda: box[0] < 4, body, (), ()) is None and box == [4]
+    assert ag.while_stmt(lambda: box[0] < 4, body) is None and box == [4]
 
 
 @settings(max_examples=40, deadline=None)
@@ -84,16 +136,19 @@ def test_for_stmt_with_extra_test_matches_break(items, stop_at):
             total += x
             if x == stop_at:
                 break
-        return seen, total
+        return seen, total, stop_at in items
 
     seen = []
+    total, stop = 0, False
 
-    def body(x, total, stop):
+    def body(x):
+        nonlocal total, stop
         seen.append(x)
-        return total + x, x == stop_at
+        total = total + x
+        stop = x == stop_at
 
-    total, stop = ag.for_stmt(items, body, (0, False), ("total", "stop"), extra_test=lambda total, stop: not stop)
-    assert (seen, total) == original()
+    assert ag.for_stmt(items, body, ("total", "stop"), extra_test=lambda: not stop) is None
+    assert (seen, total, stop) == original()
 
 
 def test_for_stmt_consumes_any_python_iterable_lazily():
@@ -104,9 +159,111 @@ def test_for_stmt_consumes_any_python_iterable_lazily():
             pulled.append(i)
             yield i
 
-    out = ag.for_stmt(gen(), lambda i, s: s + i, (0,), ("s",), extra_test=lambda s: s < 3)
-    assert out == 3 and pulled == [0, 1, 2, 3]       # stops before pulling a 5th item, like `break`
-    assert ag.for_stmt({"a": 1, "b": 2}, lambda k, s: s + k, ("",), ("s",)) == "ab"
+    s = 0
+
+    def add(i):
+        nonlocal s
+        s = s + i
+
+    ag.for_stmt(gen(), add, ("s",), extra_test=lambda: s < 3)
+    # extra_test (a lowered `break`) is checked after each iteration, before the next item is pulled: the
+    # loop stops at s == 3 without pulling 3, as `for i in gen(): s += i; if not s < 3: break` does. (The
+    # old protocol checked it after pulling, and pulled [0, 1, 2, 3].)
+    assert s == 3 and pulled == [0, 1, 2]
+    s = ""
+    ag.for_stmt({"a": 1, "b": 2}, add, ("s",))
+    assert s == "ab"
+
+
+def test_for_stmt_with_extra_test_stops_before_asking_the_iterator_for_another_item():
+    it = iter([1, 2, 3, 4])
+    seen = []
+    break_ = False
+
+    def body(x):
+        nonlocal break_
+        seen.append(x)
+        if x == 2:
+            break_ = True
+
+    ag.for_stmt(it, body, ("break_",), extra_test=lambda: not break_)
+    assert seen == [1, 2] and break_ and list(it) == [3, 4]
+    # as Python's own loop does
+    it = iter([1, 2, 3, 4])
+    for x in it:
+        if x == 2:
+            break
+    assert list(it) == [3, 4]
+
+
+def test_for_stmt_whose_extra_test_is_false_at_the_start_takes_no_item():
+    it = iter([1, 2])
+    ag.for_stmt(it, lambda x: pytest.fail("body ran"), extra_test=lambda: False)
+    assert list(it) == [1, 2]
+
+
+def test_an_exception_in_a_body_on_python_values_keeps_the_assignments_made_before_it():
+    x, n, total = 0, 0, 0
+
+    def true_fn():
+        nonlocal x
+        x = 1
+        raise ValueError("if")
+
+    with pytest.raises(ValueError, match="if"):
+        ag.if_stmt(True, true_fn, lambda: None, ("x",))
+    assert x == 1
+
+    def while_body():
+        nonlocal n
+        n += 1
+        if n == 3:
+            raise ValueError("while")
+
+    with pytest.raises(ValueError, match="while"):
+        ag.while_stmt(lambda: n < 10, while_body, ("n",))
+    assert n == 3
+
+    def for_body(item):
+        nonlocal total
+        total += item
+        if item == 2:
+            raise ValueError("for")
+
+    with pytest.raises(ValueError, match="for"):
+        ag.for_stmt([1, 2, 3], for_body, ("total",))
+    assert total == 3
+    with pytest.raises(ValueError, match="for"):
+        ag.for_stmt([10, 2, 3], for_body, ("total",), extra_test=lambda: True)
+    assert total == 15
+
+
+def test_python_values_ignore_outer():
+    """`outer` only matters to a staged statement: Python's own statement assigns the outer variable."""
+    g = 0
+
+    def converted():
+        nonlocal g
+
+        def true_fn():
+            nonlocal g
+            g = 1
+
+        def while_body():
+            nonlocal g
+            g += 1
+
+        def for_body(item):
+            nonlocal g
+            g += item
+
+        ag.if_stmt(True, true_fn, lambda: None, (), outer=("g",))
+        ag.while_stmt(lambda: g < 3, while_body, outer=("g",))
+        ag.for_stmt([10], for_body, outer=("g",))
+        ag.for_stmt([100], for_body, outer=("g",), extra_test=lambda: True)
+
+    converted()
+    assert g == 113
 
 
 @settings(max_examples=30, deadline=None)
@@ -120,8 +277,19 @@ def test_if_exp_matches_python(pred):
 # --- staged values: dispatch through the backend ---------------------------------------------
 
 def test_if_stmt_on_a_staged_pred_calls_cond_with_state(toy):
-    out = ag.if_stmt(Toy(True), lambda x, y: (x + 1, y), lambda x, y: (x - 1, y), (Toy(5), 7), ("x", "y"))
-    assert toy.names() == ["cond"] and out[0].value == 6 and out[1] == 7
+    x, y = Toy(5), 7
+
+    def true_fn():
+        nonlocal x
+        x = x + 1
+
+    def false_fn():
+        nonlocal x, y
+        x = x - 1
+        y = y * 2
+
+    assert ag.if_stmt(Toy(True), true_fn, false_fn, ("x", "y")) is None
+    assert toy.names() == ["cond"] and x.value == 6 and y == 7
 
 
 def test_if_exp_on_a_staged_pred_calls_cond(toy):
@@ -130,14 +298,26 @@ def test_if_exp_on_a_staged_pred_calls_cond(toy):
 
 
 def test_while_stmt_staged_from_the_first_test(toy):
-    out = ag.while_stmt(lambda x: x < 10, lambda x: x + 3, (Toy(1),), ("x",), opts={"maximum_iterations": 9})
-    assert out.value == 10 and toy.calls == [("while_loop", {"maximum_iterations": 9})]
+    x = Toy(1)
+
+    def body():
+        nonlocal x
+        x = x + 3
+
+    assert ag.while_stmt(lambda: x < 10, body, ("x",), opts={"maximum_iterations": 9}) is None
+    assert x.value == 10 and toy.calls == [("while_loop", {"maximum_iterations": 9})]
 
 
 def test_while_stmt_that_becomes_staged_later_hands_over_to_the_backend(toy):
     # First test is a Python bool; the body makes the state a staged value.
-    out = ag.while_stmt(lambda x: x < 5, lambda x: Toy(_val(x)) + 1, (0,), ("x",))
-    assert _val(out) == 5 and toy.names() == ["while_loop"]
+    x = 0
+
+    def body():
+        nonlocal x
+        x = Toy(_val(x)) + 1
+
+    ag.while_stmt(lambda: x < 5, body, ("x",))
+    assert _val(x) == 5 and toy.names() == ["while_loop"]
 
 
 def _val(x):
@@ -145,31 +325,71 @@ def _val(x):
 
 
 def test_for_stmt_over_a_staged_iterable(toy):
-    out = ag.for_stmt(Toy([1, 2, 3]), lambda item, s: s + item, (Toy(0),), ("s",))
-    assert out.value == 6 and toy.names() == ["for_loop"]
+    s = Toy(0)
+
+    def body(item):
+        nonlocal s
+        s = s + item
+
+    assert ag.for_stmt(Toy([1, 2, 3]), body, ("s",)) is None
+    assert s.value == 6 and toy.names() == ["for_loop"]
 
 
 def test_for_stmt_over_range_with_staged_bounds(toy):
-    out = ag.for_stmt(ag.range_(Toy(4)), lambda i, s: s + i, (Toy(0),), ("s",))
-    assert out.value == 6 and toy.names() == ["range", "for_loop"]
+    s = Toy(0)
+
+    def body(i):
+        nonlocal s
+        s = s + i
+
+    ag.for_stmt(ag.range_(Toy(4)), body, ("s",))
+    assert s.value == 6 and toy.names() == ["range", "for_loop"]
+
+
+def test_a_python_range_whose_break_becomes_staged_stages_the_rest_of_the_loop(toy):
+    s = 0
+
+    def body(i):
+        nonlocal s
+        s = Toy(_val(s)) + i
+
+    ag.for_stmt(range(5), body, ("s",), extra_test=lambda: s < 3)
+    # 0 runs in Python; the test on Toy(0) is staged: range(1, 5) through the backend, stopping at s == 3
+    assert s.value == 3 and toy.names() == ["range", "for_loop"] and toy.calls[0] == ("range", (1, 5, 1))
 
 
 def test_python_lists_in_loop_state_become_backend_lists_stacked_after_the_loop(toy):
-    def body(i, acc):
-        return ag.list_append(acc, i)
+    acc = []
 
-    out = ag.for_stmt(Toy([1, 2]), body, ([],), ("acc",))
-    assert isinstance(out, Toy) and out.value == [1, 2]
+    def body(i):
+        nonlocal acc
+        acc = ag.list_append(acc, i)
+
+    ag.for_stmt(Toy([1, 2]), body, ("acc",))
+    assert isinstance(acc, Toy) and acc.value == [1, 2]
     assert toy.names()[-1] == "list_stack"
 
 
 def test_a_backend_without_tensor_lists_judges_python_lists_changing_length_itself():
     backends.register_backend(make_backend(Recorder(), list_from=None, list_types=()))
     try:
-        out = ag.for_stmt(Toy([1, 2]), lambda x, acc: acc + [x], ([],), ("acc",))
-        assert [x.value for x in out] == [1, 2]
+        acc = []
+
+        def body(x):
+            nonlocal acc
+            acc = acc + [x]
+
+        ag.for_stmt(Toy([1, 2]), body, ("acc",))
+        assert [x.value for x in acc] == [1, 2]
+        acc = ()
+
+        def grow_tuple(x):
+            nonlocal acc
+            acc = acc + (x,)
+
         with pytest.raises(StagingError, match="'acc' is a tuple of 0 when an iteration .* but a tuple of 1"):
-            ag.for_stmt(Toy([1, 2]), lambda x, acc: acc + (x,), ((),), ("acc",))
+            ag.for_stmt(Toy([1, 2]), grow_tuple, ("acc",))
+        assert acc == ()
     finally:
         backends.unregister_backend("toy")
 
@@ -179,46 +399,247 @@ def test_eager_values_of_a_framework_are_never_claimed(toy):
         def __bool__(self):
             return True
 
-    assert ag.if_stmt(Eager(), lambda: "t", lambda: "f", (), ()) == "t"
-    assert toy.calls == []
+    taken = None
+
+    def true_fn():
+        nonlocal taken
+        taken = "t"
+
+    def false_fn():
+        nonlocal taken
+        taken = "f"
+
+    ag.if_stmt(Eager(), true_fn, false_fn, ("taken",))
+    assert taken == "t" and toy.calls == []
+
+
+def test_a_staged_statement_writes_only_the_named_variables_back(toy):
+    """Tracing runs the functions, which assign the shared variables: one not named (a temporary nothing
+    reads afterwards) gets its value back, a named one gets the staged result."""
+    x, tmp = Toy(1), "before"
+
+    def true_fn():
+        nonlocal x, tmp
+        tmp = "true"
+        x = x + 1
+
+    def false_fn():
+        nonlocal x, tmp
+        tmp = "false"
+        x = x - 1
+
+    ag.if_stmt(Toy(False), true_fn, false_fn, ("x",))
+    assert x.value == 0 and tmp == "before"
+
+
+_toy_total = None
+
+
+def test_a_staged_statement_carries_a_global_named_in_names(toy):
+    global _toy_total
+    _toy_total = Toy(0)
+
+    def body(item):
+        global _toy_total
+        _toy_total = _toy_total + item
+
+    try:
+        ag.for_stmt(Toy([1, 2, 3]), body, ("_toy_total",))
+        assert _toy_total.value == 6 and toy.names() == ["for_loop"]
+    finally:
+        _toy_total = None
+
+
+# --- a staged statement that raises leaves the variables as they were ------------------------
+
+def test_a_staged_if_that_raises_leaves_the_variables_as_they_were(toy):
+    x, y = Toy(1), 2
+
+    def true_fn():
+        nonlocal x, y
+        x, y = Toy(10), 20
+
+    def false_fn():
+        nonlocal x, y
+        x = Toy(30)
+        raise ValueError("traced branch")
+
+    with pytest.raises(ValueError, match="traced branch"):
+        ag.if_stmt(Toy(True), true_fn, false_fn, ("x", "y"))
+    assert x.value == 1 and y == 2
+
+
+def test_a_staged_loop_that_raises_leaves_the_variables_as_they_were(toy):
+    i, tmp = Toy(0), "before"
+
+    def while_body():
+        nonlocal i, tmp
+        tmp = "body"
+        i = i + 1
+        if i.value == 2:
+            raise ValueError("while body")
+
+    with pytest.raises(ValueError, match="while body"):
+        ag.while_stmt(lambda: i < 5, while_body, ("i",))
+    assert i.value == 0 and tmp == "before"
+
+    s = Toy(0)
+
+    def for_body(item):
+        nonlocal s
+        s = s + item
+        if item.value == 2:
+            raise ValueError("for body")
+
+    with pytest.raises(ValueError, match="for body"):
+        ag.for_stmt(Toy([1, 2, 3]), for_body, ("s",))
+    assert s.value == 0
+
+
+def test_a_staged_statement_with_an_unbound_variable_that_fails_leaves_it_unbound(toy):
+    y: int
+
+    def true_fn():
+        nonlocal y
+        y = 1
+
+    with pytest.raises(StagingError):
+        ag.if_stmt(Toy(True), true_fn, lambda: None, ("y",))
+    assert _unbound(lambda: y)
 
 
 # --- checks and errors -----------------------------------------------------------------------
 
 def test_variable_defined_in_one_branch_of_a_staged_if_is_named(toy):
-    with pytest.raises(StagingError, match=r"'y' is assigned in only one branch .* false branch"):
-        ag.if_stmt(Toy(True), lambda y: 1, lambda y: y, (ag.Undefined("y"),), ("y",))
+    y: int
+
+    def true_fn():
+        nonlocal y
+        y = 1
+
+    def false_fn():
+        pass
+
+    with pytest.raises(StagingError, match=r"'y' is assigned in only one branch .*test_control_flow.py:\d+.* "
+                                           r"false branch leaves it undefined"):
+        ag.if_stmt(Toy(True), true_fn, false_fn, ("y",))
 
 
 def test_return_in_one_branch_of_a_staged_if(toy):
+    retval_ = ag.UndefinedReturnValue()
+
+    def true_fn():
+        nonlocal retval_
+        retval_ = 1
+
+    def false_fn():
+        pass
+
     with pytest.raises(StagingError, match="returns from the function in only one branch"):
-        ag.if_stmt(Toy(True), lambda r: 1, lambda r: r, (ag.UndefinedReturnValue(),), ("retval_",))
+        ag.if_stmt(Toy(True), true_fn, false_fn, ("retval_",))
+    assert isinstance(retval_, ag.UndefinedReturnValue)
 
 
 def test_branches_with_different_structures(toy):
-    with pytest.raises(StagingError, match=r"'z' has a different structure .*a tuple of 2 vs a single value"):
-        ag.if_stmt(Toy(True), lambda z: (1, 2), lambda z: 3, (0,), ("z",))
+    z = 0
+
+    def true_fn():
+        nonlocal z
+        z = (1, 2)
+
+    def false_fn():
+        nonlocal z
+        z = 3
+
+    with pytest.raises(StagingError, match=r"'z' has a different structure .*a tuple of 2.* vs a single value"):
+        ag.if_stmt(Toy(True), true_fn, false_fn, ("z",))
+    assert z == 0
 
 
 def test_loop_variable_undefined_before_a_staged_loop(toy):
-    with pytest.raises(StagingError, match="'acc' must be defined before this `while` loop"):
-        ag.while_stmt(lambda i, acc: i < 3, lambda i, acc: (i + 1, i), (Toy(0), ag.Undefined("acc")), ("i", "acc"))
+    i = Toy(0)
+    acc: int
+    last: int
+
+    def while_body():
+        nonlocal i, acc
+        i, acc = i + 1, i
+
+    with pytest.raises(StagingError, match=r"'acc' must be defined before this `while` loop.*"
+                                           r"first assigned inside the loop at test_control_flow.py:\d+"):
+        ag.while_stmt(lambda: i < 3, while_body, ("i", "acc"))
+    assert i.value == 0 and _unbound(lambda: acc)
+
+    def for_body(x):
+        nonlocal last
+        last = x
+
     with pytest.raises(StagingError, match="'last' must be defined before this `for` loop"):
-        ag.for_stmt(Toy([1]), lambda x, last: x, (ag.Undefined("last"),), ("last",))
+        ag.for_stmt(Toy([1]), for_body, ("last",))
+    assert _unbound(lambda: last)
 
 
 def test_a_staged_break_in_a_python_for_loop_is_reported(toy):
+    s = Toy(True)
     with pytest.raises(StagingError, match="`break` or `return` that depends on a tensor"):
-        ag.for_stmt([1, 2], lambda x, s: s, (Toy(True),), ("s",), extra_test=lambda s: s)
+        ag.for_stmt([1, 2], lambda x: None, ("s",), extra_test=lambda: s)
 
 
 def test_missing_capability_names_construct_and_framework(bare_toy):
     with pytest.raises(UnsupportedCapabilityError, match=r"`if` statement .* on toy values .* no `cond`"):
-        ag.if_stmt(Toy(True), lambda: None, lambda: None, (), ())
+        ag.if_stmt(Toy(True), lambda: None, lambda: None)
+    x = Toy(0)
     with pytest.raises(UnsupportedCapabilityError, match="`while` loop .* no `while_loop`"):
-        ag.while_stmt(lambda x: x < 3, lambda x: x, (Toy(0),), ("x",))
+        ag.while_stmt(lambda: x < 3, lambda: None, ("x",))
     with pytest.raises(NotImplementedError, match="`for` loop over a tensor .* no `for_loop`"):
-        ag.for_stmt(Toy([1]), lambda i: None, (), ())
+        ag.for_stmt(Toy([1]), lambda i: None)
+
+
+# --- `outer`: a staged statement can't assign a global or nonlocal variable ------------------
+
+def test_a_staged_statement_that_assigns_an_outer_variable_raises_naming_it(toy):
+    g = 0
+
+    def converted():
+        nonlocal g
+        x = Toy(0)
+
+        def assign():
+            nonlocal g
+            g = 1
+
+        def assign_item(item):
+            nonlocal g
+            g = 1
+
+        with pytest.raises(StagingError, match=r"'g' is declared global or nonlocal and assigned at "
+                                               r"test_control_flow.py:\d+ inside this `if` on a tensor"):
+            ag.if_stmt(Toy(True), assign, lambda: None, (), outer=("g",))
+        with pytest.raises(StagingError, match=r"'g' is declared global or nonlocal .* inside this `while` loop"):
+            ag.while_stmt(lambda: x < 3, assign, ("x",), outer=("g",))
+        with pytest.raises(StagingError, match=r"'g' is declared global or nonlocal .* inside this `for` loop"):
+            ag.for_stmt(Toy([1, 2]), assign_item, outer=("g",))
+        with pytest.raises(StagingError, match=r"'g' is declared global or nonlocal .* inside this `for` loop"):
+            ag.for_stmt(range(3), assign_item, outer=("g",), extra_test=lambda: x < 3)   # staged by its break
+
+    converted()
+    assert g == 0 and toy.calls == []
+
+
+_toy_global = 0
+
+
+def test_a_staged_loop_that_assigns_a_global_raises_naming_it(toy):
+    x = Toy(0)
+
+    def body():
+        global _toy_global
+        _toy_global += 1
+
+    with pytest.raises(StagingError, match="'_toy_global' is declared global or nonlocal and assigned at "
+                                           r"test_control_flow.py:\d+ inside this `while` loop on a tensor"):
+        ag.while_stmt(lambda: x < 3, body, ("x",), outer=("_toy_global",))
+    assert _toy_global == 0
 
 
 # --- define_loop_state: the placeholder protocol for backends --------------------------------
