@@ -29,6 +29,7 @@ import types
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
+from autograph.operators.logical import staged_operands
 from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
 
 
@@ -250,7 +251,8 @@ def if_exp(pred, true_fn, false_fn, expr_repr: str = ""):
 
 def _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr: str):
     cond = backend.need("cond", f"the conditional expression `{expr_repr}`")
-    return cond(pred, lambda: (true_fn(),), lambda: (false_fn(),))[0]
+    return staged_operands(lambda t, f: cond(pred, lambda: (t(),), lambda: (f(),))[0], "`if`/`else`", true_fn,
+                           false_fn)
 
 
 # --- while ------------------------------------------------------------------------------------
@@ -592,13 +594,22 @@ class _Shared:
         return with_state
 
     def test(self, fn):
-        """A loop's test (or `extra_test`) as a function of the state."""
+        """A loop's test (or `extra_test`) as a function of the state. A staged loop's test can't assign the
+        state (`while (n := n - 1) > 0`): the graph's test and body both start from the carried values."""
         if fn is None:
             return None
 
         def with_state(*args):
             self.write(args)
-            return fn()
+            written = [slot_get(slot) for slot in self.slots]
+            out = fn()
+            for name, slot, value in zip(self.names, self.slots, written):
+                if slot_get(slot) is not value:
+                    raise StagingError(at_user_line(
+                        f"the test of this loop over tensors assigns '{name}' (with `:=`). A staged loop's test "
+                        f"can't change the loop's variables; assign '{name}' at the end of the body (and "
+                        "before the loop) instead."))
+            return out
         with_state.__wrapped__ = fn
         return with_state
 

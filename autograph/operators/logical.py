@@ -6,6 +6,7 @@ evaluation of the expression, so on Python values they should cost little more t
 from __future__ import annotations
 
 from autograph.backends import backend_for
+from autograph.errors import StagingError, at_user_line
 
 
 def and_(a_fn, b_fn):
@@ -13,7 +14,7 @@ def and_(a_fn, b_fn):
     a = a_fn()
     if a.__class__ is bool or (backend := backend_for(a)) is None:
         return b_fn() if a else a
-    return backend.need("logical_and", "`and` on a tensor")(a, b_fn)
+    return staged_operands(backend.need("logical_and", "`and` on a tensor"), "`and`", a, b_fn)
 
 
 def or_(a_fn, b_fn):
@@ -21,7 +22,7 @@ def or_(a_fn, b_fn):
     a = a_fn()
     if a.__class__ is bool or (backend := backend_for(a)) is None:
         return a if a else b_fn()
-    return backend.need("logical_or", "`or` on a tensor")(a, b_fn)
+    return staged_operands(backend.need("logical_or", "`or` on a tensor"), "`or`", a, b_fn)
 
 
 def not_(a):
@@ -29,3 +30,38 @@ def not_(a):
     if a.__class__ is bool or (backend := backend_for(a)) is None:
         return not a
     return backend.need("logical_not", "`not` on a tensor")(a)
+
+
+def staged_operands(staged, what: str, *args):
+    """`staged(*args)`, where the functions among `args` are operands a backend traces in a branch. An operand
+    that assigns a variable of the function (`:=`, made a `nonlocal` by the converter) would leave a value of
+    that branch in it: that is refused, and the variable gets its value back."""
+    cells = [cell for fn in args if callable(fn) for cell in (getattr(fn, "__closure__", None) or ())]
+    if not cells:
+        return staged(*args)
+    before = [_contents(cell) for cell in cells]
+    result = staged(*args)
+    changed = [i for i, cell in enumerate(cells) if _contents(cell) is not before[i]]
+    if not changed:
+        return result
+    fn = next(fn for fn in args if callable(fn) and cells[changed[0]] in (fn.__closure__ or ()))
+    name = fn.__code__.co_freevars[fn.__closure__.index(cells[changed[0]])]
+    for i in changed:
+        if before[i] is _UNBOUND:
+            del cells[i].cell_contents
+        else:
+            cells[i].cell_contents = before[i]
+    raise StagingError(at_user_line(
+        f"an operand of {what} on a tensor assigns '{name}' (with `:=`); with a tensor the operand becomes a "
+        f"branch of a graph op, which can't assign a variable of the function. Assign '{name}' in a statement "
+        "before the expression."))
+
+
+_UNBOUND = object()
+
+
+def _contents(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return _UNBOUND
