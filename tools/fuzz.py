@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import pathlib
+import re
 import signal
 import sys
 import tempfile
@@ -147,7 +148,8 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
             finding = _check(source, kind_modes, timeout, check)
             refused += check.refusals
             if finding is not None:
-                small = _shrink(source, finding, kind_modes, timeout, budget, check)
+                check.keep_reference(source)
+                small = _shrink(source, finding, finding.mode, timeout, budget, check)   # only its mode
                 out.mkdir(parents=True, exist_ok=True)
                 path = out / f"seed{seed + i}_{'tensor' if tensor else 'values'}_{finding.mode}.py"
                 path.write_text(f'"""{finding.kind} in mode {finding.mode}:\n{finding.detail}\n"""\n' + small)
@@ -172,17 +174,38 @@ class _PythonCheck:
     clear refusals (mode t) of its last call."""
 
     def __init__(self, tensor: bool):
-        self.tensor, self.refusals = tensor, 0
+        self.tensor, self.refusals, self.reference = tensor, 0, None
+
+    def keep_reference(self, source: str) -> None:
+        """From now on, a program whose original behaves differently from `source`'s (a value, or which
+        exception) counts as passing: shrinking must not produce a program that is wrong in Python."""
+        self.reference = pyrunner.reference(source)
 
     def __call__(self, source: str, modes: str):
         self.refusals = 0
+        if self.reference is not None and pyrunner.reference(source) != self.reference:
+            return None
         result = pyrunner.check(source, modes, self.tensor)
         self.refusals = len(result.refusals)
         return result.finding
 
 
 def _same(finding, original) -> bool:
-    return finding is not None and finding.kind == original.kind and finding.mode == original.mode
+    return finding is not None and finding.kind == original.kind and finding.mode == original.mode and \
+        _signature(finding) == _signature(original)
+
+
+def _signature(finding) -> str:
+    """What kind of wrong: the exception type of an internal error; for a disagreement, whether values,
+    side effects or exception types differ (and which types), so shrinking keeps the same symptom."""
+    detail = finding.detail
+    if finding.kind == "internal error":
+        heads = re.findall(r"^([\w.]+(?:Error|Exception|Exit|Iteration))\b", detail, re.MULTILINE)
+        return heads[-1] if heads else detail
+    for marker in ("side effects", "returned", "raised"):
+        if marker in detail.split("\n")[0]:
+            return marker + " " + " ".join(w for w in detail.split() if w.endswith("Error") or w.endswith("Error:"))
+    return " ".join(w.split("(")[0] for w in detail.split() if "Error" in w)
 
 
 def _limit_memory(gib: float) -> None:

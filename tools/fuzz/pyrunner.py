@@ -68,6 +68,18 @@ def _check(source: str, modes: str, tensor: bool) -> Result:
     return result
 
 
+def reference(source: str) -> tuple:
+    """What the original does on each input: "value" or the exception type's name (for the minimiser, which
+    must not turn a program into one that fails in Python itself)."""
+    module = load(source)
+    outcomes = []
+    for a, b in INPUTS:
+        module.reset()
+        kind, value = _outcome(lambda: module.f(a, b))
+        outcomes.append(kind if kind == "value" else type(value).__name__)
+    return tuple(outcomes)
+
+
 def _call(mode: str, converted, on_python, on_tensors, a, b):
     import runtime as tf
     if mode == "b":
