@@ -174,19 +174,21 @@ class _PythonCheck:
     clear refusals (mode t) of its last call."""
 
     def __init__(self, tensor: bool):
-        self.tensor, self.refusals, self.reference = tensor, 0, None
+        self.tensor, self.refusals, self.reference, self.inputs, self.last_input = tensor, 0, None, None, None
 
     def keep_reference(self, source: str) -> None:
-        """From now on, a program whose original behaves differently from `source`'s (a value, or which
-        exception) counts as passing: shrinking must not produce a program that is wrong in Python."""
-        self.reference = pyrunner.reference(source)
+        """From now on, run only the input of the last finding, and count a program whose original behaves
+        differently from `source`'s there (a value, or which exception) as passing: shrinking must not
+        produce a program that is wrong in Python itself."""
+        self.inputs = [self.last_input]
+        self.reference = pyrunner.reference(source, self.inputs)
 
     def __call__(self, source: str, modes: str):
         self.refusals = 0
-        if self.reference is not None and pyrunner.reference(source) != self.reference:
+        if self.reference is not None and pyrunner.reference(source, self.inputs) != self.reference:
             return None
-        result = pyrunner.check(source, modes, self.tensor)
-        self.refusals = len(result.refusals)
+        result = pyrunner.check(source, modes, self.tensor, self.inputs or pyrunner.INPUTS)
+        self.refusals, self.last_input = len(result.refusals), result.input
         return result.finding
 
 

@@ -40,31 +40,38 @@ def _candidates(statement: ast.stmt):
         yield part.body
 
 
-def minimize(source: str, still_fails: Callable[[str], bool], max_rounds: int = 500) -> str:
+def minimize(source: str, still_fails: Callable[[str], bool], max_rounds: int = 50) -> str:
     for _ in range(max_rounds):
-        smaller = _one_step(source, still_fails)
-        if smaller is None:
+        smaller = _one_pass(source, still_fails)
+        if smaller == source:
             return source
         source = smaller
     return source
 
 
-def _one_step(source: str, still_fails: Callable[[str], bool]):
-    """The first smaller program that still fails (last statements tried first), or None."""
-    slots = list(_statement_slots(ast.parse(source)))
-    for position in range(len(slots) - 1, -1, -1):
-        block, index = slots[position]
+def _one_pass(source: str, still_fails: Callable[[str], bool]) -> str:
+    """Try each statement once, last first, keeping every change that still fails. Slots before the one
+    tried do not move when it is dropped or unwrapped (its own statements come after it), so the pass
+    goes on from the previous slot instead of starting again."""
+    position = len(list(_statement_slots(ast.parse(source)))) - 1
+    while position >= 0:
+        block, index = list(_statement_slots(ast.parse(source)))[position]
         statement = block[index]
-        if isinstance(statement, ast.Pass) or isinstance(statement, ast.Return) and len(block) == 1:
-            continue
-        for n in range(len(list(_candidates(statement)))):
-            tree = ast.parse(source)
-            block, index = list(_statement_slots(tree))[position]
-            replacement = list(_candidates(block[index]))[n]
-            block[index:index + 1] = replacement or ([ast.Pass()] if len(block) == 1 else [])
-            candidate = ast.unparse(tree) + "\n"
-            if candidate != source and _fails(still_fails, candidate):
-                return candidate
+        if not (isinstance(statement, ast.Pass) or isinstance(statement, ast.Return) and len(block) == 1):
+            source = _first_smaller(source, position, len(list(_candidates(statement))), still_fails) or source
+        position -= 1
+    return source
+
+
+def _first_smaller(source: str, position: int, n_candidates: int, still_fails: Callable[[str], bool]):
+    for n in range(n_candidates):
+        tree = ast.parse(source)
+        block, index = list(_statement_slots(tree))[position]
+        replacement = list(_candidates(block[index]))[n]
+        block[index:index + 1] = replacement or ([ast.Pass()] if len(block) == 1 else [])
+        candidate = ast.unparse(tree) + "\n"
+        if candidate != source and _fails(still_fails, candidate):
+            return candidate
     return None
 
 

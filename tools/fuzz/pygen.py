@@ -45,7 +45,7 @@ GENERATED_LIKE = ("do_return", "retval_", "fscope", "break_", "loop_body", "if_t
 # what --exclude accepts: the first column of PyGenerator._table, and the expression kinds of atom()
 KINDS = ("assign", "record", "jump", "return", "raise", "walrus", "starred", "del", "global", "lambda", "import",
          "if", "while", "for", "try", "with", "match", "def", "class", "iterators", "decorated", "closure",
-         "comprehension", "generated-name")
+         "comprehension", "generated-name", "nonlocal", "contextmanager", "generator")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _WALRUS = re.compile(r"\((\w+) :=")
 
@@ -281,7 +281,7 @@ class PyGenerator:
             return f"sum({{v: v + {self.read_var()} for v in range({k})}}.values())"
         if r < 0.8:
             return f"len({{v % 2 for v in range({k})}})"
-        if r < 0.9 and self.effects_ok and self.allowed("iterators"):
+        if r < 0.9 and self.effects_ok and self.allowed("generator"):
             self.cover("generator helper")
             return f"sum(gen({k}))"
         return f"sum(v * {self.read_var()} for v in range({k}))"
@@ -622,7 +622,7 @@ class PyGenerator:
     def with_statement(self) -> None:
         r = self.rng.random()
         alias = self.name("m")
-        if r < 0.35:
+        if r < 0.35 or r >= 0.7 and not self.allowed("contextmanager"):
             self.cover("with")
             self.emit(f"with Track() as {alias}:")
         elif r < 0.7:
@@ -690,7 +690,8 @@ class PyGenerator:
 
     def nested_def(self) -> None:
         name = self._def_name()
-        nonlocal_ = self.rng.choice(self.vars) if self.effects_ok and self.chance(0.4) else None
+        nonlocal_ = self.rng.choice(self.vars) if self.effects_ok and self.allowed("nonlocal") and \
+            self.chance(0.4) else None
         self.cover("def (nested), called in its block")
         self._def(name, nonlocal_)
         target = self.rng.choice(self.writable())

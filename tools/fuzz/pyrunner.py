@@ -34,16 +34,17 @@ MODES = "bpt"
 class Result:
     finding: Optional[Finding] = None
     refusals: list = field(default_factory=list)   # (input, message) of mode t's clear refusals
+    input: tuple = ()                               # the input of the finding
 
 
-def check(source: str, modes: str = MODES, tensor: bool = False) -> Result:
-    """The first disagreement or internal error (mode b, then p, then t, input by input), and t's refusals."""
+def check(source: str, modes: str = MODES, tensor: bool = False, inputs=INPUTS) -> Result:
+    """The first disagreement or internal error (input by input: mode b, then p, then t), and t's refusals."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)   # mode p retraces on every input, on purpose
-        return _check(source, modes, tensor)
+        return _check(source, modes, tensor, inputs)
 
 
-def _check(source: str, modes: str, tensor: bool) -> Result:
+def _check(source: str, modes: str, tensor: bool, inputs) -> Result:
     module = load(source)
     result = Result()
     try:
@@ -54,7 +55,7 @@ def _check(source: str, modes: str, tensor: bool) -> Result:
         return result
     import runtime as tf
     on_python, on_tensors = tf.function(module.f), tf.function(module.f)
-    for a, b in INPUTS:
+    for a, b in inputs:
         module.reset()
         expected = _outcome(lambda: module.f(a, b)), module.state()
         for mode in modes:
@@ -63,17 +64,18 @@ def _check(source: str, modes: str, tensor: bool) -> Result:
             module.reset()
             got = _outcome(lambda: _call(mode, converted, on_python, on_tensors, a, b)), module.state()
             result.finding = _compare(mode, expected, got, source, (a, b), module.__file__, result.refusals)
+            result.input = (a, b)
             if result.finding:
                 return result
     return result
 
 
-def reference(source: str) -> tuple:
+def reference(source: str, inputs=INPUTS) -> tuple:
     """What the original does on each input: "value" or the exception type's name (for the minimiser, which
     must not turn a program into one that fails in Python itself)."""
     module = load(source)
     outcomes = []
-    for a, b in INPUTS:
+    for a, b in inputs:
         module.reset()
         kind, value = _outcome(lambda: module.f(a, b))
         outcomes.append(kind if kind == "value" else type(value).__name__)
