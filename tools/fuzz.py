@@ -180,7 +180,7 @@ class _PythonCheck:
         """From now on, run only the input of the last finding, and count a program whose original behaves
         differently from `source`'s there (a value, or which exception) as passing: shrinking must not
         produce a program that is wrong in Python itself."""
-        self.inputs = [self.last_input]
+        self.inputs = [self.last_input] if self.last_input else list(pyrunner.INPUTS)   # () if it did not convert
         self.reference = pyrunner.reference(source, self.inputs)
 
     def __call__(self, source: str, modes: str):
