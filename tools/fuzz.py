@@ -1,24 +1,36 @@
 """Differential fuzzer for autograph: `python tools/fuzz.py --n 1000 --seed 0`.
 
-Generates random Python functions and runs each four ways: (a) original,
-(b) converted on Python values, (c) converted on eager runtime tensors,
-(d) converted inside runtime.function. Prints a summary line; saves a
-minimised reproducer for every disagreement or internal error; exits 1 if
-there was any.
+Two independent program generators:
+
+* `--generator control` (the default, tools/fuzz/generator.py): control flow
+  graph mode can stage; each program runs four ways: (a) original, (b)
+  converted on Python values, (c) converted on eager runtime tensors, (d)
+  converted inside runtime.function.
+* `--generator python` (tools/fuzz/pygen.py): the rest of Python's statement
+  grammar (try/with/match/walrus/closures/iterators/...); each program runs as
+  (a) the original, (b) the generated code on Python values, (p) inside
+  runtime.function on Python values, and tensor programs also (t) inside
+  runtime.function on tensors (tools/fuzz/pyrunner.py). Prints a coverage table.
+* `--generator both`: one after the other.
+
+Prints a summary line per generator; saves a minimised reproducer for every
+disagreement or internal error; exits 1 if there was any.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
 import pathlib
+import re
 import signal
 import sys
 import tempfile
 import time
+from collections import Counter
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from tools.fuzz import generator, runner  # noqa: E402
+from tools.fuzz import generator, pygen, pyrunner, runner  # noqa: E402
 from tools.fuzz.minimize import minimize  # noqa: E402
 
 
@@ -29,7 +41,15 @@ def parse_args(argv=None):
         epilog="example: python tools/fuzz.py --n 1000 --seed 7 --out /tmp/fuzz")
     parser.add_argument("--n", type=int, default=200, help="how many programs per kind (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="first seed; program i uses seed+i (default 0)")
-    parser.add_argument("--modes", default="abcd", help="modes to compare with (a): any of b, c, d (default abcd)")
+    parser.add_argument("--generator", choices=["control", "python", "both"], default="control",
+                        help="which program generator: control (tools/fuzz/generator.py, the default), python "
+                        "(tools/fuzz/pygen.py), or both")
+    parser.add_argument("--modes", default=None,
+                        help="modes to compare with (a): any of b, c, d for the control generator (default abcd), "
+                        "of b, p, t for the python generator (default bpt)")
+    parser.add_argument("--exclude", default="",
+                        help="python generator: comma-separated construct kinds not to generate (to look past a "
+                        f"known cause): {', '.join(pygen.KINDS)}")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds one program may take in all its modes; longer is reported as a hang "
                         "(default 30)")
@@ -63,15 +83,15 @@ def _time_limit(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _check(source: str, modes: str, timeout: float):
+def _check(source: str, modes: str, timeout: float, check=runner.check):
     try:
         with _time_limit(timeout):
-            return runner.check(source, modes)
+            return check(source, modes)
     except _Hang:
         return runner.Finding("hang", modes, f"took longer than {timeout:g}s", source)
 
 
-def _shrink(source: str, finding, modes: str, timeout: float, budget: float) -> str:
+def _shrink(source: str, finding, modes: str, timeout: float, budget: float, check=runner.check) -> str:
     if budget <= 0 or finding.kind == "hang":
         return source
     deadline = time.perf_counter() + budget
@@ -79,7 +99,7 @@ def _shrink(source: str, finding, modes: str, timeout: float, budget: float) -> 
     def still_fails(candidate: str) -> bool:
         if time.perf_counter() > deadline:
             return False   # out of budget: keep what we have
-        return _same(_check(candidate, modes, timeout), finding)
+        return _same(_check(candidate, modes, timeout, check), finding)
     return minimize(source, still_fails)
 
 
@@ -113,8 +133,81 @@ def run(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float = 30.0,
     return 1 if findings else 0
 
 
+def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float = 30.0, budget: float = 60.0,
+               progress: int = 0, exclude=frozenset()) -> int:
+    """The python generator: for each seed a program on Python values (modes a, b, p) and a tensor program
+    (a, b, p, t). Prints findings, the coverage table and a summary line."""
+    start = time.perf_counter()
+    findings, coverage, refused = [], Counter(), 0
+    for i in range(n):
+        for tensor in (False, True):
+            source, covered = pygen.generate_with_coverage(seed + i, tensor=tensor, exclude=exclude)
+            coverage += covered
+            kind_modes = modes if tensor else modes.replace("t", "")
+            check = _PythonCheck(tensor)
+            finding = _check(source, kind_modes, timeout, check)
+            refused += check.refusals
+            if finding is not None:
+                check.keep_reference(source)
+                small = _shrink(source, finding, finding.mode, timeout, budget, check)   # only its mode
+                out.mkdir(parents=True, exist_ok=True)
+                path = out / f"seed{seed + i}_{'tensor' if tensor else 'values'}_{finding.mode}.py"
+                path.write_text(f'"""{finding.kind} in mode {finding.mode}:\n{finding.detail}\n"""\n' + small)
+                findings.append((finding, path))
+                print(f"{finding.kind} (mode {finding.mode}), seed {seed + i}: {path}", flush=True)
+        if progress and (i + 1) % progress == 0:
+            print(f"fuzz: {i + 1}/{n} seeds, {len(findings)} findings, {time.perf_counter() - start:.0f}s",
+                  file=sys.stderr, flush=True)
+    print(pygen.coverage_table(coverage), flush=True)
+    by_kind = Counter(f.kind for f, _ in findings)
+    by_mode = Counter(f.mode for f, _ in findings)
+    print(f"fuzz (python generator): {n} programs on Python values (modes a,{','.join(modes.replace('t', ''))}) + "
+          f"{n} tensor programs (modes a,{','.join(modes)}), seeds {seed}..{seed + n - 1}: "
+          f"{by_kind['disagreement']} disagreements, {by_kind['internal error']} internal errors, "
+          f"{by_kind['hang']} hangs (by mode: {dict(sorted(by_mode.items()))}); {refused} tensor runs refused "
+          f"clearly; {time.perf_counter() - start:.1f}s", flush=True)
+    return 1 if findings else 0
+
+
+class _PythonCheck:
+    """pyrunner.check as a `check(source, modes) -> finding` for _check and _shrink; keeps the number of
+    clear refusals (mode t) of its last call."""
+
+    def __init__(self, tensor: bool):
+        self.tensor, self.refusals, self.reference, self.inputs, self.last_input = tensor, 0, None, None, None
+
+    def keep_reference(self, source: str) -> None:
+        """From now on, run only the input of the last finding, and count a program whose original behaves
+        differently from `source`'s there (a value, or which exception) as passing: shrinking must not
+        produce a program that is wrong in Python itself."""
+        self.inputs = [self.last_input] if self.last_input else list(pyrunner.INPUTS)   # () if it did not convert
+        self.reference = pyrunner.reference(source, self.inputs)
+
+    def __call__(self, source: str, modes: str):
+        self.refusals = 0
+        if self.reference is not None and pyrunner.reference(source, self.inputs) != self.reference:
+            return None
+        result = pyrunner.check(source, modes, self.tensor, self.inputs or pyrunner.INPUTS)
+        self.refusals, self.last_input = len(result.refusals), result.input
+        return result.finding
+
+
 def _same(finding, original) -> bool:
-    return finding is not None and finding.kind == original.kind and finding.mode == original.mode
+    return finding is not None and finding.kind == original.kind and finding.mode == original.mode and \
+        _signature(finding) == _signature(original)
+
+
+def _signature(finding) -> str:
+    """What kind of wrong: the exception type of an internal error; for a disagreement, whether values,
+    side effects or exception types differ (and which types), so shrinking keeps the same symptom."""
+    detail = finding.detail
+    if finding.kind == "internal error":
+        heads = re.findall(r"^([\w.]+(?:Error|Exception|Exit|Iteration))\b", detail, re.MULTILINE)
+        return heads[-1] if heads else detail
+    for marker in ("side effects", "returned", "raised"):
+        if marker in detail.split("\n")[0]:
+            return marker + " " + " ".join(w for w in detail.split() if w.endswith("Error") or w.endswith("Error:"))
+    return " ".join(w.split("(")[0] for w in detail.split() if "Error" in w)
 
 
 def _limit_memory(gib: float) -> None:
@@ -128,7 +221,15 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     _limit_memory(args.memory)
     out = args.out or pathlib.Path(tempfile.mkdtemp(prefix="autograph_fuzz_results_"))
-    return run(args.n, args.seed, args.modes, out, args.timeout, args.minimize_budget, args.progress)
+    status = 0
+    if args.generator in ("control", "both"):
+        status |= run(args.n, args.seed, args.modes or "abcd", out, args.timeout, args.minimize_budget,
+                      args.progress)
+    if args.generator in ("python", "both"):
+        exclude = frozenset(k for k in args.exclude.split(",") if k)
+        status |= run_python(args.n, args.seed, args.modes or pyrunner.MODES, out / "python", args.timeout,
+                             args.minimize_budget, args.progress, exclude)
+    return status
 
 
 if __name__ == "__main__":

@@ -1,0 +1,125 @@
+"""Run a pygen program up to four ways and compare.
+
+(a) the original function on Python ints (the reference);
+(b) the converted function forced through its generated code
+    (`autograph.api.run_generated_code(True)`) on Python ints;
+(p) `runtime.function(f)` called with Python ints (each input traced once, so the
+    generated code runs on Python values inside a trace);
+(t) tensor programs only: `runtime.function(f)` traced once on int32 scalar
+    tensors and run on every input.
+
+b and p must agree with a exactly: the value (p's tensors compared as ints),
+the exception type, and the side effects (`LOG` and the global `G`, via the
+program's `state()`). t must agree in value, or raise the same exception type;
+or it may refuse, with an autograph `AutoGraphError` (StagingError,
+ConversionError, ...) or runtime `OperatorNotAllowedInGraphError` whose message
+names the program's file: a refusal is counted, not a finding. Any other error
+raised from inside autograph/ or runtime/ is an internal error.
+"""
+from __future__ import annotations
+
+import traceback
+import warnings
+from dataclasses import dataclass, field
+from typing import Optional
+
+from autograph import api
+from tools.fuzz.runner import Finding, _as_ints, _internal, _outcome, load
+
+INPUTS = [(0, 0), (3, 7), (-4, 2), (9, -1), (5, 5)]
+MODES = "bpt"
+
+
+@dataclass
+class Result:
+    finding: Optional[Finding] = None
+    refusals: list = field(default_factory=list)   # (input, message) of mode t's clear refusals
+    input: tuple = ()                               # the input of the finding
+
+
+def check(source: str, modes: str = MODES, tensor: bool = False, inputs=INPUTS) -> Result:
+    """The first disagreement or internal error (input by input: mode b, then p, then t), and t's refusals."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # mode p retraces on every input, on purpose
+        return _check(source, modes, tensor, inputs)
+
+
+def _check(source: str, modes: str, tensor: bool, inputs) -> Result:
+    module = load(source)
+    result = Result()
+    try:
+        converted = api.convert(module.f)
+    except Exception as e:  # noqa: BLE001 - a valid program must convert
+        detail = "conversion failed: " + "".join(traceback.format_exception(e))
+        result.finding = Finding("internal error", "b", detail, source)
+        return result
+    import runtime as tf
+    on_python, on_tensors = tf.function(module.f), tf.function(module.f)
+    for a, b in inputs:
+        module.reset()
+        expected = _outcome(lambda: module.f(a, b)), module.state()
+        for mode in modes:
+            if mode == "t" and not tensor:
+                continue
+            module.reset()
+            got = _outcome(lambda: _call(mode, converted, on_python, on_tensors, a, b)), module.state()
+            result.finding = _compare(mode, expected, got, source, (a, b), module.__file__, result.refusals)
+            result.input = (a, b)
+            if result.finding:
+                return result
+    return result
+
+
+def reference(source: str, inputs=INPUTS) -> tuple:
+    """What the original does on each input: "value" or the exception type's name (for the minimiser, which
+    must not turn a program into one that fails in Python itself)."""
+    module = load(source)
+    outcomes = []
+    for a, b in inputs:
+        module.reset()
+        kind, value = _outcome(lambda: module.f(a, b))
+        outcomes.append(kind if kind == "value" else type(value).__name__)
+    return tuple(outcomes)
+
+
+def _call(mode: str, converted, on_python, on_tensors, a, b):
+    import runtime as tf
+    if mode == "b":
+        api.run_generated_code(True)
+        try:
+            return converted(a, b)
+        finally:
+            api.run_generated_code(False)
+    if mode == "p":
+        return _as_ints(on_python(a, b))
+    return _as_ints(on_tensors(tf.constant(a), tf.constant(b)))
+
+
+def refused(error: BaseException, filename: str) -> bool:
+    """A deliberate, clear refusal to stage the program: an autograph or graph-mode error naming the user's file."""
+    from autograph.errors import AutoGraphError
+    from runtime.errors import OperatorNotAllowedInGraphError
+    return isinstance(error, (AutoGraphError, OperatorNotAllowedInGraphError)) and filename in str(error)
+
+
+def _compare(mode, expected, got, source, args, filename, refusals) -> Optional[Finding]:
+    ((kind_e, value_e), state_e), ((kind_g, value_g), state_g) = expected, got
+    if kind_g == "error" and mode == "t" and refused(value_g, filename):
+        refusals.append((args, str(value_g).splitlines()[0]))
+        return None
+    if kind_g == "error" and (_internal(value_g) or mode == "t" and kind_e != "error"):
+        detail = "".join(traceback.format_exception(value_g))
+        return Finding("internal error", mode, f"f{args}: {detail}", source)
+    if kind_e != kind_g:
+        return Finding("disagreement", mode, f"f{args}: original gave {kind_e} {value_e!r}, mode {mode} gave "
+                       f"{kind_g} {value_g!r}", source)
+    if kind_e == "error":
+        if type(value_e) is not type(value_g):
+            return Finding("disagreement", mode, f"f{args}: original raised {type(value_e).__name__}, mode {mode} "
+                           f"raised {type(value_g).__name__}: {value_g}", source)
+    elif _as_ints(value_e) != value_g:
+        return Finding("disagreement", mode, f"f{args}: original returned {value_e!r}, mode {mode} returned "
+                       f"{value_g!r}", source)
+    if mode != "t" and state_e != state_g:
+        return Finding("disagreement", mode, f"f{args}: side effects (LOG, G) {state_g} != {state_e}", source)
+    return None
