@@ -102,8 +102,8 @@ def lower_block(stmts: list, jump: Jump, on_loop: Callable[[gast.AST], None] | N
             for field in ("body", "orelse", "finalbody"):
                 if getattr(stmt, field, None):
                     setattr(stmt, field, block_or_pass(lower_block(getattr(stmt, field), jump, on_loop)))
-            for handler in getattr(stmt, "handlers", []) or []:
-                handler.body = block_or_pass(lower_block(handler.body, jump, on_loop))
+            for part in (*(getattr(stmt, "handlers", None) or ()), *(getattr(stmt, "cases", None) or ())):
+                part.body = block_or_pass(lower_block(part.body, jump, on_loop))
             out.append(stmt)
         if rest:
             guard = gast.If(test=jump.guard_test(), body=lower_block(rest, jump, on_loop), orelse=[])
