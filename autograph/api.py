@@ -258,7 +258,17 @@ def _is_library_module(module: Optional[str]) -> bool:
 
 def _never_convert(fn) -> bool:
     return (getattr(fn, CONVERTED_MARK, False) or getattr(fn, DO_NOT_CONVERT_MARK, False)
-            or _is_library_module(getattr(fn, "__module__", None)))
+            or _is_library_module(_defining_module(fn)))
+
+
+def _defining_module(fn) -> Optional[str]:
+    """The module whose code `fn` runs. A function's `__module__` may be another's: `functools.wraps` copies
+    the wrapped function's, so a wrapper made by a library (`contextlib.contextmanager`, a framework's
+    `custom_gradient`) would pass for user code; its globals are its own module's."""
+    globals_ = getattr(fn, "__globals__", None)
+    if globals_ is not None:
+        return globals_.get("__name__")
+    return getattr(fn, "__module__", None)
 
 
 # function -> what `converted_call` calls for it. A plain dict (a lookup is one hash of the function's
