@@ -6,8 +6,8 @@ Before:                          After:
         return a * b                     with ag__.FunctionScope('calc', 'fscope', ag__.ConversionOptions(recursive=True)) as fscope:
                                              do_return = False
                                              retval_ = ag__.UndefinedReturnValue()
-                                             do_return = True
                                              retval_ = ag__.ld(a) * ag__.ld(b)
+                                             do_return = True
                                              return fscope.ret(retval_, do_return)
 """
 from __future__ import annotations

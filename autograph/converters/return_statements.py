@@ -6,11 +6,11 @@ Before:                          After:
             if i > 2:                    retval_ = ag__.UndefinedReturnValue()
                 return i                 for i in x:            # extra test: not do_return
         return -1                            if i > 2:
-                                                 do_return = True
                                                  retval_ = i
+                                                 do_return = True
                                          if ag__.not_(do_return):
-                                             do_return = True
                                              retval_ = -1
+                                             do_return = True
 
 and the function ends with `return fscope.ret(retval_, do_return)`. A function that may end without a
 `return` (Python returns None there) ends with `fscope.ret(retval_, do_return, may_fall_off=True)`
@@ -26,7 +26,7 @@ from autograph.pyct.transformer import Context
 
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
-    jump = lowering.Jump(gast.Return, _replace, "do_return", crosses_loops=True)
+    jump = lowering.Jump(gast.Return, _replace, "do_return", crosses_loops=True, ctx=ctx)
     if not lowering.contains(node.body, jump):
         return node
     ctx.namer.reserve("do_return")
@@ -46,7 +46,8 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
 
 def _replace(ret: gast.Return) -> list:
     value = ret.value if ret.value is not None else gast.Constant(value=None, kind=None)
-    return templates.replace("do_return = True\nretval_ = value", value=value)
+    # the value first: when computing it raises (and an `except` handles it), the function has not returned
+    return templates.replace("retval_ = value\ndo_return = True", value=value)
 
 
 def _assigns_do_return(stmts) -> bool:

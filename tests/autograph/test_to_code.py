@@ -18,8 +18,8 @@ def test_seed000_calc_scaffold():
                 retval_ = ag__.UndefinedReturnValue()
                 d = ag__.ld(a) * ag__.ld(b) + ag__.ld(c)
                 e = ag__.ld(a) * ag__.ld(b) * ag__.ld(c)
-                do_return = True
                 retval_ = (ag__.ld(d), ag__.ld(e))
+                do_return = True
                 return fscope.ret(retval_, do_return)
         """)
 
@@ -39,7 +39,7 @@ def test_if_else_becomes_functional_state():
         "def if_true(y):", "y = ag__.ld(x)", "return y", "",
         "def if_false(y):", "y = 0", "return y",
         "y = ag__.if_stmt(ag__.ld(x) > 0, if_true, if_false, (y,), ('y',))",
-        "do_return = True"]
+        "retval_ = ag__.ld(y)"]
     assert lines.index("y = ag__.Undefined('y')") < start  # at the top of its scope
 
 
@@ -68,9 +68,9 @@ def first_negative(xs):
 
 def test_return_inside_for_uses_extra_test():
     code = ag.to_code(first_negative)
-    assert "def extra_test(do_return, retval_):" in code
+    assert "def extra_test(retval_, do_return):" in code
     assert "return ag__.not_(do_return)" in code
-    assert "ag__.for_stmt(ag__.ld(xs), loop_body, (do_return, retval_), ('do_return', 'retval_'), " \
+    assert "ag__.for_stmt(ag__.ld(xs), loop_body, (retval_, do_return), ('retval_', 'do_return'), " \
            "extra_test=extra_test)" in code
 
 
