@@ -29,7 +29,8 @@ from autograph import backends
 from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError, user_location
 from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
-from autograph.pyct import activity, parser
+from autograph.pyct import activity, anno, parser
+from autograph.pyct.anno import Key
 from autograph.pyct.naming import Namer
 from autograph.pyct.to_ast import to_ast
 from autograph.pyct.transformer import Context
@@ -41,27 +42,59 @@ _CACHE_SIZE = 4096
 
 # --- converting one function ------------------------------------------------------------------
 
-def _context(node: gast.FunctionDef, filename: str, name: str, recursive: bool, found) -> Context:
+def _context(node: gast.FunctionDef, filename: str, name: str, recursive: bool, found,
+             module_alias: Optional[str] = None) -> Context:
     args = node.args
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
     params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
     declared = found.declared
     user_locals = (params | activity.modified(node.body, gast.NamedExpr in found.types)) - declared
-    namer = Namer(found.ids | found.defs)
-    for reserved in ("ag__", "fscope"):
-        namer.reserve(reserved)
-    return Context(namer, filename, name, params, user_locals, declared, recursive)
+    namer = Namer(found.used)
+    if module_alias is not None:
+        namer.reserve(module_alias)
+    ag = module_alias or namer.new("ag__")   # `ag__`, unless the function's own code uses that name
+    return Context(namer, filename, name, params, user_locals, declared, recursive, ag=ag, fscope=namer.new("fscope"))
 
 
-def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bool = True) -> gast.FunctionDef:
-    """Run the pipeline on one parsed function (used by `convert` and the CLI)."""
+def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bool = True,
+                 module_alias: Optional[str] = None) -> gast.FunctionDef:
+    """Run the pipeline on one parsed function (used by `convert` and the CLI). `module_alias`: the name
+    the generated code must call autograph by (the CLI's `ag__`, which its nested converted functions
+    use too); by default `ag__`, or a fresh name when the function's own code uses `ag__`."""
     from autograph import pipeline
 
     found = pipeline.scan(node)    # one walk for what the context and the pipeline need to know
     if gast.Yield in found.types or gast.YieldFrom in found.types:
         _reject_generators(node, filename)
-    ctx = _context(node, filename, name, recursive, found)
-    return pipeline.convert_function(node, ctx, found)
+    ctx = _context(node, filename, name, recursive, found, module_alias)
+    if ctx.ag != "ag__":
+        _mark_user_module_names(node)
+    converted = pipeline.convert_function(node, ctx, found)
+    if ctx.ag != "ag__":
+        _rename_module_alias(converted, ctx.ag)
+    anno.set(converted, Key.MODULE_ALIAS, ctx.ag)
+    return converted
+
+
+def _mark_user_module_names(node) -> None:
+    for n in activity.walk(node):
+        if n.__class__ is gast.Name and n.id == "ag__":
+            anno.set(n, Key.USER_NAME, True)
+
+
+def _rename_module_alias(node, alias: str) -> None:
+    """The user's code uses the name `ag__`: generated code calls autograph by `alias` instead. Templates
+    write `ag__.operator(...)`; every such base the user did not write is renamed here, in one place."""
+    for n in activity.walk(node):
+        if n.__class__ is gast.Attribute:
+            base = n.value
+            if base.__class__ is gast.Name and base.id == "ag__" and not anno.get(base, Key.USER_NAME):
+                base.id = alias
+
+
+def module_alias(converted: gast.FunctionDef) -> str:
+    """The name `converted` (the result of `convert_node`) calls autograph by."""
+    return anno.get(converted, Key.MODULE_ALIAS, "ag__")
 
 
 def _reject_generators(node: gast.FunctionDef, filename: str) -> None:
@@ -84,17 +117,22 @@ class _Conversion:
     """A cached conversion: the code object of the converted function, and its source for `to_code`
     (unparsed on first request: converting does not need it)."""
 
-    __slots__ = ("code", "_tree", "_source")
+    __slots__ = ("code", "alias", "_tree", "_source")
 
-    def __init__(self, code: types.CodeType, tree: ast.AST):
-        self.code, self._tree, self._source = code, tree, None
+    def __init__(self, code: types.CodeType, tree: ast.AST, alias: str = "ag__"):
+        self.code, self.alias, self._tree, self._source = code, alias, tree, None
 
     @property
     def source(self) -> str:
+        """The converted function's source; preceded by its import when it calls autograph by another name
+        than `ag__` (its own code uses that name), so that it still runs as printed."""
         if self._source is None:
             with _cache_lock:
                 if self._source is None:
-                    self._source, self._tree = ast.unparse(self._tree), None
+                    text = ast.unparse(self._tree)
+                    if self.alias != "ag__":
+                        text = f"import autograph as {self.alias}\n\n{text}"
+                    self._source, self._tree = text, None
         return self._source
 
 
@@ -166,14 +204,16 @@ def _convert_uncached(fn: types.FunctionType, recursive: bool) -> _Conversion:
             "was the file changed after it was imported? Re-import it.") from None
     converted = convert_node(parsed.node, parsed.filename, fn.__name__ if not parsed.is_lambda else "lambda_",
                              recursive)
+    alias = module_alias(converted)
     tree = to_ast(converted, converted.lineno, converted.col_offset)
-    return _Conversion(_compile(tree, fn, parsed.filename), tree)
+    return _Conversion(_compile(tree, fn, parsed.filename, alias), tree, alias)
 
 
-def _compile(converted: ast.FunctionDef, fn: types.FunctionType, filename: str) -> types.CodeType:
-    """Compile `converted` inside a factory whose parameters are the free variables."""
-    # A function made by converted code (a lambda or def inside it) already has `ag__` free.
-    freevars = ["ag__", *(v for v in fn.__code__.co_freevars if v != "ag__")]
+def _compile(converted: ast.FunctionDef, fn: types.FunctionType, filename: str, alias: str) -> types.CodeType:
+    """Compile `converted` inside a factory whose parameters are the free variables (and `alias`, the
+    name the generated code calls autograph by)."""
+    # A function made by converted code (a lambda or def inside it) already has its alias free.
+    freevars = [alias, *(v for v in fn.__code__.co_freevars if v != alias)]
     factory = ast.FunctionDef(
         name="ag__factory",
         args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=v) for v in freevars], vararg=None, kwonlyargs=[],
@@ -230,7 +270,7 @@ def _instantiate(conversion: _Conversion, fn: types.FunctionType) -> types.Funct
 def _generated_function(conversion: _Conversion, fn: types.FunctionType) -> types.FunctionType:
     import autograph
 
-    cells = {"ag__": types.CellType(autograph)}
+    cells = {conversion.alias: types.CellType(autograph)}
     cells.update(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     closure = tuple(cells[name] for name in conversion.code.co_freevars)
     new = types.FunctionType(conversion.code, fn.__globals__, fn.__name__, fn.__defaults__, closure)

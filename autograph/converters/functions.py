@@ -22,10 +22,11 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     body = list(node.body)
     options = f"ag__.ConversionOptions(recursive={ctx.recursive!r})"
     scope = templates.replace(
-        f"with ag__.FunctionScope(fn_name, 'fscope', {options}) as fscope:\n    body",
-        fn_name=gast.Constant(value=ctx.function_name, kind=None), body=body)
+        f"with ag__.FunctionScope(fn_name, scope_name, {options}) as fscope:\n    body",
+        fn_name=gast.Constant(value=ctx.function_name, kind=None), scope_name=gast.Constant(value=ctx.fscope, kind=None),
+        fscope=ctx.fscope, body=body)
     node.body = scope
-    node.name = f"ag__{ctx.function_name}"
+    node.name = ctx.new_name(f"ag__{ctx.function_name}")
     node.decorator_list = []
     node.returns = None
     return node

@@ -20,9 +20,13 @@ from autograph.pyct.transformer import Base, Context
 class VariableTransformer(Base):
     def visit_Name(self, node):
         if (isinstance(node.ctx, gast.Load) and node.id in self.ctx.user_locals
-                and not anno.get(node, Key.RAW)):
+                and not anno.get(node, Key.RAW) and not self._generated_module(node)):
             return _ld(node)
         return node
+
+    def _generated_module(self, node) -> bool:
+        """A generated `ag__` while the user has a local `ag__` (renamed to `ctx.ag` at the end, see api)."""
+        return node.id == "ag__" and self.ctx.ag != "ag__" and not anno.get(node, Key.USER_NAME)
 
 
 def _ld(node: gast.Name) -> gast.Call:
