@@ -26,7 +26,7 @@ from typing import Callable, Optional
 import gast
 
 from autograph import backends
-from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError, user_location
+from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError, filter_traceback, user_location
 from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
 from autograph.pyct import activity, anno, parser
@@ -254,7 +254,10 @@ def _dispatcher(original: types.FunctionType, generated: types.FunctionType) -> 
 
     def converted(*args, **kwargs):
         if _run_generated_always or any_staging():
-            return generated(*args, **kwargs)
+            try:
+                return generated(*args, **kwargs)
+            except Exception as e:   # the user's frames only (autograph.disable_traceback_filtering shows all)
+                raise filter_traceback(e)   # noqa: B904 - the same exception, shorter traceback
         return original(*args, **kwargs)
 
     functools.update_wrapper(converted, original)
@@ -317,19 +320,21 @@ _function_cache: dict = {}
 _warned_no_source: set = set()
 
 
+_UNCONVERTIBLE_CODE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
 def _convert_function(fn: types.FunctionType, options: ConversionOptions) -> Callable:
-    if _never_convert(fn):
+    """What converted code calls for the helper `fn`: its conversion, or `fn` itself when it can't be
+    converted (a generator, a function without source, a construct autograph refuses), as Python would
+    run it, with one warning per function (none for a generator: Python's semantics there are exact).
+    Only the function handed to `convert`/`function` itself is strict (`_convert_root`)."""
+    if _never_convert(fn) or fn.__code__.co_flags & _UNCONVERTIBLE_CODE:
         return fn
     try:
         return _instantiate(_conversion(fn, options.recursive), fn)
-    except SourceUnavailableError as e:
+    except (SourceUnavailableError, ConversionError) as e:
         _warn_once(fn, f"autograph could not convert {fn.__qualname__} and runs it as is: {e}")
         return fn
-    except ConversionError as e:
-        if options.fallback:
-            _warn_once(fn, f"autograph could not convert {fn.__qualname__} and runs it as is: {e}")
-            return fn
-        raise
 
 
 def _warn_once(fn, message: str) -> None:
