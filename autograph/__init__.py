@@ -8,12 +8,14 @@ this package as `ag__`, so the run-time operators are exported here too.
 from autograph import backends
 from autograph.api import convert, converted_call, do_not_convert, set_loop_options, to_code, to_graph
 from autograph.backends import Backend, register_backend
-from autograph.errors import AutoGraphError, ConversionError, StagingError
+from autograph.errors import (AutoGraphError, ConversionError, StagingError, disable_traceback_filtering,
+                              enable_traceback_filtering, is_traceback_filtering_enabled)
 from autograph.operators import *  # noqa: F401,F403  (ag__.if_stmt etc. in generated code)
 from autograph.operators import __all__ as _operators
 
 __all__ = ["convert", "to_graph", "to_code", "do_not_convert", "set_loop_options", "converted_call",
            "ConversionError", "AutoGraphError", "StagingError", "backends", "Backend", "register_backend",
+           "enable_traceback_filtering", "disable_traceback_filtering", "is_traceback_filtering_enabled",
            *_operators]
 
 

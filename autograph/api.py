@@ -26,10 +26,11 @@ from typing import Callable, Optional
 import gast
 
 from autograph import backends
-from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError, user_location
+from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError, filter_traceback, user_location
 from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
-from autograph.pyct import activity, parser
+from autograph.pyct import activity, anno, parser
+from autograph.pyct.anno import Key
 from autograph.pyct.naming import Namer
 from autograph.pyct.to_ast import to_ast
 from autograph.pyct.transformer import Context
@@ -41,28 +42,60 @@ _CACHE_SIZE = 4096
 
 # --- converting one function ------------------------------------------------------------------
 
-def _context(node: gast.FunctionDef, filename: str, name: str, recursive: bool, found) -> Context:
+def _context(node: gast.FunctionDef, filename: str, name: str, recursive: bool, found,
+             module_alias: Optional[str] = None) -> Context:
     args = node.args
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
     params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
     declared_global, declared_nonlocal = activity.declarations(node.body) if found.declared else (set(), set())
     user_locals = (params | activity.modified(node.body, gast.NamedExpr in found.types)) - found.declared
-    namer = Namer(found.ids | found.defs)
-    for reserved in ("ag__", "fscope"):
-        namer.reserve(reserved)
+    namer = Namer(found.used)
+    if module_alias is not None:
+        namer.reserve(module_alias)
+    ag = module_alias or namer.new("ag__")   # `ag__`, unless the function's own code uses that name
     return Context(namer, filename, name, params, user_locals, declared_nonlocal, declared_global,
-                   activity.captured(node.body), recursive)
+                   activity.captured(node.body), recursive, ag=ag, fscope=namer.new("fscope"))
 
 
-def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bool = True) -> gast.FunctionDef:
-    """Run the pipeline on one parsed function (used by `convert` and the CLI)."""
+def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bool = True,
+                 module_alias: Optional[str] = None) -> gast.FunctionDef:
+    """Run the pipeline on one parsed function (used by `convert` and the CLI). `module_alias`: the name
+    the generated code must call autograph by (the CLI's `ag__`, which its nested converted functions
+    use too); by default `ag__`, or a fresh name when the function's own code uses `ag__`."""
     from autograph import pipeline
 
     found = pipeline.scan(node)    # one walk for what the context and the pipeline need to know
     if gast.Yield in found.types or gast.YieldFrom in found.types:
         _reject_generators(node, filename)
-    ctx = _context(node, filename, name, recursive, found)
-    return pipeline.convert_function(node, ctx, found)
+    ctx = _context(node, filename, name, recursive, found, module_alias)
+    if ctx.ag != "ag__":
+        _mark_user_module_names(node)
+    converted = pipeline.convert_function(node, ctx, found)
+    if ctx.ag != "ag__":
+        _rename_module_alias(converted, ctx.ag)
+    anno.set(converted, Key.MODULE_ALIAS, ctx.ag)
+    return converted
+
+
+def _mark_user_module_names(node) -> None:
+    for n in activity.walk(node):
+        if n.__class__ is gast.Name and n.id == "ag__":
+            anno.set(n, Key.USER_NAME, True)
+
+
+def _rename_module_alias(node, alias: str) -> None:
+    """The user's code uses the name `ag__`: generated code calls autograph by `alias` instead. Templates
+    write `ag__.operator(...)`; every such base the user did not write is renamed here, in one place."""
+    for n in activity.walk(node):
+        if n.__class__ is gast.Attribute:
+            base = n.value
+            if base.__class__ is gast.Name and base.id == "ag__" and not anno.get(base, Key.USER_NAME):
+                base.id = alias
+
+
+def module_alias(converted: gast.FunctionDef) -> str:
+    """The name `converted` (the result of `convert_node`) calls autograph by."""
+    return anno.get(converted, Key.MODULE_ALIAS, "ag__")
 
 
 def _reject_generators(node: gast.FunctionDef, filename: str) -> None:
@@ -85,17 +118,22 @@ class _Conversion:
     """A cached conversion: the code object of the converted function, and its source for `to_code`
     (unparsed on first request: converting does not need it)."""
 
-    __slots__ = ("code", "_tree", "_source")
+    __slots__ = ("code", "alias", "_tree", "_source")
 
-    def __init__(self, code: types.CodeType, tree: ast.AST):
-        self.code, self._tree, self._source = code, tree, None
+    def __init__(self, code: types.CodeType, tree: ast.AST, alias: str = "ag__"):
+        self.code, self.alias, self._tree, self._source = code, alias, tree, None
 
     @property
     def source(self) -> str:
+        """The converted function's source; preceded by its import when it calls autograph by another name
+        than `ag__` (its own code uses that name), so that it still runs as printed."""
         if self._source is None:
             with _cache_lock:
                 if self._source is None:
-                    self._source, self._tree = ast.unparse(self._tree), None
+                    text = ast.unparse(self._tree)
+                    if self.alias != "ag__":
+                        text = f"import autograph as {self.alias}\n\n{text}"
+                    self._source, self._tree = text, None
         return self._source
 
 
@@ -167,14 +205,16 @@ def _convert_uncached(fn: types.FunctionType, recursive: bool) -> _Conversion:
             "was the file changed after it was imported? Re-import it.") from None
     converted = convert_node(parsed.node, parsed.filename, fn.__name__ if not parsed.is_lambda else "lambda_",
                              recursive)
+    alias = module_alias(converted)
     tree = to_ast(converted, converted.lineno, converted.col_offset)
-    return _Conversion(_compile(tree, fn, parsed.filename), tree)
+    return _Conversion(_compile(tree, fn, parsed.filename, alias), tree, alias)
 
 
-def _compile(converted: ast.FunctionDef, fn: types.FunctionType, filename: str) -> types.CodeType:
-    """Compile `converted` inside a factory whose parameters are the free variables."""
-    # A function made by converted code (a lambda or def inside it) already has `ag__` free.
-    freevars = ["ag__", *(v for v in fn.__code__.co_freevars if v != "ag__")]
+def _compile(converted: ast.FunctionDef, fn: types.FunctionType, filename: str, alias: str) -> types.CodeType:
+    """Compile `converted` inside a factory whose parameters are the free variables (and `alias`, the
+    name the generated code calls autograph by)."""
+    # A function made by converted code (a lambda or def inside it) already has its alias free.
+    freevars = [alias, *(v for v in fn.__code__.co_freevars if v != alias)]
     factory = ast.FunctionDef(
         name="ag__factory",
         args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=v) for v in freevars], vararg=None, kwonlyargs=[],
@@ -215,7 +255,10 @@ def _dispatcher(original: types.FunctionType, generated: types.FunctionType) -> 
 
     def converted(*args, **kwargs):
         if _run_generated_always or any_staging():
-            return generated(*args, **kwargs)
+            try:
+                return generated(*args, **kwargs)
+            except Exception as e:   # the user's frames only (autograph.disable_traceback_filtering shows all)
+                raise filter_traceback(e)   # noqa: B904 - the same exception, shorter traceback
         return original(*args, **kwargs)
 
     functools.update_wrapper(converted, original)
@@ -231,7 +274,7 @@ def _instantiate(conversion: _Conversion, fn: types.FunctionType) -> types.Funct
 def _generated_function(conversion: _Conversion, fn: types.FunctionType) -> types.FunctionType:
     import autograph
 
-    cells = {"ag__": types.CellType(autograph)}
+    cells = {conversion.alias: types.CellType(autograph)}
     cells.update(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     closure = tuple(cells[name] for name in conversion.code.co_freevars)
     new = types.FunctionType(conversion.code, fn.__globals__, fn.__name__, fn.__defaults__, closure)
@@ -259,7 +302,17 @@ def _is_library_module(module: Optional[str]) -> bool:
 
 def _never_convert(fn) -> bool:
     return (getattr(fn, CONVERTED_MARK, False) or getattr(fn, DO_NOT_CONVERT_MARK, False)
-            or _is_library_module(getattr(fn, "__module__", None)))
+            or _is_library_module(_defining_module(fn)))
+
+
+def _defining_module(fn) -> Optional[str]:
+    """The module whose code `fn` runs. A function's `__module__` may be another's: `functools.wraps` copies
+    the wrapped function's, so a wrapper made by a library (`contextlib.contextmanager`, a framework's
+    `custom_gradient`) would pass for user code; its globals are its own module's."""
+    globals_ = getattr(fn, "__globals__", None)
+    if globals_ is not None:
+        return globals_.get("__name__")
+    return getattr(fn, "__module__", None)
 
 
 # function -> what `converted_call` calls for it. A plain dict (a lookup is one hash of the function's
@@ -268,19 +321,21 @@ _function_cache: dict = {}
 _warned_no_source: set = set()
 
 
+_UNCONVERTIBLE_CODE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
 def _convert_function(fn: types.FunctionType, options: ConversionOptions) -> Callable:
-    if _never_convert(fn):
+    """What converted code calls for the helper `fn`: its conversion, or `fn` itself when it can't be
+    converted (a generator, a function without source, a construct autograph refuses), as Python would
+    run it, with one warning per function (none for a generator: Python's semantics there are exact).
+    Only the function handed to `convert`/`function` itself is strict (`_convert_root`)."""
+    if _never_convert(fn) or fn.__code__.co_flags & _UNCONVERTIBLE_CODE:
         return fn
     try:
         return _instantiate(_conversion(fn, options.recursive), fn)
-    except SourceUnavailableError as e:
+    except (SourceUnavailableError, ConversionError) as e:
         _warn_once(fn, f"autograph could not convert {fn.__qualname__} and runs it as is: {e}")
         return fn
-    except ConversionError as e:
-        if options.fallback:
-            _warn_once(fn, f"autograph could not convert {fn.__qualname__} and runs it as is: {e}")
-            return fn
-        raise
 
 
 def _warn_once(fn, message: str) -> None:

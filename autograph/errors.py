@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import linecache
 import sys
+import types
 from typing import Optional
 
 
@@ -93,3 +94,44 @@ def at_user_line(message: str) -> str:
     filename, lineno = where
     line = linecache.getline(filename, lineno).strip()
     return f"{filename}:{lineno}: {message}" + (f"\n    {line}" if line else "")
+
+
+# --- tracebacks: the user's frames, not ours ----------------------------------------------------------
+
+_filtering = True
+
+
+def enable_traceback_filtering() -> None:
+    """Show only the user's frames in tracebacks of errors raised through converted code (the default)."""
+    global _filtering
+    _filtering = True
+
+
+def disable_traceback_filtering() -> None:
+    """Show every frame, autograph's and the registered frameworks' included (for debugging autograph)."""
+    global _filtering
+    _filtering = False
+
+
+def is_traceback_filtering_enabled() -> bool:
+    return _filtering
+
+
+def filter_traceback(error: BaseException) -> BaseException:
+    """`error` with autograph's and the registered frameworks' frames removed from its traceback, as
+    TensorFlow's error handling does; the traceback is left whole when filtering is disabled
+    (`disable_traceback_filtering`) or when every frame is ours (a bug of ours: all of it is needed)."""
+    if not _filtering:
+        return error
+    kept = []
+    tb = error.__traceback__
+    while tb is not None:
+        if not _internal_module(tb.tb_frame.f_globals.get("__name__", "")):
+            kept.append(tb)
+        tb = tb.tb_next
+    if not kept:
+        return error
+    filtered = None
+    for tb in reversed(kept):
+        filtered = types.TracebackType(filtered, tb.tb_frame, tb.tb_lasti, tb.tb_lineno)
+    return error.with_traceback(filtered)

@@ -211,9 +211,14 @@ def _converted_tree(node: ast.FunctionDef, filename: str, recursive: bool, probl
     from autograph.api import convert_node
     from autograph.pyct.to_ast import to_ast
 
+    user_ag = next((n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == "ag__"), None)
+    if user_ag is not None:   # before the nested functions are converted: theirs is the module, as here
+        raise ConversionError(f"{node.name} uses the name `ag__`, which the converted module imports autograph "
+                              "as; rename it (autograph.convert at run time picks another name itself)",
+                              filename, user_ag.lineno, user_ag.col_offset)
     _convert_nested(node, filename, recursive, problems)
     gast_node = _as_gast(node)
-    converted = convert_node(gast_node, filename, node.name, recursive)
+    converted = convert_node(gast_node, filename, node.name, recursive, module_alias="ag__")
     out = to_ast(converted, converted.lineno, converted.col_offset)
     out.name = node.name
     kept = [d for d in node.decorator_list if _decorator_name(d).rpartition(".")[2] not in _CONVERTING]

@@ -11,7 +11,7 @@ import gast
 from autograph.converters import (asserts, break_statements, call_trees, conditional_expressions,
                                   continue_statements, control_flow, directives, functions, lists,
                                   logical_expressions, return_statements)
-from autograph.pyct import activity, liveness
+from autograph.pyct import activity, liveness, naming
 from autograph.pyct.transformer import Context
 
 
@@ -57,6 +57,7 @@ ADDS = {break_statements.transform: {gast.If, gast.BoolOp}, continue_statements.
         return_statements.transform: {gast.If, gast.BoolOp}}
 
 _SKIP = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
+_BINDS_WITHOUT_NAME = {gast.alias, gast.MatchAs, gast.MatchStar, gast.MatchMapping}
 
 
 @dataclass
@@ -69,6 +70,12 @@ class Scan:
     attrs: set = field(default_factory=set)     # attribute names
     defs: set = field(default_factory=set)      # names of defs and classes
     declared: set = field(default_factory=set)  # names declared global or nonlocal
+    bound: set = field(default_factory=set)     # other names bound without a Name: import aliases, match captures
+
+    @property
+    def used(self) -> set:
+        """Every identifier of the function (what generated names must avoid: `naming.names_used`)."""
+        return self.ids | self.defs | self.declared | self.bound
 
     @property
     def names(self) -> set:
@@ -94,10 +101,12 @@ def scan(node) -> Scan:
             types.add(activity.COMPOSITE_STORE)
         elif (cls is gast.While or cls is gast.For) and n.orelse:
             types.add("loop else")
-        elif cls is gast.FunctionDef or cls is gast.ClassDef:
+        elif cls is gast.FunctionDef or cls is gast.ClassDef or cls is gast.AsyncFunctionDef:
             found.defs.add(n.name)
         elif cls is gast.Global or cls is gast.Nonlocal:
             found.declared.update(n.names)
+        elif cls in _BINDS_WITHOUT_NAME:
+            found.bound.update(naming.bound_by(n))
         values = n.__dict__
         for field_name in n._fields:
             value = values.get(field_name)

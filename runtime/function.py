@@ -78,13 +78,16 @@ class Function:
     # -- calling ----------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        if config.functions_run_eagerly():
-            return self.python_function(*args, **kwargs)
-        concrete = None if kwargs else self._cached_for_eager_tensors(args)
-        if concrete is not None:
-            return concrete._call_flat(args)
-        concrete, flat = self._lookup(args, kwargs)
-        return concrete._call_flat(flat)
+        try:
+            if config.functions_run_eagerly():
+                return self.python_function(*args, **kwargs)
+            concrete = None if kwargs else self._cached_for_eager_tensors(args)
+            if concrete is not None:
+                return concrete._call_flat(args)
+            concrete, flat = self._lookup(args, kwargs)
+            return concrete._call_flat(flat)
+        except Exception as e:   # the user's frames only, as autograph shows them (see docs/errors.md)
+            raise _user_frames(e)   # noqa: B904 - the same exception, shorter traceback
 
     def _cached_for_eager_tensors(self, args: tuple) -> Optional["ConcreteFunction"]:
         """The common case, fast: the trace for eager tensors passed by position, keyed exactly as
@@ -528,3 +531,11 @@ def function(func: Optional[Callable] = None, input_signature=None, autograph: b
 
     return decorate if func is None else decorate(func)
 
+
+
+def _user_frames(error: Exception) -> Exception:
+    try:
+        from autograph.errors import filter_traceback
+    except ImportError:
+        return error
+    return filter_traceback(error)

@@ -33,7 +33,7 @@ class BreakTransformer(Base):
             orelse, node.orelse = node.orelse, []
             return [node, *orelse]
         flag = self.ctx.namer.new("break_")
-        jump = lowering.Jump(gast.Break, lambda b: templates.replace("flag = True", flag=flag), flag, False)
+        jump = lowering.Jump(gast.Break, lambda b: templates.replace("flag = True", flag=flag), flag, False, ctx=self.ctx)
         node.body = lowering.lower_block(node.body, jump)
         lowering.add_loop_exit(node, templates.replace_as_expression("ag__.not_(flag)", flag=flag))
         init = templates.replace("flag = False", flag=flag)

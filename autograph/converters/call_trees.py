@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import gast
 
-from autograph.pyct import templates
+from autograph.pyct import anno, templates
+from autograph.pyct.anno import Key
 from autograph.pyct.transformer import Base, Context
 
 
-def _is_generated(func) -> bool:
-    return isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and func.value.id in (
-        "ag__", "fscope")
+def _is_generated(func, ctx: Context) -> bool:
+    """A call of an operator or of the function scope that earlier converters generated (never the user's
+    own `ag__.f()` or `fscope.f()`: their names are then not the generated ones, see `naming`)."""
+    if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)):
+        return False
+    base = func.value
+    return base.id == ctx.fscope or base.id in (ctx.ag, "ag__") and not anno.get(base, Key.USER_NAME)
 
 
 class CallTreeTransformer(Base):
@@ -24,7 +29,7 @@ class CallTreeTransformer(Base):
 
     def visit_Call(self, node):
         self.generic_visit(node)
-        if _is_generated(node.func):
+        if _is_generated(node.func, self.ctx):
             return node
         if isinstance(node.func, gast.Name) and node.func.id == "super" and not node.args:
             return self._explicit_super(node)
@@ -34,7 +39,7 @@ class CallTreeTransformer(Base):
                                      for k in node.keywords], values=[k.value for k in node.keywords])
         else:
             kwargs = gast.Constant(value=None, kind=None)
-        return _converted_call(node.func, args, kwargs)
+        return _converted_call(node.func, args, kwargs, self.ctx)
 
     def _explicit_super(self, node):
         """`super()` needs the class cell, which a converted function reads explicitly."""
@@ -48,12 +53,12 @@ class CallTreeTransformer(Base):
         return super().transform(node)
 
 
-def _converted_call(func, args: gast.Tuple, kwargs) -> gast.Call:
+def _converted_call(func, args: gast.Tuple, kwargs, ctx: Context) -> gast.Call:
     """`ag__.converted_call(func, args, kwargs, fscope)`, built directly: after `ag__.ld`, the most frequent
     rewrite, and what `templates.replace` would give (the caller's walk locates it)."""
     load = gast.Load()
-    ag = gast.Name(id="ag__", ctx=load, annotation=None, type_comment=None)
-    fscope = gast.Name(id="fscope", ctx=load, annotation=None, type_comment=None)
+    ag = gast.Name(id="ag__", ctx=load, annotation=None, type_comment=None)   # named ctx.ag by api, last
+    fscope = gast.Name(id=ctx.fscope, ctx=load, annotation=None, type_comment=None)
     return gast.Call(func=gast.Attribute(value=ag, attr="converted_call", ctx=load),
                      args=[func, args, kwargs, fscope], keywords=[])
 

@@ -28,7 +28,7 @@ class ContinueTransformer(Base):
         if not lowering.contains(node.body, probe):
             return node
         flag = self.ctx.namer.new("continue_")
-        jump = lowering.Jump(gast.Continue, lambda c: templates.replace("flag = True", flag=flag), flag, False)
+        jump = lowering.Jump(gast.Continue, lambda c: templates.replace("flag = True", flag=flag), flag, False, ctx=self.ctx)
         body = lowering.lower_block(templates.copy_tree(node.body), jump)  # one of the two is kept
         if jump.guards_used:
             node.body = templates.replace("flag = False", flag=flag) + body

@@ -6,8 +6,8 @@ Before:                          After:
         return a * b                     with ag__.FunctionScope('calc', 'fscope', ag__.ConversionOptions(recursive=True)) as fscope:
                                              do_return = False
                                              retval_ = ag__.UndefinedReturnValue()
-                                             do_return = True
                                              retval_ = ag__.ld(a) * ag__.ld(b)
+                                             do_return = True
                                              return fscope.ret(retval_, do_return)
 """
 from __future__ import annotations
@@ -23,10 +23,11 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     body = _declare_shared(node, ctx) + list(node.body)
     options = f"ag__.ConversionOptions(recursive={ctx.recursive!r})"
     scope = templates.replace(
-        f"with ag__.FunctionScope(fn_name, 'fscope', {options}) as fscope:\n    body",
-        fn_name=gast.Constant(value=ctx.function_name, kind=None), body=body)
+        f"with ag__.FunctionScope(fn_name, scope_name, {options}) as fscope:\n    body",
+        fn_name=gast.Constant(value=ctx.function_name, kind=None), scope_name=gast.Constant(value=ctx.fscope, kind=None),
+        fscope=ctx.fscope, body=body)
     node.body = scope
-    node.name = f"ag__{ctx.function_name}"
+    node.name = ctx.new_name(f"ag__{ctx.function_name}")
     node.decorator_list = []
     node.returns = None
     return node

@@ -5,10 +5,10 @@ one branch of an `if` always jumps, the statements that follow move into the
 other branch instead, so no guard (and often no flag) is needed:
 
     if x > 0:                      if x > 0:
-        return x          →            do_return = True; retval_ = x
+        return x          →            retval_ = x; do_return = True
     y = -x                         else:
     return y                           y = -x
-                                       do_return = True; retval_ = y
+                                       retval_ = y; do_return = True
 """
 from __future__ import annotations
 
@@ -18,10 +18,11 @@ from typing import Callable
 import gast
 
 from autograph.pyct import templates
-from autograph.pyct.transformer import block_or_pass, located
+from autograph.pyct.transformer import Context, block_or_pass, located
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
 _LOOPS = (gast.While, gast.For, gast.AsyncFor)
+_TRIES = (gast.Try, gast.TryStar)
 
 
 @dataclass
@@ -32,6 +33,7 @@ class Jump:
     replace: Callable[[gast.AST], list]         # the statements standing for the jump
     flag: str                                   # the flag's name (for guards)
     crosses_loops: bool                         # a return leaves enclosing loops too
+    ctx: Context | None = None                  # names for a `finally:` that jumps, and errors
     guards_used: int = 0
 
     def guard_test(self):
@@ -65,8 +67,8 @@ def always_jumps(stmts, jump: Jump) -> bool:
             return True
         if isinstance(stmt, gast.If) and always_jumps(stmt.body, jump) and always_jumps(stmt.orelse, jump):
             return True
-        if isinstance(stmt, (gast.With, gast.AsyncWith)) and always_jumps(stmt.body, jump):
-            return True
+        # not a `with`: its context manager may suppress an exception raised before the jump, and the
+        # code after the `with` then runs
     return False
 
 
@@ -98,6 +100,8 @@ def lower_block(stmts: list, jump: Jump, on_loop: Callable[[gast.AST], None] | N
             if on_loop is not None:
                 on_loop(stmt)
             out.append(stmt)
+        elif isinstance(stmt, _TRIES):
+            out += _lower_try(stmt, jump, on_loop)
         else:
             for field in ("body", "orelse", "finalbody"):
                 if getattr(stmt, field, None):
@@ -110,6 +114,84 @@ def lower_block(stmts: list, jump: Jump, on_loop: Callable[[gast.AST], None] | N
             out.append(located(guard, rest[0]))
             return out
     return out
+
+
+def _lower_try(stmt, jump: Jump, on_loop) -> list:
+    """A `try` whose blocks jump. A jump in the body skips the `else:` (a guard); a jump in `finally:`
+    discards the exception in flight, as Python does: the exception is caught around the rest of the
+    `try`, the `finally:` block runs after it, and the exception is raised again only if it did not jump.
+
+        try:                            pending_ = None
+            body                        try:
+        finally:              →             body
+            if c:                       except BaseException:
+                return 1                    pending_ = ag__.caught_exception()
+                                        if c:
+                                            retval_ = 1
+                                            do_return = True
+                                        if pending_ is not None:
+                                            if ag__.not_(do_return):
+                                                raise pending_
+    """
+    final_jumps = bool(stmt.finalbody) and contains(stmt.finalbody, jump)
+    if final_jumps:
+        _refuse_mixed_jumps(stmt, jump)
+    body_jumps = contains(stmt.body, jump)
+    stmt.body = block_or_pass(lower_block(stmt.body, jump, on_loop))
+    for handler in stmt.handlers:
+        handler.body = block_or_pass(lower_block(handler.body, jump, on_loop))
+    if stmt.orelse:
+        orelse = lower_block(stmt.orelse, jump, on_loop)
+        if body_jumps:
+            orelse = [located(gast.If(test=jump.guard_test(), body=orelse, orelse=[]), stmt.orelse[0])]
+        stmt.orelse = orelse
+    if not final_jumps:
+        if stmt.finalbody:
+            stmt.finalbody = block_or_pass(lower_block(stmt.finalbody, jump, on_loop))
+        return [stmt]
+    finalbody, stmt.finalbody = stmt.finalbody, []
+    if not stmt.handlers and not stmt.orelse:
+        inner = stmt.body
+    else:
+        inner = [stmt]
+    pending = jump.ctx.namer.new("pending_")
+    wrapped = templates.replace(
+        "pending = None\ntry:\n    inner\nexcept BaseException:\n    pending = ag__.caught_exception()",
+        pending=pending, inner=inner)
+    reraise = templates.replace(
+        "if pending is not None:\n    if test:\n        raise pending", pending=pending, test=jump.guard_test())
+    lowered_final = lower_block(finalbody, jump, on_loop)
+    return [located(s, stmt) for s in wrapped] + lowered_final + [located(s, finalbody[0]) for s in reraise]
+
+
+_JUMPS = (gast.Return, gast.Break, gast.Continue)
+
+
+def _refuse_mixed_jumps(stmt, jump: Jump) -> None:
+    """A `break`/`continue` in `finally:` overrides a `return` (or the other jump) of the same `try`; the
+    flags can't say which came last, so that mix is refused rather than run wrong."""
+    for other in _JUMPS:
+        if other is jump.kind:
+            continue
+        probe = Jump(other, lambda j: [], "", crosses_loops=other is gast.Return)
+        if any(contains(block, probe) for block in (stmt.body, stmt.orelse, *(h.body for h in stmt.handlers))):
+            where = next(n for n in _walk_statements(stmt.finalbody) if isinstance(n, jump.kind))
+            raise jump.ctx.error(
+                f"a `{jump.kind.__name__.lower()}` in `finally:` overrides the "
+                f"`{other.__name__.lower()}` of its `try`; autograph can't lower that mix exactly. Move the "
+                f"`{jump.kind.__name__.lower()}` out of the `finally:` block", where)
+
+
+def _walk_statements(stmts):
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            for field in _BLOCKS:
+                block = getattr(node, field, None)
+                if block.__class__ is list:
+                    stack.extend(block)
 
 
 def add_loop_exit(loop, test_expr) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dis
 import inspect
+import re
 import os
 import types
 
@@ -76,7 +77,7 @@ def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple, com
     def fill_returns(out: tuple, which: str) -> tuple:
         """A return value undefined in this branch gets a zero shaped like the other branch's."""
         missing = [i for i, (name, v) in enumerate(zip(names, out))
-                   if name in _FILLABLE and is_undefined(v) and i not in unset]
+                   if _fillable(name) and is_undefined(v) and i not in unset]
         if not missing or not _can_fill(backend):
             return out
         other = "false" if which == "true" else "true"
@@ -106,7 +107,20 @@ def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple, com
     return _result(tuple(state[i] if i in unset else next(staged) for i in range(n)), n)
 
 
-_FILLABLE = ("retval_",)   # may be undefined on some staged paths: `do_return` says whether it is real
+def _meaning(name: str) -> str:
+    """'retval_' and 'do_return' for the generated return value and flag, which are `retval__1`... when the
+    user's code has a variable of that name (pyct/naming.py); any other name as it is."""
+    match = _GENERATED.match(name)
+    return match.group(1) if match else name
+
+
+_GENERATED = re.compile(r"^(retval_|do_return)(?:_\d+)?$")
+
+
+def _fillable(name: str) -> bool:
+    """Whether a variable may be undefined on some staged paths: the return value (`do_return` says whether
+    it is real)."""
+    return _meaning(name) == "retval_"
 
 
 def _copied(state) -> list:
@@ -161,7 +175,7 @@ def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
 def _check_defined_after_if(values, names, which: str, other_fn=None, this_fn=None) -> None:
     for name, value in zip(names, values):
         if is_undefined(value):
-            if name in ("retval_", "do_return"):
+            if _meaning(name) in ("retval_", "do_return"):
                 raise StagingError(at_user_line(
                     f"this `if` on a tensor returns from the function in only one branch ({which} branch "
                     "does not). With a tensor condition both branches must return, or neither: add a "
@@ -225,7 +239,7 @@ def _check_same_structure(true_out, false_out, names, true_fn=None, false_fn=Non
     for name, a, b in zip(names, true_out, false_out):
         sa, sb = _structure(a), _structure(b)
         if sa != sb:
-            what = "the function's return value" if name == "retval_" else f"'{name}'"
+            what = "the function's return value" if _meaning(name) == "retval_" else f"'{name}'"
             raise StagingError(at_user_line(
                 f"{what} has a different structure in the two branches of this `if` on a tensor "
                 f"({_describe(sa)}{_assigned_at(true_fn, name)} vs {_describe(sb)}{_assigned_at(false_fn, name)}). "
@@ -277,8 +291,8 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
 def _check_defined_before_loop(state, names, construct: str, backend=None, body_fn=None) -> None:
     fill = backend is not None and _can_fill(backend)
     for name, value in zip(names, state):
-        if is_undefined(value) and not (fill and name in _FILLABLE):
-            if name in ("retval_", "do_return"):
+        if is_undefined(value) and not (fill and _fillable(name)):
+            if _meaning(name) in ("retval_", "do_return"):
                 raise StagingError(at_user_line(
                     f"a `return` inside this {construct} over tensors needs the returned value to have a "
                     "known type before the loop: assign the result to a variable defined before the loop, "
@@ -309,12 +323,12 @@ def _pick(out, names, kept: list, body_fn, carried: tuple) -> tuple:
     values = _as_tuple(out, len(names))
     for i, before in zip(kept, carried):
         name = names[i]
-        if values[i].__class__ is Undefined and name not in _FILLABLE:
+        if values[i].__class__ is Undefined and not _fillable(name):
             raise StagingError(at_user_line(
                 f"'{name}' is left undefined by this loop's body{_assigned_at(body_fn, name)} (deleted, "
                 "or assigned only on some paths), but a loop over tensors carries it to the next iteration or "
                 f"past the loop. Give '{name}' a value on every path through the body."))
-        if name not in _FILLABLE and not _keeps_structure(before, values[i]):
+        if not _fillable(name) and not _keeps_structure(before, values[i]):
             where = _assigned_at(body_fn, name)
             raise StagingError(at_user_line(
                 f"'{name}' is {_describe(_structure(before))} when an iteration of this loop over tensors starts "

@@ -24,6 +24,9 @@ class Key(enum.Enum):
     SCOPE_INIT = ("an UNDEFINED_INIT for a variable defined before the statement in the user's function: needed "
                   "only in a generated function that does not receive it as a parameter")
     RAW = "a generated load of a variable that may be undefined (not wrapped in ag__.ld)"
+    MODULE_ALIAS = "the name a converted function calls autograph by (`ag__`, unless its own code uses `ag__`)"
+    USER_NAME = ("a Name `ag__` the user wrote: kept when the generated code's `ag__` is renamed (the user's "
+                 "code uses that name, so the module alias is another)")
 
 
 def get(node, key: Key, default: Any = None) -> Any:

@@ -28,29 +28,33 @@ class ParsedFunction:
 
 def parse_function(fn: types.FunctionType) -> ParsedFunction:
     """The function's definition as gast, with locations in the user's file."""
-    if fn.__name__ != "<lambda>":
+    # The source of the function's own code object: `inspect.getsource(fn)` follows `__wrapped__`, which
+    # `functools.wraps` sets, and would give the wrapped function's source in place of the wrapper's.
+    code = fn.__code__
+    name = code.co_name
+    if name != "<lambda>":
         quick = _parse_def_quickly(fn)
         if quick is not None:
             return quick
     try:
-        lines, first_line = inspect.getsourcelines(fn)
-        filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
+        lines, first_line = inspect.getsourcelines(code)
+        filename = inspect.getsourcefile(code) or code.co_filename
     except (OSError, TypeError) as e:
         raise SourceUnavailableError(f"the source of {fn.__qualname__} is not available ({e})") from None
     text = "".join(lines)
-    if fn.__name__ != "<lambda>":
-        found = _parse_def(text, fn.__name__, first_line)
+    if name != "<lambda>":
+        found = _parse_def(text, name, first_line)
         if found is not None:
             return ParsedFunction(found, textwrap.dedent(text), filename, False)
     dedented = textwrap.dedent(text)
     indent = _indent_removed(text, dedented)
     tree = _parse_fragment(dedented, filename, first_line)
     _shift_locations(tree, first_line - 1, indent)
-    if fn.__name__ == "<lambda>":
+    if name == "<lambda>":
         node = _find_lambda(tree, fn, filename)
         return ParsedFunction(_lambda_to_def(node), dedented, filename, True)
     for node in tree.body:
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == fn.__name__:
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == name:
             if isinstance(node, gast.AsyncFunctionDef):
                 raise ConversionError("async functions are not supported", filename, node.lineno, node.col_offset)
             return ParsedFunction(node, dedented, filename, False)
@@ -63,13 +67,13 @@ def _parse_def_quickly(fn: types.FunctionType) -> ParsedFunction | None:
     block when it parses to the function, ending on that line, and the next line of code is indented no
     more than the `def` (nothing after the candidate belongs to the block). None when in doubt; the path
     below then gives the answer (or the error)."""
+    code = fn.__code__
     try:
-        target = inspect.unwrap(fn)
-        lines, start = inspect.findsource(target)
-        filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
+        lines, start = inspect.findsource(code)
+        filename = inspect.getsourcefile(code) or code.co_filename
     except Exception:  # noqa: BLE001 - the path below reports it
         return None
-    end = _last_code_line(target.__code__)
+    end = _last_code_line(code)
     head = lines[start] if start < len(lines) else ""
     indent = head[:len(head) - len(head.lstrip())]
     if not start < end <= len(lines) or "\t" in indent or not head.lstrip().startswith(("def ", "@")):
@@ -78,7 +82,7 @@ def _parse_def_quickly(fn: types.FunctionType) -> ParsedFunction | None:
     if following is not None and ("\t" in following[:len(following) - len(following.lstrip())]
                                   or len(following) - len(following.lstrip()) > len(indent)):
         return None
-    node = _parse_def("".join(lines[start:end]), fn.__name__, start + 1)
+    node = _parse_def("".join(lines[start:end]), code.co_name, start + 1)
     if node is None or node.end_lineno != end:
         return None
     # inspect's block also holds the comment lines after the code indented as much as the body (when

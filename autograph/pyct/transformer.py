@@ -26,6 +26,21 @@ class Context:
     captured: set[str] = field(default_factory=set)   # names a closure (nested def, lambda, generator) reads
     recursive: bool = True
     node_types: set | None = None           # the node types in the function when last scanned (None: unknown)
+    # Names every converter shares, made by `namer` (so they are these unless the user's code uses them):
+    ag: str = "ag__"                        # the autograph module in generated code (`ag__.if_stmt`)
+    fscope: str = "fscope"                  # the FunctionScope of the function
+    # A generated variable's name -> the name messages and operators know it by ('retval_', 'do_return'):
+    # `retval_` may be `retval__1` when the user has a `retval_`.
+    meanings: dict[str, str] = field(default_factory=dict)
+
+    def new_name(self, base: str) -> str:
+        """A fresh identifier: `base`, or `base_1`, `base_2`... when taken (by the user or by an earlier call)."""
+        return self.namer.new(base)
+
+    def meaning(self, name: str) -> str:
+        """What a state variable is called in messages and by operators: its own name, except for the
+        generated return value and flag, which are always 'retval_' and 'do_return'."""
+        return self.meanings.get(name, name)
 
     def error(self, message: str, node) -> ConversionError:
         return ConversionError(message, self.filename, getattr(node, "lineno", 0), getattr(node, "col_offset", 0))

@@ -154,10 +154,10 @@ def test_functions_under_top_level_if_and_try_are_found():
 def test_a_converter_bug_is_reported_and_the_function_kept(monkeypatch):
     import autograph.api
 
-    def broken(node, filename, name, recursive=True):
+    def broken(node, filename, name, recursive=True, **options):
         if name == "bad":
             raise RuntimeError("boom")
-        return original(node, filename, name, recursive)
+        return original(node, filename, name, recursive, **options)
 
     original = autograph.api.convert_node
     monkeypatch.setattr(autograph.api, "convert_node", broken)

@@ -18,8 +18,8 @@ def test_seed000_calc_scaffold():
                 retval_ = ag__.UndefinedReturnValue()
                 d = a * b + c
                 e = a * b * c
-                do_return = True
                 retval_ = (d, e)
+                do_return = True
                 return fscope.ret(retval_, do_return)
         """)
 
@@ -39,7 +39,7 @@ def test_if_else_branches_share_the_variables_through_nonlocal():
         "def if_true():", "nonlocal y", "y = x", "",
         "def if_false():", "nonlocal y", "y = 0",
         "ag__.if_stmt(x > 0, if_true, if_false, ('y',))",
-        "do_return = True"]
+        "retval_ = y"]
     assert lines.index("y: ag__.Local") < start  # declared at the top of the function, unbound
 
 

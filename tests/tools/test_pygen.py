@@ -94,11 +94,12 @@ def test_a_known_bad_program_is_a_finding():
     assert pyrunner._compare("b", raised, wrong_error, source, (1, 2), "p.py", []).kind == "disagreement"
 
 
-def test_a_program_the_converter_gets_wrong_is_reported_end_to_end():
-    # issue 13 cause 9: a user variable named like a generated one. If this ever passes, pick another
-    # known-bad program from tools/fuzz/FINDINGS-pygen.md that is still open.
-    source = pygen.PRELUDE + "\n\ndef f(a, b):\n    ag__ = 3\n    if a > 0:\n        ag__ = a\n" \
-                             "    return a, b, ag__\n"
+def test_a_program_the_converter_gets_wrong_is_reported_end_to_end(monkeypatch):
+    # A converter that gets `if` wrong (it runs the false branch always), so the runner must report mode b.
+    import autograph   # generated code calls `ag__.if_stmt` with `import autograph as ag__`
+    monkeypatch.setattr(autograph, "if_stmt", lambda pred, true_fn, false_fn, *args, **kwargs: false_fn())
+    source = pygen.PRELUDE + "\n\ndef f(a, b):\n    y = 3\n    if a > 0:\n        y = a\n" \
+                             "    return a, b, y\n"
     result = pyrunner.check(source, "b")
     assert result.finding is not None and result.finding.mode == "b"
 

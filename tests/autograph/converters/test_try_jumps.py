@@ -1,0 +1,232 @@
+"""`return`/`break`/`continue` inside `try` statements give Python's answer (issue 13, cause 4).
+
+A jump in the `try` body skips the `else:`; a jump in `finally:` discards the exception in flight; the
+value of `return f()` is computed before the function counts as returned, so an `except` that handles
+`f`'s exception falls through; a `with` whose context manager suppresses an exception raised before a
+`return` continues after the `with`. Each runs the generated code on Python values (this directory's
+fixture), and `runtime.function` on Python values and on tensors.
+"""
+import contextlib
+
+import pytest
+
+import autograph as ag
+import runtime as tf
+from autograph.errors import ConversionError
+
+
+def check(fn, *args):
+    """The generated code and runtime.function agree with Python, on these Python arguments."""
+    expected = fn(*args)
+    assert ag.convert(fn)(*args) == expected
+    assert tf.function(fn)(*args) == expected
+    return expected
+
+
+def test_return_in_try_body_skips_else():
+    def f(log):
+        try:
+            log.append("body")
+            return 1
+        except ValueError:
+            log.append("except")
+        else:
+            log.append("else")
+        return 2
+
+    log = []
+    assert f(log) == ag.convert(f)(log) == tf.function(f)([]) == 1
+    assert log == ["body"] * 2
+
+
+def test_break_and_continue_in_try_body_skip_else():
+    def f(n):
+        log = []
+        for i in range(n):
+            try:
+                if i == 1:
+                    continue
+                if i == 3:
+                    break
+            except ValueError:
+                pass
+            else:
+                log.append(i)
+        return log
+
+    assert check(f, 5) == [0, 2]
+
+
+def test_return_in_try_with_finally_in_a_loop():
+    def f(n):
+        log = []
+        while n > 0:
+            n -= 1
+            try:
+                if n == 2:
+                    return log
+            finally:
+                log.append(n)
+            log.append(-n)
+        return log
+
+    assert check(f, 5) == [4, -4, 3, -3, 2]
+
+
+def raises():
+    raise ValueError("no")
+
+
+def test_return_of_a_call_that_raises_and_is_handled():
+    def f(x):
+        try:
+            return raises()
+        except ValueError:
+            pass
+        return x + 1
+
+    assert check(f, 4) == 5
+
+
+def test_return_of_a_call_that_raises_in_a_loop():
+    def f(n):
+        total = 0
+        for i in range(n):
+            try:
+                if i == 2:
+                    return raises()
+            except ValueError:
+                total += 100
+            total += i
+        return total
+
+    assert check(f, 4) == 106
+
+
+def test_return_in_finally_discards_the_exception():
+    def f(x):
+        try:
+            raise KeyError(x)
+        finally:
+            return x * 2
+
+    assert check(f, 3) == 6
+
+
+def test_return_in_finally_discards_an_exception_from_an_except_clause():
+    def f(x):
+        try:
+            raise KeyError(x)
+        except KeyError:
+            raise ValueError(x)
+        finally:
+            if x > 0:
+                return x * 2
+
+    assert check(f, 3) == 6
+    with pytest.raises(ValueError):
+        ag.convert(f)(-3)
+
+
+def test_return_in_finally_overrides_a_return_in_the_body():
+    def f(x):
+        try:
+            return x
+        finally:
+            if x > 1:
+                return -x
+
+    assert check(f, 3) == -3
+    assert check(f, 1) == 1
+
+
+def test_break_and_continue_in_finally_discard_the_exception():
+    def f(n):
+        log = []
+        for i in range(n):
+            try:
+                log.append(i)
+                raise ValueError(i)
+            finally:
+                if i == 1:
+                    continue
+                break
+        return log
+
+    assert check(f, 4) == [0]
+
+    def g(n):
+        log = []
+        for i in range(n):
+            try:
+                if i < 2:
+                    raise ValueError(i)
+            finally:
+                log.append(i)
+                continue
+        return log
+
+    assert check(g, 4) == [0, 1, 2, 3]
+
+
+def test_break_in_finally_over_a_return_is_refused_at_the_users_line():
+    def f(n):
+        for i in range(n):
+            try:
+                return i
+            finally:
+                break      # <- here
+        return -1
+
+    assert f(3) == -1
+    with pytest.raises(ConversionError, match=r"test_try_jumps.py:\d+:\d+: a `break` in `finally:`"):
+        ag.convert(f)(3)
+
+
+def test_suppressing_with_continues_after_a_return_that_raised():
+    def f(x):
+        if x >= 0:
+            with contextlib.suppress(ZeroDivisionError):
+                y = 10 // x
+                return y
+        else:
+            return -1
+        return 99
+
+    assert check(f, 0) == 99
+    assert check(f, 5) == 2
+    assert check(f, -1) == -1
+
+
+def test_suppressing_with_inside_a_loop_after_a_break():
+    def f(xs):
+        out = []
+        for x in xs:
+            if x > 0:
+                with contextlib.suppress(ZeroDivisionError):
+                    out.append(10 // (x - 1))
+                    break
+            else:
+                break
+            out.append("after")
+        return out
+
+    assert check(f, [1, 2, 3]) == ["after", 10]
+
+
+def test_return_in_try_with_a_tensor_condition():
+    def f(x):
+        log = []
+        y = -x
+        try:
+            if x > 0:
+                return x * 2
+            y = y + 1
+        finally:
+            log.append("finally")
+        return y
+
+    g = tf.function(f)
+    assert g(tf.constant(3)).numpy() == 6
+    assert g(tf.constant(-3)).numpy() == 4
+    assert check(f, 3) == 6 and check(f, -3) == 4
