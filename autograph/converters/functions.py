@@ -7,8 +7,21 @@ Before:                          After:
                                              do_return = False
                                              retval_ = ag__.UndefinedReturnValue()
                                              do_return = True
-                                             retval_ = ag__.ld(a) * ag__.ld(b)
+                                             retval_ = a * b
                                              return fscope.ret(retval_, do_return)
+
+A variable that the branch and loop-body functions share through `nonlocal`
+but that the function binds nowhere else is declared at the top of the scope,
+without a value (`_declare_shared`):
+
+    def pick(x):                     def ag__pick(x):
+        if x > 0:                        with ag__.FunctionScope('pick', 'fscope', ...) as fscope:
+            y = x                            y: ag__.Local
+        else:                                ...
+            y = 0                            def if_true():
+        return y                                 nonlocal y
+                                                 y = x
+                                             ...
 """
 from __future__ import annotations
 
