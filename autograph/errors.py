@@ -18,12 +18,12 @@ class AutoGraphError(Exception):
 class ConversionError(AutoGraphError, ValueError):
     """The function can't be converted, for a reason known from its source alone.
 
-    For example a `yield` (generators can't be converted), `global x = ...`
-    inside a loop, or `del x` of a variable an `if`/loop must carry:
+    For example a `yield` (generators can't be converted), an `async def`,
+    or `set_loop_options` with a positional argument:
 
-        def f(x):
-            while x > 0:
-                del x          # ConversionError: file.py:3:8: `del x` inside a loop ...
+        def f(n):
+            for i in range(n):
+                yield i        # ConversionError: file.py:3:9: generators (`yield`) can't be converted; ...
 
     Fix: rewrite the construct as the message says, or mark the function with
     `autograph.do_not_convert` to run it unconverted.

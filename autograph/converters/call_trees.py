@@ -54,7 +54,7 @@ class CallTreeTransformer(Base):
 
 
 def _converted_call(func, args: gast.Tuple, kwargs, ctx: Context) -> gast.Call:
-    """`ag__.converted_call(func, args, kwargs, fscope)`, built directly: after `ag__.ld`, the most frequent
+    """`ag__.converted_call(func, args, kwargs, fscope)`, built directly: the most frequent
     rewrite, and what `templates.replace` would give (the caller's walk locates it)."""
     load = gast.Load()
     ag = gast.Name(id="ag__", ctx=load, annotation=None, type_comment=None)   # named ctx.ag by api, last

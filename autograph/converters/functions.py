@@ -6,9 +6,22 @@ Before:                          After:
         return a * b                     with ag__.FunctionScope('calc', 'fscope', ag__.ConversionOptions(recursive=True)) as fscope:
                                              do_return = False
                                              retval_ = ag__.UndefinedReturnValue()
-                                             retval_ = ag__.ld(a) * ag__.ld(b)
+                                             retval_ = a * b
                                              do_return = True
                                              return fscope.ret(retval_, do_return)
+
+A variable that the branch and loop-body functions share through `nonlocal`
+but that the function binds nowhere else is declared at the top of the scope,
+without a value (`_declare_shared`):
+
+    def pick(x):                     def ag__pick(x):
+        if x > 0:                        with ag__.FunctionScope('pick', 'fscope', ...) as fscope:
+            y = x                            y: ag__.Local
+        else:                                ...
+            y = 0                            def if_true():
+        return y                                 nonlocal y
+                                                 y = x
+                                             ...
 """
 from __future__ import annotations
 

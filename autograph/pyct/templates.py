@@ -1,6 +1,6 @@
 """Code templates: write generated code as Python, substitute AST nodes.
 
-    replace("target = ag__.ld(value)", target="x", value=some_node)
+    replace("target = ag__.not_(value)", target="x", value=some_node)
 
 Placeholders are plain names in the template; a substitute may be a string
 (a name), an AST node, or a list of statements (for a placeholder standing

@@ -1,0 +1,135 @@
+"""The generated code on Python values is the user's statements on the user's variables (docs/guarantees.md §1).
+
+Branch and loop-body functions share the function's variables through `nonlocal`, so what Python shows
+a closure, a lambda, an exception handler or an iterator, the generated code shows too. Each test runs the
+generated code (not the original fast path) and compares with the original.
+"""
+import pytest
+
+import autograph as ag
+from autograph import api
+
+
+@pytest.fixture(autouse=True)
+def generated_code():
+    api.run_generated_code(True)
+    yield
+    api.run_generated_code(False)
+
+
+def _same(fn, *args):
+    expected = fn(*args)
+    assert ag.convert(fn)(*args) == expected
+    return expected
+
+
+def partial_sum(xs):
+    total = 0
+    try:
+        for x in xs:
+            total += 10 // x
+    except ZeroDivisionError:
+        pass
+    return total
+
+
+def countdown_until_error(n):
+    steps = []
+    try:
+        while True:
+            steps.append(n)
+            n = 10 // n
+            n -= 1
+    except ZeroDivisionError:
+        return steps, n
+
+
+def test_an_exception_leaving_a_loop_keeps_its_assignments():
+    assert _same(partial_sum, [1, 2, 0, 5]) == 15
+    assert _same(countdown_until_error, 3) == ([3, 2, 4, 1, 9, 0], 0)
+
+
+def make_adders(n):
+    adders = []
+    for i in range(n):
+        adders.append(lambda v: v + i)
+    return [add(10) for add in adders]
+
+
+def test_lambdas_made_in_a_loop_late_bind():
+    assert _same(make_adders, 3) == [12, 12, 12]
+
+
+def peek_while_looping(n):
+    seen = []
+    x = 0
+
+    def peek():
+        seen.append(x)
+
+    while x < n:
+        x += 1
+        peek()
+    return seen
+
+
+def test_a_closure_sees_the_variable_while_the_loop_runs():
+    assert _same(peek_while_looping, 3) == [1, 2, 3]
+
+
+def defined_in_a_branch(flag):
+    if flag:
+        import math as lib
+
+        def g():
+            return 1
+
+        class C:
+            kind = "first"
+    else:
+        import os as lib
+
+        def g():
+            return 2
+
+        class C:
+            kind = "second"
+    return g(), lib.__name__, C.kind
+
+
+def test_def_class_and_import_in_a_branch_bind_the_functions_names():
+    assert _same(defined_in_a_branch, True) == (1, "math", "first")
+    assert _same(defined_in_a_branch, False) == (2, "os", "second")
+
+
+def first_two_then_next(items):
+    it = iter(items)
+    for x in it:
+        if x == 2:
+            break
+    return next(it)
+
+
+def test_a_for_with_break_takes_no_extra_item_from_an_iterator():
+    assert _same(first_two_then_next, [1, 2, 3, 4]) == 3
+
+
+def read_unbound_in_a_loop(flag):
+    if flag:
+        y = 1
+    total = 0
+    for _ in range(2):
+        total += y
+    return total
+
+
+def test_an_unbound_read_inside_a_converted_statement_is_a_name_error():
+    """The known difference (docs/limitations.md): NameError where Python raises its subclass
+    UnboundLocalError."""
+    with pytest.raises(UnboundLocalError):
+        read_unbound_in_a_loop(False)
+    with pytest.raises(NameError, match="cannot access free variable 'y'") as info:
+        ag.convert(read_unbound_in_a_loop)(False)
+    assert not isinstance(info.value, UnboundLocalError)
+    assert _same(read_unbound_in_a_loop, True) == 2
+
