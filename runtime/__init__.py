@@ -29,6 +29,8 @@ from runtime.variables import Variable
 from runtime.ops import gradients as _gradients  # noqa: F401  (attaches gradient rules to the ops)
 from runtime.autodiff import GradientTape, custom_gradient
 from runtime.module import Module
+from runtime.compat import UnconnectedGradients, __version__  # noqa: F401
+from runtime.scopes import device, init_scope, name_scope
 
 # graph mode
 from runtime import config
