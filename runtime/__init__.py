@@ -14,6 +14,9 @@ from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, ident
                                    range, rank, reshape, shape, size, squeeze, stack, tile, transpose, unstack,
                                    where, zeros, zeros_like)
 from runtime.ops.logging_ops import print  # noqa: A004
+from runtime.ops.extra_array_ops import boolean_mask, broadcast_to, linspace, pad, split
+from runtime.ops.sort_ops import argsort, einsum, sort
+from runtime.ops.extra_math import clip_by_global_norm, clip_by_norm, reduce_logsumexp
 
 from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_value, cos, cumsum, divide,  # noqa: A004
                                   equal, exp, floor, floordiv, floormod, greater, greater_equal, less, less_equal,
@@ -21,11 +24,13 @@ from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_
                                   mod, multiply, negative, not_equal, pow, reduce_all, reduce_any, reduce_max,
                                   reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin, sqrt,
                                   square, subtract, tanh, truediv)
-from runtime import debugging, math, random
+from runtime import debugging, math, nn, random
 from runtime.variables import Variable
 from runtime.ops import gradients as _gradients  # noqa: F401  (attaches gradient rules to the ops)
 from runtime.autodiff import GradientTape, custom_gradient
 from runtime.module import Module
+from runtime.compat import UnconnectedGradients, __version__  # noqa: F401
+from runtime.scopes import device, init_scope, name_scope
 
 # graph mode
 from runtime import config

@@ -65,6 +65,9 @@ class DType:
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 
+    def __str__(self) -> str:
+        return f"<dtype: '{self.name}'>"  # what print(tf.float32) shows in TensorFlow
+
     def __reduce__(self):
         return as_dtype, (self.name,)
 

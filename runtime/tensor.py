@@ -331,6 +331,11 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: Optional[str] = 
     convert = getattr(value, "_as_tensor", None)  # Variable
     if convert is not None:
         return convert(dtype)
+    if type(value) in (list, tuple) and _python_kind(value) is None:
+        from runtime.ops import packing  # import cycle: the ops import this module
+
+        if packing.holds_tensor(value):  # TensorFlow's auto-packing: a Pack of the elements
+            return convert_to_tensor(packing.pack(value, dtype or dtype_hint), dtype=dtype)
     if dtype is None and dtype_hint is not None:
         hinted = dtypes.as_dtype(dtype_hint)
         kind = _python_kind(value)

@@ -138,14 +138,18 @@ class Variable:
                                        f"value is {value.dtype.name}; use runtime.cast.", op.name)
         return apply(op, value, handle=self.handle)
 
-    def assign(self, value, read_value: bool = True):
-        return self._update(ASSIGN, value)
+    def assign(self, value, use_locking=None, name=None, read_value: bool = True):
+        """Store `value`; returns the variable itself (None with read_value=False), as TensorFlow's does."""
+        self._update(ASSIGN, value)
+        return self if read_value else None
 
-    def assign_add(self, delta, read_value: bool = True):
-        return self._update(ASSIGN_ADD, delta)
+    def assign_add(self, delta, use_locking=None, name=None, read_value: bool = True):
+        self._update(ASSIGN_ADD, delta)
+        return self if read_value else None
 
-    def assign_sub(self, delta, read_value: bool = True):
-        return self._update(ASSIGN_SUB, delta)
+    def assign_sub(self, delta, use_locking=None, name=None, read_value: bool = True):
+        self._update(ASSIGN_SUB, delta)
+        return self if read_value else None
 
     def numpy(self):
         value = self.handle.value

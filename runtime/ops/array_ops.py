@@ -8,6 +8,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops.convert import tensors
+from runtime.ops.packing import known_shape, shape_argument, shape_from
 from runtime.ops.registry import Spec, apply, broadcast_shapes, defop, same_dtype, unary_same
 from runtime.shape import TensorShape
 from runtime.tensor import Tensor, constant, convert_to_tensor
@@ -57,10 +58,14 @@ def rank(input, name=None):  # noqa: A002
 
 # --- reshaping ---------------------------------------------------------------------------------
 
-def _reshape_infer(x, shape) -> Spec:
+def _reshape_infer(x, *shape_input, shape) -> Spec:
+    if shape is None:
+        return Spec(x.dtype, TensorShape(None))
     dims = list(shape)
     if dims.count(-1) > 1:
         raise InvalidArgumentError(f"Reshape: only one dimension can be -1, got {shape}.")
+    if None in dims:
+        return Spec(x.dtype, _partial_reshape(x, dims))
     n = x.shape.num_elements()
     known = int(np.prod([d for d in dims if d != -1]))
     if -1 in dims:
@@ -73,11 +78,27 @@ def _reshape_infer(x, shape) -> Spec:
     return Spec(x.dtype, TensorShape(dims))
 
 
-RESHAPE = defop("Reshape", lambda x, shape: np.reshape(x, shape), _reshape_infer)
+def _partial_reshape(x, dims: list) -> TensorShape:
+    """A shape with entries only known when the graph runs: a -1 is known when everything else is."""
+    if -1 not in dims:
+        return TensorShape(dims)
+    n = x.shape.num_elements()
+    others = [d for d in dims if d != -1]
+    inferred = None if n is None or None in others or 0 in others else n // int(np.prod(others))
+    return TensorShape([inferred if d == -1 else d for d in dims])
+
+
+def _reshape(x, *shape_input, shape):
+    return np.reshape(x, shape_from(shape_input, shape))
+
+
+RESHAPE = defop("Reshape", _reshape, _reshape_infer,
+                doc="`shape` is static, or partial when the shape is the op's second input (a 1-D int tensor)")
 
 
 def reshape(tensor, shape, name=None):
-    return apply(RESHAPE, convert_to_tensor(tensor), shape=_static_ints(shape, "reshape's shape"), name=name)
+    shape_input, static = shape_argument(shape, "reshape's shape")
+    return apply(RESHAPE, convert_to_tensor(tensor), *shape_input, shape=static, name=name)
 
 
 def _transpose_infer(x, perm) -> Spec:
@@ -283,20 +304,26 @@ def where(condition, x=None, y=None, name=None):
     return apply(WHERE, condition, x, y, name=name)
 
 
-def _tile_infer(x, multiples) -> Spec:
-    if x.shape.rank is None:
-        return Spec(x.dtype, TensorShape(None))
+def _tile_infer(x, *multiples_input, multiples) -> Spec:
+    if x.shape.rank is None or multiples is None:
+        return Spec(x.dtype, TensorShape(None) if x.shape.rank is None else TensorShape([None] * x.shape.rank))
     if len(multiples) != x.shape.rank:
         raise InvalidArgumentError(f"Tile: multiples {list(multiples)} must have one entry per dimension "
                                    f"of shape {x.shape}.")
-    return Spec(x.dtype, TensorShape([None if d is None else d * m for d, m in zip(x.shape.dims, multiples)]))
+    return Spec(x.dtype, TensorShape([None if d is None or m is None else d * m
+                                      for d, m in zip(x.shape.dims, multiples)]))
 
 
-TILE = defop("Tile", lambda x, multiples: np.tile(x, multiples), _tile_infer)
+def _tile(x, *multiples_input, multiples):
+    return np.tile(x, shape_from(multiples_input, multiples))
+
+
+TILE = defop("Tile", _tile, _tile_infer)
 
 
 def tile(input, multiples, name=None):  # noqa: A002
-    return apply(TILE, convert_to_tensor(input), multiples=_static_ints(multiples, "tile's multiples"), name=name)
+    multiples_input, static = shape_argument(multiples, "tile's multiples")
+    return apply(TILE, convert_to_tensor(input), *multiples_input, multiples=static, name=name)
 
 
 def _one_hot(indices, depth, on_value, off_value, axis, dtype):
@@ -376,15 +403,19 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
                  dtype=dtypes.as_dtype(dtype), name=name)
 
 
-FILL = defop("Fill", lambda value, dims: np.full(dims, value, dtype=np.asarray(value).dtype),
-             lambda value, dims: Spec(value.dtype, TensorShape(dims)))
+def _fill(value, *dims_input, dims):
+    return np.full(shape_from(dims_input, dims), value, dtype=np.asarray(value).dtype)
+
+
+FILL = defop("Fill", _fill, lambda value, *dims_input, dims: Spec(value.dtype, known_shape(dims)))
 
 
 def fill(dims, value, name=None):
     value = convert_to_tensor(value)
     if value.shape.rank not in (0, None):
         raise InvalidArgumentError(f"Fill: value must be a scalar, got shape {value.shape}.", "Fill")
-    return apply(FILL, value, dims=_static_ints(dims, "fill's dims"), name=name)
+    dims_input, static = shape_argument(dims, "fill's dims")
+    return apply(FILL, value, *dims_input, dims=static, name=name)
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):

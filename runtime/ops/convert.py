@@ -45,19 +45,17 @@ def _scalar_in_graph(value, dtype):
 
 
 def tensors(values, op_name: str) -> list[Tensor]:
-    """A list of tensors of one dtype (for concat, stack, add_n ...)."""
-    converted = [convert_to_tensor(v) for v in values]
-    if not converted:
+    """A list of tensors of one dtype (for concat, stack, add_n ...); Python values take the tensors' dtype."""
+    values = list(values)
+    if not values:
         raise ValueError(f"{op_name}: needs at least one tensor.")
-    first = next((t for t in converted if isinstance(t, Tensor) and not _from_python(values, t, converted)), converted[0])
-    converted = [convert_to_tensor(v, dtype_hint=first.dtype) if not isinstance(v, Tensor) else t
-                 for v, t in zip(values, converted)]
+    given = [v for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")]
+    hint = given[0].dtype if given else None
+    if hint is None:  # no tensor: the first value's own dtype decides, as TensorFlow does
+        hint = convert_to_tensor(values[0]).dtype
+    converted = [convert_to_tensor(v, dtype_hint=hint) for v in values]
     same_dtype(op_name, *converted)
     return converted
-
-
-def _from_python(values, t, converted) -> bool:
-    return not isinstance(values[converted.index(t)], Tensor)
 
 
 def as_dtype_or_none(dtype):

@@ -16,7 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from runtime.ops import array_ops as A
+from runtime.ops import extra_array_ops as X
+from runtime.ops import sort_ops as S
+from runtime.ops import extra_math as EM
 from runtime.ops import indexing
+from runtime.ops import nn_ops as NN
 from runtime.ops import math_ops as M
 from runtime.ops.registry import OPS, Spec, apply, defop
 
@@ -40,6 +44,10 @@ def _static_dims(t, what: str) -> list:
 
 def unbroadcast(grad, like):
     """Sum `grad` over the axes along which `like` was broadcast, back to `like`'s shape."""
+    if not (like.shape.is_fully_defined and grad.shape.is_fully_defined):
+        if like.shape.rank is None:
+            _static_dims(like, "a broadcasting op")  # raises: the rank must be known
+        return X.sum_to_shape(grad, A.shape(like))  # shapes known only when the graph runs
     target = _static_dims(like, "a broadcasting op")
     have = _static_dims(grad, "a broadcasting op")
     if have == target:
@@ -59,9 +67,13 @@ def _binary(rule):
 
 
 def _kept_shape(x, axis) -> list:
-    dims = _static_dims(x, "a reduction")
+    """The reduction's output shape with the reduced axes kept as 1s (a dimension unknown while tracing
+    is read from `shape(x)`, so the list packs into a tensor)."""
+    dims = x.shape.dims
+    if dims is None:
+        _static_dims(x, "a reduction")  # raises: the rank must be known
     axes = range(len(dims)) if axis is None else [a % len(dims) for a in ([axis] if isinstance(axis, int) else axis)]
-    return [1 if i in axes else d for i, d in enumerate(dims)]
+    return [1 if i in axes else (d if d is not None else A.shape(x)[i]) for i, d in enumerate(dims)]
 
 
 def _count(x, axis) -> int:
@@ -139,7 +151,9 @@ def _cast(grad, inputs, output, dtype):
 
 
 def _reshape_back(grad, inputs, output, **attrs):
-    return (A.reshape(grad, _static_dims(inputs[0], "a reshape")),)
+    x, *shape_input = inputs
+    shape = x.shape.as_list() if x.shape.is_fully_defined else A.shape(x)  # known when the graph runs
+    return (A.reshape(grad, shape), *(None for _ in shape_input))
 
 
 def _transpose(grad, inputs, output, perm):
@@ -208,6 +222,9 @@ def _gather(grad, inputs, output, axis):
 
 
 def _tile(grad, inputs, output, multiples):
+    if len(inputs) > 1:
+        raise NotImplementedError("gradient of tile: multiples known only when the graph runs are not "
+                                  "supported; pass them as a Python list.")
     dims = _static_dims(inputs[0], "tile")
     interleaved = [n for pair in zip(multiples, dims) for n in pair]
     return (M.reduce_sum(A.reshape(grad, interleaved), axis=list(range(0, 2 * len(dims), 2))),)
@@ -225,6 +242,117 @@ def _unary(rule):
     def wrapped(grad, inputs, output, **attrs):
         return (rule(grad, inputs[0], output),)
     return wrapped
+
+
+# --- rules of the ops in extra_array_ops, sort_ops, extra_math and nn_ops ----------------------
+
+def _broadcast_to(grad, inputs, output, shape):
+    return (unbroadcast(grad, inputs[0]), *(None for _ in inputs[1:]))
+
+
+def _sum_to_shape(grad, inputs, output):
+    return X.broadcast_to(grad, A.shape(inputs[0])), None
+
+
+def _linspace(grad, inputs, output, num, axis):
+    if num < 2:
+        return (unbroadcast(M.reduce_sum(grad, axis=axis), inputs[0]) if num == 1 else None), None
+    rank = len(_static_dims(output, "linspace"))
+    steps = A.reshape(A.range(num, dtype=grad.dtype) / M.cast(num - 1, grad.dtype),
+                      [num if i == axis % rank else 1 for i in range(rank)])
+    return (unbroadcast(M.reduce_sum(grad * (M.cast(1, grad.dtype) - steps), axis=axis), inputs[0]),
+            unbroadcast(M.reduce_sum(grad * steps, axis=axis), inputs[1]))
+
+
+def _pad(grad, inputs, output, paddings, mode):
+    if mode != "CONSTANT":
+        raise NotImplementedError(f"gradient of pad in {mode} mode is not supported yet; use CONSTANT mode.")
+    dims = _static_dims(inputs[0], "pad")
+    return grad[tuple(slice(a, a + n) for (a, _), n in zip(paddings, dims))], None
+
+
+def _split(grads, inputs, output, sizes, axis):
+    return (A.concat(grads, axis=axis),)
+
+
+def _boolean_mask(grad, inputs, output, axis):
+    x, mask = inputs
+    return apply(X.BOOLEAN_MASK_GRAD, grad, x, mask, axis=axis), None
+
+
+def _boolean_mask_grad(grad, inputs, output, axis):
+    return X.boolean_mask(grad, inputs[2], axis=axis), None, None
+
+
+def _take_along_axis(grad, inputs, output, axis):
+    x, indices = inputs
+    return apply(S.TAKE_ALONG_AXIS_GRAD, grad, x, indices, axis=axis), None
+
+
+def _take_along_axis_grad(grad, inputs, output, axis):
+    return apply(S.TAKE_ALONG_AXIS, grad, inputs[2], axis=axis), None, None
+
+
+def _sort(grads, inputs, outputs, axis, descending):
+    return (apply(S.TAKE_ALONG_AXIS_GRAD, grads[0], inputs[0], outputs[1], axis=axis),)
+
+
+def _top_k(grads, inputs, outputs, k, sorted):  # noqa: A002
+    return (apply(S.TAKE_ALONG_AXIS_GRAD, grads[0], inputs[0], outputs[1], axis=-1),)
+
+
+def _einsum(grad, inputs, output, equation):
+    subscripts, out = S.parse_equation(equation, len(inputs))
+    if "." in equation or any(len(set(sub)) != len(sub) for sub in subscripts):
+        raise NotImplementedError(f"gradient of einsum {equation!r}: '...' and repeated subscripts in one operand "
+                                  "are not supported yet.")
+    return tuple(_einsum_operand_grad(grad, out, i, subscripts, inputs) for i in range(len(inputs)))
+
+
+def _einsum_operand_grad(grad, out: str, i: int, subscripts: list, inputs):
+    """Contract the upstream gradient with the other operands back to operand i's subscripts."""
+    others = [j for j in range(len(inputs)) if j != i]
+    available = set(out).union(*(subscripts[j] for j in others))
+    sub = subscripts[i]
+    kept = "".join(c for c in sub if c in available)
+    g = S.einsum(",".join([out] + [subscripts[j] for j in others]) + "->" + kept, grad, *(inputs[j] for j in others))
+    if kept == sub:
+        return g
+    for position, c in enumerate(sub):
+        if c not in available:  # summed over in operand i alone: every element got the same gradient
+            g = A.expand_dims(g, position)
+    return X.broadcast_to(g, A.shape(inputs[i]))
+
+
+def _logsumexp(grad, inputs, output, axis=None, keepdims=False):
+    x = inputs[0]
+    return (_spread(grad, x, axis) * M.exp(x - A.reshape(output, _kept_shape(x, axis))),)
+
+
+def _gelu(grad, inputs, output, approximate):
+    x = inputs[0]
+    if approximate:
+        c = NN._GELU_C
+        t = M.tanh(c * (x + 0.044715 * x * x * x))
+        return (grad * (0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * c * (1.0 + 3 * 0.044715 * x * x)),)
+    cdf = 0.5 * (1.0 + EM.erf(x * (1 / np.sqrt(2.0))))
+    return (grad * (cdf + x * M.exp(-0.5 * x * x) * (1 / np.sqrt(2 * np.pi))),)
+
+
+def _where_positive(grad, x, negative_grad):
+    return A.where(x > M.cast(0, x.dtype), grad, negative_grad)
+
+
+def _softmax(grad, inputs, output, axis):
+    return ((grad - M.reduce_sum(grad * output, axis=axis, keepdims=True)) * output,)
+
+
+def _log_softmax(grad, inputs, output, axis):
+    return (grad - M.exp(output) * M.reduce_sum(grad, axis=axis, keepdims=True),)
+
+
+def _sparse_xent(grads, inputs, outputs):
+    return None, A.expand_dims(grads[0], -1) * outputs[1]
 
 
 RULES = {
@@ -265,6 +393,34 @@ RULES = {
     "Tile": _tile,
     "Cumsum": _cumsum,
     "Unpack": _unstack,
+    "BroadcastTo": _broadcast_to,
+    "SumToShape": _sum_to_shape,
+    "LinSpace": _linspace,
+    "Pad": _pad,
+    "SplitV": _split,
+    "BooleanMask": _boolean_mask,
+    "Sort": _sort,
+    "TopKV2": _top_k,
+    "Einsum": _einsum,
+    "BooleanMaskGrad": _boolean_mask_grad,
+    "TakeAlongAxis": _take_along_axis,
+    "TakeAlongAxisGrad": _take_along_axis_grad,
+    "Log1p": _unary(lambda g, x, out: g / (1.0 + x)),
+    "Expm1": _unary(lambda g, x, out: g * (out + 1.0)),
+    "Reciprocal": _unary(lambda g, x, out: -g * out * out),
+    "Rsqrt": _unary(lambda g, x, out: -0.5 * g * out * out * out),
+    "Erf": _unary(lambda g, x, out: g * (2 / np.sqrt(np.pi)) * M.exp(-x * x)),
+    "ReduceLogSumExp": _logsumexp,
+    "Relu": _unary(lambda g, x, out: _where_positive(g, x, A.zeros_like(g))),
+    "Relu6": _unary(lambda g, x, out: A.where(M.logical_and(x > 0, x < 6), g, A.zeros_like(g))),
+    "Elu": _unary(lambda g, x, out: _where_positive(g, x, g * (out + 1.0))),
+    "Selu": _unary(lambda g, x, out: _where_positive(g * NN.SELU_SCALE, x, g * (out + NN.SELU_SCALE * NN.SELU_ALPHA))),
+    "Gelu": _gelu,
+    "Softplus": _unary(lambda g, x, out: g * M.sigmoid(x)),
+    "Softmax": _softmax,
+    "LogSoftmax": _log_softmax,
+    "L2Loss": _unary(lambda g, x, out: g * x),
+    "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
 }
 
 

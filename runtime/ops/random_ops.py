@@ -13,8 +13,8 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
+from runtime.ops.packing import known_shape, shape_argument, shape_from
 from runtime.ops.registry import Spec, apply, defop
-from runtime.shape import TensorShape
 
 _global_seed: Optional[int] = None
 _generators: dict = {}
@@ -46,28 +46,25 @@ def _seed_key(seed):
     return (_global_seed or 0, seed if seed is not None else 1_000_003 + next(_op_counter))
 
 
-def _uniform(shape, minval, maxval, dtype, seed_key):
+def _uniform(*shape_input, shape, minval, maxval, dtype, seed_key):
     gen = _generator(seed_key)
+    shape = shape_from(shape_input, shape)
     if dtype.is_integer:
         return gen.integers(minval, maxval, size=shape, dtype=dtype.as_numpy_dtype)
     return gen.uniform(minval, maxval, size=shape).astype(dtype.as_numpy_dtype)
 
 
-def _normal(shape, mean, stddev, dtype, seed_key):
-    return _generator(seed_key).normal(mean, stddev, size=shape).astype(dtype.as_numpy_dtype)
+def _normal(*shape_input, shape, mean, stddev, dtype, seed_key):
+    size = shape_from(shape_input, shape)
+    return _generator(seed_key).normal(mean, stddev, size=size).astype(dtype.as_numpy_dtype)
 
 
-def _spec(shape, dtype, **_):
-    return Spec(dtype, TensorShape(shape))
+def _spec(*shape_input, shape, dtype, **_):
+    return Spec(dtype, known_shape(shape))
 
 
 UNIFORM = defop("RandomUniform", _uniform, _spec, stateful=True)
 NORMAL = defop("RandomStandardNormal", _normal, _spec, stateful=True)
-
-
-def _shape(shape) -> tuple:
-    values = getattr(shape, "_value", shape)
-    return tuple(int(d) for d in np.asarray(values).reshape(-1))
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
@@ -76,7 +73,8 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
         if dtype.is_integer:
             raise InvalidArgumentError("random.uniform needs maxval for integer dtypes.", "RandomUniform")
         maxval = 1
-    return apply(UNIFORM, shape=_shape(shape), minval=float(minval) if dtype.is_floating else int(minval),
+    shape_input, static = shape_argument(shape, "random.uniform's shape")
+    return apply(UNIFORM, *shape_input, shape=static, minval=float(minval) if dtype.is_floating else int(minval),
                  maxval=float(maxval) if dtype.is_floating else int(maxval), dtype=dtype,
                  seed_key=_seed_key(seed), name=name)
 
@@ -86,5 +84,6 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     if not dtype.is_floating:
         raise InvalidArgumentError(f"random.normal needs a floating dtype, got {dtype.name}.",
                                    "RandomStandardNormal")
-    return apply(NORMAL, shape=_shape(shape), mean=float(mean), stddev=float(stddev), dtype=dtype,
+    shape_input, static = shape_argument(shape, "random.normal's shape")
+    return apply(NORMAL, *shape_input, shape=static, mean=float(mean), stddev=float(stddev), dtype=dtype,
                  seed_key=_seed_key(seed), name=name)

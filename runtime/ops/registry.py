@@ -72,9 +72,10 @@ def defop(name: str, kernel: Callable, infer: Callable, *, stateful: bool = Fals
 
 
 class _Context(threading.local):
-    """Per-thread execution state: the graph being built, if any."""
+    """Per-thread execution state: the graph being built, if any, and the name scope (`runtime.name_scope`)."""
 
     graph = None
+    name_scope = ""
 
 
 context = _Context()
@@ -87,6 +88,8 @@ record: Optional[Callable[..., None]] = None
 def apply(op: OpDef, *inputs, name: Optional[str] = None, **attrs):
     """Run `op` on tensors now, or record it in the graph being built."""
     graph = context.graph
+    if graph is not None and context.name_scope:
+        name = context.name_scope + (name or op.name)
     out = run_eager(op, inputs, attrs) if graph is None else graph.add_op(op, inputs, attrs, name=name)
     if record is not None:
         record(op, inputs, attrs, out)

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.ops.registry import OPS
+from runtime.ops import extra_array_ops, sort_ops
+from runtime.ops.registry import OPS, apply
 
 F = tf.constant([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])
 I = tf.constant([[1, -2, 3], [4, 5, -6]])
@@ -41,6 +42,27 @@ SAMPLES = {
     "Range": (tf.range, (tf.constant(4),)), "Eye": (lambda: tf.eye(3), ()), "Fill": (lambda: tf.fill([2], 1.5), ()),
     "ZerosLike": (tf.zeros_like, (I,)), "OnesLike": (tf.ones_like, (F,)),
     "StridedSlice": (lambda x: x[1, ::-1], (I,)), "Const": (lambda: tf.constant([1, 2]), ()),
+    # extra_array_ops, sort_ops, extra_math, nn_ops
+    "BroadcastTo": (lambda x: tf.broadcast_to(x, [2, 2, 3]), (F,)),
+    "SumToShape": (lambda x: extra_array_ops.sum_to_shape(x, [1, 3]), (F,)),
+    "LinSpace": (lambda: tf.linspace(0.0, 1.0, 5), ()), "Pad": (lambda x: tf.pad(x, [[1, 0], [0, 2]]), (I,)),
+    "SplitV": (lambda x: tf.split(x, [1, 2], axis=1), (I,)),
+    "BooleanMask": (lambda x: tf.boolean_mask(x, [True, False]), (I,)),
+    "BooleanMaskGrad": (lambda x: apply(extra_array_ops.BOOLEAN_MASK_GRAD, x[:1], x, tf.constant([True, False]),
+                                        axis=0), (F,)),
+    "Sort": (lambda x: tf.sort(x, direction="DESCENDING"), (F,)), "TopKV2": (lambda x: list(tf.math.top_k(x, 2)), (I,)),
+    "TakeAlongAxis": (lambda x: apply(sort_ops.TAKE_ALONG_AXIS, x, tf.constant([[2, 0], [1, 1]]), axis=1), (F,)),
+    "TakeAlongAxisGrad": (lambda x: apply(sort_ops.TAKE_ALONG_AXIS_GRAD, x[:, :2], x, tf.constant([[2, 0], [1, 0]]),
+                                          axis=1), (F,)),
+    "Einsum": (lambda a: tf.einsum("ij,kj->ik", a, a), (F,)),
+    "Log1p": (tf.math.log1p, (tf.abs(F),)), "Expm1": (tf.math.expm1, (F,)), "Reciprocal": (tf.math.reciprocal, (F,)),
+    "Rsqrt": (tf.math.rsqrt, (tf.abs(F),)), "Erf": (tf.math.erf, (F,)),
+    "ReduceLogSumExp": (lambda x: tf.reduce_logsumexp(x, 1), (F,)), "Relu": (tf.nn.relu, (I,)),
+    "Relu6": (tf.nn.relu6, (F,)), "Elu": (tf.nn.elu, (F,)), "Selu": (tf.nn.selu, (F,)), "Gelu": (tf.nn.gelu, (F,)),
+    "Softplus": (tf.nn.softplus, (F,)), "Softmax": (tf.nn.softmax, (F,)), "LogSoftmax": (tf.nn.log_softmax, (F,)),
+    "L2Loss": (tf.nn.l2_loss, (F,)),
+    "SparseSoftmaxCrossEntropyWithLogits": (
+        lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 2], logits=x), (F,)),
 }
 NOT_SAMPLED = {"Placeholder", "Cond", "While", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
                "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert",

@@ -1,0 +1,80 @@
+"""log1p, expm1, reciprocal, rsqrt, erf, reduce_logsumexp, clip_by_norm, clip_by_global_norm
+(runtime/ops/extra_math.py) against NumPy."""
+import math
+
+import numpy as np
+import pytest
+
+import runtime as tf
+from gradcheck import check_gradient
+from runtime.errors import InvalidArgumentError
+
+RNG = np.random.default_rng(2)
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+UNARY = {
+    "log1p": (tf.math.log1p, np.log1p, lambda s: RNG.uniform(0.1, 2.0, s)),
+    "expm1": (tf.math.expm1, np.expm1, lambda s: RNG.normal(size=s)),
+    "reciprocal": (tf.math.reciprocal, np.reciprocal, lambda s: RNG.uniform(0.5, 2.0, s)),
+    "rsqrt": (tf.math.rsqrt, lambda x: 1 / np.sqrt(x), lambda s: RNG.uniform(0.5, 2.0, s)),
+    "erf": (tf.math.erf, _erf, lambda s: RNG.normal(size=s)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+@pytest.mark.parametrize("shape", [(), (0,), (2, 3)], ids=["scalar", "empty", "matrix"])
+def test_unary_matches_numpy_and_keeps_dtype(name, shape):
+    fn, reference, sample = UNARY[name]
+    x = sample(shape).astype(np.float32)
+    out = fn(x)
+    assert out.dtype == tf.float32 and out.shape == shape
+    np.testing.assert_allclose(out.numpy(), reference(x.astype(np.float64)), rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_gradient(name):
+    fn, _, sample = UNARY[name]
+    check_gradient(fn, sample((2, 3)))
+
+
+def test_unary_rejects_integers_and_handles_edges():
+    with pytest.raises(InvalidArgumentError, match="floating"):
+        tf.math.log1p(tf.constant([1, 2]))
+    assert tf.math.reciprocal(0.0).numpy() == np.inf
+    assert tf.math.rsqrt(0.0).numpy() == np.inf
+
+
+@pytest.mark.parametrize("axis, keepdims", [(None, False), (0, False), (1, True), ((0, 1), False), (-1, False)])
+def test_reduce_logsumexp_matches_numpy(axis, keepdims):
+    x = RNG.normal(size=(3, 4)).astype(np.float32) * 50
+    expected = np.log(np.sum(np.exp(x.astype(np.float64)), axis=axis, keepdims=keepdims))
+    out = tf.reduce_logsumexp(x, axis=axis, keepdims=keepdims)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5)
+    assert out.shape == np.shape(expected)
+
+
+def test_reduce_logsumexp_is_stable_and_handles_edges():
+    assert tf.math.reduce_logsumexp([1000.0, 1000.0]).numpy() == pytest.approx(1000 + np.log(2))
+    assert tf.reduce_logsumexp([-np.inf, -np.inf]).numpy() == -np.inf
+    assert tf.reduce_logsumexp(tf.constant(3.0)).numpy() == 3.0
+    assert tf.reduce_logsumexp(tf.zeros([0])).numpy() == -np.inf
+    check_gradient(lambda x: tf.reduce_logsumexp(x, axis=1), RNG.normal(size=(2, 3)))
+    check_gradient(lambda x: tf.reduce_logsumexp(x, keepdims=True), RNG.normal(size=(2, 3)))
+
+
+def test_clip_by_norm_matches_the_formula():
+    t = np.array([[3.0, 4.0], [0.3, 0.4]], np.float32)
+    np.testing.assert_allclose(tf.clip_by_norm(t, 1.0).numpy(), t / np.linalg.norm(t), rtol=1e-6)
+    np.testing.assert_allclose(tf.clip_by_norm(t, 1.0, axes=[1]).numpy(), [[0.6, 0.8], [0.3, 0.4]], rtol=1e-6)
+    np.testing.assert_array_equal(tf.clip_by_norm(tf.zeros([2]), 1.0).numpy(), [0.0, 0.0])
+    check_gradient(lambda x: tf.clip_by_norm(x, 1.0), RNG.normal(size=(3,)) * 3)
+
+
+def test_clip_by_global_norm():
+    a, b = np.array([3.0], np.float32), np.array([[4.0]], np.float32)
+    (ca, none, cb), norm = tf.clip_by_global_norm([a, None, b], 1.0)
+    assert none is None and norm.numpy() == pytest.approx(5.0)
+    np.testing.assert_allclose([ca.numpy()[0], cb.numpy()[0, 0]], [0.6, 0.8], rtol=1e-6)
+    (unchanged,), _ = tf.clip_by_global_norm([a], 10.0)
+    np.testing.assert_allclose(unchanged.numpy(), a)
+    (forced,), used = tf.clip_by_global_norm([a], 1.0, use_norm=6.0)
+    assert used.numpy() == 6.0 and forced.numpy()[0] == pytest.approx(0.5)
