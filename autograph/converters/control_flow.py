@@ -148,10 +148,13 @@ class ControlFlowTransformer(Base):
         state = self._carried(node, in_true | in_false, live)
         true_name, false_name = self.ctx.namer.new("if_true"), self.ctx.namer.new("if_false")
         true_fn = self._function(true_name, [], node.body, in_true)
-        false_fn = self._function(false_name, [], node.orelse, in_false)
+        if node.orelse:
+            false_fn = [self._function(false_name, [], node.orelse, in_false)]
+        else:   # no `else:`: `None`, not an empty function
+            false_fn, false_name = [], gast.Constant(value=None, kind=None)
         call = self._call("ag__.if_stmt(test, if_true, if_false, names)", state, test=node.test,
                           if_true=true_name, if_false=false_name, composites=composites, modified=in_true | in_false)
-        return [true_fn, false_fn, *call]
+        return [true_fn, *false_fn, *call]
 
     # -- while ---------------------------------------------------------------------------------
 

@@ -49,12 +49,12 @@ def _result(state: tuple, n: int):
 # --- if -------------------------------------------------------------------------------------------
 
 def if_stmt(pred, true_fn, false_fn, names: tuple = (), composites=None, outer: tuple = ()) -> None:
-    """`if pred:` — Python's if, or the backend's cond for a staged `pred`. `outer`: variables of an enclosing
+    """`if pred:` — Python's if, or the backend's cond for a staged `pred` (`false_fn` None: no `else:`). `outer`: variables of an enclosing
     function or the module (`nonlocal`, `global`) that the statement assigns: a staged statement can't."""
     if pred.__class__ is bool or (backend := backend_for(pred)) is None:   # inlined: the hot Python path
         if pred:
             true_fn()
-        else:
+        elif false_fn is not None:
             false_fn()
         return
     _check_no_outer(outer, "`if`", true_fn, false_fn)
@@ -602,7 +602,8 @@ class _Shared:
 
         def with_state(*args):
             self.write(args[lead:])
-            fn(*args[:lead])
+            if fn is not None:   # an `if` without `else:`
+                fn(*args[:lead])
             return _result(self.read(), n)
         with_state.__wrapped__ = fn   # where `_assigned_at` finds the user's assignments
         return with_state
