@@ -102,6 +102,9 @@ def lower_block(stmts: list, jump: Jump, on_loop: Callable[[gast.AST], None] | N
             out.append(stmt)
         elif isinstance(stmt, _TRIES):
             out += _lower_try(stmt, jump, on_loop)
+        elif isinstance(stmt, (gast.With, gast.AsyncWith)) and _exception_may_follow(stmt.body, jump):   # before lowering
+            stmt.body = _cancelled_by_exception(lower_block(stmt.body, jump, on_loop), jump, stmt)
+            out.append(stmt)
         else:
             for field in ("body", "orelse", "finalbody"):
                 if getattr(stmt, field, None):
@@ -137,9 +140,14 @@ def _lower_try(stmt, jump: Jump, on_loop) -> list:
     if final_jumps:
         _refuse_mixed_jumps(stmt, jump)
     body_jumps = contains(stmt.body, jump)
+    jumps_before = body_jumps or any(contains(part, jump) for part in (*stmt.handlers, *stmt.orelse))
+    reset = _exception_may_follow(stmt.body, jump)
     stmt.body = block_or_pass(lower_block(stmt.body, jump, on_loop))
     for handler in stmt.handlers:
         handler.body = block_or_pass(lower_block(handler.body, jump, on_loop))
+        if reset:   # the exception it handles was raised after a jump of the body, which it cancelled
+            handler.body = [located(s, handler) for s in templates.replace("flag = False", flag=jump.flag)] \
+                + [s for s in handler.body if not isinstance(s, gast.Pass)]
     if stmt.orelse:
         orelse = lower_block(stmt.orelse, jump, on_loop)
         if body_jumps:
@@ -161,7 +169,15 @@ def _lower_try(stmt, jump: Jump, on_loop) -> list:
     reraise = templates.replace(
         "if pending is not None:\n    if test:\n        raise pending", pending=pending, test=jump.guard_test())
     lowered_final = lower_block(finalbody, jump, on_loop)
-    return [located(s, stmt) for s in wrapped] + lowered_final + [located(s, finalbody[0]) for s in reraise]
+    out = [located(s, stmt) for s in wrapped]
+    if jumps_before:
+        # the flag may be set by a jump of the `try` itself: `finally:` runs as if it were not (its own loops and
+        # guards read the flag), and a jump of its own replaces the earlier one; without one, the earlier stands
+        saved = jump.ctx.namer.new(f"{jump.flag}_before")
+        out += [located(s, finalbody[0]) for s in templates.replace(
+            "saved = flag\nflag = False", saved=saved, flag=jump.flag)]
+        reraise += templates.replace("flag = flag or saved", saved=saved, flag=jump.flag)
+    return out + lowered_final + [located(s, finalbody[0]) for s in reraise]
 
 
 _JUMPS = (gast.Return, gast.Break, gast.Continue)
@@ -180,6 +196,21 @@ def _refuse_mixed_jumps(stmt, jump: Jump) -> None:
                 f"a `{jump.kind.__name__.lower()}` in `finally:` overrides the "
                 f"`{other.__name__.lower()}` of its `try`; autograph can't lower that mix exactly. Move the "
                 f"`{jump.kind.__name__.lower()}` out of the `finally:` block", where)
+
+
+def _exception_may_follow(stmts, jump: Jump) -> bool:
+    """Whether a jump in `stmts` may be followed by an exception raised in them: the jump sits in a `try`
+    with a `finally:` or in a `with`, whose exit runs after it. Such an exception cancels the jump, as in
+    Python: a handler or a context manager that suppresses it carries on as if the jump had not happened."""
+    return any((isinstance(n, _TRIES) and n.finalbody or isinstance(n, (gast.With, gast.AsyncWith)))
+               and contains(n, jump) for n in _walk_statements(stmts))
+
+
+def _cancelled_by_exception(body: list, jump: Jump, where) -> list:
+    """`body` that clears the jump's flag when an exception leaves it (see `_exception_may_follow`)."""
+    wrapped = templates.replace("try:\n    body\nexcept BaseException:\n    flag = False\n    raise", body=body,
+                                flag=jump.flag)
+    return [located(s, where) for s in wrapped]
 
 
 def _walk_statements(stmts):

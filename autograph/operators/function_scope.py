@@ -55,8 +55,8 @@ class FunctionScope:
         return False
 
     def ret(self, value, did_return, may_fall_off: bool = False):
-        if value.__class__ is UndefinedReturnValue:
-            return None
+        if value.__class__ is UndefinedReturnValue or did_return is False:   # False: a `return` was cancelled by
+            return None                                                      # an exception raised after it
         if may_fall_off and did_return.__class__ is not bool and (backend := backend_for(did_return)) is not None \
                 and backend.probe is not None and backend.zeros_like is not None:
             # only a function with a path that ends without `return` (a function that returns on every path

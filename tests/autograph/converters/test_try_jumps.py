@@ -230,3 +230,101 @@ def test_return_in_try_with_a_tensor_condition():
     assert g(tf.constant(3)).numpy() == 6
     assert g(tf.constant(-3)).numpy() == 4
     assert check(f, 3) == 6 and check(f, -3) == 4
+
+
+# --- a `finally:` after a jump of its `try`, and exceptions that cancel a jump (found by tools/fuzz/pygen.py) ----
+
+class Suppress:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return True
+
+
+def test_a_finally_runs_its_loops_after_a_return_of_its_try():
+    def f(n):
+        z = 0
+        try:
+            return 1, z
+        finally:
+            i = 0
+            while i < n and (z := 5) > 3:   # a loop the pending return must not stop
+                return 2, z
+
+    assert check(f, 3) == (2, 5)
+    assert check(f, 0) == (1, 0)
+
+
+def test_a_finally_reads_an_iterator_its_try_returned_from():
+    def f(log):
+        it = iter([1, 2, 3, 4])
+        try:
+            return 0
+        finally:
+            try:
+                for v in it:
+                    return v
+            finally:
+                log.append(len(list(it)))
+
+    log = []
+    assert f(log) == ag.convert(f)(log) == 1 and log == [3, 3]
+
+
+def test_an_exception_raised_in_finally_cancels_the_return_and_a_suppressing_with_goes_on():
+    def f(u):
+        with Suppress():
+            try:
+                return u + 1
+            finally:
+                if u == 0:
+                    raise ValueError(u)
+        return -u
+
+    assert check(f, 0) == 0 and check(f, 2) == 3
+
+
+def test_an_exception_raised_in_finally_cancels_the_return_and_an_except_goes_on():
+    def f(u):
+        try:
+            try:
+                return u + 1
+            finally:
+                if u == 0:
+                    raise ValueError(u)
+        except ValueError:
+            pass
+        return -u - 10
+
+    assert check(f, 0) == -10 and check(f, 2) == 3
+
+
+def test_a_cancelled_return_falls_off_as_none():
+    def f(u):
+        try:
+            try:
+                return u + 1
+            finally:
+                raise KeyError(u)
+        except KeyError:
+            pass
+
+    assert check(f, 1) is None
+
+
+def test_an_exception_raised_in_finally_cancels_a_break():
+    def f(n):
+        out = []
+        for i in range(n):
+            try:
+                try:
+                    break
+                finally:
+                    if i < 2:
+                        raise ValueError(i)
+            except ValueError:
+                out.append(i)
+        return out
+
+    assert check(f, 4) == [0, 1]
