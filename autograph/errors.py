@@ -60,6 +60,19 @@ class UnsupportedCapabilityError(AutoGraphError, NotImplementedError):
     """A framework's backend does not support a construct (e.g. no while loop)."""
 
 
+class TracingFailed(BaseException):
+    """Internal: carries an exception raised while a statement was being staged (a branch or loop body traced
+    for a tensor condition) past the converted function's own `except` clauses, which would otherwise catch
+    it as if the code had run: in the graph it would happen only on the path that runs, or (an autograph
+    error) the statement can't be staged at all. The outermost converted function's scope raises the
+    original exception again (operators/function_scope.py). A BaseException, like KeyboardInterrupt, so
+    that `except Exception` lets it through."""
+
+    def __init__(self, error: Exception):
+        super().__init__(error)
+        self.error = error
+
+
 def _located(message: str, filename: str, lineno: int, col: int) -> str:
     text = f"{filename}:{lineno}:{col + 1}: {message}" if lineno else message
     line = linecache.getline(filename, lineno).rstrip() if lineno else ""

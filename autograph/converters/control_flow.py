@@ -55,6 +55,13 @@ class ControlFlowTransformer(Base):
 
     first_seen: dict     # each name's position of first appearance in the function, for readable orders
 
+    def _thunk_writes(self, expr) -> set[str]:
+        """What the hoisted operand functions that `expr` calls assign (see logical_expressions)."""
+        if not self.ctx.thunk_writes:
+            return set()
+        return {v for n in activity.walk(expr) if n.__class__ is gast.Name and n.id in self.ctx.thunk_writes
+                for v in self.ctx.thunk_writes[n.id]}
+
     def order(self, names) -> list[str]:
         return sorted(names, key=lambda v: (self.first_seen.get(v, len(self.first_seen)), v))
 
@@ -161,10 +168,11 @@ class ControlFlowTransformer(Base):
     def visit_While(self, node):
         composites = self._composites(node)
         modified = activity.modified(node.body, self.walrus)
-        in_test = activity.writes(gast.Expr(value=node.test), self.walrus)
+        in_test = activity.writes(gast.Expr(value=node.test), self.walrus) | self._thunk_writes(node.test)
         self._visit_body(node)
         head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
-        state = self._carried(node, modified | in_test, head)
+        # what the test assigns (`:=`) is carried: a staged loop refuses a test that changes its variables
+        state = self._carried(node, modified | in_test, head | in_test)
         test_name, body_name = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
         test_fn = self._function(test_name, [], [gast.Return(value=node.test)], in_test)
         body_fn = self._function(body_name, [], node.body, modified)

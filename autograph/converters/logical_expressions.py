@@ -42,6 +42,8 @@ class Thunks(Base):
             name=fn_name, args=_no_args(), body=[gast.Nonlocal(names=targets), gast.Return(value=expr)],
             decorator_list=[], returns=None, type_comment=None, type_params=[])
         anno.set(fdef, Key.GENERATED, True)
+        anno.set(fdef, Key.SHARED, frozenset(targets))   # what it writes, for the analyses (activity.writes)
+        self.ctx.thunk_writes[fn_name] = frozenset(targets)
         self.pending.append(fdef)
         return name(fn_name)
 

@@ -30,6 +30,7 @@ import types
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
+from autograph.operators.function_scope import traced, tracing_failed
 from autograph.operators.logical import staged_operands
 from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
 
@@ -603,7 +604,7 @@ class _Shared:
         def with_state(*args):
             self.write(args[lead:])
             if fn is not None:   # an `if` without `else:`
-                fn(*args[:lead])
+                traced(fn, *args[:lead])
             return _result(self.read(), n)
         with_state.__wrapped__ = fn   # where `_assigned_at` finds the user's assignments
         return with_state
@@ -617,7 +618,7 @@ class _Shared:
         def with_state(*args):
             self.write(args)
             written = [slot_get(slot) for slot in self.slots]
-            out = fn()
+            out = traced(fn)
             for name, slot, value in zip(self.names, self.slots, written):
                 if slot_get(slot) is not value:
                     raise StagingError(at_user_line(
@@ -640,6 +641,8 @@ class _Shared:
         before = [(cell, slot_get(cell)) for cell in self._cells()]
         try:
             out = _as_tuple(staged(initial), len(self.names))
+        except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
+            raise tracing_failed(error) from None
         finally:
             for cell, value in before:
                 if slot_get(cell) is not value:

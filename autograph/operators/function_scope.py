@@ -1,10 +1,11 @@
 """The scope every converted function runs in."""
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from autograph.backends import backend_for
-from autograph.errors import at_user_line
+from autograph.errors import TracingFailed, at_user_line
 from autograph.operators.variables import UndefinedReturnValue
 
 
@@ -36,6 +37,13 @@ class ConversionOptions:
 _interned: dict = {}
 
 
+class _Depth(threading.local):
+    value = 0   # converted functions running in this thread, one inside another
+
+
+_depth = _Depth()
+
+
 class FunctionScope:
     """`with ag__.FunctionScope(name, 'fscope', options) as fscope:` — the
     context of one converted function; `fscope.ret(retval_, do_return)` gives
@@ -49,9 +57,14 @@ class FunctionScope:
         self.options = options
 
     def __enter__(self) -> "FunctionScope":
+        _depth.value += 1
         return self
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        _depth.value -= 1
+        if exc_type is TracingFailed and _depth.value == 0:
+            error = exc.error
+            raise error.with_traceback(error.__traceback__) from None
         return False
 
     def ret(self, value, did_return, may_fall_off: bool = False):
@@ -77,3 +90,20 @@ class FunctionScope:
         check = backend.check_returned or backend.need("assert_", "a function that returns on some tensor-chosen "
                                                                   "paths only")
         check(did_return, lambda: message)
+
+
+def tracing_failed(error: Exception) -> BaseException:
+    """What a staged statement raises for `error`: carried past the user's `except` clauses (TracingFailed)
+    when a converted function is running, `error` itself when the operator was called directly."""
+    return TracingFailed(error) if _depth.value else error
+
+
+def traced(fn, *args):
+    """`fn(*args)`, the user's code of a branch, body or operand, called by a framework while it stages a
+    statement: an exception a statement staged inside it carried past the user's `except` clauses is itself
+    again here, for the framework's own handling and for the staging of this statement (`tracing_failed`)."""
+    try:
+        return fn(*args)
+    except TracingFailed as carried:
+        error = carried.error
+        raise error.with_traceback(error.__traceback__) from None

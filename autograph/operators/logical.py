@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
+from autograph.operators.function_scope import traced, tracing_failed
 
 
 def and_(a_fn, b_fn):
@@ -37,10 +38,11 @@ def staged_operands(staged, what: str, *args):
     that assigns a variable of the function (`:=`, made a `nonlocal` by the converter) would leave a value of
     that branch in it: that is refused, and the variable gets its value back."""
     cells = [cell for fn in args if callable(fn) for cell in (getattr(fn, "__closure__", None) or ())]
-    if not cells:
-        return staged(*args)
     before = [_contents(cell) for cell in cells]
-    result = staged(*args)
+    try:
+        result = staged(*[(lambda fn=fn: traced(fn)) if callable(fn) else fn for fn in args])
+    except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
+        raise tracing_failed(error) from None
     changed = [i for i, cell in enumerate(cells) if _contents(cell) is not before[i]]
     if not changed:
         return result
@@ -51,10 +53,10 @@ def staged_operands(staged, what: str, *args):
             del cells[i].cell_contents
         else:
             cells[i].cell_contents = before[i]
-    raise StagingError(at_user_line(
+    raise tracing_failed(StagingError(at_user_line(
         f"an operand of {what} on a tensor assigns '{name}' (with `:=`); with a tensor the operand becomes a "
         f"branch of a graph op, which can't assign a variable of the function. Assign '{name}' in a statement "
-        "before the expression."))
+        "before the expression.")))
 
 
 _UNBOUND = object()

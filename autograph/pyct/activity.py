@@ -11,6 +11,8 @@ from collections import deque
 
 import gast
 
+from autograph.pyct import anno
+
 _LEAVES = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
 
 
@@ -89,7 +91,8 @@ def writes(stmt, walrus: bool = True) -> set[str]:
     """Names a simple statement binds (Assign, AugAssign, def, import, ...). `walrus=False` says the
     function has no `:=`, so the statement need not be searched for one."""
     if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-        return {stmt.name}
+        # a hoisted operand function (`def and_operand(): nonlocal c; return (c := ...)`) stands for its `:=`
+        return {stmt.name, *anno.get(stmt, anno.Key.SHARED, ())}
     if isinstance(stmt, (gast.Import, gast.ImportFrom)):
         return {(a.asname or a.name).split(".")[0] for a in stmt.names}
     names = set()

@@ -23,6 +23,7 @@ class Key(enum.Enum):
     UNDEFINED_INIT = "the variable an `x = ag__.Undefined('x')` statement initialises (hoisted to its scope's top)"
     SCOPE_INIT = ("an UNDEFINED_INIT for a variable defined before the statement in the user's function: needed "
                   "only in a generated function that does not receive it as a parameter")
+    SHARED = "the variables a hoisted operand function (logical_expressions) assigns through `nonlocal`"
     RAW = "a generated load of a variable that may be undefined (not wrapped in ag__.ld)"
     MODULE_ALIAS = "the name a converted function calls autograph by (`ag__`, unless its own code uses `ag__`)"
     USER_NAME = ("a Name `ag__` the user wrote: kept when the generated code's `ag__` is renamed (the user's "

@@ -32,6 +32,8 @@ class Context:
     # A generated variable's name -> the name messages and operators know it by ('retval_', 'do_return'):
     # `retval_` may be `retval__1` when the user has a `retval_`.
     meanings: dict[str, str] = field(default_factory=dict)
+    # A hoisted operand function's name (logical_expressions) -> the variables it assigns with `:=`.
+    thunk_writes: dict[str, frozenset] = field(default_factory=dict)
 
     def new_name(self, base: str) -> str:
         """A fresh identifier: `base`, or `base_1`, `base_2`... when taken (by the user or by an earlier call)."""

@@ -1,0 +1,79 @@
+"""An exception raised while a statement is staged for a tensor is not caught by the converted function's own
+`except` clauses (issue 14, item 5, in part): in the graph it would happen only on the path that runs, or the
+statement can't be staged at all. Found by the Python-semantics fuzz generator (tools/fuzz/pygen.py)."""
+import pytest
+
+import autograph as ag
+import runtime as tf
+
+
+def only_one_branch_assigns(b):
+    y = 2
+    try:
+        if b != 3:
+            return y
+        else:
+            x = x + 1    # noqa: F821 - unbound: Python raises only if b == 3
+    except ValueError:   # a StagingError is a ValueError: it must not land here
+        return -1
+
+
+def raises_in_a_branch(b):
+    try:
+        if b > 0:
+            raise KeyError("only when b > 0")
+        y = 1
+    except KeyError:
+        y = -1
+    return y
+
+
+def test_a_staging_error_passes_the_functions_own_except():
+    assert only_one_branch_assigns(0) == 2 and ag.convert(only_one_branch_assigns).generated(0) == 2
+    with pytest.raises(ag.StagingError, match=r"'x' is assigned in only one branch"):
+        tf.function(only_one_branch_assigns)(tf.constant(0))   # was None: the function's except caught it
+
+
+def test_an_exception_raised_tracing_a_branch_is_not_caught_as_if_the_branch_ran():
+    assert raises_in_a_branch(-1) == 1 and raises_in_a_branch(1) == -1
+    with pytest.raises(KeyError, match="only when b > 0"):
+        tf.function(raises_in_a_branch)(tf.constant(-1))   # was -1: the trace-time raise was caught
+
+
+def test_a_staging_error_in_a_nested_converted_call_passes_its_callers_except_too():
+    def outer(b):
+        try:
+            return only_one_branch_assigns(b)
+        except ValueError:
+            return -2
+
+    with pytest.raises(ag.StagingError, match="only one branch"):
+        tf.function(outer)(tf.constant(0))
+
+
+def walrus_in_a_while_test(a):
+    z = 0
+    n = 1
+    while (n := n - 1) >= 0 and a >= 2:
+        z += 2
+    return z
+
+
+def walrus_in_an_and_operand(x):
+    c = 0
+    if x > 0 and (c := x * 2) > 3:
+        return c
+    return -1
+
+
+def test_a_staged_loop_test_that_assigns_with_walrus_is_refused_at_the_users_line():
+    assert walrus_in_a_while_test(3) == 2 and ag.convert(walrus_in_a_while_test).generated(3) == 2
+    line = walrus_in_a_while_test.__code__.co_firstlineno + 3
+    with pytest.raises(ag.StagingError, match=rf"test_staged_exceptions.py:{line}: the test of this loop .* 'n'"):
+        tf.function(walrus_in_a_while_test)(tf.constant(3))
+
+
+def test_a_staged_and_operand_that_assigns_with_walrus_is_refused():
+    assert ag.convert(walrus_in_an_and_operand).generated(2) == 4 == walrus_in_an_and_operand(2)
+    with pytest.raises(ag.StagingError, match=r"an operand of `and` on a tensor assigns 'c'"):
+        tf.function(walrus_in_an_and_operand)(tf.constant(2))
