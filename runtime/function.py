@@ -25,6 +25,7 @@ from runtime.control_flow import user_location
 from runtime.errors import OpError
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building
+from runtime.interpret import inline_into, interpret, replay
 from runtime.ops import registry
 from runtime.ops.registry import Spec, wrap
 from runtime.signatures import (TensorSpec, array_to_tensor, describe, differ, encode, has_array,
@@ -320,7 +321,6 @@ def initial_value_while_tracing(value: SymbolicTensor):
             f"{user_location()}: a Variable's initial value must be known when it is created, but it is a "
             "symbolic tensor computed inside control flow or in a get_concrete_function trace. Create the "
             "Variable outside the function and pass it in or use it from the closure.")
-    from runtime.autodiff import replay
     with building(None):
         return replay(graph, graph.feeds, [value], with_effects=False)[0]
 
@@ -414,11 +414,8 @@ class ConcreteFunction:
         return (*args, *(kwargs[name] for name in names))
 
     def _call_flat(self, tensors):
-        if registry.record is not None:   # a GradientTape is recording: let it see every op
-            if not self._has_control_flow():
-                return self._replay(tensors)
-            from runtime.autodiff import record_function_call
-            return record_function_call(self, tensors, self._run)
+        if registry.context.tapes:   # a GradientTape records here: it sees every op, Cond and While as one
+            return self._replay(tensors)
         return self._run(tensors)
 
     def _run(self, tensors):
@@ -448,29 +445,20 @@ class ConcreteFunction:
             return nest.pack(self.structured_outputs, flat)
         return flat[0]
 
-    def _has_control_flow(self) -> bool:
-        return any(op.type in ("Cond", "While") for op in self.graph.operations)
-
     def _replay(self, tensors):
-        """Run this function's ops one by one through `registry.apply` (eagerly, or into the graph being
-        traced), so that GradientTapes record them."""
-        from runtime.autodiff import replay
+        """Apply this function's ops again through the registry (eagerly, or into the graph being
+        traced), so that the GradientTapes recording there see them."""
         flat = replay(self.graph, [convert_to_tensor(t) for t in tensors], self._flat_outputs)
-        return nest.pack(self.structured_outputs, flat) if nest.is_sequence(self.structured_outputs) else flat[0]
+        return self._structured(flat)
 
     def _inline(self, tensors):
         """Copy this function's ops into the graph being traced, fed by `tensors`."""
         graph = registry.context.graph
-        mapping = {id(ph): graph.capture(convert_to_tensor(t)) for ph, t in zip(self.graph.inputs, tensors)}
-        for op in self.graph.operations:
-            if op.type == "Placeholder":
-                continue
-            specs = [Spec(t.dtype, t.shape) for t in op.outputs]
-            inputs = tuple(mapping[id(t)] for t in op.inputs)
-            outs = graph.create_op(op.opdef, inputs, op.attrs, specs, name=f"{self.name}/{op.name}")
-            for old, new in zip(op.outputs, outs):
-                mapping[id(old)] = new
-        flat = [mapping[id(v)] if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
+        feeds = [graph.capture(convert_to_tensor(t)) for t in tensors]
+        flat = interpret(self.graph, feeds, self._flat_outputs, inline_into(graph, self.name))
+        return self._structured(flat)
+
+    def _structured(self, flat: list):
         return nest.pack(self.structured_outputs, flat) if nest.is_sequence(self.structured_outputs) else flat[0]
 
     def _accepts(self, args, kwargs) -> bool:

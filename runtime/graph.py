@@ -315,13 +315,14 @@ class FuncGraph(Graph):
 
 @contextlib.contextmanager
 def building(graph: Graph) -> Iterator[Graph]:
-    """Make `graph` the one ops are recorded into, on this thread."""
-    previous = registry.context.graph
-    registry.context.graph = graph
+    """Make `graph` the one ops are recorded into, on this thread, with no tape recording yet."""
+    context = registry.context
+    previous = context.graph, context.tapes
+    context.graph, context.tapes = graph, ()
     try:
         yield graph
     finally:
-        registry.context.graph = previous
+        context.graph, context.tapes = previous
 
 
 def current_graph() -> Optional[Graph]:

@@ -7,16 +7,23 @@ recorded while a function is traced: in a graph the gradient becomes ops of
 that graph.
 
 Ops that are piecewise constant or not numeric (comparisons, `argmax`,
-`shape`, random numbers, ...) are listed in `NOT_DIFFERENTIABLE`: they stop
-gradients, as in TensorFlow. An op with neither a rule nor that mark raises
-a clear `LookupError` when a gradient has to pass through it.
+`shape`, random numbers, ...) and `stop_gradient` are listed in
+`NOT_DIFFERENTIABLE`: they stop gradients, as in TensorFlow. An op with
+neither a rule nor that mark raises a clear `LookupError` naming the op and
+the user's line when a gradient has to pass through it.
+
+Lists (TensorArrays, and the Python lists a staged loop carries) have list
+gradients: a gradient of a `variant` tensor is a list of its elements'
+gradients, None standing for zeros. `Cond` and `While` have their rules in
+`control_flow_gradients.py`; they are entries of this table too.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from runtime import tensor_array as L
 from runtime.ops import array_ops as A
-from runtime.ops import indexing
+from runtime.ops import control_flow_gradients, indexing
 from runtime.ops import math_ops as M
 from runtime.ops.registry import OPS, Spec, apply, defop
 
@@ -25,7 +32,7 @@ NOT_DIFFERENTIABLE = frozenset({
     "LogicalXor", "LogicalNot", "ArgMax", "ArgMin", "Shape", "Size", "Rank", "Floor", "Ceil", "Round",
     "Sign", "FloorDiv", "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
     "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert",
-    "StridedSliceGrad", "GatherV2Grad",
+    "StridedSliceGrad", "GatherV2Grad", "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros",
 })
 
 
@@ -64,7 +71,14 @@ def _kept_shape(x, axis) -> list:
     return [1 if i in axes else d for i, d in enumerate(dims)]
 
 
-def _count(x, axis) -> int:
+def _kept(t, x, axis):
+    """`t`, a reduction's result, reshaped to keep the reduced axes of `x` (a scalar for axis=None)."""
+    return A.reshape(t, [] if axis is None else _kept_shape(x, axis))
+
+
+def _count(x, axis):
+    if axis is None:
+        return A.size(x)
     dims = _static_dims(x, "a reduction")
     kept = _kept_shape(x, axis)
     total = 1
@@ -75,7 +89,7 @@ def _count(x, axis) -> int:
 
 def _spread(grad, x, axis):
     """`grad` of a reduction, broadcast back over the reduced axes of `x`."""
-    return A.reshape(grad, _kept_shape(x, axis)) * A.ones_like(x)
+    return _kept(grad, x, axis) * A.ones_like(x)
 
 
 def _sum(grad, inputs, output, axis=None, keepdims=False):
@@ -89,8 +103,8 @@ def _mean(grad, inputs, output, axis=None, keepdims=False):
 
 def _extremum(grad, inputs, output, axis=None, keepdims=False):
     x = inputs[0]
-    hits = M.cast(M.equal(x, A.reshape(output, _kept_shape(x, axis))), x.dtype)
-    ties = A.reshape(M.reduce_sum(hits, axis=axis), _kept_shape(x, axis))
+    hits = M.cast(M.equal(x, _kept(output, x, axis)), x.dtype)
+    ties = _kept(M.reduce_sum(hits, axis=axis), x, axis)
     return (_spread(grad, x, axis) * hits / ties,)
 
 
@@ -221,6 +235,59 @@ def _unstack(grads, inputs, output, num, axis):
     return (A.stack(grads, axis=axis),)
 
 
+def _prod(grad, inputs, output, axis=None, keepdims=False):
+    """Each element's gradient is the product of the others: safe where elements are zero."""
+    x = inputs[0]
+    is_zero = M.equal(x, A.zeros_like(x))
+    nonzero = A.where(is_zero, A.ones_like(x), x)
+    product_of_nonzero = _kept(M.reduce_prod(nonzero, axis=axis), x, axis)
+    zeros = _kept(M.reduce_sum(M.cast(is_zero, x.dtype), axis=axis), x, axis)
+    no_zero, one_zero = M.equal(zeros, A.zeros_like(zeros)), M.equal(zeros, A.ones_like(zeros))
+    others = A.where(no_zero, product_of_nonzero / nonzero,
+                     A.where(M.logical_and(one_zero, is_zero), product_of_nonzero, A.zeros_like(x)))
+    return (_spread(grad, x, axis) * others,)
+
+
+def _floormod(grad, x, y, out):
+    return grad, -grad * M.floor(x / y)
+
+
+# --- lists: a list's gradient is a list -------------------------------------------------------------
+
+def _list_write(grad, inputs, output, **attrs):
+    items, index, value = inputs
+    return (apply(L.TENSOR_LIST_WITHOUT_ELEMENT, grad, index), None,
+            apply(L.TENSOR_LIST_ELEMENT_GRAD, grad, index, value))
+
+
+def _list_read(grad, inputs, output, **attrs):
+    items, index = inputs
+    return apply(L.TENSOR_LIST_READ_GRAD, items, index, grad), None
+
+
+def _list_pop(grads, inputs, outputs, **attrs):
+    items, index = inputs
+    return apply(L.TENSOR_LIST_POP_GRAD, grads[0], grads[1], items, index), None
+
+
+def _list_stack(grad, inputs, output, **attrs):
+    return (apply(L.TENSOR_LIST_FROM_TENSOR, grad),)
+
+
+def _list_from_tensor(grad, inputs, output):
+    return (apply(L.TENSOR_LIST_STACK_GRAD, grad, inputs[0]),)
+
+
+def _list_element_grad(grad, inputs, output):
+    grads, index, like = inputs
+    return apply(L.TENSOR_LIST_READ_GRAD, grads, index, grad), None, None
+
+
+def _list_read_grad(grad, inputs, output):
+    items, index, value = inputs
+    return None, None, apply(L.TENSOR_LIST_ELEMENT_GRAD, grad, index, value)
+
+
 def _unary(rule):
     def wrapped(grad, inputs, output, **attrs):
         return (rule(grad, inputs[0], output),)
@@ -265,13 +332,35 @@ RULES = {
     "Tile": _tile,
     "Cumsum": _cumsum,
     "Unpack": _unstack,
+    "Prod": _prod,
+    "FloorMod": _binary(_floormod),
+    "TensorListWrite": _list_write,
+    "TensorListRead": _list_read,
+    "TensorListPop": _list_pop,
+    "TensorListStack": _list_stack,
+    "TensorListFromTensor": _list_from_tensor,
+    "TensorListAdd": lambda grad, inputs, output: (grad, grad),
+    "TensorListWithoutElement": lambda grad, inputs, output: (apply(L.TENSOR_LIST_WITHOUT_ELEMENT, grad, inputs[1]),
+                                                              None),
+    "TensorListElementGrad": _list_element_grad,
+    "TensorListReadGrad": _list_read_grad,
+    "TensorListStackGrad": lambda grad, inputs, output: (apply(L.TENSOR_LIST_FROM_TENSOR, grad), None),
+    "Cond": control_flow_gradients.cond_gradient,
+    "While": control_flow_gradients.while_gradient,
 }
 
 
+def _stops(grad, inputs, output, **attrs):
+    """The rule of a NOT_DIFFERENTIABLE op: no gradient reaches its inputs."""
+    return ()
+
+
 def install() -> None:
-    """Attach every rule to its op definition (`OpDef.grad`)."""
+    """Attach every rule to its op definition (`OpDef.grad`); the ops that stop gradients get `_stops`."""
     for name, rule in RULES.items():
         OPS[name].grad = rule
+    for name in NOT_DIFFERENTIABLE:
+        OPS[name].grad = _stops
 
 
 install()

@@ -12,8 +12,9 @@ convert their arguments to tensors and call `apply`:
 
 `apply` runs the kernel at once when no graph is being built (eager), and
 otherwise hands the op to the graph being built (`context.graph.add_op`),
-which uses `infer` to make symbolic outputs. The executor later calls the same
-kernel on NumPy values; autodiff reads `grad`; export reads `export`.
+which uses `infer` to make symbolic outputs, and offers it to the
+GradientTapes recording there (`context.tapes`). The executor later calls the
+same kernel on NumPy values; autodiff reads `grad`; export reads `export`.
 
 Inputs are tensors; attributes are static Python values passed as keywords
 (an axis, a dtype, a Variable's storage) and are given to the kernel as
@@ -71,25 +72,24 @@ def defop(name: str, kernel: Callable, infer: Callable, *, stateful: bool = Fals
     return op
 
 
-class _Context(threading.local):
-    """Per-thread execution state: the graph being built, if any."""
+class TraceContext(threading.local):
+    """Where ops go, per thread: the graph being built (None: run eagerly) and the GradientTapes
+    recording there. Entering a graph (`graph.building`) starts with no tapes: a tape records the
+    ops of the graph it was made in, and sees a `Cond` or `While` built there as one op."""
 
     graph = None
+    tapes: tuple = ()
 
 
-context = _Context()
-
-
-# Set by runtime.autodiff while any GradientTape is recording: called with every op applied.
-record: Optional[Callable[..., None]] = None
+context = TraceContext()
 
 
 def apply(op: OpDef, *inputs, name: Optional[str] = None, **attrs):
-    """Run `op` on tensors now, or record it in the graph being built."""
+    """Run `op` on tensors now, or record it in the graph being built; offer it to the tapes."""
     graph = context.graph
     out = run_eager(op, inputs, attrs) if graph is None else graph.add_op(op, inputs, attrs, name=name)
-    if record is not None:
-        record(op, inputs, attrs, out)
+    for tape in context.tapes:
+        tape.record(op, inputs, attrs, out)
     return out
 
 
@@ -138,7 +138,7 @@ def wrap(value):
     return t
 
 
-_NP2DT = {np.dtype(d.as_numpy_dtype): d for d in dtypes.ALL}
+_NP2DT = {np.dtype(d.as_numpy_dtype): d for d in (*dtypes.ALL, dtypes.variant)}
 _new_eager = object.__new__
 
 from runtime.tensor import EagerTensor  # noqa: E402  (tensor.py imports this module)

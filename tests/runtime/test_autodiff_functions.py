@@ -1,0 +1,163 @@
+"""Gradients through traced functions, written as users write them: `tf.function` with autograph
+converting the loop or `if`, the tape inside or outside the function, first and second order,
+Variables read anywhere, TensorArrays and Python lists that a staged loop carries."""
+import pytest
+
+import runtime as tf
+
+
+def _times_w_loop(w):
+    @tf.function
+    def f(x, n):
+        y = x
+        for i in tf.range(n):
+            y = y * w
+        return y
+    return f
+
+
+def _times_w_if(w):
+    @tf.function
+    def f(x):
+        y = x
+        if x > 0:
+            y = x * w
+        return y
+    return f
+
+
+def test_variable_read_in_a_staged_loop_with_the_tape_outside_the_function():
+    w = tf.Variable(2.0)
+    f = _times_w_loop(w)
+    with tf.GradientTape() as tape:
+        y = f(tf.constant(3.0), tf.constant(3))
+    assert float(y) == 24.0
+    assert float(tape.gradient(y, w)) == 36.0   # d(x w^3)/dw = 3 x w^2
+
+
+def test_variable_read_in_a_staged_if_with_the_tape_outside_the_function():
+    w = tf.Variable(2.0)
+    f = _times_w_if(w)
+    with tf.GradientTape() as tape:
+        y = f(tf.constant(3.0))
+    assert float(tape.gradient(y, w)) == 3.0
+
+
+def test_variable_read_in_a_staged_loop_of_a_function_called_from_a_traced_function():
+    w = tf.Variable(2.0)
+    f = _times_w_loop(w)
+
+    @tf.function
+    def outer(x, n):
+        with tf.GradientTape() as tape:
+            y = f(x, n)
+        return tape.gradient(y, w)
+
+    assert float(outer(tf.constant(3.0), tf.constant(3))) == 36.0
+
+
+@tf.function
+def cube_by_loop(x):
+    y = tf.ones_like(x)
+    for _ in tf.range(3):
+        y = y * x
+    return y
+
+
+def _second_derivative(fn, x):
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = fn(x)
+        dy = inner.gradient(y, x)
+    return dy, outer.gradient(dy, x)
+
+
+def test_second_derivative_through_a_while_in_a_function_with_the_tapes_outside():
+    dy, d2y = _second_derivative(cube_by_loop, tf.constant(1.5))
+    assert float(dy) == pytest.approx(3 * 1.5 ** 2)
+    assert d2y is not None and float(d2y) == pytest.approx(9.0)
+
+
+def test_second_derivative_through_a_while_with_the_tapes_inside_the_same_function():
+    @tf.function
+    def g(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.ones_like(x)
+                for _ in tf.range(3):
+                    y = y * x
+            dy = inner.gradient(y, x)
+        return outer.gradient(dy, x)
+
+    assert float(g(tf.constant(1.5))) == pytest.approx(9.0)
+
+
+def test_second_derivative_through_a_called_function_with_the_tapes_in_an_outer_function():
+    @tf.function
+    def g(x):
+        return _second_derivative(cube_by_loop, x)[1]
+
+    assert float(g(tf.constant(1.5))) == pytest.approx(9.0)
+
+
+def test_second_derivative_through_a_cond_in_a_function_with_the_tapes_outside():
+    @tf.function
+    def f(x):
+        if x > 0:
+            y = x * x * x
+        else:
+            y = x
+        return y
+
+    assert float(_second_derivative(f, tf.constant(1.5))[1]) == pytest.approx(9.0)
+
+
+@tf.function
+def sum_of_appended(x):
+    values = []
+    for i in tf.range(3):
+        values.append(x * tf.cast(i + 1, tf.float32))
+    return tf.reduce_sum(tf.stack(values))
+
+
+@tf.function
+def sum_of_written(x):
+    ta = tf.TensorArray(tf.float32, size=3)
+    for i in tf.range(3):
+        ta = ta.write(i, x * tf.cast(i + 1, tf.float32))
+    return tf.reduce_sum(ta.stack())
+
+
+@pytest.mark.parametrize("fn", [sum_of_appended, sum_of_written])
+def test_gradient_through_a_list_or_tensor_array_with_the_tape_outside(fn):
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = fn(x)
+    assert float(y) == 6.0
+    assert float(tape.gradient(y, x)) == 6.0
+
+
+@pytest.mark.parametrize("fn", [sum_of_appended, sum_of_written])
+def test_gradient_through_a_list_or_tensor_array_with_the_tape_inside(fn):
+    @tf.function
+    def g(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        return tape.gradient(y, x)
+
+    assert float(g(tf.constant(1.0))) == 6.0
+
+
+def test_gradient_through_eager_tensor_array_writes():
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        ta = tf.TensorArray(tf.float32, size=2).write(0, x).write(1, x * x)
+        y = tf.reduce_sum(ta.stack()) + ta.read(1)
+    assert float(tape.gradient(y, x)) == 1.0 + 2 * 2 * 2.0
