@@ -301,30 +301,6 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
     return ConcreteFunction(graph, name, signature, result, outputs, param_names)
 
 
-def check_variable_creation() -> None:
-    """Called when a Variable is created while a graph is being built."""
-    if getattr(registry.context.graph, "variable_creation", None) == "second trace":
-        raise ValueError(
-            f"{user_location()}: a function decorated with runtime.function tried to create a Variable on a "
-            "call that traced it again. Variables can be created on the first trace only: create them "
-            "outside the function, or guard the creation (if self.v is None: ...).")
-
-
-def initial_value_while_tracing(value: SymbolicTensor):
-    """The eager value of `value`, an initial value computed while a function is traced for a call.
-
-    As in TensorFlow, a function may create Variables on its first trace only (typically guarded by
-    `if self.v is None:`); the initializer runs once, now, on the call's own inputs."""
-    graph = value.op.graph
-    if graph is not registry.context.graph or getattr(graph, "feeds", None) is None:
-        raise ValueError(
-            f"{user_location()}: a Variable's initial value must be known when it is created, but it is a "
-            "symbolic tensor computed inside control flow or in a get_concrete_function trace. Create the "
-            "Variable outside the function and pass it in or use it from the closure.")
-    with building(None):
-        return replay(graph, graph.feeds, [value], with_effects=False)[0]
-
-
 def _is_variable(value) -> bool:
     return hasattr(value, "handle") and hasattr(value, "assign")
 
