@@ -42,8 +42,7 @@ def _new(size, element_dtype):
 def _write(items, index, value, dynamic_size):
     items = _grown(items, int(index), dynamic_size)
     index = int(index)
-    element = value if isinstance(value, ListValue) else np.asarray(value)
-    return ListValue(items[:index] + (element,) + items[index + 1:])
+    return ListValue(items[:index] + (_element(value),) + items[index + 1:])
 
 
 def _grown(items: tuple, index: int, dynamic_size: bool) -> tuple:
@@ -123,15 +122,28 @@ TENSOR_LIST_FROM_TENSOR = defop("TensorListFromTensor", lambda value: ListValue(
 
 def _add_lists(a, b):
     longer, shorter = (a, b) if len(a) >= len(b) else (b, a)
-    summed = [x if y is None else y if x is None else x + y for x, y in zip(longer, shorter)]
+    summed = [x if y is None else y if x is None else _add_elements(x, y) for x, y in zip(longer, shorter)]
     return ListValue((*summed, *longer[len(shorter):]))
+
+
+def _add_elements(x, y):
+    return _add_lists(x, y) if isinstance(x, ListValue) else x + y
+
+
+def _element(value):
+    """A value to keep in a list: a list as it is, anything else as a NumPy array."""
+    return value if isinstance(value, ListValue) else np.asarray(value)
+
+
+def _zeros_like_element(like):
+    return ListValue(()) if isinstance(like, ListValue) else np.zeros_like(like)
 
 
 def _element_gradient(grads, index, like):
     """The gradient of the value written at `index`: that element of the list's gradient, or zeros."""
     index = int(index)
     found = grads[index] if 0 <= index < len(grads) else None
-    return np.zeros_like(like) if found is None else found
+    return _zeros_like_element(like) if found is None else found
 
 
 def _without_element(grads, index):
@@ -145,7 +157,7 @@ def _without_element(grads, index):
 def _read_gradient(items, index, grad):
     """The gradient of a list `index` was read from: `grad` there, zeros elsewhere."""
     out = [None] * len(items)
-    out[int(index)] = np.asarray(grad)
+    out[int(index)] = _element(grad)
     return ListValue(out)
 
 
@@ -159,7 +171,7 @@ def _pop_gradient(rest_grads, element_grad, items, index):
     """The gradient of the list an element was popped from: `element_grad` back in its place."""
     index = int(index) % len(items)
     rest = tuple(rest_grads) + (None,) * (len(items) - 1 - len(rest_grads))
-    return ListValue(rest[:index] + (np.asarray(element_grad),) + rest[index:])
+    return ListValue(rest[:index] + (_element(element_grad),) + rest[index:])
 
 
 def _like_third(grads, index, like) -> Spec:

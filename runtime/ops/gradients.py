@@ -32,7 +32,7 @@ NOT_DIFFERENTIABLE = frozenset({
     "LogicalXor", "LogicalNot", "ArgMax", "ArgMin", "Shape", "Size", "Rank", "Floor", "Ceil", "Round",
     "Sign", "FloorDiv", "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
     "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert",
-    "StridedSliceGrad", "GatherV2Grad", "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros",
+    "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros",
 })
 
 
@@ -45,8 +45,46 @@ def _static_dims(t, what: str) -> list:
     return list(dims)
 
 
+def _known(t) -> bool:
+    dims = t.shape.dims
+    return dims is not None and all(d is not None for d in dims)
+
+
+# --- ops that only gradients use where shapes are known at run time only --------------------------
+
+def _sum_to_shape_kernel(grad, like):
+    lead = np.ndim(grad) - np.ndim(like)
+    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(np.shape(like))
+                                      if d == 1 and np.shape(grad)[lead + i] != 1)
+    return np.sum(grad, axis=axes).reshape(np.shape(like)) if axes else grad
+
+
+def _broadcast_like_kernel(value, like, axes):
+    if axes is not None:
+        value = np.expand_dims(value, tuple(a % np.ndim(like) for a in axes))
+    return np.array(np.broadcast_to(value, np.shape(like)))
+
+
+SUM_TO_SHAPE = defop("SumToShape", _sum_to_shape_kernel, lambda grad, like: Spec(grad.dtype, like.shape),
+                     doc="`grad` summed over the axes along which `like` was broadcast")
+BROADCAST_LIKE = defop("BroadcastLike", _broadcast_like_kernel,
+                       lambda value, like, axes: Spec(value.dtype, like.shape),
+                       doc="`value` (with `axes` of `like` put back, if given) broadcast to `like`'s shape")
+
+
+def _sum_to_shape(grad, inputs, output):
+    return apply(BROADCAST_LIKE, grad, inputs[0], axes=None), None
+
+
+def _broadcast_like(grad, inputs, output, axes):
+    value = inputs[0]
+    return (apply(SUM_TO_SHAPE, grad, value) if axes is None else M.reduce_sum(grad, axis=list(axes))), None
+
+
 def unbroadcast(grad, like):
     """Sum `grad` over the axes along which `like` was broadcast, back to `like`'s shape."""
+    if not (_known(like) and _known(grad)):
+        return apply(SUM_TO_SHAPE, grad, like)
     target = _static_dims(like, "a broadcasting op")
     have = _static_dims(grad, "a broadcasting op")
     if have == target:
@@ -87,25 +125,36 @@ def _count(x, axis):
     return total
 
 
-def _spread(grad, x, axis):
+def _against(t, x, axis, keepdims: bool):
+    """`t`, shaped like `x` reduced over `axis`, made to broadcast against `x`: reshaped when the shape
+    of `x` is known, else broadcast to it when the graph runs."""
+    if _known(x):
+        return _kept(t, x, axis)
+    axes = None if axis is None or keepdims else tuple([axis] if isinstance(axis, int) else axis)
+    return apply(BROADCAST_LIKE, t, x, axes=axes)
+
+
+def _spread(grad, x, axis, keepdims: bool = False):
     """`grad` of a reduction, broadcast back over the reduced axes of `x`."""
-    return _kept(grad, x, axis) * A.ones_like(x)
+    return _against(grad, x, axis, keepdims) * A.ones_like(x)
 
 
 def _sum(grad, inputs, output, axis=None, keepdims=False):
-    return (_spread(grad, inputs[0], axis),)
+    return (_spread(grad, inputs[0], axis, keepdims),)
 
 
 def _mean(grad, inputs, output, axis=None, keepdims=False):
     x = inputs[0]
-    return (_spread(grad, x, axis) / M.cast(_count(x, axis), x.dtype),)
+    count = M.cast(_count(x, axis), x.dtype) if _known(x) else M.cast(A.size(x), x.dtype) / M.cast(
+        A.size(output), x.dtype)
+    return (_spread(grad, x, axis, keepdims) / count,)
 
 
 def _extremum(grad, inputs, output, axis=None, keepdims=False):
     x = inputs[0]
-    hits = M.cast(M.equal(x, _kept(output, x, axis)), x.dtype)
-    ties = _kept(M.reduce_sum(hits, axis=axis), x, axis)
-    return (_spread(grad, x, axis) * hits / ties,)
+    hits = M.cast(M.equal(x, _against(output, x, axis, keepdims)), x.dtype)
+    ties = _against(M.reduce_sum(hits, axis=axis), x, axis, False)
+    return (_spread(grad, x, axis, keepdims) * hits / ties,)
 
 
 def _matmul(grad, inputs, output, transpose_a=False, transpose_b=False):
@@ -221,6 +270,17 @@ def _gather(grad, inputs, output, axis):
     return apply(GATHER_GRAD, grad, params, indices, axis=axis), None
 
 
+def _slice_grad(grad, inputs, output, spec):
+    """StridedSliceGrad is linear in the upstream gradient: its own gradient slices again."""
+    _, _, *index_inputs = inputs
+    return (apply(indexing.STRIDED_SLICE, grad, *index_inputs, spec=spec), None, *(None for _ in index_inputs))
+
+
+def _gather_grad(grad, inputs, output, axis):
+    _, _, indices = inputs
+    return A.gather(grad, indices, axis=axis), None, None
+
+
 def _tile(grad, inputs, output, multiples):
     dims = _static_dims(inputs[0], "tile")
     interleaved = [n for pair in zip(multiples, dims) for n in pair]
@@ -240,12 +300,12 @@ def _prod(grad, inputs, output, axis=None, keepdims=False):
     x = inputs[0]
     is_zero = M.equal(x, A.zeros_like(x))
     nonzero = A.where(is_zero, A.ones_like(x), x)
-    product_of_nonzero = _kept(M.reduce_prod(nonzero, axis=axis), x, axis)
-    zeros = _kept(M.reduce_sum(M.cast(is_zero, x.dtype), axis=axis), x, axis)
+    product_of_nonzero = _against(M.reduce_prod(nonzero, axis=axis), x, axis, False)
+    zeros = _against(M.reduce_sum(M.cast(is_zero, x.dtype), axis=axis), x, axis, False)
     no_zero, one_zero = M.equal(zeros, A.zeros_like(zeros)), M.equal(zeros, A.ones_like(zeros))
     others = A.where(no_zero, product_of_nonzero / nonzero,
                      A.where(M.logical_and(one_zero, is_zero), product_of_nonzero, A.zeros_like(x)))
-    return (_spread(grad, x, axis) * others,)
+    return (_spread(grad, x, axis, keepdims) * others,)
 
 
 def _floormod(grad, x, y, out):
@@ -332,6 +392,10 @@ RULES = {
     "Tile": _tile,
     "Cumsum": _cumsum,
     "Unpack": _unstack,
+    "SumToShape": _sum_to_shape,
+    "BroadcastLike": _broadcast_like,
+    "StridedSliceGrad": _slice_grad,
+    "GatherV2Grad": _gather_grad,
     "Prod": _prod,
     "FloorMod": _binary(_floormod),
     "TensorListWrite": _list_write,

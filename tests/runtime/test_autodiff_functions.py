@@ -161,3 +161,67 @@ def test_gradient_through_eager_tensor_array_writes():
         ta = tf.TensorArray(tf.float32, size=2).write(0, x).write(1, x * x)
         y = tf.reduce_sum(ta.stack()) + ta.read(1)
     assert float(tape.gradient(y, x)) == 1.0 + 2 * 2 * 2.0
+
+
+# --- seed 002: the custom training loop, eagerly and inside runtime.function -------------------------
+
+class Model:
+    def __init__(self):
+        self.W = tf.Variable(5.0, name="weight")
+        self.B = tf.Variable(10.0, name="bias")
+
+    def __call__(self, inputs):
+        return inputs * self.W + self.B
+
+
+def _loss(model, inputs, targets):
+    error = model(inputs) - targets
+    return tf.reduce_mean(tf.square(error))
+
+
+def _grad(model, inputs, targets):
+    with tf.GradientTape() as tape:
+        loss_value = _loss(model, inputs, targets)
+    return tape.gradient(loss_value, [model.W, model.B])
+
+
+def _train(grad, steps=300, learning_rate=0.01):
+    tf.random.set_seed(2)
+    training_inputs = tf.random.normal([2000])
+    noise = tf.random.normal([2000])
+    training_outputs = training_inputs * 3 + 2 + noise
+    model = Model()
+    for _ in range(steps):
+        grads = grad(model, training_inputs, training_outputs)
+        for g, v in zip(grads, [model.W, model.B]):   # optimizer.apply_gradients with SGD
+            v.assign_sub(learning_rate * g)
+    return model, float(_loss(model, training_inputs, training_outputs))
+
+
+@pytest.mark.parametrize("grad", [_grad, tf.function(_grad)], ids=["eager", "in a function"])
+def test_seed_002_training_loop_converges_to_the_seed_figures(grad):
+    model, final_loss = _train(grad)
+    assert final_loss < 1.1   # the noise's variance: the seed ends at 0.949
+    assert abs(model.W.numpy() - 3.04) < 0.1 and abs(model.B.numpy() - 2.03) < 0.1
+
+
+def test_seed_002_training_step_inside_a_function_matches_eager_training():
+    @tf.function
+    def train_step(model, inputs, targets):
+        grads = _grad(model, inputs, targets)
+        model.W.assign_sub(0.01 * grads[0])
+        model.B.assign_sub(0.01 * grads[1])
+        return grads
+
+    def staged(model, inputs, targets):
+        return train_step(model, inputs, targets)
+
+    eager_model, _ = _train(_grad, steps=50)
+    tf.random.set_seed(2)
+    inputs = tf.random.normal([2000])
+    targets = inputs * 3 + 2 + tf.random.normal([2000])
+    model = Model()
+    for _ in range(50):
+        staged(model, inputs, targets)
+    assert model.W.numpy() == pytest.approx(eager_model.W.numpy(), rel=1e-5)
+    assert model.B.numpy() == pytest.approx(eager_model.B.numpy(), rel=1e-5)
