@@ -27,9 +27,12 @@ import linecache
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from autograph import do_not_convert
 from runtime import dtypes, nest
-from runtime.graph import creation_site
+from runtime.graph import FuncGraph, building, creation_site
+from runtime.interpret import replay
 from runtime.ops import array_ops, math_ops, registry
+from runtime.ops.registry import Spec, defop
 from runtime.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime.tensor_array import TENSOR_LIST_ADD, TENSOR_LIST_ZEROS
 from runtime.variables import READ, Variable, VariableHandle
@@ -297,21 +300,66 @@ def _where(location: Optional[tuple]) -> str:
 
 
 def custom_gradient(f: Callable) -> Callable:
-    """Decorator: `f(*x)` returns `(y, grad_fn)`; tapes use `grad_fn(dy) -> dx` instead of
-    differentiating the ops inside `f`."""
+    """Decorator: `f(*x)` returns `(y, grad_fn)`; tapes use `grad_fn(*dy) -> dx` instead of
+    differentiating the ops inside `f`. While a function is traced, `grad_fn` is traced too, into
+    the graph of a `CustomGradient` op, so the gradient survives the function's replay under a
+    tape outside it. Like TensorFlow's, the decorated function is not converted by autograph."""
     @functools.wraps(f)
     def decorated(*args):
-        recording = [t for t in registry.context.tapes if t._recording]
-        for tape in recording:
-            tape._recording = False
-        try:
+        with _paused(registry.context.tapes):
             result, grad_fn = f(*args)
-        finally:
-            for tape in recording:
-                tape._recording = True
         inputs = [a for a in args if isinstance(a, Tensor)]
         outputs = [t for t in nest.flatten(result) if isinstance(t, Tensor)]
-        for tape in recording:
-            tape._record_custom(inputs, outputs, grad_fn)
+        if registry.context.graph is not None:
+            return nest.pack(result, _staged_custom_gradient(inputs, outputs, grad_fn)) if outputs else result
+        for tape in registry.context.tapes:
+            if tape._recording:
+                tape._record_custom(inputs, outputs, grad_fn)
         return result
-    return decorated
+    return do_not_convert(decorated)
+
+
+@contextlib.contextmanager
+def _paused(tapes):
+    recording = [t for t in tapes if t._recording]
+    for tape in recording:
+        tape._recording = False
+    try:
+        yield
+    finally:
+        for tape in recording:
+            tape._recording = True
+
+
+def _custom_gradient_kernel(*values, num_inputs, num_outputs, grad_graph, has_gradient):
+    return list(values[num_inputs:num_inputs + num_outputs])
+
+
+def _custom_gradient_infer(*inputs, num_inputs, num_outputs, grad_graph, has_gradient):
+    return [Spec(t.dtype, t.shape) for t in inputs[num_inputs:num_inputs + num_outputs]]
+
+
+CUSTOM_GRADIENT = defop("CustomGradient", _custom_gradient_kernel, _custom_gradient_infer, multi_output=True,
+                        doc="its outputs are inputs[num_inputs:][:num_outputs]; grad_graph is their gradient")
+
+
+def _staged_custom_gradient(inputs: list, outputs: list, grad_fn: Callable) -> list:
+    """`outputs` passed through a CustomGradient op that carries `grad_fn` traced into a graph."""
+    outer = registry.context.graph
+    grad_graph = FuncGraph(f"{outer.name}/custom_gradient", outer_graph=outer)
+    with building(grad_graph):
+        upstream = [grad_graph.placeholder(t.dtype, t.shape, "dy") for t in outputs]
+        found = grad_fn(*upstream)
+        found = list(found) if isinstance(found, (list, tuple)) else [found]
+        grad_graph.outputs = [grad_graph.capture(convert_to_tensor(g)) for g in found if g is not None]
+    captured = [external for external, _ in grad_graph.capture_pairs]
+    return registry.apply(CUSTOM_GRADIENT, *inputs, *outputs, *captured, num_inputs=len(inputs),
+                          num_outputs=len(outputs), grad_graph=grad_graph,
+                          has_gradient=tuple(g is not None for g in found))
+
+
+def custom_gradient_rule(grads, inputs, outputs, num_inputs, num_outputs, grad_graph, has_gradient):
+    """The CustomGradient op's rule: the traced `grad_fn`, replayed on the upstream gradients."""
+    captured = list(inputs[num_inputs + num_outputs:])
+    found = iter(replay(grad_graph, [*grads, *captured], grad_graph.outputs))
+    return tuple(next(found) if has else None for has in has_gradient)

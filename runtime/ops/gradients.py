@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import tensor_array as L
+from runtime.autodiff import custom_gradient_rule
 from runtime.ops import array_ops as A
 from runtime.ops import control_flow_gradients, indexing
 from runtime.ops import math_ops as M
@@ -409,6 +410,7 @@ RULES = {
     "TensorListElementGrad": _list_element_grad,
     "TensorListReadGrad": _list_read_grad,
     "TensorListStackGrad": lambda grad, inputs, output: (apply(L.TENSOR_LIST_FROM_TENSOR, grad), None),
+    "CustomGradient": custom_gradient_rule,
     "Cond": control_flow_gradients.cond_gradient,
     "While": control_flow_gradients.while_gradient,
 }

@@ -225,3 +225,85 @@ def test_seed_002_training_step_inside_a_function_matches_eager_training():
         staged(model, inputs, targets)
     assert model.W.numpy() == pytest.approx(eager_model.W.numpy(), rel=1e-5)
     assert model.B.numpy() == pytest.approx(eager_model.B.numpy(), rel=1e-5)
+
+
+# --- Variables read in nested control flow; custom gradients called from converted code ----------------
+
+@pytest.mark.parametrize("tape_inside", [False, True])
+def test_variable_read_in_a_cond_nested_in_a_loop(tape_inside):
+    w = tf.Variable(2.0)
+
+    @tf.function
+    def f(x, n):
+        y = x
+        for i in tf.range(n):
+            if i % 2 == 0:
+                y = y * w
+            else:
+                y = y + w
+        return y
+
+    @tf.function
+    def gradient_inside(x, n):
+        with tf.GradientTape() as tape:
+            y = f(x, n)
+        return tape.gradient(y, w)
+
+    x, n = tf.constant(3.0), tf.constant(3)
+    if tape_inside:
+        dw = gradient_inside(x, n)
+    else:
+        with tf.GradientTape() as tape:
+            y = f(x, n)
+        dw = tape.gradient(y, w)
+    assert float(dw) == 16.0   # y = (x w + w) w: dy/dw = 2 x w + 2 w
+
+
+def test_variable_watched_explicitly_inside_a_staged_if():
+    w = tf.Variable(2.0)
+    f = _times_w_if(w)
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(w)
+        y = f(tf.constant(3.0))
+    assert float(tape.gradient(y, w)) == 3.0
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        y = f(tf.constant(3.0))
+    assert tape.gradient(y, w) is None   # not watched: no gradient, as in TensorFlow
+
+
+@tf.custom_gradient
+def log1pexp(x):   # seed 002
+    e = tf.exp(x)
+
+    def grad(dy):
+        return dy * (1 - 1 / (1 + e))
+    return tf.math.log(1 + e), grad
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered in exp")   # exp(100.0) is inf in float32, as in TF
+@pytest.mark.parametrize("placement", ["eager", "tape inside", "tape outside"])
+def test_custom_gradient_called_from_converted_code_in_every_tape_placement(placement):
+    @tf.function
+    def f(x):
+        if x > 0:
+            y = log1pexp(x)
+        else:
+            y = x
+        return y
+
+    @tf.function
+    def gradient_inside(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        return tape.gradient(y, x)
+
+    x = tf.constant(100.0)
+    if placement == "tape inside":
+        dx = gradient_inside(x)
+    else:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = log1pexp(x) if placement == "eager" else f(x)
+        dx = tape.gradient(y, x)
+    assert float(dx) == 1.0   # differentiating log(1 + exp(x)) itself gives nan at 100
