@@ -6,8 +6,8 @@ tapes in `registry.context.tapes`. It keeps the ops whose inputs depend on
 what it watches: tensors given to `watch`, and trainable float `Variable`s
 read inside the `with` block (also those read inside the branches and bodies
 of a `Cond` or `While`: the tape keeps them with the op). `gradient` walks
-the ops backwards and calls each op's gradient rule (`OpDef.grad`, from the
-table in `runtime.ops.gradients`).
+the ops backwards and calls each op's gradient rule (`OpDef.grad`: its
+entry in the gradient table, filled by `runtime.ops.gradients`).
 
 Rules are written with the public ops, so the same tape works eagerly and
 inside a function being traced (the gradient becomes ops of that graph), and

@@ -26,7 +26,7 @@ from runtime.autodiff import custom_gradient_rule
 from runtime.ops import array_ops as A
 from runtime.ops import control_flow_gradients, indexing
 from runtime.ops import math_ops as M
-from runtime.ops.registry import OPS, Spec, apply, defop
+from runtime.ops.registry import GRADIENTS, Spec, apply, defop
 
 NOT_DIFFERENTIABLE = frozenset({
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
@@ -422,11 +422,9 @@ def _stops(grad, inputs, output, **attrs):
 
 
 def install() -> None:
-    """Attach every rule to its op definition (`OpDef.grad`); the ops that stop gradients get `_stops`."""
-    for name, rule in RULES.items():
-        OPS[name].grad = rule
-    for name in NOT_DIFFERENTIABLE:
-        OPS[name].grad = _stops
+    """Fill the registry's gradient table: every rule, and `_stops` for the ops that stop gradients."""
+    GRADIENTS.update(RULES)
+    GRADIENTS.update({name: _stops for name in NOT_DIFFERENTIABLE})
 
 
 install()

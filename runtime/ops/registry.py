@@ -1,8 +1,8 @@
 """The op registry: every op defined once, read by every execution mode.
 
 An op is an `OpDef`: a name, a NumPy kernel, an inference rule for the dtype
-and shape of its outputs, whether it is stateful, and slots for a gradient
-rule and an export mapping. Public functions are one-line wrappers that
+and shape of its outputs, whether it is stateful, and a slot for an export
+mapping; its gradient rule is its entry in the `GRADIENTS` table. Public functions are one-line wrappers that
 convert their arguments to tensors and call `apply`:
 
     ADD = defop("AddV2", np.add, infer=broadcast_binary)
@@ -14,7 +14,7 @@ convert their arguments to tensors and call `apply`:
 otherwise hands the op to the graph being built (`context.graph.add_op`),
 which uses `infer` to make symbolic outputs, and offers it to the
 GradientTapes recording there (`context.tapes`). The executor later calls the
-same kernel on NumPy values; autodiff reads `grad`; export reads `export`.
+same kernel on NumPy values; autodiff reads `GRADIENTS`; export reads `export`.
 
 Inputs are tensors; attributes are static Python values passed as keywords
 (an axis, a dtype, a Variable's storage) and are given to the kernel as
@@ -50,7 +50,6 @@ class OpDef:
     kernel: Callable[..., Any]
     infer: Callable[..., Any]
     stateful: bool = False
-    grad: Optional[Callable[..., Any]] = None
     export: Any = None
     doc: str = ""
     multi_output: bool = False
@@ -58,8 +57,16 @@ class OpDef:
     def __repr__(self) -> str:
         return f"<OpDef {self.name}>"
 
+    @property
+    def grad(self) -> Optional[Callable[..., Any]]:
+        """This op's entry of the gradient table, or None."""
+        return GRADIENTS.get(self.name)
+
 
 OPS: dict[str, OpDef] = {}
+
+# The gradient table, op name -> rule: the rules of runtime/ops/gradients.py (which fills it).
+GRADIENTS: dict[str, Callable[..., Any]] = {}
 
 
 def defop(name: str, kernel: Callable, infer: Callable, *, stateful: bool = False,
