@@ -119,8 +119,8 @@ class GradientTape:
     def watch(self, tensor) -> None:
         """Record ops on `tensor` (a tensor, a Variable, or a nested structure of them)."""
         for value in nest.flatten(tensor):
-            if isinstance(value, Variable):
-                self._watch_handle(value.handle)
+            if isinstance(value, (Variable, VariableHandle)):
+                self._watch_handle(value.handle if isinstance(value, Variable) else value)
             elif isinstance(value, Tensor):
                 if differentiable(value):
                     self._tracked[id(value)] = value

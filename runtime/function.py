@@ -27,7 +27,7 @@ from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building
 from runtime.interpret import inline_into, interpret, replay
 from runtime.ops import registry
-from runtime.ops.registry import Spec, wrap
+from runtime.ops.registry import Spec, defop, wrap
 from runtime.signatures import (TensorSpec, array_to_tensor, describe, differ, encode, has_array,
                                 is_tensor_leaf, leaf_key, match_signature, relax, returns_text, spec_text)
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
@@ -390,36 +390,42 @@ class ConcreteFunction:
         return (*args, *(kwargs[name] for name in names))
 
     def _call_flat(self, tensors):
-        if registry.context.tapes:   # a GradientTape records here: it sees every op, Cond and While as one
+        tapes = registry.context.tapes
+        if tapes and registry.context.graph is not None:   # tapes in the graph being traced see every op
             return self._replay(tensors)
+        if tapes:   # eager tapes see one Call op, differentiated by a compiled gradient graph
+            return self._call_recorded(tensors)
         return self._run(tensors)
 
     def _run(self, tensors):
         if registry.context.graph is not None:  # called while tracing another function
             return self._inline(tensors)
-        values = []
-        for t in tensors:
-            value = t._value if isinstance(t, EagerTensor) else convert_to_tensor(t)._value
-            if value.__class__ is np.ndarray and value.ndim == 0:
-                value = value[()]
-            values.append(value)
+        values = [t._value if isinstance(t, EagerTensor) else convert_to_tensor(t)._value for t in tensors]
+        results = iter(self.execute(values))
+        flat = [wrap(next(results)) if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
+        return self._structured(flat)
+
+    def execute(self, values: list) -> tuple:
+        """The compiled graph's outputs for its inputs' NumPy values; a failing op names the user's line."""
+        values = [v[()] if v.__class__ is np.ndarray and v.ndim == 0 else v for v in values]
         executable = self._compiled()
         try:
-            results = iter(executable.run(*values))
-        except OpError as e:
+            return executable.run(*values)
+        except (OpError, ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
             explained = executable.explain(e)
             if explained is None:
                 raise
             raise explained from None
-        except (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
-            explained = executable.explain(e)
-            if explained is None:
-                raise
-            raise explained from None
-        flat = [wrap(next(results)) if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
-        if nest.is_sequence(self.structured_outputs):
-            return nest.pack(self.structured_outputs, flat)
-        return flat[0]
+
+    def _call_recorded(self, tensors):
+        """Run the compiled graph as one `Call` op, which the eager tapes record. The tensors that the
+        graph captured as constants and that a tape follows come as inputs too, so they get gradients."""
+        tensors = [convert_to_tensor(t) for t in tensors]
+        followed = [(original, const) for original, const in self.graph._eager_captures.values()
+                    if any(id(original) in tape._tracked for tape in registry.context.tapes)]
+        outs = iter(registry.apply(CALL, *tensors, *(original for original, _ in followed), function=self,
+                                   graph=self.graph, captures=tuple(const for _, const in followed)))
+        return self._structured([next(outs) if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs])
 
     def _replay(self, tensors):
         """Apply this function's ops again through the registry (eagerly, or into the graph being
@@ -477,6 +483,16 @@ class ConcreteFunction:
 
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]}>"
+
+
+def _call_kernel(*values, function, graph, captures):
+    return list(function.execute(values[:len(graph.inputs)]))
+
+
+CALL = defop("Call", _call_kernel, lambda *inputs, function, graph, captures: [
+    Spec(t.dtype, t.shape) for t in graph.outputs], multi_output=True,
+    doc="a traced function run by its compiled graph, as eager GradientTapes record it; inputs[len(graph.inputs):] "
+        "are the eager tensors the graph captured as the constants `captures`")
 
 
 def function(func: Optional[Callable] = None, input_signature=None, autograph: bool = True,

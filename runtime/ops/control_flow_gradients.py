@@ -1,4 +1,5 @@
-"""Gradient rules of `Cond` and `While`: entries of the gradient table like every other rule.
+"""Gradient rules of the ops that hold graphs — `Cond`, `While`, and `Call` (a traced function run
+under an eager tape): entries of the gradient table like every other rule.
 
 Both differentiate their branch or body graph by replaying it
 (`runtime.interpret.replay`) under a fresh GradientTape, inside a `cond` or
@@ -12,15 +13,23 @@ iteration's loop state in TensorArrays, then runs a backward `While` from the
 last iteration to the first, each step differentiating the body at that
 iteration's state — linear in the trip count; the body runs twice forwards.
 
+A `Call`'s gradient is a graph traced once (the function's graph replayed
+under a tape) and compiled, so a training step whose tape is outside the
+function runs compiled code forwards and backwards.
+
 Variables that the graphs read come as `variable_handles` (the tape found
 them); their gradients follow the inputs' in the returned tuple.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from runtime.autodiff import GradientTape, add_gradients, differentiable, zeros_for
 from runtime.control_flow import cond, while_loop
-from runtime.interpret import replay
-from runtime.ops import array_ops, math_ops
+from runtime.executor.codegen import compile_graph
+from runtime.graph import FuncGraph, building
+from runtime.interpret import interpret, reapply, replay
+from runtime.ops import array_ops, math_ops, registry
 from runtime.tensor_array import TensorArray
 
 
@@ -130,3 +139,48 @@ def _by_input(inputs, results, loop_floats, ext_floats, body_inputs) -> tuple:
         position = body_inputs[j]
         by_input[position] = g if position not in by_input else add_gradients(by_input[position], g)
     return (*(by_input.get(i) for i in range(len(inputs))), *to_ext[len(ext_floats):])
+
+
+# --- Call: a traced function run under an eager tape ---------------------------------------------
+
+def call_gradient(grads, inputs, outputs, function, graph, captures, variable_handles=()):
+    """Run the function's gradient graph (traced once per set of watched variables and gradient
+    types, then compiled): replayed op by op when a tape records here (gradients of gradients),
+    else by the executor."""
+    backward, executable = _call_gradient_graph(graph, captures, variable_handles, inputs, grads)
+    feeds = [*inputs, *grads]
+    if any(tape._recording for tape in registry.context.tapes):
+        found = replay(backward, feeds, backward.outputs)
+    else:
+        found = [registry.wrap(v) for v in executable.run(*(_scalar(t._value) for t in feeds))]
+    return tuple(g if differentiable(x) else None for g, x in zip(found, inputs)) + tuple(found[len(inputs):])
+
+
+def _scalar(value):
+    return value[()] if value.__class__ is np.ndarray and value.ndim == 0 else value
+
+
+def _call_gradient_graph(graph, captures, handles, inputs, grads):
+    key = (tuple(id(c) for c in captures), tuple(id(h) for h in handles),
+           tuple((g.dtype, tuple(g.shape.dims)) for g in grads))
+    cache = graph.__dict__.setdefault("_call_gradients", {})
+    if key not in cache:
+        backward = _trace_call_gradient(graph, captures, handles, inputs, grads)
+        cache[key] = backward, compile_graph(backward, backward.outputs, backward.name)
+    return cache[key]
+
+
+def _trace_call_gradient(graph, captures, handles, inputs, grads) -> FuncGraph:
+    """d(graph's outputs, weighted by the upstream gradients)/d(each input, then each handle)."""
+    backward = FuncGraph(f"{graph.name}_gradient")
+    with building(backward):
+        xs = [backward.placeholder(t.dtype, t.shape, f"x{i}") for i, t in enumerate(inputs)]
+        dys = [backward.placeholder(g.dtype, g.shape, f"dy{i}") for i, g in enumerate(grads)]
+        n = len(graph.inputs)
+        known = {id(const): x for const, x in zip(captures, xs[n:])}
+        with GradientTape() as tape:
+            tape.watch([x for x in xs if differentiable(x)] + list(handles))
+            outs = interpret(graph, xs[:n], graph.outputs, reapply, with_effects=False, known=known)
+        found = tape.gradient(outs, [*xs, *handles], output_gradients=dys, unconnected_gradients="zero")
+        backward.outputs = [backward.capture(g) for g in found]
+    return backward

@@ -411,6 +411,7 @@ RULES = {
     "TensorListReadGrad": _list_read_grad,
     "TensorListStackGrad": lambda grad, inputs, output: (apply(L.TENSOR_LIST_FROM_TENSOR, grad), None),
     "CustomGradient": custom_gradient_rule,
+    "Call": control_flow_gradients.call_gradient,
     "Cond": control_flow_gradients.cond_gradient,
     "While": control_flow_gradients.while_gradient,
 }
