@@ -25,7 +25,7 @@ from runtime.control_flow import user_location
 from runtime.errors import OpError
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building
-from runtime.interpret import inline_into, interpret, replay
+from runtime.interpret import inline_into, interpret, replay, unrepeatable_ops
 from runtime.ops import registry
 from runtime.ops.registry import Spec, defop, wrap
 from runtime.signatures import (TensorSpec, array_to_tensor, describe, differ, encode, has_array,
@@ -393,7 +393,9 @@ class ConcreteFunction:
         tapes = registry.context.tapes
         if tapes and registry.context.graph is not None:   # tapes in the graph being traced see every op
             return self._replay(tensors)
-        if tapes:   # eager tapes see one Call op, differentiated by a compiled gradient graph
+        if tapes:   # eager tapes see one Call op, differentiated by a compiled gradient graph ...
+            if unrepeatable_ops(self.graph):   # ... which recomputes the function: not if it draws or assigns
+                return self._replay(tensors)
             return self._call_recorded(tensors)
         return self._run(tensors)
 

@@ -52,6 +52,23 @@ def _needed_ops(graph, wanted: list, with_effects: bool) -> list:
     return [op for op in graph.operations if id(op) in needed and op.type != "Placeholder"]
 
 
+_REPEATABLE_EFFECTS = frozenset({"ReadVariableOp", "PrintV2", "Assert"})
+
+
+def unrepeatable_ops(graph) -> list:
+    """The ops of `graph` (and of the graphs nested in its ops) that a replay would not reproduce:
+    random draws, and assignments (after which a replayed read sees another value). A gradient that
+    recomputes a graph by replaying it is only right when there are none."""
+    cache = graph.__dict__.setdefault("_unrepeatable", {})
+    if len(graph.operations) not in cache:
+        found = [op for op in graph.operations if op.opdef.stateful and op.type not in _REPEATABLE_EFFECTS]
+        for op in graph.operations:
+            for _, sub in op.subgraphs():
+                found += unrepeatable_ops(sub)
+        cache[len(graph.operations)] = found
+    return cache[len(graph.operations)]
+
+
 def _is_tensor_of(value, graph) -> bool:
     op = getattr(value, "op", None)
     return op is not None and op.graph is graph

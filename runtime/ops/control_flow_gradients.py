@@ -27,10 +27,25 @@ import numpy as np
 from runtime.autodiff import GradientTape, add_gradients, differentiable, zeros_for
 from runtime.control_flow import cond, while_loop
 from runtime.executor.codegen import compile_graph
-from runtime.graph import FuncGraph, building
-from runtime.interpret import interpret, reapply, replay
+from runtime.graph import FuncGraph, building, made_at
+from runtime.interpret import interpret, reapply, replay, unrepeatable_ops
 from runtime.ops import array_ops, math_ops, registry
 from runtime.tensor_array import TensorArray
+
+
+def _check_repeatable(op_type: str, *graphs) -> None:
+    """The Cond/While rules replay their graphs: a random draw there would be drawn again."""
+    for graph in graphs:
+        for op in unrepeatable_ops(graph):
+            if op.type.startswith("Random"):
+                raise LookupError(
+                    f"No gradient through a {op_type} whose branch or body draws random numbers ({op.type}"
+                    f"{_on_one_line(made_at(op))}): its gradient would replay the draw. Draw the numbers before the "
+                    f"{op_type.lower()} and pass them in.")
+
+
+def _on_one_line(where: str) -> str:
+    return where.replace("\n    made at", ", made at")
 
 
 def graph_gradient(graph, feeds: list, output_gradients: list, handles=()) -> list:
@@ -59,6 +74,7 @@ def cond_gradient(grads, inputs, outputs, then_graph, else_graph, then_inputs, e
     wanted = [i for i in range(1, len(inputs)) if differentiable(inputs[i])]
     if not wanted and not variable_handles:
         return ()
+    _check_repeatable("Cond", then_graph, else_graph)
 
     def branch(graph, positions):
         def differentiate():
@@ -88,6 +104,7 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
              + [array_ops.zeros(h.shape.as_list(), dtype=h.dtype) for h in variable_handles])
     if not start:
         return ()
+    _check_repeatable("While", cond_graph, body_graph)
     count, history = _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, output_specs,
                                       max_iterations_input)
 

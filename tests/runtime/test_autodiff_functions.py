@@ -307,3 +307,47 @@ def test_custom_gradient_called_from_converted_code_in_every_tape_placement(plac
             y = log1pexp(x) if placement == "eager" else f(x)
         dx = tape.gradient(y, x)
     assert float(dx) == 1.0   # differentiating log(1 + exp(x)) itself gives nan at 100
+
+
+# --- what a gradient must not recompute: random draws, values a Variable had before an assignment ------
+
+def test_random_draw_in_a_function_under_an_eager_tape_is_differentiated_at_the_value_drawn():
+    @tf.function
+    def f(x):
+        return x * tf.random.uniform([], 1.0, 2.0)
+
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert float(tape.gradient(y, x)) == pytest.approx(float(y) / 3.0)
+
+
+def test_variable_read_before_the_function_assigns_it_is_differentiated_at_the_value_read():
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def f(x):
+        y = x * v
+        v.assign_add(1.0)
+        return y
+
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert float(y) == 6.0 and float(tape.gradient(y, x)) == 2.0
+
+
+def test_random_draw_in_a_loop_body_is_an_error_not_a_wrong_gradient():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in tf.range(3):
+                y = y * tf.random.uniform([], 1.0, 2.0)
+        return tape.gradient(y, x)
+
+    with pytest.raises(LookupError, match=r"While.*random.*test_autodiff_functions.py:\d+"):
+        f(tf.constant(3.0))
