@@ -202,8 +202,15 @@ def _cast(grad, inputs, output, dtype):
     return (M.cast(grad, x.dtype) if x.dtype.is_floating else None,)
 
 
+RESHAPE_LIKE = defop("ReshapeLike", lambda grad, like: np.reshape(grad, np.shape(like)),
+                     lambda grad, like: Spec(grad.dtype, like.shape), doc="`grad` reshaped to `like`'s shape")
+
+
 def _reshape_back(grad, inputs, output, **attrs):
-    return (A.reshape(grad, _static_dims(inputs[0], "a reshape")),)
+    x = inputs[0]
+    if not _known(x):   # the shape is known when the graph runs
+        return (apply(RESHAPE_LIKE, grad, x),) + (None,) * (len(inputs) - 1)
+    return (A.reshape(grad, _static_dims(x, "a reshape")),)
 
 
 def _transpose(grad, inputs, output, perm):
@@ -393,6 +400,7 @@ RULES = {
     "Tile": _tile,
     "Cumsum": _cumsum,
     "Unpack": _unstack,
+    "ReshapeLike": lambda grad, inputs, output: (apply(RESHAPE_LIKE, grad, inputs[0]), None),
     "SumToShape": _sum_to_shape,
     "BroadcastLike": _broadcast_like,
     "StridedSliceGrad": _slice_grad,

@@ -68,6 +68,14 @@ def tensor_array_program(x):
     return tf.reduce_sum(ta.stack(), axis=0) * ta.read(1)
 
 
+def reshaped_list(x):
+    values = []
+    for i in tf.range(2):
+        values.append(x * tf.cast(i + 1, F64))
+    stacked = tf.stack(values)                     # its first dimension is only known when it runs
+    return tf.reduce_sum(tf.reshape(stacked, [-1]) ** 2) * tf.squeeze(tf.expand_dims(x, 0))
+
+
 def appended_list(x):
     values = []
     for i in tf.range(3):
@@ -123,8 +131,10 @@ PROGRAMS = {
     "NestedFunctions": (nested_functions, None),
     "TensorArray": (tensor_array_program, None),
     "AppendedList": (appended_list, None),
+    "ReshapedList": (reshaped_list, None),
 }
-CONTROL_FLOW = {"Cond", "WhileWithBreak", "WhileMaximumIterations", "NestedFunctions", "TensorArray", "AppendedList"}
+CONTROL_FLOW = {"Cond", "WhileWithBreak", "WhileMaximumIterations", "NestedFunctions", "TensorArray", "AppendedList",
+                "ReshapedList"}
 MODES = ["eager", "tapes inside a function", "tapes outside a function"]
 CASES = [(name, mode) for name in sorted(PROGRAMS) for mode in MODES
          if name in CONTROL_FLOW or mode != "tapes outside a function"]   # ops: eager and in a function
@@ -197,7 +207,8 @@ def test_first_and_second_derivatives_match_finite_differences(name, mode, x):
 def test_every_differentiable_op_is_checked():
     from runtime.ops.gradients import RULES
     run_by_others = {n for n in RULES if n.startswith("TensorList")} | {"StridedSliceGrad", "GatherV2Grad", "While",
-                                                                             "SumToShape", "BroadcastLike", "CustomGradient", "Call"}
+                                                                             "SumToShape", "BroadcastLike", "CustomGradient", "Call",
+                                                                             "ReshapeLike"}
     assert set(RULES) - run_by_others - set(PROGRAMS) == set()   # lists, second orders and While* programs
 
 
