@@ -11,8 +11,8 @@ from runtime.shape import TensorShape
 from runtime.tensor import Tensor, constant, convert_to_tensor
 from runtime import ops
 from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, identity, one_hot, ones, ones_like,
-                                   range, rank, reshape, shape, size, squeeze, stack, tile, transpose, unstack,
-                                   where, zeros, zeros_like)
+                                   range, rank, reshape, shape, size, squeeze, stack, stop_gradient, tile, transpose,
+                                   unstack, where, zeros, zeros_like)
 from runtime.ops.logging_ops import print  # noqa: A004
 from runtime.ops.extra_array_ops import boolean_mask, broadcast_to, linspace, pad, split
 from runtime.ops.sort_ops import argsort, einsum, sort
@@ -26,8 +26,8 @@ from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_
                                   square, subtract, tanh, truediv)
 from runtime import debugging, math, nn, random
 from runtime.variables import Variable
-from runtime.ops import gradients as _gradients  # noqa: F401  (attaches gradient rules to the ops)
 from runtime.autodiff import GradientTape, custom_gradient
+from runtime.ops import gradients as _gradients  # noqa: F401  (attaches the gradient table's rules to the ops)
 from runtime.module import Module
 from runtime.compat import UnconnectedGradients, __version__  # noqa: F401
 from runtime.scopes import device, init_scope, name_scope

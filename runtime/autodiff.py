@@ -1,14 +1,18 @@
 """Reverse-mode differentiation: `GradientTape` and `custom_gradient`.
 
-While a tape is active, every op applied through the registry is offered to
-it (`registry.record`). The tape keeps the ops whose inputs depend on what it
-watches: tensors given to `watch`, and trainable `Variable`s read inside the
-`with` block. `gradient` walks those ops backwards and calls each op's
-gradient rule (`OpDef.grad`, see `runtime.ops.gradients`).
+A tape records the ops of the place it was made in — eager code, or the
+graph being traced — from `registry.apply`, which offers every op to the
+tapes in `registry.context.tapes`. It keeps the ops whose inputs depend on
+what it watches: tensors given to `watch`, and trainable float `Variable`s
+read inside the `with` block (also those read inside the branches and bodies
+of a `Cond` or `While`: the tape keeps them with the op). `gradient` walks
+the ops backwards and calls each op's gradient rule (`OpDef.grad`: its
+entry in the gradient table, filled by `runtime.ops.gradients`).
 
-The same tape works eagerly and inside a function being traced: there the
-recorded ops are symbolic, and the gradient is built from symbolic ops in the
-same graph.
+Rules are written with the public ops, so the same tape works eagerly and
+inside a function being traced (the gradient becomes ops of that graph), and
+the ops a gradient runs are recorded by any outer tape: gradients of
+gradients.
 
     w = tf.Variable([[1.0]])
     with tf.GradientTape() as tape:
@@ -19,25 +23,25 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import threading
+import linecache
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-import numpy as np
-
-from runtime import nest
-from runtime.ops import array_ops, gradients, math_ops, registry
+from autograph import do_not_convert
+from runtime import dtypes, nest
+from runtime.graph import FuncGraph, building, creation_site
+from runtime.interpret import replay
+from runtime.ops import array_ops, math_ops, registry
+from runtime.ops.registry import Spec, defop
 from runtime.tensor import SymbolicTensor, Tensor, convert_to_tensor
-from runtime.variables import READ, Variable
-
-_local = threading.local()
-_lock = threading.Lock()
-_active_tapes = 0
+from runtime.tensor_array import TENSOR_LIST_ADD, TENSOR_LIST_ZEROS
+from runtime.variables import READ, Variable, VariableHandle
 
 
 @dataclass
 class _Entry:
-    """One recorded op: what its gradient rule needs."""
+    """One recorded op: what its gradient rule needs. `handles` are the watched Variables that the
+    op's branch or body graphs read; the rule returns their gradients after the inputs'."""
 
     name: str
     rule: Optional[Callable]
@@ -45,57 +49,35 @@ class _Entry:
     outputs: list
     attrs: dict
     multi_output: bool
+    handles: tuple = ()
+    location: Optional[tuple] = None   # the user's (file, line) for an op without a rule
 
 
-def _tapes() -> list:
-    tapes = getattr(_local, "tapes", None)
-    if tapes is None:
-        tapes = _local.tapes = []
-    return tapes
+def differentiable(t) -> bool:
+    """Whether gradients flow through `t`: floats, and lists (a TensorArray's variant tensor)."""
+    return t.dtype.is_floating or t.dtype is dtypes.variant
 
 
-def _record_op(op, inputs, attrs, out) -> None:
-    tapes = [tape for tape in getattr(_local, "tapes", ()) if tape._recording]
-    if tapes and op.grad in (_cond_gradient, _while_gradient):
-        inputs, attrs = _with_variable_reads(inputs, attrs)
-    for tape in tapes:
-        tape._record(op, inputs, attrs, out)
+def zeros_for(t):
+    """The zero gradient of `t`."""
+    if t.dtype is dtypes.variant:
+        return registry.apply(TENSOR_LIST_ZEROS)
+    return array_ops.zeros_like(t)
 
 
-def _with_variable_reads(inputs, attrs):
-    """A Cond or While whose branches/body read trainable variables gets those reads as extra inputs
-    (read now, in the graph being built), so that gradients reach the variables."""
-    handles = {}
-    for graph in (v for v in attrs.values() if hasattr(v, "operations")):
-        _handles_in(graph, handles)
-    handles = [h for h in handles.values() if h.trainable and h.dtype.is_floating]
-    if not handles:
-        return inputs, attrs
-    reads = [registry.apply(READ, handle=h) for h in handles]   # recorded (and watched) by the tapes
-    return (*inputs, *reads), {**attrs, "variable_handles": tuple(handles)}
+def add_gradients(a, b):
+    """Two gradients of one tensor, summed."""
+    if a.dtype is dtypes.variant:
+        return registry.apply(TENSOR_LIST_ADD, a, b)
+    return math_ops.add(a, b)
 
 
 def _push(tape: "GradientTape") -> None:
-    global _active_tapes
-    _tapes().append(tape)
-    with _lock:
-        _active_tapes += 1
-        registry.record = _record_op
+    registry.context.tapes = (*registry.context.tapes, tape)
 
 
 def _pop(tape: "GradientTape") -> None:
-    global _active_tapes
-    stack = _tapes()
-    if tape in stack:
-        stack.remove(tape)
-    with _lock:
-        _active_tapes -= 1
-        if _active_tapes == 0:
-            registry.record = None
-
-
-def _is_float(t) -> bool:
-    return t.dtype.is_floating
+    registry.context.tapes = tuple(t for t in registry.context.tapes if t is not tape)
 
 
 class GradientTape:
@@ -137,10 +119,10 @@ class GradientTape:
     def watch(self, tensor) -> None:
         """Record ops on `tensor` (a tensor, a Variable, or a nested structure of them)."""
         for value in nest.flatten(tensor):
-            if isinstance(value, Variable):
-                self._watch_variable(value)
+            if isinstance(value, (Variable, VariableHandle)):
+                self._watch_handle(value.handle if isinstance(value, Variable) else value)
             elif isinstance(value, Tensor):
-                if _is_float(value):
+                if differentiable(value):
                     self._tracked[id(value)] = value
             else:
                 raise TypeError(f"GradientTape.watch: expected tensors or Variables, got {type(value).__name__}.")
@@ -149,33 +131,56 @@ class GradientTape:
         """The Variables this tape has watched, in the order it first saw them."""
         return tuple(self._variables)
 
-    def _watch_variable(self, variable: Variable) -> None:
-        if id(variable.handle) not in self._handles:
-            self._handles[id(variable.handle)] = variable.handle
-            self._variables.append(variable)
+    # -- recording (called by registry.apply) -------------------------------------------
 
-    def _record(self, op, inputs, attrs, out) -> None:
-        outputs = out if op.multi_output else [out]
+    def record(self, op, inputs, attrs, out) -> None:
+        if not self._recording:
+            return
         if op is READ:
-            handle = attrs["handle"]
-            if id(handle) not in self._handles:
-                if not (self._watch_accessed and handle.trainable and handle.dtype.is_floating):
-                    return
-                self._handles[id(handle)] = handle
-                owner = handle.owner() if handle.owner is not None else None
-                if owner is not None:
-                    self._variables.append(owner)
-            self._reads[id(out)] = handle
-            self._tracked[id(out)] = out
+            self._record_read(attrs["handle"], out)
             return
-        if not any(id(t) in self._tracked for t in inputs):
+        handles = self._handles_in_graphs(attrs)
+        if not handles and not any(id(t) in self._tracked for t in inputs):
             return
-        float_outputs = [t for t in outputs if _is_float(t)]
-        if not float_outputs:
+        outputs = out if op.multi_output else [out]
+        kept = [t for t in outputs if differentiable(t)]
+        if not kept:
             return
-        for t in float_outputs:
+        for t in kept:
             self._tracked[id(t)] = t
-        self._entries.append(_Entry(op.name, op.grad, tuple(inputs), outputs, attrs, op.multi_output))
+        location = None if op.grad is not None else _location(outputs)
+        self._entries.append(_Entry(op.name, op.grad, tuple(inputs), outputs, attrs, op.multi_output, handles,
+                                    location))
+
+    def _record_read(self, handle: VariableHandle, out) -> None:
+        if not self._watches(handle):
+            return
+        self._reads[id(out)] = handle
+        self._tracked[id(out)] = out
+
+    def _watches(self, handle: VariableHandle) -> bool:
+        """Whether this tape watches `handle`, starting to if it is a trainable float one it may watch."""
+        if id(handle) in self._handles:
+            return True
+        if not (self._watch_accessed and handle.trainable and handle.dtype.is_floating):
+            return False
+        self._watch_handle(handle)
+        return True
+
+    def _watch_handle(self, handle: VariableHandle) -> None:
+        if id(handle) not in self._handles:
+            self._handles[id(handle)] = handle
+            owner = handle.owner() if handle.owner is not None else None
+            if owner is not None:
+                self._variables.append(owner)
+
+    def _handles_in_graphs(self, attrs: dict) -> tuple:
+        """The watched Variables that the branch or body graphs among `attrs` read."""
+        found: dict[int, VariableHandle] = {}
+        for value in attrs.values():
+            if hasattr(value, "operations"):
+                _handles_in(value, found)
+        return tuple(h for h in found.values() if self._watches(h))
 
     def _record_custom(self, inputs: list, outputs: list, grad_fn: Callable) -> None:
         if not any(id(t) in self._tracked for t in inputs):
@@ -188,6 +193,8 @@ class GradientTape:
             return tuple(result) if isinstance(result, (list, tuple)) else (result,)
         self._entries.append(_Entry("custom_gradient", rule, tuple(inputs), outputs, {}, True))
 
+    # -- differentiating -----------------------------------------------------------------
+
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients: str = "none"):
         """d(sum of `target`)/d(each of `sources`), in the structure of `sources`."""
         if unconnected_gradients not in ("none", "zero"):
@@ -197,15 +204,17 @@ class GradientTape:
                                "create it with GradientTape(persistent=True) to call gradient() again.")
         self._used = True
         with self.stop_recording():
-            grads = self._backward(nest.flatten(target), output_gradients)
-            flat = [self._gradient_of(s, grads, unconnected_gradients) for s in nest.flatten(sources)]
+            grads, by_handle = self._backward(nest.flatten(target), output_gradients)
+            flat = [self._gradient_of(s, grads, by_handle, unconnected_gradients) for s in nest.flatten(sources)]
         return nest.pack(sources, flat)
 
-    def _backward(self, targets: list, output_gradients) -> dict:
+    def _backward(self, targets: list, output_gradients) -> tuple[dict, dict]:
+        """Gradients by id of tensor, and by id of VariableHandle for the reads inside Cond/While graphs."""
         seeds = nest.flatten(output_gradients) if output_gradients is not None else [None] * len(targets)
         if len(seeds) != len(targets):
             raise ValueError(f"gradient: {len(targets)} targets but {len(seeds)} output_gradients.")
         grads: dict[int, Any] = {}
+        by_handle: dict[int, Any] = {}
         for t, seed in zip(targets, seeds):
             t = t.read_value() if isinstance(t, Variable) else t
             if id(t) in self._tracked:
@@ -214,179 +223,51 @@ class GradientTape:
             upstream = [grads.get(id(o)) for o in entry.outputs]
             if all(g is None for g in upstream):
                 continue
-            for g_in, x in zip(self._apply_rule(entry, upstream), entry.inputs):
-                if g_in is not None and id(x) in self._tracked:
-                    _accumulate(grads, x, g_in)
-        return grads
+            found = tuple(self._apply_rule(entry, upstream))
+            for g, x in zip(found, entry.inputs):
+                if g is not None and id(x) in self._tracked:
+                    _accumulate(grads, x, g)
+            for g, handle in zip(found[len(entry.inputs):], entry.handles):
+                if g is not None:
+                    _accumulate(by_handle, handle, g)
+        return grads, by_handle
 
     def _apply_rule(self, entry: _Entry, upstream: list) -> tuple:
         if entry.rule is None:
-            if entry.name in gradients.NOT_DIFFERENTIABLE:
-                return ()
-            raise LookupError(f"No gradient defined for the op {entry.name}: GradientTape cannot differentiate "
-                              "through it. Wrap the computation in runtime.custom_gradient, or stop the gradient "
-                              "before it.")
-        upstream = [g if g is not None else array_ops.zeros_like(o) for g, o in zip(upstream, entry.outputs)]
+            raise LookupError(
+                f"No gradient defined for the op {entry.name}{_where(entry.location)}: GradientTape cannot "
+                "differentiate through it. Wrap the computation in runtime.custom_gradient, or apply "
+                "runtime.stop_gradient before it.")
+        upstream = [g if g is not None else zeros_for(o) for g, o in zip(upstream, entry.outputs)]
+        attrs = {**entry.attrs, "variable_handles": entry.handles} if entry.handles else entry.attrs
         if entry.multi_output:
-            return entry.rule(upstream, entry.inputs, entry.outputs, **entry.attrs)
-        return entry.rule(upstream[0], entry.inputs, entry.outputs[0], **entry.attrs)
+            return entry.rule(upstream, entry.inputs, entry.outputs, **attrs)
+        return entry.rule(upstream[0], entry.inputs, entry.outputs[0], **attrs)
 
-    def _gradient_of(self, source, grads: dict, unconnected: str):
-        if isinstance(source, Variable):
-            parts = [g for key, g in grads.items() if self._reads.get(key) is source.handle]
+    def _gradient_of(self, source, grads: dict, by_handle: dict, unconnected: str):
+        if isinstance(source, (Variable, VariableHandle)):
+            handle = source.handle if isinstance(source, Variable) else source
+            parts = [g for key, g in grads.items() if self._reads.get(key) is handle]
+            parts += [by_handle[id(handle)]] if id(handle) in by_handle else []
             total = functools.reduce(math_ops.add, parts) if parts else None
-            like = source
         else:
-            total, like = grads.get(id(source)), source
+            total = grads.get(id(source))
         if total is None and unconnected == "zero":
-            return array_ops.zeros(like.shape.as_list(), dtype=like.dtype)
+            return _zeros_shaped_like(source)
         return total
 
 
-def _accumulate(grads: dict, t, g) -> None:
-    if g.dtype is not t.dtype:
-        g = math_ops.cast(g, t.dtype)
-    previous = grads.get(id(t))
-    grads[id(t)] = g if previous is None else math_ops.add(previous, g)
+def _zeros_shaped_like(source):
+    if isinstance(source, Tensor):
+        return zeros_for(source)
+    return array_ops.zeros(source.shape.as_list(), dtype=source.dtype)   # a Variable: its shape is known
 
 
-def _needed_ops(graph, wanted: list, with_effects: bool) -> list:
-    """The ops `wanted` depends on (and, `with_effects`, every stateful op), in program order."""
-    needed: set[int] = set()
-    stack = [t.op for t in wanted if isinstance(t, SymbolicTensor)]
-    if with_effects:
-        stack += [op for op in graph.operations if op.stateful]
-    while stack:
-        op = stack.pop()
-        if id(op) not in needed:
-            needed.add(id(op))
-            stack.extend(t.op for t in op.inputs)
-            stack.extend(op.control_inputs)
-    return [op for op in graph.operations if id(op) in needed]
-
-
-def replay(graph, feeds: list, wanted: list, with_effects: bool = True, variable_values: Optional[dict] = None
-           ) -> list:
-    """Run the ops of `graph` that `wanted` needs through `registry.apply`, its inputs fed by `feeds`
-    (eagerly, or into the graph being traced), so that tapes record them. Returns `wanted`'s values;
-    entries of `wanted` that are not symbolic tensors of `graph` are returned as they are.
-    `variable_values` (id of a VariableHandle -> tensor) stands in for reads of those variables."""
-    mapping = {id(ph): t for ph, t in zip(graph.inputs, feeds)}
-    for original, const in getattr(graph, "_eager_captures", {}).values():
-        mapping[id(const)] = original
-    for op in _needed_ops(graph, wanted, with_effects):
-        if op.type == "Placeholder" or id(op.outputs[0]) in mapping:
-            continue
-        if op.opdef is READ and variable_values and id(op.attrs["handle"]) in variable_values:
-            mapping[id(op.outputs[0])] = variable_values[id(op.attrs["handle"])]
-            continue
-        out = registry.apply(op.opdef, *(mapping[id(t)] for t in op.inputs), **op.attrs)
-        for old, new in zip(op.outputs, out if op.opdef.multi_output else [out]):
-            mapping[id(old)] = new
-    return [mapping[id(v)] if isinstance(v, SymbolicTensor) else v for v in wanted]
-
-
-def _split_reads(inputs, variable_handles) -> tuple:
-    k = len(variable_handles)
-    real, reads = (list(inputs[:-k]), list(inputs[-k:])) if k else (list(inputs), [])
-    return real, reads, {id(h): r for h, r in zip(variable_handles, reads)}
-
-
-def _cond_gradient(grads, inputs, outputs, then_graph, else_graph, then_inputs, else_inputs, output_specs,
-                   variable_handles=()):
-    """A Cond whose branches differentiate the original branches (replayed under a tape)."""
-    from runtime.control_flow import cond
-    real, reads, overrides = _split_reads(inputs, variable_handles)
-    float_positions = [i for i, x in enumerate(real) if i > 0 and x.dtype.is_floating]
-
-    def branch(graph, positions):
-        def differentiate():
-            feeds = [real[i] for i in positions]
-            with GradientTape() as tape:
-                tape.watch(feeds + reads)
-                outs = replay(graph, feeds, graph.outputs, with_effects=False, variable_values=overrides)
-            found = tape.gradient(outs, feeds + reads, output_gradients=grads, unconnected_gradients="zero")
-            by_position = {}
-            for i, g in zip(positions, found):
-                by_position[i] = g if i not in by_position else math_ops.add(by_position[i], g)
-            return [by_position.get(i, array_ops.zeros_like(real[i])) for i in float_positions] + \
-                list(found[len(feeds):])
-        return differentiate
-
-    if not float_positions and not reads:
-        return ()
-    results = cond(real[0], branch(then_graph, then_inputs), branch(else_graph, else_inputs))
-    results = list(results) if isinstance(results, (list, tuple)) else [results]
-    wanted = float_positions + list(range(len(real), len(inputs)))
-    by_input = dict(zip(wanted, results))
-    return tuple(by_input.get(i) for i in range(len(inputs)))
-
-
-def _while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_inputs,
-                    output_specs, max_iterations_input, variable_handles=()):
-    """Reverse-mode through a While: run the loop again, keeping each iteration's state in TensorArrays,
-    then a backward While from the last iteration to the first, each step differentiating the body
-    (replayed under a tape) with the incoming gradient. Linear in the trip count; the forward body
-    runs twice."""
-    from runtime.control_flow import while_loop
-    from runtime.tensor_array import TensorArray
-    n = num_loop_vars
-    inputs, reads, overrides = _split_reads(inputs, variable_handles)
-    state0 = list(inputs[:n])
-    if any(t.dtype.name == "variant" for t in state0):
-        raise LookupError("No gradient defined for a While whose loop variables include TensorArrays.")
-    cond_ext = [inputs[i] for i in cond_inputs]
-    body_ext = [inputs[i] for i in body_inputs]
-    limit = None if max_iterations_input is None else inputs[max_iterations_input]
-
-    def more(i, *rest):
-        test = replay(cond_graph, [*rest[:n], *cond_ext], cond_graph.outputs, with_effects=False,
-                      variable_values=overrides)[0]
-        return test if limit is None else math_ops.logical_and(math_ops.less(i, limit), test)
-
-    def step(i, *rest):
-        state, tapes = list(rest[:n]), list(rest[n:])
-        tapes = [ta.write(i, v) for ta, v in zip(tapes, state)]
-        state = replay(body_graph, [*state, *body_ext], body_graph.outputs, with_effects=False,
-                       variable_values=overrides)
-        return (i + 1, *state, *tapes)
-
-    saved = [TensorArray(spec.dtype, size=0, dynamic_size=True, element_shape=spec.shape) for spec in output_specs]
-    final = while_loop(more, step, (0, *state0, *saved))
-    count, history = final[0], list(final[1 + n:])
-
-    floats = [k for k in range(n) if state0[k].dtype.is_floating]
-    ext_floats = [j for j, t in enumerate(body_ext) if t.dtype.is_floating]
-
-    def back_more(k, *rest):
-        return math_ops.greater(k, 0)
-
-    def back_step(k, *rest):
-        k = k - 1
-        g_state, g_ext = list(rest[:len(floats)]), list(rest[len(floats):])
-        state = [history[j].read(k) for j in range(n)]
-        sources = [state[j] for j in floats] + [body_ext[j] for j in ext_floats] + reads
-        with GradientTape() as tape:
-            tape.watch(sources)
-            outs = replay(body_graph, [*state, *body_ext], body_graph.outputs, with_effects=False,
-                          variable_values=overrides)
-        found = tape.gradient([outs[j] for j in floats], sources, output_gradients=g_state,
-                              unconnected_gradients="zero")
-        new_state, new_ext = found[:len(floats)], found[len(floats):]
-        return (k, *new_state, *(math_ops.add(a, b) for a, b in zip(g_ext, new_ext)))
-
-    start = [grads[j] for j in floats] + [array_ops.zeros_like(t) for t in [body_ext[j] for j in ext_floats] + reads]
-    if not start:
-        return ()
-    result = while_loop(back_more, back_step, (count, *start))
-    g_state0, g_ext = result[1:1 + len(floats)], result[1 + len(floats):]
-    by_input: dict[int, Any] = dict(zip(floats, g_state0))
-    for j, g in zip(ext_floats, g_ext):
-        position = body_inputs[j]
-        by_input[position] = g if position not in by_input else math_ops.add(by_input[position], g)
-    for j, g in enumerate(g_ext[len(ext_floats):]):
-        by_input[len(inputs) + j] = g
-    return tuple(by_input.get(i) for i in range(len(inputs) + len(reads)))
+def _accumulate(grads: dict, key_of, g) -> None:
+    if g.dtype is not key_of.dtype:
+        g = math_ops.cast(g, key_of.dtype)
+    previous = grads.get(id(key_of))
+    grads[id(key_of)] = g if previous is None else add_gradients(previous, g)
 
 
 def _handles_in(graph, found: dict) -> dict:
@@ -396,76 +277,89 @@ def _handles_in(graph, found: dict) -> dict:
             if hasattr(value, "operations"):
                 _handles_in(value, found)
         handle = op.attrs.get("handle")
-        if handle is not None and hasattr(handle, "trainable"):
+        if isinstance(handle, VariableHandle):
             found[id(handle)] = handle
     return found
 
 
-def record_function_call(concrete, tensors: list, run: Callable):
-    """Call `concrete` (whose graph has Cond/While ops, so its ops can't be replayed eagerly) with
-    `run`, and give the tapes one entry for the whole call. Its gradient rule traces the function's
-    gradient into a graph and runs that graph once."""
-    tensors = [convert_to_tensor(t) for t in tensors]
-    handles = [h for h in _handles_in(concrete.graph, {}).values() if h.trainable and h.dtype.is_floating]
-    reads = [registry.apply(READ, handle=h) for h in handles]   # the tapes see (and watch) these reads
-    result = run(tensors)
-    outputs = [t for t in nest.flatten(result) if isinstance(t, Tensor)]
-
-    def rule(grads, inputs, outs):
-        return _function_gradient(concrete, handles, inputs, grads)
-    op = registry.OpDef(f"{concrete.name} (call)", None, None, multi_output=True, grad=rule)
-    registry.record(op, tensors + reads, {}, outputs)
-    return result
+def _location(outputs: list) -> Optional[tuple]:
+    """Where the user made the op whose `outputs` these are: its graph's record, or the calling line."""
+    first = outputs[0] if outputs else None
+    if isinstance(first, SymbolicTensor):
+        return first.op.location
+    return creation_site()
 
 
-def _function_gradient(concrete, handles: list, inputs: list, grads: list) -> list:
-    from runtime.executor.codegen import compile_graph
-    from runtime.graph import FuncGraph, building
-    graph = FuncGraph(f"{concrete.name}_gradient")
-    with building(graph):
-        phs = [graph.placeholder(t.dtype, t.shape, f"x{i}") for i, t in enumerate(inputs)]
-        g_phs = [graph.placeholder(g.dtype, g.shape, f"dy{i}") for i, g in enumerate(grads)]
-        n = len(inputs) - len(handles)
-        overrides = {id(h): ph for h, ph in zip(handles, phs[n:])}
-        with GradientTape() as tape:
-            tape.watch([p for p in phs if p.dtype.is_floating])
-            outs = replay(concrete.graph, phs[:n], concrete.graph.outputs, with_effects=False,
-                          variable_values=overrides)
-        found = tape.gradient(outs, phs, output_gradients=g_phs)
-    wanted = [g for g in found if g is not None]
-    if not wanted:
-        return [None] * len(inputs)
-    values = [t._value[()] if t._value.__class__ is np.ndarray and t._value.ndim == 0 else t._value
-              for t in (*inputs, *grads)]
-    results = iter(compile_graph(graph, wanted, f"{concrete.name}_gradient").run(*values))
-    return [None if g is None else registry.wrap(next(results)) for g in found]
-
-
-def _install_control_flow_rules() -> None:
-    from runtime.control_flow import COND, WHILE
-    COND.grad = _cond_gradient
-    WHILE.grad = _while_gradient
-
-
-_install_control_flow_rules()
+def _where(location: Optional[tuple]) -> str:
+    """' (made at file:line: source)' for a known location, else ''."""
+    if location is None:
+        return ""
+    filename, line = location
+    text = linecache.getline(filename, line).strip()
+    return f" (made at {filename}:{line}" + (f": {text})" if text else ")")
 
 
 def custom_gradient(f: Callable) -> Callable:
-    """Decorator: `f(*x)` returns `(y, grad_fn)`; tapes use `grad_fn(dy) -> dx` instead of
-    differentiating the ops inside `f`."""
+    """Decorator: `f(*x)` returns `(y, grad_fn)`; tapes use `grad_fn(*dy) -> dx` instead of
+    differentiating the ops inside `f`. While a function is traced, `grad_fn` is traced too, into
+    the graph of a `CustomGradient` op, so the gradient survives the function's replay under a
+    tape outside it. Like TensorFlow's, the decorated function is not converted by autograph."""
     @functools.wraps(f)
     def decorated(*args):
-        recording = [t for t in _tapes() if t._recording]
-        for tape in recording:
-            tape._recording = False
-        try:
+        with _paused(registry.context.tapes):
             result, grad_fn = f(*args)
-        finally:
-            for tape in recording:
-                tape._recording = True
         inputs = [a for a in args if isinstance(a, Tensor)]
         outputs = [t for t in nest.flatten(result) if isinstance(t, Tensor)]
-        for tape in recording:
-            tape._record_custom(inputs, outputs, grad_fn)
+        if registry.context.graph is not None:
+            return nest.pack(result, _staged_custom_gradient(inputs, outputs, grad_fn)) if outputs else result
+        for tape in registry.context.tapes:
+            if tape._recording:
+                tape._record_custom(inputs, outputs, grad_fn)
         return result
-    return decorated
+    return do_not_convert(decorated)
+
+
+@contextlib.contextmanager
+def _paused(tapes):
+    recording = [t for t in tapes if t._recording]
+    for tape in recording:
+        tape._recording = False
+    try:
+        yield
+    finally:
+        for tape in recording:
+            tape._recording = True
+
+
+def _custom_gradient_kernel(*values, num_inputs, num_outputs, grad_graph, has_gradient):
+    return list(values[num_inputs:num_inputs + num_outputs])
+
+
+def _custom_gradient_infer(*inputs, num_inputs, num_outputs, grad_graph, has_gradient):
+    return [Spec(t.dtype, t.shape) for t in inputs[num_inputs:num_inputs + num_outputs]]
+
+
+CUSTOM_GRADIENT = defop("CustomGradient", _custom_gradient_kernel, _custom_gradient_infer, multi_output=True,
+                        doc="its outputs are inputs[num_inputs:][:num_outputs]; grad_graph is their gradient")
+
+
+def _staged_custom_gradient(inputs: list, outputs: list, grad_fn: Callable) -> list:
+    """`outputs` passed through a CustomGradient op that carries `grad_fn` traced into a graph."""
+    outer = registry.context.graph
+    grad_graph = FuncGraph(f"{outer.name}/custom_gradient", outer_graph=outer)
+    with building(grad_graph):
+        upstream = [grad_graph.placeholder(t.dtype, t.shape, "dy") for t in outputs]
+        found = grad_fn(*upstream)
+        found = list(found) if isinstance(found, (list, tuple)) else [found]
+        grad_graph.outputs = [grad_graph.capture(convert_to_tensor(g)) for g in found if g is not None]
+    captured = [external for external, _ in grad_graph.capture_pairs]
+    return registry.apply(CUSTOM_GRADIENT, *inputs, *outputs, *captured, num_inputs=len(inputs),
+                          num_outputs=len(outputs), grad_graph=grad_graph,
+                          has_gradient=tuple(g is not None for g in found))
+
+
+def custom_gradient_rule(grads, inputs, outputs, num_inputs, num_outputs, grad_graph, has_gradient):
+    """The CustomGradient op's rule: the traced `grad_fn`, replayed on the upstream gradients."""
+    captured = list(inputs[num_inputs + num_outputs:])
+    found = iter(replay(grad_graph, [*grads, *captured], grad_graph.outputs))
+    return tuple(next(found) if has else None for has in has_gradient)

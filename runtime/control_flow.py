@@ -3,7 +3,10 @@
 Eagerly (and when the predicate is a concrete value) they run the Python
 functions directly. While a function is traced they trace each branch or the
 loop's test and body into its own `FuncGraph` and record one `Cond` or
-`While` op; the executor turns those into a Python `if` and `while`.
+`While` op. They are ordinary registry ops: their kernel interprets the
+branch or body graphs (`runtime.interpret`), the executor turns them into a
+Python `if` and `while`, and their gradient rules sit in the gradient table
+(`runtime.ops.control_flow_gradients`).
 """
 from __future__ import annotations
 
@@ -13,23 +16,40 @@ from typing import Callable, Optional
 
 from runtime import dtypes, nest
 from runtime.graph import FuncGraph, building, current_graph, made_at
+from runtime.interpret import run_graph
 from runtime.ops import registry
 from runtime.ops.registry import Spec, defop
 from runtime.shape import as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, short_repr
 
 
-def _no_kernel(*_args, **_kwargs):
-    raise RuntimeError("Cond and While are run by the executor, not by a kernel")
+def _cond_kernel(pred, *inputs, then_graph, else_graph, then_inputs, else_inputs, output_specs):
+    """Interpret the branch `pred` picks on NumPy values (op input i is `inputs[i - 1]`)."""
+    graph, positions = (then_graph, then_inputs) if pred else (else_graph, else_inputs)
+    return run_graph(graph, [inputs[i - 1] for i in positions])
+
+
+def _while_kernel(*inputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_inputs, output_specs,
+                  max_iterations_input):
+    """Interpret the body while the test holds (and fewer than `inputs[max_iterations_input]` rounds ran)."""
+    state = list(inputs[:num_loop_vars])
+    cond_ext = [inputs[i] for i in cond_inputs]
+    body_ext = [inputs[i] for i in body_inputs]
+    limit = None if max_iterations_input is None else int(inputs[max_iterations_input])
+    count = 0
+    while (limit is None or count < limit) and run_graph(cond_graph, state + cond_ext)[0]:
+        state = run_graph(body_graph, state + body_ext)
+        count += 1
+    return state
 
 
 def _outputs_infer(*_inputs, output_specs, **_attrs):
     return list(output_specs)
 
 
-COND = defop("Cond", _no_kernel, _outputs_infer, multi_output=True,
+COND = defop("Cond", _cond_kernel, _outputs_infer, multi_output=True,
              doc="if inputs[0]: then_graph else: else_graph, each reading the inputs its *_inputs attr lists.")
-WHILE = defop("While", _no_kernel, _outputs_infer, multi_output=True,
+WHILE = defop("While", _while_kernel, _outputs_infer, multi_output=True,
               doc="Loop state starts as inputs[:num_loop_vars]; body_graph runs while cond_graph is true.")
 
 
@@ -94,9 +114,7 @@ def cond(pred, true_fn: Optional[Callable] = None, false_fn: Optional[Callable] 
     else_inputs = _external_indices(else_graph, externals, offset=1)
     attrs = dict(then_graph=then_graph, else_graph=else_graph, then_inputs=then_inputs, else_inputs=else_inputs,
                  output_specs=tuple(specs))
-    outs = graph.add_op(COND, [pred, *externals], attrs, name=name or "cond")
-    if registry.record is not None:   # GradientTapes see the op
-        registry.record(COND, [pred, *externals], attrs, outs)
+    outs = registry.apply(COND, pred, *externals, name=name or "cond", **attrs)
     return _pack_outputs(then_out, outs, kept)
 
 
@@ -279,9 +297,7 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
     if maximum_iterations is not None:
         attrs["max_iterations_input"] = len(inputs)
         inputs.append(convert_to_tensor(maximum_iterations))
-    results = graph.add_op(WHILE, inputs, attrs, name=name or "while")
-    if registry.record is not None:
-        registry.record(WHILE, inputs, attrs, results)
+    results = registry.apply(WHILE, *inputs, name=name or "while", **attrs)
     packed = nest.pack(structure, results)
     return packed[0] if single else (tuple(packed) if isinstance(original, tuple) else packed)
 

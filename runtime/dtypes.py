@@ -84,6 +84,7 @@ bool = DType("bool", np.bool_)  # noqa: A001 - TensorFlow's name
 half, double = float16, float64
 
 ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+variant = DType("variant", np.object_)   # a TensorArray's value in a graph; not a user dtype
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in ALL}
 _BY_PYTHON = {builtins.float: float32, builtins.int: int32, builtins.bool: bool}

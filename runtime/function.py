@@ -25,8 +25,9 @@ from runtime.control_flow import user_location
 from runtime.errors import OpError
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building
+from runtime.interpret import inline_into, interpret, replay, unrepeatable_ops
 from runtime.ops import registry
-from runtime.ops.registry import Spec, wrap
+from runtime.ops.registry import Spec, defop, wrap
 from runtime.signatures import (TensorSpec, array_to_tensor, describe, differ, encode, has_array,
                                 is_tensor_leaf, leaf_key, match_signature, relax, returns_text, spec_text)
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
@@ -303,31 +304,6 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
     return ConcreteFunction(graph, name, signature, result, outputs, param_names)
 
 
-def check_variable_creation() -> None:
-    """Called when a Variable is created while a graph is being built."""
-    if getattr(registry.context.graph, "variable_creation", None) == "second trace":
-        raise ValueError(
-            f"{user_location()}: a function decorated with runtime.function tried to create a Variable on a "
-            "call that traced it again. Variables can be created on the first trace only: create them "
-            "outside the function, or guard the creation (if self.v is None: ...).")
-
-
-def initial_value_while_tracing(value: SymbolicTensor):
-    """The eager value of `value`, an initial value computed while a function is traced for a call.
-
-    As in TensorFlow, a function may create Variables on its first trace only (typically guarded by
-    `if self.v is None:`); the initializer runs once, now, on the call's own inputs."""
-    graph = value.op.graph
-    if graph is not registry.context.graph or getattr(graph, "feeds", None) is None:
-        raise ValueError(
-            f"{user_location()}: a Variable's initial value must be known when it is created, but it is a "
-            "symbolic tensor computed inside control flow or in a get_concrete_function trace. Create the "
-            "Variable outside the function and pass it in or use it from the closure.")
-    from runtime.autodiff import replay
-    with building(None):
-        return replay(graph, graph.feeds, [value], with_effects=False)[0]
-
-
 def _is_variable(value) -> bool:
     return hasattr(value, "handle") and hasattr(value, "assign")
 
@@ -417,63 +393,59 @@ class ConcreteFunction:
         return (*args, *(kwargs[name] for name in names))
 
     def _call_flat(self, tensors):
-        if registry.record is not None:   # a GradientTape is recording: let it see every op
-            if not self._has_control_flow():
+        tapes = registry.context.tapes
+        if tapes and registry.context.graph is not None:   # tapes in the graph being traced see every op
+            return self._replay(tensors)
+        if tapes:   # eager tapes see one Call op, differentiated by a compiled gradient graph ...
+            if unrepeatable_ops(self.graph):   # ... which recomputes the function: not if it draws or assigns
                 return self._replay(tensors)
-            from runtime.autodiff import record_function_call
-            return record_function_call(self, tensors, self._run)
+            return self._call_recorded(tensors)
         return self._run(tensors)
 
     def _run(self, tensors):
         if registry.context.graph is not None:  # called while tracing another function
             return self._inline(tensors)
-        values = []
-        for t in tensors:
-            value = t._value if isinstance(t, EagerTensor) else convert_to_tensor(t)._value
-            if value.__class__ is np.ndarray and value.ndim == 0:
-                value = value[()]
-            values.append(value)
+        values = [t._value if isinstance(t, EagerTensor) else convert_to_tensor(t)._value for t in tensors]
+        results = iter(self.execute(values))
+        flat = [wrap(next(results)) if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
+        return self._structured(flat)
+
+    def execute(self, values: list) -> tuple:
+        """The compiled graph's outputs for its inputs' NumPy values; a failing op names the user's line."""
+        values = [v[()] if v.__class__ is np.ndarray and v.ndim == 0 else v for v in values]
         executable = self._compiled()
         try:
-            results = iter(executable.run(*values))
-        except OpError as e:
+            return executable.run(*values)
+        except (OpError, ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
             explained = executable.explain(e)
             if explained is None:
                 raise
             raise explained from None
-        except (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
-            explained = executable.explain(e)
-            if explained is None:
-                raise
-            raise explained from None
-        flat = [wrap(next(results)) if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
-        if nest.is_sequence(self.structured_outputs):
-            return nest.pack(self.structured_outputs, flat)
-        return flat[0]
 
-    def _has_control_flow(self) -> bool:
-        return any(op.type in ("Cond", "While") for op in self.graph.operations)
+    def _call_recorded(self, tensors):
+        """Run the compiled graph as one `Call` op, which the eager tapes record. The tensors that the
+        graph captured as constants and that a tape follows come as inputs too, so they get gradients."""
+        tensors = [convert_to_tensor(t) for t in tensors]
+        followed = [(original, const) for original, const in self.graph._eager_captures.values()
+                    if any(id(original) in tape._tracked for tape in registry.context.tapes)]
+        outs = iter(registry.apply(CALL, *tensors, *(original for original, _ in followed), function=self,
+                                   graph=self.graph, captures=tuple(const for _, const in followed)))
+        return self._structured([next(outs) if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs])
 
     def _replay(self, tensors):
-        """Run this function's ops one by one through `registry.apply` (eagerly, or into the graph being
-        traced), so that GradientTapes record them."""
-        from runtime.autodiff import replay
+        """Apply this function's ops again through the registry (eagerly, or into the graph being
+        traced), so that the GradientTapes recording there see them."""
         flat = replay(self.graph, [convert_to_tensor(t) for t in tensors], self._flat_outputs)
-        return nest.pack(self.structured_outputs, flat) if nest.is_sequence(self.structured_outputs) else flat[0]
+        return self._structured(flat)
 
     def _inline(self, tensors):
         """Copy this function's ops into the graph being traced, fed by `tensors`."""
         graph = registry.context.graph
-        mapping = {id(ph): graph.capture(convert_to_tensor(t)) for ph, t in zip(self.graph.inputs, tensors)}
-        for op in self.graph.operations:
-            if op.type == "Placeholder":
-                continue
-            specs = [Spec(t.dtype, t.shape) for t in op.outputs]
-            inputs = tuple(mapping[id(t)] for t in op.inputs)
-            outs = graph.create_op(op.opdef, inputs, op.attrs, specs, name=f"{self.name}/{op.name}")
-            for old, new in zip(op.outputs, outs):
-                mapping[id(old)] = new
-        flat = [mapping[id(v)] if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
+        feeds = [graph.capture(convert_to_tensor(t)) for t in tensors]
+        flat = interpret(self.graph, feeds, self._flat_outputs, inline_into(graph, self.name))
+        return self._structured(flat)
+
+    def _structured(self, flat: list):
         return nest.pack(self.structured_outputs, flat) if nest.is_sequence(self.structured_outputs) else flat[0]
 
     def _accepts(self, args, kwargs) -> bool:
@@ -516,6 +488,16 @@ class ConcreteFunction:
 
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]}>"
+
+
+def _call_kernel(*values, function, graph, captures):
+    return list(function.execute(values[:len(graph.inputs)]))
+
+
+CALL = defop("Call", _call_kernel, lambda *inputs, function, graph, captures: [
+    Spec(t.dtype, t.shape) for t in graph.outputs], multi_output=True,
+    doc="a traced function run by its compiled graph, as eager GradientTapes record it; inputs[len(graph.inputs):] "
+        "are the eager tensors the graph captured as the constants `captures`")
 
 
 def function(func: Optional[Callable] = None, input_signature=None, autograph: bool = True,

@@ -278,6 +278,11 @@ class FuncGraph(Graph):
         self.captures: dict[int, tuple[object, SymbolicTensor]] = {}
         # (tensor in the outer graph, placeholder here), in capture order
         self.capture_pairs: list[tuple[SymbolicTensor, SymbolicTensor]] = []
+        # set by runtime.function.trace on a function's own graph: whether Variables may be created
+        # ("allowed" on the first trace, "second trace" after), and the eager tensors of the call that
+        # caused the trace, from which a Variable created now gets its initial value
+        self.variable_creation: Optional[str] = None
+        self.feeds: Optional[list] = None
 
     def _header(self) -> str:
         inputs = ", ".join(t.name for t in self.inputs)
@@ -315,13 +320,14 @@ class FuncGraph(Graph):
 
 @contextlib.contextmanager
 def building(graph: Graph) -> Iterator[Graph]:
-    """Make `graph` the one ops are recorded into, on this thread."""
-    previous = registry.context.graph
-    registry.context.graph = graph
+    """Make `graph` the one ops are recorded into, on this thread, with no tape recording yet."""
+    context = registry.context
+    previous = context.graph, context.tapes
+    context.graph, context.tapes = graph, ()
     try:
         yield graph
     finally:
-        registry.context.graph = previous
+        context.graph, context.tapes = previous
 
 
 def current_graph() -> Optional[Graph]:

@@ -70,9 +70,9 @@ class device:  # noqa: N801 - TensorFlow's name
 def init_scope() -> Iterator[None]:
     """Run the block eagerly, outside any function being traced, with gradient tapes paused."""
     context = registry.context
-    graph, record = context.graph, registry.record
-    context.graph, registry.record = None, None
+    graph, tapes = context.graph, context.tapes
+    context.graph, context.tapes = None, ()
     try:
         yield
     finally:
-        context.graph, registry.record = graph, record
+        context.graph, context.tapes = graph, tapes

@@ -17,25 +17,40 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, OutOfRangeError
+from runtime.ops import array_ops
 from runtime.ops.registry import Spec, apply, context, defop
 from runtime.shape import TensorShape, as_shape
 from runtime.tensor import EagerTensor, convert_to_tensor
 
-variant = dtypes.DType("variant", np.object_)
+variant = dtypes.variant
+
+
+class ListValue(tuple):
+    """The run-time value of a TensorArray in a graph (a `variant` tensor): its elements, NumPy arrays,
+    or None for one not written yet. Gradients of lists are lists too, where None means zero."""
+
+    __slots__ = ()
+    shape = ()
+    ndim = 0
+    dtype = np.dtype(object)
 
 
 def _new(size, element_dtype):
-    return (None,) * int(size)
+    return ListValue((None,) * int(size))
 
 
 def _write(items, index, value, dynamic_size):
+    items = _grown(items, int(index), dynamic_size)
     index = int(index)
+    return ListValue(items[:index] + (_element(value),) + items[index + 1:])
+
+
+def _grown(items: tuple, index: int, dynamic_size: bool) -> tuple:
+    """`items`, padded with None up to `index` when the array may grow; an error if it may not."""
     if index < 0 or index >= len(items) and not dynamic_size:
         raise OutOfRangeError(f"TensorArray write: index {index} is out of range for a TensorArray of size "
                               f"{len(items)}; create it with dynamic_size=True to let it grow.", "TensorListWrite")
-    if index >= len(items):
-        items = items + (None,) * (index + 1 - len(items))
-    return items[:index] + (np.asarray(value),) + items[index + 1:]
+    return items + (None,) * (index + 1 - len(items))
 
 
 def _read(items, index, element_dtype, element_shape=None):
@@ -61,7 +76,7 @@ def _pop(items, index, element_dtype=None, element_shape=None):
     index %= len(items)
     if items[index] is None:
         raise InvalidArgumentError(f"TensorArray pop: element {index} was never written.", "TensorListPop")
-    return items[:index] + items[index + 1:], items[index]
+    return ListValue(items[:index] + items[index + 1:]), items[index]
 
 
 def _stack(items, element_dtype, element_shape):
@@ -99,7 +114,79 @@ TENSOR_LIST_STACK = defop(
         else TensorShape((None, *element_shape.dims))))
 TENSOR_LIST_SIZE = defop("TensorListSize", lambda items: np.int32(len(items)),
                          lambda items: Spec(dtypes.int32, TensorShape(())))
-TENSOR_LIST_FROM_TENSOR = defop("TensorListFromTensor", lambda value: tuple(value), _list_spec)
+TENSOR_LIST_FROM_TENSOR = defop("TensorListFromTensor", lambda value: ListValue(value), _list_spec)
+
+
+
+# --- ops that only gradients use: a list's gradient is a list, where None stands for zeros -----------------
+
+def _add_lists(a, b):
+    longer, shorter = (a, b) if len(a) >= len(b) else (b, a)
+    summed = [x if y is None else y if x is None else _add_elements(x, y) for x, y in zip(longer, shorter)]
+    return ListValue((*summed, *longer[len(shorter):]))
+
+
+def _add_elements(x, y):
+    return _add_lists(x, y) if isinstance(x, ListValue) else x + y
+
+
+def _element(value):
+    """A value to keep in a list: a list as it is, anything else as a NumPy array."""
+    return value if isinstance(value, ListValue) else np.asarray(value)
+
+
+def _zeros_like_element(like):
+    return ListValue(()) if isinstance(like, ListValue) else np.zeros_like(like)
+
+
+def _element_gradient(grads, index, like):
+    """The gradient of the value written at `index`: that element of the list's gradient, or zeros."""
+    index = int(index)
+    found = grads[index] if 0 <= index < len(grads) else None
+    return _zeros_like_element(like) if found is None else found
+
+
+def _without_element(grads, index):
+    """The gradient of the list a write replaced element `index` of: that element gets none."""
+    index = int(index)
+    if not 0 <= index < len(grads):
+        return grads
+    return ListValue(grads[:index] + (None,) + grads[index + 1:])
+
+
+def _read_gradient(items, index, grad):
+    """The gradient of a list `index` was read from: `grad` there, zeros elsewhere."""
+    out = [None] * len(items)
+    out[int(index)] = _element(grad)
+    return ListValue(out)
+
+
+def _stack_gradient(grads, like):
+    """The gradient of the tensor a list was made from: its elements' gradients stacked, zeros where none."""
+    rows = [np.zeros_like(like[i]) if i >= len(grads) or grads[i] is None else grads[i] for i in range(len(like))]
+    return np.stack(rows) if rows else np.zeros_like(like)
+
+
+def _pop_gradient(rest_grads, element_grad, items, index):
+    """The gradient of the list an element was popped from: `element_grad` back in its place."""
+    index = int(index) % len(items)
+    rest = tuple(rest_grads) + (None,) * (len(items) - 1 - len(rest_grads))
+    return ListValue(rest[:index] + (_element(element_grad),) + rest[index:])
+
+
+def _like_third(grads, index, like) -> Spec:
+    return Spec(like.dtype, like.shape)
+
+
+TENSOR_LIST_ZEROS = defop("TensorListZeros", lambda: ListValue(()), _list_spec,
+                          doc="the zero gradient of a list: no element has a gradient")
+TENSOR_LIST_ADD = defop("TensorListAdd", _add_lists, _list_spec, doc="two lists' gradients summed element by element")
+TENSOR_LIST_ELEMENT_GRAD = defop("TensorListElementGrad", _element_gradient, _like_third)
+TENSOR_LIST_WITHOUT_ELEMENT = defop("TensorListWithoutElement", _without_element, _list_spec)
+TENSOR_LIST_READ_GRAD = defop("TensorListReadGrad", _read_gradient, _list_spec)
+TENSOR_LIST_STACK_GRAD = defop("TensorListStackGrad", _stack_gradient,
+                               lambda grads, like: Spec(like.dtype, like.shape))
+TENSOR_LIST_POP_GRAD = defop("TensorListPopGrad", _pop_gradient, _list_spec)
 
 
 class TensorArray:
@@ -143,8 +230,9 @@ class TensorArray:
                                        "use runtime.cast first.", "TensorListWrite")
         self._merge_element_shape(value.shape)
         if self._items is not None and isinstance(value, EagerTensor) and not _is_symbolic(index):
-            new = _write(tuple(self._items), int(index), value._value, self.dynamic_size)
-            return self._like(_items=[None if v is None else EagerTensor._from_numpy(v) for v in new])
+            items = list(_grown(tuple(self._items), int(index), self.dynamic_size))
+            items[int(index)] = value   # the tensor itself, so that GradientTapes follow it
+            return self._like(_items=items)
         handle = self._flatten()[0]
         new_handle = apply(TENSOR_LIST_WRITE, handle, convert_to_tensor(index, dtype=dtypes.int32), value,
                            dynamic_size=self.dynamic_size, name=name)
@@ -169,6 +257,8 @@ class TensorArray:
 
     def stack(self, name: Optional[str] = None):
         if self._items is not None:
+            if self._items and all(t is not None for t in self._items):
+                return array_ops.stack(self._items)   # an op, so that GradientTapes follow the elements
             arrays = tuple(None if t is None else t._value for t in self._items)
             return EagerTensor._from_numpy(_stack(arrays, self.dtype, self.element_shape))
         return apply(TENSOR_LIST_STACK, self._handle, element_dtype=self.dtype, element_shape=self.element_shape,
@@ -179,7 +269,7 @@ class TensorArray:
         if value.shape.rank is not None and value.shape.rank > 0:
             self._merge_element_shape(value.shape[1:])
         if isinstance(value, EagerTensor) and context.graph is None:
-            return self._like(_items=[EagerTensor._from_numpy(v) for v in value._value])
+            return self._like(_items=array_ops.unstack(value) if len(value._value) else [])
         return self._like(_handle=apply(TENSOR_LIST_FROM_TENSOR, value, name=name))
 
     def size(self, name: Optional[str] = None):

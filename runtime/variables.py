@@ -15,7 +15,10 @@ from typing import Optional
 import numpy as np
 
 from runtime import dtypes
+from runtime.control_flow import user_location
 from runtime.errors import InvalidArgumentError
+from runtime.graph import building
+from runtime.interpret import replay
 from runtime.ops import operators
 from runtime.ops import registry
 from runtime.ops.registry import Spec, apply, defop
@@ -84,14 +87,12 @@ class Variable:
 
     def __init__(self, initial_value, dtype=None, name: Optional[str] = None, trainable: bool = True):
         if registry.context.graph is not None:
-            from runtime.function import check_variable_creation
             check_variable_creation()
         if callable(initial_value):
             initial_value = initial_value()
         value = convert_to_tensor(initial_value, dtype=dtype) if not isinstance(initial_value, Variable) \
             else initial_value.read_value()
         if isinstance(value, SymbolicTensor):
-            from runtime.function import initial_value_while_tracing
             value = initial_value_while_tracing(value)
         number = next(_ids)
         base = name or "Variable"
@@ -187,6 +188,32 @@ class Variable:
         value = self.numpy()
         text = repr(value) if isinstance(value, np.ndarray) else str(value)
         return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={text}>"
+
+
+# --- Variables created while a function is traced ------------------------------------------
+
+def check_variable_creation() -> None:
+    """Called when a Variable is created while a graph is being built."""
+    if getattr(registry.context.graph, "variable_creation", None) == "second trace":
+        raise ValueError(
+            f"{user_location()}: a function decorated with runtime.function tried to create a Variable on a "
+            "call that traced it again. Variables can be created on the first trace only: create them "
+            "outside the function, or guard the creation (if self.v is None: ...).")
+
+
+def initial_value_while_tracing(value: SymbolicTensor):
+    """The eager value of `value`, an initial value computed while a function is traced for a call.
+
+    As in TensorFlow, a function may create Variables on its first trace only (typically guarded by
+    `if self.v is None:`); the initializer runs once, now, on the call's own inputs."""
+    graph = value.op.graph
+    if graph is not registry.context.graph or getattr(graph, "feeds", None) is None:
+        raise ValueError(
+            f"{user_location()}: a Variable's initial value must be known when it is created, but it is a "
+            "symbolic tensor computed inside control flow or in a get_concrete_function trace. Create the "
+            "Variable outside the function and pass it in or use it from the closure.")
+    with building(None):
+        return replay(graph, graph.feeds, [value], with_effects=False)[0]
 
 
 operators.install(Variable, convert=lambda v: v.read_value())

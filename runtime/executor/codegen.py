@@ -218,12 +218,8 @@ class _Codegen:
         for op in p.ops:
             if op.type in ("Placeholder", "Const") and all(id(t) in names or id(t) in p.constants for t in op.outputs):
                 continue
-            if op.type == "Cond":
-                self.emit_cond(op, expr, names, lines, depth)
-            elif op.type == "While":
-                self.emit_while(op, expr, names, lines, depth)
-            else:
-                self.emit_call(op, expr, names, lines, depth)
+            emit = _EMITTERS.get(op.type, _Codegen.emit_call)
+            emit(self, op, expr, names, lines, depth)
         return [expr(t) for t in outputs]
 
     def emit_call(self, op: Operation, expr, names: dict, lines: list, depth: int) -> None:
@@ -295,3 +291,9 @@ class _Codegen:
             lines.append(f"{inner}{', '.join(loop_vars)} = {', '.join(results)}")
         for t, v in zip(op.outputs, loop_vars):
             names[id(t)] = v
+
+
+# How the executor writes an op, by op type: a call of its kernel unless the op has a rule here.
+# Cond and While have kernels too (they interpret their graphs); written out as Python `if` and
+# `while` with their graphs inlined, they cost no call at all.
+_EMITTERS = {"Cond": _Codegen.emit_cond, "While": _Codegen.emit_while}

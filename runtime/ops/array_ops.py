@@ -26,6 +26,13 @@ def identity(input, name=None):  # noqa: A002
     return apply(IDENTITY, convert_to_tensor(input), name=name)
 
 
+STOP_GRADIENT = defop("StopGradient", lambda x: x, unary_same, doc="the input; gradients do not flow through it")
+
+
+def stop_gradient(input, name=None):  # noqa: A002
+    return apply(STOP_GRADIENT, convert_to_tensor(input), name=name)
+
+
 def _static_ints(value, what: str) -> tuple:
     """A tuple of Python ints from a list, tuple or eager tensor."""
     if isinstance(value, Tensor) and not hasattr(value, "_value"):
@@ -215,6 +222,8 @@ STACK = defop("Pack", lambda *values, axis: np.stack(values, axis=axis), _stack_
 
 
 def stack(values, axis=0, name=None):
+    if isinstance(values, Tensor) and axis == 0:   # TensorFlow's stack of one tensor is that tensor
+        return values
     values = tensors(values, "Pack")
     return apply(STACK, *values, axis=int(axis), name=name)
 

@@ -48,24 +48,6 @@ def broadcast_to(input, shape, name=None):  # noqa: A002
     return apply(BROADCAST_TO, convert_to_tensor(input), *shape_input, shape=static, name=name)
 
 
-def _sum_to_shape(grad, shape):
-    """Sum `grad` over the axes along which a tensor of `shape` was broadcast (a gradient's helper)."""
-    shape = tuple(int(d) for d in shape)
-    lead = grad.ndim - len(shape)
-    axes = tuple(builtins.range(lead)) + tuple(lead + i for i, d in enumerate(shape) if d == 1 and
-                                               grad.shape[lead + i] != 1)
-    return np.sum(grad, axis=axes, dtype=grad.dtype).reshape(shape) if axes else grad.reshape(shape)
-
-
-SUM_TO_SHAPE = defop("SumToShape", _sum_to_shape, lambda grad, shape: Spec(
-    grad.dtype, TensorShape([None] * shape.shape.dims[0]) if shape.shape.is_fully_defined else TensorShape(None)),
-    doc="`grad` summed down to `shape` (the gradient of a broadcast when shapes are known only at run time)")
-
-
-def sum_to_shape(grad, shape):
-    return apply(SUM_TO_SHAPE, grad, convert_to_tensor(shape))
-
-
 # --- linspace ---------------------------------------------------------------------------------
 
 def _linspace(start, stop, num, axis):

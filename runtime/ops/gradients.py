@@ -7,29 +7,37 @@ recorded while a function is traced: in a graph the gradient becomes ops of
 that graph.
 
 Ops that are piecewise constant or not numeric (comparisons, `argmax`,
-`shape`, random numbers, ...) are listed in `NOT_DIFFERENTIABLE`: they stop
-gradients, as in TensorFlow. An op with neither a rule nor that mark raises
-a clear `LookupError` when a gradient has to pass through it.
+`shape`, random numbers, ...) and `stop_gradient` are listed in
+`NOT_DIFFERENTIABLE`: they stop gradients, as in TensorFlow. An op with
+neither a rule nor that mark raises a clear `LookupError` naming the op and
+the user's line when a gradient has to pass through it.
+
+Lists (TensorArrays, and the Python lists a staged loop carries) have list
+gradients: a gradient of a `variant` tensor is a list of its elements'
+gradients, None standing for zeros. `Cond` and `While` have their rules in
+`control_flow_gradients.py`; they are entries of this table too.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from runtime import tensor_array as L
+from runtime.autodiff import custom_gradient_rule
 from runtime.ops import array_ops as A
+from runtime.ops import control_flow_gradients, indexing
 from runtime.ops import extra_array_ops as X
-from runtime.ops import sort_ops as S
 from runtime.ops import extra_math as EM
-from runtime.ops import indexing
-from runtime.ops import nn_ops as NN
 from runtime.ops import math_ops as M
-from runtime.ops.registry import OPS, Spec, apply, defop
+from runtime.ops import nn_ops as NN
+from runtime.ops import sort_ops as S
+from runtime.ops.registry import GRADIENTS, Spec, apply, defop
 
 NOT_DIFFERENTIABLE = frozenset({
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
     "LogicalXor", "LogicalNot", "ArgMax", "ArgMin", "Shape", "Size", "Rank", "Floor", "Ceil", "Round",
     "Sign", "FloorDiv", "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
     "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert",
-    "StridedSliceGrad", "GatherV2Grad",
+    "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros",
 })
 
 
@@ -42,12 +50,46 @@ def _static_dims(t, what: str) -> list:
     return list(dims)
 
 
+def _known(t) -> bool:
+    dims = t.shape.dims
+    return dims is not None and all(d is not None for d in dims)
+
+
+# --- ops that only gradients use where shapes are known at run time only --------------------------
+
+def _sum_to_shape_kernel(grad, like):
+    lead = np.ndim(grad) - np.ndim(like)
+    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(np.shape(like))
+                                      if d == 1 and np.shape(grad)[lead + i] != 1)
+    return np.sum(grad, axis=axes).reshape(np.shape(like)) if axes else grad
+
+
+def _broadcast_like_kernel(value, like, axes):
+    if axes is not None:
+        value = np.expand_dims(value, tuple(a % np.ndim(like) for a in axes))
+    return np.array(np.broadcast_to(value, np.shape(like)))
+
+
+SUM_TO_SHAPE = defop("SumToShape", _sum_to_shape_kernel, lambda grad, like: Spec(grad.dtype, like.shape),
+                     doc="`grad` summed over the axes along which `like` was broadcast")
+BROADCAST_LIKE = defop("BroadcastLike", _broadcast_like_kernel,
+                       lambda value, like, axes: Spec(value.dtype, like.shape),
+                       doc="`value` (with `axes` of `like` put back, if given) broadcast to `like`'s shape")
+
+
+def _sum_to_shape(grad, inputs, output):
+    return apply(BROADCAST_LIKE, grad, inputs[0], axes=None), None
+
+
+def _broadcast_like(grad, inputs, output, axes):
+    value = inputs[0]
+    return (apply(SUM_TO_SHAPE, grad, value) if axes is None else M.reduce_sum(grad, axis=list(axes))), None
+
+
 def unbroadcast(grad, like):
     """Sum `grad` over the axes along which `like` was broadcast, back to `like`'s shape."""
-    if not (like.shape.is_fully_defined and grad.shape.is_fully_defined):
-        if like.shape.rank is None:
-            _static_dims(like, "a broadcasting op")  # raises: the rank must be known
-        return X.sum_to_shape(grad, A.shape(like))  # shapes known only when the graph runs
+    if not (_known(like) and _known(grad)):
+        return apply(SUM_TO_SHAPE, grad, like)
     target = _static_dims(like, "a broadcasting op")
     have = _static_dims(grad, "a broadcasting op")
     if have == target:
@@ -76,7 +118,14 @@ def _kept_shape(x, axis) -> list:
     return [1 if i in axes else (d if d is not None else A.shape(x)[i]) for i, d in enumerate(dims)]
 
 
-def _count(x, axis) -> int:
+def _kept(t, x, axis):
+    """`t`, a reduction's result, reshaped to keep the reduced axes of `x` (a scalar for axis=None)."""
+    return A.reshape(t, [] if axis is None else _kept_shape(x, axis))
+
+
+def _count(x, axis):
+    if axis is None:
+        return A.size(x)
     dims = _static_dims(x, "a reduction")
     kept = _kept_shape(x, axis)
     total = 1
@@ -85,25 +134,36 @@ def _count(x, axis) -> int:
     return total
 
 
-def _spread(grad, x, axis):
+def _against(t, x, axis, keepdims: bool):
+    """`t`, shaped like `x` reduced over `axis`, made to broadcast against `x`: reshaped when the shape
+    of `x` is known, else broadcast to it when the graph runs."""
+    if _known(x):
+        return _kept(t, x, axis)
+    axes = None if axis is None or keepdims else tuple([axis] if isinstance(axis, int) else axis)
+    return apply(BROADCAST_LIKE, t, x, axes=axes)
+
+
+def _spread(grad, x, axis, keepdims: bool = False):
     """`grad` of a reduction, broadcast back over the reduced axes of `x`."""
-    return A.reshape(grad, _kept_shape(x, axis)) * A.ones_like(x)
+    return _against(grad, x, axis, keepdims) * A.ones_like(x)
 
 
 def _sum(grad, inputs, output, axis=None, keepdims=False):
-    return (_spread(grad, inputs[0], axis),)
+    return (_spread(grad, inputs[0], axis, keepdims),)
 
 
 def _mean(grad, inputs, output, axis=None, keepdims=False):
     x = inputs[0]
-    return (_spread(grad, x, axis) / M.cast(_count(x, axis), x.dtype),)
+    count = M.cast(_count(x, axis), x.dtype) if _known(x) else M.cast(A.size(x), x.dtype) / M.cast(
+        A.size(output), x.dtype)
+    return (_spread(grad, x, axis, keepdims) / count,)
 
 
 def _extremum(grad, inputs, output, axis=None, keepdims=False):
     x = inputs[0]
-    hits = M.cast(M.equal(x, A.reshape(output, _kept_shape(x, axis))), x.dtype)
-    ties = A.reshape(M.reduce_sum(hits, axis=axis), _kept_shape(x, axis))
-    return (_spread(grad, x, axis) * hits / ties,)
+    hits = M.cast(M.equal(x, _against(output, x, axis, keepdims)), x.dtype)
+    ties = _against(M.reduce_sum(hits, axis=axis), x, axis, False)
+    return (_spread(grad, x, axis, keepdims) * hits / ties,)
 
 
 def _matmul(grad, inputs, output, transpose_a=False, transpose_b=False):
@@ -150,10 +210,15 @@ def _cast(grad, inputs, output, dtype):
     return (M.cast(grad, x.dtype) if x.dtype.is_floating else None,)
 
 
+RESHAPE_LIKE = defop("ReshapeLike", lambda grad, like: np.reshape(grad, np.shape(like)),
+                     lambda grad, like: Spec(grad.dtype, like.shape), doc="`grad` reshaped to `like`'s shape")
+
+
 def _reshape_back(grad, inputs, output, **attrs):
-    x, *shape_input = inputs
-    shape = x.shape.as_list() if x.shape.is_fully_defined else A.shape(x)  # known when the graph runs
-    return (A.reshape(grad, shape), *(None for _ in shape_input))
+    x = inputs[0]
+    if not _known(x):   # the shape is known when the graph runs
+        return (apply(RESHAPE_LIKE, grad, x),) + (None,) * (len(inputs) - 1)
+    return (A.reshape(grad, _static_dims(x, "a reshape")),)
 
 
 def _transpose(grad, inputs, output, perm):
@@ -221,6 +286,17 @@ def _gather(grad, inputs, output, axis):
     return apply(GATHER_GRAD, grad, params, indices, axis=axis), None
 
 
+def _slice_grad(grad, inputs, output, spec):
+    """StridedSliceGrad is linear in the upstream gradient: its own gradient slices again."""
+    _, _, *index_inputs = inputs
+    return (apply(indexing.STRIDED_SLICE, grad, *index_inputs, spec=spec), None, *(None for _ in index_inputs))
+
+
+def _gather_grad(grad, inputs, output, axis):
+    _, _, indices = inputs
+    return A.gather(grad, indices, axis=axis), None, None
+
+
 def _tile(grad, inputs, output, multiples):
     if len(inputs) > 1:
         raise NotImplementedError("gradient of tile: multiples known only when the graph runs are not "
@@ -238,6 +314,59 @@ def _unstack(grads, inputs, output, num, axis):
     return (A.stack(grads, axis=axis),)
 
 
+def _prod(grad, inputs, output, axis=None, keepdims=False):
+    """Each element's gradient is the product of the others: safe where elements are zero."""
+    x = inputs[0]
+    is_zero = M.equal(x, A.zeros_like(x))
+    nonzero = A.where(is_zero, A.ones_like(x), x)
+    product_of_nonzero = _against(M.reduce_prod(nonzero, axis=axis), x, axis, False)
+    zeros = _against(M.reduce_sum(M.cast(is_zero, x.dtype), axis=axis), x, axis, False)
+    no_zero, one_zero = M.equal(zeros, A.zeros_like(zeros)), M.equal(zeros, A.ones_like(zeros))
+    others = A.where(no_zero, product_of_nonzero / nonzero,
+                     A.where(M.logical_and(one_zero, is_zero), product_of_nonzero, A.zeros_like(x)))
+    return (_spread(grad, x, axis, keepdims) * others,)
+
+
+def _floormod(grad, x, y, out):
+    return grad, -grad * M.floor(x / y)
+
+
+# --- lists: a list's gradient is a list -------------------------------------------------------------
+
+def _list_write(grad, inputs, output, **attrs):
+    items, index, value = inputs
+    return (apply(L.TENSOR_LIST_WITHOUT_ELEMENT, grad, index), None,
+            apply(L.TENSOR_LIST_ELEMENT_GRAD, grad, index, value))
+
+
+def _list_read(grad, inputs, output, **attrs):
+    items, index = inputs
+    return apply(L.TENSOR_LIST_READ_GRAD, items, index, grad), None
+
+
+def _list_pop(grads, inputs, outputs, **attrs):
+    items, index = inputs
+    return apply(L.TENSOR_LIST_POP_GRAD, grads[0], grads[1], items, index), None
+
+
+def _list_stack(grad, inputs, output, **attrs):
+    return (apply(L.TENSOR_LIST_FROM_TENSOR, grad),)
+
+
+def _list_from_tensor(grad, inputs, output):
+    return (apply(L.TENSOR_LIST_STACK_GRAD, grad, inputs[0]),)
+
+
+def _list_element_grad(grad, inputs, output):
+    grads, index, like = inputs
+    return apply(L.TENSOR_LIST_READ_GRAD, grads, index, grad), None, None
+
+
+def _list_read_grad(grad, inputs, output):
+    items, index, value = inputs
+    return None, None, apply(L.TENSOR_LIST_ELEMENT_GRAD, grad, index, value)
+
+
 def _unary(rule):
     def wrapped(grad, inputs, output, **attrs):
         return (rule(grad, inputs[0], output),)
@@ -248,10 +377,6 @@ def _unary(rule):
 
 def _broadcast_to(grad, inputs, output, shape):
     return (unbroadcast(grad, inputs[0]), *(None for _ in inputs[1:]))
-
-
-def _sum_to_shape(grad, inputs, output):
-    return X.broadcast_to(grad, A.shape(inputs[0])), None
 
 
 def _linspace(grad, inputs, output, num, axis):
@@ -393,8 +518,29 @@ RULES = {
     "Tile": _tile,
     "Cumsum": _cumsum,
     "Unpack": _unstack,
-    "BroadcastTo": _broadcast_to,
+    "ReshapeLike": lambda grad, inputs, output: (apply(RESHAPE_LIKE, grad, inputs[0]), None),
     "SumToShape": _sum_to_shape,
+    "BroadcastLike": _broadcast_like,
+    "StridedSliceGrad": _slice_grad,
+    "GatherV2Grad": _gather_grad,
+    "Prod": _prod,
+    "FloorMod": _binary(_floormod),
+    "TensorListWrite": _list_write,
+    "TensorListRead": _list_read,
+    "TensorListPop": _list_pop,
+    "TensorListStack": _list_stack,
+    "TensorListFromTensor": _list_from_tensor,
+    "TensorListAdd": lambda grad, inputs, output: (grad, grad),
+    "TensorListWithoutElement": lambda grad, inputs, output: (apply(L.TENSOR_LIST_WITHOUT_ELEMENT, grad, inputs[1]),
+                                                              None),
+    "TensorListElementGrad": _list_element_grad,
+    "TensorListReadGrad": _list_read_grad,
+    "TensorListStackGrad": lambda grad, inputs, output: (apply(L.TENSOR_LIST_FROM_TENSOR, grad), None),
+    "CustomGradient": custom_gradient_rule,
+    "Call": control_flow_gradients.call_gradient,
+    "Cond": control_flow_gradients.cond_gradient,
+    "While": control_flow_gradients.while_gradient,
+    "BroadcastTo": _broadcast_to,
     "LinSpace": _linspace,
     "Pad": _pad,
     "SplitV": _split,
@@ -424,10 +570,15 @@ RULES = {
 }
 
 
+def _stops(grad, inputs, output, **attrs):
+    """The rule of a NOT_DIFFERENTIABLE op: no gradient reaches its inputs."""
+    return ()
+
+
 def install() -> None:
-    """Attach every rule to its op definition (`OpDef.grad`)."""
-    for name, rule in RULES.items():
-        OPS[name].grad = rule
+    """Fill the registry's gradient table: every rule, and `_stops` for the ops that stop gradients."""
+    GRADIENTS.update(RULES)
+    GRADIENTS.update({name: _stops for name in NOT_DIFFERENTIABLE})
 
 
 install()

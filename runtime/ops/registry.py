@@ -1,8 +1,8 @@
 """The op registry: every op defined once, read by every execution mode.
 
 An op is an `OpDef`: a name, a NumPy kernel, an inference rule for the dtype
-and shape of its outputs, whether it is stateful, and slots for a gradient
-rule and an export mapping. Public functions are one-line wrappers that
+and shape of its outputs, whether it is stateful, and a slot for an export
+mapping; its gradient rule is its entry in the `GRADIENTS` table. Public functions are one-line wrappers that
 convert their arguments to tensors and call `apply`:
 
     ADD = defop("AddV2", np.add, infer=broadcast_binary)
@@ -12,8 +12,9 @@ convert their arguments to tensors and call `apply`:
 
 `apply` runs the kernel at once when no graph is being built (eager), and
 otherwise hands the op to the graph being built (`context.graph.add_op`),
-which uses `infer` to make symbolic outputs. The executor later calls the same
-kernel on NumPy values; autodiff reads `grad`; export reads `export`.
+which uses `infer` to make symbolic outputs, and offers it to the
+GradientTapes recording there (`context.tapes`). The executor later calls the
+same kernel on NumPy values; autodiff reads `GRADIENTS`; export reads `export`.
 
 Inputs are tensors; attributes are static Python values passed as keywords
 (an axis, a dtype, a Variable's storage) and are given to the kernel as
@@ -49,7 +50,6 @@ class OpDef:
     kernel: Callable[..., Any]
     infer: Callable[..., Any]
     stateful: bool = False
-    grad: Optional[Callable[..., Any]] = None
     export: Any = None
     doc: str = ""
     multi_output: bool = False
@@ -57,8 +57,16 @@ class OpDef:
     def __repr__(self) -> str:
         return f"<OpDef {self.name}>"
 
+    @property
+    def grad(self) -> Optional[Callable[..., Any]]:
+        """This op's entry of the gradient table, or None."""
+        return GRADIENTS.get(self.name)
+
 
 OPS: dict[str, OpDef] = {}
+
+# The gradient table, op name -> rule: the rules of runtime/ops/gradients.py (which fills it).
+GRADIENTS: dict[str, Callable[..., Any]] = {}
 
 
 def defop(name: str, kernel: Callable, infer: Callable, *, stateful: bool = False,
@@ -71,28 +79,27 @@ def defop(name: str, kernel: Callable, infer: Callable, *, stateful: bool = Fals
     return op
 
 
-class _Context(threading.local):
-    """Per-thread execution state: the graph being built, if any, and the name scope (`runtime.name_scope`)."""
+class TraceContext(threading.local):
+    """Where ops go, per thread: the graph being built (None: run eagerly) and the GradientTapes
+    recording there. Entering a graph (`graph.building`) starts with no tapes: a tape records the
+    ops of the graph it was made in, and sees a `Cond` or `While` built there as one op."""
 
     graph = None
-    name_scope = ""
+    tapes: tuple = ()
+    name_scope = ""   # `runtime.name_scope`: prefixes the names of the ops built in a graph
 
 
-context = _Context()
-
-
-# Set by runtime.autodiff while any GradientTape is recording: called with every op applied.
-record: Optional[Callable[..., None]] = None
+context = TraceContext()
 
 
 def apply(op: OpDef, *inputs, name: Optional[str] = None, **attrs):
-    """Run `op` on tensors now, or record it in the graph being built."""
+    """Run `op` on tensors now, or record it in the graph being built; offer it to the tapes."""
     graph = context.graph
     if graph is not None and context.name_scope:
         name = context.name_scope + (name or op.name)
     out = run_eager(op, inputs, attrs) if graph is None else graph.add_op(op, inputs, attrs, name=name)
-    if record is not None:
-        record(op, inputs, attrs, out)
+    for tape in context.tapes:
+        tape.record(op, inputs, attrs, out)
     return out
 
 
@@ -141,7 +148,7 @@ def wrap(value):
     return t
 
 
-_NP2DT = {np.dtype(d.as_numpy_dtype): d for d in dtypes.ALL}
+_NP2DT = {np.dtype(d.as_numpy_dtype): d for d in (*dtypes.ALL, dtypes.variant)}
 _new_eager = object.__new__
 
 from runtime.tensor import EagerTensor  # noqa: E402  (tensor.py imports this module)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import runtime as tf
 from runtime.ops import gradients
-from runtime.ops.registry import OPS
+from runtime.ops.registry import OPS, apply
 
 RNG = np.random.default_rng(0)
 
@@ -276,13 +276,34 @@ def test_custom_gradient_replaces_the_rule():
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), [0.5, 0.5])
 
 
-def test_op_without_a_rule_is_a_clear_error():
+@pytest.fixture
+def op_without_a_rule():
+    from runtime.ops.registry import defop, unary_same
+    op = defop("SquareWithoutRule", np.square, unary_same)
+    yield op
+    del OPS[op.name]
+
+
+def test_op_without_a_rule_is_a_clear_error_naming_the_op_and_the_line(op_without_a_rule):
     x = tf.constant([1.0, 2.0, 3.0])
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = tf.reduce_prod(x)
-    with pytest.raises(LookupError, match="No gradient defined for the op Prod"):
+        y = apply(op_without_a_rule, x) * 2.0   # <- here
+    with pytest.raises(LookupError, match=r"No gradient defined for the op SquareWithoutRule \(made at "
+                                          r".*test_autodiff.py:\d+: y = apply\(op_without_a_rule, x\)"):
         tape.gradient(y, x)
+
+
+def test_op_without_a_rule_in_a_traced_function_names_the_line(op_without_a_rule):
+    @tf.function(autograph=False)
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = apply(op_without_a_rule, x)   # <- here
+        return tape.gradient(y, x)
+
+    with pytest.raises(LookupError, match=r"SquareWithoutRule \(made at .*test_autodiff.py:\d+: y = apply\(op_without"):
+        f(tf.constant(1.0))
 
 
 def test_not_differentiable_ops_stop_the_gradient():
@@ -297,9 +318,8 @@ def test_every_float_op_has_a_rule_or_is_marked():
     marked = {name for name, op in OPS.items() if op.grad is not None} | gradients.NOT_DIFFERENTIABLE
     # ops with neither are reported with a clear LookupError (see above); keep this list honest
     assert sorted(set(OPS) - marked) == [
-        "AssignAddVariableOp", "AssignSubVariableOp", "AssignVariableOp", "FloorMod",
-        "Placeholder", "Prod", "ReadVariableOp", "TensorListFromTensor",
-        "TensorListNew", "TensorListPop", "TensorListRead", "TensorListSize", "TensorListStack", "TensorListWrite"]
+        "AssignAddVariableOp", "AssignSubVariableOp", "AssignVariableOp", "Placeholder", "ReadVariableOp",
+        "TensorListPopGrad"]
 
 
 def test_tape_inside_a_traced_function_builds_gradient_ops():
@@ -335,7 +355,7 @@ def test_tapes_in_threads_do_not_see_each_other():
         t.join()
     assert results == {k: 3.0 * k * k for k in range(1, 5)}
     from runtime.ops import registry
-    assert registry.record is None
+    assert registry.context.tapes == ()
 
 
 def test_gradient_flows_through_a_call_of_a_traced_function():

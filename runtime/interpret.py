@@ -1,0 +1,126 @@
+"""THE graph interpreter: evaluate a graph op by op, with an "apply op" callback.
+
+    interpret(graph, feeds, wanted, apply_op)
+
+feeds `graph.inputs` with `feeds`, walks the ops that `wanted` needs (and,
+unless `with_effects=False`, every stateful op) in program order, and asks
+`apply_op(op, inputs)` for each op's outputs. The callback says what
+evaluating an op means; there are three, and every way of evaluating a graph
+other than the compiled executor is one of them:
+
+- `run_kernel`: NumPy values in and out. This is the kernel of `Cond` and
+  `While` (their branch and body graphs are interpreted), and the reference
+  the compiled executor is checked against in tests.
+- `reapply`: `registry.apply` on tensors, eagerly or into the graph being
+  traced, so that GradientTapes record each op (`replay`): a traced function
+  called under a tape, and the gradient rules of `Cond` and `While`.
+- `inline_into(graph, prefix)`: copy each op into another graph as it is
+  (no inference, no tape): a traced function called while tracing another.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from runtime.ops import registry
+from runtime.ops.registry import Spec
+
+ApplyOp = Callable[[object, list], list]
+
+
+def needed_ops(graph, wanted: list, with_effects: bool = True) -> list:
+    """The ops `wanted` depends on (and, `with_effects`, every stateful op), in program order.
+    Cached on the graph: a loop body is interpreted once per iteration."""
+    key = (tuple(id(t) for t in wanted), with_effects, len(graph.operations))
+    cache = graph.__dict__.setdefault("_needed_ops", {})
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _needed_ops(graph, wanted, with_effects)
+    return found
+
+
+def _needed_ops(graph, wanted: list, with_effects: bool) -> list:
+    needed: set[int] = set()
+    stack = [t.op for t in wanted if _is_tensor_of(t, graph)]
+    if with_effects:
+        stack += [op for op in graph.operations if op.stateful]
+    while stack:
+        op = stack.pop()
+        if id(op) not in needed:
+            needed.add(id(op))
+            stack.extend(t.op for t in op.inputs)
+            stack.extend(op.control_inputs)
+    return [op for op in graph.operations if id(op) in needed and op.type != "Placeholder"]
+
+
+_REPEATABLE_EFFECTS = frozenset({"ReadVariableOp", "PrintV2", "Assert"})
+
+
+def unrepeatable_ops(graph) -> list:
+    """The ops of `graph` (and of the graphs nested in its ops) that a replay would not reproduce:
+    random draws, and assignments (after which a replayed read sees another value). A gradient that
+    recomputes a graph by replaying it is only right when there are none."""
+    cache = graph.__dict__.setdefault("_unrepeatable", {})
+    if len(graph.operations) not in cache:
+        found = [op for op in graph.operations if op.opdef.stateful and op.type not in _REPEATABLE_EFFECTS]
+        for op in graph.operations:
+            for _, sub in op.subgraphs():
+                found += unrepeatable_ops(sub)
+        cache[len(graph.operations)] = found
+    return cache[len(graph.operations)]
+
+
+def _is_tensor_of(value, graph) -> bool:
+    op = getattr(value, "op", None)
+    return op is not None and op.graph is graph
+
+
+def interpret(graph, feeds: list, wanted: list, apply_op: ApplyOp, with_effects: bool = True,
+              known: Optional[dict] = None) -> list:
+    """The values of `wanted` (tensors of `graph`; anything else is returned as it is), with
+    `graph.inputs` fed by `feeds` and every op evaluated by `apply_op`. `known` maps ids of
+    tensors of `graph` to values that stand for them (they are not computed)."""
+    env = dict(known) if known else {}
+    for placeholder, value in zip(graph.inputs, feeds):
+        env[id(placeholder)] = value
+    for op in needed_ops(graph, wanted, with_effects):
+        if op.outputs and id(op.outputs[0]) in env:   # a `known` value
+            continue
+        results = apply_op(op, [env[id(t)] for t in op.inputs])
+        for tensor, value in zip(op.outputs, results):
+            env[id(tensor)] = value
+    return [env[id(t)] if _is_tensor_of(t, graph) else t for t in wanted]
+
+
+# --- the callbacks ---------------------------------------------------------------------
+
+def run_kernel(op, values: list) -> list:
+    """Evaluate `op` on NumPy values with its kernel."""
+    out = op.opdef.kernel(*values, **op.attrs)
+    return out if op.opdef.multi_output else [out]
+
+
+def run_graph(graph, values: list) -> list:
+    """`graph`'s outputs on NumPy values: what `Cond` and `While` do with their graphs."""
+    return interpret(graph, values, graph.outputs, run_kernel)
+
+
+def reapply(op, inputs: list) -> list:
+    """Apply `op` again through the registry, so that tapes see it."""
+    out = registry.apply(op.opdef, *inputs, **op.attrs)
+    return out if op.opdef.multi_output else [out]
+
+
+def replay(graph, feeds: list, wanted: list, with_effects: bool = True) -> list:
+    """`interpret` with `reapply`: the ops run eagerly, or are recorded into the graph being traced,
+    and GradientTapes record them. A constant the graph made for an eager tensor it captured stands
+    for that very tensor, so a tape that watches it sees its uses."""
+    known = {id(const): original for original, const in graph._eager_captures.values()}
+    return interpret(graph, feeds, wanted, reapply, with_effects, known)
+
+
+def inline_into(target, prefix: str) -> ApplyOp:
+    """A callback that copies each op into `target` under `prefix/`, outputs typed as before."""
+    def copy(op, inputs: list) -> list:
+        specs = [Spec(t.dtype, t.shape) for t in op.outputs]
+        return target.create_op(op.opdef, tuple(inputs), op.attrs, specs, name=f"{prefix}/{op.name}")
+    return copy

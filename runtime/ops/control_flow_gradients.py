@@ -1,0 +1,203 @@
+"""Gradient rules of the ops that hold graphs — `Cond`, `While`, and `Call` (a traced function run
+under an eager tape): entries of the gradient table like every other rule.
+
+Both differentiate their branch or body graph by replaying it
+(`runtime.interpret.replay`) under a fresh GradientTape, inside a `cond` or
+`while_loop` of their own. They are written with public ops only, so they
+work eagerly and while tracing, and an outer tape records what they run:
+gradients of gradients.
+
+A `Cond`'s gradient is a `Cond` whose branches differentiate the original
+branches. A `While`'s gradient runs the loop once more, keeping each
+iteration's loop state in TensorArrays, then runs a backward `While` from the
+last iteration to the first, each step differentiating the body at that
+iteration's state — linear in the trip count; the body runs twice forwards.
+
+A `Call`'s gradient is a graph traced once (the function's graph replayed
+under a tape) and compiled, so a training step whose tape is outside the
+function runs compiled code forwards and backwards.
+
+Variables that the graphs read come as `variable_handles` (the tape found
+them); their gradients follow the inputs' in the returned tuple.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from runtime.autodiff import GradientTape, add_gradients, differentiable, zeros_for
+from runtime.control_flow import cond, while_loop
+from runtime.executor.codegen import compile_graph
+from runtime.graph import FuncGraph, building, made_at
+from runtime.interpret import interpret, reapply, replay, unrepeatable_ops
+from runtime.ops import array_ops, math_ops, registry
+from runtime.tensor_array import TensorArray
+
+
+def _check_repeatable(op_type: str, *graphs) -> None:
+    """The Cond/While rules replay their graphs: a random draw there would be drawn again."""
+    for graph in graphs:
+        for op in unrepeatable_ops(graph):
+            if op.type.startswith("Random"):
+                raise LookupError(
+                    f"No gradient through a {op_type} whose branch or body draws random numbers ({op.type}"
+                    f"{_on_one_line(made_at(op))}): its gradient would replay the draw. Draw the numbers before the "
+                    f"{op_type.lower()} and pass them in.")
+
+
+def _on_one_line(where: str) -> str:
+    return where.replace("\n    made at", ", made at")
+
+
+def graph_gradient(graph, feeds: list, output_gradients: list, handles=()) -> list:
+    """d(graph's outputs, weighted by `output_gradients`)/d(each feed, then each handle), with zeros
+    where there is no dependence. A tensor that feeds two inputs gets a gradient for each."""
+    feeds = _distinct(feeds)
+    with GradientTape() as tape:
+        tape.watch([f for f in feeds if differentiable(f)])
+        outs = replay(graph, feeds, graph.outputs, with_effects=False)
+    return tape.gradient(outs, [*feeds, *handles], output_gradients=output_gradients, unconnected_gradients="zero")
+
+
+def _distinct(feeds: list) -> list:
+    seen: set[int] = set()
+    out = []
+    for f in feeds:
+        out.append(array_ops.identity(f) if id(f) in seen else f)
+        seen.add(id(f))
+    return out
+
+
+# --- Cond ---------------------------------------------------------------------------------
+
+def cond_gradient(grads, inputs, outputs, then_graph, else_graph, then_inputs, else_inputs, output_specs,
+                  variable_handles=()):
+    wanted = [i for i in range(1, len(inputs)) if differentiable(inputs[i])]
+    if not wanted and not variable_handles:
+        return ()
+    _check_repeatable("Cond", then_graph, else_graph)
+
+    def branch(graph, positions):
+        def differentiate():
+            found = graph_gradient(graph, [inputs[i] for i in positions], grads, variable_handles)
+            by_position = dict(zip(positions, found))
+            return [_or_zeros(by_position.get(i), inputs[i]) for i in wanted] + list(found[len(positions):])
+        return differentiate
+
+    results = cond(inputs[0], branch(then_graph, then_inputs), branch(else_graph, else_inputs))
+    by_input = dict(zip(wanted, results))
+    return (None, *(by_input.get(i) for i in range(1, len(inputs))), *results[len(wanted):])
+
+
+def _or_zeros(gradient, like):
+    return zeros_for(like) if gradient is None else gradient
+
+
+# --- While --------------------------------------------------------------------------------
+
+def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_inputs,
+                   output_specs, max_iterations_input, variable_handles=()):
+    n = num_loop_vars
+    body_ext = [inputs[i] for i in body_inputs]
+    loop_floats = [k for k in range(n) if differentiable(inputs[k])]
+    ext_floats = [j for j, t in enumerate(body_ext) if differentiable(t)]
+    start = ([grads[k] for k in loop_floats] + [zeros_for(body_ext[j]) for j in ext_floats]
+             + [array_ops.zeros(h.shape.as_list(), dtype=h.dtype) for h in variable_handles])
+    if not start:
+        return ()
+    _check_repeatable("While", cond_graph, body_graph)
+    count, history = _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, output_specs,
+                                      max_iterations_input)
+
+    def more(k, *gradients):
+        return math_ops.greater(k, 0)
+
+    def back_step(k, *gradients):
+        k = k - 1
+        state = [saved.read(k) for saved in history]
+        seeds = [None] * n
+        for k_, g in zip(loop_floats, gradients):
+            seeds[k_] = g
+        found = graph_gradient(body_graph, [*state, *body_ext], seeds, variable_handles)
+        to_state = [found[j] for j in loop_floats]
+        to_rest = [found[n + j] for j in ext_floats] + list(found[n + len(body_ext):])
+        summed = [add_gradients(a, b) for a, b in zip(gradients[len(loop_floats):], to_rest)]
+        return (k, *to_state, *summed)
+
+    result = while_loop(more, back_step, (count, *start))
+    return _by_input(inputs, result[1:], loop_floats, ext_floats, body_inputs)
+
+
+def _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, output_specs,
+                     max_iterations_input):
+    """The loop run again, keeping each iteration's loop state: (trip count, a TensorArray per loop var)."""
+    cond_ext = [inputs[i] for i in cond_inputs]
+    body_ext = [inputs[i] for i in body_inputs]
+    limit = None if max_iterations_input is None else inputs[max_iterations_input]
+
+    def more(i, *rest):
+        test = replay(cond_graph, [*rest[:n], *cond_ext], cond_graph.outputs, with_effects=False)[0]
+        return test if limit is None else math_ops.logical_and(math_ops.less(i, limit), test)
+
+    def step(i, *rest):
+        saved = [ta.write(i, v) for ta, v in zip(rest[n:], rest[:n])]
+        state = replay(body_graph, [*rest[:n], *body_ext], body_graph.outputs, with_effects=False)
+        return (i + 1, *state, *saved)
+
+    saved = [TensorArray(spec.dtype, size=0, dynamic_size=True, element_shape=spec.shape) for spec in output_specs]
+    final = while_loop(more, step, (0, *inputs[:n], *saved))
+    return final[0], list(final[1 + n:])
+
+
+def _by_input(inputs, results, loop_floats, ext_floats, body_inputs) -> tuple:
+    """The backward loop's results as one gradient per While input, then the variables' gradients."""
+    by_input = dict(zip(loop_floats, results))
+    to_ext = results[len(loop_floats):]
+    for j, g in zip(ext_floats, to_ext):
+        position = body_inputs[j]
+        by_input[position] = g if position not in by_input else add_gradients(by_input[position], g)
+    return (*(by_input.get(i) for i in range(len(inputs))), *to_ext[len(ext_floats):])
+
+
+# --- Call: a traced function run under an eager tape ---------------------------------------------
+
+def call_gradient(grads, inputs, outputs, function, graph, captures, variable_handles=()):
+    """Run the function's gradient graph (traced once per set of watched variables and gradient
+    types, then compiled): replayed op by op when a tape records here (gradients of gradients),
+    else by the executor."""
+    backward, executable = _call_gradient_graph(graph, captures, variable_handles, inputs, grads)
+    feeds = [*inputs, *grads]
+    if any(tape._recording for tape in registry.context.tapes):
+        found = replay(backward, feeds, backward.outputs)
+    else:
+        found = [registry.wrap(v) for v in executable.run(*(_scalar(t._value) for t in feeds))]
+    return tuple(g if differentiable(x) else None for g, x in zip(found, inputs)) + tuple(found[len(inputs):])
+
+
+def _scalar(value):
+    return value[()] if value.__class__ is np.ndarray and value.ndim == 0 else value
+
+
+def _call_gradient_graph(graph, captures, handles, inputs, grads):
+    key = (tuple(id(c) for c in captures), tuple(id(h) for h in handles),
+           tuple((g.dtype, tuple(g.shape.dims)) for g in grads))
+    cache = graph.__dict__.setdefault("_call_gradients", {})
+    if key not in cache:
+        backward = _trace_call_gradient(graph, captures, handles, inputs, grads)
+        cache[key] = backward, compile_graph(backward, backward.outputs, backward.name)
+    return cache[key]
+
+
+def _trace_call_gradient(graph, captures, handles, inputs, grads) -> FuncGraph:
+    """d(graph's outputs, weighted by the upstream gradients)/d(each input, then each handle)."""
+    backward = FuncGraph(f"{graph.name}_gradient")
+    with building(backward):
+        xs = [backward.placeholder(t.dtype, t.shape, f"x{i}") for i, t in enumerate(inputs)]
+        dys = [backward.placeholder(g.dtype, g.shape, f"dy{i}") for i, g in enumerate(grads)]
+        n = len(graph.inputs)
+        known = {id(const): x for const, x in zip(captures, xs[n:])}
+        with GradientTape() as tape:
+            tape.watch([x for x in xs if differentiable(x)] + list(handles))
+            outs = interpret(graph, xs[:n], graph.outputs, reapply, with_effects=False, known=known)
+        found = tape.gradient(outs, [*xs, *handles], output_gradients=dys, unconnected_gradients="zero")
+        backward.outputs = [backward.capture(g) for g in found]
+    return backward
