@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import sys
 import textwrap
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence, TextIO
@@ -144,6 +145,7 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None, s
 # --- the convert command -----------------------------------------------------------------------------
 
 def _convert_command(args, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    args.started = time.perf_counter()     # for the summary
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     if args.diff and args.output:
@@ -151,7 +153,7 @@ def _convert_command(args, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int
     if args.check and args.output:
         raise UsageError("--check writes nothing; leave out -o")
     if args.path == "-":
-        return _convert_one(_from_text(stdin.read(), "<stdin>", args), args, stdout, stderr)
+        return _convert_one(_from_text(_read_stream(stdin), "<stdin>", args), args, stdout, stderr)
     path = Path(args.path)
     if path.is_dir():
         return _convert_directory(path, args, stdout, stderr)
@@ -192,6 +194,34 @@ def _from_file(path: str, output: Optional[str], names, fail_on_missing_names: b
     return result
 
 
+def _read_stream(stream: TextIO) -> str:
+    """Standard input's text, decoded as Python decodes a module: by its coding declaration (UTF-8 if none)."""
+    binary = getattr(stream, "buffer", None)
+    if binary is None:            # a text stream only (in-process callers): its text as it is
+        return stream.read()
+    import io
+    import tokenize
+    data = binary.read()
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except SyntaxError as e:      # an unknown encoding in the declaration
+        raise UsageError(f"<stdin>: {e}") from None
+    return data.decode(encoding)
+
+
+def _write_stream(stream: TextIO, text: str) -> None:
+    """`text` on `stream` in the encoding the module declares, so that `autograph convert m.py > out.py` of a
+    latin-1 module gives a latin-1 file, as -o does (a text-only stream gets the text as it is)."""
+    binary = getattr(stream, "buffer", None)
+    encoding = _declared_encoding(text)
+    if binary is None or encoding == "utf-8" and (getattr(stream, "encoding", "") or "").lower() in ("utf-8", "utf8"):
+        stream.write(text)
+        return
+    stream.flush()
+    binary.write(text.encode(encoding))
+    binary.flush()
+
+
 def _read(path: str) -> str:
     import tokenize
     with tokenize.open(path) as f:     # honours a `# -*- coding: ... -*-` line, as Python does
@@ -202,17 +232,13 @@ def _convert_one(result: FileResult, args, stdout: TextIO, stderr: TextIO) -> in
     status = _report(result, args, stderr)
     if result.conversion is None:
         return status
-    if args.check:
-        _summary(args, stderr, [result])
-        return status
     if args.diff:
         stdout.write(_diff(result))
-        return status
-    if result.output_path:
+    elif result.output_path and not args.check:
         _write(result.output_path, result.conversion.code)
-        _summary(args, stderr, [result])
-    else:
-        stdout.write(result.conversion.code)
+    elif not args.check:
+        _write_stream(stdout, result.conversion.code)
+    _summary(args, stderr, [result])      # on standard error, whatever goes to standard output
     return status
 
 
@@ -233,9 +259,10 @@ def _summary(args, stderr: TextIO, results: list[FileResult]) -> None:
     kept = sum(len(c.skipped) for c in done)
     failed = sum(len(c.problems) for c in done)
     verb = "can be converted" if args.check else "converted"
-    files = f" in {len(results)} files" if len(results) != 1 else ""
-    print(f"autograph: {converted} function(s) {verb}{files}, {kept} kept as they are, "
-          f"{failed} could not be converted", file=stderr)
+    files = f"{len(results)} file" + ("s" if len(results) != 1 else "")
+    elapsed = time.perf_counter() - args.started
+    print(f"autograph: {files}, {converted} function(s) {verb}, {kept} kept as they are, "
+          f"{failed} could not be converted, in {elapsed:.2f} s", file=stderr)
 
 
 def _diff(result: FileResult) -> str:
@@ -302,8 +329,7 @@ def _convert_directory(root: Path, args, stdout: TextIO, stderr: TextIO) -> int:
             stdout.write(_diff(result))
         else:
             _write(result.output_path, result.conversion.code)
-    if not args.diff:
-        _summary(args, stderr, results)
+    _summary(args, stderr, results)
     return status
 
 
