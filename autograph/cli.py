@@ -33,7 +33,10 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 DISTRIBUTION = "autograph-runtime"   # pyproject.toml's [project] name
 _SKIPPED_DIRS = {"__pycache__", ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache",
                  "node_modules", "build", "dist"}
-_PARALLEL_FROM = 8   # files: below this, converting in one process is faster than starting workers
+# Source bytes per worker process when -j is not given: starting a (spawned) worker costs about 0.8 s, and
+# one process converts about 125 KB of source a second, so a worker is started only for about 2 s of work
+# (docs/performance.md, "The command line": 13 files, 22 KB: -j 1 0.43-0.56 s, -j 2 1.27-1.42 s).
+_BYTES_PER_WORKER = 256 * 1024
 
 EPILOG = """\
 examples:
@@ -113,8 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--diff", action="store_true",
                       help="print a unified diff of the original and the converted module instead of the "
                       "module; writes nothing")
-    convert.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-                         help="worker processes for a directory (default: the number of CPUs)")
+    convert.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                         help="worker processes for a directory (default: from the amount of source, one "
+                         "per 256 KB up to the number of CPUs: starting a worker costs about as much as "
+                         "converting 100 KB)")
     convert.add_argument("-q", "--quiet", action="store_true", help="no summary on standard error")
     return parser
 
@@ -146,7 +151,7 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None, s
 
 def _convert_command(args, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     args.started = time.perf_counter()     # for the summary
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     if args.diff and args.output:
         raise UsageError("--diff prints the changes and writes nothing; leave out -o")
@@ -314,7 +319,7 @@ def _convert_directory(root: Path, args, stdout: TextIO, stderr: TextIO) -> int:
     if not files:
         raise UsageError(f"{args.path}: no .py files below it")
     jobs = [(str(f), str(out_root / f.relative_to(root)) if out_root else None, args.names) for f in files]
-    results = _run_jobs(jobs, args.jobs, stderr)
+    results = _run_jobs(jobs, args.jobs or _default_workers(files), stderr)
     if args.names is not None:
         defined = {q for r in results if r.conversion for q in r.conversion.defined}
         unmatched = [n for n in args.names if n not in defined]
@@ -333,6 +338,17 @@ def _convert_directory(root: Path, args, stdout: TextIO, stderr: TextIO) -> int:
     return status
 
 
+def _default_workers(files: list[Path]) -> int:
+    """Worker processes worth starting for `files`: one per `_BYTES_PER_WORKER` of source, at most one per CPU."""
+    size = 0
+    for f in files:
+        try:
+            size += f.stat().st_size
+        except OSError:
+            pass                      # reported when it is read
+    return max(1, min(os.cpu_count() or 1, len(files), size // _BYTES_PER_WORKER))
+
+
 def _job(job: tuple) -> FileResult:
     path, output, names = job
     return _from_file(path, output, names, fail_on_missing_names=False)
@@ -340,7 +356,7 @@ def _job(job: tuple) -> FileResult:
 
 def _run_jobs(jobs: list, workers: int, stderr: TextIO) -> list[FileResult]:
     progress = _Progress(len(jobs), stderr)
-    if workers == 1 or len(jobs) < _PARALLEL_FROM:
+    if workers == 1 or len(jobs) == 1:
         results = []
         for job in jobs:
             results.append(_job(job))
