@@ -54,7 +54,12 @@ examples:
 Problems are reported on standard error as path:line:col: error: message;
 a function that can't be converted is left as it is and the others are
 converted. Converted functions carry @ag__.do_not_convert, so that
-runtime.function and autograph.convert run them as they are.
+runtime.function and autograph.convert run them as they are. Kept as they
+are (not errors): generators, which run with Python's semantics; functions
+decorated with a framework's function (converted when traced) or with
+do_not_convert; functions already converted. A summary (files, functions,
+time) goes to standard error; -q drops it. The output is written in the
+encoding the input declares (# -*- coding: ... -*-), UTF-8 if none.
 
 exit status: 0 converted, 1 some function could not be converted,
 2 usage error (also a -f name the input doesn't define), unreadable or
@@ -90,7 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="autograph", description=textwrap.fill("AutoGraph-style transpiler: rewrites Python control flow "
                                                      "over tensors into functional cond / while_loop calls.", 79), formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Run 'autograph convert --help' for the convert command's options and examples.")
+        epilog="examples:\n"
+               "  autograph convert model.py -o model_ag.py   convert a file's functions\n"
+               "  autograph convert src/ --check              list what can't be converted\n\n"
+               "Run 'autograph convert --help' for the convert command's options, more examples\nand the exit "
+               "status.\nAt run time, AUTOGRAPH_VERBOSITY=1..3 (or autograph.set_verbosity) logs what is "
+               "converted\nand staged: docs/logging.md.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     convert = commands.add_parser(

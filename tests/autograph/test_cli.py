@@ -235,8 +235,11 @@ def test_python_dash_m_help_and_version():
     result = subprocess.run([sys.executable, "-m", "autograph", "convert", "--help"], capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0
-    for option in ("-o OUT", "-f NAME", "--check", "--diff", "--jobs", "examples:", "exit status"):
+    for option in ("-o OUT", "-f NAME", "--check", "--diff", "--jobs", "examples:", "exit status", "generators",
+                   "encoding", "256 KB"):
         assert option in result.stdout
+    top = subprocess.run([sys.executable, "-m", "autograph", "--help"], capture_output=True, text=True, timeout=60)
+    assert "examples:" in top.stdout and "AUTOGRAPH_VERBOSITY" in top.stdout
     version = subprocess.run([sys.executable, "-m", "autograph", "--version"], capture_output=True, text=True,
                              timeout=60)
     assert version.returncode == 0 and version.stdout.startswith("autograph ")
