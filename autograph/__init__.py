@@ -12,10 +12,13 @@ from autograph.errors import (AutoGraphError, ConversionError, StagingError, dis
                               enable_traceback_filtering, is_traceback_filtering_enabled)
 from autograph.operators import *  # noqa: F401,F403  (ag__.if_stmt etc. in generated code)
 from autograph.operators import __all__ as _operators
+from autograph.verbosity import get_verbosity, set_verbosity
+from autograph._version import __version__
 
 __all__ = ["convert", "to_graph", "to_code", "do_not_convert", "set_loop_options", "converted_call",
            "ConversionError", "AutoGraphError", "StagingError", "backends", "Backend", "register_backend",
            "enable_traceback_filtering", "disable_traceback_filtering", "is_traceback_filtering_enabled",
+           "set_verbosity", "get_verbosity", "__version__",
            *_operators]
 
 

@@ -18,14 +18,15 @@ import gc
 import inspect
 import sys
 import threading
+import time
 import tokenize
 import types
 import warnings
-from typing import Callable, Optional
+from typing import Any, Callable, Optional, ParamSpec, TypeVar, overload
 
 import gast
 
-from autograph import backends
+from autograph import backends, verbosity
 from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError, filter_traceback, user_location
 from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
@@ -182,8 +183,11 @@ def _conversion(fn: types.FunctionType, recursive: bool) -> _Conversion:
             with _cache_lock:
                 found = _cache.get(key)
             if found is None:
+                started = time.perf_counter() if verbosity.level else 0.0
                 with _gc_paused():
                     found = _convert_uncached(fn, recursive)
+                if verbosity.level:
+                    _log_conversion(fn, found, time.perf_counter() - started)
                 with _cache_lock:
                     _cache[key] = found
                     _stats["conversions"] += 1
@@ -193,6 +197,14 @@ def _conversion(fn: types.FunctionType, recursive: bool) -> _Conversion:
         finally:
             with _cache_lock:
                 _key_locks.pop(key, None)
+
+
+def _log_conversion(fn: types.FunctionType, conversion: _Conversion, seconds: float) -> None:
+    code = fn.__code__
+    verbosity.logger.info("converted %s (%s:%d) in %.1f ms", fn.__qualname__, code.co_filename,
+                          code.co_firstlineno, seconds * 1e3)
+    if verbosity.level >= 3:
+        verbosity.logger.debug("generated code of %s:\n%s", fn.__qualname__, conversion.source)
 
 
 def _convert_uncached(fn: types.FunctionType, recursive: bool) -> _Conversion:
@@ -330,12 +342,32 @@ def _convert_function(fn: types.FunctionType, options: ConversionOptions) -> Cal
     run it, with one warning per function (none for a generator: Python's semantics there are exact).
     Only the function handed to `convert`/`function` itself is strict (`_convert_root`)."""
     if _never_convert(fn) or fn.__code__.co_flags & _UNCONVERTIBLE_CODE:
+        if verbosity.level:
+            _log_unconverted(fn)
         return fn
     try:
         return _instantiate(_conversion(fn, options.recursive), fn)
     except (SourceUnavailableError, ConversionError) as e:
         _warn_once(fn, f"autograph could not convert {fn.__qualname__} and runs it as is: {e}")
+        if verbosity.level:
+            verbosity.logger.info("runs %s unconverted: it can't be converted: %s", fn.__qualname__, e)
         return fn
+
+
+def _log_unconverted(fn: types.FunctionType) -> None:
+    """Why `converted_call` runs the helper `fn` as it is (logged once per function: the choice is cached).
+    A library's function (the standard library, numpy, a framework) is logged at level 2 only."""
+    if getattr(fn, CONVERTED_MARK, False):
+        return                                      # converted already: it runs its generated code
+    if getattr(fn, DO_NOT_CONVERT_MARK, False):
+        why, at_level = "it is marked do_not_convert", 1
+    elif fn.__code__.co_flags & _UNCONVERTIBLE_CODE:
+        kind = "a generator" if fn.__code__.co_flags & inspect.CO_GENERATOR else "a coroutine or async generator"
+        why, at_level = f"{kind} runs with Python semantics", 1
+    else:
+        why, at_level = f"it belongs to the library {_defining_module(fn)}", 2
+    if verbosity.level >= at_level:
+        verbosity.logger.info("runs %s unconverted: %s", fn.__qualname__, why)
 
 
 def _warn_once(fn, message: str) -> None:
@@ -401,7 +433,21 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options: Optional[Conv
 
 # --- public API ------------------------------------------------------------------------------
 
-def convert(fn: Optional[Callable] = None, recursive: bool = True, fallback: bool = False):
+P = ParamSpec("P")
+R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@overload
+def convert(fn: Callable[P, R], recursive: bool = True, fallback: bool = False) -> Callable[P, R]: ...
+
+
+@overload
+def convert(fn: None = None, recursive: bool = True,
+            fallback: bool = False) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
+
+
+def convert(fn=None, recursive=True, fallback=False):
     """The converted form of `fn` (or a decorator, when called without `fn`).
 
     On Python values it behaves exactly like `fn`; on a framework's staged
@@ -434,15 +480,21 @@ def _convert_root(fn: types.FunctionType, options: ConversionOptions):
         return _instantiate(_conversion(fn, options.recursive), fn)
     except SourceUnavailableError as e:
         _warn_once(fn, f"autograph could not convert {fn.__qualname__} and runs it as is: {e}")
+        if verbosity.level:
+            verbosity.logger.info("runs %s unconverted: its source is unavailable", fn.__qualname__)
         return fn
     except ConversionError as e:
         if options.fallback:
             _warn_once(fn, f"autograph could not convert {fn.__qualname__} and runs it as is: {e}")
+            if verbosity.level:
+                verbosity.logger.info("runs %s unconverted (fallback=True): %s", fn.__qualname__, e)
             return fn
         raise e.with_traceback(None) from None
 
 
 def _warn_once_unsourced(fn) -> None:
+    if verbosity.level:
+        verbosity.logger.info("runs %r unconverted: it has no Python source", fn)
     warnings.warn(f"autograph can't convert {fn!r} (it has no Python source) and runs it as is.", RuntimeWarning,
                   stacklevel=3)
 
@@ -481,7 +533,15 @@ def to_code(fn, recursive: bool = True) -> str:
         raise e.with_traceback(None) from None
 
 
-def do_not_convert(fn: Optional[Callable] = None):
+@overload
+def do_not_convert(fn: F) -> F: ...
+
+
+@overload
+def do_not_convert(fn: None = None) -> Callable[[F], F]: ...
+
+
+def do_not_convert(fn=None):
     """Mark `fn` to be called as is, never converted (also as a decorator)."""
     if fn is None:
         return do_not_convert

@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import sys
 import textwrap
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence, TextIO
@@ -32,7 +33,10 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 DISTRIBUTION = "autograph-runtime"   # pyproject.toml's [project] name
 _SKIPPED_DIRS = {"__pycache__", ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache",
                  "node_modules", "build", "dist"}
-_PARALLEL_FROM = 8   # files: below this, converting in one process is faster than starting workers
+# Source bytes per worker process when -j is not given: starting a (spawned) worker costs about 0.8 s, and
+# one process converts about 125 KB of source a second, so a worker is started only for about 2 s of work
+# (docs/performance.md, "The command line": 13 files, 22 KB: -j 1 0.43-0.56 s, -j 2 1.27-1.42 s).
+_BYTES_PER_WORKER = 256 * 1024
 
 EPILOG = """\
 examples:
@@ -50,7 +54,12 @@ examples:
 Problems are reported on standard error as path:line:col: error: message;
 a function that can't be converted is left as it is and the others are
 converted. Converted functions carry @ag__.do_not_convert, so that
-runtime.function and autograph.convert run them as they are.
+runtime.function and autograph.convert run them as they are. Kept as they
+are (not errors): generators, which run with Python's semantics; functions
+decorated with a framework's function (converted when traced) or with
+do_not_convert; functions already converted. A summary (files, functions,
+time) goes to standard error; -q drops it. The output is written in the
+encoding the input declares (# -*- coding: ... -*-), UTF-8 if none.
 
 exit status: 0 converted, 1 some function could not be converted,
 2 usage error (also a -f name the input doesn't define), unreadable or
@@ -86,7 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="autograph", description=textwrap.fill("AutoGraph-style transpiler: rewrites Python control flow "
                                                      "over tensors into functional cond / while_loop calls.", 79), formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Run 'autograph convert --help' for the convert command's options and examples.")
+        epilog="examples:\n"
+               "  autograph convert model.py -o model_ag.py   convert a file's functions\n"
+               "  autograph convert src/ --check              list what can't be converted\n\n"
+               "Run 'autograph convert --help' for the convert command's options, more examples\nand the exit "
+               "status.\nAt run time, AUTOGRAPH_VERBOSITY=1..3 (or autograph.set_verbosity) logs what is "
+               "converted\nand staged: docs/logging.md.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     convert = commands.add_parser(
@@ -112,8 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--diff", action="store_true",
                       help="print a unified diff of the original and the converted module instead of the "
                       "module; writes nothing")
-    convert.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-                         help="worker processes for a directory (default: the number of CPUs)")
+    convert.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                         help="worker processes for a directory (default: from the amount of source, one "
+                         "per 256 KB up to the number of CPUs: starting a worker costs about as much as "
+                         "converting 100 KB)")
     convert.add_argument("-q", "--quiet", action="store_true", help="no summary on standard error")
     return parser
 
@@ -144,14 +160,15 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None, s
 # --- the convert command -----------------------------------------------------------------------------
 
 def _convert_command(args, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    if args.jobs < 1:
+    args.started = time.perf_counter()     # for the summary
+    if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     if args.diff and args.output:
         raise UsageError("--diff prints the changes and writes nothing; leave out -o")
     if args.check and args.output:
         raise UsageError("--check writes nothing; leave out -o")
     if args.path == "-":
-        return _convert_one(_from_text(stdin.read(), "<stdin>", args), args, stdout, stderr)
+        return _convert_one(_from_text(_read_stream(stdin), "<stdin>", args), args, stdout, stderr)
     path = Path(args.path)
     if path.is_dir():
         return _convert_directory(path, args, stdout, stderr)
@@ -192,6 +209,34 @@ def _from_file(path: str, output: Optional[str], names, fail_on_missing_names: b
     return result
 
 
+def _read_stream(stream: TextIO) -> str:
+    """Standard input's text, decoded as Python decodes a module: by its coding declaration (UTF-8 if none)."""
+    binary = getattr(stream, "buffer", None)
+    if binary is None:            # a text stream only (in-process callers): its text as it is
+        return stream.read()
+    import io
+    import tokenize
+    data = binary.read()
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except SyntaxError as e:      # an unknown encoding in the declaration
+        raise UsageError(f"<stdin>: {e}") from None
+    return data.decode(encoding)
+
+
+def _write_stream(stream: TextIO, text: str) -> None:
+    """`text` on `stream` in the encoding the module declares, so that `autograph convert m.py > out.py` of a
+    latin-1 module gives a latin-1 file, as -o does (a text-only stream gets the text as it is)."""
+    binary = getattr(stream, "buffer", None)
+    encoding = _declared_encoding(text)
+    if binary is None or encoding == "utf-8" and (getattr(stream, "encoding", "") or "").lower() in ("utf-8", "utf8"):
+        stream.write(text)
+        return
+    stream.flush()
+    binary.write(text.encode(encoding))
+    binary.flush()
+
+
 def _read(path: str) -> str:
     import tokenize
     with tokenize.open(path) as f:     # honours a `# -*- coding: ... -*-` line, as Python does
@@ -202,17 +247,13 @@ def _convert_one(result: FileResult, args, stdout: TextIO, stderr: TextIO) -> in
     status = _report(result, args, stderr)
     if result.conversion is None:
         return status
-    if args.check:
-        _summary(args, stderr, [result])
-        return status
     if args.diff:
         stdout.write(_diff(result))
-        return status
-    if result.output_path:
+    elif result.output_path and not args.check:
         _write(result.output_path, result.conversion.code)
-        _summary(args, stderr, [result])
-    else:
-        stdout.write(result.conversion.code)
+    elif not args.check:
+        _write_stream(stdout, result.conversion.code)
+    _summary(args, stderr, [result])      # on standard error, whatever goes to standard output
     return status
 
 
@@ -233,9 +274,10 @@ def _summary(args, stderr: TextIO, results: list[FileResult]) -> None:
     kept = sum(len(c.skipped) for c in done)
     failed = sum(len(c.problems) for c in done)
     verb = "can be converted" if args.check else "converted"
-    files = f" in {len(results)} files" if len(results) != 1 else ""
-    print(f"autograph: {converted} function(s) {verb}{files}, {kept} kept as they are, "
-          f"{failed} could not be converted", file=stderr)
+    files = f"{len(results)} file" + ("s" if len(results) != 1 else "")
+    elapsed = time.perf_counter() - args.started
+    print(f"autograph: {files}, {converted} function(s) {verb}, {kept} kept as they are, "
+          f"{failed} could not be converted, in {elapsed:.2f} s", file=stderr)
 
 
 def _diff(result: FileResult) -> str:
@@ -287,7 +329,7 @@ def _convert_directory(root: Path, args, stdout: TextIO, stderr: TextIO) -> int:
     if not files:
         raise UsageError(f"{args.path}: no .py files below it")
     jobs = [(str(f), str(out_root / f.relative_to(root)) if out_root else None, args.names) for f in files]
-    results = _run_jobs(jobs, args.jobs, stderr)
+    results = _run_jobs(jobs, args.jobs or _default_workers(files), stderr)
     if args.names is not None:
         defined = {q for r in results if r.conversion for q in r.conversion.defined}
         unmatched = [n for n in args.names if n not in defined]
@@ -302,9 +344,19 @@ def _convert_directory(root: Path, args, stdout: TextIO, stderr: TextIO) -> int:
             stdout.write(_diff(result))
         else:
             _write(result.output_path, result.conversion.code)
-    if not args.diff:
-        _summary(args, stderr, results)
+    _summary(args, stderr, results)
     return status
+
+
+def _default_workers(files: list[Path]) -> int:
+    """Worker processes worth starting for `files`: one per `_BYTES_PER_WORKER` of source, at most one per CPU."""
+    size = 0
+    for f in files:
+        try:
+            size += f.stat().st_size
+        except OSError:
+            pass                      # reported when it is read
+    return max(1, min(os.cpu_count() or 1, len(files), size // _BYTES_PER_WORKER))
 
 
 def _job(job: tuple) -> FileResult:
@@ -314,7 +366,7 @@ def _job(job: tuple) -> FileResult:
 
 def _run_jobs(jobs: list, workers: int, stderr: TextIO) -> list[FileResult]:
     progress = _Progress(len(jobs), stderr)
-    if workers == 1 or len(jobs) < _PARALLEL_FROM:
+    if workers == 1 or len(jobs) == 1:
         results = []
         for job in jobs:
             results.append(_job(job))

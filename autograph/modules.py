@@ -15,7 +15,9 @@ must run it as it is rather than convert it a second time.
 
 Functions are left as they are, and say why, when they are decorated with a
 framework's `function` (it converts them when it traces them: converting
-twice would be wrong) or with `do_not_convert`. A function that can't be
+twice would be wrong) or with `do_not_convert`, and when they are generators
+(at run time autograph calls a generator as it is, with Python's semantics, so
+it is not a problem either). A function that can't be
 converted is reported as a `Problem` with its file, line and column and left
 as it is, with the same marker above its `def` (so converted callers run it
 with Python semantics instead of failing to convert it at run time); the
@@ -188,9 +190,26 @@ def _already_converted(node: ast.FunctionDef) -> bool:
         _decorator_name(item.context_expr) == "ag__.FunctionScope" for item in body[0].items)
 
 
+GENERATOR_REASON = "a generator: runs as it is, with Python's semantics (autograph never converts generators)"
+
+
+def _is_generator(node: ast.FunctionDef) -> bool:
+    """Whether `node` itself yields (a `yield` in a function or lambda nested in it is that one's)."""
+    stack = list(node.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(n))
+    return False
+
+
 def _reason_to_keep(node: ast.FunctionDef) -> Optional[str]:
     if _already_converted(node):
         return "already converted"
+    if _is_generator(node):
+        return GENERATOR_REASON
     for decorator in node.decorator_list:
         last = _decorator_name(decorator).rpartition(".")[2]
         if last in _KEEP_AS_IS:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import enum
 
-__version__ = "0.1.0"  # this project's version (pyproject.toml), not a TensorFlow version
+from autograph._version import __version__  # noqa: F401  (this project's version, not a TensorFlow version)
 
 
 class UnconnectedGradients(str, enum.Enum):

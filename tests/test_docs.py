@@ -5,6 +5,7 @@ Markers in the Markdown, on the line before a block:
 - `<!-- output -->` before a text block: the block is exactly what the Python block before it prints.
 """
 import contextlib
+import importlib.util
 import io
 import pathlib
 import re
@@ -33,6 +34,7 @@ def test_python_blocks_run_and_to_code_excerpts_match(page, tmp_path, monkeypatc
     source, printed = "", ""
     for lang, code, fn_name in blocks(page):
         if lang == "python":
+            _skip_unless_installed(code, page)
             padded = "\n" * source.count("\n") + code  # keeps line numbers of the file below
             source += code + "\n"
             module = tmp_path / f"doc_{page.stem}_{len(source)}.py"
@@ -50,6 +52,27 @@ def test_python_blocks_run_and_to_code_excerpts_match(page, tmp_path, monkeypatc
             excerpt = textwrap.dedent(code)
             dedented_generated = "\n".join(line[8:] for line in generated.splitlines())
             assert excerpt.strip() in dedented_generated, f"{page.name}: excerpt of to_code({fn_name}) is stale"
+
+
+# The optional frameworks a page's blocks may import, and the extra that installs each (pyproject.toml).
+EXTRAS = {"jax": "jax", "torch": "torch"}
+
+
+def _skip_unless_installed(code: str, page: pathlib.Path) -> None:
+    """Skip the rest of the page (the blocks before this one have run) at a block that imports an optional
+    framework that is not installed."""
+    imported = set(re.findall(r"^\s*(?:import|from)\s+(\w+)", code, re.M))
+    for module, extra in EXTRAS.items():
+        if module in imported and not _installed(module):
+            pytest.skip(f"{page.name}: a block imports {module}, which is not installed (pip install -e "
+                        f"'.[{extra}]' to run the rest of the page)")
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:
+        return False
 
 
 def test_pages_have_code():

@@ -27,6 +27,7 @@ import re
 import os
 import types
 
+from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
@@ -59,6 +60,8 @@ def if_stmt(pred, true_fn, false_fn, names: tuple = (), composites=None, outer: 
             false_fn()
         return
     _check_no_outer(outer, "`if`", true_fn, false_fn)
+    if verbosity.level >= 2:
+        verbosity.staged("`if`", backend, names)
     shared = _Shared(names, (true_fn, false_fn))
     shared.stage(lambda state: _staged_if(backend, pred, shared.function(true_fn), shared.function(false_fn),
                                           state, names, composites))
@@ -265,6 +268,8 @@ def if_exp(pred, true_fn, false_fn, expr_repr: str = ""):
 
 
 def _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr: str):
+    if verbosity.level >= 2:
+        verbosity.staged(f"`{expr_repr}`" if expr_repr else "a conditional expression", backend)
     cond = backend.need("cond", f"the conditional expression `{expr_repr}`")
     return staged_operands(lambda t, f: cond(pred, lambda: (t(),), lambda: (f(),))[0], "`if`/`else`", true_fn,
                            false_fn)
@@ -279,6 +284,8 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
     while True:
         if test.__class__ is not bool and (backend := backend_for(test)) is not None:
             _check_no_outer(outer, "`while` loop", body_fn, test_fn)
+            if verbosity.level >= 2:
+                verbosity.staged("`while` loop", backend, names)
             shared = _Shared(names, (test_fn, body_fn))
             shared.stage(lambda state: _staged_while(backend, shared.test(test_fn), shared.function(body_fn),
                                                      state, names, opts, composites))
@@ -484,6 +491,8 @@ def _go_on(extra_test, iterable, done, body_fn, names, opts, composites, outer=(
 
 
 def _stage_for(backend, iterable, body_fn, names, extra_test, opts, composites) -> None:
+    if verbosity.level >= 2:
+        verbosity.staged("`for` loop", backend, names)
     shared = _Shared(names, (body_fn, extra_test))
     shared.stage(lambda state: _staged_for(backend, iterable, shared.function(body_fn, lead=1), state, names,
                                            shared.test(extra_test), opts, composites))

@@ -5,6 +5,7 @@ evaluation of the expression, so on Python values they should cost little more t
 """
 from __future__ import annotations
 
+from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.function_scope import traced, tracing_failed
@@ -15,6 +16,8 @@ def and_(a_fn, b_fn):
     a = a_fn()
     if a.__class__ is bool or (backend := backend_for(a)) is None:
         return b_fn() if a else a
+    if verbosity.level >= 2:
+        verbosity.staged("`and`", backend)
     return staged_operands(backend.need("logical_and", "`and` on a tensor"), "`and`", a, b_fn)
 
 
@@ -23,6 +26,8 @@ def or_(a_fn, b_fn):
     a = a_fn()
     if a.__class__ is bool or (backend := backend_for(a)) is None:
         return a if a else b_fn()
+    if verbosity.level >= 2:
+        verbosity.staged("`or`", backend)
     return staged_operands(backend.need("logical_or", "`or` on a tensor"), "`or`", a, b_fn)
 
 
@@ -30,6 +35,8 @@ def not_(a):
     """`not a`."""
     if a.__class__ is bool or (backend := backend_for(a)) is None:
         return not a
+    if verbosity.level >= 2:
+        verbosity.staged("`not`", backend)
     return backend.need("logical_not", "`not` on a tensor")(a)
 
 

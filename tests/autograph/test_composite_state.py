@@ -259,7 +259,7 @@ def count_then_scale(x):
 
 
 def test_jax_carries_attributes_and_items_through_lax_control_flow():
-    jax = pytest.importorskip("jax")
+    jax = pytest.importorskip("jax", reason="JAX is not installed (pip install -e '.[jax]' to run this test)")
     jnp = pytest.importorskip("jax.numpy")
     assert int(jax.jit(ag.convert(dict_sum_of_range))(jnp.int32(4))) == 6
     for x in (2, 5):
@@ -269,7 +269,8 @@ def test_jax_carries_attributes_and_items_through_lax_control_flow():
 
 
 def test_torch_export_carries_attributes_and_items():
-    torch = pytest.importorskip("torch")
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install -e '.[torch]' to run this "
+                                                 "test)")
 
     class Model(torch.nn.Module):
         def forward(self, x):

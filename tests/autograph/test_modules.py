@@ -194,7 +194,9 @@ def test_nested_functions_are_converted_with_their_function():
     assert "Cond" in {op.type for op in ops}
 
 
-def test_a_function_that_cannot_be_converted_is_marked_to_run_as_it_is():
+def test_generators_are_kept_as_they_are_and_are_not_problems():
+    from autograph.modules import GENERATOR_REASON
+
     result = convert('''\
         def numbers(n):
             for i in range(n):
@@ -205,15 +207,40 @@ def test_a_function_that_cannot_be_converted_is_marked_to_run_as_it_is():
                 yield from (i for i in numbers(n) if i % 2 == 0)
             return sum(numbers(n)) + len(list(evens()))
         ''')
-    assert result.converted == ["use"]
-    assert [(p.line, p.col) for p in result.problems] == [(3, 9), (7, 9)]
-    assert "@ag__.do_not_convert  # autograph: could not be converted, runs as it is\ndef numbers(n):\n" \
-           "    for i in range(n):\n        yield i\n" in result.code
+    assert result.converted == ["use"] and result.problems == []
+    assert result.skipped == {"numbers": GENERATOR_REASON}
+    assert result.code.startswith("import autograph as ag__\ndef numbers(n):\n    for i in range(n):\n        yield i\n")
+    assert "        def evens():\n            yield from" in result.code          # the nested one too
     namespace = {}
     exec(compile(result.code, "m.py", "exec"), namespace)
     assert namespace["use"](4) == 6 + 2              # converted callers run them with Python semantics
+
+
+def test_a_function_that_cannot_be_converted_is_marked_to_run_as_it_is():
+    result = convert('''\
+        import autograph
+
+        def countdown(n):
+            while n > 0:
+                autograph.set_loop_options(10)
+                n -= 1
+            return n
+
+        def use(n):
+            def inner(n):
+                for i in range(n):
+                    autograph.set_loop_options(3)
+                return n
+            return countdown(n) + inner(n)
+        ''')
+    assert result.converted == ["use"]
+    assert [(p.line, p.col) for p in result.problems] == [(5, 9), (12, 13)]
+    assert "@ag__.do_not_convert  # autograph: could not be converted, runs as it is\ndef countdown(n):\n" in result.code
+    namespace = {}
+    exec(compile(result.code, "m.py", "exec"), namespace)
+    assert namespace["use"](4) == 0 + 4              # converted callers run them with Python semantics
     again = convert_module_source(result.code, "m.py")
-    assert again.skipped == {"numbers": "marked with do_not_convert", "use": "already converted"}
+    assert again.skipped == {"countdown": "marked with do_not_convert", "use": "already converted"}
 
 
 def test_a_methods_multi_line_docstring_and_strings_are_unchanged():
