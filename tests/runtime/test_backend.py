@@ -83,6 +83,42 @@ def test_and_or_are_lazy_in_graphs():
     assert a.numpy() and b.numpy()               # the out-of-range gather is never run
 
 
+def test_and_or_on_non_bool_tensors_give_an_operand_as_python_does():
+    def fallback(x):
+        return x or 5, x and 7, x and -x
+
+    staged = tf.function(fallback)
+    for v in (0, 3, -2):
+        expected = fallback(v)
+        got = staged(tf.constant(v))
+        assert [t.dtype for t in got] == [tf.int32] * 3
+        assert [t.numpy() for t in got] == list(expected)
+        assert [int(t) for t in fallback(tf.constant(v))] == list(expected)   # eagerly: Python's own `or`
+    floats = tf.function(lambda x: x or 2.5)
+    assert floats(tf.constant(0.0)).numpy() == 2.5 and floats(tf.constant(1.5)).numpy() == 1.5
+
+
+def test_and_or_on_bool_tensors_stay_logical_and_lazy():
+    @tf.function
+    def f(x):
+        return x > 0 and x < 10, x < 0 or x > 2
+
+    assert graph_ops(f, tf.constant(3)).count("Cond") == 2
+    assert [t.numpy() for t in f(tf.constant(3))] == [True, True]
+    assert [t.numpy() for t in f(tf.constant(1))] == [True, False]
+
+
+def test_and_or_whose_operands_have_two_dtypes_is_an_error_at_the_users_line():
+    def mixed(x):
+        return x or 2.5   # <- here
+
+    line = mixed.__code__.co_firstlineno + 1
+    with pytest.raises(StagingError, match=rf"test_backend.py:{line}: `or` on an int32 tensor and a float32 value"):
+        tf.function(mixed)(tf.constant(0))
+    with pytest.raises(StagingError, match="compare explicitly"):
+        tf.function(lambda x, y: (x > 0) and y)(tf.constant(1), tf.constant(2))
+
+
 def test_print_runs_every_call_and_assert_raises_at_run_time(capsys):
     @tf.function
     def f(x):
