@@ -631,3 +631,69 @@ def test_a_plain_cond_dtype_error_counts_outputs():
 
     with pytest.raises(ControlFlowError, match="output 0 of cond has dtype float32 in true_fn but int32"):
         g(tf.constant(1))
+
+
+def grow_by_plus_equals(n):
+    l = []
+    for i in tf.range(n):
+        l += [i * 3]
+    return tf.stack(l), len(l), l[-1]
+
+
+def grow_by_rebinding(n):
+    l = [tf.constant(-1)]
+    i = 0
+    while i < n:
+        l = l + [i, i + 1]
+        i += 1
+    return tf.concat([l, l], 0), l[1]
+
+
+def read_while_growing(n):
+    l = [0]
+    for i in tf.range(n):
+        l.append(l[-1] + len(l) + l[0])
+    return l
+
+
+@pytest.mark.parametrize("fn", [grow_by_plus_equals, grow_by_rebinding, read_while_growing])
+def test_a_list_carried_by_a_staged_loop_supports_plus_len_and_indexing(fn):
+    n = 3
+    expected = fn(n)
+    got = tf.function(fn)(tf.constant(n))
+    as_lists = lambda v: [int(x) for x in v] if isinstance(v, list) or getattr(v, "ndim", 0) else int(v)  # noqa: E731
+    expected, got = (expected, got) if isinstance(expected, tuple) else ((expected,), (got,))
+    assert [as_lists(g) for g in got] == [as_lists(e) for e in expected]
+
+
+def test_stack_and_concat_accept_a_list_appended_in_a_staged_loop():
+    def rows(n):
+        l = []
+        for i in tf.range(n):
+            l.append(tf.fill([2], i))
+        return tf.stack(l), tf.stack(l, axis=1), tf.concat(l, 0), tf.concat(l, -1)
+
+    for got, expected in zip(tf.function(rows)(tf.constant(3)), rows(3)):   # eagerly: a Python list of tensors
+        assert got.numpy().tolist() == expected.numpy().tolist()
+
+
+def test_a_tensor_list_is_indexed_by_one_index():
+    @tf.function
+    def sliced(n):
+        l = [0]
+        for i in tf.range(n):
+            l.append(len(l[1:]))
+        return l
+
+    with pytest.raises(TypeError, match="indexed by one int or scalar tensor"):
+        sliced(tf.constant(2))
+
+    @tf.function
+    def past_the_end(n):
+        l = [0]
+        for i in tf.range(n):
+            l.append(l[-3])
+        return l
+
+    with pytest.raises(IndexError, match="out of range"):
+        past_the_end(tf.constant(2))
