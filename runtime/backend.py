@@ -227,8 +227,9 @@ def _operand_like(a, b, what: str):
     if b.dtype is not a.dtype:
         raise StagingError(at_user_line(
             f"`{what}` on {_a(a.dtype.name)} tensor and {_a(b.dtype.name)} value: its result is one of the operands, "
-            f"as in Python, and a tensor has one dtype. Cast one operand (runtime.cast(..., runtime.{a.dtype.name})), "
-            f"or, in a condition, compare explicitly (`x != 0`) to make both bool."))
+            f"as in Python, and a tensor has one dtype. Make them one dtype (runtime.cast the {a.dtype.name} operand "
+            f"to runtime.{b.dtype.name}, or the other way), or, in a condition, compare explicitly (`x != 0`) so "
+            "both are bool."))
     return b
 
 
