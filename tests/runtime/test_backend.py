@@ -94,6 +94,10 @@ def test_and_or_on_non_bool_tensors_give_an_operand_as_python_does():
         assert [t.dtype for t in got] == [tf.int32] * 3
         assert [t.numpy() for t in got] == list(expected)
         assert [int(t) for t in fallback(tf.constant(v))] == list(expected)   # eagerly: Python's own `or`
+    def negated(x):
+        return not x
+
+    assert [tf.function(negated)(tf.constant(v)).numpy() for v in (3, 0)] == [False, True]
     floats = tf.function(lambda x: x or 2.5)
     assert floats(tf.constant(0.0)).numpy() == 2.5 and floats(tf.constant(1.5)).numpy() == 1.5
 
