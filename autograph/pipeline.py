@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import gast
 
-from autograph.converters import (asserts, break_statements, call_trees, conditional_expressions,
+from autograph.converters import (asserts, break_statements, call_trees, comparisons, conditional_expressions,
                                   continue_statements, control_flow, directives, functions, lists,
                                   logical_expressions, return_statements)
 from autograph.pyct import activity, liveness, naming
@@ -29,6 +29,8 @@ PIPELINE = [
     lists.transform,                    # before call_trees, which would hide `l.append` in converted_call
     call_trees.transform,               # before the rewrites below add calls of their own
     conditional_expressions.transform,  # expressions become lazy operators (lambdas) ...
+    comparisons.transform,              # chained comparisons before `and`/`or`: they are lazy `and`s and
+                                        # their operands may hold `and`/`or`, which the next step converts
     logical_expressions.transform,
     _analyse,                           # ... then liveness and definite assignment, once, on structured code
     control_flow.transform,             # reads those annotations; needs every jump lowered
@@ -47,6 +49,7 @@ NEEDS = {
     lists.transform: ("append", "pop"),
     call_trees.transform: {gast.Call},
     conditional_expressions.transform: {gast.IfExp},
+    comparisons.transform: {"chained compare"},
     logical_expressions.transform: {gast.BoolOp, gast.UnaryOp},
     _analyse: _CONTROL,
     control_flow.transform: _CONTROL | {gast.Match},
@@ -64,7 +67,8 @@ _BINDS_WITHOUT_NAME = {gast.alias, gast.MatchAs, gast.MatchStar, gast.MatchMappi
 class Scan:
     """What one walk of a function (nested functions included) finds."""
 
-    types: set = field(default_factory=set)     # node types, "loop else" for a loop with an `else:`, and
+    types: set = field(default_factory=set)     # node types, "loop else" for a loop with an `else:`,
+                                                # "chained compare" for `a < b < c`, and
                                                 # activity.COMPOSITE_STORE
     ids: set = field(default_factory=set)       # the ids of Names
     attrs: set = field(default_factory=set)     # attribute names
@@ -101,6 +105,8 @@ def scan(node) -> Scan:
             types.add(activity.COMPOSITE_STORE)
         elif (cls is gast.While or cls is gast.For) and n.orelse:
             types.add("loop else")
+        elif cls is gast.Compare and len(n.ops) > 1:
+            types.add("chained compare")
         elif cls is gast.FunctionDef or cls is gast.ClassDef or cls is gast.AsyncFunctionDef:
             found.defs.add(n.name)
         elif cls is gast.Global or cls is gast.Nonlocal:

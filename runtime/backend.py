@@ -207,11 +207,34 @@ def _float(value):
 
 
 def _logical_and(a, b_fn):
-    return control_flow.cond(_bool(a), lambda: _bool(b_fn()), lambda: constant(False))
+    """`a and b` on a symbolic `a`: Python's value, `b` where `a` is true and `a` itself where it is not (on
+    bool tensors, the logical and). A `Cond`, so `b` runs only on the path that needs it."""
+    a = convert_to_tensor(a)
+    return control_flow.cond(_bool(a), lambda: _operand_like(a, b_fn(), "and"), lambda: a)
 
 
 def _logical_or(a, b_fn):
-    return control_flow.cond(_bool(a), lambda: constant(True), lambda: _bool(b_fn()))
+    """`a or b` on a symbolic `a`: `a` where it is true, else `b`, as `_logical_and`."""
+    a = convert_to_tensor(a)
+    return control_flow.cond(_bool(a), lambda: a, lambda: _operand_like(a, b_fn(), "or"))
+
+
+def _operand_like(a, b, what: str):
+    """The right operand of `and`/`or` as a tensor of the left one's dtype: the result is either operand, and a
+    graph value has one dtype. A Python number takes `a`'s dtype where it converts exactly (as in `x + 5`); any
+    other mismatch is an error, never a silent cast (the value would differ from Python's)."""
+    b = convert_to_tensor(b, dtype_hint=a.dtype)
+    if b.dtype is not a.dtype:
+        raise StagingError(at_user_line(
+            f"`{what}` on {_a(a.dtype.name)} tensor and {_a(b.dtype.name)} value: its result is one of the operands, "
+            f"as in Python, and a tensor has one dtype. Make them one dtype (runtime.cast the {a.dtype.name} operand "
+            f"to runtime.{b.dtype.name}, or the other way), or, in a condition, compare explicitly (`x != 0`) so "
+            "both are bool."))
+    return b
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[0] in "aeiou" else "a ") + noun
 
 
 def _print(*args, sep=" ", end="\n", file=None, flush=False):
@@ -280,7 +303,7 @@ BACKEND = backends.register_backend(backends.Backend(
     float=_float,
     logical_and=_logical_and,
     logical_or=_logical_or,
-    logical_not=math_ops.logical_not,
+    logical_not=lambda x: math_ops.logical_not(_bool(x)),   # `not x` is a bool, as in Python: `not 3` is False
     print=_print,
     assert_=_assert,
     list_from=_list_from,

@@ -14,10 +14,12 @@ import inspect
 import os
 from typing import Callable, Optional
 
+import numpy as np
+
 from runtime import dtypes, nest
 from runtime.graph import FuncGraph, building, current_graph, made_at
 from runtime.interpret import run_graph
-from runtime.ops import registry
+from runtime.ops import packing, registry
 from runtime.ops.registry import Spec, defop
 from runtime.shape import as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, short_repr
@@ -285,6 +287,12 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
     for i, (ph, out) in enumerate(zip(body_phs, outs)):
         _check_loop_var(names[i], ph, out, where)
     body_graph.outputs = outs
+    if maximum_iterations is None and _always_true(test, cond_phs, flat, body_phs, outs):
+        raise ControlFlowError(
+            f"{where}: this loop never ends: its condition is true before the loop and every iteration keeps it "
+            "true (the variables it reads are the same constants after each iteration), and nothing else leaves "
+            "the loop. Python would run forever; a graph would hang (or, if nothing used its results, skip it). "
+            "Make the condition able to become false, or pass maximum_iterations.")
 
     externals: list = []
     n = len(flat)
@@ -300,6 +308,47 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
     results = registry.apply(WHILE, *inputs, name=name or "while", **attrs)
     packed = nest.pack(structure, results)
     return packed[0] if single else (tuple(packed) if isinstance(original, tuple) else packed)
+
+
+def _always_true(test, cond_phs, initial, body_phs, outs) -> bool:
+    """Whether a loop's test is provably true on every iteration: the loop variables it reads start as
+    constants and each iteration gives them back unchanged. Only what tracing knows counts; a loop whose end
+    depends on values that change (a lowered `break` flag, a counter) is never flagged. The check runs once per
+    traced loop and walks only the ops whose inputs are known."""
+    start = {i: v for i, t in enumerate(initial) if (v := packing.static_value(t)) is not None}
+    constant = dict(start)
+    while True:   # drop the variables an iteration changes, until none does
+        known = {id(body_phs[i]): v for i, v in constant.items()}
+        kept = {i: v for i, v in constant.items() if _same(_known_value(outs[i], known), v)}
+        if len(kept) == len(constant):
+            break
+        constant = kept
+    value = _known_value(test, {id(cond_phs[i]): v for i, v in constant.items()})
+    return value is not None and value.shape == () and bool(value)
+
+
+def _known_value(t, known: dict, depth: int = 0):
+    """`t`'s value when the inputs in `known` (by id) have those values, from the ops' own kernels; None when it
+    depends on anything else (or on a stateful op)."""
+    if id(t) in known:
+        return known[id(t)]
+    value = packing.static_value(t)
+    if value is not None or depth > 50:
+        return value
+    op = getattr(t, "op", None)
+    if op is None or op.stateful or op.opdef.multi_output or not op.inputs or op.type in ("Placeholder", "Cond", "While"):
+        return None
+    values = [_known_value(i, known, depth + 1) for i in op.inputs]
+    if any(v is None for v in values):
+        return None
+    try:
+        return np.asarray(op.opdef.kernel(*values, **op.attrs))
+    except Exception:   # noqa: BLE001 - a kernel that fails here fails when the graph runs, where it is reported
+        return None
+
+
+def _same(a, b) -> bool:
+    return a is not None and a.dtype == b.dtype and a.shape == b.shape and bool(np.all(a == b))
 
 
 def _invariants(shape_invariants, single, n, structure) -> list:

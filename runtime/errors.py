@@ -53,6 +53,19 @@ class InvalidArgumentError(OpError, ValueError):
     """
 
 
+class DTypeNotAllowedError(InvalidArgumentError, TypeError):
+    """An op is not defined on its operands' dtype: arithmetic (`+ - * / // % **`, `maximum`, `minimum`,
+    `matmul`) and ordering (`< <= > >=`) on bool tensors, as in TensorFlow, where Python would treat
+    `True` as 1. It is both an `InvalidArgumentError` (what TensorFlow raises eagerly) and a `TypeError`
+    (what it raises while tracing).
+
+        >>> (x > 0) + (x > 2)
+        DTypeNotAllowedError: AddV2 is not defined on bool tensors ...
+
+    Fix: cast first, `tf.cast(x > 0, tf.int32) + tf.cast(x > 2, tf.int32)`.
+    """
+
+
 class OutOfRangeError(OpError, IndexError):
     """An index or a read went past the end (for example a TensorArray read)."""
 

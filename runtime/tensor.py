@@ -208,7 +208,8 @@ _KIND = {bool: 0, int: 1, float: 2}
 
 
 def _python_kind(value) -> Optional[int]:
-    """0 bool, 1 int, 2 float for Python scalars and nested lists/tuples of them."""
+    """0 bool, 1 int, 2 float for Python scalars and nested lists/tuples of them; `_EMPTY` for lists with no
+    number in them (`[]`, `[[], []]`), which fit any dtype and default to float32, as in TensorFlow."""
     if isinstance(value, bool):
         return 0
     if isinstance(value, numbers.Integral) and not isinstance(value, np.generic):
@@ -219,14 +220,17 @@ def _python_kind(value) -> Optional[int]:
         kinds = [_python_kind(v) for v in value]
         if None in kinds:
             return None
-        return max(kinds, default=2)
+        return max(kinds, default=_EMPTY)
     return None
 
 
-_DEFAULT_FOR_KIND = {0: dtypes.bool, 1: dtypes.int32, 2: dtypes.float32}
+_EMPTY = -1
+_DEFAULT_FOR_KIND = {_EMPTY: dtypes.float32, 0: dtypes.bool, 1: dtypes.int32, 2: dtypes.float32}
 
 
 def _dtype_accepts_kind(dtype: dtypes.DType, kind: int) -> bool:
+    if kind == _EMPTY:
+        return True
     if dtype.is_bool:
         return kind == 0
     if dtype.is_integer:

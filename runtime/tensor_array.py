@@ -53,8 +53,11 @@ def _grown(items: tuple, index: int, dynamic_size: bool) -> tuple:
     return items + (None,) * (index + 1 - len(items))
 
 
-def _read(items, index, element_dtype, element_shape=None):
+def _read(items, index, element_dtype, element_shape=None, from_end=False):
+    """Element `index`; with `from_end`, a negative index counts from the end, as a Python list's."""
     index = int(index)
+    if from_end and index < 0:
+        index += len(items)
     if index < 0 or index >= len(items):
         raise OutOfRangeError(f"TensorArray read: index {index} is out of range (size {len(items)}).",
                               "TensorListRead")
@@ -101,8 +104,8 @@ def _list_spec(*_inputs, **_attrs) -> Spec:
 TENSOR_LIST_NEW = defop("TensorListNew", _new, _list_spec)
 TENSOR_LIST_WRITE = defop("TensorListWrite", _write, _list_spec)
 TENSOR_LIST_READ = defop("TensorListRead", _read,
-                         lambda items, index, element_dtype, element_shape=None: Spec(element_dtype,
-                                                                                      as_shape(element_shape)))
+                         lambda items, index, element_dtype, element_shape=None, from_end=False: Spec(
+                             element_dtype, as_shape(element_shape)))
 TENSOR_LIST_POP = defop("TensorListPop", _pop,
                         lambda items, index, element_dtype, element_shape=None: [
                             _list_spec(), Spec(element_dtype, as_shape(element_shape))],
@@ -239,10 +242,33 @@ class TensorArray:
         return self._like(_handle=new_handle)
 
     def read(self, index, name: Optional[str] = None):
+        return self._read(index, name)
+
+    def _read(self, index, name: Optional[str] = None, **from_end):
         if self._items is not None and not _is_symbolic(index):
-            return _read(tuple(self._items), int(index), self.dtype)
+            return _read(tuple(self._items), int(index), self.dtype, **from_end)
         return apply(TENSOR_LIST_READ, self._flatten()[0], convert_to_tensor(index, dtype=dtypes.int32),
-                     element_dtype=self.dtype, element_shape=self.element_shape, name=name)
+                     element_dtype=self.dtype, element_shape=self.element_shape, name=name, **from_end)
+
+    # -- the list protocol of a list that a staged loop carries (autograph); TensorFlow's TensorArray has none
+
+    def __getitem__(self, index):
+        """`l[i]`: Python's indexing of a list, negative indices included; an `OutOfRangeError` (an
+        `IndexError`) past either end, when the graph runs."""
+        if isinstance(index, slice) or getattr(index, "shape", ()) != ():
+            raise TypeError("a list that a loop over tensors carries (a TensorArray) is indexed by one int or "
+                            "scalar tensor; slice it after the loop, where it is a stacked tensor.")
+        return self._read(index, from_end=True)
+
+    def __add__(self, values):
+        """`l + [x, y]` and `l += [x, y]`: a new array with the values appended (a Python list's `+=` extends
+        in place; an array is a value, and autograph rebinds `l` either way)."""
+        if not isinstance(values, (list, tuple)):
+            return NotImplemented
+        out = self
+        for value in values:
+            out = out.write(out.size(), value)
+        return out
 
     def _pop(self, index=-1, name: Optional[str] = None) -> tuple["TensorArray", object]:
         """What `x = l.pop(index)` does to a list that a staged loop carries as this array (autograph's

@@ -154,7 +154,9 @@ def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
     if not pending:
         return tuple(state)
     copies = _copied(state)
-    probed = _as_tuple(backend.probe(lambda: step(tuple(copies))), len(state))
+    probed = backend.probe(lambda: step(tuple(copies)))
+    if not (probed.__class__ is tuple and len(probed) == len(state)):   # loop bodies return a tuple, even of one
+        probed = _as_tuple(probed, len(state))
     never = [i for i in pending if state[i].__class__ is UndefinedReturnValue and is_undefined(probed[i])]
     if never:
         raise _UnsetLoopState(never)
@@ -162,12 +164,13 @@ def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
     for i in pending:
         name = names[i] if i < len(names) else f"loop variable {i}"
         if state[i].__class__ is list:
-            if not copies[i]:
+            grown = copies[i] or (probed[i] if probed[i].__class__ is list else None)   # `l = l + [x]` rebinds
+            if not grown:
                 raise StagingError(at_user_line(
                     f"the empty list '{name}' is carried through this loop over tensors but nothing is appended "
                     "to it (or what is appended is popped again in the same iteration), so its element type is "
                     "unknown. Give it an initial element, or don't carry it."))
-            defined[i] = backend.need("list_empty_like", "an empty list appended to in a staged loop")(copies[i][0])
+            defined[i] = backend.need("list_empty_like", "an empty list appended to in a staged loop")(grown[0])
         elif is_undefined(probed[i]):
             raise StagingError(at_user_line(
                 f"'{name}' is undefined before this loop over tensors and the loop body does not define it."))

@@ -5,6 +5,8 @@ evaluation of the expression, so on Python values they should cost little more t
 """
 from __future__ import annotations
 
+import operator
+
 from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
@@ -40,11 +42,14 @@ def not_(a):
     return backend.need("logical_not", "`not` on a tensor")(a)
 
 
-def staged_operands(staged, what: str, *args):
-    """`staged(*args)`, where the functions among `args` are operands a backend traces in a branch. An operand
-    that assigns a variable of the function (`:=`, made a `nonlocal` by the converter) would leave a value of
-    that branch in it: that is refused, and the variable gets its value back."""
-    cells = [cell for fn in args if callable(fn) for cell in (getattr(fn, "__closure__", None) or ())]
+def staged_operands(staged, what: str, *args, watched=None):
+    """`staged(*args)`, where the functions among `args` (or `watched`, the user's operands they call) are
+    operands a backend traces in a branch. An operand that assigns a variable of the function (`:=`, made a
+    `nonlocal` by the converter) would leave a value of that branch in it: that is refused, and the variable
+    gets its value back. An exception raised while tracing them passes the user's `except` clauses
+    (`tracing_failed`)."""
+    watched = [fn for fn in args if callable(fn)] if watched is None else watched
+    cells = [cell for fn in watched for cell in (getattr(fn, "__closure__", None) or ())]
     before = [_contents(cell) for cell in cells]
     try:
         result = staged(*[(lambda fn=fn: traced(fn)) if callable(fn) else fn for fn in args])
@@ -53,8 +58,9 @@ def staged_operands(staged, what: str, *args):
     changed = [i for i, cell in enumerate(cells) if _contents(cell) is not before[i]]
     if not changed:
         return result
-    fn = next(fn for fn in args if callable(fn) and cells[changed[0]] in (fn.__closure__ or ()))
-    name = fn.__code__.co_freevars[fn.__closure__.index(cells[changed[0]])]
+    cell = cells[changed[0]]   # found by identity: `==` on cells compares their contents, maybe tensors
+    fn, index = next((fn, i) for fn in watched for i, c in enumerate(fn.__closure__ or ()) if c is cell)
+    name = fn.__code__.co_freevars[index]
     for i in changed:
         if before[i] is _UNBOUND:
             del cells[i].cell_contents
@@ -74,3 +80,28 @@ def _contents(cell):
         return cell.cell_contents
     except ValueError:
         return _UNBOUND
+
+
+_COMPARISONS = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "is": operator.is_, "is not": operator.is_not,
+    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+}
+
+
+def chain_compare(left, op: str, right, *rest):
+    """`a < b <= c` as `chain_compare(a, '<', b, '<=', lambda: c)`: `a < b and b <= c` with `b` evaluated
+    once, as Python defines it. The first two operands are always evaluated, in order, so they are values;
+    each later one is a function, called only when the comparisons before it hold (through `and_`, so a
+    tensor comparison stages the rest in a `Cond`)."""
+    first = _COMPARISONS[op](left, right)
+    if not rest:
+        return first
+    next_op, next_fn, *more = rest
+
+    def compare_rest():
+        return chain_compare(right, next_op, next_fn(), *more)
+    if first.__class__ is bool or (backend := backend_for(first)) is None:
+        return compare_rest() if first else first
+    return staged_operands(backend.need("logical_and", "a chained comparison on a tensor"),
+                           "a chained comparison", first, compare_rest, watched=(next_fn, *more[1::2]))

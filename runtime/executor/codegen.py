@@ -88,12 +88,12 @@ def _innermost_line(tb, filename: str) -> Optional[int]:
 
 
 def compile_graph(graph: FuncGraph, outputs: list, name: str = "graph_fn") -> Executable:
-    gen = _Codegen()
+    fn_name = _safe(name)
+    gen = _Codegen(reserved=(fn_name,))   # a constant or input named like the function would be shadowed by it
     params = [gen.fresh(_safe(t.op.name)) for t in graph.inputs]
     names = {id(t): p for t, p in zip(graph.inputs, params)}
     body: list[str] = []
     results = gen.emit_graph(graph, outputs, names, body, 1)
-    fn_name = _safe(name)
     lines = [f"def {fn_name}({', '.join(params)}):", *body, f"    return ({''.join(r + ', ' for r in results)})"]
     source = "\n".join(lines) + "\n"
     filename = f"<runtime executor {fn_name} #{next(_ids)}>"
@@ -151,9 +151,9 @@ def _identifier(base: str) -> str:
 
 
 class _Codegen:
-    def __init__(self):
+    def __init__(self, reserved: tuple = ()):
         self.namespace: dict[str, object] = {}
-        self._used: set[str] = set()
+        self._used: set[str] = set(reserved)
         self._bound: dict[int, str] = {}
         self._scalars: dict[tuple, str] = {}
         self.line_ops: dict[int, Operation] = {}  # index in the body's lines -> op

@@ -198,8 +198,42 @@ CONCAT = defop("ConcatV2", lambda *values, axis: np.concatenate(values, axis=axi
 
 
 def concat(values, axis, name=None):
+    if isinstance(values, Tensor):
+        return _concat_rows(values, int(axis), name)
     values = tensors(values, "ConcatV2")
     return apply(CONCAT, *values, axis=int(axis), name=name)
+
+
+# A tensor where a list of tensors is expected stands for the list of its rows, as iterating it eagerly gives:
+# that is what a list appended in a staged loop is after the loop (its elements stacked). TensorFlow's
+# `concat(t, axis)` is `t` itself; `stack(t)` is `t`, as here.
+
+def _concat_rows(t: Tensor, axis: int, name=None):
+    """`concat(list(t), axis)` without iterating `t`: its first axis moved next to `axis` and merged into it."""
+    rank = t.shape.rank
+    if rank is None or rank < 2:
+        raise InvalidArgumentError(f"ConcatV2: a tensor given as the list of its rows must have rank >= 2 "
+                                   f"(rows of rank >= 1), got shape {t.shape}.")
+    axis %= rank - 1
+    moved = transpose(t, [*builtins.range(1, axis + 1), 0, *builtins.range(axis + 1, rank)])
+    dims = list(moved.shape.dims)
+    if None not in dims:
+        return reshape(moved, [*dims[:axis], dims[axis] * dims[axis + 1], *dims[axis + 2:]], name=name)
+    size = shape(moved)
+    merged = concat([size[:axis], (size[axis] * size[axis + 1])[None], size[axis + 2:]], 0)
+    return reshape(moved, merged, name=name)
+
+
+def _stack_rows(t: Tensor, axis: int, name=None):
+    """`stack(list(t), axis)` without iterating `t`: its first axis moved to `axis`."""
+    rank = t.shape.rank
+    if rank is None or rank < 1:
+        raise InvalidArgumentError(f"Pack: a tensor given as the list of its rows must have rank >= 1, got "
+                                   f"shape {t.shape}.")
+    axis %= rank
+    if axis == 0:
+        return t
+    return transpose(t, [*builtins.range(1, axis + 1), 0, *builtins.range(axis + 1, rank)], name=name)
 
 
 def _stack_infer(*values, axis) -> Spec:
@@ -222,8 +256,8 @@ STACK = defop("Pack", lambda *values, axis: np.stack(values, axis=axis), _stack_
 
 
 def stack(values, axis=0, name=None):
-    if isinstance(values, Tensor) and axis == 0:   # TensorFlow's stack of one tensor is that tensor
-        return values
+    if isinstance(values, Tensor):   # the list of its rows (a list a staged loop stacked): along 0, itself
+        return values if int(axis) == 0 else _stack_rows(values, int(axis), name)
     values = tensors(values, "Pack")
     return apply(STACK, *values, axis=int(axis), name=name)
 

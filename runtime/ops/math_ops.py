@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import InvalidArgumentError
+from runtime.errors import DTypeNotAllowedError, InvalidArgumentError
 from runtime.ops.convert import binary_operands
 from runtime.ops.registry import (Spec, apply, broadcast_binary, broadcast_predicate, broadcast_shapes, defop,
                                   unary_same)
@@ -23,6 +23,20 @@ from runtime.tensor import convert_to_tensor
 
 def _binary(op, x, y, name):
     return apply(op, *binary_operands(x, y, op.name), name=name)
+
+
+def _numeric_binary(op, x, y, name):
+    """Arithmetic and ordering: not on bool tensors, as in TensorFlow (Python's `True + True` is 2)."""
+    x, y = binary_operands(x, y, op.name)
+    if x.dtype is dtypes.bool:
+        raise _bool_not_allowed(op.name)
+    return apply(op, x, y, name=name)
+
+
+def _bool_not_allowed(op_name: str) -> DTypeNotAllowedError:
+    return DTypeNotAllowedError(
+        f"{op_name} is not defined on bool tensors (TensorFlow rejects it too; Python would count True as 1). "
+        f"Cast first: runtime.cast(b, runtime.int32).", op_name)
 
 
 def _true_divide(x, y):
@@ -73,46 +87,46 @@ MINIMUM = defop("Minimum", np.minimum, broadcast_binary)
 
 
 def add(x, y, name=None):
-    return _binary(ADD, x, y, name)
+    return _numeric_binary(ADD, x, y, name)
 
 
 def subtract(x, y, name=None):
-    return _binary(SUB, x, y, name)
+    return _numeric_binary(SUB, x, y, name)
 
 
 def multiply(x, y, name=None):
-    return _binary(MUL, x, y, name)
+    return _numeric_binary(MUL, x, y, name)
 
 
 def truediv(x, y, name=None):
-    return _binary(TRUEDIV, x, y, name)
+    return _numeric_binary(TRUEDIV, x, y, name)
 
 
 def divide(x, y, name=None):
-    return _binary(TRUEDIV, x, y, name)
+    return _numeric_binary(TRUEDIV, x, y, name)
 
 
 def floordiv(x, y, name=None):
-    return _binary(FLOORDIV, x, y, name)
+    return _numeric_binary(FLOORDIV, x, y, name)
 
 
 def floormod(x, y, name=None):
-    return _binary(FLOORMOD, x, y, name)
+    return _numeric_binary(FLOORMOD, x, y, name)
 
 
 mod = floormod
 
 
 def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
-    return _binary(POW, x, y, name)
+    return _numeric_binary(POW, x, y, name)
 
 
 def maximum(x, y, name=None):
-    return _binary(MAXIMUM, x, y, name)
+    return _numeric_binary(MAXIMUM, x, y, name)
 
 
 def minimum(x, y, name=None):
-    return _binary(MINIMUM, x, y, name)
+    return _numeric_binary(MINIMUM, x, y, name)
 
 
 # --- comparisons and logic --------------------------------------------------------------
@@ -138,19 +152,19 @@ def not_equal(x, y, name=None):
 
 
 def less(x, y, name=None):
-    return _binary(LESS, x, y, name)
+    return _numeric_binary(LESS, x, y, name)
 
 
 def less_equal(x, y, name=None):
-    return _binary(LESS_EQUAL, x, y, name)
+    return _numeric_binary(LESS_EQUAL, x, y, name)
 
 
 def greater(x, y, name=None):
-    return _binary(GREATER, x, y, name)
+    return _numeric_binary(GREATER, x, y, name)
 
 
 def greater_equal(x, y, name=None):
-    return _binary(GREATER_EQUAL, x, y, name)
+    return _numeric_binary(GREATER_EQUAL, x, y, name)
 
 
 def _bool_operands(op, x, y):
@@ -194,7 +208,7 @@ def _float_only(op, x):
 def _numeric(op, x):
     x = convert_to_tensor(x)
     if x.dtype is dtypes.bool:
-        raise InvalidArgumentError(f"{op.name}: expects a numeric tensor, got bool.", op.name)
+        raise _bool_not_allowed(op.name)
     return x
 
 
@@ -520,4 +534,6 @@ MATMUL = defop("MatMul", _matmul_kernel, _matmul_infer)
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     a, b = binary_operands(a, b, "MatMul")
+    if a.dtype is dtypes.bool:
+        raise _bool_not_allowed("MatMul")
     return apply(MATMUL, a, b, transpose_a=transpose_a, transpose_b=transpose_b, name=name)

@@ -68,3 +68,14 @@ def test_one_hot_range_eye_fill_zeros_ones():
     assert tf.zeros_like(tf.constant([1, 2])).numpy().tolist() == [0, 0]
     assert tf.ones_like(tf.constant([1.5])).numpy().tolist() == [1.0]
     assert tf.identity(tf.constant(3)).numpy() == 3
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_a_tensor_given_as_a_list_stands_for_its_rows_in_stack_and_concat(axis):
+    x = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    expected = np.concatenate(list(x), axis), np.stack(list(x), axis)
+    eager = tf.concat(tf.constant(x), axis), tf.stack(tf.constant(x), axis)
+    unknown_rows = tf.function(lambda t: (tf.concat(t, axis), tf.stack(t, axis)),
+                               input_signature=[tf.TensorSpec([None, 3, 4], tf.int32)])
+    for got in (eager, unknown_rows(tf.constant(x))):
+        assert [g.numpy().tolist() for g in got] == [e.tolist() for e in expected]

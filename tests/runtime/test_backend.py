@@ -83,6 +83,46 @@ def test_and_or_are_lazy_in_graphs():
     assert a.numpy() and b.numpy()               # the out-of-range gather is never run
 
 
+def test_and_or_on_non_bool_tensors_give_an_operand_as_python_does():
+    def fallback(x):
+        return x or 5, x and 7, x and -x
+
+    staged = tf.function(fallback)
+    for v in (0, 3, -2):
+        expected = fallback(v)
+        got = staged(tf.constant(v))
+        assert [t.dtype for t in got] == [tf.int32] * 3
+        assert [t.numpy() for t in got] == list(expected)
+        assert [int(t) for t in fallback(tf.constant(v))] == list(expected)   # eagerly: Python's own `or`
+    def negated(x):
+        return not x
+
+    assert [tf.function(negated)(tf.constant(v)).numpy() for v in (3, 0)] == [False, True]
+    floats = tf.function(lambda x: x or 2.5)
+    assert floats(tf.constant(0.0)).numpy() == 2.5 and floats(tf.constant(1.5)).numpy() == 1.5
+
+
+def test_and_or_on_bool_tensors_stay_logical_and_lazy():
+    @tf.function
+    def f(x):
+        return x > 0 and x < 10, x < 0 or x > 2
+
+    assert graph_ops(f, tf.constant(3)).count("Cond") == 2
+    assert [t.numpy() for t in f(tf.constant(3))] == [True, True]
+    assert [t.numpy() for t in f(tf.constant(1))] == [True, False]
+
+
+def test_and_or_whose_operands_have_two_dtypes_is_an_error_at_the_users_line():
+    def mixed(x):
+        return x or 2.5   # <- here
+
+    line = mixed.__code__.co_firstlineno + 1
+    with pytest.raises(StagingError, match=rf"test_backend.py:{line}: `or` on an int32 tensor and a float32 value"):
+        tf.function(mixed)(tf.constant(0))
+    with pytest.raises(StagingError, match="compare explicitly"):
+        tf.function(lambda x, y: (x > 0) and y)(tf.constant(1), tf.constant(2))
+
+
 def test_print_runs_every_call_and_assert_raises_at_run_time(capsys):
     @tf.function
     def f(x):
@@ -595,3 +635,69 @@ def test_a_plain_cond_dtype_error_counts_outputs():
 
     with pytest.raises(ControlFlowError, match="output 0 of cond has dtype float32 in true_fn but int32"):
         g(tf.constant(1))
+
+
+def grow_by_plus_equals(n):
+    l = []
+    for i in tf.range(n):
+        l += [i * 3]
+    return tf.stack(l), len(l), l[-1]
+
+
+def grow_by_rebinding(n):
+    l = [tf.constant(-1)]
+    i = 0
+    while i < n:
+        l = l + [i, i + 1]
+        i += 1
+    return tf.concat([l, l], 0), l[1]
+
+
+def read_while_growing(n):
+    l = [0]
+    for i in tf.range(n):
+        l.append(l[-1] + len(l) + l[0])
+    return l
+
+
+@pytest.mark.parametrize("fn", [grow_by_plus_equals, grow_by_rebinding, read_while_growing])
+def test_a_list_carried_by_a_staged_loop_supports_plus_len_and_indexing(fn):
+    n = 3
+    expected = fn(n)
+    got = tf.function(fn)(tf.constant(n))
+    as_lists = lambda v: [int(x) for x in v] if isinstance(v, list) or getattr(v, "ndim", 0) else int(v)  # noqa: E731
+    expected, got = (expected, got) if isinstance(expected, tuple) else ((expected,), (got,))
+    assert [as_lists(g) for g in got] == [as_lists(e) for e in expected]
+
+
+def test_stack_and_concat_accept_a_list_appended_in_a_staged_loop():
+    def rows(n):
+        l = []
+        for i in tf.range(n):
+            l.append(tf.fill([2], i))
+        return tf.stack(l), tf.stack(l, axis=1), tf.concat(l, 0), tf.concat(l, -1)
+
+    for got, expected in zip(tf.function(rows)(tf.constant(3)), rows(3)):   # eagerly: a Python list of tensors
+        assert got.numpy().tolist() == expected.numpy().tolist()
+
+
+def test_a_tensor_list_is_indexed_by_one_index():
+    @tf.function
+    def sliced(n):
+        l = [0]
+        for i in tf.range(n):
+            l.append(len(l[1:]))
+        return l
+
+    with pytest.raises(TypeError, match="indexed by one int or scalar tensor"):
+        sliced(tf.constant(2))
+
+    @tf.function
+    def past_the_end(n):
+        l = [0]
+        for i in tf.range(n):
+            l.append(l[-3])
+        return l
+
+    with pytest.raises(IndexError, match="out of range"):
+        past_the_end(tf.constant(2))

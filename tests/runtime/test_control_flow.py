@@ -197,3 +197,45 @@ def test_a_string_appended_in_a_staged_loop_is_a_staging_error_at_the_loop():
     with pytest.raises(StagingError, match=rf"test_control_flow.py:{line}: a list that staged control flow carries "
                                            r"holds the str 'x': it is a tensor list there"):
         log_all(tf.constant(2))
+
+
+def test_a_while_loop_whose_condition_stays_a_true_constant_is_an_error_not_a_pruned_loop():
+    def forever():
+        c = True
+        while c:   # <- here
+            c = tf.constant(True)
+        return 1
+
+    line = forever.__code__.co_firstlineno + 2
+    with pytest.raises(ControlFlowError, match=rf":{line}: this loop never ends"):
+        tf.function(forever)()
+    with pytest.raises(ControlFlowError, match="never ends"):
+        tf.function(lambda: tf.while_loop(lambda c, i: c, lambda c, i: (tf.logical_or(c, False), i + 1),
+                                          (tf.constant(True), 0)))()
+
+
+def test_loops_that_can_end_are_not_flagged():
+    @tf.function
+    def ends(n):
+        c = tf.constant(True)
+        i = 0
+        while c:
+            i += 1
+            c = i < n
+        return i
+
+    assert ends(tf.constant(3)).numpy() == 3
+
+    @tf.function
+    def breaks(n):
+        i = 0
+        while tf.constant(True):
+            i += 1
+            if i >= n:
+                break
+        return i
+
+    assert breaks(tf.constant(4)).numpy() == 4
+    bounded = tf.function(lambda: tf.while_loop(lambda c: c, lambda c: tf.constant(True), [tf.constant(True)],
+                                                maximum_iterations=5))
+    assert bounded()[0].numpy()

@@ -163,3 +163,45 @@ def test_clip_by_value_and_where():
 def test_math_namespace_is_a_superset():
     for name in ["add", "reduce_sum", "sigmoid", "logical_and", "cumsum", "floormod", "mod", "truediv"]:
         assert getattr(tf.math, name) is getattr(tf, name)
+
+
+BOOL_REJECTED = [tf.add, tf.subtract, tf.multiply, tf.truediv, tf.floordiv, tf.floormod, tf.pow, tf.maximum,
+                 tf.minimum, tf.less, tf.less_equal, tf.greater, tf.greater_equal]
+
+
+@pytest.mark.parametrize("op", BOOL_REJECTED, ids=lambda op: op.__name__)
+def test_arithmetic_and_ordering_reject_bool_tensors(op):
+    a, b = tf.constant([True, False]), tf.constant([True, True])
+    with pytest.raises(TypeError, match="not defined on bool tensors.*runtime.cast"):
+        op(a, b)
+    with pytest.raises(InvalidArgumentError):   # TensorFlow's eager error type too
+        op(a, True)
+
+
+def test_bool_arithmetic_is_an_error_at_the_users_line_eagerly_and_traced():
+    def count_positive(x):
+        return (x > 0) + (x > 2)   # <- here
+
+    line = count_positive.__code__.co_firstlineno + 1
+    for run in (count_positive, tf.function(count_positive)):
+        with pytest.raises(TypeError, match=rf"AddV2 is not defined on bool tensors(.|\n)*:{line}:"):
+            run(tf.constant(3))
+    as_ints = tf.cast(tf.constant(3) > 0, tf.int32) + tf.cast(tf.constant(3) > 2, tf.int32)
+    assert as_ints.numpy() == 2
+    assert (tf.constant([True]) == tf.constant([True])).numpy().tolist() == [True]   # equality stays defined
+    with pytest.raises(TypeError, match="MatMul is not defined on bool"):
+        tf.matmul(tf.constant([[True]]), tf.constant([[True]]))
+    with pytest.raises(TypeError, match="Neg is not defined on bool"):
+        -tf.constant(True)
+
+
+def test_empty_lists_convert_to_any_dtype():
+    for dtype in (tf.int32, tf.int64, tf.bool, tf.float64):
+        t = tf.constant([], dtype=dtype)
+        assert t.dtype is dtype and t.shape == (0,)
+    assert tf.constant([[], []], dtype=tf.int32).shape == (2, 0)
+    assert tf.constant([]).dtype is tf.float32   # TensorFlow's default for an empty list
+    assert tf.convert_to_tensor([], dtype_hint=tf.int32).dtype is tf.int32
+    assert tf.function(lambda: tf.constant([], dtype=tf.int32))().dtype is tf.int32
+    with pytest.raises(TypeError, match="does not convert exactly"):
+        tf.constant([1.5], dtype=tf.int32)

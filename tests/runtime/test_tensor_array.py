@@ -126,3 +126,14 @@ def test_pop_from_an_empty_array_or_past_its_end_is_out_of_range():
         _graph(lambda n: tf.TensorArray(tf.int32, size=n)._pop()[1], tf.constant(0))
     with pytest.raises(OutOfRangeError, match="index -3 is out of range for a list of 2 elements"):
         _graph(lambda x: tf.TensorArray(tf.int32, size=2).unstack(x)._pop(-3)[1], tf.constant([1, 2]))
+
+
+def test_plus_a_list_appends_and_indexing_counts_from_the_end_like_a_python_list():
+    ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True) + [1, 2]
+    ta += (3,)
+    assert ta.stack().numpy().tolist() == [1, 2, 3]
+    assert [int(ta[i]) for i in (0, -1, -3)] == [1, 3, 1]
+    with pytest.raises(IndexError):
+        ta[3]
+    with pytest.raises(TypeError, match="one int or scalar tensor"):
+        ta[1:]

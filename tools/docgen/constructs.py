@@ -146,6 +146,10 @@ def is_outside(x, lo, hi):
     return not (x >= lo and x <= hi)
 
 
+def between(lo, x, hi):
+    return lo < x <= hi
+
+
 # --- conditional expressions ---------------------------------------------------------------------------
 
 def relu(x):
@@ -305,10 +309,17 @@ CONSTRUCTS = [
     Construct("logical", "`and`, `or`, `not`",
               "`a and b` becomes `ag__.and_(lambda: a, lambda: b)`, so the right operand is evaluated "
               "only when Python would evaluate it; with a tensor on the left it is a `Cond`. `not x` is "
-              "`ag__.not_(x)`. Comparisons are left alone: the framework's operators handle them.",
-              [in_range, fallback, is_outside],
-              ["in_range(5, 0, 10)", "fallback(0, 7)", "fallback([], 'empty')", "is_outside(11, 0, 10)"],
-              ["in_range(tf.constant(5), 0, 10)", "is_outside(tf.constant(11), 0, 10)"]),
+              "`ag__.not_(x)`. On a tensor that is not bool, `and`/`or` give an operand, as Python does "
+              "(`x or 7` is `x` where `x` is non-zero, else 7): a Python number takes the tensor's dtype, "
+              "and operands of two dtypes are a `StagingError`, since a tensor has one dtype. A chained "
+              "comparison `a < b <= c` is the lazy `and` Python defines it as, with `b` evaluated once: "
+              "`ag__.chain_compare(a, '<', b, '<=', lambda: c)`. Other comparisons are left alone: the "
+              "framework's operators handle them.",
+              [in_range, fallback, is_outside, between],
+              ["in_range(5, 0, 10)", "fallback(0, 7)", "fallback([], 'empty')", "is_outside(11, 0, 10)",
+               "between(0, 10, 10)"],
+              ["in_range(tf.constant(5), 0, 10)", "is_outside(tf.constant(11), 0, 10)",
+               "fallback(tf.constant(0), 7)", "fallback(tf.constant(3), 7)", "between(0, tf.constant(10), 10)"]),
     Construct("conditional-expression", "Conditional expressions (`a if c else b`)",
               "`a if c else b` becomes `ag__.if_exp(c, lambda: a, lambda: b, 'c')`: lazy, like Python, "
               "and a `Cond` when `c` is a tensor.",

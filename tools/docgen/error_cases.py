@@ -196,6 +196,36 @@ CASES = [
         "@tf.function\ndef top_two(n):\n    stack = [0]\n    for i in tf.range(n):\n        stack.append(i * i)\n"
         "    first = stack.pop()\n    second = stack.pop()\n    return first + second\n"),
     ErrorCase(
+        "`StagingError`: `and`/`or` on tensors of two dtypes",
+        "On a tensor that is not bool, `x or y` gives an operand, as Python does (`x` where it is "
+        "non-zero, else `y`): a Python number takes the tensor's dtype, but operands of two dtypes can't "
+        "be one graph value, which has one dtype.",
+        "@tf.function\ndef with_default(x):\n    return x or 2.5\n",
+        "with_default(tf.constant(0))",
+        "make the operands one dtype (`tf.cast(x, tf.float32) or 2.5`); in a condition, compare "
+        "explicitly (`x != 0`).",
+        "@tf.function\ndef with_default(x):\n    return tf.cast(x, tf.float32) or 2.5\n"),
+    ErrorCase(
+        "`DTypeNotAllowedError` (runtime): arithmetic or ordering on bool tensors",
+        "`+ - * / // % **`, `maximum`, `minimum`, `matmul` and `< <= > >=` are not defined on bool "
+        "tensors, as in TensorFlow (Python would count `True` as 1). It is a `TypeError` and an "
+        "`InvalidArgumentError`.",
+        "@tf.function\ndef count_positive(x):\n    return (x > 0) + (x > 2)\n",
+        "count_positive(tf.constant(3))",
+        "cast the comparisons to a number first.",
+        "@tf.function\ndef count_positive(x):\n    return tf.cast(x > 0, tf.int32) + tf.cast(x > 2, tf.int32)\n"),
+    ErrorCase(
+        "`ControlFlowError` (runtime): a tensor loop that never ends",
+        "A staged `while` whose condition is true before the loop and stays the same true constant after "
+        "every iteration, with nothing else leaving the loop, would run forever, as Python would (or be "
+        "skipped, if nothing used its results). It is refused when it is traced.",
+        "@tf.function\ndef spin():\n    c = True\n    while c:\n        c = tf.constant(True)\n    return 1\n",
+        "spin()",
+        "give the loop a condition that can become false, a `break`, or `maximum_iterations`.",
+        "@tf.function\ndef spin(n):\n    c = True\n    i = 0\n    while c:\n        i += 1\n        c = i < n\n"
+        "    return i\n",
+        "spin(tf.constant(3))"),
+    ErrorCase(
         "`UnsupportedCapabilityError`: a backend that lacks a construct",
         "A framework registers what it supports through `autograph.backends`; a construct it provides "
         "nothing for fails with the construct and the framework named. (This toy backend stages "

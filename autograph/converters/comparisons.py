@@ -1,0 +1,40 @@
+"""A chained comparison becomes the lazy `and` Python defines it as, each operand evaluated once.
+
+Before:                          After:
+    if 9 < y <= L[0]:                if ag__.chain_compare(9, '<', y, '<=', lambda: L[0]):
+        ...                              ...
+
+`a < b <= c` is `a < b and b <= c` with `b` evaluated once: `a` and `b` are always evaluated, in order,
+so they are passed as values; `c` is evaluated only when `a < b` holds, so it is a function.
+`chain_compare` goes through `ag__.and_`, so with a tensor `a < b` the rest is staged in a `Cond`,
+where Python's `and` would call `bool()` on the tensor. A comparison with one operator is left alone:
+the framework's operators handle it.
+"""
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.logical_expressions import Thunks
+from autograph.pyct import templates
+from autograph.pyct.transformer import Context
+
+SYMBOLS = {gast.Eq: "==", gast.NotEq: "!=", gast.Lt: "<", gast.LtE: "<=", gast.Gt: ">", gast.GtE: ">=",
+           gast.Is: "is", gast.IsNot: "is not", gast.In: "in", gast.NotIn: "not in"}
+
+
+class ChainedComparisons(Thunks):
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) == 1:
+            return node
+        call = templates.replace_as_expression("ag__.chain_compare()")
+        args = [node.left]
+        for i, (op, operand) in enumerate(zip(node.ops, node.comparators)):
+            args.append(gast.Constant(value=SYMBOLS[op.__class__], kind=None))
+            args.append(operand if i == 0 else self.thunk(operand, "compare_operand"))
+        call.args = args
+        return call
+
+
+def transform(node, ctx: Context):
+    return ChainedComparisons(ctx).transform(node)
