@@ -28,6 +28,7 @@ import gast
 
 from autograph import backends, verbosity
 from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError, filter_traceback, user_location
+from autograph.operators import function_scope
 from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
 from autograph.pyct import activity, anno, parser
@@ -219,7 +220,9 @@ def _convert_uncached(fn: types.FunctionType, recursive: bool) -> _Conversion:
                              recursive)
     alias = module_alias(converted)
     tree = to_ast(converted, converted.lineno, converted.col_offset)
-    return _Conversion(_compile(tree, fn, parsed.filename, alias), tree, alias)
+    code = _compile(tree, fn, parsed.filename, alias)
+    function_scope.note_generated(code, anno.get(converted, anno.Key.GENERATED_DEFS, frozenset()))
+    return _Conversion(code, tree, alias)
 
 
 def _compile(converted: ast.FunctionDef, fn: types.FunctionType, filename: str, alias: str) -> types.CodeType:

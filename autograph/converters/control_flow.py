@@ -84,6 +84,7 @@ class ControlFlowTransformer(Base):
         fdef = gast.FunctionDef(name=fn_name, args=args, body=block_or_pass(stmts), decorator_list=[],
                                 returns=None, type_comment=None, type_params=[])
         anno.set(fdef, Key.GENERATED, True)
+        self.ctx.generated_defs.add(fn_name)
         return fdef
 
     composite_writes = True   # False when the function assigns no attribute or item (see transform)

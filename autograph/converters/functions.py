@@ -34,6 +34,7 @@ from autograph.pyct.transformer import Context, located, name
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     body = _declare_shared(node, ctx) + list(node.body)
+    anno.set(node, Key.GENERATED_DEFS, frozenset(ctx.generated_defs))
     options = f"ag__.ConversionOptions(recursive={ctx.recursive!r})"
     scope = templates.replace(
         f"with ag__.FunctionScope(fn_name, scope_name, {options}) as fscope:\n    body",

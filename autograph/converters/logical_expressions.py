@@ -44,6 +44,7 @@ class Thunks(Base):
         anno.set(fdef, Key.GENERATED, True)
         anno.set(fdef, Key.SHARED, frozenset(targets))   # what it writes, for the analyses (activity.writes)
         self.ctx.thunk_writes[fn_name] = frozenset(targets)
+        self.ctx.generated_defs.add(fn_name)
         self.pending.append(fdef)
         return name(fn_name)
 

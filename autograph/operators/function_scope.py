@@ -65,6 +65,9 @@ class FunctionScope:
         if exc_type is TracingFailed and _depth.value == 0:
             error = exc.error
             raise error.with_traceback(error.__traceback__) from None
+        if exc_type is NameError and _unbound_local(exc, tb):
+            raise UnboundLocalError(f"cannot access local variable '{exc.name}' where it is not associated with a "
+                                    "value").with_traceback(tb) from None
         return False
 
     def ret(self, value, did_return, may_fall_off: bool = False):
@@ -107,3 +110,28 @@ def traced(fn, *args):
     except TracingFailed as carried:
         error = carried.error
         raise error.with_traceback(error.__traceback__) from None
+
+
+# The code of the functions the converters made (branches, loop bodies, hoisted operands): they read the
+# converted function's variables through `nonlocal`, where an unbound one raises NameError ("free variable").
+_generated_code: set = set()
+
+
+def note_generated(code, names) -> None:
+    """Remember the functions named `names` made inside the converted function `code` (api.py)."""
+    for const in code.co_consts:
+        if const.__class__ is code.__class__:
+            if const.co_name in names:
+                _generated_code.add(const)
+            note_generated(const, names)
+
+
+def _unbound_local(error: NameError, tb) -> bool:
+    """Whether `error` is the read of an unbound variable of the converted function (running with `tb`'s
+    first frame) in one of the functions the converters made: in the user's function, Python raises
+    UnboundLocalError there, which is what the converted function raises too."""
+    if tb is None or getattr(error, "name", None) not in tb.tb_frame.f_code.co_cellvars:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code in _generated_code

@@ -172,7 +172,7 @@ def test_del_then_read_raises_on_python_values_and_is_reported_on_tensors():
 
     with pytest.raises(UnboundLocalError, match="'x'"):
         f(1)
-    with pytest.raises(NameError, match="'x'"):   # read in the loop test, which shares `x` (docs/limitations.md)
+    with pytest.raises(UnboundLocalError, match="'x'"):   # read in the loop test, which shares `x` (nonlocal)
         ag.convert(f)(1)
     line = f.__code__.co_firstlineno + 3
     with pytest.raises(ag.StagingError, match=rf"'x' is left undefined by this loop's body at .*test_api.py:{line}"):

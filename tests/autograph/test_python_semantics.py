@@ -123,13 +123,27 @@ def read_unbound_in_a_loop(flag):
     return total
 
 
-def test_an_unbound_read_inside_a_converted_statement_is_a_name_error():
-    """The known difference (docs/limitations.md): NameError where Python raises its subclass
-    UnboundLocalError."""
-    with pytest.raises(UnboundLocalError):
+def test_an_unbound_read_inside_a_converted_statement_is_python_s_unbound_local_error():
+    """A branch or body reads the variable through `nonlocal`, where Python says NameError ("free variable");
+    the converted function raises what the user's function raises."""
+    with pytest.raises(UnboundLocalError, match="cannot access local variable 'y'"):
         read_unbound_in_a_loop(False)
-    with pytest.raises(NameError, match="cannot access free variable 'y'") as info:
+    with pytest.raises(UnboundLocalError, match="cannot access local variable 'y'"):
         ag.convert(read_unbound_in_a_loop)(False)
-    assert not isinstance(info.value, UnboundLocalError)
     assert _same(read_unbound_in_a_loop, True) == 2
+
+
+def test_an_unbound_read_in_a_nested_function_stays_a_name_error_as_in_python():
+    def f(flag):
+        def g():
+            return y
+        if flag:
+            y = 1
+        return g()
+
+    with pytest.raises(NameError) as python:
+        f(False)
+    with pytest.raises(NameError) as converted:
+        ag.convert(f)(False)
+    assert type(python.value) is type(converted.value) is NameError
 

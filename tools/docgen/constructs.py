@@ -380,8 +380,7 @@ CONSTRUCTS = [
     Construct("del", "`del`",
               "`del x` stays `del x`: a branch or loop body shares `x` with the function through "
               "`nonlocal`, so deleting it unbinds the function's own variable, and a later read raises "
-              "as in Python (a `NameError`; Python's is its subclass `UnboundLocalError` when the read "
-              "is outside the statement). With a tensor condition or loop, a variable deleted on a path "
+              "as in Python (`UnboundLocalError`). With a tensor condition or loop, a variable deleted on a path "
               "and read afterwards is a `StagingError` naming the `del`. `del` of an "
               "item or attribute (`del d[k]`, `del obj.attr`) is left as written.",
               [largest_gap],
