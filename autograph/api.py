@@ -220,8 +220,8 @@ def _convert_uncached(fn: types.FunctionType, recursive: bool) -> _Conversion:
                              recursive)
     alias = module_alias(converted)
     tree = to_ast(converted, converted.lineno, converted.col_offset)
-    code = _compile(tree, fn, parsed.filename, alias)
-    function_scope.note_generated(code, anno.get(converted, anno.Key.GENERATED_DEFS, frozenset()))
+    code = function_scope.note_generated(_compile(tree, fn, parsed.filename, alias),
+                                         anno.get(converted, anno.Key.GENERATED_DEFS, frozenset()), fn.__qualname__)
     return _Conversion(code, tree, alias)
 
 

@@ -1,6 +1,7 @@
 """The scope every converted function runs in."""
 from __future__ import annotations
 
+import inspect
 import threading
 from dataclasses import dataclass
 
@@ -117,13 +118,39 @@ def traced(fn, *args):
 _generated_code: set = set()
 
 
-def note_generated(code, names) -> None:
-    """Remember the functions named `names` made inside the converted function `code` (api.py)."""
+def note_generated(code, names, qualname: str):
+    """`code` (the converted function, compiled) with the functions the converters made inside it (named
+    `names`) remembered, and every function and class the user defines inside it given the `__qualname__` it
+    has in the user's function (`f.<locals>.h`, not `ag__factory.<locals>.ag__f.<locals>.if_true.<locals>.h`)."""
+    return _renamed(code, frozenset(names), f"{qualname}.<locals>.")
+
+
+_NEWLOCALS = inspect.CO_NEWLOCALS   # set for functions' code, not for a class body's
+
+
+def _renamed(code, names: frozenset, prefix: str):
+    """`code` with its nested code renamed: `prefix` is what a function or class defined directly in it is
+    called under (`f.<locals>.`; a class's `C.`); a made function's contents belong to the scope it is in."""
+    consts = []
     for const in code.co_consts:
         if const.__class__ is code.__class__:
             if const.co_name in names:
+                const = _renamed(const, names, prefix)
                 _generated_code.add(const)
-            note_generated(const, names)
+            else:
+                const = _renamed_user_code(const, names, prefix + const.co_name)
+        consts.append(const)
+    return code.replace(co_consts=tuple(consts))
+
+
+def _renamed_user_code(code, names: frozenset, qualname: str):
+    if code.co_flags & _NEWLOCALS:
+        return _renamed(code, names, f"{qualname}.<locals>.").replace(co_qualname=qualname)
+    # a class body: its `__qualname__` is a constant of its code
+    old = code.co_qualname
+    body = _renamed(code, names, f"{qualname}.")
+    consts = tuple(qualname if const.__class__ is str and const == old else const for const in body.co_consts)
+    return body.replace(co_consts=consts, co_qualname=qualname)
 
 
 def _unbound_local(error: NameError, tb) -> bool:

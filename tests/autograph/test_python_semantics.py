@@ -147,3 +147,24 @@ def test_an_unbound_read_in_a_nested_function_stays_a_name_error_as_in_python():
         ag.convert(f)(False)
     assert type(python.value) is type(converted.value) is NameError
 
+
+
+def test_functions_and_classes_defined_in_converted_statements_keep_their_qualnames():
+    def f(x):
+        if x > 0:
+            def h(v):
+                return lambda: v
+        else:
+            def h(v):
+                return v
+        for i in range(2):
+            g = lambda: i   # noqa: E731
+        class C:
+            def m(self):
+                return 1
+        return h, h(1), g, C, C.m
+
+    names = [o.__qualname__ for o in f(1)]
+    prefix = f.__qualname__ + ".<locals>."
+    assert names == [prefix + n for n in ("h", "h.<locals>.<lambda>", "<lambda>", "C", "C.m")]
+    assert [o.__qualname__ for o in ag.convert(f).generated(1)] == names   # not ...if_true.<locals>.h

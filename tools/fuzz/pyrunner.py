@@ -98,8 +98,10 @@ def _call(mode: str, converted, on_python, on_tensors, a, b):
 def refused(error: BaseException, filename: str) -> bool:
     """A deliberate, clear refusal to stage the program: an autograph or graph-mode error naming the user's file."""
     from autograph.errors import AutoGraphError
+    from runtime.control_flow import ControlFlowError
     from runtime.errors import OperatorNotAllowedInGraphError
-    return isinstance(error, (AutoGraphError, OperatorNotAllowedInGraphError)) and filename in str(error)
+    return (isinstance(error, (AutoGraphError, OperatorNotAllowedInGraphError, ControlFlowError))
+            and filename in str(error))
 
 
 def _compare(mode, expected, got, source, args, filename, refusals) -> Optional[Finding]:
