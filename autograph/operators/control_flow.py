@@ -31,7 +31,7 @@ from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
-from autograph.operators.function_scope import traced, tracing_failed
+from autograph.operators.function_scope import raised_while_tracing, traced, tracing_failed
 from autograph.operators.logical import staged_operands
 from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
 
@@ -63,7 +63,7 @@ def if_stmt(pred, true_fn, false_fn, names: tuple = (), composites=None, outer: 
     if verbosity.level >= 2:
         verbosity.staged("`if`", backend, names)
     shared = _Shared(names, (true_fn, false_fn))
-    shared.stage(lambda state: _staged_if(backend, pred, shared.function(true_fn), shared.function(false_fn),
+    shared.stage("`if`", lambda state: _staged_if(backend, pred, shared.function(true_fn), shared.function(false_fn),
                                           state, names, composites))
 
 
@@ -290,7 +290,7 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
             if verbosity.level >= 2:
                 verbosity.staged("`while` loop", backend, names)
             shared = _Shared(names, (test_fn, body_fn))
-            shared.stage(lambda state: _staged_while(backend, shared.test(test_fn), shared.function(body_fn),
+            shared.stage("`while` loop", lambda state: _staged_while(backend, shared.test(test_fn), shared.function(body_fn),
                                                      state, names, opts, composites))
             return
         if not test:
@@ -497,7 +497,7 @@ def _stage_for(backend, iterable, body_fn, names, extra_test, opts, composites) 
     if verbosity.level >= 2:
         verbosity.staged("`for` loop", backend, names)
     shared = _Shared(names, (body_fn, extra_test))
-    shared.stage(lambda state: _staged_for(backend, iterable, shared.function(body_fn, lead=1), state, names,
+    shared.stage("`for` loop", lambda state: _staged_for(backend, iterable, shared.function(body_fn, lead=1), state, names,
                                            shared.test(extra_test), opts, composites))
 
 
@@ -644,7 +644,7 @@ class _Shared:
     def _cells(self) -> list:
         return [cell for fn in self.functions for cell in (fn.__closure__ or ())]
 
-    def stage(self, staged) -> None:
+    def stage(self, construct: str, staged) -> None:
         """Run `staged(state) -> new state` (the backend's cond or loop on the state functions) and set the
         variables to its result. Tracing runs the functions, which assign the shared variables: the other
         variables they assign (temporaries that nothing reads afterwards) get their values back after it,
@@ -654,7 +654,7 @@ class _Shared:
         try:
             out = _as_tuple(staged(initial), len(self.names))
         except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
-            raise tracing_failed(error) from None
+            raise tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor")) from None
         finally:
             for cell, value in before:
                 if slot_get(cell) is not value:

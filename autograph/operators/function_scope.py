@@ -40,6 +40,7 @@ _interned: dict = {}
 
 class _Depth(threading.local):
     value = 0   # converted functions running in this thread, one inside another
+    pending = None   # the error a TracingFailed on its way out carries (given back if user code swallows it)
 
 
 _depth = _Depth()
@@ -63,8 +64,13 @@ class FunctionScope:
 
     def __exit__(self, exc_type, exc, tb) -> bool:
         _depth.value -= 1
-        if exc_type is TracingFailed and _depth.value == 0:
-            error = exc.error
+        if exc_type is TracingFailed:
+            if _depth.value == 0:
+                _depth.pending = None
+                error = exc.error
+                raise error.with_traceback(error.__traceback__) from None
+        elif _depth.pending is not None:   # the user's code swallowed it (a `with` whose exit returns True)
+            error, _depth.pending = _depth.pending, None
             raise error.with_traceback(error.__traceback__) from None
         if exc_type is NameError and _unbound_local(exc, tb):
             raise UnboundLocalError(f"cannot access local variable '{exc.name}' where it is not associated with a "
@@ -99,7 +105,10 @@ class FunctionScope:
 def tracing_failed(error: Exception) -> BaseException:
     """What a staged statement raises for `error`: carried past the user's `except` clauses (TracingFailed)
     when a converted function is running, `error` itself when the operator was called directly."""
-    return TracingFailed(error) if _depth.value else error
+    if not _depth.value:
+        return error
+    _depth.pending = error
+    return TracingFailed(error)
 
 
 def traced(fn, *args):
@@ -109,6 +118,7 @@ def traced(fn, *args):
     try:
         return fn(*args)
     except TracingFailed as carried:
+        _depth.pending = None
         error = carried.error
         raise error.with_traceback(error.__traceback__) from None
 
@@ -162,3 +172,27 @@ def _unbound_local(error: NameError, tb) -> bool:
     while tb.tb_next is not None:
         tb = tb.tb_next
     return tb.tb_frame.f_code in _generated_code
+
+
+def raised_while_tracing(error: Exception, where: str) -> Exception:
+    """`error`, raised by the user's code while `where` ("this `if` on a tensor") was being staged, with a
+    note (PEP 678) that says so and why (autograph's and the frameworks' own errors are returned as they
+    are): every branch and loop body is traced whatever the input, so it is raised even where Python would
+    not raise it. It keeps its type, for the path where Python raises it too."""
+    from autograph.errors import AutoGraphError
+    if isinstance(error, AutoGraphError) or type(error).__module__.split(".")[0] in _FRAMEWORK_MODULES():
+        return error
+    if hasattr(error, "add_note") and not any(TRACING_NOTE in n for n in getattr(error, "__notes__", ())):
+        error.add_note(at_user_line(
+            f"{TRACING_NOTE} {where}: every branch (or loop body) of a statement on a tensor is traced, whether "
+            "or not it runs for the input, so this is raised on every path. Check the value with the "
+            "framework's assert (e.g. runtime.debugging.Assert), or move the code out of the statement."))
+    return error
+
+
+TRACING_NOTE = "(autograph) raised while tracing"
+
+
+def _FRAMEWORK_MODULES() -> set:
+    from autograph import backends
+    return {prefix.split(".")[0] for prefix in backends.owned_module_prefixes()}

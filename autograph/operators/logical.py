@@ -10,7 +10,7 @@ import operator
 from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
-from autograph.operators.function_scope import traced, tracing_failed
+from autograph.operators.function_scope import raised_while_tracing, traced, tracing_failed
 
 
 def and_(a_fn, b_fn):
@@ -54,7 +54,7 @@ def staged_operands(staged, what: str, *args, watched=None):
     try:
         result = staged(*[(lambda fn=fn: traced(fn)) if callable(fn) else fn for fn in args])
     except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
-        raise tracing_failed(error) from None
+        raise tracing_failed(raised_while_tracing(error, f"{what} on a tensor")) from None
     changed = [i for i, cell in enumerate(cells) if _contents(cell) is not before[i]]
     if not changed:
         return result

@@ -21,7 +21,7 @@ import threading
 import gast
 
 from autograph.pyct import anno
-from autograph.pyct.activity import reads, simple_reads, target_names, writes
+from autograph.pyct.activity import pattern_names, reads, simple_reads, target_names, walk, writes
 from autograph.pyct.anno import Key
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
@@ -85,6 +85,14 @@ def _live_stmt(stmt, live_out: set) -> set:
         bound = set().union(*(target_names(i.optional_vars) for i in stmt.items if i.optional_vars is not None))
         live_in = reads(gast.Tuple(elts=[i.context_expr for i in stmt.items], ctx=gast.Load())) | (
             _live_block(stmt.body, live_out) - bound)
+    elif isinstance(stmt, gast.Match):
+        # each case: its guard and body, less what its pattern binds, plus what the pattern reads (values,
+        # classes); no case may match, so what is live after it is live before it too
+        cases = set(live_out)
+        for case in stmt.cases:
+            bound = set().union(*(pattern_names(p) for p in walk(case.pattern)))
+            cases |= ((_live_block(case.body, live_out) | reads(case.guard)) - bound) | reads(case.pattern)
+        live_in = reads(stmt.subject) | cases
     elif isinstance(stmt, gast.Try):
         after_final = _live_block(stmt.finalbody, live_out)
         handlers_in = set().union(*(_live_block(h.body, after_final) | reads(h.type) for h in stmt.handlers))
@@ -127,6 +135,10 @@ def _defined_stmt(stmt, defined: set) -> set:
     if isinstance(stmt, (gast.With, gast.AsyncWith)):
         bound = set().union(*(target_names(i.optional_vars) for i in stmt.items if i.optional_vars is not None))
         return _defined_block(stmt.body, defined | bound)
+    if isinstance(stmt, gast.Match):
+        for case in stmt.cases:
+            _defined_block(case.body, defined | set().union(*(pattern_names(p) for p in walk(case.pattern))))
+        return defined   # no case may match (a `case _:` aside; conservatively, none is assumed to)
     if isinstance(stmt, gast.Try):
         _defined_block(stmt.body, defined)
         for handler in stmt.handlers:

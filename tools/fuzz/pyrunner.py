@@ -19,6 +19,7 @@ raised from inside autograph/ or runtime/ is an internal error.
 from __future__ import annotations
 
 import traceback
+import types
 import warnings
 from dataclasses import dataclass, field
 from typing import Optional
@@ -82,6 +83,16 @@ def reference(source: str, inputs=INPUTS) -> tuple:
     return tuple(outcomes)
 
 
+def _comparable(value):
+    """`value` as results are compared: tensors as ints, and a function (a closure a program returns, made
+    anew on every call) by its qualified name."""
+    if isinstance(value, tuple):
+        return tuple(_comparable(v) for v in value)
+    if isinstance(value, types.FunctionType):
+        return f"<function {value.__qualname__}>"
+    return _as_ints(value)
+
+
 def _call(mode: str, converted, on_python, on_tensors, a, b):
     import runtime as tf
     if mode == "b":
@@ -96,12 +107,16 @@ def _call(mode: str, converted, on_python, on_tensors, a, b):
 
 
 def refused(error: BaseException, filename: str) -> bool:
-    """A deliberate, clear refusal to stage the program: an autograph or graph-mode error naming the user's file."""
+    """A deliberate, clear refusal to stage the program: an autograph or graph-mode error naming the user's file,
+    or the program's own error raised while a branch was traced, with autograph's note naming the line."""
     from autograph.errors import AutoGraphError
     from runtime.control_flow import ControlFlowError
     from runtime.errors import OperatorNotAllowedInGraphError
-    return (isinstance(error, (AutoGraphError, OperatorNotAllowedInGraphError, ControlFlowError))
-            and filename in str(error))
+    from autograph.operators.function_scope import TRACING_NOTE
+    notes = "\n".join(getattr(error, "__notes__", ()))
+    traced = TRACING_NOTE in notes and filename in notes   # the program's own error, raised tracing a branch
+    return traced or (isinstance(error, (AutoGraphError, OperatorNotAllowedInGraphError, ControlFlowError))
+                      and filename in str(error))
 
 
 def _compare(mode, expected, got, source, args, filename, refusals) -> Optional[Finding]:
@@ -119,7 +134,7 @@ def _compare(mode, expected, got, source, args, filename, refusals) -> Optional[
         if type(value_e) is not type(value_g):
             return Finding("disagreement", mode, f"f{args}: original raised {type(value_e).__name__}, mode {mode} "
                            f"raised {type(value_g).__name__}: {value_g}", source)
-    elif _as_ints(value_e) != value_g:
+    elif _comparable(value_e) != _comparable(value_g):
         return Finding("disagreement", mode, f"f{args}: original returned {value_e!r}, mode {mode} returned "
                        f"{value_g!r}", source)
     if mode != "t" and state_e != state_g:
