@@ -17,7 +17,7 @@ from typing import Callable
 
 import gast
 
-from autograph.pyct import templates
+from autograph.pyct import anno, templates
 from autograph.pyct.transformer import Context, block_or_pass, located
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
@@ -78,7 +78,10 @@ def lower_block(stmts: list, jump: Jump, on_loop: Callable[[gast.AST], None] | N
     for i, stmt in enumerate(stmts):
         rest = stmts[i + 1:]
         if isinstance(stmt, jump.kind):
-            out += [located(s, stmt) for s in jump.replace(stmt)]
+            replacement = [located(s, stmt) for s in jump.replace(stmt)]
+            for s in replacement:   # for `_refuse_mixed_jumps`, which runs in a later pass
+                anno.set(s, anno.Key.LOWERED_JUMP, jump.kind)
+            out += replacement
             return out
         if not contains(stmt, jump):
             out.append(stmt)
@@ -190,7 +193,9 @@ def _refuse_mixed_jumps(stmt, jump: Jump) -> None:
         if other is jump.kind:
             continue
         probe = Jump(other, lambda j: [], "", crosses_loops=other is gast.Return)
-        if any(contains(block, probe) for block in (stmt.body, stmt.orelse, *(h.body for h in stmt.handlers))):
+        blocks = (stmt.body, stmt.orelse, *(h.body for h in stmt.handlers))
+        lowered = any(anno.get(n, anno.Key.LOWERED_JUMP) is other for block in blocks for n in _walk_statements(block))
+        if lowered or any(contains(block, probe) for block in blocks):
             where = next(n for n in _walk_statements(stmt.finalbody) if isinstance(n, jump.kind))
             raise jump.ctx.error(
                 f"a `{jump.kind.__name__.lower()}` in `finally:` overrides the "
@@ -227,7 +232,6 @@ def _walk_statements(stmts):
 
 def add_loop_exit(loop, test_expr) -> None:
     """Make `loop` stop when `test_expr` is false (before each iteration)."""
-    from autograph.pyct import anno
     from autograph.pyct.anno import Key
 
     if isinstance(loop, gast.While):

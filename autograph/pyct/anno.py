@@ -24,6 +24,7 @@ class Key(enum.Enum):
     SCOPE_INIT = ("an UNDEFINED_INIT for a variable defined before the statement in the user's function: needed "
                   "only in a generated function that does not receive it as a parameter")
     GENERATED_DEFS = "on the converted function: the names of the functions the converters made inside it"
+    LOWERED_JUMP = "a statement standing for a lowered jump: the jump's kind (gast.Break, gast.Continue, gast.Return)"
     SHARED = "the variables a hoisted operand function (logical_expressions) assigns through `nonlocal`"
     RAW = "a generated load of a variable that may be undefined (not wrapped in ag__.ld)"
     MODULE_ALIAS = "the name a converted function calls autograph by (`ag__`, unless its own code uses `ag__`)"

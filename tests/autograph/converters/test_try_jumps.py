@@ -328,3 +328,23 @@ def test_an_exception_raised_in_finally_cancels_a_break():
         return out
 
     assert check(f, 4) == [0, 1]
+
+
+def test_a_continue_in_finally_over_a_lowered_break_of_its_handler_is_refused_not_run_wrong():
+    # found by tools/fuzz/pygen.py: the `break` (lowered first) was not seen, and the loop stopped
+    def f(n):
+        out = []
+        for i in range(n):
+            try:
+                raise ZeroDivisionError(i)
+            except ZeroDivisionError:
+                if i > 0:
+                    break
+            finally:
+                out.append(i)
+                continue
+        return out
+
+    assert f(3) == [0, 1, 2]
+    with pytest.raises(ConversionError, match="a `continue` in `finally:` overrides the `break` of its `try`"):
+        ag.convert(f)(3)
