@@ -7,8 +7,10 @@ builtin to its overload through `BUILTIN_OVERLOADS`.
 from __future__ import annotations
 
 import builtins
+import collections.abc
 
 from autograph.backends import backend_for, backend_for_any
+from autograph.errors import StagingError, at_user_line
 
 
 def len_(value):
@@ -40,7 +42,19 @@ def zip_(*iterables, **kwargs):
     backend = backend_for_any(iterables)
     if backend is None:
         return builtins.zip(*iterables, **kwargs)
+    _no_python_iterators(iterables, "zip")
     return backend.need("zip", "`zip` over tensors")(*iterables, **kwargs)
+
+
+def _no_python_iterators(iterables, what: str) -> None:
+    """A staged loop can't take items from a Python iterator or generator one at a time: it is consumed
+    while tracing, not when the loop runs."""
+    for value in iterables:
+        if isinstance(value, collections.abc.Iterator):
+            raise StagingError(at_user_line(
+                f"`{what}` of a Python iterator ({type(value).__name__}) with a tensor: the loop is staged, and a "
+                "staged loop can't take the iterator's items one at a time when it runs. Make it a list "
+                "(`list(it)`) or a tensor first, or loop over Python values only."))
 
 
 def abs_(value):

@@ -122,3 +122,16 @@ def test_a_staged_if_inside_a_match_case_carries_what_it_assigns():
 
     assert f(5, 0) == 0
     assert int(tf.function(f)(tf.constant(5), 0)) == 0   # was 6: nothing was live inside a case
+
+
+def test_zip_of_a_python_iterator_with_a_tensor_is_refused_at_the_users_line():
+    def f(n):
+        it = iter([1, 1, 2, 3])
+        total = 0
+        for v, _ in zip(it, range(n)):
+            total += v
+        return total
+
+    assert f(2) == 2
+    with pytest.raises(ag.StagingError, match=r"`zip` of a Python iterator \(list_iterator\) with a tensor"):
+        tf.function(f)(tf.constant(2))   # was a TypeError about converting a list_iterator to a tensor
