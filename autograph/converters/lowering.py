@@ -35,6 +35,7 @@ class Jump:
     crosses_loops: bool                         # a return leaves enclosing loops too
     ctx: Context | None = None                  # names for a `finally:` that jumps, and errors
     guards_used: int = 0
+    cancels: tuple = ()                         # flags a jump clears where it stands (see `_lower_try`)
 
     def guard_test(self):
         self.guards_used += 1
@@ -79,6 +80,8 @@ def lower_block(stmts: list, jump: Jump, on_loop: Callable[[gast.AST], None] | N
         rest = stmts[i + 1:]
         if isinstance(stmt, jump.kind):
             replacement = [located(s, stmt) for s in jump.replace(stmt)]
+            for flag in jump.cancels:   # a jump in `finally:` discards the pending jump of its `try`
+                replacement += [located(s, stmt) for s in templates.replace("flag = False", flag=flag)]
             for s in replacement:   # for `_refuse_mixed_jumps`, which runs in a later pass
                 anno.set(s, anno.Key.LOWERED_JUMP, jump.kind)
             out += replacement
@@ -140,8 +143,10 @@ def _lower_try(stmt, jump: Jump, on_loop) -> list:
                                                 raise pending_
     """
     final_jumps = bool(stmt.finalbody) and contains(stmt.finalbody, jump)
+    cancels = ()
     if final_jumps:
         _refuse_mixed_jumps(stmt, jump)
+        cancels = _lowered_flags(stmt, jump)
     body_jumps = contains(stmt.body, jump)
     jumps_before = body_jumps or any(contains(part, jump) for part in (*stmt.handlers, *stmt.orelse))
     reset = _exception_may_follow(stmt.body, jump)
@@ -171,7 +176,11 @@ def _lower_try(stmt, jump: Jump, on_loop) -> list:
         pending=pending, inner=inner)
     reraise = templates.replace(
         "if pending is not None:\n    if test:\n        raise pending", pending=pending, test=jump.guard_test())
-    lowered_final = lower_block(finalbody, jump, on_loop)
+    jump.cancels, outer = cancels, jump.cancels
+    try:
+        lowered_final = lower_block(finalbody, jump, on_loop)
+    finally:
+        jump.cancels = outer
     out = [located(s, stmt) for s in wrapped]
     if jumps_before:
         # the flag may be set by a jump of the `try` itself: `finally:` runs as if it were not (its own loops and
@@ -186,16 +195,32 @@ def _lower_try(stmt, jump: Jump, on_loop) -> list:
 _JUMPS = (gast.Return, gast.Break, gast.Continue)
 
 
+def _lowered_flags(stmt, jump: Jump) -> tuple:
+    """The flags of the other jumps of `stmt`'s blocks that an earlier pass lowered (a `break`, when this is a
+    `continue` in `finally:`): this jump, in `finally:`, discards them, as Python discards a pending jump."""
+    flags: dict = {}
+    for block in (stmt.body, stmt.orelse, *(h.body for h in stmt.handlers)):
+        for n in _walk_statements(block):
+            kind = anno.get(n, anno.Key.LOWERED_JUMP)
+            if kind is not None and kind is not jump.kind and isinstance(n, gast.Assign) \
+                    and isinstance(n.value, gast.Constant) and n.value.value is True:
+                flags[n.targets[0].id] = None
+    return tuple(flags)
+
+
 def _refuse_mixed_jumps(stmt, jump: Jump) -> None:
-    """A `break`/`continue` in `finally:` overrides a `return` (or the other jump) of the same `try`; the
-    flags can't say which came last, so that mix is refused rather than run wrong."""
+    """A `break`/`continue` in `finally:` overrides a `return` (or the other loop jump) of the same `try` that a
+    later pass lowers; this pass can't clear that jump's flag, so the mix is refused rather than run wrong.
+    (A `return` in `finally:` needs nothing: its flag ends the loops too. A jump an earlier pass lowered is
+    cleared: `_lowered_flags`.)"""
+    if jump.kind is gast.Return:
+        return
     for other in _JUMPS:
         if other is jump.kind:
             continue
         probe = Jump(other, lambda j: [], "", crosses_loops=other is gast.Return)
         blocks = (stmt.body, stmt.orelse, *(h.body for h in stmt.handlers))
-        lowered = any(anno.get(n, anno.Key.LOWERED_JUMP) is other for block in blocks for n in _walk_statements(block))
-        if lowered or any(contains(block, probe) for block in blocks):
+        if any(contains(block, probe) for block in blocks):
             where = next(n for n in _walk_statements(stmt.finalbody) if isinstance(n, jump.kind))
             raise jump.ctx.error(
                 f"a `{jump.kind.__name__.lower()}` in `finally:` overrides the "

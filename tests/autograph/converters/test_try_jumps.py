@@ -330,7 +330,7 @@ def test_an_exception_raised_in_finally_cancels_a_break():
     assert check(f, 4) == [0, 1]
 
 
-def test_a_continue_in_finally_over_a_lowered_break_of_its_handler_is_refused_not_run_wrong():
+def test_a_continue_in_finally_discards_a_break_of_its_handler():
     # found by tools/fuzz/pygen.py: the `break` (lowered first) was not seen, and the loop stopped
     def f(n):
         out = []
@@ -345,6 +345,33 @@ def test_a_continue_in_finally_over_a_lowered_break_of_its_handler_is_refused_no
                 continue
         return out
 
-    assert f(3) == [0, 1, 2]
-    with pytest.raises(ConversionError, match="a `continue` in `finally:` overrides the `break` of its `try`"):
+    assert check(f, 3) == [0, 1, 2]
+
+
+def test_a_return_in_finally_discards_a_break_or_continue_of_its_try():
+    def f(n, jump):
+        for i in range(n):
+            try:
+                if jump:
+                    break
+                continue
+            finally:
+                if i == 1:
+                    return i
+        return -1
+
+    assert check(f, 3, True) == -1 and check(f, 3, False) == 1
+
+
+def test_a_break_in_finally_over_a_return_of_its_try_is_refused_at_the_users_line():
+    def f(n):
+        for i in range(n):
+            try:
+                return i
+            finally:
+                break
+        return -1
+
+    assert f(3) == -1
+    with pytest.raises(ConversionError, match="a `break` in `finally:` overrides the `return` of its `try`"):
         ag.convert(f)(3)
