@@ -31,10 +31,12 @@ class ContinueTransformer(Base):
         jump = lowering.Jump(gast.Continue, lambda c: templates.replace("flag = True", flag=flag), flag, False, ctx=self.ctx)
         body = lowering.lower_block(templates.copy_tree(node.body), jump)  # one of the two is kept
         if jump.guards_used:
-            node.body = templates.replace("flag = False", flag=flag) + body
+            node.body = templates.replace("flag = False", flag=flag) + lowering.resolve_cancels(
+                body, gast.Continue, flag, crosses_loops=False)
         else:
             silent = lowering.Jump(gast.Continue, lambda c: [], flag, False)
-            node.body = block_or_pass(lowering.lower_block(node.body, silent))
+            node.body = block_or_pass(lowering.resolve_cancels(lowering.lower_block(node.body, silent),
+                                                               gast.Continue, None, crosses_loops=False))
         return node
 
     visit_While = _visit_loop

@@ -36,6 +36,7 @@ class Jump:
     ctx: Context | None = None                  # names for a `finally:` that jumps, and errors
     guards_used: int = 0
     cancels: tuple = ()                         # flags a jump clears where it stands (see `_lower_try`)
+    cancel_later: frozenset = frozenset()       # kinds of jumps lowered later that it clears (a placeholder)
 
     def guard_test(self):
         self.guards_used += 1
@@ -76,13 +77,21 @@ def always_jumps(stmts, jump: Jump) -> bool:
 def lower_block(stmts: list, jump: Jump, on_loop: Callable[[gast.AST], None] | None = None) -> list:
     """`stmts` with every jump of this kind replaced and what follows guarded."""
     out: list = []
+    skip = 0
     for i, stmt in enumerate(stmts):
+        if skip:   # part of a split `finally:` already handled with its `try`
+            skip -= 1
+            continue
         rest = stmts[i + 1:]
         if isinstance(stmt, jump.kind):
             replacement = [located(s, stmt) for s in jump.replace(stmt)]
             for flag in jump.cancels:   # a jump in `finally:` discards the pending jump of its `try`
                 replacement += [located(s, stmt) for s in templates.replace("flag = False", flag=flag)]
-            for s in replacement:   # for `_refuse_mixed_jumps`, which runs in a later pass
+            if jump.cancel_later:       # ... and those lowered later, by `resolve_cancels`
+                placeholder = located(gast.Pass(), stmt)
+                anno.set(placeholder, anno.Key.CANCEL_LATER, jump.cancel_later)
+                replacement.append(placeholder)
+            for s in replacement:   # for `_lowered_flags`, in a later pass
                 anno.set(s, anno.Key.LOWERED_JUMP, jump.kind)
             out += replacement
             return out
@@ -118,6 +127,10 @@ def lower_block(stmts: list, jump: Jump, on_loop: Callable[[gast.AST], None] | N
             for part in (*(getattr(stmt, "handlers", None) or ()), *(getattr(stmt, "cases", None) or ())):
                 part.body = block_or_pass(lower_block(part.body, jump, on_loop))
             out.append(stmt)
+        follows = anno.get(stmt, anno.Key.FINALLY_FOLLOWS, 0)
+        if follows:   # a `try` whose `finally:` an earlier pass split off: that code runs whatever the `try` did
+            out += lower_block(rest[:follows], jump, on_loop)
+            skip, rest = follows, rest[follows:]
         if rest:
             guard = gast.If(test=jump.guard_test(), body=lower_block(rest, jump, on_loop), orelse=[])
             out.append(located(guard, rest[0]))
@@ -143,10 +156,9 @@ def _lower_try(stmt, jump: Jump, on_loop) -> list:
                                                 raise pending_
     """
     final_jumps = bool(stmt.finalbody) and contains(stmt.finalbody, jump)
-    cancels = ()
+    cancels, later = (), frozenset()
     if final_jumps:
-        _refuse_mixed_jumps(stmt, jump)
-        cancels = _lowered_flags(stmt, jump)
+        cancels, later = _lowered_flags(stmt, jump), _later_kinds(stmt, jump)
     body_jumps = contains(stmt.body, jump)
     jumps_before = body_jumps or any(contains(part, jump) for part in (*stmt.handlers, *stmt.orelse))
     reset = _exception_may_follow(stmt.body, jump)
@@ -176,11 +188,11 @@ def _lower_try(stmt, jump: Jump, on_loop) -> list:
         pending=pending, inner=inner)
     reraise = templates.replace(
         "if pending is not None:\n    if test:\n        raise pending", pending=pending, test=jump.guard_test())
-    jump.cancels, outer = cancels, jump.cancels
+    (jump.cancels, jump.cancel_later), outer = (cancels, later), (jump.cancels, jump.cancel_later)
     try:
         lowered_final = lower_block(finalbody, jump, on_loop)
     finally:
-        jump.cancels = outer
+        jump.cancels, jump.cancel_later = outer
     out = [located(s, stmt) for s in wrapped]
     if jumps_before:
         # the flag may be set by a jump of the `try` itself: `finally:` runs as if it were not (its own loops and
@@ -189,7 +201,9 @@ def _lower_try(stmt, jump: Jump, on_loop) -> list:
         out += [located(s, finalbody[0]) for s in templates.replace(
             "saved = flag\nflag = False", saved=saved, flag=jump.flag)]
         reraise += templates.replace("flag = flag or saved", saved=saved, flag=jump.flag)
-    return out + lowered_final + [located(s, finalbody[0]) for s in reraise]
+    final = out[2:] + lowered_final + [located(s, finalbody[0]) for s in reraise]
+    anno.set(out[1], anno.Key.FINALLY_FOLLOWS, len(final))
+    return out[:2] + final
 
 
 _JUMPS = (gast.Return, gast.Break, gast.Continue)
@@ -208,24 +222,37 @@ def _lowered_flags(stmt, jump: Jump) -> tuple:
     return tuple(flags)
 
 
-def _refuse_mixed_jumps(stmt, jump: Jump) -> None:
-    """A `break`/`continue` in `finally:` overrides a `return` (or the other loop jump) of the same `try` that a
-    later pass lowers; this pass can't clear that jump's flag, so the mix is refused rather than run wrong.
-    (A `return` in `finally:` needs nothing: its flag ends the loops too. A jump an earlier pass lowered is
-    cleared: `_lowered_flags`.)"""
-    if jump.kind is gast.Return:
-        return
-    for other in _JUMPS:
-        if other is jump.kind:
+def _later_kinds(stmt, jump: Jump) -> frozenset:
+    """The kinds of the other jumps of `stmt`'s blocks that later passes lower (a `return`, when this is a
+    `break` in `finally:`): this jump discards them too, through a placeholder `resolve_cancels` fills in."""
+    blocks = (stmt.body, stmt.orelse, *(h.body for h in stmt.handlers))
+    return frozenset(other for other in _JUMPS if other is not jump.kind and any(
+        contains(block, Jump(other, lambda j: [], "", crosses_loops=other is gast.Return)) for block in blocks))
+
+
+def resolve_cancels(stmts: list, kind: type, flag: str | None, crosses_loops: bool) -> list:
+    """`stmts` (lowered for jumps of `kind`) with each placeholder of a jump in `finally:` that discards a
+    `kind` jump made `flag = False` (nothing for a jump without a flag), as `lowering._later_kinds` arranged."""
+    out = []
+    for s in stmts:
+        kinds = anno.get(s, anno.Key.CANCEL_LATER)
+        if kinds is not None and kind in kinds:
+            if flag is not None:
+                out += [located(c, s) for c in templates.replace("flag = False", flag=flag)]
+            rest = kinds - {kind}
+            if rest:
+                anno.set(s, anno.Key.CANCEL_LATER, rest)
+                out.append(s)
             continue
-        probe = Jump(other, lambda j: [], "", crosses_loops=other is gast.Return)
-        blocks = (stmt.body, stmt.orelse, *(h.body for h in stmt.handlers))
-        if any(contains(block, probe) for block in blocks):
-            where = next(n for n in _walk_statements(stmt.finalbody) if isinstance(n, jump.kind))
-            raise jump.ctx.error(
-                f"a `{jump.kind.__name__.lower()}` in `finally:` overrides the "
-                f"`{other.__name__.lower()}` of its `try`; autograph can't lower that mix exactly. Move the "
-                f"`{jump.kind.__name__.lower()}` out of the `finally:` block", where)
+        if not isinstance(s, _SCOPES) and (crosses_loops or not isinstance(s, _LOOPS)):
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(s, field, None)
+                if isinstance(block, list) and block:
+                    setattr(s, field, block_or_pass(resolve_cancels(block, kind, flag, crosses_loops)))
+            for part in (*(getattr(s, "handlers", None) or ()), *(getattr(s, "cases", None) or ())):
+                part.body = block_or_pass(resolve_cancels(part.body, kind, flag, crosses_loops))
+        out.append(s)
+    return out
 
 
 def _exception_may_follow(stmts, jump: Jump) -> bool:

@@ -45,7 +45,8 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
         if lowering.contains(loop.body, jump) or _assigns(loop.body, flag):
             lowering.add_loop_exit(loop, jump.guard_test())
 
-    body = lowering.lower_block(node.body, jump, on_loop)
+    body = lowering.resolve_cancels(lowering.lower_block(node.body, jump, on_loop), gast.Return, flag,
+                                    crosses_loops=True)
     ending = "fscope.ret(retval_, do_return, may_fall_off=True)" if may_fall_off else "fscope.ret(retval_, do_return)"
     node.body = (templates.replace("do_return = False\nretval_ = ag__.UndefinedReturnValue()", **names) + body
                  + templates.replace(f"return {ending}", **names))

@@ -24,6 +24,10 @@ class Key(enum.Enum):
     SCOPE_INIT = ("an UNDEFINED_INIT for a variable defined before the statement in the user's function: needed "
                   "only in a generated function that does not receive it as a parameter")
     GENERATED_DEFS = "on the converted function: the names of the functions the converters made inside it"
+    FINALLY_FOLLOWS = ("on a `try` that a jump in its `finally:` split: how many statements after it are that "
+                       "`finally:` (they run whatever the `try` did: never guarded by a later pass)")
+    CANCEL_LATER = ("a placeholder where a jump in `finally:` stands: the kinds of the jumps of its `try` that later "
+                    "passes lower, whose flags it clears (lowering.resolve_cancels)")
     LOWERED_JUMP = "a statement standing for a lowered jump: the jump's kind (gast.Break, gast.Continue, gast.Return)"
     SHARED = "the variables a hoisted operand function (logical_expressions) assigns through `nonlocal`"
     RAW = "a generated load of a variable that may be undefined (not wrapped in ag__.ld)"

@@ -169,18 +169,16 @@ def test_break_and_continue_in_finally_discard_the_exception():
     assert check(g, 4) == [0, 1, 2, 3]
 
 
-def test_break_in_finally_over_a_return_is_refused_at_the_users_line():
+def test_break_in_finally_discards_a_return():
     def f(n):
         for i in range(n):
             try:
                 return i
             finally:
-                break      # <- here
+                break      # discards the return: the loop ends and f goes on
         return -1
 
-    assert f(3) == -1
-    with pytest.raises(ConversionError, match=r"test_try_jumps.py:\d+:\d+: a `break` in `finally:`"):
-        ag.convert(f)(3)
+    assert check(f, 3) == -1
 
 
 def test_suppressing_with_continues_after_a_return_that_raised():
@@ -363,15 +361,44 @@ def test_a_return_in_finally_discards_a_break_or_continue_of_its_try():
     assert check(f, 3, True) == -1 and check(f, 3, False) == 1
 
 
-def test_a_break_in_finally_over_a_return_of_its_try_is_refused_at_the_users_line():
-    def f(n):
-        for i in range(n):
-            try:
-                return i
-            finally:
-                break
-        return -1
+def _mixed(body_jump: str, final_jump: str, raises: bool):
+    """A function whose `try` body ends in `body_jump` and whose `finally:` does `final_jump` when i == 1."""
+    body = {"break": "break", "continue": "continue", "return": "return i * 100"}[body_jump]
+    final = {"break": "break", "continue": "continue", "return": "return -i"}[final_jump]
+    raise_line = "            raise ValueError(i)\n" if raises else ""
+    return (
+        "def f(n):\n"
+        "    out = []\n"
+        "    for i in range(n):\n"
+        "        try:\n"
+        "            out.append(i)\n"
+        f"{raise_line}"
+        f"            {body}\n"
+        "        finally:\n"
+        "            if i == 1:\n"
+        f"                {final}\n"
+        "            out.append(-i)\n"
+        "    return out\n")
 
-    assert f(3) == -1
-    with pytest.raises(ConversionError, match="a `break` in `finally:` overrides the `return` of its `try`"):
-        ag.convert(f)(3)
+
+@pytest.mark.parametrize("raises", [False, True])
+@pytest.mark.parametrize("final_jump", ["break", "continue", "return"])
+@pytest.mark.parametrize("body_jump", ["break", "continue", "return"])
+def test_a_jump_in_finally_discards_the_jump_of_its_try(tmp_path, body_jump, final_jump, raises):
+    import importlib.util
+    path = tmp_path / f"mixed_{body_jump}_{final_jump}_{raises}.py"
+    path.write_text(_mixed(body_jump, final_jump, raises))
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    try:
+        expected = ("value", module.f(4))
+    except ValueError as e:
+        expected = ("error", e.args)
+    try:
+        got = ("value", ag.convert(module.f).generated(4))
+    except ValueError as e:
+        got = ("error", e.args)
+    assert got == expected
+
+
