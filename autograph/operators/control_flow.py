@@ -31,7 +31,7 @@ from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
-from autograph.operators.function_scope import raised_while_tracing, traced, tracing_failed
+from autograph.operators.function_scope import is_generated, raised_while_tracing, traced, tracing_failed
 from autograph.operators.logical import staged_operands
 from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
 
@@ -642,7 +642,14 @@ class _Shared:
         return with_state
 
     def _cells(self) -> list:
-        return [cell for fn in self.functions for cell in (fn.__closure__ or ())]
+        """(name, cell) of every variable the statement's functions close over."""
+        return [(name, cell) for fn in self.functions
+                for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ())]
+
+    def _assigned_here(self) -> set:
+        """The variables the statement's own code assigns or deletes (its functions, and the functions the
+        converters made inside them), as opposed to a function of the user's that it calls."""
+        return set().union(*(_stored_names(fn.__code__) for fn in self.functions))
 
     def stage(self, construct: str, staged) -> None:
         """Run `staged(state) -> new state` (the backend's cond or loop on the state functions) and set the
@@ -650,16 +657,44 @@ class _Shared:
         variables they assign (temporaries that nothing reads afterwards) get their values back after it,
         and all of them do if it raises."""
         initial = self.read()
-        before = [(cell, slot_get(cell)) for cell in self._cells()]
+        before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
+        changed_elsewhere = None
         try:
             out = _as_tuple(staged(initial), len(self.names))
         except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
             raise tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor")) from None
         finally:
-            for cell, value in before:
+            carried, here = set(self.names), None
+            for name, cell, value in before:
                 if slot_get(cell) is not value:
                     slot_set(cell, value)
+                    if name not in carried:
+                        here = self._assigned_here() if here is None else here
+                        if name not in here and changed_elsewhere is None:
+                            changed_elsewhere = name
+        if changed_elsewhere is not None:
+            raise tracing_failed(StagingError(at_user_line(
+                f"'{changed_elsewhere}' is changed by a function called inside this {construct} on a tensor (one "
+                "that assigns it through `nonlocal`). Tracing runs every branch (or the loop body) once, whatever "
+                f"the input, so that change can't follow the path the graph takes. Assign '{changed_elsewhere}' "
+                "in the statement itself, from a value the function returns.")))
         self.write(out)
+
+
+def _stored_names(code) -> frozenset:
+    """Names `code` stores or deletes as closure variables, with those the converters' functions nested in it
+    store (see operators/function_scope.py), cached per code object."""
+    found = _STORED.get(code)
+    if found is None:
+        names = {i.argval for i in dis.get_instructions(code) if i.opname in ("STORE_DEREF", "DELETE_DEREF")}
+        for const in code.co_consts:
+            if const.__class__ is code.__class__ and is_generated(const):
+                names |= _stored_names(const)
+        found = _STORED[code] = frozenset(names)
+    return found
+
+
+_STORED: dict = {}
 
 
 class _GlobalSlot:

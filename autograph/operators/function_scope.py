@@ -128,6 +128,11 @@ def traced(fn, *args):
 _generated_code: set = set()
 
 
+def is_generated(code) -> bool:
+    """Whether `code` is a function the converters made (a branch, loop body or hoisted operand)."""
+    return code in _generated_code
+
+
 def note_generated(code, names, qualname: str):
     """`code` (the converted function, compiled) with the functions the converters made inside it (named
     `names`) remembered, and every function and class the user defines inside it given the `__qualname__` it

@@ -135,3 +135,23 @@ def test_zip_of_a_python_iterator_with_a_tensor_is_refused_at_the_users_line():
     assert f(2) == 2
     with pytest.raises(ag.StagingError, match=r"`zip` of a Python iterator \(list_iterator\) with a tensor"):
         tf.function(f)(tf.constant(2))   # was a TypeError about converting a list_iterator to a tensor
+
+
+def test_a_helper_that_changes_a_variable_through_nonlocal_in_a_staged_branch_is_refused():
+    def f(a, b):
+        y = 2
+
+        def bump():
+            nonlocal y
+            y = y + 4
+            return 0
+
+        x = a
+        if b >= 3:
+            x = x + bump()
+        return x, y
+
+    assert f(3, 7) == (3, 6) and f(3, 0) == (3, 2)
+    assert ag.convert(f).generated(3, 7) == (3, 6)
+    with pytest.raises(ag.StagingError, match=r"'y' is changed by a function called inside this `if` on a tensor"):
+        tf.function(f)(tf.constant(3), tf.constant(7))   # was y == 2 on every path: the change was undone
