@@ -642,9 +642,20 @@ class _Shared:
         return with_state
 
     def _cells(self) -> list:
-        """(name, cell) of every variable the statement's functions close over."""
-        return [(name, cell) for fn in self.functions
-                for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ())]
+        """(name, cell) of every variable the statement's functions close over, and the functions they can
+        call through those variables (a helper `def`ined in the function) close over."""
+        found, seen, todo = [], set(), list(self.functions)
+        while todo:
+            fn = todo.pop()
+            for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+                if id(cell) in seen:
+                    continue
+                seen.add(id(cell))
+                found.append((name, cell))
+                value = slot_get(cell)
+                if value.__class__ is types.FunctionType and value.__closure__:
+                    todo.append(value)
+        return found
 
     def _assigned_here(self) -> set:
         """The variables the statement's own code assigns or deletes (its functions, and the functions the
