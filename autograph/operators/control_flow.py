@@ -257,9 +257,9 @@ def _check_same_structure(true_out, false_out, names, true_fn=None, false_fn=Non
 def match_subject(subject):
     """The subject of a `match` statement: Python values only (patterns can't be staged)."""
     if subject.__class__ is not bool and backend_for(subject) is not None:
-        raise StagingError(at_user_line(
+        raise tracing_failed(StagingError(at_user_line(
             "a `match` statement on a tensor can't be converted: its patterns compare with Python's `==` and "
-            "`is`, which a staged tensor can't answer. Write the cases as an if/elif chain."))
+            "`is`, which a staged tensor can't answer. Write the cases as an if/elif chain.")))
     return subject
 
 
@@ -466,10 +466,10 @@ def for_stmt(iterable, body_fn, names: tuple = (), extra_test=None, opts=None, c
 def _check_no_outer(outer: tuple, construct: str, *functions) -> None:
     if outer:
         where = next((w for fn in functions if fn is not None and (w := _assigned_at(fn, outer[0]))), "")
-        raise StagingError(at_user_line(
+        raise tracing_failed(StagingError(at_user_line(
             f"'{outer[0]}' is declared global or nonlocal and assigned{where} inside this {construct} on a tensor. A graph "
             f"can't assign a variable outside the function each time it runs. Return the value from the function "
-            "instead (or keep it in a runtime.Variable)."))
+            "instead (or keep it in a runtime.Variable).")))
 
 
 def _go_on(extra_test, iterable, done, body_fn, names, opts, composites, outer=()) -> bool:
@@ -482,10 +482,10 @@ def _go_on(extra_test, iterable, done, body_fn, names, opts, composites, outer=(
     if backend is None:
         return bool(test)
     if not isinstance(iterable, range):
-        raise StagingError(at_user_line(
+        raise tracing_failed(StagingError(at_user_line(
             "a `break` or `return` that depends on a tensor inside a loop over a Python iterable: the loop "
             "can't stop at run time. Loop over a tensor or a range instead (e.g. runtime.range) so the loop "
-            "is staged."))
+            "is staged.")))
     _check_no_outer(outer, "`for` loop", body_fn)
     start = iterable.start if done is None else done + iterable.step
     rest = backend.need("range", "a loop over a `range` that a tensor may stop")(start, iterable.stop, iterable.step)

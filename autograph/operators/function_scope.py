@@ -40,7 +40,8 @@ _interned: dict = {}
 
 class _Depth(threading.local):
     value = 0   # converted functions running in this thread, one inside another
-    pending = None   # the error a TracingFailed on its way out carries (given back if user code swallows it)
+    pending = None   # (error, level) a TracingFailed on its way out carries, and the level of the converted
+                     # function whose frame it is in (given back if that function's code swallows it)
 
 
 _depth = _Depth()
@@ -63,14 +64,19 @@ class FunctionScope:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> bool:
-        _depth.value -= 1
+        level = _depth.value
+        _depth.value = level - 1
+        pending = _depth.pending
         if exc_type is TracingFailed:
-            if _depth.value == 0:
+            if level == 1:
                 _depth.pending = None
                 error = exc.error
                 raise error.with_traceback(error.__traceback__) from None
-        elif _depth.pending is not None:   # the user's code swallowed it (a `with` whose exit returns True)
-            error, _depth.pending = _depth.pending, None
+            if pending is not None:
+                _depth.pending = (pending[0], level - 1)   # now in the caller's frame
+        elif pending is not None and pending[1] == level:   # this function's code swallowed it (a `with`
+            _depth.pending = None                           # whose exit returns True, a bare `except`)
+            error = pending[0]
             raise error.with_traceback(error.__traceback__) from None
         if exc_type is NameError and _unbound_local(exc, tb):
             raise UnboundLocalError(f"cannot access local variable '{exc.name}' where it is not associated with a "
@@ -107,7 +113,7 @@ def tracing_failed(error: Exception) -> BaseException:
     when a converted function is running, `error` itself when the operator was called directly."""
     if not _depth.value:
         return error
-    _depth.pending = error
+    _depth.pending = (error, _depth.value)   # raised in the converted function running at this level
     return TracingFailed(error)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
+from autograph.operators.function_scope import tracing_failed
 
 
 def list_append(target, value):
@@ -28,10 +29,10 @@ def list_pop_in_place(target, index=None):
     `pop` on a Python list (or any object), a clear error on a backend's tensor list."""
     if backend_for(target) is None:
         return target.pop() if index is None else target.pop(index)
-    raise StagingError(at_user_line(
+    raise tracing_failed(StagingError(at_user_line(
         "`pop` inside a larger expression, on a list that a loop over tensors carried: the list is a tensor "
         "list, which a `pop` must replace, and only a `pop` statement of its own can. Pop into a variable "
-        "first (`x = l.pop()`), then use `x`."))
+        "first (`x = l.pop()`), then use `x`.")))
 
 
 def list_stack(target, opts=None):

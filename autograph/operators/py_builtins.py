@@ -11,6 +11,7 @@ import collections.abc
 
 from autograph.backends import backend_for, backend_for_any
 from autograph.errors import StagingError, at_user_line
+from autograph.operators.function_scope import tracing_failed
 
 
 def len_(value):
@@ -51,10 +52,10 @@ def _no_python_iterators(iterables, what: str) -> None:
     while tracing, not when the loop runs."""
     for value in iterables:
         if isinstance(value, collections.abc.Iterator):
-            raise StagingError(at_user_line(
+            raise tracing_failed(StagingError(at_user_line(
                 f"`{what}` of a Python iterator ({type(value).__name__}) with a tensor: the loop is staged, and a "
                 "staged loop can't take the iterator's items one at a time when it runs. Make it a list "
-                "(`list(it)`) or a tensor first, or loop over Python values only."))
+                "(`list(it)`) or a tensor first, or loop over Python values only.")))
 
 
 def abs_(value):

@@ -155,3 +155,43 @@ def test_a_helper_that_changes_a_variable_through_nonlocal_in_a_staged_branch_is
     assert ag.convert(f).generated(3, 7) == (3, 6)
     with pytest.raises(ag.StagingError, match=r"'y' is changed by a function called inside this `if` on a tensor"):
         tf.function(f)(tf.constant(3), tf.constant(7))   # was y == 2 on every path: the change was undone
+
+
+def check3(v):
+    if v % 3 == 0:
+        raise ValueError(v)
+    return v
+
+
+def test_a_swallowed_staging_failure_is_given_back_by_the_function_that_swallowed_it():
+    # a converted call made after the swallow (in the finally:) must not take it for its own
+    def f(a, b):
+        y = 2
+        with Suppress():
+            try:
+                y = check3(a)
+            finally:
+                y = check3(b) * 0 + y
+        return y
+
+    assert f(3, 1) == 2
+    with pytest.raises(ValueError) as info:   # was 2: the converted call in finally: consumed the failure
+        tf.function(f)(tf.constant(3), tf.constant(1))
+    assert "(autograph) raised while tracing this `if` on a tensor" in "\n".join(info.value.__notes__)
+
+
+def test_a_refusal_raised_by_a_loop_over_a_python_iterator_passes_the_functions_except():
+    def f(a):
+        z = 0
+        try:
+            for v in iter([a % 2, 1, 2]):
+                if v == 0:
+                    break
+                z += 1
+        except Exception:
+            z = -1
+        return z
+
+    assert f(2) == 0
+    with pytest.raises(ag.StagingError, match="inside a loop over a Python iterable"):
+        tf.function(f)(tf.constant(2))   # was -1: the function's own except caught the refusal
