@@ -7,7 +7,7 @@ function with `jit_compile=True`, and the computation written by hand with `jax.
 first call (trace + lower + compile + run, fresh functions, best of 3) and steady state (best of
 `--repeat` batches; every result brought back as a NumPy array, which our calls do too).
 
-Run: python tools/bench/jit_compile.py [--repeat 7]
+Run from the repository root: PYTHONPATH=. python tools/bench/jit_compile.py [--repeat 7]
 """
 from __future__ import annotations
 
@@ -108,6 +108,7 @@ WORKLOADS = {   # name: (runtime function, hand-written jax, arguments, iteratio
 def first_call(make, args) -> float:
     best = float("inf")
     for _ in range(3):
+        jax.clear_caches()   # jax.jit of the same Python function would otherwise reuse its compiled program
         fn = make()
         start = time.perf_counter()
         np.asarray(fn(*args))
