@@ -85,3 +85,16 @@ class OperatorNotAllowedInGraphError(TypeError):
 
 class UnimplementedError(OpError, NotImplementedError):
     """An op has no kernel or rule for this case."""
+
+
+class LoweringError(UnimplementedError):
+    """A graph can't be lowered to another engine: `function(jit_compile=True)` met an op with no JAX
+    lowering rule (the message names the op and the line that made it), or JAX isn't installed.
+
+        @runtime.function(jit_compile=True)
+        def f(x):
+            return runtime.sort(x)      # LoweringError: ... op Sort ... made at f.py:3
+
+    Fix: leave `jit_compile` unset for that function (the NumPy executor runs every op), or add a rule
+    for the op to `runtime/lowering/to_jax.py`.
+    """

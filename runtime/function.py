@@ -26,6 +26,7 @@ from runtime.errors import OpError
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building
 from runtime.interpret import inline_into, interpret, replay, unrepeatable_ops
+from runtime.lowering import jax_executable
 from runtime.ops import registry
 from runtime.ops.registry import Spec, defop, wrap
 from runtime.signatures import (TensorSpec, array_to_tensor, describe, differ, encode, has_array,
@@ -48,6 +49,7 @@ class Function:
         self.input_signature = None if input_signature is None else tuple(input_signature)
         self._autograph = autograph
         self._reduce_retracing = reduce_retracing
+        self._jit_compile = bool(jit_compile)
         self.__name__ = name or getattr(python_function, "__name__", "function")
         self._cache: dict = {}
         self._concrete: list[ConcreteFunction] = []
@@ -69,7 +71,7 @@ class Function:
             bound = None
         if bound is None:
             bound = Function(types.MethodType(self.python_function, instance), self.input_signature,
-                             self._autograph, self._reduce_retracing, name=self.__name__)
+                             self._autograph, self._reduce_retracing, self._jit_compile, name=self.__name__)
             try:
                 self._bound[instance] = bound
             except TypeError:
@@ -183,6 +185,7 @@ class Function:
         feeds = [v for v in nest.flatten((args, kwargs)) if is_tensor_leaf(v)]
         concrete = trace(self._traced_callable(), specs_args, specs_kwargs, self.__name__,
                          self._parameter_names(), feeds=feeds, first_trace=not self._concrete)
+        concrete.jit_compile = self._jit_compile
         self._concrete.append(concrete)
         self._keys.append(key)
         if reason is not None:
@@ -334,6 +337,7 @@ class ConcreteFunction:
         self._param_names = param_names
         self._executable = None
         self._lock = threading.Lock()
+        self.jit_compile = False   # True: run by JAX (`runtime/lowering/to_jax.py`), not the NumPy executor
 
     @property
     def structured_input_signature(self):
@@ -351,11 +355,12 @@ class ConcreteFunction:
         if self._executable is None:
             with self._lock:
                 if self._executable is None:
-                    self._executable = compile_graph(self.graph, self.graph.outputs, self.name)
+                    compile_ = jax_executable if self.jit_compile else compile_graph
+                    self._executable = compile_(self.graph, self.graph.outputs, self.name)
         return self._executable
 
     def executor_source(self) -> str:
-        """The Python code the executor generated for this graph."""
+        """The Python code the executor generated for this graph (a one-line summary under jit_compile)."""
         return self._compiled().source
 
     def __call__(self, *args, **kwargs):
@@ -501,10 +506,15 @@ CALL = defop("Call", _call_kernel, lambda *inputs, function, graph, captures: [
 
 
 def function(func: Optional[Callable] = None, input_signature=None, autograph: bool = True,
-             reduce_retracing: bool = False, jit_compile=None, experimental_relax_shapes: Optional[bool] = None):
-    """Make a Python function run as traced graphs (decorator or call), like `tf.function`."""
+             reduce_retracing: bool = False, jit_compile=None, experimental_relax_shapes: Optional[bool] = None,
+             experimental_compile=None):
+    """Make a Python function run as traced graphs (decorator or call), like `tf.function`.
+    `jit_compile=True` (or TensorFlow's older `experimental_compile=True`) compiles each concrete
+    function with XLA through JAX instead of running it on the NumPy executor."""
     if experimental_relax_shapes is not None:
         reduce_retracing = experimental_relax_shapes
+    if jit_compile is None:
+        jit_compile = experimental_compile
 
     def decorate(fn: Callable) -> Function:
         if isinstance(fn, Function):  # function(function(f)) is function(f)

@@ -28,6 +28,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
+from runtime.lowering import dot
 from runtime.ops import registry
 from runtime.ops.registry import OpDef, Spec, defop
 from runtime.shape import TensorShape, as_shape
@@ -208,6 +209,11 @@ class Graph:
             "pass it as an argument or return it instead.")
 
     # -- checking and printing -----------------------------------------------
+
+    def to_dot(self) -> str:
+        """This graph as Graphviz DOT text: ops with names and types, edges with dtypes and shapes, the
+        graphs of `Cond`/`While` as nested clusters (`runtime/lowering/dot.py`)."""
+        return dot.to_dot(self)
 
     def lint(self) -> None:
         """Check the graph's invariants; raise AssertionError naming the first broken one."""

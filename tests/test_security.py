@@ -28,6 +28,8 @@ ALLOWED = {
         "compiles the converted function's AST, built by the converters from the parsed source; never a string",
     ("runtime/executor/codegen.py", "compile_graph", "compile"):
         "compiles the executor's straight-line code, generated from a traced graph's ops (names it made itself)",
+    ("runtime/dot.py", "main", "run_path"):
+        "`python -m runtime.dot FILE FUNCTION`: runs the file the user named on the command line, as `python FILE` would",
     ("runtime/executor/codegen.py", "compile_graph", "exec"):
         "defines the generated executor function from the source compiled on the line before",
 }

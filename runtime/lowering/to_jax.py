@@ -1,0 +1,365 @@
+"""A concrete function's graph lowered to one JAX function, compiled once with `jax.jit`.
+
+Every op goes through its entry in one of two tables, keyed by op name like the gradient table:
+
+- `LOWERINGS`: pure ops, `rule(*inputs, **attrs)` on JAX values (the op's attributes as its kernel gets them);
+- `EFFECTS`: ops that read or write the function's state or run graphs, `rule(lowering, *inputs, **attrs)`.
+
+Variables are functional state: the jitted function takes the current value of every Variable the graph
+(and its nested graphs) touches and returns their new values, which `JaxExecutable.run` stores after the
+call. `Cond` is `lax.cond` and `While` is `lax.while_loop`, their graphs lowered by the same interpreter
+(`runtime.interpret.interpret` with `lower_op` as the callback), the Variables' values carried through.
+
+An op without an entry is a `LoweringError` naming the op and the user's line that made it, raised before
+anything is compiled (on the function's first call).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from runtime.errors import LoweringError
+from runtime.graph import made_at
+from runtime.interpret import interpret
+from runtime.ops import registry
+
+
+# --- pure ops -------------------------------------------------------------------------------------
+
+def _dtype(dtype):
+    """The NumPy dtype JAX computes a runtime dtype in (64-bit ones are 32-bit unless jax_enable_x64 is on;
+    the results are converted back to the graph's dtypes)."""
+    return jax.dtypes.canonicalize_dtype(dtype.as_numpy_dtype)
+
+
+def _axis(axis):
+    return axis if axis is None or isinstance(axis, int) else tuple(axis)
+
+
+def _mean(x, axis=None, keepdims=False):
+    if not jnp.issubdtype(x.dtype, jnp.integer):
+        return jnp.mean(x, axis=_axis(axis), keepdims=keepdims)
+    total = jnp.sum(x, axis=_axis(axis), keepdims=keepdims)
+    count = max(x.size, 1) // max(total.size, 1)
+    return (jnp.abs(total) // count * jnp.sign(total)).astype(x.dtype)   # toward zero, as the kernel
+
+
+def _matmul(a, b, transpose_a=False, transpose_b=False):
+    return jnp.matmul(jnp.swapaxes(a, -1, -2) if transpose_a else a, jnp.swapaxes(b, -1, -2) if transpose_b else b)
+
+
+def _true_divide(x, y):
+    if jnp.issubdtype(x.dtype, jnp.integer):
+        return jnp.true_divide(x.astype(jnp.float32), y.astype(jnp.float32))
+    return jnp.true_divide(x, y)
+
+
+def _static(values: tuple, static, what: str):
+    if values:
+        raise LoweringError(f"{what} given as a tensor can't be lowered to JAX (shapes must be static); "
+                            "pass a Python list")
+    return static
+
+
+def _key(spec, values):
+    """The index of a StridedSlice, its tensor slots filled with JAX values."""
+    if isinstance(spec, tuple) and len(spec) == 2 and spec[0] == "$":
+        return values[spec[1]]
+    if isinstance(spec, tuple) and spec and spec[0] == "slice":
+        return slice(*(_key(s, values) for s in spec[1:]))
+    if isinstance(spec, tuple):
+        return tuple(_key(s, values) for s in spec)
+    return Ellipsis if spec == "..." else spec
+
+
+@dataclass
+class LazyRange:
+    """`Range` with traced bounds: XLA can't make an array of a traced length, but a `for` over
+    `runtime.range` only asks its length (`Shape`) and its i-th item (`StridedSlice`), which are
+    arithmetic. Any other use materialises it, which needs static bounds."""
+
+    start: object
+    limit: object
+    delta: object
+
+    def length(self):
+        return jnp.maximum((self.limit - self.start + self.delta - jnp.sign(self.delta)) // self.delta, 0)
+
+    def item(self, i):
+        return self.start + jnp.where(i < 0, i + self.length(), i) * self.delta
+
+    def materialise(self):
+        try:
+            return jnp.arange(int(self.start), int(self.limit), int(self.delta), dtype=jnp.asarray(self.start).dtype)
+        except jax.errors.ConcretizationTypeError:
+            raise LoweringError("a runtime.range with bounds computed in the function can only be iterated "
+                                "over or indexed under jit_compile=True (XLA needs static array sizes)") from None
+
+
+def _real(x):
+    return x.materialise() if isinstance(x, LazyRange) else x
+
+
+def _range(start, limit, delta):
+    return LazyRange(start, limit, delta)
+
+
+def _shape(x, out_type):
+    if isinstance(x, LazyRange):
+        return jnp.reshape(x.length(), (1,)).astype(_dtype(out_type))
+    return jnp.asarray(jnp.shape(x), _dtype(out_type))
+
+
+def _strided_slice(x, *index_values, spec):
+    key = _key(spec, index_values)
+    if isinstance(x, LazyRange):
+        if not isinstance(key, slice) and jnp.ndim(key) == 0:
+            return x.item(key)
+        x = x.materialise()
+    return x[key]
+
+
+def _cast(x, dtype):
+    return jnp.asarray(x).astype(_dtype(dtype))
+
+
+def _cumsum(x, axis=0, exclusive=False, reverse=False):
+    x = jnp.flip(x, axis) if reverse else x
+    out = jnp.cumsum(x, axis=axis, dtype=x.dtype)
+    if exclusive:
+        out = out - x
+    return jnp.flip(out, axis) if reverse else out
+
+
+def _unary(fn: Callable) -> Callable:
+    return lambda x: fn(_real(x))
+
+
+def _binary(fn: Callable) -> Callable:
+    return lambda x, y: fn(_real(x), _real(y))
+
+
+LOWERINGS: dict[str, Callable] = {
+    "Const": lambda value: value,
+    "Identity": _real,
+    "StopGradient": lambda x: lax.stop_gradient(_real(x)),
+    "AddV2": _binary(jnp.add), "Sub": _binary(jnp.subtract), "Mul": _binary(jnp.multiply),
+    "RealDiv": _binary(_true_divide), "FloorDiv": _binary(jnp.floor_divide), "FloorMod": _binary(jnp.remainder),
+    "Pow": _binary(jnp.power), "Maximum": _binary(jnp.maximum), "Minimum": _binary(jnp.minimum),
+    "Equal": _binary(jnp.equal), "NotEqual": _binary(jnp.not_equal), "Less": _binary(jnp.less),
+    "LessEqual": _binary(jnp.less_equal), "Greater": _binary(jnp.greater),
+    "GreaterEqual": _binary(jnp.greater_equal), "LogicalAnd": _binary(jnp.logical_and),
+    "LogicalOr": _binary(jnp.logical_or), "LogicalXor": _binary(jnp.logical_xor),
+    "LogicalNot": _unary(jnp.logical_not),
+    "Neg": _unary(jnp.negative), "Abs": _unary(jnp.abs), "Sign": _unary(jnp.sign), "Square": _unary(jnp.square),
+    "Sqrt": _unary(jnp.sqrt), "Rsqrt": _unary(lax.rsqrt), "Reciprocal": _unary(jnp.reciprocal),
+    "Exp": _unary(jnp.exp), "Expm1": _unary(jnp.expm1), "Log": _unary(jnp.log), "Log1p": _unary(jnp.log1p),
+    "Sin": _unary(jnp.sin), "Cos": _unary(jnp.cos), "Tanh": _unary(jnp.tanh), "Sigmoid": _unary(jax.nn.sigmoid),
+    "Floor": _unary(jnp.floor), "Ceil": _unary(jnp.ceil), "Round": _unary(jnp.round),
+    "Relu": _unary(jax.nn.relu), "Softplus": _unary(jax.nn.softplus),
+    "Softmax": _unary(jax.nn.softmax), "LogSoftmax": _unary(jax.nn.log_softmax),
+    "Cast": lambda x, dtype: _cast(_real(x), dtype),
+    "ClipByValue": lambda t, lo, hi: jnp.minimum(jnp.maximum(t, lo), hi),
+    "SelectV2": lambda c, x, y: jnp.where(c, x, y),
+    "MatMul": _matmul,
+    "Sum": lambda x, axis=None, keepdims=False: jnp.sum(_real(x), axis=_axis(axis), keepdims=keepdims, dtype=x.dtype),
+    "Mean": lambda x, axis=None, keepdims=False: _mean(_real(x), axis, keepdims),
+    "Max": lambda x, axis=None, keepdims=False: jnp.max(_real(x), axis=_axis(axis), keepdims=keepdims),
+    "Min": lambda x, axis=None, keepdims=False: jnp.min(_real(x), axis=_axis(axis), keepdims=keepdims),
+    "Prod": lambda x, axis=None, keepdims=False: jnp.prod(_real(x), axis=_axis(axis), keepdims=keepdims),
+    "Any": lambda x, axis=None, keepdims=False: jnp.any(x, axis=_axis(axis), keepdims=keepdims),
+    "All": lambda x, axis=None, keepdims=False: jnp.all(x, axis=_axis(axis), keepdims=keepdims),
+    "ArgMax": lambda x, axis, output_type: jnp.argmax(x, axis=axis).astype(_dtype(output_type)),
+    "ArgMin": lambda x, axis, output_type: jnp.argmin(x, axis=axis).astype(_dtype(output_type)),
+    "Cumsum": _cumsum,
+    "Shape": _shape,
+    "Size": lambda x, out_type: jnp.asarray(jnp.size(_real(x)), _dtype(out_type)),
+    "Rank": lambda x: jnp.int32(jnp.ndim(_real(x))),
+    "Range": _range,
+    "StridedSlice": _strided_slice,
+    "Reshape": lambda x, *shape_input, shape: jnp.reshape(_real(x), _static(shape_input, shape, "Reshape's shape")),
+    "Transpose": lambda x, perm: jnp.transpose(x, perm),
+    "ExpandDims": lambda x, axis: jnp.expand_dims(x, axis),
+    "Squeeze": lambda x, axis: jnp.squeeze(x, axis=tuple(axis) if axis else None),
+    "ConcatV2": lambda *values, axis: jnp.concatenate([_real(v) for v in values], axis=axis),
+    "Pack": lambda *values, axis: jnp.stack(values, axis=axis),
+    "Unpack": lambda value, num, axis: list(jnp.moveaxis(value, axis, 0)),
+    "Tile": lambda x, *m, multiples: jnp.tile(x, _static(m, multiples, "Tile's multiples")),
+    "Fill": lambda value, *d, dims: jnp.full(_static(d, dims, "Fill's dims"), value, dtype=jnp.asarray(value).dtype),
+    "Eye": lambda num_rows, num_columns, batch_shape, dtype: jnp.broadcast_to(
+        jnp.eye(num_rows, num_columns, dtype=_dtype(dtype)), (*batch_shape, num_rows, num_columns)),
+    "ZerosLike": jnp.zeros_like, "OnesLike": jnp.ones_like,
+    "CustomGradient": lambda *values, num_inputs, num_outputs, grad_graph, has_gradient: list(
+        values[num_inputs:num_inputs + num_outputs]),
+}
+
+
+# --- state and graphs -----------------------------------------------------------------------------
+
+class Lowering:
+    """The Variables' values while one graph is lowered: `handles` in a fixed order, `state` their values."""
+
+    def __init__(self, handles: list):
+        self.handles = handles
+        self.state: dict = {}
+
+    def values(self) -> tuple:
+        return tuple(self.state[h] for h in self.handles)
+
+    def run(self, graph, feeds: list, state: tuple) -> tuple[list, tuple]:
+        """`graph`'s outputs and the Variables' values after it, from `feeds` and their values before."""
+        saved = self.state
+        self.state = dict(zip(self.handles, state))
+        try:
+            outputs = interpret(graph, feeds, graph.outputs, self.lower_op)
+            return outputs, self.values()
+        finally:
+            self.state = saved
+
+    def lower_op(self, op, inputs: list) -> list:
+        effect = EFFECTS.get(op.type)
+        out = effect(self, *inputs, **op.attrs) if effect else LOWERINGS[op.type](*inputs, **op.attrs)
+        return out if op.opdef.multi_output else [out]
+
+
+def _typed(values, specs) -> list:
+    return [jnp.asarray(_real(v)).astype(_dtype(s.dtype)) for v, s in zip(values, specs)]
+
+
+def _cond(lowering: Lowering, pred, *inputs, then_graph, else_graph, then_inputs, else_inputs, output_specs):
+    def branch(graph, positions):
+        def run(operands):
+            values, state = operands
+            outputs, state = lowering.run(graph, [values[i - 1] for i in positions], state)
+            return _typed(outputs, output_specs), state
+        return run
+
+    operands = ([_real(v) for v in inputs], lowering.values())
+    outputs, lowering.state = _restate(lowering, lax.cond(
+        jnp.reshape(pred, ()), branch(then_graph, then_inputs), branch(else_graph, else_inputs), operands))
+    return outputs
+
+
+def _restate(lowering: Lowering, result):
+    outputs, state = result
+    return outputs, dict(zip(lowering.handles, state))
+
+
+def _while(lowering: Lowering, *inputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_inputs,
+           output_specs, max_iterations_input):
+    cond_ext = [_real(inputs[i]) for i in cond_inputs]
+    body_ext = [inputs[i] for i in body_inputs]
+    limit = None if max_iterations_input is None else inputs[max_iterations_input]
+
+    def test(carry):
+        count, loop_vars, state = carry
+        holds = jnp.reshape(lowering.run(cond_graph, list(loop_vars) + cond_ext, state)[0][0], ())
+        return holds if limit is None else jnp.logical_and(count < limit, holds)
+
+    def body(carry):
+        count, loop_vars, state = carry
+        outputs, state = lowering.run(body_graph, list(loop_vars) + body_ext, state)
+        return count + 1, _typed(outputs, output_specs), state
+
+    start = (jnp.int32(0), _typed(inputs[:num_loop_vars], output_specs), lowering.values())
+    _, outputs, state = lax.while_loop(test, body, start)
+    lowering.state = dict(zip(lowering.handles, state))
+    return outputs
+
+
+def _read(lowering: Lowering, handle):
+    return lowering.state[handle]
+
+
+def _assigner(combine: Callable) -> Callable:
+    def assign(lowering: Lowering, value, handle):
+        new = jnp.asarray(combine(lowering.state[handle], _real(value))).astype(_dtype(handle.dtype))
+        lowering.state[handle] = jnp.broadcast_to(new, handle.value.shape)
+        return new
+    return assign
+
+
+def _print(lowering: Lowering, *values, template, sep, end, stream):
+    print_kernel = registry.OPS["PrintV2"].kernel   # the kernel itself, called back on the host
+    jax.debug.callback(lambda *v: print_kernel(*v, template=template, sep=sep, end=end, stream=stream),
+                       *[_real(v) for v in values], ordered=True)
+    return jnp.int32(0)
+
+
+EFFECTS: dict[str, Callable] = {
+    "Cond": _cond,
+    "While": _while,
+    "ReadVariableOp": _read,
+    "AssignVariableOp": _assigner(lambda old, new: new),
+    "AssignAddVariableOp": _assigner(lambda old, delta: old + delta),
+    "AssignSubVariableOp": _assigner(lambda old, delta: old - delta),
+    "PrintV2": _print,
+}
+
+
+# --- the compiled function ------------------------------------------------------------------------
+
+def walk(graph):
+    """Every op of `graph` and of the graphs nested in its ops, depth first."""
+    for op in graph.operations:
+        yield op
+        for _, sub in op.subgraphs():
+            yield from walk(sub)
+
+
+def check_lowerable(graph, function_name: str) -> None:
+    for op in walk(graph):
+        if op.type != "Placeholder" and op.type not in LOWERINGS and op.type not in EFFECTS:
+            raise LoweringError(
+                f"{function_name}: jit_compile=True can't lower the op {op.type} ('{op.name}' in graph "
+                f"'{op.graph.name}') to JAX: it has no lowering rule.{made_at(op)}\n"
+                "Use jit_compile=None to run this function with the NumPy executor, or add a rule for "
+                f"'{op.type}' to runtime/lowering/to_jax.py.", op.type)
+
+
+def variable_handles(graph) -> list:
+    """The storage of every Variable the graph reads or writes, in first-use order."""
+    found: dict = {}
+    for op in walk(graph):
+        handle = op.attrs.get("handle")
+        if handle is not None:
+            found.setdefault(id(handle), handle)
+    return list(found.values())
+
+
+class JaxExecutable:
+    """A graph compiled by `jax.jit`; `run(*values)` takes and returns NumPy values like the executor's."""
+
+    def __init__(self, graph, outputs: list, name: str):
+        check_lowerable(graph, name)
+        self.graph, self.name = graph, name
+        self.handles = variable_handles(graph)
+        written = {id(op.attrs["handle"]) for op in walk(graph) if op.type.startswith("Assign")}
+        self.written = [i for i, h in enumerate(self.handles) if id(h) in written]
+        self.dtypes = [t.dtype.as_numpy_dtype for t in outputs]
+        self.source = f"jax.jit of {name}: {sum(1 for _ in walk(graph))} ops lowered to JAX"
+        self._jitted = jax.jit(self._function)
+
+    def _function(self, inputs, state):
+        lowering = Lowering(self.handles)
+        outputs, state = lowering.run(self.graph, list(inputs), state)
+        return [_real(v) for v in outputs], [state[i] for i in self.written]
+
+    def run(self, *values) -> tuple:
+        outputs, written = self._jitted(values, tuple(h.value for h in self.handles))
+        for i, value in zip(self.written, written):
+            self.handles[i].value = np.array(value)
+        return tuple(_numpy(v, dtype) for v, dtype in zip(outputs, self.dtypes))
+
+    def explain(self, error):
+        return None
+
+
+def _numpy(value, dtype):
+    array = np.asarray(value, dtype=dtype)
+    return array[()] if array.ndim == 0 else array
