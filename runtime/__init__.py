@@ -29,6 +29,7 @@ from runtime.variables import Variable
 from runtime.autodiff import GradientTape, custom_gradient
 from runtime.ops import gradients as _gradients  # noqa: F401  (attaches the gradient table's rules to the ops)
 from runtime.module import Module
+from runtime import keras, optimizers, train
 from runtime.compat import UnconnectedGradients, __version__  # noqa: F401
 from runtime.scopes import device, init_scope, name_scope
 

@@ -7,7 +7,6 @@ example of docs/backends.md.
 from __future__ import annotations
 
 import inspect
-import sys
 
 from autograph import backends
 from autograph.errors import StagingError, at_user_line
@@ -237,10 +236,6 @@ def _a(noun: str) -> str:
     return ("an " if noun[0] in "aeiou" else "a ") + noun
 
 
-def _print(*args, sep=" ", end="\n", file=None, flush=False):
-    logging_ops.print(*args, sep=sep, end=end, output_stream=file or sys.stdout)
-
-
 def _assert(condition, message_fn):
     message = message_fn() if message_fn is not None else "Assertion failed"
     return logging_ops.Assert(_bool(condition), [message if not isinstance(message, Tensor) else message])
@@ -304,7 +299,6 @@ BACKEND = backends.register_backend(backends.Backend(
     logical_and=_logical_and,
     logical_or=_logical_or,
     logical_not=lambda x: math_ops.logical_not(_bool(x)),   # `not x` is a bool, as in Python: `not 3` is False
-    print=_print,
     assert_=_assert,
     list_from=_list_from,
     list_types=(TensorArray,),

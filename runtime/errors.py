@@ -98,3 +98,15 @@ class LoweringError(UnimplementedError):
     Fix: leave `jit_compile` unset for that function (the NumPy executor runs every op), or add a rule
     for the op to `runtime/lowering/to_jax.py`.
     """
+
+
+class OutOfScopeError(NotImplementedError):
+    """A TensorFlow name the runtime deliberately does not provide: Keras layers, `Sequential`, datasets,
+    `fit`/`compile`, `tf.data`, ... (docs/tf-compat.md lists them).
+
+        >>> tf.keras.layers.Dense(10)
+        OutOfScopeError: tf.keras.layers is out of scope for runtime ...
+
+    Fix: write the model as a `tf.keras.Model` (or `tf.Module`) holding `tf.Variable`s, with a `call`
+    method, and train it with a `GradientTape` and an optimizer's `apply_gradients`.
+    """

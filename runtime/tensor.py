@@ -156,7 +156,9 @@ class SymbolicTensor(Tensor):
     def __repr__(self) -> str:
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        """As TensorFlow prints a graph tensor: `Tensor("x:0", shape=(2,), dtype=int32)`."""
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
 
     def __hash__(self) -> int:
         return id(self)

@@ -44,7 +44,7 @@ class Backend:
     logical_and: Optional[Callable] = None  # logical_and(a, b_fn) -> value (b_fn evaluated lazily)
     logical_or: Optional[Callable] = None
     logical_not: Optional[Callable] = None
-    print: Optional[Callable] = None
+    print: Optional[Callable] = None        # unset: `print` stays Python's (runs while tracing)
     assert_: Optional[Callable] = None      # assert_(condition, message_fn)
     list_from: Optional[Callable] = None    # a Python list -> the framework's tensor list
     list_types: tuple = ()                  # types of the framework's tensor lists

@@ -85,11 +85,13 @@ def isinstance_(value, classinfo) -> bool:
 
 
 def print_(*args, **kwargs):
-    """`print(...)`; the backend's `print` (run every time the graph runs) when an argument is staged."""
+    """`print(...)`; the backend's `print` (run every time the graph runs) when an argument is staged and
+    the backend stages `print`. A backend without a `print` capability (runtime, as TensorFlow) keeps
+    Python's: it runs while tracing and shows the staged values themselves."""
     backend = backend_for_any(args)
-    if backend is None:
+    if backend is None or backend.print is None:
         return builtins.print(*args, **kwargs)
-    return backend.need("print", "`print` of a tensor")(*args, **kwargs)
+    return backend.print(*args, **kwargs)
 
 
 def assert_stmt(condition, message_fn=None):

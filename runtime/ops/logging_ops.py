@@ -13,14 +13,19 @@ from runtime.shape import TensorShape
 from runtime.tensor import Tensor, convert_to_tensor
 
 
-def _format(value) -> str:
+def _format(value, summarize: int = -1) -> str:
+    """A value as TensorFlow prints it: arrays without commas, the first and last `summarize` items of
+    each longer dimension around `...` (all of them when `summarize` is negative)."""
     if isinstance(value, np.ndarray) and value.ndim:
-        return np.array2string(value, separator=" ", threshold=1000)
+        if summarize < 0:
+            return np.array2string(value, separator=" ", threshold=sys.maxsize)
+        return np.array2string(value, separator=" ", threshold=0, edgeitems=summarize)
     return str(np.asarray(value)[()]) if not isinstance(value, str) else value
 
 
-def _print(*values, template, sep, end, stream):
-    parts = [_format(values[p[1]]) if isinstance(p, tuple) else p for p in template]
+def _print(*values, template, sep, end, stream, summarize=-1):
+    parts = ["".join(_format(values[p[1]], summarize) if isinstance(p, tuple) else p for p in one)
+             for one in template]
     target = sys.stdout if stream == "stdout" else sys.stderr if stream == "stderr" else stream
     target.write(sep.join(parts) + end)
     return np.int32(0)
@@ -29,18 +34,71 @@ def _print(*values, template, sep, end, stream):
 PRINT = defop("PrintV2", _print, lambda *v, **a: Spec(dtypes.int32, TensorShape(())), stateful=True)
 
 
-def print(*inputs, sep: str = " ", end: str = "\n", output_stream=None, summarize=None, name=None):  # noqa: A001
-    """Print tensors and Python values when the op runs (on every call in a function)."""
+def _is_tensor(value) -> bool:
+    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+
+
+def _has_tensor(value) -> bool:
+    if _is_tensor(value):
+        return True
+    if isinstance(value, dict):
+        return any(_has_tensor(v) for v in value.values())
+    return isinstance(value, (list, tuple)) and any(_has_tensor(v) for v in value)
+
+
+def _template(value, tensors: list, top: bool) -> list:
+    """The parts that print `value`: strings, and ("$", i) where tensors[i]'s value goes. A list, tuple or
+    dict holding tensors prints as Python prints it, each tensor as its value (TensorFlow's nest format)."""
+    if _is_tensor(value):
+        tensors.append(convert_to_tensor(value))
+        return [("$", len(tensors) - 1)]
+    if not _has_tensor(value):
+        return [str(value) if top else repr(value)]
+    if isinstance(value, dict):
+        items = [[repr(k), ": ", *_template(v, tensors, False)] for k, v in _sorted_items(value)]
+        return ["{", *_joined(items), "}"]
+    items = [_template(v, tensors, False) for v in value]
+    if isinstance(value, tuple):
+        return ["(", *_joined(items), ",)" if len(items) == 1 else ")"]
+    return ["[", *_joined(items), "]"]
+
+
+def _sorted_items(mapping: dict) -> list:
+    try:
+        return sorted(mapping.items())      # TensorFlow's nest sorts dict keys
+    except TypeError:
+        return list(mapping.items())
+
+
+def _joined(items: list) -> list:
+    out = []
+    for i, item in enumerate(items):
+        out += ([", "] if i else []) + item
+    return out
+
+
+def _merged(parts: list) -> tuple:
+    """Adjacent strings of a structure's template joined, so `sep` only goes between top-level inputs."""
+    out = []
+    for part in parts:
+        if isinstance(part, str) and out and isinstance(out[-1], str):
+            out[-1] += part
+        else:
+            out.append(part)
+    return tuple(out)
+
+
+def print(*inputs, sep: str = " ", end: str = "\n", output_stream=None, summarize=3, name=None):  # noqa: A001
+    """Print tensors and Python values when the op runs (on every call in a function). Lists, tuples and
+    dicts print their tensors' values; `summarize` items at each end of a longer dimension (TensorFlow's
+    default 3; None is 3, -1 prints everything)."""
     tensors, template = [], []
     for value in inputs:
-        if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
-            tensors.append(convert_to_tensor(value))
-            template.append(("$", len(tensors) - 1))
-        else:
-            template.append(str(value))
+        template.append(_merged(_template(value, tensors, top=True)))
     stream = "stderr" if output_stream is None or output_stream is sys.stderr else (
         "stdout" if output_stream is sys.stdout else output_stream)
-    apply(PRINT, *tensors, template=tuple(template), sep=sep, end=end, stream=stream, name=name)
+    apply(PRINT, *tensors, template=tuple(template), sep=sep, end=end, stream=stream,
+          summarize=3 if summarize is None else summarize, name=name)
 
 
 def _assert(condition, *data, message):

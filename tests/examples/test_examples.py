@@ -1,15 +1,20 @@
 """Every example runs, and prints what the seed documents show."""
+import os
 import pathlib
+import re
 import subprocess
 import sys
 
 import pytest
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
+# The checkout's packages, not whichever copy the interpreter has installed.
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(EXAMPLES.parent), os.environ.get("PYTHONPATH", "")])}
 
 
 def run(name: str) -> str:
-    result = subprocess.run([sys.executable, str(EXAMPLES / name)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, str(EXAMPLES / name)], capture_output=True, text=True, timeout=120,
+                            env=ENV)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -17,7 +22,7 @@ def run(name: str) -> str:
 def test_every_example_is_covered_here():
     tested = {"eager_basics.py", "eager_fizzbuzz.py", "constants_and_variables.py", "calc_to_code.py",
               "graph_relu.py", "graph_side_effects.py", "graph_loops.py", "power_timing.py", "demo.py",
-              "graph_export.py"}  # graph_export.py: tests/examples/test_graph_examples.py
+              "graph_export.py", "linear_regression.py"}  # graph_export.py: tests/examples/test_graph_examples.py
     # Examples of the optional framework backends (torch_*.py, jax_*.py) are run by those backends' tests.
     elsewhere = {p.name for p in EXAMPLES.glob("*.py") if any(
         p.name in t.read_text() for t in (EXAMPLES.parent / "tests" / "autograph" / "backends").glob("test_*.py"))}
@@ -90,3 +95,18 @@ def test_graph_loops_seed001():
 def test_timing_examples_agree_on_results(name):
     out = run(name)
     assert "same result: True" in out if name == "power_timing.py" else "graph function: tf.Tensor(111" in out
+
+
+def test_linear_regression_seed002_follows_the_seeds_loss_curve_eagerly_and_in_a_function():
+    out = run("linear_regression.py").splitlines()
+    losses = [float(re.search(r"([0-9.]+)$", line).group(1)) for line in out[:17]]
+    assert 64 < losses[0] < 73                       # the seed: 68.594 (W=5, B=10 on 3x + 2 + noise)
+    assert losses[1:] == sorted(losses[1:], reverse=True)
+    assert 0.85 < losses[-1] < 1.1                   # the seed: 0.949, the noise's variance
+    w, b = map(float, re.findall(r"[0-9.]+", out[17]))
+    assert abs(w - 3) < 0.1 and abs(b - 2) < 0.1
+    graph_loss, traced, graph_w, graph_b = map(float, re.findall(r"\d+(?:\.\d+)?", out[18]))
+    assert traced == 1 and out[18].startswith("tf.function: final loss ")
+    assert abs(graph_loss - losses[-1]) < 2e-3 and abs(graph_w - w) < 2e-3 and abs(graph_b - b) < 2e-3
+    assert out[19] == "./ckpt/-1" and out[20].endswith("shape=() dtype=float32, numpy=2.0>")
+    assert out[21:] == ["tf.Tensor(2.5, shape=(), dtype=float32)", "tf.Tensor(5.5, shape=(), dtype=float32)"]

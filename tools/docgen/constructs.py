@@ -334,9 +334,11 @@ CONSTRUCTS = [
               ["safe_sqrt(16.0)"],
               ["safe_sqrt(tf.constant(16.0))"]),
     Construct("print", "`print`",
-              "`print(...)` becomes `ag__.converted_call(print, ...)`, which prints as Python does on "
-              "Python values and becomes the framework's print op (runtime's `PrintV2`, printing on every "
-              "call of the graph) when an argument is a tensor.",
+              "`print(...)` becomes `ag__.converted_call(print, ...)`. With runtime it stays Python's "
+              "`print`, as in TensorFlow: inside a traced function it runs once per trace, showing a "
+              "tensor as the symbolic tensor it is (`Tensor(\"n:0\", shape=(), dtype=int32)`); use "
+              "`tf.print` to print values on every call. A framework whose backend stages `print` (JAX's "
+              "`jax.debug.print`, PyTorch's print op) gets its print op when an argument is a tensor.",
               [countdown],
               ["countdown(2)"],
               ["countdown(tf.constant(2))"]),

@@ -1,0 +1,70 @@
+"""`tf.print` (an op, every call) and Python's `print` in a traced function (once per trace)."""
+import runtime as tf
+
+
+def test_python_print_in_a_function_runs_once_per_trace_showing_the_symbolic_tensor(capsys):
+    @tf.function
+    def double(a):
+        print("Tracing with", a)
+        return a + a
+
+    double(tf.constant([1, 2]))
+    double(tf.constant([3, 4]))
+    assert capsys.readouterr().out == 'Tracing with Tensor("a:0", shape=(2,), dtype=int32)\n'
+    double(tf.constant([1.0]))
+    assert capsys.readouterr().out == 'Tracing with Tensor("a:0", shape=(1,), dtype=float32)\n'
+
+
+def test_python_print_of_a_tensor_inside_a_staged_branch_runs_while_tracing(capsys):
+    @tf.function
+    def f(x):
+        if x > 0:
+            print("positive", x)
+        return x
+
+    f(tf.constant(-1))
+    f(tf.constant(1))
+    assert capsys.readouterr().out == 'positive Tensor("x:0", shape=(), dtype=int32)\n'
+
+
+def test_symbolic_tensor_str_and_repr_are_tensorflows():
+    seen = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def f(x):
+        seen.append((str(x), repr(x)))
+        return x
+
+    f(tf.ones([2, 3]))
+    assert seen == [('Tensor("x:0", shape=(None, 3), dtype=float32)',
+                     "<tf.Tensor 'x:0' shape=(None, 3) dtype=float32>")]
+
+
+def test_tf_print_runs_on_every_call_printing_values_of_lists_and_dicts(capsys):
+    @tf.function
+    def f(x):
+        tf.print("x:", [x, x * 2], {"b": 1, "a": x}, ("t", x), (x,))
+        return x
+
+    f(tf.constant([1, 2]))
+    f(tf.constant([3, 4]))
+    assert capsys.readouterr().err.splitlines() == [
+        "x: [[1 2], [2 4]] {'a': [1 2], 'b': 1} ('t', [1 2]) ([1 2],)",
+        "x: [[3 4], [6 8]] {'a': [3 4], 'b': 1} ('t', [3 4]) ([3 4],)"]
+
+
+def test_tf_print_summarizes_long_tensors_as_tensorflow(capsys):
+    tf.print(tf.range(10))
+    tf.print(tf.range(6))
+    tf.print(tf.range(10), summarize=-1)
+    tf.print(tf.range(10), summarize=1)
+    tf.print(tf.zeros([8, 2], tf.int32))
+    assert capsys.readouterr().err.splitlines() == [
+        "[0 1 2 ... 7 8 9]", "[0 1 2 3 4 5]", "[0 1 2 3 4 5 6 7 8 9]", "[0 ... 9]",
+        "[[0 0]", " [0 0]", " [0 0]", " ...", " [0 0]", " [0 0]", " [0 0]]"]
+
+
+def test_tf_print_of_a_variable_and_python_values(capsys):
+    v = tf.Variable([1.5, 2.5])
+    tf.print("v =", v, 3, "done", sep="|", end="!\n")
+    assert capsys.readouterr().err == "v =|[1.5 2.5]|3|done!\n"

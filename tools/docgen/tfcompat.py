@@ -1,0 +1,208 @@
+"""Write docs/tf-compat.md: TensorFlow code run with `import runtime as tf`, and what it printed.
+
+Each entry is a few lines of TensorFlow code, run here in a fresh namespace;
+the page shows the code and its real output (or the error's type and first
+line), grouped by what exists, what differs (and why), and what is out of
+scope. `python -m tools.docgen.tfcompat` rewrites the page; `--check` (and
+tests/tools/test_tfcompat.py) fails when the page is stale.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import runpy
+import subprocess
+import sys
+import tempfile
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "docs" / "tf-compat.md"
+COMMAND = "python -m tools.docgen.tfcompat"
+
+
+@dataclass(frozen=True)
+class Entry:
+    title: str
+    code: str
+    note: str = ""
+
+
+EXISTS = [
+    Entry("Tensors, dtypes and ops", """
+        a = tf.constant([[1, 2], [3, 4]])
+        print(tf.add(a, 1) * a, tf.float32)
+        print(tf.nn.softmax(tf.constant([1.0, 2.0])).numpy())
+        """),
+    Entry("`tf.function`: a Python `print` runs once per trace, `tf.print` on every call", """
+        @tf.function
+        def double(a):
+            print("Tracing with", a)
+            tf.print("Executing with", a, output_stream=sys.stdout)
+            return a + a
+
+        double(tf.constant(1))
+        double(tf.constant(2))
+        """),
+    Entry("`tf.print` of structures and long tensors (summarize=3)", """
+        x = tf.range(10)
+        tf.print([x[:2], {"n": x[9]}], x, output_stream=sys.stdout)
+        """),
+    Entry("A Variable created on a function's first call (seed 001)", """
+        class MyModule(tf.Module):
+            def __init__(self):
+                self.v = None
+
+            @tf.function
+            def call(self, x):
+                if self.v is None:
+                    self.v = tf.Variable(tf.ones_like(x))
+                return self.v * x
+
+        print(MyModule().call(tf.constant([1.0, 2.0])))
+        """),
+    Entry("Training: `keras.Model`, optimizers, `GradientTape` (seed 002)", """
+        class Model(tf.keras.Model):
+            def __init__(self):
+                super(Model, self).__init__()
+                self.W = tf.Variable(5.0)
+                self.B = tf.Variable(10.0)
+
+            def call(self, inputs):
+                return inputs * self.W + self.B
+
+        model, optimizer = Model(), tf.keras.optimizers.Adam(learning_rate=0.5)
+        x = tf.constant([0.0, 1.0, 2.0])
+        for _ in range(200):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - (3 * x + 2)))
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        print(round(float(model.W), 2), round(float(model.B), 2), int(optimizer.iterations))
+        """),
+    Entry("`tf.train.Checkpoint` and `tf.keras.metrics.Mean` (seed 002)", """
+        x = tf.Variable(10.)
+        checkpoint = tf.train.Checkpoint(x=x)
+        x.assign(2.)
+        print(checkpoint.save('./ckpt/'))
+        x.assign(11.)
+        checkpoint.restore(tf.train.latest_checkpoint('./ckpt/'))
+        print(x.numpy())
+        m = tf.keras.metrics.Mean("loss")
+        m(0); m(5); m([8, 9])
+        print(m.result())
+        """),
+]
+
+DIFFERS = [
+    Entry("Variable names are numbered across the program", """
+        print(tf.Variable(1.0), tf.Variable(2.0), sep="\\n")
+        """, "Each unnamed Variable gets a new number (`Variable_3:0`), where TensorFlow's eager "
+             "Variables are all `Variable:0`: names stay unique, so a checkpoint or graph can tell them apart."),
+    Entry("`numpy()` of a 0-d tensor is a NumPy scalar", """
+        print(repr(tf.constant(2.5).numpy()))
+        """, "As in TensorFlow; under NumPy 2 its repr shows the type."),
+    Entry("Checkpoints are NumPy `.npz` files", """
+        print(sorted(os.listdir(os.path.dirname(tf.train.Checkpoint(v=tf.Variable(1)).save("ck/run")))))
+        """, "One `.npz` per save plus TensorFlow's `checkpoint` state file; TensorFlow's own checkpoint "
+             "files can't be read (there is no TensorFlow to read them with)."),
+    Entry("Only the CPU", """
+        print(tf.config.list_physical_devices())
+        with tf.device("/GPU:0"):
+            pass
+        """, "Ops run on NumPy; a device other than the CPU is an error rather than a silent fallback."),
+]
+
+OUT_OF_SCOPE = [
+    Entry("Keras layers, `Sequential`, datasets, `fit`", """
+        tf.keras.layers.Dense(10)
+        """, "Write the model as a `tf.keras.Model` holding Variables and train it with a GradientTape."),
+    Entry("`tf.keras.Sequential`", """
+        tf.keras.Sequential([])
+        """),
+    Entry("`tf.data`", """
+        tf.data.Dataset.from_tensor_slices([1, 2])
+        """, "Iterate over tensors or Python lists instead (a `for` over a tensor is a staged loop)."),
+]
+
+
+def run(code: str, number: int) -> str:
+    """What `code` prints (stdout and stderr), or its error's type and first line. The code is a real file
+    (`example_<number>.py` in the current directory), so that autograph can read its source."""
+    path = Path(f"example_{number}.py")
+    path.write_text("import os\nimport sys\n\nimport runtime as tf\n\n" + textwrap.dedent(code))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            runpy.run_path(str(path), run_name="__main__")
+        except Exception as e:  # noqa: BLE001 - the page shows the error
+            first = str(e).splitlines()[0] if str(e) else ""
+            print(f"{type(e).__name__}: {first}")
+    return out.getvalue()
+
+
+def _section(title: str, intro: str, entries: list) -> str:
+    parts = [f"## {title}\n\n{intro}\n"]
+    for entry in entries:
+        number = len(list(Path().glob("example_*.py")))
+        # `py`, not `python`, and no output marker: tests/test_docs.py would run the blocks as one program,
+        # but each runs alone here (tests/tools/test_tfcompat.py checks the page instead).
+        parts.append(f"### {entry.title}\n\n```py\n{textwrap.dedent(entry.code).strip()}\n```\n\n"
+                     f"prints:\n\n```text\n{run(entry.code, number).rstrip()}\n```\n")
+        if entry.note:
+            parts.append(f"{entry.note}\n")
+    return "\n".join(parts)
+
+
+def page() -> str:
+    """The page, generated in a fresh interpreter (Variable numbers and traces start from nothing)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    result = subprocess.run([sys.executable, "-m", "tools.docgen.tfcompat", "--print"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=300, check=True)
+    return result.stdout
+
+
+def _generate() -> str:
+    cwd = os.getcwd()
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)
+        try:
+            import runtime
+            runtime.random.set_seed(0)
+            sys.path.insert(0, scratch)
+            body = "\n".join([
+                _section("What exists", "TensorFlow code that runs unchanged with `import runtime as tf`.", EXISTS),
+                _section("What differs, and why", "Deliberate differences from TensorFlow.", DIFFERS),
+                _section("Out of scope", "Names runtime does not provide; the error says so.", OUT_OF_SCOPE)])
+        finally:
+            os.chdir(cwd)
+    return (f"<!-- generated by `{COMMAND}` from tools/docgen/tfcompat.py; do not edit -->\n\n"
+            "# TensorFlow compatibility\n\n"
+            "Each example below is TensorFlow code run, alone, after `import runtime as tf` (and `os`, `sys`) "
+            "when this page was generated; the output shown is what it printed. The API contract lists every name; "
+            "[runtime.md](runtime.md) and [limitations.md](limitations.md) explain the details.\n\n" + body)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="Write docs/tf-compat.md from real runs.")
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if the page is stale")
+    parser.add_argument("--print", action="store_true", help="print the page (generated in this process)")
+    args = parser.parse_args(argv)
+    if args.print:
+        sys.stdout.write(_generate())
+        return 0
+    text = page()
+    current = OUT.read_text() if OUT.exists() else None
+    if args.check:
+        return 0 if current == text else 1
+    OUT.write_text(text)
+    print(f"docs/tf-compat.md {'unchanged' if current == text else 'written'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
