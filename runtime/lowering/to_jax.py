@@ -284,10 +284,9 @@ def _assigner(combine: Callable) -> Callable:
     return assign
 
 
-def _print(lowering: Lowering, *values, template, sep, end, stream):
+def _print(lowering: Lowering, *values, **attrs):
     print_kernel = registry.OPS["PrintV2"].kernel   # the kernel itself, called back on the host
-    jax.debug.callback(lambda *v: print_kernel(*v, template=template, sep=sep, end=end, stream=stream),
-                       *[_real(v) for v in values], ordered=True)
+    jax.debug.callback(lambda *v: print_kernel(*v, **attrs), *[_real(v) for v in values], ordered=True)
     return jnp.int32(0)
 
 
