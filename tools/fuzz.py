@@ -116,11 +116,7 @@ def run(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float = 30.0,
             counts["staged" if staged else "python"] += 1
             if finding is not None:
                 small = _shrink(source, finding, kind_modes, timeout, budget)
-                out.mkdir(parents=True, exist_ok=True)
-                path = out / f"seed{seed + i}_{'staged' if staged else 'python'}_{finding.mode}.py"
-                path.write_text(f'"""{finding.kind} in mode {finding.mode}:\n{finding.detail}\n"""\n' + small)
-                findings.append((finding, path))
-                print(f"{finding.kind} (mode {finding.mode}), seed {seed + i}: {path}", flush=True)
+                findings.append(_save(out, seed + i, "staged" if staged else "python", finding, small))
         if progress and (i + 1) % progress == 0:
             print(f"fuzz: {i + 1}/{n} seeds, {len(findings)} findings, {time.perf_counter() - start:.0f}s",
                   file=sys.stderr, flush=True)
@@ -150,11 +146,7 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
             if finding is not None:
                 check.keep_reference(source)
                 small = _shrink(source, finding, finding.mode, timeout, budget, check)   # only its mode
-                out.mkdir(parents=True, exist_ok=True)
-                path = out / f"seed{seed + i}_{'tensor' if tensor else 'values'}_{finding.mode}.py"
-                path.write_text(f'"""{finding.kind} in mode {finding.mode}:\n{finding.detail}\n"""\n' + small)
-                findings.append((finding, path))
-                print(f"{finding.kind} (mode {finding.mode}), seed {seed + i}: {path}", flush=True)
+                findings.append(_save(out, seed + i, "tensor" if tensor else "values", finding, small))
         if progress and (i + 1) % progress == 0:
             print(f"fuzz: {i + 1}/{n} seeds, {len(findings)} findings, {time.perf_counter() - start:.0f}s",
                   file=sys.stderr, flush=True)
