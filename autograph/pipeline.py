@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import gast
 
 from autograph.converters import (asserts, break_statements, call_trees, comparisons, conditional_expressions,
-                                  continue_statements, control_flow, directives, functions, lists,
+                                  continue_statements, control_flow, directives, exceptions, functions, lists,
                                   logical_expressions, return_statements)
 from autograph.pyct import activity, liveness, naming
 from autograph.pyct.transformer import Context
@@ -22,6 +22,7 @@ def _analyse(node, ctx: Context):
 
 PIPELINE = [
     directives.transform,               # first: loop options must be read before loops change shape
+    exceptions.transform,               # before lowering jumps, whose own `except BaseException` must catch all
     break_statements.transform,         # jumps are lowered to flags, innermost loops first ...
     continue_statements.transform,
     return_statements.transform,        # ... and returns last, since they leave every enclosing loop
@@ -43,6 +44,7 @@ _CONTROL = {gast.If, gast.While, gast.For}
 # each step is a walk of the whole function. `None`: always runs.
 NEEDS = {
     directives.transform: ("set_loop_options",),
+    exceptions.transform: {gast.Try, gast.TryStar} if hasattr(gast, "TryStar") else {gast.Try},
     break_statements.transform: {gast.Break, "loop else"},   # it also moves a loop's `else:` after the loop
     continue_statements.transform: {gast.Continue},
     asserts.transform: {gast.Assert},

@@ -12,7 +12,7 @@ from autograph import backends
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.control_flow import define_loop_state
 
-from runtime import control_flow, dtypes
+from runtime import control_flow, dtypes, errors
 from runtime.graph import FuncGraph, building
 from runtime.ops import array_ops, logging_ops, math_ops, registry
 from runtime.ops.weak import WeakProbe, accepts as weak_accepts
@@ -410,6 +410,7 @@ BACKEND = backends.register_backend(backends.Backend(
     name="runtime",
     staged_types=(SymbolicTensor, StagedEnumerate, StagedZip),
     modules=("runtime",),
+    graph_errors=(errors.OperatorNotAllowedInGraphError,),
     is_staging=lambda: registry.context.graph is not None,
     cond=_cond,
     while_loop=_while_loop,

@@ -55,6 +55,9 @@ class Backend:
     # Values undefined on some path (a `return` inside a staged loop or in one branch of a staged `if`, an
     # empty list appended to in a staged loop) need a placeholder of the right type. With these two,
     # autograph learns the type by running a branch or loop body once in a throwaway trace:
+    # Errors the framework raises when Python meets a staged value (`bool` of a symbolic tensor): raised in a
+    # converted function, they pass its own `except` clauses (converters/exceptions.py)
+    graph_errors: tuple = ()
     probe: Optional[Callable] = None        # probe(fn) -> fn()'s result, traced where nothing is kept
     zeros_like: Optional[Callable] = None   # zeros_like(value) -> a staged zero of value's type and shape
     # A function that may end without `return` on a path a staged value chooses (Python returns None there):
@@ -147,6 +150,13 @@ def unregister_backend(name: str) -> None:
 def registered() -> list[Backend]:
     """The registered backends, in registration order."""
     return list(_backends)
+
+
+def tracing_errors() -> tuple:
+    """What a converted function's `except` clauses let through: autograph's carrier of a failed staging and
+    every registered framework's `graph_errors` (see converters/exceptions.py)."""
+    from autograph.errors import TracingFailed
+    return (TracingFailed, *(e for b in _backends for e in b.graph_errors))
 
 
 def owned_module_prefixes() -> tuple:

@@ -195,3 +195,31 @@ def test_a_refusal_raised_by_a_loop_over_a_python_iterator_passes_the_functions_
     assert f(2) == 0
     with pytest.raises(ag.StagingError, match="inside a loop over a Python iterable"):
         tf.function(f)(tf.constant(2))   # was -1: the function's own except caught the refusal
+
+
+def test_a_graph_error_in_the_functions_own_code_passes_its_except():
+    def f(a):
+        try:
+            *rest, last = range(1 + a % 3)
+        except Exception:
+            raise ValueError("the function's own handler")
+        return last
+
+    assert f(1) == 1
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):   # was the handler's ValueError
+        tf.function(f)(tf.constant(1))
+
+
+def test_a_bare_except_does_not_swallow_a_staging_failure():
+    def f(b):
+        y = 0
+        try:
+            if b > 0:
+                y = zz   # noqa: F821 - unbound: Python raises (and the bare except catches) only if b > 0
+        except:   # noqa: E722
+            y = -1
+        return y
+
+    assert f(0) == 0 and f(1) == -1
+    with pytest.raises(NameError):
+        tf.function(f)(tf.constant(0))
