@@ -83,6 +83,15 @@ def _time_limit(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
+def _save(out: pathlib.Path, seed: int, kind: str, finding, small: str):
+    """Write the (minimised) reproducer of `finding` and say where: (finding, path)."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"seed{seed}_{kind}_{finding.mode}.py"
+    path.write_text(f'"""{finding.kind} in mode {finding.mode}:\n{finding.detail}\n"""\n' + small)
+    print(f"{finding.kind} (mode {finding.mode}), seed {seed}: {path}", flush=True)
+    return finding, path
+
+
 def _check(source: str, modes: str, timeout: float, check=runner.check):
     try:
         with _time_limit(timeout):

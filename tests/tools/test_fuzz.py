@@ -55,3 +55,16 @@ def test_staged_programs_return_on_a_loop_counter():
     import re
     pattern = re.compile(r"if n\d+ (>|==|>=) \d:\n +return ")
     assert any(pattern.search(generator.generate(s, staged=True)) for s in range(50))
+
+
+def test_a_finding_is_saved_as_a_reproducer_that_names_it(tmp_path, capsys):
+    import importlib.util
+    import pathlib
+    spec = importlib.util.spec_from_file_location("fuzz_cli", pathlib.Path(__file__).parents[2] / "tools" / "fuzz.py")
+    fuzz_cli = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz_cli)
+    finding = runner.Finding("disagreement", "b", "f(1, 2): 3 vs 4", "def f(a, b):\n    return a\n")
+    saved, path = fuzz_cli._save(tmp_path / "out", 7, "values", finding, "def f(a, b):\n    return a\n")
+    assert saved is finding and path.name == "seed7_values_b.py"
+    assert path.read_text().startswith('"""disagreement in mode b:\nf(1, 2): 3 vs 4\n"""')
+    assert str(path) in capsys.readouterr().out
