@@ -33,7 +33,7 @@ from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
 from autograph.operators.function_scope import is_generated, raised_while_tracing, traced, tracing_failed
 from autograph.operators.logical import staged_operands
-from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
+from autograph.operators.variables import UNBOUND, Undefined, UndefinedReturnValue, cell_value, is_undefined, set_cell
 
 
 def _as_tuple(value, n: int) -> tuple:
@@ -581,7 +581,7 @@ class _Carried:
 
 # --- the variables a statement's functions share with the function they are written in -------------------
 
-_EMPTY = object()   # an unbound variable's value in a snapshot
+_EMPTY = UNBOUND   # an unbound variable's value in a snapshot
 
 
 class _Shared:
@@ -718,20 +718,13 @@ class _GlobalSlot:
 def slot_get(slot):
     if slot.__class__ is _GlobalSlot:
         return slot.namespace.get(slot.name, _EMPTY)
-    try:
-        return slot.cell_contents
-    except ValueError:
-        return _EMPTY
+    return cell_value(slot)
 
 
 def slot_set(slot, value) -> None:
-    if slot.__class__ is _GlobalSlot:
-        if value is _EMPTY:
-            slot.namespace.pop(slot.name, None)
-        else:
-            slot.namespace[slot.name] = value
+    if slot.__class__ is not _GlobalSlot:
+        set_cell(slot, value)
     elif value is _EMPTY:
-        if slot_get(slot) is not _EMPTY:
-            del slot.cell_contents
+        slot.namespace.pop(slot.name, None)
     else:
-        slot.cell_contents = value
+        slot.namespace[slot.name] = value

@@ -11,6 +11,7 @@ from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.function_scope import raised_while_tracing, traced, tracing_failed
+from autograph.operators.variables import cell_value, set_cell
 
 
 def and_(a_fn, b_fn):
@@ -50,36 +51,25 @@ def staged_operands(staged, what: str, *args, watched=None):
     (`tracing_failed`)."""
     watched = [fn for fn in args if callable(fn)] if watched is None else watched
     cells = [cell for fn in watched for cell in (getattr(fn, "__closure__", None) or ())]
-    before = [_contents(cell) for cell in cells]
+    before = [cell_value(cell) for cell in cells]
     try:
         result = staged(*[(lambda fn=fn: traced(fn)) if callable(fn) else fn for fn in args])
     except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
         raise tracing_failed(raised_while_tracing(error, f"{what} on a tensor")) from None
-    changed = [i for i, cell in enumerate(cells) if _contents(cell) is not before[i]]
+    changed = [i for i, cell in enumerate(cells) if cell_value(cell) is not before[i]]
     if not changed:
         return result
     cell = cells[changed[0]]   # found by identity: `==` on cells compares their contents, maybe tensors
     fn, index = next((fn, i) for fn in watched for i, c in enumerate(fn.__closure__ or ()) if c is cell)
     name = fn.__code__.co_freevars[index]
     for i in changed:
-        if before[i] is _UNBOUND:
-            del cells[i].cell_contents
-        else:
-            cells[i].cell_contents = before[i]
+        set_cell(cells[i], before[i])
     raise tracing_failed(StagingError(at_user_line(
         f"an operand of {what} on a tensor assigns '{name}' (with `:=`); with a tensor the operand becomes a "
         f"branch of a graph op, which can't assign a variable of the function. Assign '{name}' in a statement "
         "before the expression.")))
 
 
-_UNBOUND = object()
-
-
-def _contents(cell):
-    try:
-        return cell.cell_contents
-    except ValueError:
-        return _UNBOUND
 
 
 _COMPARISONS = {

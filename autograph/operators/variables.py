@@ -46,3 +46,22 @@ class Local:
     """Only ever an annotation in generated code: `y: ag__.Local` declares `y` a local variable of the
     converted function without giving it a value (Python does not evaluate it), so that the branch and
     loop-body functions can share `y` through `nonlocal` while it stays unbound, as the user's `y` is."""
+
+
+UNBOUND = object()   # what `cell_value` gives for a variable that has no value
+
+
+def cell_value(cell):
+    """The value in a closure cell (a variable shared through `nonlocal`), or UNBOUND."""
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return UNBOUND
+
+
+def set_cell(cell, value) -> None:
+    """Give a closure cell `value`; UNBOUND unbinds the variable."""
+    if value is not UNBOUND:
+        cell.cell_contents = value
+    elif cell_value(cell) is not UNBOUND:
+        del cell.cell_contents

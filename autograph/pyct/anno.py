@@ -20,9 +20,6 @@ class Key(enum.Enum):
     EXTRA_TEST = "expression checked before each iteration of a for loop (lowered break/return)"
     LOOP_OPTIONS = "keyword arguments of set_loop_options found in the loop body"
     GENERATED = "a function the converters made (a branch, loop body or test), part of the converted scope"
-    UNDEFINED_INIT = "the variable an `x = ag__.Undefined('x')` statement initialises (hoisted to its scope's top)"
-    SCOPE_INIT = ("an UNDEFINED_INIT for a variable defined before the statement in the user's function: needed "
-                  "only in a generated function that does not receive it as a parameter")
     GENERATED_DEFS = "on the converted function: the names of the functions the converters made inside it"
     FINALLY_FOLLOWS = ("on a `try` that a jump in its `finally:` split: how many statements after it are that "
                        "`finally:` (they run whatever the `try` did: never guarded by a later pass)")
@@ -30,7 +27,6 @@ class Key(enum.Enum):
                     "passes lower, whose flags it clears (lowering.resolve_cancels)")
     LOWERED_JUMP = "a statement standing for a lowered jump: the jump's kind (gast.Break, gast.Continue, gast.Return)"
     SHARED = "the variables a hoisted operand function (logical_expressions) assigns through `nonlocal`"
-    RAW = "a generated load of a variable that may be undefined (not wrapped in ag__.ld)"
     MODULE_ALIAS = "the name a converted function calls autograph by (`ag__`, unless its own code uses `ag__`)"
     USER_NAME = ("a Name `ag__` the user wrote: kept when the generated code's `ag__` is renamed (the user's "
                  "code uses that name, so the module alias is another)")
