@@ -40,6 +40,7 @@ from runtime.function import ConcreteFunction, Function, TensorSpec, function
 from runtime.graph import Graph
 from runtime.tensor_array import TensorArray
 from runtime.serialization import load_function, save_function
+from runtime import onnx  # noqa: E402  (runtime.onnx.export; imports the onnx package only when called)
 
 newaxis = None
 
