@@ -9,6 +9,7 @@ every other op is mapped by its rule in runtime/lowering/to_onnx.py (`MAPPINGS`)
 """
 from __future__ import annotations
 
+import importlib
 from typing import Optional
 
 OPSET = 18
@@ -60,7 +61,7 @@ def _concrete(function, args: tuple):
 
 def _to_onnx(name: str):
     try:
-        from runtime.lowering import to_onnx   # imports onnx, which nothing else needs
+        to_onnx = importlib.import_module("runtime.lowering.to_onnx")   # imports onnx, which nothing else needs
     except ImportError as e:
         if (e.name or "").split(".")[0] != "onnx":
             raise

@@ -167,7 +167,7 @@ def _mean(g, x, axis=None, keepdims=False):
     if x.dtype.is_floating:
         return _reduction("ReduceMean")(g, x, axis, keepdims)
     total = _reduction("ReduceSum")(g, g.cast(x, dtypes.int64), axis, keepdims)
-    count = g.node("Div", g.node("Size", x), g.node("Max", g.node("Size", total), g.ints(1)))
+    count = g.node("Div", g.node("Size", x), g.node("Max", g.node("Size", total), g.ints(1, scalar=True)))
     return g.cast(g.node("Div", total, count), x.dtype)   # ONNX integer Div truncates toward zero, as TF
 
 
@@ -224,6 +224,15 @@ def _reshape(g, x, *shape_input, shape):
     target = _shape_operand(g, shape_input, shape, "Reshape's shape")
     literal_zero = not shape_input and 0 in shape and -1 not in shape
     return g.node("Reshape", x, target, allowzero=int(literal_zero))
+
+
+def _range(g, start, limit, delta):
+    """`Range`; an integer one computed in int64 and cast back: onnxruntime (1.32) propagates a bound made
+    from `Shape` (int64) and cast to int32 as int64 and then refuses an int32 `Range`."""
+    if start.dtype.is_floating:
+        return g.node("Range", start, limit, delta)
+    wide = [g.node("Cast", bound, to=TensorProto.INT64) for bound in (start, limit, delta)]
+    return g.cast(g.node("Range", *wide), start.dtype) if start.dtype is not dtypes.int64 else g.node("Range", *wide)
 
 
 def _expand_dims(g, x, axis):
@@ -377,7 +386,7 @@ def _while(g, *inputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_
     running = Value(body.fresh("running"), dtypes.bool, TensorShape(()))
     carried = [Value(body.fresh(f"{body_graph.inputs[i].op.name}"), spec.dtype, spec.shape)
                for i, spec in enumerate(output_specs)]
-    state = [Value(body.fresh(f"var_{h.name}"), h.dtype, h.shape) for h in written]
+    state = [Value(body.fresh(_variable_name(h)), h.dtype, h.shape) for h in written]
     body.state.update({h: v.name for h, v in zip(written, state)})
     new_vars = interpret(body_graph, [*carried, *body_ext], body_graph.outputs, body.apply_op)
     test = interpret(cond_graph, [*new_vars, *cond_ext], cond_graph.outputs, body.apply_op)[0]
@@ -387,6 +396,10 @@ def _while(g, *inputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_
     initial = [*inputs[:n], *(g.state[h] for h in written)]
     results = g.node("Loop", trip_count, first_test, *initial, outputs=n + len(written), body=graph)
     return _restate(g, written, results, n)
+
+
+def _variable_name(handle) -> str:
+    return "var_" + handle.name.split(":")[0]
 
 
 def _written_handles(*graphs) -> list:
@@ -409,7 +422,7 @@ def _restate(g, written: list, results: list, n: int) -> list:
 
 
 MAPPINGS: dict[str, Callable] = {
-    "Const": lambda g, value: g.const(value),
+    "Const": lambda g, value: g.const(np.asarray(value, g.op.outputs[0].dtype.as_numpy_dtype)),
     "Identity": lambda g, x: x.name, "StopGradient": lambda g, x: x.name,
     "AddV2": _simple("Add"), "Sub": _simple("Sub"), "Mul": _simple("Mul"), "RealDiv": _real_div,
     "FloorDiv": _floor_div, "FloorMod": _floor_mod, "Pow": _simple("Pow"),
@@ -433,7 +446,7 @@ MAPPINGS: dict[str, Callable] = {
     "Any": _boolean_reduction("ReduceMax"), "All": _boolean_reduction("ReduceMin"),
     "ArgMax": _arg("ArgMax"), "ArgMin": _arg("ArgMin"), "Cumsum": _cumsum,
     "Shape": _shape, "Size": _size, "Rank": _rank,
-    "Range": _simple("Range"), "StridedSlice": _strided_slice, "GatherV2": _gather,
+    "Range": _range, "StridedSlice": _strided_slice, "GatherV2": _gather,
     "Reshape": _reshape, "Transpose": lambda g, x, perm: g.node("Transpose", x, perm=list(perm)),
     "ExpandDims": _expand_dims, "Squeeze": _squeeze, "ConcatV2": _concat, "Pack": _pack, "Unpack": _unpack,
     "Tile": _tile, "Fill": _fill, "BroadcastTo": _broadcast_to, "Eye": _eye,
@@ -490,10 +503,9 @@ class Builder:
 
     def node(self, op_type: str, *inputs, outputs: Optional[int] = None, **attrs):
         """Add a node; the name of its output, or a list of `outputs` names when that is given."""
-        base = self.op.name if self.op is not None else op_type
+        base = f"{self.op.name}/{op_type}" if self.op is not None else op_type
         names = [self.fresh(base) for _ in range(1 if outputs is None else outputs)]
-        self.nodes.append(helper.make_node(op_type, [str(i) for i in inputs], names,
-                                           name=self.fresh(f"{base}/{op_type}"), **attrs))
+        self.nodes.append(helper.make_node(op_type, [str(i) for i in inputs], names, name=names[0], **attrs))
         return names[0] if outputs is None else names
 
     def const(self, value) -> str:
@@ -581,7 +593,7 @@ def build_model(graph, name: str, drop_prints: bool = False, producer_version: s
     g = Builder(names, {})
     inputs = [Value(names.fresh(t.op.name), t.dtype, t.shape) for t in graph.inputs]
     handles = variable_handles(graph)
-    variables = [Value(names.fresh(f"var_{h.name}"), h.dtype, h.shape) for h in handles]
+    variables = [Value(names.fresh(_variable_name(h)), h.dtype, h.shape) for h in handles]
     g.state.update({h: v.name for h, v in zip(handles, variables)})
     outputs = interpret(graph, inputs, graph.outputs, g.apply_op)
     written = _written_handles(graph)
