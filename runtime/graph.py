@@ -215,6 +215,11 @@ class Graph:
         graphs of `Cond`/`While` as nested clusters (`runtime/lowering/dot.py`)."""
         return dot.to_dot(self)
 
+    def render(self, path: str) -> str:
+        """Draw this graph to `path`: DOT text for `.dot`, else the format of the suffix (`.svg`, `.png`,
+        `.pdf`) drawn by Graphviz's `dot` (`runtime.errors.GraphvizNotFoundError` when it isn't installed)."""
+        return dot.render(self, path)
+
     def lint(self) -> None:
         """Check the graph's invariants; raise AssertionError naming the first broken one."""
         seen_ops: set[int] = set()
