@@ -17,7 +17,6 @@ the op and the user's line that made it, raised before anything is written.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Optional
 
 import numpy as np
@@ -29,35 +28,15 @@ from runtime.errors import LoweringError
 from runtime.graph import made_at
 from runtime.interpret import interpret
 from runtime.lowering import variable_handles, walk
+from runtime.lowering.onnx_graph import ELEMENT_TYPES, Builder, Names, Value, value_info
+from runtime.ops import packing
 from runtime.ops.registry import Spec
 from runtime.shape import TensorShape
 
 OPSET = 18
 IR_VERSION = 8   # the IR of opset 18 (onnx 1.13): models load in every onnxruntime since 1.14
-
-ELEMENT_TYPES = {dtypes.bool: TensorProto.BOOL, dtypes.float16: TensorProto.FLOAT16,
-                 dtypes.float32: TensorProto.FLOAT, dtypes.float64: TensorProto.DOUBLE,
-                 dtypes.int8: TensorProto.INT8, dtypes.int16: TensorProto.INT16, dtypes.int32: TensorProto.INT32,
-                 dtypes.int64: TensorProto.INT64, dtypes.uint8: TensorProto.UINT8}
 INT64_MAX = np.iinfo(np.int64).max
 INT64_MIN = np.iinfo(np.int64).min
-
-
-@dataclass(frozen=True)
-class Value:
-    """An ONNX value a rule reads: its name, and the dtype and shape the runtime's graph gives it."""
-
-    name: str
-    dtype: dtypes.DType
-    shape: object   # TensorShape
-
-    @property
-    def rank(self) -> Optional[int]:
-        return self.shape.rank
-
-    def __str__(self) -> str:
-        return self.name
-
 
 # --- elementwise and shape rules --------------------------------------------------------------------
 
@@ -360,13 +339,15 @@ def _cond(g, pred, *inputs, then_graph, else_graph, then_inputs, else_inputs, ou
     written = _written_handles(then_graph, else_graph)
     if not output_specs and not written:
         return []   # branches that only printed (prints dropped): nothing to export
-    branches = {}
+    branches, elements = {}, []
     for key, graph, positions in (("then_branch", then_graph, then_inputs), ("else_branch", else_graph, else_inputs)):
         branch = g.child()
         outputs = interpret(graph, [inputs[i - 1] for i in positions], graph.outputs, branch.apply_op)
-        branches[key] = branch.subgraph(graph.name, [], [*zip(outputs, output_specs),
-                                                         *_state_outputs(branch, written)])
+        elements = [out.element for out in outputs]
+        declared = [Value(out.name, spec.dtype, spec.shape, out.element) for out, spec in zip(outputs, output_specs)]
+        branches[key] = branch.subgraph(graph.name, [], [*declared, *_state_outputs(branch, written)])
     results = g.node("If", pred, outputs=len(output_specs) + len(written), **branches)
+    _sequences(g, results, elements)   # as the else branch leaves them
     return _restate(g, written, results, len(output_specs))
 
 
@@ -384,17 +365,20 @@ def _while(g, *inputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_
     body = g.child()
     count = Value(body.fresh("iteration"), dtypes.int64, TensorShape(()))
     running = Value(body.fresh("running"), dtypes.bool, TensorShape(()))
-    carried = [Value(body.fresh(f"{body_graph.inputs[i].op.name}"), spec.dtype, spec.shape)
-               for i, spec in enumerate(output_specs)]
+    elements = [v.element for v in inputs[:n]]
+    carried = [Value(body.sequence(body.fresh(body_graph.inputs[i].op.name), element) if element else
+                     body.fresh(body_graph.inputs[i].op.name), spec.dtype, spec.shape, element)
+               for i, (spec, element) in enumerate(zip(output_specs, elements))]
     state = [Value(body.fresh(_variable_name(h)), h.dtype, h.shape) for h in written]
     body.state.update({h: v.name for h, v in zip(written, state)})
     new_vars = interpret(body_graph, [*carried, *body_ext], body_graph.outputs, body.apply_op)
     test = interpret(cond_graph, [*new_vars, *cond_ext], cond_graph.outputs, body.apply_op)[0]
+    declared = [Value(new.name, v.dtype, v.shape, v.element) for new, v in zip(new_vars, carried)]
     graph = body.subgraph(body_graph.name, [count, running, *carried, *state],
-                          [(test, _spec(dtypes.bool, ())), *zip(new_vars, output_specs),
-                           *_state_outputs(body, written)])
+                          [Value(test.name, dtypes.bool, TensorShape(())), *declared, *_state_outputs(body, written)])
     initial = [*inputs[:n], *(g.state[h] for h in written)]
     results = g.node("Loop", trip_count, first_test, *initial, outputs=n + len(written), body=graph)
+    _sequences(g, results, [v.element for v in new_vars])   # as an iteration leaves them
     return _restate(g, written, results, n)
 
 
@@ -413,12 +397,80 @@ def _written_handles(*graphs) -> list:
 
 
 def _state_outputs(builder, written: list) -> list:
-    return [(builder.state[h], _spec(h.dtype, h.shape.dims)) for h in written]
+    return [Value(builder.state[h], h.dtype, h.shape) for h in written]
+
+
+def _sequences(g, results: list, elements: list) -> None:
+    """Record the element Spec of each of an If's or Loop's results that is a sequence (a list)."""
+    for name, element in zip(results, elements):
+        if element is not None:
+            g.sequence(name, element)
 
 
 def _restate(g, written: list, results: list, n: int) -> list:
     g.state.update(zip(written, results[n:]))
     return results[:n]
+
+
+# --- lists: TensorArrays and Python lists staged in loops, as ONNX sequences ---------------------------
+
+def _list_new(g, size, element_dtype):
+    if packing.static_value(g.op.inputs[0]) != 0:
+        raise LoweringError("only a TensorArray created with size=0 (and dynamic_size=True) is exported: an ONNX "
+                            "sequence has no unwritten elements")
+    return g.sequence(g.node("SequenceEmpty", dtype=ELEMENT_TYPES[element_dtype]), Spec(element_dtype, TensorShape(None)))
+
+
+def _list_write(g, items, index, value, dynamic_size):
+    """Element `index` replaced, or appended when `index` is the length (`If`: ONNX has no set-item).
+    An index past the end is an error in onnxruntime, where the executor would leave a gap."""
+    position = g.cast(index, dtypes.int64)
+    kind = Value(items.name, items.dtype, items.shape, items.element)
+    replace, append = g.child(), g.child()
+    replaced = replace.node("SequenceInsert", replace.node("SequenceErase", items, position), value, position)
+    appended = append.node("SequenceInsert", items, value, position)
+    inside = g.node("Less", position, g.node("SequenceLength", items))
+    written = g.node("If", inside, then_branch=replace.subgraph("replace", [], [_renamed(kind, replaced)]),
+                     else_branch=append.subgraph("append", [], [_renamed(kind, appended)]))
+    return g.sequence(written, Spec(items.element.dtype, value.shape))
+
+
+def _renamed(value: Value, name: str) -> Value:
+    return Value(name, value.dtype, value.shape, value.element)
+
+
+def _list_read(g, items, index, element_dtype, element_shape=None, from_end=False):
+    return _element(g, g.node("SequenceAt", items, g.cast(index, dtypes.int64)), items, g.op.outputs[0])
+
+
+def _list_pop(g, items, index, element_dtype=None, element_shape=None):
+    position = g.cast(index, dtypes.int64)
+    rest = g.sequence(g.node("SequenceErase", items, position), items.element)
+    return [rest, _element(g, g.node("SequenceAt", items, position), items, g.op.outputs[1])]
+
+
+def _element(g, name: str, items: Value, output) -> Value:
+    """An element read from `items`, shaped as the writes made it when the graph's shape is unknown."""
+    shape = output.shape if output.shape.rank is not None else items.element.shape
+    return Value(name, output.dtype, shape)
+
+
+def _list_stack(g, items, element_dtype, element_shape):
+    """`ConcatFromSequence` on a new axis; its shape from the elements written when the graph's is unknown."""
+    stacked = g.node("ConcatFromSequence", items, axis=0, new_axis=1)
+    shape = g.op.outputs[0].shape
+    if shape.rank is None and items.element.shape.rank is not None:
+        shape = TensorShape((None, *items.element.shape.dims))
+    return Value(stacked, element_dtype, shape)
+
+
+def _list_size(g, items):
+    return g.cast(g.node("SequenceLength", items), dtypes.int32)
+
+
+def _list_from_tensor(g, value):
+    element = TensorShape(None if value.rank is None else value.shape.dims[1:])
+    return g.sequence(g.node("SplitToSequence", value, axis=0, keepdims=0), Spec(value.dtype, element))
 
 
 MAPPINGS: dict[str, Callable] = {
@@ -456,116 +508,15 @@ MAPPINGS: dict[str, Callable] = {
     "AssignAddVariableOp": _assigner("Add"), "AssignSubVariableOp": _assigner("Sub"),
     "PrintV2": _print,
     "Cond": _cond, "While": _while,
+    "TensorListNew": _list_new, "TensorListWrite": _list_write, "TensorListRead": _list_read,
+    "TensorListPop": _list_pop, "TensorListStack": _list_stack, "TensorListSize": _list_size,
+    "TensorListFromTensor": _list_from_tensor,
 }
-
-
-# --- the builder ------------------------------------------------------------------------------------
-
-def _spec(dtype, dims) -> Spec:
-    return Spec(dtype, TensorShape(dims))
-
-
-class Names:
-    """Unique ONNX names across the model and its subgraphs, readable: the op's name, then `_1`, `_2`."""
-
-    def __init__(self):
-        self.counts: dict[str, int] = {}
-        self.used: set[str] = set()
-
-    def fresh(self, base: str) -> str:
-        base = base.replace(":", "_") or "v"
-        name = base
-        while name in self.used:   # `Const_1` may be an op's own name as well as the second `Const`
-            self.counts[base] = self.counts.get(base, 0) + 1
-            name = f"{base}_{self.counts[base]}"
-        self.used.add(name)
-        return name
-
-
-class Builder:
-    """The nodes of one ONNX graph (the model's, or an If branch or Loop body) as rules add them; `state`
-    maps each Variable's storage to the ONNX name of its current value."""
-
-    def __init__(self, names: Names, state: dict, prefix: str = ""):
-        self.names = names
-        self.state = state
-        self.prefix = prefix
-        self.nodes: list = []
-        self.op = None   # the op whose rule is running, for names and messages
-
-    def child(self) -> "Builder":
-        return Builder(self.names, dict(self.state), self.prefix)
-
-    def fresh(self, base: str) -> str:
-        return self.names.fresh(base)
-
-    # -- what rules call ----------------------------------------------------------------
-
-    def node(self, op_type: str, *inputs, outputs: Optional[int] = None, **attrs):
-        """Add a node; the name of its output, or a list of `outputs` names when that is given."""
-        base = f"{self.op.name}/{op_type}" if self.op is not None else op_type
-        names = [self.fresh(base) for _ in range(1 if outputs is None else outputs)]
-        self.nodes.append(helper.make_node(op_type, [str(i) for i in inputs], names, name=names[0], **attrs))
-        return names[0] if outputs is None else names
-
-    def const(self, value) -> str:
-        return self.node("Constant", value=numpy_helper.from_array(np.asarray(value)))
-
-    def scalar(self, value, dtype) -> str:
-        return self.const(np.asarray(value, dtype.as_numpy_dtype))
-
-    def ints(self, values, scalar: bool = False) -> str:
-        return self.const(np.asarray(values, np.int64).reshape(() if scalar else (-1,)))
-
-    def cast(self, x, dtype) -> str:
-        if isinstance(x, Value) and x.dtype is dtype:
-            return x.name
-        return self.node("Cast", x, to=ELEMENT_TYPES[dtype])
-
-    def static_rank(self, x: Value, what: str) -> int:
-        if x.rank is None:
-            raise LoweringError(f"{what} needs the tensor's rank while exporting to ONNX, and it is unknown")
-        return x.rank
-
-    # -- the interpreter's callback -------------------------------------------------------
-
-    def apply_op(self, op, inputs: list) -> list:
-        previous, self.op = self.op, op
-        try:
-            out = MAPPINGS[op.type](self, *inputs, **op.attrs)
-        except LoweringError as e:
-            raise LoweringError(f"ONNX export of op {op.type} ('{op.name}' in graph '{op.graph.name}'): "
-                                f"{e}{made_at(op)}", op.type) from None
-        finally:
-            self.op = previous
-        names = out if op.opdef.multi_output else [out]
-        return [Value(name, t.dtype, t.shape) for name, t in zip(names, op.outputs)]
-
-    # -- finishing a graph ----------------------------------------------------------------
-
-    def subgraph(self, name: str, inputs: list, outputs: list) -> onnx.GraphProto:
-        """This builder's nodes as a graph; each output (a (value, spec) pair) through an Identity of its
-        own, so that an output may be an outer-scope value or repeat another one."""
-        self.op = None
-        names = [self.node("Identity", value) for value, _ in outputs]
-        return helper.make_graph(self.nodes, name, [value_info(v.name, v.dtype, v.shape.dims) for v in inputs],
-                                 [value_info(n, spec.dtype, spec.shape.dims) for n, (_, spec) in zip(names, outputs)])
-
-
-def value_info(name: str, dtype, dims, dim_prefix: str = "") -> onnx.ValueInfoProto:
-    """A typed ONNX value; unknown dimensions are named `<dim_prefix><i>` in the model's inputs and
-    outputs, and left unnamed inside subgraphs."""
-    if dtype not in ELEMENT_TYPES:
-        raise LoweringError(f"the dtype {dtype.name} of '{name}' has no ONNX element type")
-    shape = None if dims is None else [d if d is not None else (f"{dim_prefix}{i}" if dim_prefix else None)
-                                      for i, d in enumerate(dims)]
-    return helper.make_tensor_value_info(name, ELEMENT_TYPES[dtype], shape)
 
 
 # --- the model --------------------------------------------------------------------------------------
 
-_HINTS = {"TensorList": "it comes from a TensorArray or a Python list appended to in a loop, which ONNX export "
-                        "does not map yet; return a tensor built with runtime.stack or runtime.concat instead",
+_HINTS = {"TensorList": "it is a gradient of a TensorArray or a staged list, which ONNX export does not map",
           "Random": "random draws are not exported; draw outside the function and pass the values in"}
 
 
@@ -590,26 +541,41 @@ def build_model(graph, name: str, drop_prints: bool = False, producer_version: s
     Variable it assigns."""
     check_exportable(graph, name, drop_prints)
     names = Names()
-    g = Builder(names, {})
+    g = Builder(MAPPINGS, names, {})
     inputs = [Value(names.fresh(t.op.name), t.dtype, t.shape) for t in graph.inputs]
     handles = variable_handles(graph)
     variables = [Value(names.fresh(_variable_name(h)), h.dtype, h.shape) for h in handles]
     g.state.update({h: v.name for h, v in zip(handles, variables)})
     outputs = interpret(graph, inputs, graph.outputs, g.apply_op)
     written = _written_handles(graph)
-    result_names = [names.fresh(f"output_{i}") for i in range(len(outputs))]
-    new_names = [names.fresh(f"{variables[handles.index(h)].name}_new") for h in written]
-    for out, value in zip(result_names, outputs):
-        g.nodes.append(helper.make_node("Identity", [str(value)], [out], name=names.fresh(f"{out}/Identity")))
-    for out, h in zip(new_names, written):
-        g.nodes.append(helper.make_node("Identity", [g.state[h]], [out], name=names.fresh(f"{out}/Identity")))
-    model_inputs = [value_info(v.name, v.dtype, v.shape.dims, f"{v.name}_dim") for v in [*inputs, *variables]]
-    model_outputs = [value_info(n, t.dtype, t.shape.dims, f"{n}_dim") for n, t in zip(result_names, graph.outputs)]
-    model_outputs += [value_info(n, h.dtype, h.shape.dims) for n, h in zip(new_names, written)]
-    initializers = [numpy_helper.from_array(np.asarray(h.value), v.name) for h, v in zip(handles, variables)]
-    onnx_graph = helper.make_graph(g.nodes, name, model_inputs, model_outputs, initializers)
+    results = [Value(names.fresh(f"output_{i}"), out.dtype, out.shape, out.element) for i, out in enumerate(outputs)]
+    new_values = [Value(names.fresh(f"{variables[handles.index(h)].name}_new"), h.dtype, h.shape) for h in written]
+    for result, source in [*zip(results, outputs), *zip(new_values, [g.state[h] for h in written])]:
+        g.nodes.append(helper.make_node("Identity", [str(source)], [result.name], name=f"{result.name}/Identity"))
+    onnx_graph = helper.make_graph(
+        g.nodes, name, [value_info(v, f"{v.name}_dim") for v in [*inputs, *variables]],
+        [*(value_info(v, f"{v.name}_dim") for v in results), *(value_info(v) for v in new_values)],
+        [numpy_helper.from_array(np.asarray(h.value), v.name) for h, v in zip(handles, variables)])
     model = helper.make_model(onnx_graph, opset_imports=[helper.make_opsetid("", OPSET)],
                               producer_name="autograph-runtime", producer_version=producer_version)
     model.ir_version = IR_VERSION
+    _fill_unknown_ranks(model)
     onnx.checker.check_model(model, full_check=True)
     return model
+
+
+def _fill_unknown_ranks(model: onnx.ModelProto) -> None:
+    """The checker wants a shape on every output of the model; an output whose rank the runtime's graph
+    does not know (a TensorArray stacked) gets the shape ONNX's own inference finds."""
+    unknown = [out for out in model.graph.output
+               if out.type.HasField("tensor_type") and not out.type.tensor_type.HasField("shape")]
+    if not unknown:
+        return
+    inferred = {out.name: out for out in onnx.shape_inference.infer_shapes(model).graph.output}
+    for out in unknown:
+        found = inferred[out.name].type.tensor_type
+        if not found.HasField("shape"):
+            raise LoweringError(f"the rank of the model's output {out.name} is unknown (to the runtime's graph and "
+                                "to ONNX's shape inference); give the tensor a static rank, e.g. with "
+                                "runtime.reshape or a TensorArray's element_shape")
+        out.type.tensor_type.shape.CopyFrom(found.shape)

@@ -214,19 +214,57 @@ def test_a_variable_only_read_is_an_input_but_not_an_output():
     assert [i.name for i in model.graph.input][1:] == ["var_w"] and len(model.graph.output) == 1
 
 
-def test_a_tensor_array_is_a_clear_error_naming_the_users_line():
+def squares(n):
+    ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    for i in tf.range(n):
+        ta = ta.write(i, i * i)
+    return ta.stack(), ta.size(), ta.read(n - 1)
+
+
+def staged_list(x):
+    out = []
+    for i in tf.range(3):
+        out.append(x * tf.cast(i, tf.float32))
+    return tf.stack(out)
+
+
+def rewritten(x):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    for i in tf.range(4):
+        ta = ta.write(i, x + tf.cast(i, tf.float32))
+    ta = ta.write(1, x * 0.0)   # replaces an element
+    return ta.stack()
+
+
+def unstacked(x):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True).unstack(x)
+    total = tf.zeros([2])
+    for i in tf.range(ta.size()):
+        total += ta.read(i)
+    return total
+
+
+def test_tensor_arrays_and_staged_lists_are_sequences():
+    model = check(squares, 5)
+    assert {"SequenceEmpty", "SequenceInsert", "ConcatFromSequence", "Loop"} <= set(node_types(model.graph))
+    check(staged_list, tf.constant([1.0, 2.0]))
+    check(rewritten, tf.constant([1.0, 2.0]))
+    check(unstacked, tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+
+
+def test_a_fixed_size_tensor_array_is_a_clear_error_naming_the_users_line():
     @tf.function
-    def listed(x):
-        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)  # <- here
+    def fixed(x):
+        ta = tf.TensorArray(tf.float32, size=3)  # <- here
         for i in tf.range(3):
             ta = ta.write(i, x)
         return ta.stack()
 
     with pytest.raises(LoweringError) as info:
-        tf.onnx.export(listed, None, tf.constant(1.0))
+        tf.onnx.export(fixed, None, tf.constant(1.0))
     message = str(info.value)
-    assert "no mapping for the op TensorListNew" in message and "TensorArray" in message
-    assert f"{__file__}:" in message and "dynamic_size=True)  # <- here" in message
+    assert "op TensorListNew" in message and "size=0" in message
+    assert f"{__file__}:" in message and "size=3)  # <- here" in message
     assert isinstance(info.value, NotImplementedError)
 
 
@@ -397,8 +435,7 @@ def test_benchmark_workloads(fn, args):
 EXAMPLES = ["graph_export.py", "graph_loops.py", "graph_relu.py", "graph_side_effects.py", "demo.py",
             "calc_to_code.py", "power_timing.py", "linear_regression.py"]
 # the traced functions of the examples that use ops export does not map, and why
-NOT_MAPPED = {("graph_loops.py", "plus_one"): "TensorListNew",   # a TensorArray
-              ("graph_side_effects.py", "f"): "PrintV2"}
+NOT_MAPPED = {}
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
