@@ -456,8 +456,16 @@ def _element(g, name: str, items: Value, output) -> Value:
 
 
 def _list_stack(g, items, element_dtype, element_shape):
-    """`ConcatFromSequence` on a new axis; its shape from the elements written when the graph's is unknown."""
-    stacked = g.node("ConcatFromSequence", items, axis=0, new_axis=1)
+    """`ConcatFromSequence` on a new axis, or for an empty list the kernel's zeros of shape (0, *element_shape)
+    (`If`: ONNX can't concatenate nothing); its shape from the elements written when the graph's is unknown."""
+    dims = element_shape.dims if element_shape is not None and element_shape.dims is not None else ()
+    empty, full = g.child(), g.child()
+    nothing = empty.const(np.zeros((0, *[d or 0 for d in dims]), element_dtype.as_numpy_dtype))
+    stacked = full.node("ConcatFromSequence", items, axis=0, new_axis=1)
+    result = Value("", element_dtype, TensorShape(None))
+    is_empty = g.node("Equal", g.node("SequenceLength", items), g.ints(0, scalar=True))
+    stacked = g.node("If", is_empty, then_branch=empty.subgraph("empty", [], [_renamed(result, nothing)]),
+                     else_branch=full.subgraph("stack", [], [_renamed(result, stacked)]))
     shape = g.op.outputs[0].shape
     if shape.rank is None and items.element.shape.rank is not None:
         shape = TensorShape((None, *items.element.shape.dims))

@@ -252,6 +252,19 @@ def test_tensor_arrays_and_staged_lists_are_sequences():
     check(unstacked, tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
 
 
+def collected(n):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[2])
+    for i in tf.range(n):
+        ta = ta.write(i, tf.fill([2], tf.cast(i, tf.float32)))
+    return ta.stack()
+
+
+def test_an_empty_list_stacks_to_the_kernels_zeros():
+    concrete = tf.function(collected).get_concrete_function(tf.TensorSpec([], tf.int32))
+    for n in (0, 3):
+        assert_same(concrete, [np.int32(n)])
+
+
 def test_a_fixed_size_tensor_array_is_a_clear_error_naming_the_users_line():
     @tf.function
     def fixed(x):
@@ -449,6 +462,7 @@ def test_every_traced_function_of_the_examples(example, monkeypatch, capsys):
 
     monkeypatch.setattr(ConcreteFunction, "execute", recording)
     monkeypatch.setattr(sys, "argv", [example])
+    monkeypatch.chdir(ROOT)   # restored afterwards: linear_regression.py changes directory
     runpy.run_path(str(ROOT / "examples" / example), run_name="__main__")
     monkeypatch.setattr(ConcreteFunction, "execute", execute)
     capsys.readouterr()
