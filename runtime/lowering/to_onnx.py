@@ -1,19 +1,21 @@
 """A concrete function's graph as an ONNX model (`runtime.onnx.export`), one mapping per op.
 
 `MAPPINGS` is the table, keyed by op name like the gradient and JAX tables: `rule(g, *inputs, **attrs)`
-gets the builder `g` of the ONNX graph being written (`g.node(...)` adds a node and returns its output
-names) and the op's inputs as `Value`s (an ONNX name with the runtime dtype and shape), and returns the
-ONNX name of the op's output (a list of names for an op with several outputs).
+gets the builder `g` of the ONNX graph being written (runtime/lowering/onnx_graph.py: `g.node(...)` adds a
+node and returns its output names) and the op's inputs as `Value`s (an ONNX name with the runtime dtype and
+shape), and returns the ONNX name of the op's output (a list of names for an op with several outputs; a
+`Value` where it knows more of the output's shape than the graph does).
 
 The graph is walked by THE interpreter (`runtime.interpret.interpret`) with `Builder.apply_op` as the
 callback, so a value is an ONNX name where the executor has a NumPy array. `Cond` becomes `If` and `While`
 `Loop`, their graphs written by the same walk into ONNX subgraphs, which read the tensors they capture from
 the enclosing graph by name (ONNX's outer scope). Variables are inputs of the model whose default is their
 current value (an initializer of the same name); a Variable the function assigns is also an output
-(`<input>_new`), carried through every `If` and `Loop` that assigns it.
+(`<input>_new`), carried through every `If` and `Loop` that assigns it. TensorArrays and staged lists are
+ONNX sequences.
 
-An op without a mapping (a TensorArray's list ops, random draws, asserts, ...) is a `LoweringError` naming
-the op and the user's line that made it, raised before anything is written.
+An op without a mapping (random draws, asserts, sorting, ...) is a `LoweringError` naming the op and the
+user's line that made it, raised before anything is written.
 """
 from __future__ import annotations
 
@@ -29,11 +31,11 @@ from runtime.graph import made_at
 from runtime.interpret import interpret
 from runtime.lowering import variable_handles, walk
 from runtime.lowering.onnx_graph import ELEMENT_TYPES, Builder, Names, Value, value_info
+from runtime.onnx import OPSET
 from runtime.ops import packing
 from runtime.ops.registry import Spec
 from runtime.shape import TensorShape
 
-OPSET = 18
 IR_VERSION = 8   # the IR of opset 18 (onnx 1.13): models load in every onnxruntime since 1.14
 INT64_MAX = np.iinfo(np.int64).max
 INT64_MIN = np.iinfo(np.int64).min
@@ -418,7 +420,8 @@ def _list_new(g, size, element_dtype):
     if packing.static_value(g.op.inputs[0]) != 0:
         raise LoweringError("only a TensorArray created with size=0 (and dynamic_size=True) is exported: an ONNX "
                             "sequence has no unwritten elements")
-    return g.sequence(g.node("SequenceEmpty", dtype=ELEMENT_TYPES[element_dtype]), Spec(element_dtype, TensorShape(None)))
+    empty = g.node("SequenceEmpty", dtype=ELEMENT_TYPES[element_dtype])
+    return g.sequence(empty, Spec(element_dtype, TensorShape(None)))
 
 
 def _list_write(g, items, index, value, dynamic_size):

@@ -87,7 +87,8 @@ def test_the_model_states_its_opset_passes_the_checker_and_names_its_inputs(tmp_
 def test_a_concrete_function_or_a_plain_function_and_its_specs():
     concrete = tf.function(lambda x: x + 1).get_concrete_function(tf.TensorSpec([], tf.int32))
     assert run_onnx(tf.onnx.export(concrete), [np.int32(1)])[0] == 2
-    assert run_onnx(tf.onnx.export(lambda x: x * 3, None, tf.constant([1, 2])), [np.array([2, 3], np.int32)])[0].tolist() == [6, 9]
+    tripled = tf.onnx.export(lambda x: x * 3, None, tf.constant([1, 2]))
+    assert run_onnx(tripled, [np.array([2, 3], np.int32)])[0].tolist() == [6, 9]
     with pytest.raises(TypeError, match="already traced"):
         tf.onnx.export(concrete, None, tf.TensorSpec([], tf.int32))
 
@@ -431,8 +432,8 @@ WORKLOADS = [
     (power, (RNG.integers(-1, 2, (10, 10)).astype(np.int32), np.int32(20))),
     (collatz, (np.int32(27),)),
     (fizzbuzz_counts, (np.int32(1_000),)),
-    (rnn, (np.zeros((1, 32), np.float32), RNG.standard_normal((100, 1, 32)).astype(np.float32) * 0.1,
-           RNG.standard_normal((32, 32)).astype(np.float32) * 0.1, RNG.standard_normal((32, 32)).astype(np.float32) * 0.1)),
+    (rnn, (np.zeros((1, 32), np.float32), *(RNG.standard_normal(shape).astype(np.float32) * 0.1
+                                            for shape in ((100, 1, 32), (32, 32), (32, 32))))),
     (chain, (RNG.standard_normal(1_000_000).astype(np.float32),)),
     (fifty_ops, (RNG.random((8, 8), dtype=np.float32),)),
 ]
