@@ -28,7 +28,7 @@ from onnx import TensorProto, helper, numpy_helper
 from runtime import dtypes
 from runtime.errors import LoweringError
 from runtime.graph import made_at
-from runtime.interpret import interpret
+from runtime.interpret import interpret, needed_ops
 from runtime.lowering import variable_handles, walk
 from runtime.lowering.onnx_graph import ELEMENT_TYPES, Builder, Names, Value, value_info
 from runtime.onnx import OPSET
@@ -531,8 +531,17 @@ _HINTS = {"TensorList": "it is a gradient of a TensorArray or a staged list, whi
           "Random": "random draws are not exported; draw outside the function and pass the values in"}
 
 
+def exported_ops(graph):
+    """The ops export writes: those the outputs need and every stateful one (as the executor prunes), and
+    the same of the graphs nested in them, depth first."""
+    for op in needed_ops(graph, graph.outputs):
+        yield op
+        for _, sub in op.subgraphs():
+            yield from exported_ops(sub)
+
+
 def check_exportable(graph, function_name: str, drop_prints: bool) -> None:
-    for op in walk(graph):
+    for op in exported_ops(graph):
         if op.type == "PrintV2" and not drop_prints:
             raise LoweringError(
                 f"{function_name}: ONNX has no print, so the op PrintV2 ('{op.name}' in graph '{op.graph.name}') "

@@ -291,6 +291,15 @@ def test_an_op_without_a_mapping_names_the_op_and_the_line():
         tf.onnx.export(sorted_, None, tf.constant([2.0, 1.0]))
 
 
+def test_an_unused_op_without_a_mapping_is_pruned_as_the_executor_prunes_it():
+    def unused(x):
+        tf.sort(x)   # never run: nothing needs it
+        return x + 1.0
+
+    model = check(unused, tf.constant([2.0, 1.0]))
+    assert node_types(model.graph) == ["Constant", "Add", "Identity"]
+
+
 def test_prints_are_an_error_unless_dropped():
     def shout(n):
         for i in tf.range(n):
