@@ -133,10 +133,16 @@ class Builder:
 
     def subgraph(self, name: str, inputs: list, outputs: list) -> onnx.GraphProto:
         """This builder's nodes as a graph. `outputs` are Values: each names the value to return and its
-        declared type; each goes through an Identity of its own, so that an output may be an outer-scope
-        value or repeat another one."""
+        declared type. An output that is not a node's output here (an outer-scope value, an input) or that
+        repeats another goes through an Identity of its own; the others are returned as they are (each
+        node costs time on every iteration of a Loop)."""
         self.op = None
-        names = [self.node("Identity", out) for out in outputs]
+        made = {name for node in self.nodes for name in node.output}
+        names, seen = [], set()
+        for out in outputs:
+            direct = out.name in made and out.name not in seen
+            names.append(out.name if direct else self.node("Identity", out))
+            seen.add(out.name)
         return helper.make_graph(self.nodes, name, [value_info(v) for v in inputs],
                                  [value_info(Value(n, v.dtype, v.shape, v.element)) for n, v in zip(names, outputs)])
 
