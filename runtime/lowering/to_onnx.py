@@ -54,11 +54,12 @@ def _square(g, x):
     return g.node("Mul", x, x)
 
 
-def _plus_one(onnx_type: str, sign: int) -> Callable:
-    """log1p (`Log(x + 1)`) and expm1 (`Exp(x) - 1`)."""
-    if sign > 0:
-        return lambda g, x: g.node("Log", g.node("Add", x, g.scalar(1, x.dtype)))
-    return lambda g, x: g.node("Sub", g.node("Exp", x), g.scalar(1, x.dtype))
+def _log1p(g, x):
+    return g.node("Log", g.node("Add", x, g.scalar(1, x.dtype)))
+
+
+def _expm1(g, x):
+    return g.node("Sub", g.node("Exp", x), g.scalar(1, x.dtype))
 
 
 def _floating(dtype) -> dtypes.DType:
@@ -210,10 +211,10 @@ def _reshape(g, x, *shape_input, shape):
 def _range(g, start, limit, delta):
     """`Range`; an integer one computed in int64 and cast back: onnxruntime (1.32) propagates a bound made
     from `Shape` (int64) and cast to int32 as int64 and then refuses an int32 `Range`."""
-    if start.dtype.is_floating:
+    if start.dtype.is_floating or start.dtype is dtypes.int64:
         return g.node("Range", start, limit, delta)
     wide = [g.node("Cast", bound, to=TensorProto.INT64) for bound in (start, limit, delta)]
-    return g.cast(g.node("Range", *wide), start.dtype) if start.dtype is not dtypes.int64 else g.node("Range", *wide)
+    return g.node("Cast", g.node("Range", *wide), to=ELEMENT_TYPES[start.dtype])
 
 
 def _expand_dims(g, x, axis):
@@ -496,7 +497,7 @@ MAPPINGS: dict[str, Callable] = {
     "LogicalNot": _simple("Not"),
     "Neg": _simple("Neg"), "Abs": _simple("Abs"), "Sign": _simple("Sign"), "Square": _square,
     "Sqrt": _simple("Sqrt"), "Rsqrt": _rsqrt, "Reciprocal": _simple("Reciprocal"), "Exp": _simple("Exp"),
-    "Expm1": _plus_one("Exp", -1), "Log": _simple("Log"), "Log1p": _plus_one("Log", 1), "Erf": _simple("Erf"),
+    "Expm1": _expm1, "Log": _simple("Log"), "Log1p": _log1p, "Erf": _simple("Erf"),
     "Sin": _simple("Sin"), "Cos": _simple("Cos"), "Tanh": _simple("Tanh"), "Sigmoid": _simple("Sigmoid"),
     "Floor": _simple("Floor"), "Ceil": _simple("Ceil"), "Round": _simple("Round"),   # both half to even
     "Relu": _relu, "Relu6": lambda g, x: _clip(g, x, g.scalar(0, x.dtype), g.scalar(6, x.dtype)),

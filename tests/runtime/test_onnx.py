@@ -361,7 +361,8 @@ def shapes(x):
             x[:, None, 1], tf.expand_dims(x, 0), tf.squeeze(tf.expand_dims(x, -1), axis=[2]), tf.unstack(x)[1],
             tf.tile(x, [2, 1]), tf.shape(x), tf.size(x), tf.rank(x), tf.zeros_like(x), tf.ones_like(x),
             tf.fill([2, 2], 7), tf.eye(2, dtype=tf.int32), tf.broadcast_to(x[0], [2, 3]), tf.gather(x, [1, 0]),
-            tf.gather(x, [2, 2], axis=1), tf.range(5), tf.range(1.0, 2.0, 0.25), tf.einsum("ij,kj->ik", x, x))
+            tf.gather(x, [2, 2], axis=1), tf.range(5), tf.range(1.0, 2.0, 0.25), tf.range(tf.shape(x)[1]),
+            tf.range(tf.cast(tf.size(x), tf.int64), 0, -2), tf.einsum("ij,kj->ik", x, x))
 
 
 def indexing_with_tensors(x, i):
