@@ -32,6 +32,7 @@ from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
 from autograph.operators import maybe
+from autograph.operators.maybe import MaybeValue
 from autograph.operators.function_scope import is_generated, raised_while_tracing, traced, tracing_failed
 from autograph.operators.logical import staged_operands
 from autograph.operators.variables import UNBOUND, Undefined, UndefinedReturnValue, cell_value, is_undefined, set_cell
@@ -55,6 +56,8 @@ def if_stmt(pred, true_fn, false_fn, names: tuple = (), composites=None, outer: 
     """`if pred:` — Python's if, or the backend's cond for a staged `pred` (`false_fn` None: no `else:`). `outer`: variables of an enclosing
     function or the module (`nonlocal`, `global`) that the statement assigns: a staged statement can't."""
     if pred.__class__ is bool or (backend := backend_for(pred)) is None:   # inlined: the hot Python path
+        if pred.__class__ is MaybeValue:   # defined on some staged paths only: read (and checked) here
+            return if_stmt(pred.read("if"), true_fn, false_fn, names, composites, outer)
         if pred:
             true_fn()
         elif false_fn is not None:
@@ -173,11 +176,11 @@ def _template(backend, name: str, returned: bool, kinds: dict, values: dict, whe
     elif absent and none:
         why = f"the `if` at {where} took its {absent[0]} branch, where it is None"
     elif absent:
-        why = f"the `if` at {where} took its {absent[0]} branch, which does not assign it"
+        why = f"the `if` at {where} took its {absent[0]} branch, which leaves it unassigned"
     else:
-        why = next(v.why for v in values.values() if v.__class__ is maybe.MaybeValue)
+        why = next(v.why for v in values.values() if v.__class__ is MaybeValue)
     shown = "the return value" if returned else name
-    return maybe.MaybeValue(None, None, shown, why, none, backend)
+    return MaybeValue(None, None, shown, why, none, backend)
 
 
 def _staged_if_filling(backend, pred, true_fn, false_fn, state: tuple, names: tuple):
@@ -266,7 +269,16 @@ def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
     if not pending:
         return tuple(state)
     copies = _copied(state)
-    probed = backend.probe(lambda: step(tuple(copies)))
+    try:
+        probed = backend.probe(lambda: step(tuple(copies)))
+    except NameError as e:   # the body reads one before assigning it (the value of an earlier iteration)
+        unknown = [names[i] for i in pending if i < len(names) and names[i] == getattr(e, "name", None)]
+        if not unknown:
+            raise
+        raise StagingError(at_user_line(
+            f"'{unknown[0]}' is undefined before this loop over tensors, and the loop body reads it before "
+            "assigning it (the value an earlier iteration assigned), so its type is unknown when the body is "
+            f"traced. Assign '{unknown[0]}' an initial value of the right type before the loop.")) from None
     if not (probed.__class__ is tuple and len(probed) == len(state)):   # loop bodies return a tuple, even of one
         probed = _as_tuple(probed, len(state))
     never = [i for i in pending if _never_defined(state[i], probed[i], carry, i < len(names) and _fillable(names[i]))]
@@ -302,7 +314,7 @@ def _never_defined(before, after, carry: bool, returned: bool) -> bool:
     return carry and before is None and after is None
 
 
-def _loop_maybe(backend, name: str, before, after, where: str) -> maybe.MaybeValue:
+def _loop_maybe(backend, name: str, before, after, where: str) -> MaybeValue:
     """The initial value of a loop variable undefined (or None) before the loop at `where` and defined by its body
     (`after`, one iteration's value): a placeholder of that type, not defined."""
     returned = _fillable(name)
@@ -324,7 +336,7 @@ def _loop_maybe(backend, name: str, before, after, where: str) -> maybe.MaybeVal
             "the loop ran zero times" if always else "no iteration of the loop assigned it")
         inside = f"it is first assigned inside the loop at {where}, and no earlier iteration assigned it"
     shown = "the return value" if returned else name
-    return maybe.MaybeValue(maybe.placeholder(backend, after), False, shown, why, none, backend, inside)
+    return MaybeValue(maybe.placeholder(backend, after, shown), False, shown, why, none, backend, inside)
 
 
 def _check_defined_after_if(values, names, which: str, other_fn=None, this_fn=None) -> None:
@@ -414,6 +426,8 @@ def match_subject(subject):
 def if_exp(pred, true_fn, false_fn, expr_repr: str = ""):
     """`a if pred else b`."""
     if pred.__class__ is bool or (backend := backend_for(pred)) is None:
+        if pred.__class__ is MaybeValue:
+            return if_exp(pred.read("if"), true_fn, false_fn, expr_repr)
         return true_fn() if pred else false_fn()
     return _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr)
 
@@ -422,8 +436,13 @@ def _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr: str):
     if verbosity.level >= 2:
         verbosity.staged(f"`{expr_repr}`" if expr_repr else "a conditional expression", backend)
     cond = backend.need("cond", f"the conditional expression `{expr_repr}`")
-    return staged_operands(lambda t, f: cond(pred, lambda: (t(),), lambda: (f(),))[0], "`if`/`else`", true_fn,
-                           false_fn)
+    return staged_operands(lambda t, f: cond(pred, lambda: (_read(t()),), lambda: (_read(f()),))[0], "`if`/`else`",
+                           true_fn, false_fn)
+
+
+def _read(value):
+    """An operand of a staged `a if c else b`: a variable defined on some paths only is read (and checked)."""
+    return value.read() if value.__class__ is MaybeValue else value
 
 
 # --- while ------------------------------------------------------------------------------------
@@ -433,6 +452,8 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
     from the first iteration whose test is a staged value."""
     test = test_fn()
     while True:
+        if test.__class__ is MaybeValue:
+            test = test.read("while")
         if test.__class__ is not bool and (backend := backend_for(test)) is not None:
             _check_no_outer(outer, "`while` loop", body_fn, test_fn)
             if verbosity.level >= 2:
@@ -486,7 +507,7 @@ def _pick(out, names, kept: list, body_fn, carried: tuple, backend=None) -> tupl
     values = list(_as_tuple(out, len(names)))
     for i, before in zip(kept, carried):
         name = names[i]
-        if before.__class__ is maybe.MaybeValue:
+        if before.__class__ is MaybeValue:
             values[i] = _carried_on(before, values[i], name)
             continue
         if (template := _needs_flag(backend, before, values[i], name)) is not None:
@@ -505,7 +526,7 @@ def _pick(out, names, kept: list, body_fn, carried: tuple, backend=None) -> tupl
     return tuple(values[i] for i in kept)
 
 
-def _carried_on(before: maybe.MaybeValue, after, name: str):
+def _carried_on(before: MaybeValue, after, name: str):
     """A loop variable carried as a MaybeValue, as an iteration leaves it (`after`)."""
     returned = _fillable(name)
     if returned:   # `return y` reads `y`
@@ -531,11 +552,11 @@ def _needs_flag(backend, before, after, name: str):
     None (or defined on some paths only): None if it needs none."""
     if backend is None or not maybe.can_carry(backend) or maybe.kind(before) != "value":
         return None
-    if after.__class__ is maybe.MaybeValue:
+    if after.__class__ is MaybeValue:
         return after.with_value(None, None)
     if after is None:
         shown = "the return value" if _fillable(name) else name
-        return maybe.MaybeValue(None, None, shown, f"the loop at {maybe.location()} set it to None", True, backend)
+        return MaybeValue(None, None, shown, f"the loop at {maybe.location()} set it to None", True, backend)
     return None
 
 
@@ -589,7 +610,7 @@ def _staged_loop(backend, run, state, names):
         def full(carried, kept=kept, state=state):
             values = list(state)
             for i, v in zip(kept, carried):
-                values[i] = v.inside_loop() if v.__class__ is maybe.MaybeValue else v
+                values[i] = v.inside_loop() if v.__class__ is MaybeValue else v
             return values
         try:
             out = run(kept, full, tuple(state[i] for i in kept))
@@ -647,6 +668,8 @@ def for_stmt(iterable, body_fn, names: tuple = (), extra_test=None, opts=None, c
     """`for item in iterable:` — `extra_test()` (a lowered `break` or `return`) is checked before each
     iteration, and after the last one before the iterator is asked for another item, as Python's loop
     stops at a `break` without taking the next item."""
+    if iterable.__class__ is MaybeValue:
+        iterable = iterable.read("for")
     backend = backend_for(iterable)
     if backend is not None:
         _check_no_outer(outer, "`for` loop", body_fn)

@@ -11,6 +11,7 @@ from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.function_scope import raised_while_tracing, traced, tracing_failed
+from autograph.operators.maybe import MaybeValue
 from autograph.operators.variables import cell_value, set_cell
 
 
@@ -18,6 +19,8 @@ def and_(a_fn, b_fn):
     """`a and b` as `and_(lambda: a, lambda: b)`."""
     a = a_fn()
     if a.__class__ is bool or (backend := backend_for(a)) is None:
+        if a.__class__ is MaybeValue:   # defined on some staged paths only: read (and checked) here
+            return and_(lambda: a.read("and"), b_fn)
         return b_fn() if a else a
     if verbosity.level >= 2:
         verbosity.staged("`and`", backend)
@@ -28,6 +31,8 @@ def or_(a_fn, b_fn):
     """`a or b` as `or_(lambda: a, lambda: b)`."""
     a = a_fn()
     if a.__class__ is bool or (backend := backend_for(a)) is None:
+        if a.__class__ is MaybeValue:
+            return or_(lambda: a.read("or"), b_fn)
         return a if a else b_fn()
     if verbosity.level >= 2:
         verbosity.staged("`or`", backend)
@@ -37,6 +42,8 @@ def or_(a_fn, b_fn):
 def not_(a):
     """`not a`."""
     if a.__class__ is bool or (backend := backend_for(a)) is None:
+        if a.__class__ is MaybeValue:
+            return not_(a.read("not"))
         return not a
     if verbosity.level >= 2:
         verbosity.staged("`not`", backend)

@@ -44,7 +44,10 @@ class MaybeValue:
         return (self.value, self.defined)
 
     def _unflatten(self, leaves) -> MaybeValue:
-        return self.with_value(*leaves)
+        """From the leaves of `_flatten()` flattened as frameworks flatten structures (tuples and lists in order,
+        dicts by sorted key, objects with `_flatten`)."""
+        leaves = iter(leaves)
+        return self.with_value(_pack(self.value, leaves), next(leaves))
 
     def with_value(self, value, defined) -> MaybeValue:
         return MaybeValue(value, defined, self.name, self.why, self.none, self.backend, self.why_inside)
@@ -178,10 +181,23 @@ def absent_is_none(kinds, values) -> bool | None:
     return None if len(none) > 1 else none.pop() if none else False
 
 
-def placeholder(backend, sample):
+def placeholder(backend, sample, name: str = ""):
     """Zeros of `sample`'s structure, types and shapes (a variable defined on some paths only)."""
+    try:
+        return _placeholder(backend, sample)
+    except (TypeError, ValueError) as e:
+        from autograph.errors import AutoGraphError, StagingError
+        if isinstance(e, AutoGraphError):
+            raise
+        raise StagingError(at_user_line(
+            f"'{name}' is defined on some paths through this statement on a tensor only, and its value there, "
+            f"the {type(sample).__name__} {sample!r:.40}, can't be carried in a graph ({e}). Give '{name}' a value "
+            "on every path, or use it only where it is defined.")) from None
+
+
+def _placeholder(backend, sample):
     if sample.__class__ is MaybeValue:
-        return placeholder(backend, sample.value)
+        return _placeholder(backend, sample.value)
     if isinstance(sample, (tuple, list)) and not hasattr(sample, "_fields"):
         return type(sample)(_placeholder_item(backend, v) for v in sample)
     if isinstance(sample, dict):
@@ -191,8 +207,8 @@ def placeholder(backend, sample):
 
 def _placeholder_item(backend, value):
     if value.__class__ is MaybeValue:
-        return value.with_value(placeholder(backend, value.value), False)
-    return placeholder(backend, value)
+        return value.with_value(_placeholder(backend, value.value), False)
+    return _placeholder(backend, value)
 
 
 def lifted(template: MaybeValue, value, k: str, sample=None):
@@ -202,7 +218,7 @@ def lifted(template: MaybeValue, value, k: str, sample=None):
         return template.with_value(value, True)
     if k == "maybe":
         return template.with_value(value.value, value.defined)
-    return template.with_value(placeholder(template.backend, sample), False)
+    return template.with_value(placeholder(template.backend, sample, template.name), False)
 
 
 def checked_return(value):
@@ -221,3 +237,26 @@ def location() -> str:
     from autograph.errors import user_location
     where = user_location(2)
     return f"{os.path.basename(where[0])}:{where[1]}" if where else "?"
+
+
+def _leaves(structure) -> int:
+    if isinstance(structure, dict):
+        return sum(_leaves(v) for v in structure.values())
+    if isinstance(structure, (tuple, list)):
+        return sum(_leaves(v) for v in structure)
+    if hasattr(type(structure), "_flatten"):
+        return _leaves(structure._flatten())
+    return 1
+
+
+def _pack(structure, leaves):
+    """`structure` with the next leaves of `leaves` in place of its own (the frameworks' nest order)."""
+    if isinstance(structure, dict):
+        packed = {key: _pack(structure[key], leaves) for key in sorted(structure, key=repr)}
+        return type(structure)((key, packed[key]) for key in structure)
+    if isinstance(structure, (tuple, list)):
+        items = [_pack(v, leaves) for v in structure]
+        return type(structure)(*items) if hasattr(structure, "_fields") else type(structure)(items)
+    if hasattr(type(structure), "_flatten"):
+        return structure._unflatten([next(leaves) for _ in range(_leaves(structure._flatten()))])
+    return next(leaves)
