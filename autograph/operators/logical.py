@@ -50,6 +50,21 @@ def not_(a):
     return backend.need("logical_not", "`not` on a tensor")(a)
 
 
+def is_none(value):
+    """`value is None`: a variable that a staged statement left None on some paths only (a MaybeValue) gives a
+    staged bool, true on those paths."""
+    if value.__class__ is not MaybeValue:
+        return value is None
+    return value.is_none()
+
+
+def is_not_none(value):
+    """`value is not None`, as `is_none`."""
+    if value.__class__ is not MaybeValue:
+        return value is not None
+    return not_(value.is_none())
+
+
 def staged_operands(staged, what: str, *args, watched=None):
     """`staged(*args)`, where the functions among `args` (or `watched`, the user's operands they call) are
     operands a backend traces in a branch. An operand that assigns a variable of the function (`:=`, made a

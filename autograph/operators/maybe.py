@@ -75,6 +75,17 @@ class MaybeValue:
         return UnboundLocalError, (f"cannot access local variable '{self.name}' where it is not associated with "
                                    f"a value: {self.why}.")
 
+    def is_none(self):
+        """`x is None`, as a staged bool: where not defined, True if the variable is None there, else the read
+        raises (UnboundLocalError) as Python's does."""
+        not_ = self.backend.need("logical_not", "`is None` on a tensor")
+        if self.none:
+            return (not self.defined) if self.defined.__class__ is bool else not_(self.defined)
+        if self.defined is True:
+            return False
+        error, message = self._error("is")
+        return not_(self.backend.check_defined(self.defined, self.defined, error, at_user_line(message)))
+
     def resolved(self, context: str = ""):
         """At a function's output, on concrete values: the value, None, or the error Python raises."""
         if bool(self.defined):

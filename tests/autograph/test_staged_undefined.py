@@ -363,3 +363,48 @@ def test_a_variable_defined_on_every_path_gets_no_flag():
         return y
     ops = [op.type for op in tf.function(f).get_concrete_function(tf.constant(1)).graph.get_operations()]
     assert "CheckDefined" not in ops and agrees(f, 0) == ("value", 0)
+
+
+# --- `is None` sees the flag -----------------------------------------------------------------------------
+
+def none_test_after_loop(n):
+    r = None
+    for i in tf.range(n):
+        r = i * 2
+    if r is None:
+        return -1
+    return r
+
+
+def none_test_reversed(n):
+    r = None
+    for i in tf.range(n):
+        r = i * 2
+    return 1 if None is not r else 0
+
+
+def test_is_none_on_a_variable_none_on_some_staged_paths():
+    assert agrees(none_test_after_loop, 3) == ("value", 4)
+    assert agrees(none_test_after_loop, 0) == ("value", -1)   # was 0: `is` saw the placeholder, never None
+    assert agrees(none_test_reversed, 3) == ("value", 1)
+    assert agrees(none_test_reversed, 0) == ("value", 0)
+
+
+def is_none_of_unbound(n):
+    for i in tf.range(n):
+        y = i
+    return y is None
+
+
+def test_is_none_of_an_unbound_variable_raises_as_python_does():
+    assert agrees(is_none_of_unbound, 2) == ("value", False)
+    assert agrees(is_none_of_unbound, 0)[1] is UnboundLocalError
+
+
+def test_is_none_keeps_python_semantics_on_python_values():
+    def f(x):
+        return x is None, None is x, x is not None
+    converted = ag.convert(f)
+    for x in (None, 0, [], "a"):
+        assert converted.generated(x) == f(x)
+    assert "ag__.is_none(x)" in ag.to_code(f) and "ag__.is_not_none(x)" in ag.to_code(f)
