@@ -452,7 +452,7 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
     from the first iteration whose test is a staged value."""
     test = test_fn()
     while True:
-        if test.__class__ is MaybeValue:
+        if test.__class__ is not bool and test.__class__ is MaybeValue:   # defined on some staged paths only
             test = test.read("while")
         if test.__class__ is not bool and (backend := backend_for(test)) is not None:
             _check_no_outer(outer, "`while` loop", body_fn, test_fn)

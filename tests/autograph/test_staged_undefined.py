@@ -408,3 +408,43 @@ def test_is_none_keeps_python_semantics_on_python_values():
     for x in (None, 0, [], "a"):
         assert converted.generated(x) == f(x)
     assert "ag__.is_none(x)" in ag.to_code(f) and "ag__.is_not_none(x)" in ag.to_code(f)
+
+
+# --- reads in conditions and logical operators --------------------------------------------------------------
+
+def maybe_as_if_condition(n):
+    for i in tf.range(n):
+        y = i
+    if y:
+        return 1
+    return 0
+
+
+def maybe_in_not_and_conditional_expression(n):
+    for i in tf.range(n):
+        y = i
+    return 1 if not y else 0
+
+
+def maybe_in_and(n):
+    for i in tf.range(n):
+        y = i
+    return y and 5
+
+
+def maybe_as_while_condition(n):
+    for i in tf.range(n):
+        y = i
+    count = 0
+    while y:
+        y -= 1
+        count += 1
+    return count
+
+
+@pytest.mark.parametrize("fn", [maybe_as_if_condition, maybe_in_not_and_conditional_expression, maybe_in_and,
+                                maybe_as_while_condition])
+def test_a_variable_defined_on_some_paths_in_conditions(fn):
+    for n in (3, 1):
+        assert agrees(fn, n)[0] == "value"
+    assert agrees(fn, 0)[1] is UnboundLocalError
