@@ -448,3 +448,41 @@ def test_a_variable_defined_on_some_paths_in_conditions(fn):
     for n in (3, 1):
         assert agrees(fn, n)[0] == "value"
     assert agrees(fn, 0)[1] is UnboundLocalError
+
+
+# --- function boundaries and gradients -------------------------------------------------------------------
+
+@tf.function
+def scaled_last(x, n):
+    for i in tf.range(n):
+        y = x * tf.cast(i, tf.float32)
+    return y
+
+
+def test_a_function_called_while_tracing_another_passes_the_flag_on():
+    @tf.function
+    def outer(x, n):
+        return scaled_last(x, n) + 1.0
+    assert float(outer(tf.constant(2.0), tf.constant(3))) == 5.0
+    with pytest.raises(UnboundLocalError, match="'y'.*the loop ran zero times"):
+        outer(tf.constant(2.0), tf.constant(0))
+
+
+def test_gradients_pass_through_the_check():
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = scaled_last(x, tf.constant(3))
+    assert float(tape.gradient(y, x)) == 2.0
+
+    @tf.function
+    def inside(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            for i in tf.range(n):
+                y = x * x
+            z = y * 3.0
+        return tape.gradient(z, x)
+    assert float(inside(x, tf.constant(2))) == 12.0
+    with pytest.raises(UnboundLocalError):
+        inside(x, tf.constant(0))
