@@ -334,6 +334,7 @@ class ConcreteFunction:
         self._input_structure = input_structure
         self.structured_outputs = structured_outputs
         self._flat_outputs = flat_outputs
+        self._resolves = _holds_maybe(structured_outputs)   # values defined on some paths only (see _structured)
         self._param_names = param_names
         self._executable = None
         self._lock = threading.Lock()
@@ -451,7 +452,10 @@ class ConcreteFunction:
         return self._structured(flat)
 
     def _structured(self, flat: list):
-        return nest.pack(self.structured_outputs, flat) if nest.is_sequence(self.structured_outputs) else flat[0]
+        out = nest.pack(self.structured_outputs, flat) if nest.is_sequence(self.structured_outputs) else flat[0]
+        if self._resolves and registry.context.graph is None:
+            return _resolved(out, f" ({self.name} returns it)")
+        return out
 
     def _accepts(self, args, kwargs) -> bool:
         mine = nest.flatten(self._input_structure)
@@ -493,6 +497,30 @@ class ConcreteFunction:
 
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]}>"
+
+
+def _holds_maybe(structure) -> bool:
+    """Whether a function's outputs hold a value that a staged statement defined on some paths only (autograph's
+    `MaybeValue`: a value and a defined flag, carried as a structure of two tensors)."""
+    if hasattr(structure, "resolved") and hasattr(structure, "_flatten"):
+        return True
+    if isinstance(structure, (tuple, list)):
+        return any(_holds_maybe(v) for v in structure)
+    return isinstance(structure, dict) and any(_holds_maybe(v) for v in structure.values())
+
+
+def _resolved(structure, context: str):
+    """The outputs with each such value replaced by what Python gives on the path that ran: the value, None,
+    or the error (UnboundLocalError) Python raises."""
+    if hasattr(structure, "resolved") and hasattr(structure, "_flatten"):
+        return structure.resolved(context)
+    if isinstance(structure, (tuple, list)) and not hasattr(structure, "_fields"):
+        return type(structure)(_resolved(v, context) for v in structure)
+    if isinstance(structure, tuple):
+        return type(structure)(*(_resolved(v, context) for v in structure))
+    if isinstance(structure, dict):
+        return {k: _resolved(v, context) for k, v in structure.items()}
+    return structure
 
 
 def _call_kernel(*values, function, graph, captures):

@@ -57,6 +57,8 @@ class Executable:
 
     def explain(self, error: BaseException) -> Optional[InvalidArgumentError]:
         """An error naming the op whose kernel raised `error` while `run` ran, if one did."""
+        if getattr(error, "raised_by_program", False):   # the program's own error (CheckDefined): as it is
+            return None
         line = _innermost_line(error.__traceback__, self.filename)
         op = self.ops_by_line.get(line)
         if op is None:

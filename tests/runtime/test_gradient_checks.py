@@ -8,6 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import runtime as tf
+from runtime.ops.logging_ops import check_defined
 
 F64 = tf.float64
 
@@ -96,6 +97,7 @@ PROGRAMS = {
     "Tanh": (tf.tanh, None),
     "Sigmoid": (tf.sigmoid, None),
     "Identity": (lambda x: tf.identity(x) ** 3, None),
+    "CheckDefined": (lambda x: check_defined(x, tf.constant(True), UnboundLocalError, "unbound") ** 3, None),
     "Sum": (lambda x: tf.reduce_sum(x * x) * x, None),
     "Mean": (lambda x: tf.reduce_mean(tf.reshape(x * x, [3, 1]), axis=0) * x, None),
     "Max": (lambda x: tf.reduce_max(x * x * x) * x, _far_apart),

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.ops import extra_array_ops, sort_ops
+from runtime.ops import extra_array_ops, logging_ops, sort_ops
 from runtime.ops.registry import OPS, apply
 
 F = tf.constant([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])
@@ -32,7 +32,9 @@ SAMPLES = {
     "Prod": (tf.reduce_prod, (I,)), "Any": (tf.reduce_any, (B,)), "All": (tf.reduce_all, (B,)),
     "ArgMax": (lambda x: tf.argmax(x, 1), (F,)), "ArgMin": (tf.argmin, (I,)), "Cumsum": (tf.cumsum, (I,)),
     "MatMul": (lambda a: tf.matmul(a, a, transpose_b=True), (F,)),
-    "Identity": (tf.identity, (F,)), "StopGradient": (tf.stop_gradient, (F,)), "Shape": (tf.shape, (F,)), "Size": (tf.size, (F,)), "Rank": (tf.rank, (F,)),
+    "Identity": (tf.identity, (F,)),
+    "CheckDefined": (lambda x: logging_ops.check_defined(x, tf.constant(True), UnboundLocalError, "unbound"), (F,)),
+    "StopGradient": (tf.stop_gradient, (F,)), "Shape": (tf.shape, (F,)), "Size": (tf.size, (F,)), "Rank": (tf.rank, (F,)),
     "Reshape": (lambda x: tf.reshape(x, [3, -1]), (I,)), "Transpose": (tf.transpose, (I,)),
     "ExpandDims": (lambda x: tf.expand_dims(x, 1), (I,)), "Squeeze": (tf.squeeze, (tf.constant([[1], [2]]),)),
     "ConcatV2": (lambda a: tf.concat([a, a], 1), (I,)), "Pack": (lambda a: tf.stack([a, a]), (F,)),
