@@ -5,8 +5,8 @@ Eager tensors and ops (`constant`, `add`, `matmul`, ...), `Variable`,
 `while_loop`), and an executor that runs graphs as generated Python.
 """
 from runtime import dtypes, errors
-from runtime.dtypes import (DType, as_dtype, bool, float16, float32, float64, int8, int16, int32,  # noqa: A004
-                            int64, uint8)
+from runtime.dtypes import (DType, as_dtype, bool, complex64, complex128, float16, float32, float64, int8,  # noqa: A004
+                            int16, int32, int64, string, uint8)
 from runtime.shape import TensorShape
 from runtime.tensor import Tensor, constant, convert_to_tensor
 from runtime import ops
@@ -24,7 +24,8 @@ from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_
                                   mod, multiply, negative, not_equal, pow, reduce_all, reduce_any, reduce_max,
                                   reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin, sqrt,
                                   square, subtract, tanh, truediv)
-from runtime import debugging, math, nn, random
+from runtime.ops.complex_ops import complex  # noqa: A004
+from runtime import debugging, math, nn, random, strings
 from runtime.variables import Variable
 from runtime.autodiff import GradientTape, custom_gradient
 from runtime.ops import gradients as _gradients  # noqa: F401  (attaches the gradient table's rules to the ops)
