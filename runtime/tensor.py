@@ -280,8 +280,8 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
             raise TypeError(f"Cannot convert {short_repr(value)} to a tensor: it mixes strings and other values.")
         array = as_bytes(array)
         if array.dtype == object:
-            raise TypeError(f"Cannot convert {value!r} to a tensor: its elements are not numbers of one kind "
-                            "(nested lists must be rectangular and hold only numbers or bools).")
+            raise TypeError(f"Cannot convert {value!r} to a tensor: its elements are not numbers, bools or "
+                            "strings of one kind (nested lists must be rectangular and hold only those).")
         if dtype is not None and array.dtype != dtype.as_numpy_dtype:
             array = array.astype(dtype.as_numpy_dtype)
         return array

@@ -36,7 +36,7 @@ def _numeric_binary(op, x, y, name):
 # Ops that need ordered values: none of them is defined on complex tensors, as in TensorFlow.
 _ORDERED = frozenset({"FloorDiv", "FloorMod", "Maximum", "Minimum", "Less", "LessEqual", "Greater",
                       "GreaterEqual", "Max", "Min", "ArgMax", "ArgMin", "ClipByValue", "Floor", "Ceil", "Round",
-                      "Cumsum", "Sort", "TopKV2"})
+                      "Sort", "TopKV2"})
 
 
 def check_dtype(op_name: str, dtype: dtypes.DType) -> None:
@@ -68,7 +68,7 @@ def _true_divide(x, y):
 
 def _truediv_infer(x, y) -> Spec:
     dtype = x.dtype
-    if not dtype.is_floating:
+    if dtype.is_integer:
         dtype = dtypes.float32 if dtype.as_numpy_dtype(0).itemsize <= 2 else dtypes.float64
     return Spec(dtype, broadcast_shapes(x.shape, y.shape))
 
