@@ -507,10 +507,15 @@ CALL = defop("Call", _call_kernel, lambda *inputs, function, graph, captures: [
 
 def function(func: Optional[Callable] = None, input_signature=None, autograph: bool = True,
              reduce_retracing: bool = False, jit_compile=None, experimental_relax_shapes: Optional[bool] = None,
-             experimental_compile=None):
+             experimental_compile=None, experimental_autograph_options=None):
     """Make a Python function run as traced graphs (decorator or call), like `tf.function`.
     `jit_compile=True` (or TensorFlow's older `experimental_compile=True`) compiles each concrete
-    function with XLA through JAX instead of running it on the NumPy executor."""
+    function with XLA through JAX instead of running it on the NumPy executor.
+    `experimental_autograph_options` (`runtime.autograph.experimental.Feature` values) is accepted and
+    changes nothing: autograph always applies every conversion it has."""
+    from runtime.autograph import check_options  # runtime.autograph imports autograph, loaded after this module
+
+    check_options(experimental_autograph_options)
     if experimental_relax_shapes is not None:
         reduce_retracing = experimental_relax_shapes
     if jit_compile is None:

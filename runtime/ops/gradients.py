@@ -30,6 +30,7 @@ from runtime.ops import extra_array_ops as X
 from runtime.ops import extra_math as EM
 from runtime.ops import math_ops as M
 from runtime.ops import nn_ops as NN
+from runtime.ops import script_ops
 from runtime.ops import sort_ops as S
 from runtime.ops.registry import GRADIENTS, Spec, apply, defop
 
@@ -570,6 +571,7 @@ RULES = {
     "LogSoftmax": _log_softmax,
     "L2Loss": _unary(lambda g, x, out: g * x),
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
+    "EagerPyFunc": script_ops.gradient,
     "Complex": _binary(lambda g, re, im, out: (C.real(g), C.imag(g))),
     "Real": _unary(lambda g, x, out: C.complex(g, A.zeros_like(g))),
     "Imag": _unary(lambda g, x, out: C.complex(A.zeros_like(g), g)),
