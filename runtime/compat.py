@@ -14,3 +14,13 @@ class UnconnectedGradients(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+def __getattr__(name: str):
+    """`tf.compat.v1`: TensorFlow 1's API is out of scope, and the error says so."""
+    if name in ("v1", "v2"):
+        from runtime.errors import OutOfScopeError
+
+        raise OutOfScopeError(f"tf.compat.{name} is out of scope for runtime, which is TensorFlow-2-like: use the "
+                              "TensorFlow 2 names directly (docs/tf-compat.md).")
+    raise AttributeError(f"module 'runtime.compat' has no attribute {name!r}")
