@@ -21,6 +21,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from runtime import config, nest
+from runtime.compat import check_autograph_options
 from runtime.control_flow import user_location
 from runtime.errors import OpError
 from runtime.executor.codegen import compile_graph
@@ -513,9 +514,7 @@ def function(func: Optional[Callable] = None, input_signature=None, autograph: b
     function with XLA through JAX instead of running it on the NumPy executor.
     `experimental_autograph_options` (`runtime.autograph.experimental.Feature` values) is accepted and
     changes nothing: autograph always applies every conversion it has."""
-    from runtime.autograph import check_options  # runtime.autograph imports autograph, loaded after this module
-
-    check_options(experimental_autograph_options)
+    check_autograph_options(experimental_autograph_options)
     if experimental_relax_shapes is not None:
         reduce_retracing = experimental_relax_shapes
     if jit_compile is None:
