@@ -298,7 +298,7 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
             inputs.append(leaf)
     call_args, call_kwargs = nest.pack(structure, inputs)
     with building(graph):
-        result = fn(*call_args, **call_kwargs)
+        result = _python_scalars_as_tensors(fn(*call_args, **call_kwargs))
         outputs = [graph.capture(v) if isinstance(v, Tensor) else v for v in nest.flatten(result)]
         outputs = [graph.capture(v._as_tensor(None)) if _is_variable(v) else v for v in outputs]
     graph.structured_outputs = result
@@ -306,6 +306,26 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
     signature = nest.pack(structure, [TensorSpec(leaf.shape, leaf.dtype, label) if is_tensor_leaf(leaf) else leaf
                                       for leaf, label in zip(leaves, arg_names)])
     return ConcreteFunction(graph, name, signature, result, outputs, param_names)
+
+
+_SCALARS = (bool, int, float, complex, str, bytes, np.generic)
+
+
+def _python_scalars_as_tensors(result):
+    """A function's result with its Python numbers, bools and strings made tensors, as TensorFlow returns
+    them (`return 3` gives an int32 tensor); None and other objects stay as they are."""
+    leaves = nest.flatten(result)
+    if not any(isinstance(v, _SCALARS) for v in leaves):
+        return result
+    converted = [_as_tensor_if_it_fits(v) if isinstance(v, _SCALARS) else v for v in leaves]
+    return nest.pack(result, converted) if nest.is_sequence(result) else converted[0]
+
+
+def _as_tensor_if_it_fits(value):
+    try:
+        return convert_to_tensor(value)
+    except (TypeError, ValueError):   # an int beyond int64: returned as the Python value
+        return value
 
 
 def _is_variable(value) -> bool:
