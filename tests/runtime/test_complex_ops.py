@@ -1,7 +1,12 @@
 """complex64/complex128 tensors and runtime/ops/complex_ops.py (complex, real, imag, conj, angle, abs) against
 NumPy, with TensorFlow's printing and dtype rules, and gradient checks of real functions through complex values."""
+import operator
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import runtime as tf
 from gradcheck import check_gradient
@@ -100,3 +105,16 @@ def test_cast_keeps_the_real_part_as_tensorflow():
 ])
 def test_gradients_of_real_functions_through_complex_values(name, f):
     check_gradient(f, RNG.uniform(0.5, 1.5, (2, 2)), RNG.uniform(0.5, 1.5, (2, 2)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3), st.sampled_from(["+", "-", "*", "/"]),
+       st.sampled_from([np.complex64, np.complex128]), st.integers(0, 2 ** 16))
+def test_binary_arithmetic_matches_numpy_with_broadcasting(shapes, op, dtype, seed):
+    rng = np.random.default_rng(seed)
+    a, b = ((rng.normal(size=s) + 1j * rng.normal(size=s)).astype(dtype) for s in shapes.input_shapes)
+    b = np.where(np.abs(b) < 1e-3, 1, b).astype(dtype)
+    ops = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+    got = ops[op](tf.constant(a), tf.constant(b))
+    assert got.dtype.as_numpy_dtype == dtype and got.shape == shapes.result_shape
+    np.testing.assert_allclose(got.numpy(), ops[op](a, b), rtol=1e-5 if dtype == np.complex64 else 1e-12)

@@ -4,6 +4,8 @@ import io
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import runtime as tf
 from runtime.errors import DTypeNotAllowedError, InvalidArgumentError, UnimplementedError
@@ -130,3 +132,18 @@ def test_string_variables_and_signatures():
         return s[0] + "?"
 
     assert first(tf.constant(["x", "y"])).numpy() == b"x?"
+
+
+_NO_NUL = st.characters(exclude_characters="\x00")   # NumPy bytes arrays drop trailing NULs (docs/tf-compat.md)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(_NO_NUL, max_size=5), min_size=0, max_size=4), st.text(_NO_NUL, max_size=2))
+def test_length_join_and_reduce_join_match_python_on_any_text(words, separator):
+    s = tf.constant(words, dtype=tf.string)
+    encoded = [w.encode() for w in words]
+    assert tf.strings.length(s).numpy().tolist() == [len(w) for w in encoded]
+    assert tf.strings.length(s, unit="UTF8_CHAR").numpy().tolist() == [len(w) for w in words]
+    assert tf.strings.join([s, s], separator=separator).numpy().tolist() == \
+        [w + separator.encode() + w for w in encoded]
+    assert tf.strings.reduce_join(s, separator=separator).numpy() == separator.encode().join(encoded)
