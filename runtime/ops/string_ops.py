@@ -31,8 +31,10 @@ def _bytes(array) -> np.ndarray:
     array = np.asarray(array)
     if array.dtype.kind == "S":
         return array
-    return np.array([v if isinstance(v, bytes) else str(v).encode() for v in array.flat], dtype=bytes
-                    ).reshape(array.shape) if array.size else np.zeros(array.shape, dtype="S1")
+    if not array.size:
+        return np.zeros(array.shape, dtype="S1")
+    items = [v if isinstance(v, bytes) else str(v).encode() for v in array.flat]
+    return np.array(items, dtype=bytes).reshape(array.shape)
 
 
 # --- length ---------------------------------------------------------------------------------------
@@ -82,10 +84,13 @@ def join(inputs, separator="", name=None):
 
 def _reduce_join(x, axis, keepdims, separator):
     axis = tuple(range(x.ndim)) if axis is None else axis
-    moved = np.moveaxis(x, axis, tuple(range(x.ndim - len(axis), x.ndim)))
-    rows = moved.reshape(moved.shape[:moved.ndim - len(axis)] + (-1,))
-    out = np.array([separator.join(bytes(v) for v in row) for row in rows.reshape(-1, rows.shape[-1])],
-                   dtype=bytes).reshape(rows.shape[:-1]) if rows.size else np.full(rows.shape[:-1], b"", "S1")
+    kept = x.ndim - len(axis)
+    moved = np.moveaxis(x, axis, tuple(range(kept, x.ndim)))   # the joined axes last
+    rows = moved.reshape(moved.shape[:kept] + (int(np.prod(moved.shape[kept:])),))
+    out = np.zeros(rows.shape[:-1], dtype=object)
+    for index in np.ndindex(out.shape):
+        out[index] = separator.join(bytes(v) for v in rows[index])
+    out = _bytes(out)
     return np.expand_dims(out, axis) if keepdims else out
 
 
@@ -145,8 +150,7 @@ def _as_string(x, precision, scientific, shortest, width, fill):
         items = [f"({v.real:{spec}},{v.imag:{spec}})" for v in x.flat]
     else:
         items = [builtins.format(v.item(), spec) for v in x.flat]
-    return np.array([s.encode() for s in items], dtype=bytes).reshape(x.shape) if x.size else \
-        np.zeros(x.shape, "S1")
+    return _bytes(np.array(items, dtype=object).reshape(x.shape))
 
 
 def _number_spec(kind: str, precision, scientific, shortest, width, fill) -> str:

@@ -118,3 +118,11 @@ def test_binary_arithmetic_matches_numpy_with_broadcasting(shapes, op, dtype, se
     got = ops[op](tf.constant(a), tf.constant(b))
     assert got.dtype.as_numpy_dtype == dtype and got.shape == shapes.result_shape
     np.testing.assert_allclose(got.numpy(), ops[op](a, b), rtol=1e-5 if dtype == np.complex64 else 1e-12)
+
+
+def test_sorting_complex_numbers_or_strings_is_refused_as_in_tensorflow():
+    for fn in (tf.sort, tf.argsort, tf.math.top_k):
+        with pytest.raises(DTypeNotAllowedError):
+            fn(tf.constant([1j, 2]))
+        with pytest.raises(DTypeNotAllowedError, match="string"):
+            fn(tf.constant(["b", "a"]))
