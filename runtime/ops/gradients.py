@@ -40,7 +40,8 @@ NOT_DIFFERENTIABLE = frozenset({
     "Sign", "FloorDiv", "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
     "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert",
     "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros", "StringLength", "StringJoin",
-    "ReduceJoin", "StringFormat", "AsString", "StringToNumber", "StringUpper", "StringLower",
+    "ReduceJoin", "StringFormat", "AsString", "StringToNumber", "StringUpper", "StringLower", "StringSplitV2",
+    "BytesSplit", "UnicodeSplit", "UnicodeDecode",
 })
 
 

@@ -1,5 +1,6 @@
 """String ops, public as `runtime.strings`: `length`, `join`, `reduce_join`, `format`, `as_string`,
-`to_number`, `upper`, `lower`.
+`to_number`, `upper`, `lower`, and for a scalar string `split`, `bytes_split`, `unicode_split`,
+`unicode_decode` (on a vector their results would be ragged tensors, which are out of scope).
 
 String tensors hold NumPy bytes arrays (UTF-8; `numpy()` gives `bytes`, as
 TensorFlow). Each op is one registry entry and a public wrapper; none is
@@ -12,7 +13,7 @@ import builtins
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import InvalidArgumentError
+from runtime.errors import InvalidArgumentError, UnimplementedError
 from runtime.ops.logging_ops import _format
 from runtime.ops.registry import Spec, apply, broadcast_shapes, defop, unary_same
 from runtime.shape import TensorShape
@@ -83,6 +84,7 @@ def join(inputs, separator="", name=None):
 
 
 def _reduce_join(x, axis, keepdims, separator):
+    x = np.asarray(x)
     axis = tuple(range(x.ndim)) if axis is None else axis
     kept = x.ndim - len(axis)
     moved = np.moveaxis(x, axis, tuple(range(kept, x.ndim)))   # the joined axes last
@@ -210,3 +212,67 @@ def lower(input, encoding="", name=None):  # noqa: A002
 
 def _as_bytes(text) -> bytes:
     return text.encode("utf-8") if isinstance(text, str) else bytes(text)
+
+
+# --- split, bytes_split, unicode_split, unicode_decode: scalars only (a vector's pieces would be ragged) --------
+
+def _scalar_string(x, op_name: str):
+    x = _strings(x, op_name)
+    if x.shape.rank != 0:
+        raise UnimplementedError(
+            f"{op_name}: only a scalar string can be split here; splitting a tensor of strings gives a "
+            "RaggedTensor in TensorFlow, and ragged tensors are out of scope for runtime (docs/tf-compat.md). "
+            "Split each element, or pad the pieces to a dense tensor.", op_name)
+    return x
+
+
+def _text(x) -> bytes:
+    """A scalar string's value (the executor may pass a NumPy scalar rather than a 0-d array)."""
+    return bytes(np.asarray(x)[()])
+
+
+def _pieces(values, dtype=bytes) -> np.ndarray:
+    return np.array(values, dtype=dtype) if values else np.zeros((0,), dtype="S1" if dtype is bytes else dtype)
+
+
+def _split_kernel(x, sep, maxsplit):
+    text = _text(x)
+    return _pieces(text.split(sep, maxsplit) if sep is not None else text.split(None, maxsplit))
+
+
+def _vector_of(dtype):
+    return lambda x, **_: Spec(dtype, TensorShape([None]))
+
+
+SPLIT = defop("StringSplitV2", _split_kernel, _vector_of(dtypes.string))
+BYTES_SPLIT = defop("BytesSplit", lambda x: _pieces([bytes([b]) for b in _text(x)]), _vector_of(dtypes.string))
+UNICODE_SPLIT = defop("UnicodeSplit", lambda x: _pieces([c.encode() for c in _text(x).decode()]),
+                      _vector_of(dtypes.string))
+UNICODE_DECODE = defop("UnicodeDecode", lambda x: _pieces([ord(c) for c in _text(x).decode()], np.int32),
+                       _vector_of(dtypes.int32))
+
+
+def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
+    """A scalar string's pieces, split at `sep` (at runs of whitespace when None), as a 1-D string tensor."""
+    x = _scalar_string(input, "StringSplitV2")
+    return apply(SPLIT, x, sep=None if sep is None else _as_bytes(sep), maxsplit=int(maxsplit), name=name)
+
+
+def bytes_split(input, name=None):  # noqa: A002
+    return apply(BYTES_SPLIT, _scalar_string(input, "BytesSplit"), name=name)
+
+
+def unicode_split(input, input_encoding, errors="replace", name=None):  # noqa: A002
+    _utf8_only(input_encoding, "UnicodeSplit")
+    return apply(UNICODE_SPLIT, _scalar_string(input, "UnicodeSplit"), name=name)
+
+
+def unicode_decode(input, input_encoding, errors="replace", name=None):  # noqa: A002
+    """A scalar UTF-8 string's code points, as a 1-D int32 tensor."""
+    _utf8_only(input_encoding, "UnicodeDecode")
+    return apply(UNICODE_DECODE, _scalar_string(input, "UnicodeDecode"), name=name)
+
+
+def _utf8_only(encoding: str, op_name: str) -> None:
+    if str(encoding).upper().replace("-", "") != "UTF8":
+        raise UnimplementedError(f"{op_name}: only UTF-8 is supported, got {encoding!r}.", op_name)

@@ -72,6 +72,10 @@ SAMPLES = {
     "StringFormat": (lambda s, x: tf.strings.format("{}: {}", [s, x]), (S, F)),
     "AsString": (tf.strings.as_string, (F,)), "StringToNumber": (tf.strings.to_number, (tf.constant(["1.5", "-2"]),)),
     "StringUpper": (tf.strings.upper, (S,)), "StringLower": (tf.strings.lower, (S,)),
+    "StringSplitV2": (lambda s: tf.strings.split(s, ","), (tf.constant("a,b"),)),
+    "BytesSplit": (tf.strings.bytes_split, (tf.constant("ab"),)),
+    "UnicodeSplit": (lambda s: tf.strings.unicode_split(s, "UTF-8"), (tf.constant("é!"),)),
+    "UnicodeDecode": (lambda s: tf.strings.unicode_decode(s, "UTF-8"), (tf.constant("é!"),)),
 }
 NOT_SAMPLED = {"Placeholder", "Cond", "While", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
                "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert",

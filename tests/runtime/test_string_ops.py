@@ -110,6 +110,30 @@ def test_to_number_upper_lower():
     assert tf.strings.lower("AbC").numpy() == b"abc"
 
 
+@pytest.mark.parametrize("text", ["", "Duck", "1 10  100 ", "アヒル 🦆"], ids=["empty", "word", "spaces", "unicode"])
+def test_splitting_a_scalar_string_matches_python(text):
+    def f(s):
+        return (tf.strings.split(s), tf.strings.split(s, " ", maxsplit=1), tf.strings.bytes_split(s),
+                tf.strings.unicode_split(s, "UTF-8"), tf.strings.unicode_decode(s, "UTF-8"))
+
+    data = text.encode()
+    expected = [data.split(), data.split(b" ", 1), [bytes([b]) for b in data], [c.encode() for c in text],
+                [ord(c) for c in text]]
+    for results in _run_both(f, tf.constant(text)):
+        for got, want in zip(results, expected):
+            assert got.shape == (len(want),) and got.numpy().tolist() == want
+    assert tf.strings.unicode_decode(text, "UTF-8").dtype is tf.int32
+
+
+def test_splitting_a_vector_of_strings_would_be_ragged_and_says_so():
+    with pytest.raises(UnimplementedError, match="RaggedTensor .* out of scope"):
+        tf.strings.split(tf.constant(["a b", "c"]))
+    with pytest.raises(UnimplementedError, match="UTF-8"):
+        tf.strings.unicode_decode("a", "UTF-16-BE")
+    traced = tf.function(tf.strings.split, autograph=False).get_concrete_function(tf.constant("a b"))
+    assert traced.graph.outputs[0].shape.as_list() == [None]
+
+
 def test_array_ops_work_on_strings_eagerly_and_in_a_function():
     def f(s):
         return (tf.concat([s, s], 0), tf.gather(s, [1]), tf.reshape(s, [-1]), tf.where(s == "a", s, "no"),

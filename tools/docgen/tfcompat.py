@@ -104,6 +104,7 @@ EXISTS = [
         print(tf.strings.length(words), tf.strings.join([words, "!"]), tf.strings.reduce_join(words, separator=" "))
         print(tf.strings.format("x = {}", tf.range(3)), tf.strings.as_string(3.5), tf.strings.to_number("2.5"))
         tf.print(words, output_stream=sys.stdout)
+        print(tf.strings.to_number(tf.strings.split("1 10 100", " ")), tf.strings.unicode_decode("アヒル", "UTF-8"))
         """),
     Entry("Complex numbers", """
         z = tf.constant([1 + 2j, 3 - 1j])
@@ -178,6 +179,9 @@ OUT_OF_SCOPE = [
     Entry("`tf.data`", """
         tf.data.Dataset.from_tensor_slices([1, 2])
         """, "Iterate over tensors or Python lists instead (a `for` over a tensor is a staged loop)."),
+    Entry("Ragged tensors: splitting a vector of strings", """
+        tf.strings.split(tf.constant(["Gray wolf", "Quick brown fox"]))
+        """, "A scalar string splits into a 1-D tensor; pieces of several strings would be a RaggedTensor."),
     Entry("`tf.saved_model`, `tf.distribute`, `tf.compat.v1`, ...", """
         tf.saved_model.save(tf.Module(), "model")
         """, "`runtime.save_function`/`load_function` save traced functions; `tf.train.Checkpoint` saves "
