@@ -307,7 +307,9 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
 def _string_array(value) -> np.ndarray:
     """Nested lists of str (UTF-8 encoded) and bytes as a NumPy bytes array; `''` keeps its length-0 item."""
     def encode(v):
-        return v.encode("utf-8") if isinstance(v, str) else [encode(x) for x in v] if isinstance(v, (list, tuple)) else v
+        if isinstance(v, (list, tuple)):
+            return [encode(x) for x in v]
+        return v.encode("utf-8") if isinstance(v, str) else v
     try:
         return np.array(encode(value), dtype=bytes)
     except ValueError as e:

@@ -1,7 +1,7 @@
 """Complex numbers: `complex`, `real`, `imag`, `conj`, `angle`, and `abs` of a complex tensor.
 
 Each is one registry entry and a public wrapper; their gradient rules are in
-gradients.py and follow TensorFlow's convention: the gradient of a real loss
+gradients.py (those of the one-input ops are `UNARY_GRADIENTS` here) and follow TensorFlow's convention: the gradient of a real loss
 with respect to `z = x + iy` is `dL/dx + i dL/dy`, so a product's rule
 multiplies by the other factor's conjugate.
 """
@@ -90,3 +90,29 @@ def complex_abs(x, name=None):
 def conj_if_complex(t):
     """`conj(t)` for a complex tensor, `t` otherwise: the gradient rules' one helper for complex inputs."""
     return apply(CONJ, t) if t.dtype.is_complex else t
+
+
+# --- gradient rules of the one-input ops, `rule(grad, x, output)` (gradients.py installs them) -----------------
+
+def _as_complex(t):
+    from runtime.ops.array_ops import zeros_like  # import cycle
+
+    return complex(t, zeros_like(t))
+
+
+def _nonzero(z):
+    """`z` with its zeros replaced by ones: a divisor where TensorFlow uses div_no_nan (the numerator is zero
+    there)."""
+    from runtime.ops.array_ops import ones_like, where, zeros_like  # import cycle
+    from runtime.ops.math_ops import equal
+
+    return where(equal(z, zeros_like(z)), ones_like(z), z)
+
+
+UNARY_GRADIENTS = {
+    "Real": lambda g, x, out: _as_complex(g),
+    "Imag": lambda g, x, out: _as_complex(g) * 1j,
+    "Conj": lambda g, x, out: conj(g),
+    "ComplexAbs": lambda g, x, out: _as_complex(g) * x / _nonzero(_as_complex(out)),
+    "Angle": lambda g, x, out: -_as_complex(g) / complex(imag(x), real(x)),
+}

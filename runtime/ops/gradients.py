@@ -574,18 +574,8 @@ RULES = {
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
     "EagerPyFunc": script_ops.gradient,
     "Complex": _binary(lambda g, re, im, out: (C.real(g), C.imag(g))),
-    "Real": _unary(lambda g, x, out: C.complex(g, A.zeros_like(g))),
-    "Imag": _unary(lambda g, x, out: C.complex(A.zeros_like(g), g)),
-    "Conj": _unary(lambda g, x, out: C.conj(g)),
-    "ComplexAbs": _unary(lambda g, x, out: C.complex(g, A.zeros_like(g)) * x / _nonzero(C.complex(out, A.zeros_like(out)))),
-    "Angle": _unary(lambda g, x, out: -C.complex(g, A.zeros_like(g)) / C.complex(C.imag(x), C.real(x))),
+    **{name: _unary(rule) for name, rule in C.UNARY_GRADIENTS.items()},
 }
-
-
-def _nonzero(z):
-    """`z` with its zeros replaced by ones: a rule's divisor where TensorFlow uses div_no_nan (the numerator is
-    zero there)."""
-    return A.where(M.equal(z, A.zeros_like(z)), A.ones_like(z), z)
 
 
 def _stops(grad, inputs, output, **attrs):

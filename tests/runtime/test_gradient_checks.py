@@ -210,7 +210,8 @@ def test_every_differentiable_op_is_checked():
     run_by_others = {n for n in RULES if n.startswith("TensorList")} | {"StridedSliceGrad", "GatherV2Grad", "While",
                                                                              "SumToShape", "BroadcastLike", "CustomGradient", "Call",
                                                                              "ReshapeLike"}
-    # the ops of extra_array_ops, sort_ops, extra_math, nn_ops, complex_ops and script_ops: checked against finite differences in their own
+    # the ops of extra_array_ops, sort_ops, extra_math, nn_ops, complex_ops and script_ops: checked against
+    # finite differences in their own
     # test files (tests/runtime/gradcheck.py)
     from runtime.ops import complex_ops, extra_array_ops, extra_math, nn_ops, script_ops, sort_ops
     own_files = {op.name for m in (extra_array_ops, extra_math, nn_ops, sort_ops, complex_ops, script_ops)
