@@ -210,6 +210,12 @@ class Graph:
 
     # -- checking and printing -----------------------------------------------
 
+    def as_graph_def(self):
+        """This graph as TensorFlow's GraphDef describes one: `node` (name, op, input, attr) and the graphs
+        of Cond/While ops as `library.function` (`runtime/graph_def.py`)."""
+        from runtime.graph_def import as_graph_def  # graph_def reads graphs; graph.py need not import it
+        return as_graph_def(self)
+
     def to_dot(self) -> str:
         """This graph as Graphviz DOT text: ops with names and types, edges with dtypes and shapes, the
         graphs of `Cond`/`While` as nested clusters (`runtime/lowering/dot.py`)."""

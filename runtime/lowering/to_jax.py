@@ -197,6 +197,8 @@ LOWERINGS: dict[str, Callable] = {
     "ZerosLike": jnp.zeros_like, "OnesLike": jnp.ones_like,
     "CustomGradient": lambda *values, num_inputs, num_outputs, grad_graph, has_gradient: list(
         values[num_inputs:num_inputs + num_outputs]),
+    "Complex": _binary(lax.complex), "Real": _unary(jnp.real), "Imag": _unary(jnp.imag), "Conj": _unary(jnp.conj),
+    "ComplexAbs": _unary(jnp.abs), "Angle": _unary(jnp.angle),
 }
 
 

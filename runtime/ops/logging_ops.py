@@ -17,10 +17,17 @@ def _format(value, summarize: int = -1) -> str:
     """A value as TensorFlow prints it: arrays without commas, the first and last `summarize` items of
     each longer dimension around `...` (all of them when `summarize` is negative)."""
     if isinstance(value, np.ndarray) and value.ndim:
+        quoted = {"numpystr": _quoted} if value.dtype.kind == "S" else None   # strings as TensorFlow: ["a" "b"]
         if summarize < 0:
-            return np.array2string(value, separator=" ", threshold=sys.maxsize)
-        return np.array2string(value, separator=" ", threshold=0, edgeitems=summarize)
+            return np.array2string(value, separator=" ", threshold=sys.maxsize, formatter=quoted)
+        return np.array2string(value, separator=" ", threshold=0, edgeitems=summarize, formatter=quoted)
+    if isinstance(value, (bytes, np.bytes_)) or getattr(value, "dtype", None) is not None and value.dtype.kind == "S":
+        return bytes(np.asarray(value)[()]).decode("utf-8", "backslashreplace")
     return str(np.asarray(value)[()]) if not isinstance(value, str) else value
+
+
+def _quoted(item: bytes) -> str:
+    return '"' + bytes(item).decode("utf-8", "backslashreplace") + '"'
 
 
 def _print(*values, template, sep, end, stream, summarize=-1):

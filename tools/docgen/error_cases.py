@@ -148,14 +148,15 @@ CASES = [
         "        ag.set_loop_options(shape_invariants=[(s, [None])])\n        s = tf.concat([s, s], 0)\n"
         "        n -= 1\n    return s\n"),
     ErrorCase(
-        "`ControlFlowError` (runtime): a string carried by a tensor `if` or loop",
-        "A staged `if` or loop carries its variables as tensors; runtime has no string dtype, so a variable "
-        "(or an attribute, or a list's element) that the statement sets to a string can't be carried.",
-        "@tf.function\ndef f(x):\n    mode = 'up'\n    if x > 0:\n        mode = 'down'\n    return x, mode\n",
+        "`ControlFlowError` (runtime): a set (or other Python object) carried by a tensor `if` or loop",
+        "A staged `if` or loop carries its variables as tensors: numbers, bools and strings become tensors, "
+        "but a variable (or an attribute, or a list's element) that the statement sets to a set, or to an "
+        "object of a class of yours, can't be carried.",
+        "@tf.function\ndef f(x):\n    modes = {'up'}\n    if x > 0:\n        modes = {'down'}\n    return x, modes\n",
         "f(tf.constant(1))",
-        "decide the string with Python values outside the tensor `if`, or carry a number or a bool tensor "
-        "and turn it into a string after the call.",
-        "@tf.function\ndef f(x):\n    down = x > 0\n    return x, down\n"),
+        "decide the value with Python values outside the tensor `if`, or carry a tensor (a string tensor "
+        "here) instead.",
+        "@tf.function\ndef f(x):\n    mode = 'up'\n    if x > 0:\n        mode = 'down'\n    return x, mode\n"),
     ErrorCase(
         "`InvalidArgumentError` (runtime): a loop variable that changes dtype",
         "A loop variable that starts as a Python `int` becomes an `int32` tensor; adding a float to it "
