@@ -1,4 +1,4 @@
-"""A string set in only one branch of a tensor `if`: a graph can't carry it beside "unassigned"."""
+"""A set made in only one branch of a tensor `if`: a graph can't carry it beside "unassigned"."""
 import runtime as tf
 from autograph.errors import StagingError
 
@@ -9,7 +9,7 @@ MATCH = r"'msg'.*can't be carried"
 @tf.function
 def f(x):
     if x > 0:  # <- here
-        msg = "positive"  # <- here
+        msg = {"positive"}  # <- here
     return x, msg  # <- here
 
 
