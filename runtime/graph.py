@@ -174,6 +174,8 @@ class Graph:
             message = e.message if e.message.startswith(op.name) else f"{op.name}: {e.message}"
             raise InvalidArgumentError(message, op.name) from None
         outputs = self.create_op(op, inputs, attrs, spec if op.multi_output else [spec], name)
+        if registry.context.weak is not None:
+            registry.context.weak.propagate(inputs, outputs)
         return outputs if op.multi_output else outputs[0]
 
     def create_op(self, op: OpDef, inputs: tuple, attrs: dict, specs, name: Optional[str] = None) -> list:
@@ -311,6 +313,8 @@ class FuncGraph(Graph):
         ph = self.placeholder(t.dtype, t.shape, name=f"capture_{t.op.name}")
         self.captures[id(t)] = (t, ph)
         self.capture_pairs.append((external, ph))
+        if registry.context.weak is not None:
+            registry.context.weak.alias(t, ph)
         return ph
 
     @property

@@ -63,6 +63,9 @@ class Backend:
     # A function that may end without `return` on a path a staged value chooses (Python returns None there):
     # check_returned(did_return, message_fn) makes that path fail. None: `assert_(did_return, message_fn)`.
     check_returned: Optional[Callable] = None
+    # static_bool(pred) -> True/False when tracing already knows a staged condition's value (static shapes,
+    # constants), else None: an `if` on it then runs as Python's, tracing only the branch it takes.
+    static_bool: Optional[Callable] = None
     extra: dict = field(default_factory=dict)
 
     def need(self, capability: str, construct: str) -> Callable:

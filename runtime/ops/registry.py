@@ -87,6 +87,7 @@ class TraceContext(threading.local):
     graph = None
     tapes: tuple = ()
     name_scope = ""   # `runtime.name_scope`: prefixes the names of the ops built in a graph
+    weak = None       # a `weak.WeakProbe` while autograph probes the dtypes of a loop's Python numbers
 
 
 context = TraceContext()

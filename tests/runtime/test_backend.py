@@ -297,7 +297,7 @@ def test_int_and_float_of_a_symbolic_tensor_are_casts():
 def test_loop_variable_changing_dtype_is_named():
     @tf.function
     def f(n):
-        acc = 0
+        acc = tf.constant(0)
         for _ in tf.range(n):
             acc = tf.cast(acc, tf.float32) + 0.5
         return acc
@@ -587,7 +587,7 @@ def test_set_loop_options_shape_invariants_pairs_a_variable_with_its_shape():
     assert tf.function(f)(tf.constant(3)).numpy().tolist() == [0.0] * 8
 
 
-def test_a_changing_shape_error_suggests_the_loop_option():
+def test_a_loop_variable_whose_shape_changes_is_relaxed_automatically():
     def f(n):
         x = tf.zeros([1, 2])
         i = 0
@@ -596,8 +596,147 @@ def test_a_changing_shape_error_suggests_the_loop_option():
             i += 1
         return x
 
+    traced = tf.function(f)
+    assert traced(tf.constant(3)).shape == (8, 2)
+    assert traced.get_concrete_function(tf.constant(3)).graph.outputs[0].shape.dims == (None, 2)
+
+
+def test_shape_relaxation_grows_until_the_test_fails():
+    @tf.function
+    def f(x):
+        while tf.shape(x)[0] < 10:
+            x = tf.concat([x, x], 0)
+        return x
+
+    assert f(tf.constant([1, 2])).numpy().tolist() == [1, 2] * 8
+
+
+def test_shape_invariants_still_fix_the_shape():
+    def f(n):
+        x = tf.zeros([1, 2])
+        i = 0
+        while i < n:
+            ag.set_loop_options(shape_invariants=[(x, [1, 2])])
+            x = tf.concat([x, x], 0)
+            i += 1
+        return x
+
     with pytest.raises(Exception, match=r"set_loop_options\(shape_invariants=\[\(x, \[None, 2\]\)\]\)"):
         tf.function(f)(tf.constant(3))
+
+
+def test_raw_while_loop_keeps_tensorflow_shape_contract():
+    @tf.function
+    def f(x):
+        return tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, tf.concat([x, x], 0)), (tf.constant(0), x))
+
+    with pytest.raises(ControlFlowError, match="shape_invariants"):
+        f(tf.ones([2]))
+
+
+def test_a_python_int_takes_the_float_dtype_the_loop_gives_it():
+    def f(n):
+        s = 0
+        for i in tf.range(n):
+            s = s + tf.cast(i, tf.float32) * 0.5
+        return s
+
+    out = tf.function(f)(tf.constant(4))
+    assert out.dtype == tf.float32 and float(out) == f(4) == 3.0
+
+
+def test_a_python_int_meeting_only_python_numbers_does_not_wrap_at_int32():
+    def f(n):
+        s = 1
+        i = 0
+        while i < n:
+            s = s * 3
+            i += 1
+        return s
+
+    assert f(25) == 847288609443
+    traced = tf.function(f)
+    assert int(traced(tf.constant(5))) == 243            # fits int32: the dtype of a Python int, as before
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"'s' started as a Python int.*int64.*847288609443"):
+        traced(tf.constant(25))                          # never the int32 wrap-around 1180052131
+
+
+def test_python_numbers_combined_with_each_other_share_the_dtype_they_meet():
+    def f(n):
+        total = 0
+        i = 0
+        while i < n:
+            total = total + i
+            i += 1
+        return total
+
+    out = tf.function(f)(tf.constant(5))
+    assert out.dtype == tf.int32 and int(out) == 10
+
+
+def test_a_python_float_meets_float64():
+    def f(xs):
+        s = 0.0
+        for x in xs:
+            s = s + x
+        return s
+
+    out = tf.function(f)(tf.constant([1.0, 2.5], dtype=tf.float64))
+    assert out.dtype == tf.float64 and float(out) == 3.5
+
+
+def test_a_python_int_assigned_a_float_tensor_in_the_loop():
+    def f(n):
+        acc = 0
+        for _ in tf.range(n):
+            acc = tf.cast(acc, tf.float32) + 0.5
+        return acc
+
+    assert float(tf.function(f)(tf.constant(3))) == f(3) == 1.5
+
+
+def test_a_python_int_too_big_for_the_dtype_it_meets_is_named():
+    def f(n):
+        s = 2 ** 40
+        for i in tf.range(n):
+            s = s + i
+        return s
+
+    with pytest.raises(StagingError, match=r"'s' starts as the Python int 1099511627776.*int32.*runtime.int64"):
+        tf.function(f)(tf.constant(3))
+
+
+def test_a_predicate_known_from_static_shapes_traces_only_the_live_branch():
+    @tf.function
+    def last(x):
+        if tf.size(x) > 0:
+            return x[-1]
+        return tf.constant(-1.0)
+
+    assert float(last(tf.constant([], dtype=tf.float32))) == -1.0
+    assert float(last(tf.constant([1.0, 2.0]))) == 2.0
+    ops = [op.type for op in last.get_concrete_function(tf.constant([1.0])).graph.get_operations()]
+    assert "Cond" not in ops
+
+
+def test_a_conditional_expression_on_a_known_predicate_traces_only_the_live_branch():
+    @tf.function
+    def first_or_zero(x):
+        return x[0] if tf.shape(x)[0] > 0 else tf.constant(0.0)
+
+    assert float(first_or_zero(tf.constant([], dtype=tf.float32))) == 0.0
+    assert float(first_or_zero(tf.constant([4.0]))) == 4.0
+
+
+def test_a_predicate_on_a_run_time_value_is_still_staged():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def last(x):
+        if tf.size(x) > 0:
+            return x[-1]
+        return tf.constant(-1.0)
+
+    assert float(last(tf.constant([], dtype=tf.float32))) == -1.0
+    assert float(last(tf.constant([1.0, 2.0]))) == 2.0
 
 
 def test_shape_invariants_in_a_staged_for_loop():

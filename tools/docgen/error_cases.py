@@ -110,14 +110,15 @@ CASES = [
         "assign an initial value of the right type before the loop.",
         "@tf.function\ndef last(n):\n    s = tf.constant(-1)\n    for i in tf.range(n):\n        s = i\n    return s\n"),
     ErrorCase(
-        "`ControlFlowError` (runtime): a loop variable that changes shape",
-        "A loop variable keeps its dtype and shape from one iteration to the next (the runtime's "
-        "`while_loop` checks it).",
-        "@tf.function\ndef grow(n):\n    s = tf.constant([1])\n    while n > 0:\n        s = tf.concat([s, s], 0)\n"
+        "`ControlFlowError` (runtime): a loop variable that changes shape against its shape invariant",
+        "A converted loop relaxes a loop variable's shape when it changes, unless `shape_invariants` fixes it "
+        "(the runtime's `while_loop` checks it; called directly, it relaxes nothing, as TensorFlow's).",
+        "@tf.function\ndef grow(n):\n    s = tf.constant([1])\n    while n > 0:\n"
+        "        ag.set_loop_options(shape_invariants=[(s, [1])])\n        s = tf.concat([s, s], 0)\n"
         "        n -= 1\n    return s\n",
         "grow(tf.constant(3))",
         "declare the dimension that changes with `ag.set_loop_options(shape_invariants=[(s, [None])])` "
-        "as the first statement of the loop body (or keep the shape fixed, e.g. by appending to a list).",
+        "as the first statement of the loop body (or leave the option out: the shape is relaxed).",
         "@tf.function\ndef grow(n):\n    s = tf.constant([1])\n    while n > 0:\n"
         "        ag.set_loop_options(shape_invariants=[(s, [None])])\n        s = tf.concat([s, s], 0)\n"
         "        n -= 1\n    return s\n"),
