@@ -14,7 +14,7 @@ from autograph.operators.control_flow import define_loop_state
 
 from runtime import control_flow, dtypes, errors
 from runtime.graph import FuncGraph, building
-from runtime.ops import array_ops, logging_ops, math_ops, registry
+from runtime.ops import array_ops, logging_ops, math_ops, python_ints, registry
 from runtime.ops.weak import WeakProbe, accepts as weak_accepts
 from runtime.shape import as_shape
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
@@ -93,43 +93,23 @@ def _define_loop_state(step, state: tuple, names: tuple, test=None) -> tuple:
     appended to under an `if` can only be probed on the Python state (a staged `if` would see lists of
     different lengths in its branches), so that is the fallback."""
     python_state = tuple(state)
-    state, widened = _typed_numbers(step, test, python_state, names)
+    state = _typed_numbers(step, test, python_state, names)
     try:
-        return define_loop_state(BACKEND, lambda s: step(_as_placeholders(s)), state, names), widened
+        return define_loop_state(BACKEND, lambda s: step(_as_placeholders(s)), state, names)
     except StagingError:
         defined = define_loop_state(BACKEND, step, python_state, names)
-        return tuple(t if p.__class__ in (int, float) else d for p, t, d in zip(python_state, state, defined)), widened
+        return tuple(t if p.__class__ in (int, float) else d for p, t, d in zip(python_state, state, defined))
 
 
-def _narrowed(widened: list, out: tuple, names: tuple, where: str) -> tuple:
-    """A Python int that the loop carried as int64 because nothing in it gave it a dtype comes out as int32, the
-    dtype of a Python int in runtime, so the code after the loop sees what it did before weak types; a value
-    that int32 can't hold is a run-time error naming the variable (never a silent wrap-around)."""
-    narrowed = list(out)
-    for i in widened:
-        narrowed[i] = _checked_int32(out[i], _name(names, i), where)
-    return tuple(narrowed)
-
-
-def _checked_int32(value, name: str, where: str):
-    limits = dtypes.int32.min, dtypes.int32.max
-    fits = math_ops.logical_and(value >= limits[0], value <= limits[1])
-    logging_ops.Assert(fits, [
-        f"{where}: '{name}' started as a Python int before this loop over tensors and nothing in the loop gave it a "
-        "dtype, so the loop carried it as int64 (no wrap-around); its value after the loop does not fit int32, the "
-        f"dtype a Python int has in runtime. Start it as runtime.constant(..., runtime.int64) to keep 64 bits. Its value:",
-        value])
-    return math_ops.cast(value, dtypes.int32)
-
-
-def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple[tuple, list]:
+def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
     """The state with each Python number (not bool) a tensor of the dtype the loop gives it (weak types,
     runtime/ops/weak.py): the dtype of the first tensor the test or body combines it with, else the dtype
-    the body assigns it, else int64 for an int (no wrap-around at int32; the indices of those are returned
-    too, for `_narrowed`) and float32 for a float."""
+    the body assigns it, else int32 for an int and float32 for a float (the dtypes `runtime.constant` gives
+    them). An int the loop keeps a Python int (nothing types it) is marked as one (runtime/ops/python_ints.py):
+    its arithmetic raises where int32 would wrap around."""
     numbers = [i for i, v in enumerate(state) if v.__class__ in (int, float)]
     if not numbers:
-        return state, []
+        return state
     met: dict = {}   # slot -> (dtype, 'file:line'): decided; probed again until no weak variable meets one
     for _ in numbers:
         weak, out = _probe_numbers(step, test, state, names, numbers, met)
@@ -137,13 +117,27 @@ def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple[tuple, list]
         met.update(found)
         if not found or out is None:
             break
-    typed, widened = list(state), []
+    typed = list(state)
     for i in numbers:
         dtype = met[i][0] if i in met else _weak_dtype(weak, i, state[i], out)
         typed[i] = _number_tensor(state[i], dtype, _name(names, i), met.get(i))
-        if dtype is dtypes.int64 and state[i].__class__ is int and i not in met:
-            widened.append(i)
-    return tuple(typed), widened
+        if state[i].__class__ is int and _stays_python_int(i, out):
+            typed[i] = _python_int(typed[i], _name(names, i))
+    return tuple(typed)
+
+
+def _stays_python_int(i: int, out) -> bool:
+    """Whether the body keeps loop variable `i` (first a Python int) a Python int: the probe (where it is one)
+    says the body computes it from Python ints and constants only, or the probe failed."""
+    after = None if out is None or i >= len(out) else out[i]
+    return out is None or not isinstance(after, Tensor) or python_ints.name_of(after) is not None
+
+
+def _python_int(value, name: str):
+    """`value` (an int32 constant) as a tensor of the graph being built, marked as the Python int `name`."""
+    t = array_ops.identity(value)   # not the graph's shared Const for that number: only this value is marked
+    python_ints.mark(registry.context.graph, t, name)
+    return t
 
 
 def _probe_numbers(step, test, state, names, numbers, met):
@@ -157,6 +151,8 @@ def _probe_numbers(step, test, state, names, numbers, met):
         for i in numbers:
             values[i] = (graph.placeholder(met[i][0], (), "probed") if i in met
                          else weak.placeholder(graph, state[i], i, _name(names, i)))
+            if state[i].__class__ is int:
+                python_ints.mark(graph, values[i], _name(names, i))
         previous, registry.context.weak = registry.context.weak, weak
         try:
             if test is not None:
@@ -189,7 +185,7 @@ def _weak_dtype(weak: WeakProbe, i: int, value, out: tuple):
     after = out[i] if i < len(out) else None
     if isinstance(after, Tensor) and weak.info(after) is None and weak_accepts(after.dtype, kind):
         return after.dtype
-    return dtypes.int64 if kind is int else dtypes.float32
+    return dtypes.int32 if kind is int else dtypes.float32
 
 
 def _number_tensor(value, dtype, name: str, met):
@@ -213,11 +209,11 @@ def _state_names(body) -> tuple:
 
 def _while_loop(test, body, state, opts):
     names = _state_names(body)
-    state, widened = _define_loop_state(lambda s: body(*s), tuple(state), names, test)
-    return _narrowed(widened, tuple(control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
+    state = _define_loop_state(lambda s: body(*s), tuple(state), names, test)
+    return tuple(control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
                                          maximum_iterations=opts.get("maximum_iterations"),
                                          shape_invariants=_per_variable(opts.get("shape_invariants"), state),
-                                         relax_shapes=True)), names, control_flow.user_location())
+                                         relax_shapes=True))
 
 
 def _per_variable(invariants, state: tuple):
@@ -291,15 +287,15 @@ def _for_loop(iterable, body, state, extra_test, opts):
     def step(i, *s):
         return (i + 1, *body(item(i), *s))
     _name_like(step, body)
-    state, widened = _define_loop_state(lambda s: body(item(constant(0)), *s), tuple(state),
-                               _state_names(body)[1:], extra_test)
+    state = _define_loop_state(lambda s: body(item(constant(0)), *s), tuple(state), _state_names(body)[1:],
+                               extra_test)
 
     invariants = _per_variable(opts.get("shape_invariants"), state)
     out = control_flow.while_loop(test, step, (constant(0), *state),
                                   maximum_iterations=opts.get("maximum_iterations"),
                                   shape_invariants=None if invariants is None else [None, *invariants],
                                   relax_shapes=True)
-    return _narrowed(widened, tuple(out[1:]), _state_names(body)[1:], control_flow.user_location())
+    return tuple(out[1:])
 
 
 def _name_like(step, body) -> None:

@@ -19,7 +19,7 @@ import numpy as np
 from runtime import dtypes, nest
 from runtime.graph import FuncGraph, building, current_graph, made_at
 from runtime.interpret import run_graph
-from runtime.ops import packing, registry
+from runtime.ops import packing, python_ints, registry
 from runtime.ops.registry import Spec, defop
 from runtime.shape import as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, short_repr
@@ -319,6 +319,10 @@ def _trace_loop(graph, cond, body, structure, single, flat, shapes, names, where
     labels = [_placeholder_label(name) for name in names]
     cond_phs = [cond_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
     body_phs = [body_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
+    for t, cond_ph, body_ph in zip(flat, cond_phs, body_phs):   # a Python int stays one in the loop
+        if isinstance(t, SymbolicTensor) and (name := python_ints.name_of(t)) is not None:
+            python_ints.mark(cond_graph, cond_ph, name)
+            python_ints.mark(body_graph, body_ph, name)
     with building(cond_graph):
         test = cond(*nest.pack(structure, cond_phs))
         test = cond_graph.capture(convert_to_tensor(test))

@@ -196,6 +196,8 @@ LOWERINGS: dict[str, Callable] = {
     "ZerosLike": jnp.zeros_like, "OnesLike": jnp.ones_like,
     "CustomGradient": lambda *values, num_inputs, num_outputs, grad_graph, has_gradient: list(
         values[num_inputs:num_inputs + num_outputs]),
+    # a Python int's arithmetic (runtime/ops/python_ints.py): XLA has no run-time error, so it wraps at int32
+    "ExactInt32": lambda *values, op, name, where: LOWERINGS[op](*values),
 }
 
 

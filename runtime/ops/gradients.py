@@ -37,7 +37,7 @@ NOT_DIFFERENTIABLE = frozenset({
     "LogicalXor", "LogicalNot", "ArgMax", "ArgMin", "Shape", "Size", "Rank", "Floor", "Ceil", "Round",
     "Sign", "FloorDiv", "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
     "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert",
-    "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros",
+    "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros", "ExactInt32",
 })
 
 

@@ -2,7 +2,7 @@
 
 A Python number has no dtype of its own; in `s = 0; for i in tf.range(n): s = s + tf.cast(i, tf.float32)` the
 loop makes `s` a float32, as JAX's weak types do. To find out, the loop's test and body are traced once in a
-throwaway graph (autograph's probe) with `s` as a *weak* placeholder: an int64 placeholder for an int, a
+throwaway graph (autograph's probe) with `s` as a *weak* placeholder: an int32 placeholder for an int, a
 float32 one for a float. While `registry.context.weak` holds a `WeakProbe`, the ops see weak tensors:
 
 - a Python scalar converted by an op is weak too; an op whose inputs are all weak gives a weak result of the
@@ -12,7 +12,8 @@ float32 one for a float. While `registry.context.weak` holds a `WeakProbe`, the 
   float type), and the probe records the dtype and the user's line for each loop variable it came from.
 
 The loop then carries each variable with the first dtype it met; one that met none (`s = s * 3`) keeps the
-placeholder's: an int is carried as int64, so it does not wrap around at int32 as Python's never does.
+placeholder's, the dtype `runtime.constant` gives a Python number; an int the loop computes from Python
+numbers only stays a Python int, whose arithmetic raises instead of wrapping around (runtime/ops/python_ints.py).
 """
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ class WeakProbe:
     def placeholder(self, graph, value, slot: int, name: str):
         """A weak placeholder of `graph` for the Python number `value`, the loop variable `slot`."""
         kind = int if value.__class__ is int else float
-        t = graph.placeholder(dtypes.int64 if kind is int else dtypes.float32, (), name)
+        t = graph.placeholder(dtypes.int32 if kind is int else dtypes.float32, (), name)
         self._mark(t, kind, frozenset((slot,)))
         return t
 

@@ -63,7 +63,7 @@ SAMPLES = {
     "SparseSoftmaxCrossEntropyWithLogits": (
         lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 2], logits=x), (F,)),
 }
-NOT_SAMPLED = {"Placeholder", "Cond", "While", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
+NOT_SAMPLED = {"Placeholder", "Cond", "While", "ExactInt32", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
                "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert",
                "TensorListNew", "TensorListWrite", "TensorListRead", "TensorListStack", "TensorListSize",
                "TensorListFromTensor", "TensorListPop",
