@@ -14,7 +14,7 @@ from autograph.operators.control_flow import define_loop_state
 
 from runtime import control_flow, dtypes, errors
 from runtime.graph import FuncGraph, building
-from runtime.ops import array_ops, logging_ops, math_ops, python_ints, registry
+from runtime.ops import array_ops, dtype_origins, logging_ops, math_ops, python_ints, registry
 from runtime.ops.weak import WeakProbe, accepts as weak_accepts
 from runtime.shape import as_shape
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
@@ -121,9 +121,19 @@ def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
     for i in numbers:
         dtype = met[i][0] if i in met else _weak_dtype(weak, i, state[i], out)
         typed[i] = _number_tensor(state[i], dtype, _name(names, i), met.get(i))
+        dtype_origins.record(registry.context.graph, typed[i], _name(names, i), _number_origin(state[i], dtype,
+                                                                                                met.get(i)))
         if state[i].__class__ is int and _stays_python_int(i, out):
             typed[i] = _python_int(typed[i], _name(names, i))
     return tuple(typed)
+
+
+def _number_origin(value, dtype, met) -> str:
+    """Why the Python number `value`, a loop variable, became a `dtype` tensor (for dtype errors)."""
+    where = control_flow.user_location()
+    why = (f"meets a {dtype.name} tensor at {met[1]}" if met else
+           f"the loop carries as {dtype.name} (as runtime.constant({short_repr(value)}) is)")
+    return f"it is the Python {type(value).__name__} {short_repr(value)} before the loop at {where}, which {why}"
 
 
 def _stays_python_int(i: int, out) -> bool:

@@ -19,7 +19,7 @@ import numpy as np
 from runtime import dtypes, nest
 from runtime.graph import FuncGraph, building, current_graph, made_at
 from runtime.interpret import run_graph
-from runtime.ops import packing, python_ints, registry
+from runtime.ops import dtype_origins, packing, python_ints, registry
 from runtime.ops.registry import Spec, defop
 from runtime.shape import as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, short_repr
@@ -171,6 +171,8 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
         kept.append(True)
         a, b = (_as_branch_tensor(then_graph, a, b, f"{where}: {labels[i]}", "true_fn"),
                 _as_branch_tensor(else_graph, b, a, f"{where}: {labels[i]}", "false_fn"))
+        if a.dtype is not b.dtype and registry.context.weak is not None:
+            a, b = _weak_branches(then_graph, a, else_graph, b, where)
         if a.dtype is not b.dtype:
             raise ControlFlowError(
                 f"{where}: {labels[i]} has dtype {a.dtype.name} in true_fn but {b.dtype.name} in "
@@ -180,6 +182,14 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
         else_t.append(b)
     then_graph.outputs, else_graph.outputs = then_t, else_t
     return then_t, else_t, kept
+
+
+def _weak_branches(then_graph, a, else_graph, b, where: str):
+    """While autograph probes a loop's Python numbers (runtime/ops/weak.py): a weak branch output takes the
+    other branch's dtype (`s = 0` before the loop, `if c: s = tf.cast(i, tf.float32)` in it: `s` is float32)."""
+    weak = registry.context.weak
+    with building(then_graph if weak.info(a) is not None else else_graph):
+        return weak.meet(a, b, where)
 
 
 def _as_branch_tensor(graph: FuncGraph, value, other, who: str, branch: str):
@@ -319,10 +329,13 @@ def _trace_loop(graph, cond, body, structure, single, flat, shapes, names, where
     labels = [_placeholder_label(name) for name in names]
     cond_phs = [cond_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
     body_phs = [body_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
-    for t, cond_ph, body_ph in zip(flat, cond_phs, body_phs):   # a Python int stays one in the loop
-        if isinstance(t, SymbolicTensor) and (name := python_ints.name_of(t)) is not None:
-            python_ints.mark(cond_graph, cond_ph, name)
-            python_ints.mark(body_graph, body_ph, name)
+    for t, cond_ph, body_ph, name in zip(flat, cond_phs, body_phs, labels):
+        if isinstance(t, SymbolicTensor) and (int_name := python_ints.name_of(t)) is not None:
+            python_ints.mark(cond_graph, cond_ph, int_name)   # a Python int stays one in the loop
+            python_ints.mark(body_graph, body_ph, int_name)
+        origin = dtype_origins.of(t) or (name, f"it is {t.dtype.name} when the loop at {where} starts")
+        dtype_origins.record(cond_graph, cond_ph, *origin)
+        dtype_origins.record(body_graph, body_ph, *origin)
     with building(cond_graph):
         test = cond(*nest.pack(structure, cond_phs))
         test = cond_graph.capture(convert_to_tensor(test))

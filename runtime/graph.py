@@ -29,7 +29,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.lowering import dot
-from runtime.ops import python_ints, registry
+from runtime.ops import dtype_origins, python_ints, registry
 from runtime.ops.registry import OpDef, Spec, defop
 from runtime.shape import TensorShape, as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor
@@ -144,6 +144,7 @@ class Graph:
         self.outer_graph: Optional[Graph] = None
         self.scalar_constants: dict = {}  # (dtype, value) -> Const output, shared within this graph
         self.python_ints: dict = {}  # id -> (int32 tensor, variable name): Python ints (runtime/ops/python_ints.py)
+        self.dtype_origins: dict = {}  # id -> (tensor, loop variable, why its dtype): runtime/ops/dtype_origins.py
 
     def get_operations(self) -> list[Operation]:
         return list(self.operations)
@@ -322,6 +323,8 @@ class FuncGraph(Graph):
             registry.context.weak.alias(t, ph)
         if (name := python_ints.name_of(t)) is not None:
             python_ints.mark(self, ph, name)
+        if (origin := dtype_origins.of(t)) is not None:
+            dtype_origins.record(self, ph, *origin)
         return ph
 
     @property

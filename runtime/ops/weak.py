@@ -68,15 +68,15 @@ class WeakProbe:
                 self._mark(out, kind, slots)
 
     def meet(self, x, y, where: str):
-        """`x` and `y` with one dtype where one is weak and can take the other's dtype; else as they are."""
+        """`x` and `y` with one dtype where one is weak and can take the other's dtype (a weak int also takes a
+        weak float's); else as they are."""
         if x.dtype is y.dtype:
             return x, y
         wx, wy = self.info(x), self.info(y)
-        if wx is not None and (wy is None or wy[1] is int and wx[1] is float):
-            y, x = self._meet(y, x, wy, wx, where)
-            return x, y
-        if wy is not None:
+        if wy is not None and (wx is None or wy[1] is int and wx[1] is float):   # y takes x's dtype
             return self._meet(x, y, wx, wy, where)
+        if wx is not None and (wy is None or wx[1] is int and wy[1] is float):   # x takes y's dtype
+            y, x = self._meet(y, x, wy, wx, where)
         return x, y
 
     def _meet(self, strong, weak, strong_info, weak_info, where: str):

@@ -133,12 +133,29 @@ CASES = [
         "@tf.function\ndef f(x):\n    down = x > 0\n    return x, down\n"),
     ErrorCase(
         "`InvalidArgumentError` (runtime): a loop variable that changes dtype",
-        "A loop variable that starts as a Python `int` becomes an `int32` tensor; adding a float to it "
-        "is refused by the runtime's dtype rules (no implicit promotion).",
-        "@tf.function\ndef halves(n):\n    s = 0\n    for i in tf.range(n):\n        s = s + 0.5\n    return s\n",
+        "A loop variable that is a tensor before the loop keeps its dtype; adding a float to an `int32` one "
+        "is refused by the runtime's dtype rules (no implicit promotion). The message names the variable and "
+        "where its dtype comes from. (A Python number before the loop is weakly typed instead: `s = 0` "
+        "then `s = s + 0.5` makes `s` a float32.)",
+        "@tf.function\ndef halves(n):\n    s = tf.constant(0)\n    for i in tf.range(n):\n"
+        "        s = s + tf.cast(i, tf.float32) / 2\n    return s\n",
         "halves(tf.constant(3))",
-        "start the variable with the dtype it keeps (`s = 0.0`).",
-        "@tf.function\ndef halves(n):\n    s = 0.0\n    for i in tf.range(n):\n        s = s + 0.5\n    return s\n"),
+        "give the variable the dtype it needs before the loop (`tf.constant(0.0)`, a Python `0`, or "
+        "`s = tf.cast(s, tf.float32)`).",
+        "@tf.function\ndef halves(n):\n    s = 0\n    for i in tf.range(n):\n"
+        "        s = s + tf.cast(i, tf.float32) / 2\n    return s\n"),
+    ErrorCase(
+        "`InvalidArgumentError` (runtime): a Python int that int32 can't hold",
+        "A Python int carried by a loop over tensors that nothing in the loop gives a dtype is carried as "
+        "`int32` (the dtype `tf.constant` gives it) and stays a Python int: arithmetic on it is checked, and "
+        "a result int32 can't hold is an error naming the variable, where Python's ints never overflow and a "
+        "graph's int32 would wrap around.",
+        "@tf.function\ndef powers(n):\n    s = 1\n    i = tf.constant(0)\n    while i < n:\n        s = s * 3\n"
+        "        i += 1\n    return s\n",
+        "powers(tf.constant(25))",
+        "start the variable as an `int64` tensor, which holds the value.",
+        "@tf.function\ndef powers(n):\n    s = tf.constant(1, tf.int64)\n    i = tf.constant(0)\n    while i < n:\n"
+        "        s = s * 3\n        i += 1\n    return s\n"),
     ErrorCase(
         "`StagingError`: an empty list carried through a tensor loop",
         "A list that is carried by a loop over tensors but never appended to has no element type.",
