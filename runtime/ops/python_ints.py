@@ -19,37 +19,75 @@ Under `jit_compile=True` the op lowers to its plain JAX arithmetic (XLA has no r
 """
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops.registry import Spec, defop
 
-_EXACT = {   # op name -> the arithmetic on int64 NumPy values (exact for int32 operands, but Pow: Python ints)
+_EXACT = {   # op name -> the arithmetic on int64 NumPy arrays (exact for int32 operands, but Pow: Python ints)
     "AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "Neg": np.negative, "Abs": np.abs,
     "Square": np.square, "FloorDiv": np.floor_divide,
     "Pow": lambda x, y: np.power(x.astype(object), y.astype(object)),
+}
+_SCALAR = {  # the same on Python ints (to check) and on the NumPy int32 scalars (the result): the common case,
+    "AddV2": (operator.add, operator.add), "Sub": (operator.sub, operator.sub),   # 0-d values are NumPy
+    "Mul": (operator.mul, operator.mul), "Neg": (operator.neg, operator.neg),     # scalars in the executor
+    "Abs": (abs, abs), "Square": (lambda x: x * x, np.square), "FloorDiv": (operator.floordiv, operator.floordiv),
+    "Pow": (lambda x, y: _power(x, y), operator.pow),
 }
 CHECKED = frozenset(_EXACT)
 KEPT = frozenset({"FloorMod", "Maximum", "Minimum", "Identity", "Sign"})
 _LIMITS = (-2 ** 31, 2 ** 31 - 1)
 
 
-def _exact_int32(*values, op: str, name: str, where: str):
-    """`op` on the int32 `values`, computed exactly: an error naming the variable if it doesn't fit int32."""
-    if op in ("FloorDiv", "Pow") and (np.asarray(values[1]) < 0 if op == "Pow" else values[1] == 0).any():
-        raise InvalidArgumentError(f"{op}: integer division by zero." if op == "FloorDiv" else
-                                   "Pow: integers to negative integer powers are not allowed; cast to float.", op)
+def _exact_int32(x, y=None, *, op: str, name: str, where: str):
+    """`op` on the int32 `x` (and `y`), computed exactly: an error naming the variable if it doesn't fit int32."""
+    if op in _DOMAIN:
+        _check_domain(op, y)
+    if x.__class__ is _INT32 and (y is None or y.__class__ is _INT32):   # 0-d: Python int arithmetic, fast
+        exact, fast = _SCALAR[op]
+        if y is None:
+            if -2147483648 <= exact(int(x)) <= 2147483647:
+                return fast(x)
+            raise _overflow(exact(int(x)), name, where)
+        if -2147483648 <= exact(int(x), int(y)) <= 2147483647:
+            return fast(x, y)
+        raise _overflow(exact(int(x), int(y)), name, where)
+    values = (x,) if y is None else (x, y)
     exact = np.asarray(_EXACT[op](*(np.asarray(v, np.int64) for v in values)))
-    if exact.size and (exact.min() < _LIMITS[0] or exact.max() > _LIMITS[1]):
-        bad = exact.flat[int(np.argmax((exact < _LIMITS[0]) | (exact > _LIMITS[1])))]
-        raise InvalidArgumentError(
-            f"{where}: '{name}' started as a Python int before a loop over tensors, which carries it as int32 "
-            f"(the dtype of a Python int in runtime); here it reaches {bad}, which int32 cannot hold (Python "
-            f"ints never overflow; the graph's int32 would wrap around). Start '{name}' as "
-            f"runtime.constant(..., runtime.int64) to carry 64 bits.", "ExactInt32")
+    outside = (exact < _LIMITS[0]) | (exact > _LIMITS[1])
+    if outside.any():
+        raise _overflow(exact.flat[int(np.argmax(outside))], name, where)
     out = exact.astype(np.int32)
     return out[()] if out.ndim == 0 else out
+
+
+_INT32 = np.int32
+_DOMAIN = frozenset({"FloorDiv", "Pow"})
+
+
+def _check_domain(op: str, y) -> None:
+    """The errors the int32 kernels raise: integer division by zero, negative integer powers."""
+    if op == "FloorDiv" and np.any(np.asarray(y) == 0):
+        raise InvalidArgumentError("FloorDiv: integer division by zero.", op)
+    if op == "Pow" and np.any(np.asarray(y) < 0):
+        raise InvalidArgumentError("Pow: integers to negative integer powers are not allowed; cast to float.", op)
+
+
+def _power(x: int, y: int) -> int:
+    """x ** y, or a value just past int32 when that is all the check needs to know (no huge Python ints)."""
+    return x ** y if abs(x) < 2 or y < 32 else (_LIMITS[1] + 1) * (-1 if x < 0 and y % 2 else 1)
+
+
+def _overflow(value, name: str, where: str) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"{where}: '{name}' started as a Python int before a loop over tensors, which carries it as int32 "
+        f"(the dtype of a Python int in runtime); here it reaches {value}, which int32 cannot hold (Python "
+        f"ints never overflow; the graph's int32 would wrap around). Start '{name}' as "
+        f"runtime.constant(..., runtime.int64) to carry 64 bits.", "ExactInt32")
 
 
 def _infer(*values, op: str, **_) -> Spec:

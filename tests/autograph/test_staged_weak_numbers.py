@@ -362,3 +362,24 @@ def test_a_dtype_error_outside_loops_advises_the_widening_cast():
                        match=r"cannot compute with int32 and float32.*runtime.cast\(<the int32 operand>, "
                              r"runtime.float32\)"):
         f(tf.constant(1), tf.constant(2.0))
+
+
+def test_the_exact_int32_kernel_on_scalars_and_arrays():
+    import numpy as np
+
+    from runtime.ops.python_ints import EXACT_INT32
+
+    def run(*values, op):
+        return EXACT_INT32.kernel(*values, op=op, name="s", where="f.py:1")
+
+    assert run(np.int32(2 ** 30), np.int32(-1), op="Mul") == -2 ** 30
+    assert run(np.int32(3), np.int32(19), op="Pow") == 3 ** 19
+    assert run(np.array([1, 2], np.int32), np.int32(3), op="Mul").tolist() == [3, 6]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="reaches 2147483648"):
+        run(np.int32(-2 ** 31), op="Neg")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="reaches 3000000000"):
+        run(np.array([1, 1000], np.int32), np.int32(3000000), op="Mul")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="'s' started as a Python int"):
+        run(np.int32(3), np.int32(10 ** 9), op="Pow")     # decided without computing 3 ** 10 ** 9
+    with pytest.raises(tf.errors.InvalidArgumentError, match="division by zero"):
+        run(np.int32(3), np.int32(0), op="FloorDiv")
