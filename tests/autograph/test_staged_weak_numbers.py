@@ -221,6 +221,7 @@ def test_the_fuzz_seeds_that_reverted_int64_carrying_agree():
     assert pyrunner.check(pygen.generate(3596, tensor=True), pyrunner.MODES, True).finding is None
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")   # NumPy's, on the wrap-around
 def test_an_int32_tensor_plus_a_python_int_keeps_tensorflow_arithmetic():
     def f(x, n):
         s = 0
