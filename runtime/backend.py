@@ -12,9 +12,10 @@ from autograph import backends
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.control_flow import define_loop_state
 
-from runtime import control_flow, errors
+from runtime import control_flow, dtypes, errors
 from runtime.graph import FuncGraph, building
-from runtime.ops import array_ops, logging_ops, math_ops, registry
+from runtime.ops import array_ops, dtype_origins, logging_ops, math_ops, python_ints, registry
+from runtime.ops.weak import WeakProbe, accepts as weak_accepts
 from runtime.shape import as_shape
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
 from runtime.tensor_array import TensorArray
@@ -29,6 +30,15 @@ def _bool(value):
 
 def _cond(pred, true_fn, false_fn):
     return tuple(control_flow.cond(_bool(pred), true_fn, false_fn))
+
+
+def _static_bool(pred):
+    """The truth of a staged condition that tracing already knows (a constant, `tf.size(x) > 0` on a static
+    shape), or None."""
+    if not isinstance(pred, SymbolicTensor):
+        return None
+    value = control_flow.static_value(pred)
+    return None if value is None or value.shape != () else bool(value)
 
 
 def _probe(fn):
@@ -66,21 +76,138 @@ def _list_empty_like(element):
     return TensorArray(element.dtype, size=0, dynamic_size=True, element_shape=element.shape)
 
 
-def _as_traced(state: tuple) -> tuple:
-    """The loop state as the staged loop's body sees it: Python numbers become tensors, so that an `if` on
-    them inside the body is staged in the probe too (a probe on Python ints would take one branch only
-    and miss a `return` in the other)."""
-    return tuple(convert_to_tensor(v) if isinstance(v, (bool, int, float)) else v for v in state)
+def _as_placeholders(state: tuple) -> tuple:
+    """The loop state as the staged loop's body sees it, in a probe: tensors and Python bools become
+    placeholders of their dtype and shape, so that an `if` on them inside the body is staged in the probe too
+    (on a Python int, or a constant tensor, whose value the `if` would know, it would take one branch only and
+    miss a `return` in the other)."""
+    graph = registry.context.graph
+    return tuple(graph.placeholder(v.dtype, v.shape, "probed") if isinstance(v, Tensor)
+                 else graph.placeholder(dtypes.bool, (), "probed") if v.__class__ is bool else v
+                 for v in state)
 
 
-def _define_loop_state(step, state: tuple, names: tuple) -> tuple:
-    """`define_loop_state`, probing the body on the state as the staged loop sees it (tensors) first; an
-    empty Python list appended to under an `if` can only be probed on the Python state (a staged `if`
-    would see lists of different lengths in its branches), so that is the fallback."""
+def _define_loop_state(step, state: tuple, names: tuple, test=None) -> tuple:
+    """`define_loop_state`, after giving the Python numbers of the state their dtypes (`_typed_numbers`),
+    probing the body on the state as the staged loop sees it (placeholders) first; an empty Python list
+    appended to under an `if` can only be probed on the Python state (a staged `if` would see lists of
+    different lengths in its branches), so that is the fallback."""
+    python_state = tuple(state)
+    state = _typed_numbers(step, test, python_state, names)
     try:
-        return define_loop_state(BACKEND, lambda s: step(_as_traced(s)), state, names)
+        return define_loop_state(BACKEND, lambda s: step(_as_placeholders(s)), state, names)
     except StagingError:
-        return define_loop_state(BACKEND, step, state, names)
+        defined = define_loop_state(BACKEND, step, python_state, names)
+        return tuple(t if p.__class__ in (int, float) else d for p, t, d in zip(python_state, state, defined))
+
+
+def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
+    """The state with each Python number (not bool) a tensor of the dtype the loop gives it (weak types,
+    runtime/ops/weak.py): the dtype of the first tensor the test or body combines it with, else the dtype
+    the body assigns it, else int32 for an int and float32 for a float (the dtypes `runtime.constant` gives
+    them). An int the loop keeps a Python int (nothing types it) is marked as one (runtime/ops/python_ints.py):
+    its arithmetic raises where int32 would wrap around."""
+    numbers = [i for i, v in enumerate(state) if v.__class__ in (int, float)]
+    if not numbers:
+        return state
+    met: dict = {}   # slot -> (dtype, 'file:line'): decided; probed again until no weak variable meets one
+    for _ in numbers:
+        weak, out = _probe_numbers(step, test, state, names, numbers, met)
+        found = {i: weak.chosen(i) for i in numbers if i not in met and weak.chosen(i) is not None}
+        met.update(found)
+        if not found or out is None:
+            break
+    typed = list(state)
+    for i in numbers:
+        dtype = met[i][0] if i in met else _weak_dtype(weak, i, state[i], out)
+        typed[i] = _number_tensor(state[i], dtype, _name(names, i), met.get(i))
+        dtype_origins.record(registry.context.graph, typed[i], _name(names, i), _number_origin(state[i], dtype,
+                                                                                                met.get(i)))
+        if state[i].__class__ is int and _stays_python_int(i, out):
+            typed[i] = _python_int(typed[i], _name(names, i))
+    return tuple(typed)
+
+
+def _number_origin(value, dtype, met) -> str:
+    """Why the Python number `value`, a loop variable, became a `dtype` tensor (for dtype errors)."""
+    where = control_flow.user_location()
+    why = (f"meets a {dtype.name} tensor at {met[1]}" if met else
+           f"the loop carries as {dtype.name} (as runtime.constant({short_repr(value)}) is)")
+    return f"it is the Python {type(value).__name__} {short_repr(value)} before the loop at {where}, which {why}"
+
+
+def _stays_python_int(i: int, out) -> bool:
+    """Whether the body keeps loop variable `i` (first a Python int) a Python int: the probe (where it is one)
+    says the body computes it from Python ints and constants only, or the probe failed."""
+    after = None if out is None or i >= len(out) else out[i]
+    return out is None or not isinstance(after, Tensor) or python_ints.name_of(after) is not None
+
+
+def _python_int(value, name: str):
+    """`value` (an int32 constant) as a tensor of the graph being built, marked as the Python int `name`."""
+    t = array_ops.identity(value)   # not the graph's shared Const for that number: only this value is marked
+    python_ints.mark(registry.context.graph, t, name)
+    return t
+
+
+def _probe_numbers(step, test, state, names, numbers, met):
+    """Trace the loop's test and body once, in a probe, with the numbers not in `met` as weak placeholders
+    (those in `met` of their dtype): the `WeakProbe` and the body's result (None if tracing failed)."""
+    weak = WeakProbe()
+
+    def run():
+        graph = registry.context.graph
+        values = list(_as_placeholders(state))
+        for i in numbers:
+            values[i] = (graph.placeholder(met[i][0], (), "probed") if i in met
+                         else weak.placeholder(graph, state[i], i, _name(names, i)))
+            if state[i].__class__ is int:
+                python_ints.mark(graph, values[i], _name(names, i))
+        previous, registry.context.weak = registry.context.weak, weak
+        try:
+            if test is not None:
+                test(*values)
+            return step(tuple(values))
+        finally:
+            registry.context.weak = previous
+    try:
+        return weak, _as_tuple(_probe(run), len(state))
+    except Exception:   # noqa: BLE001 - the loop's own trace reports it, at the user's line
+        return weak, None   # (a loop nested in this one does not see its numbers as weak: int32, as before)
+
+
+def _as_tuple(value, n: int) -> tuple:
+    return value if value.__class__ is tuple and len(value) == n else (value,) if n == 1 else tuple(value or ())
+
+
+def _name(names: tuple, i: int) -> str:
+    return names[i] if i < len(names) else f"loop variable {i}"
+
+
+def _weak_dtype(weak: WeakProbe, i: int, value, out: tuple):
+    """What `_typed_numbers` says loop variable `i`, first the Python number `value`, becomes."""
+    met = weak.chosen(i)
+    if met is not None:
+        return met[0]
+    kind = value.__class__
+    if out is None:   # the probe failed: a Python number's own dtype
+        return dtypes.int32 if kind is int else dtypes.float32
+    after = out[i] if i < len(out) else None
+    if isinstance(after, Tensor) and weak.info(after) is None and weak_accepts(after.dtype, kind):
+        return after.dtype
+    return dtypes.int32 if kind is int else dtypes.float32
+
+
+def _number_tensor(value, dtype, name: str, met):
+    try:
+        return constant(value, dtype=dtype)
+    except (TypeError, ValueError):
+        why = f" (it meets a {dtype.name} tensor at {met[1]})" if met else ""
+        raise StagingError(at_user_line(
+            f"'{name}' starts as the Python {type(value).__name__} {short_repr(value)} before this loop over tensors, "
+            f"and the loop makes it {dtype.name}{why}, which can't hold that value. Start '{name}' as a tensor "
+            f"of a dtype that can (e.g. runtime.constant({short_repr(value)}, runtime.int64)), and runtime.cast "
+            "what it is combined with.")) from None
 
 
 def _state_names(body) -> tuple:
@@ -91,10 +218,12 @@ def _state_names(body) -> tuple:
 
 
 def _while_loop(test, body, state, opts):
-    state = _define_loop_state(lambda s: body(*s), tuple(state), _state_names(body))
+    names = _state_names(body)
+    state = _define_loop_state(lambda s: body(*s), tuple(state), names, test)
     return tuple(control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
                                          maximum_iterations=opts.get("maximum_iterations"),
-                                         shape_invariants=_per_variable(opts.get("shape_invariants"), state)))
+                                         shape_invariants=_per_variable(opts.get("shape_invariants"), state),
+                                         relax_shapes=True))
 
 
 def _per_variable(invariants, state: tuple):
@@ -168,13 +297,14 @@ def _for_loop(iterable, body, state, extra_test, opts):
     def step(i, *s):
         return (i + 1, *body(item(i), *s))
     _name_like(step, body)
-    state = _define_loop_state(lambda s: body(item(constant(0)), *s), tuple(state),
-                               _state_names(body)[1:])
+    state = _define_loop_state(lambda s: body(item(constant(0)), *s), tuple(state), _state_names(body)[1:],
+                               extra_test)
 
     invariants = _per_variable(opts.get("shape_invariants"), state)
     out = control_flow.while_loop(test, step, (constant(0), *state),
                                   maximum_iterations=opts.get("maximum_iterations"),
-                                  shape_invariants=None if invariants is None else [None, *invariants])
+                                  shape_invariants=None if invariants is None else [None, *invariants],
+                                  relax_shapes=True)
     return tuple(out[1:])
 
 
@@ -310,4 +440,5 @@ BACKEND = backends.register_backend(backends.Backend(
     probe=_probe,
     zeros_like=_zeros_like,
     check_defined=logging_ops.check_defined,
+    static_bool=_static_bool,
 ))

@@ -19,7 +19,7 @@ import numpy as np
 from runtime import dtypes, nest
 from runtime.graph import FuncGraph, building, current_graph, made_at
 from runtime.interpret import run_graph
-from runtime.ops import packing, registry
+from runtime.ops import dtype_origins, packing, python_ints, registry
 from runtime.ops.registry import Spec, defop
 from runtime.shape import as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, short_repr
@@ -171,6 +171,8 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
         kept.append(True)
         a, b = (_as_branch_tensor(then_graph, a, b, f"{where}: {labels[i]}", "true_fn"),
                 _as_branch_tensor(else_graph, b, a, f"{where}: {labels[i]}", "false_fn"))
+        if a.dtype is not b.dtype and registry.context.weak is not None:
+            a, b = _weak_branches(then_graph, a, else_graph, b, where)
         if a.dtype is not b.dtype:
             raise ControlFlowError(
                 f"{where}: {labels[i]} has dtype {a.dtype.name} in true_fn but {b.dtype.name} in "
@@ -180,6 +182,14 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
         else_t.append(b)
     then_graph.outputs, else_graph.outputs = then_t, else_t
     return then_t, else_t, kept
+
+
+def _weak_branches(then_graph, a, else_graph, b, where: str):
+    """While autograph probes a loop's Python numbers (runtime/ops/weak.py): a weak branch output takes the
+    other branch's dtype (`s = 0` before the loop, `if c: s = tf.cast(i, tf.float32)` in it: `s` is float32)."""
+    weak = registry.context.weak
+    with building(then_graph if weak.info(a) is not None else else_graph):
+        return weak.meet(a, b, where)
 
 
 def _as_branch_tensor(graph: FuncGraph, value, other, who: str, branch: str):
@@ -226,8 +236,12 @@ def _pack_outputs(structure, outs, kept: list) -> object:
 # --- while_loop --------------------------------------------------------------------
 
 def while_loop(cond: Callable, body: Callable, loop_vars, maximum_iterations=None, shape_invariants=None,
-               parallel_iterations: int = 10, name: Optional[str] = None):
-    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; one `While` op when tracing."""
+               parallel_iterations: int = 10, name: Optional[str] = None, *, relax_shapes: bool = False):
+    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; one `While` op when tracing.
+
+    A loop variable must keep its shape unless `shape_invariants` says which dimensions may change. With
+    `relax_shapes=True` (beyond TensorFlow; autograph's loops pass it) a variable without an invariant whose
+    shape changes in one iteration is carried with the dimensions that changed unknown instead."""
     if not callable(cond) or not callable(body):
         raise TypeError("while_loop needs callables: while_loop(cond, body, loop_vars).")
     single = not isinstance(loop_vars, (tuple, list))
@@ -236,7 +250,8 @@ def while_loop(cond: Callable, body: Callable, loop_vars, maximum_iterations=Non
     if graph is None:
         return _eager_while(cond, body, state, loop_vars, single, maximum_iterations)
     where = user_location()
-    return _staged_while(graph, cond, body, state, single, loop_vars, maximum_iterations, shape_invariants, where, name)
+    return _staged_while(graph, cond, body, state, single, loop_vars, maximum_iterations, shape_invariants, where, name,
+                         relax_shapes)
 
 
 def _call_body(body, state, single):
@@ -256,38 +271,25 @@ def _eager_while(cond, body, state, original, single, maximum_iterations):
     return state[0] if single else (tuple(state) if isinstance(original, tuple) else state)
 
 
-def _staged_while(graph, cond, body, state, single, original, maximum_iterations, shape_invariants, where, name):
+def _staged_while(graph, cond, body, state, single, original, maximum_iterations, shape_invariants, where, name,
+                  relax_shapes):
     structure = state
     names = _loop_var_names(structure, body)
     flat = [_carried(v, None, f"{where}: {name} is {{}} before the loop", "a While carries")
             for v, name in zip(nest.flatten(structure), names)]
     invariants = _invariants(shape_invariants, single, len(flat), structure)
     shapes = [inv if inv is not None else t.shape for t, inv in zip(flat, invariants)]
-
-    cond_graph = FuncGraph(f"{graph.name}/while_cond", outer_graph=graph)
-    body_graph = FuncGraph(f"{graph.name}/while_body", outer_graph=graph)
-    labels = [_placeholder_label(name) for name in names]
-    cond_phs = [cond_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
-    body_phs = [body_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
-    with building(cond_graph):
-        test = cond(*nest.pack(structure, cond_phs))
-        test = cond_graph.capture(convert_to_tensor(test))
-    if test.dtype is not dtypes.bool:
-        raise ControlFlowError(f"{where}: while_loop's cond must return a bool, got a {test.dtype.name} tensor.")
-    cond_graph.outputs = [test]
-    with building(body_graph):
-        result = _call_body(body, nest.pack(structure, body_phs), single)
-        if not nest.same_structure(result, structure):
-            raise ControlFlowError(
-                f"{where}: while_loop's body returns {nest.structure_repr(result)} but the loop variables are "
-                f"{nest.structure_repr(structure)}; return the same structure from every iteration.")
-        outs = [body_graph.capture(_carried(v, t.dtype, f"{where}: {name} is {{}} after one iteration",
-                                            "a While carries"))
-                for v, t, name in zip(nest.flatten(result), flat, names)]
-    for i, (ph, out) in enumerate(zip(body_phs, outs)):
+    for _ in range(_RELAXATIONS + 1 if relax_shapes else 1):
+        loop = _trace_loop(graph, cond, body, structure, single, flat, shapes, names, where)
+        relaxed = _relaxed_shapes(shapes, invariants, loop.body_phs, loop.outs)
+        if relaxed is None:
+            break
+        shapes = relaxed
+    for i, (ph, out) in enumerate(zip(loop.body_phs, loop.outs)):
         _check_loop_var(names[i], ph, out, where)
-    body_graph.outputs = outs
-    if maximum_iterations is None and _always_true(test, cond_phs, flat, body_phs, outs):
+    cond_graph, body_graph, body_phs = loop.cond_graph, loop.body_graph, loop.body_phs
+    body_graph.outputs = loop.outs
+    if maximum_iterations is None and _always_true(loop.test, loop.cond_phs, flat, body_phs, loop.outs):
         raise ControlFlowError(
             f"{where}: this loop never ends: its condition is true before the loop and every iteration keeps it "
             "true (the variables it reads are the same constants after each iteration), and nothing else leaves "
@@ -310,6 +312,59 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
     return packed[0] if single else (tuple(packed) if isinstance(original, tuple) else packed)
 
 
+_RELAXATIONS = 2   # retraces with relaxed shapes before a shape that still changes is an error
+
+
+class _TracedLoop:
+    """A loop's test and body traced once on placeholders of the given shapes."""
+
+    def __init__(self, cond_graph, body_graph, cond_phs, body_phs, test, outs):
+        self.cond_graph, self.body_graph = cond_graph, body_graph
+        self.cond_phs, self.body_phs, self.test, self.outs = cond_phs, body_phs, test, outs
+
+
+def _trace_loop(graph, cond, body, structure, single, flat, shapes, names, where) -> _TracedLoop:
+    cond_graph = FuncGraph(f"{graph.name}/while_cond", outer_graph=graph)
+    body_graph = FuncGraph(f"{graph.name}/while_body", outer_graph=graph)
+    labels = [_placeholder_label(name) for name in names]
+    cond_phs = [cond_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
+    body_phs = [body_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
+    for t, cond_ph, body_ph, name in zip(flat, cond_phs, body_phs, labels):
+        if isinstance(t, SymbolicTensor) and (int_name := python_ints.name_of(t)) is not None:
+            python_ints.mark(cond_graph, cond_ph, int_name)   # a Python int stays one in the loop
+            python_ints.mark(body_graph, body_ph, int_name)
+        origin = dtype_origins.of(t) or (name, f"it is {t.dtype.name} when the loop at {where} starts")
+        dtype_origins.record(cond_graph, cond_ph, *origin)
+        dtype_origins.record(body_graph, body_ph, *origin)
+    with building(cond_graph):
+        test = cond(*nest.pack(structure, cond_phs))
+        test = cond_graph.capture(convert_to_tensor(test))
+    if test.dtype is not dtypes.bool:
+        raise ControlFlowError(f"{where}: while_loop's cond must return a bool, got a {test.dtype.name} tensor.")
+    cond_graph.outputs = [test]
+    with building(body_graph):
+        result = _call_body(body, nest.pack(structure, body_phs), single)
+        if not nest.same_structure(result, structure):
+            raise ControlFlowError(
+                f"{where}: while_loop's body returns {nest.structure_repr(result)} but the loop variables are "
+                f"{nest.structure_repr(structure)}; return the same structure from every iteration.")
+        outs = [body_graph.capture(_carried(v, t.dtype, f"{where}: {name} is {{}} after one iteration",
+                                            "a While carries"))
+                for v, t, name in zip(nest.flatten(result), flat, names)]
+    return _TracedLoop(cond_graph, body_graph, cond_phs, body_phs, test, outs)
+
+
+def _relaxed_shapes(shapes, invariants, body_phs, outs):
+    """Automatic shape relaxation: a loop variable without a shape invariant whose shape changed in one
+    iteration gets the dimensions that changed unknown (the rank too, if that changed); None when no shape
+    needs relaxing. A variable whose dtype changed is left for `_check_loop_var` to report."""
+    relaxed = list(shapes)
+    for i, (ph, out) in enumerate(zip(body_phs, outs)):
+        if invariants[i] is None and out.dtype is ph.dtype and not ph.shape.is_compatible_with(out.shape):
+            relaxed[i] = ph.shape.most_specific_compatible_shape(out.shape)
+    return None if relaxed == list(shapes) else relaxed
+
+
 def _always_true(test, cond_phs, initial, body_phs, outs) -> bool:
     """Whether a loop's test is provably true on every iteration: the loop variables it reads start as
     constants and each iteration gives them back unchanged. Only what tracing knows counts; a loop whose end
@@ -325,6 +380,12 @@ def _always_true(test, cond_phs, initial, body_phs, outs) -> bool:
         constant = kept
     value = _known_value(test, {id(cond_phs[i]): v for i, v in constant.items()})
     return value is not None and value.shape == () and bool(value)
+
+
+def static_value(t) -> Optional[np.ndarray]:
+    """`t`'s value if tracing knows it: a constant, a shape, size or rank of a known shape, or a stateless op
+    on such values (`tf.size(x) > 0` for an `x` of static shape). None when it depends on a run-time value."""
+    return _known_value(t, {})
 
 
 def _known_value(t, known: dict, depth: int = 0):

@@ -35,7 +35,8 @@ class OpError(Exception):
 
     def __init__(self, message: str, op_name: str | None = None):
         where = _user_line()  # the user's line that ran (eagerly) or traced the op, or called the function
-        super().__init__(f"{message}\n    at {where}" if where and where.split(":")[0] not in message else message)
+        place = where.split(": ")[0]   # 'file:line': not repeated when the message already names that line
+        super().__init__(f"{message}\n    at {where}" if where and place not in message else message)
         self.message = message
         self.op_name = op_name
 

@@ -29,7 +29,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.lowering import dot
-from runtime.ops import registry
+from runtime.ops import dtype_origins, python_ints, registry
 from runtime.ops.registry import OpDef, Spec, defop
 from runtime.shape import TensorShape, as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor
@@ -143,6 +143,8 @@ class Graph:
         self._eager_captures: dict[int, tuple[EagerTensor, SymbolicTensor]] = {}
         self.outer_graph: Optional[Graph] = None
         self.scalar_constants: dict = {}  # (dtype, value) -> Const output, shared within this graph
+        self.python_ints: dict = {}  # id -> (int32 tensor, variable name): Python ints (runtime/ops/python_ints.py)
+        self.dtype_origins: dict = {}  # id -> (tensor, loop variable, why its dtype): runtime/ops/dtype_origins.py
 
     def get_operations(self) -> list[Operation]:
         return list(self.operations)
@@ -168,12 +170,18 @@ class Graph:
         """Record `op` (called by `registry.apply` while this graph is current)."""
         inputs = tuple([t if t.__class__ is SymbolicTensor and t.op.graph is self else self.capture(t)
                         for t in inputs])
+        if self.python_ints:
+            op, attrs = python_ints.exact(self, op, inputs, attrs)
         try:
             spec = op.infer(*inputs, **attrs)
         except InvalidArgumentError as e:
             message = e.message if e.message.startswith(op.name) else f"{op.name}: {e.message}"
             raise InvalidArgumentError(message, op.name) from None
         outputs = self.create_op(op, inputs, attrs, spec if op.multi_output else [spec], name)
+        if registry.context.weak is not None:
+            registry.context.weak.propagate(inputs, outputs)
+        if self.python_ints or op.name == "Cond":
+            python_ints.propagate(self, op, inputs, outputs, attrs)
         return outputs if op.multi_output else outputs[0]
 
     def create_op(self, op: OpDef, inputs: tuple, attrs: dict, specs, name: Optional[str] = None) -> list:
@@ -322,6 +330,12 @@ class FuncGraph(Graph):
         ph = self.placeholder(t.dtype, t.shape, name=f"capture_{t.op.name}")
         self.captures[id(t)] = (t, ph)
         self.capture_pairs.append((external, ph))
+        if registry.context.weak is not None:
+            registry.context.weak.alias(t, ph)
+        if (name := python_ints.name_of(t)) is not None:
+            python_ints.mark(self, ph, name)
+        if (origin := dtype_origins.of(t)) is not None:
+            dtype_origins.record(self, ph, *origin)
         return ph
 
     @property

@@ -68,6 +68,9 @@ class Backend:
     # defines on some paths only is carried with a defined flag and checked where it is read
     # (operators/maybe.py); without it, such a variable is a StagingError.
     check_defined: Optional[Callable] = None
+    # static_bool(pred) -> True/False when tracing already knows a staged condition's value (static shapes,
+    # constants), else None: an `if` on it then runs as Python's, tracing only the branch it takes.
+    static_bool: Optional[Callable] = None
     extra: dict = field(default_factory=dict)
 
     def need(self, capability: str, construct: str) -> Callable:

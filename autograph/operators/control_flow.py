@@ -63,12 +63,20 @@ def if_stmt(pred, true_fn, false_fn, names: tuple = (), composites=None, outer: 
         elif false_fn is not None:
             false_fn()
         return
+    if (known := _static_bool(backend, pred)) is not None:   # tracing knows it: only the live branch is traced
+        if_stmt(known, true_fn, false_fn)
+        return
     _check_no_outer(outer, "`if`", true_fn, false_fn)
     if verbosity.level >= 2:
         verbosity.staged("`if`", backend, names)
     shared = _Shared(names, (true_fn, false_fn))
     shared.stage("`if`", lambda state: _staged_if(backend, pred, shared.function(true_fn), shared.function(false_fn),
                                           state, names, composites))
+
+
+def _static_bool(backend, pred):
+    """A staged condition's value when the backend knows it at trace time (`static_bool`), else None."""
+    return None if backend.static_bool is None else backend.static_bool(pred)
 
 
 def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple, composites=None):
@@ -429,6 +437,8 @@ def if_exp(pred, true_fn, false_fn, expr_repr: str = ""):
         if pred.__class__ is MaybeValue:
             return if_exp(pred.read("if"), true_fn, false_fn, expr_repr)
         return true_fn() if pred else false_fn()
+    if (known := _static_bool(backend, pred)) is not None:
+        return true_fn() if known else false_fn()
     return _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr)
 
 

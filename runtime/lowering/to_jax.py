@@ -199,6 +199,8 @@ LOWERINGS: dict[str, Callable] = {
         values[num_inputs:num_inputs + num_outputs]),
     "Complex": _binary(lax.complex), "Real": _unary(jnp.real), "Imag": _unary(jnp.imag), "Conj": _unary(jnp.conj),
     "ComplexAbs": _unary(jnp.abs), "Angle": _unary(jnp.angle),
+    # a Python int's arithmetic (runtime/ops/python_ints.py): XLA has no run-time error, so it wraps at int32
+    "ExactInt32": lambda *values, op, name, where: LOWERINGS[op](*values),
 }
 
 

@@ -10,6 +10,12 @@ def binary_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     """Two tensors of one dtype; a Python value takes the other operand's dtype."""
     if type(x) is EagerTensor and type(y) is EagerTensor and x._dtype is y._dtype:
         return x, y  # the common eager case, kept cheap
+    if context.weak is not None:
+        return _weak_operands(x, y, op_name)
+    return _operands(x, y, op_name)
+
+
+def _operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     if isinstance(x, Tensor) and type(y) in _SCALARS:
         cached = _scalar_in_graph(y, x.dtype)
         if cached is not None:
@@ -27,6 +33,29 @@ def binary_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
 
 
 _SCALARS = (int, float)
+
+
+def _weak_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
+    """`binary_operands` while a loop's Python numbers are probed (runtime/ops/weak.py): Python scalars are
+    weak, and a weak operand takes a strong one's dtype."""
+    from runtime.control_flow import user_location   # import cycle: control_flow imports the ops
+
+    weak = context.weak
+    tx, ty = _convert_pair(x, y)
+    weak.python(x, tx)
+    weak.python(y, ty)
+    tx, ty = weak.meet(tx, ty, user_location())
+    same_dtype(op_name, tx, ty)
+    return tx, ty
+
+
+def _convert_pair(x, y) -> tuple[Tensor, Tensor]:
+    if isinstance(x, Tensor):
+        return x, convert_to_tensor(y, dtype_hint=x.dtype)
+    if isinstance(y, Tensor):
+        return convert_to_tensor(x, dtype_hint=y.dtype), y
+    x = convert_to_tensor(x)
+    return x, convert_to_tensor(y, dtype_hint=x.dtype)
 
 
 def _scalar_in_graph(value, dtype):
@@ -54,8 +83,20 @@ def tensors(values, op_name: str) -> list[Tensor]:
     if hint is None:  # no tensor: the first value's own dtype decides, as TensorFlow does
         hint = convert_to_tensor(values[0]).dtype
     converted = [convert_to_tensor(v, dtype_hint=hint) for v in values]
+    if context.weak is not None:
+        converted = _weak_tensors(converted)
     same_dtype(op_name, *converted)
     return converted
+
+
+def _weak_tensors(converted: list) -> list:
+    """`tensors` while a loop's Python numbers are probed: the weak ones take the first strong one's dtype."""
+    from runtime.control_flow import user_location
+
+    weak = context.weak
+    strong = next((t for t in converted if weak.info(t) is None), converted[0])
+    where = user_location()
+    return [weak.meet(strong, t, where)[1] for t in converted]
 
 
 def as_dtype_or_none(dtype):

@@ -41,7 +41,7 @@ NOT_DIFFERENTIABLE = frozenset({
     "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert",
     "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros", "StringLength", "StringJoin",
     "ReduceJoin", "StringFormat", "AsString", "StringToNumber", "StringUpper", "StringLower", "StringSplitV2",
-    "BytesSplit", "UnicodeSplit", "UnicodeDecode",
+    "BytesSplit", "UnicodeSplit", "UnicodeDecode", "ExactInt32",
 })
 
 

@@ -73,6 +73,11 @@ def static_value(t) -> Optional[np.ndarray]:
         return np.asarray(op.attrs["value"])
     if op.type == "Shape" and op.inputs[0].shape.is_fully_defined:
         return np.asarray(op.inputs[0].shape.dims, op.attrs["out_type"].as_numpy_dtype)
+    shape = op.inputs[0].shape if op.inputs else None
+    if op.type == "Size" and shape.is_fully_defined:
+        return np.asarray(int(np.prod(shape.dims, dtype=np.int64)), op.attrs["out_type"].as_numpy_dtype)
+    if op.type == "Rank" and shape.rank is not None:
+        return np.asarray(shape.rank, np.int32)
     if op.type in ("Pack", "ConcatV2", "Cast", "Identity", "StridedSlice"):
         values = [static_value(i) for i in op.inputs]
         if all(v is not None for v in values):

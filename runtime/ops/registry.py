@@ -87,6 +87,7 @@ class TraceContext(threading.local):
     graph = None
     tapes: tuple = ()
     name_scope = ""   # `runtime.name_scope`: prefixes the names of the ops built in a graph
+    weak = None       # a `weak.WeakProbe` while autograph probes the dtypes of a loop's Python numbers
 
 
 context = TraceContext()
@@ -184,10 +185,9 @@ def same_dtype(op_name: str, *tensors) -> dtypes.DType:
     first = tensors[0].dtype
     for t in tensors[1:]:
         if t.dtype is not first:
-            raise InvalidArgumentError(
-                f"{op_name}: cannot compute with {first.name} and {t.dtype.name}; "
-                f"runtime never converts dtypes implicitly. Use runtime.cast(x, runtime.{first.name}) "
-                "so both operands have the same dtype.", op_name)
+            from runtime.ops.dtype_origins import mismatch   # import cycle: it reads the trace context
+
+            raise InvalidArgumentError(mismatch(op_name, tensors[0], t), op_name)
     return first
 
 

@@ -136,14 +136,15 @@ CASES = [
         "    for i in tf.range(n):\n        if i > 0:\n            total += i - previous\n"
         "        previous = i\n    return total\n"),
     ErrorCase(
-        "`ControlFlowError` (runtime): a loop variable that changes shape",
-        "A loop variable keeps its dtype and shape from one iteration to the next (the runtime's "
-        "`while_loop` checks it).",
-        "@tf.function\ndef grow(n):\n    s = tf.constant([1])\n    while n > 0:\n        s = tf.concat([s, s], 0)\n"
+        "`ControlFlowError` (runtime): a loop variable that changes shape against its shape invariant",
+        "A converted loop relaxes a loop variable's shape when it changes, unless `shape_invariants` fixes it "
+        "(the runtime's `while_loop` checks it; called directly, it relaxes nothing, as TensorFlow's).",
+        "@tf.function\ndef grow(n):\n    s = tf.constant([1])\n    while n > 0:\n"
+        "        ag.set_loop_options(shape_invariants=[(s, [1])])\n        s = tf.concat([s, s], 0)\n"
         "        n -= 1\n    return s\n",
         "grow(tf.constant(3))",
         "declare the dimension that changes with `ag.set_loop_options(shape_invariants=[(s, [None])])` "
-        "as the first statement of the loop body (or keep the shape fixed, e.g. by appending to a list).",
+        "as the first statement of the loop body (or leave the option out: the shape is relaxed).",
         "@tf.function\ndef grow(n):\n    s = tf.constant([1])\n    while n > 0:\n"
         "        ag.set_loop_options(shape_invariants=[(s, [None])])\n        s = tf.concat([s, s], 0)\n"
         "        n -= 1\n    return s\n"),
@@ -159,12 +160,29 @@ CASES = [
         "@tf.function\ndef f(x):\n    mode = 'up'\n    if x > 0:\n        mode = 'down'\n    return x, mode\n"),
     ErrorCase(
         "`InvalidArgumentError` (runtime): a loop variable that changes dtype",
-        "A loop variable that starts as a Python `int` becomes an `int32` tensor; adding a float to it "
-        "is refused by the runtime's dtype rules (no implicit promotion).",
-        "@tf.function\ndef halves(n):\n    s = 0\n    for i in tf.range(n):\n        s = s + 0.5\n    return s\n",
+        "A loop variable that is a tensor before the loop keeps its dtype; adding a float to an `int32` one "
+        "is refused by the runtime's dtype rules (no implicit promotion). The message names the variable and "
+        "where its dtype comes from. (A Python number before the loop is weakly typed instead: `s = 0` "
+        "then `s = s + 0.5` makes `s` a float32.)",
+        "@tf.function\ndef halves(n):\n    s = tf.constant(0)\n    for i in tf.range(n):\n"
+        "        s = s + tf.cast(i, tf.float32) / 2\n    return s\n",
         "halves(tf.constant(3))",
-        "start the variable with the dtype it keeps (`s = 0.0`).",
-        "@tf.function\ndef halves(n):\n    s = 0.0\n    for i in tf.range(n):\n        s = s + 0.5\n    return s\n"),
+        "give the variable the dtype it needs before the loop (`tf.constant(0.0)`, a Python `0`, or "
+        "`s = tf.cast(s, tf.float32)`).",
+        "@tf.function\ndef halves(n):\n    s = 0\n    for i in tf.range(n):\n"
+        "        s = s + tf.cast(i, tf.float32) / 2\n    return s\n"),
+    ErrorCase(
+        "`InvalidArgumentError` (runtime): a Python int that int32 can't hold",
+        "A Python int carried by a loop over tensors that nothing in the loop gives a dtype is carried as "
+        "`int32` (the dtype `tf.constant` gives it) and stays a Python int: arithmetic on it is checked, and "
+        "a result int32 can't hold is an error naming the variable, where Python's ints never overflow and a "
+        "graph's int32 would wrap around.",
+        "@tf.function\ndef powers(n):\n    s = 1\n    i = tf.constant(0)\n    while i < n:\n        s = s * 3\n"
+        "        i += 1\n    return s\n",
+        "powers(tf.constant(25))",
+        "start the variable as an `int64` tensor, which holds the value.",
+        "@tf.function\ndef powers(n):\n    s = tf.constant(1, tf.int64)\n    i = tf.constant(0)\n    while i < n:\n"
+        "        s = s * 3\n        i += 1\n    return s\n"),
     ErrorCase(
         "`StagingError`: an empty list carried through a tensor loop",
         "A list that is carried by a loop over tensors but never appended to has no element type.",

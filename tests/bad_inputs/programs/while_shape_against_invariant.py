@@ -1,4 +1,6 @@
-"""A loop variable whose shape grows across iterations of a tensor loop (no shape_invariants)."""
+"""A loop variable whose shape grows across iterations of a tensor loop against the shape_invariants given.
+(Without shape_invariants the shape is relaxed automatically: tests/runtime/test_backend.py.)"""
+import autograph as ag
 import runtime as tf
 from autograph.errors import StagingError
 from runtime.errors import InvalidArgumentError
@@ -11,6 +13,7 @@ MATCH = r"'x'|shape"
 def f(x, n):
     i = tf.constant(0)
     while i < n:
+        ag.set_loop_options(shape_invariants=[(x, [1])])
         x = tf.concat([x, x], 0)  # <- here
         i += 1
     return x

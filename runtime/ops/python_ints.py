@@ -1,0 +1,166 @@
+"""Python ints in a graph: int32 tensors whose arithmetic raises instead of wrapping around.
+
+A Python int has no dtype and never overflows. When a staged loop carries one that nothing in the loop gives
+a dtype (`s = 1; while i < n: s = s * 3`), autograph carries it as int32, the dtype `runtime.constant` gives a
+Python int (so it agrees with the program's other int32 tensors, in a `Cond` or a loop), and marks the loop's
+placeholder for it as a *Python int* of the graph being built (`mark`). While a graph holds Python ints,
+`Graph.add_op` asks this module about every op it records:
+
+- `exact`: an op that can overflow (`CHECKED`) on int32 inputs that are all Python ints or constants, with at
+  least one Python int, is recorded as `ExactInt32` instead: the same arithmetic, computed exactly, and a
+  run-time error naming the variable if the result does not fit int32 (where eager Python gives the exact
+  int, a graph would wrap around);
+- `propagate`: the output of such an op is a Python int, as is the output of an op that cannot overflow and
+  keeps the dtype (`KEPT`) on such inputs, a `Cond` output that both branches give as Python ints (or
+  constants), and a `While` output whose initial value is one;
+- `Graph.capture` marks the capture of a Python int into a nested graph (a branch, a loop body).
+
+Under `jit_compile=True` the op lowers to its plain JAX arithmetic (XLA has no run-time error to raise).
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from runtime import dtypes
+from runtime.errors import InvalidArgumentError
+from runtime.ops.registry import Spec, defop
+
+_EXACT = {   # op name -> the arithmetic on int64 NumPy arrays (exact for int32 operands, but Pow: Python ints)
+    "AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "Neg": np.negative, "Abs": np.abs,
+    "Square": np.square, "FloorDiv": np.floor_divide,
+    "Pow": lambda x, y: np.power(x.astype(object), y.astype(object)),
+}
+_SCALAR = {  # the same on Python ints (to check) and on the NumPy int32 scalars (the result): the common case,
+    "AddV2": (operator.add, operator.add), "Sub": (operator.sub, operator.sub),   # 0-d values are NumPy
+    "Mul": (operator.mul, operator.mul), "Neg": (operator.neg, operator.neg),     # scalars in the executor
+    "Abs": (abs, abs), "Square": (lambda x: x * x, np.square), "FloorDiv": (operator.floordiv, operator.floordiv),
+    "Pow": (lambda x, y: _power(x, y), operator.pow),
+}
+CHECKED = frozenset(_EXACT)
+KEPT = frozenset({"FloorMod", "Maximum", "Minimum", "Identity", "Sign"})
+_LIMITS = (-2 ** 31, 2 ** 31 - 1)
+
+
+def _exact_int32(x, y=None, *, op: str, name: str, where: str):
+    """`op` on the int32 `x` (and `y`), computed exactly: an error naming the variable if it doesn't fit int32."""
+    if op in _DOMAIN:
+        _check_domain(op, y)
+    if x.__class__ is _INT32 and (y is None or y.__class__ is _INT32):   # 0-d: Python int arithmetic, fast
+        exact, fast = _SCALAR[op]
+        if y is None:
+            if -2147483648 <= exact(int(x)) <= 2147483647:
+                return fast(x)
+            raise _overflow(exact(int(x)), name, where)
+        if -2147483648 <= exact(int(x), int(y)) <= 2147483647:
+            return fast(x, y)
+        raise _overflow(exact(int(x), int(y)), name, where)
+    values = (x,) if y is None else (x, y)
+    exact = np.asarray(_EXACT[op](*(np.asarray(v, np.int64) for v in values)))
+    outside = (exact < _LIMITS[0]) | (exact > _LIMITS[1])
+    if outside.any():
+        raise _overflow(exact.flat[int(np.argmax(outside))], name, where)
+    out = exact.astype(np.int32)
+    return out[()] if out.ndim == 0 else out
+
+
+_INT32 = np.int32
+_DOMAIN = frozenset({"FloorDiv", "Pow"})
+
+
+def _check_domain(op: str, y) -> None:
+    """The errors the int32 kernels raise: integer division by zero, negative integer powers."""
+    if op == "FloorDiv" and np.any(np.asarray(y) == 0):
+        raise InvalidArgumentError("FloorDiv: integer division by zero.", op)
+    if op == "Pow" and np.any(np.asarray(y) < 0):
+        raise InvalidArgumentError("Pow: integers to negative integer powers are not allowed; cast to float.", op)
+
+
+def _power(x: int, y: int) -> int:
+    """x ** y, or a value just past int32 when that is all the check needs to know (no huge Python ints)."""
+    return x ** y if abs(x) < 2 or y < 32 else (_LIMITS[1] + 1) * (-1 if x < 0 and y % 2 else 1)
+
+
+def _overflow(value, name: str, where: str) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"{where}: '{name}' started as a Python int before a loop over tensors, which carries it as int32 "
+        f"(the dtype of a Python int in runtime); here it reaches {value}, which int32 cannot hold (Python "
+        f"ints never overflow; the graph's int32 would wrap around). Start '{name}' as "
+        f"runtime.constant(..., runtime.int64) to carry 64 bits.", "ExactInt32")
+
+
+def _infer(*values, op: str, **_) -> Spec:
+    from runtime.ops.registry import OPS
+
+    return OPS[op].infer(*values)
+
+
+EXACT_INT32 = defop("ExactInt32", _exact_int32, _infer,
+                    doc="The int32 arithmetic `op` computed exactly: an error instead of wrapping around.")
+
+
+def mark(graph, t, name: str) -> None:
+    """`t`, a tensor of `graph`, holds the Python int variable `name`."""
+    if t.dtype is dtypes.int32:
+        graph.python_ints[id(t)] = (t, name)
+
+
+def name_of(t):
+    """The variable whose Python int `t` holds, or None."""
+    found = t.op.graph.python_ints.get(id(t))
+    return found[1] if found is not None else None
+
+
+def exact(graph, op, inputs: tuple, attrs: dict):
+    """(op, attrs) to record for `op` on `inputs` in `graph`: ExactInt32 for arithmetic on Python ints."""
+    if op.name not in CHECKED or inputs[0].dtype is not dtypes.int32:
+        return op, attrs
+    name = _python_int_inputs(graph, inputs)
+    if name is None:
+        return op, attrs
+    from runtime.control_flow import user_location   # import cycle: control_flow imports the ops
+
+    return EXACT_INT32, dict(op=op.name, name=name, where=user_location())
+
+
+def _python_int_inputs(graph, inputs: tuple):
+    """The variable name if `inputs` are Python ints or constants, at least one a Python int; else None."""
+    name = None
+    for t in inputs:
+        found = graph.python_ints.get(id(t))
+        if found is not None:
+            name = name or found[1]
+        elif t.op.type != "Const":
+            return None
+    return name
+
+
+def propagate(graph, op, inputs: tuple, outputs: list, attrs: dict) -> None:
+    """Mark the outputs of an op just recorded that hold Python ints."""
+    if op is EXACT_INT32:
+        mark(graph, outputs[0], attrs["name"])
+    elif op.name in KEPT and (name := _python_int_inputs(graph, inputs)) is not None:
+        mark(graph, outputs[0], name)
+    elif op.name == "Cond":
+        _mark_cond(graph, outputs, attrs)
+    elif op.name == "While":
+        for t, out in zip(inputs, outputs[:attrs["num_loop_vars"]]):
+            if (name := graph.python_ints.get(id(t))) is not None:
+                mark(graph, out, name[1])
+
+
+def _mark_cond(graph, outputs: list, attrs: dict) -> None:
+    branches = attrs["then_graph"], attrs["else_graph"]
+    for i, out in enumerate(outputs):
+        names = [_output_name(g, g.outputs[i]) for g in branches]
+        if None not in names and any(n != "" for n in names):
+            mark(graph, out, next(n for n in names if n))
+
+
+def _output_name(graph, t):
+    """The variable name if `t` (an output of `graph`) is a Python int, "" if it is a constant, else None."""
+    found = graph.python_ints.get(id(t))
+    if found is not None:
+        return found[1]
+    return "" if t.op.type == "Const" else None
