@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import inspect
 import io
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -51,6 +52,7 @@ def _run(expression: str, namespace: dict) -> tuple[str, str]:
             value = _show(eval(expression, namespace))  # noqa: S307 - our own example expressions
         except Exception as e:  # noqa: BLE001 - the page shows the error
             value = f"{type(e).__name__}: {str(e).splitlines()[0]}"
+    value = value.replace(str(Path(constructs.__file__).parent) + os.sep, "")   # the same page in any checkout
     return value, " / ".join(line for line in out.getvalue().splitlines() if line.strip())
 
 
