@@ -23,6 +23,7 @@ class Construct:
     python_calls: list[str] = field(default_factory=list)   # expressions over the functions, Python values
     tensor_calls: list[str] = field(default_factory=list)   # the same with runtime tensors (traced)
     notes: str = ""
+    raises: tuple = ()   # calls whose error is the point of the example (Python raises there too)
 
 
 # --- if -----------------------------------------------------------------------------------------------
@@ -489,5 +490,7 @@ CONSTRUCTS = [
                "last_or_none(tf.constant(0))", "half_sum(tf.constant(4))", "powers_of_three(tf.constant(25))",
                "doubled_until(tf.constant(10))", "last_or_zero(tf.zeros([0]))", "labelled(tf.constant(3))",
                "labelled(tf.constant(-3))", "tagged(tf.constant(-3))", "checked_sqrt(tf.constant(4.0))",
-               "checked_sqrt(tf.constant(-1.0))"]),
+               "checked_sqrt(tf.constant(-1.0))"],
+              raises=("last_double(0)", "checked_sqrt(-1.0)", "last_double(tf.constant(0))",
+                      "checked_sqrt(tf.constant(-1.0))", "tagged(tf.constant(-3))")),
 ]
