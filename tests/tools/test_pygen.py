@@ -65,9 +65,9 @@ def test_programs_use_the_constructs_named_in_issue_13():
 
 def test_tensor_programs_use_the_constructs_named_in_issue_14():
     """Values across staged statements: each pattern appears in the tensor programs of the CI budget."""
-    sources = "\n".join(pygen.generate(s, tensor=True) for s in range(80))
-    for needle in [" = None", "is not None", "half(", "cat(", '["k"] =', ".v =", ".update(",
-                   "setattr(", "raise ", " or ", " and "]:
+    sources = "\n".join(pygen.generate(s, tensor=True) for s in range(400))
+    for needle in [" = None", "is not None", "half(", "cat(", '["k"] =', ".v =", ".update(", ".insert(0",
+                   ".extend([", "setattr(", "[0:1] =", ".pop(", "reverse()", "del d", "raise ", " or ", " and "]:
         assert needle in sources, needle
 
 

@@ -483,7 +483,7 @@ class PyGenerator:
             ("promotion", 2 if in_f else 0, self.int_to_float, True),
             ("shape-growth", 1 if in_f else 0, self.shape_growth, True),
             ("store", 2 if in_f else 0, self.item_store, True),
-            ("mutation", 1 if in_f else 0, self.mutating_call, True),
+            ("mutation", 2 if in_f else 0, self.mutating_call, True),
             ("staged-raise", 1 if in_f else 0, self.staged_raise, True),
             ("and-or-value", 2, self.and_or_value, False),
         ]
