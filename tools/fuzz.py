@@ -144,6 +144,7 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
     (a, b, p, t). Prints findings, the coverage table and a summary line."""
     start = time.perf_counter()
     findings, coverage, refused = [], Counter(), 0
+    in_tensor, refused_in = Counter(), Counter()   # tensor programs with each construct, and those refused
     for i in range(n):
         for tensor in (False, True):
             source, covered = pygen.generate_with_coverage(seed + i, tensor=tensor, exclude=exclude)
@@ -152,6 +153,11 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
             check = _PythonCheck(tensor)
             finding = _check(source, kind_modes, timeout, check)
             refused += check.refusals
+            if tensor:
+                kinds = {kind for kind, _ in covered}
+                in_tensor.update(kinds)
+                if check.refusals:
+                    refused_in.update(kinds)
             if finding is not None:
                 check.keep_reference(source)
                 small = _shrink(source, finding, finding.mode, timeout, budget, check)   # only its mode
@@ -160,6 +166,11 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
             print(f"fuzz: {i + 1}/{n} seeds, {len(findings)} findings, {time.perf_counter() - start:.0f}s",
                   file=sys.stderr, flush=True)
     print(pygen.coverage_table(coverage), flush=True)
+    print("\nTensor programs: how many contain each construct, and how many of those mode t refused on some "
+          "input (the rest agreed with Python on every input, or are findings)\n")
+    print("| construct | tensor programs | refused on some input |\n|---|---|---|")
+    for kind in sorted(in_tensor):
+        print(f"| {kind} | {in_tensor[kind]} | {refused_in[kind]} |")
     by_kind = Counter(f.kind for f, _ in findings)
     by_mode = Counter(f.mode for f, _ in findings)
     print(f"fuzz (python generator): {n} programs on Python values (modes a,{','.join(modes.replace('t', ''))}) + "

@@ -46,7 +46,12 @@ def test_programs_compile_and_run_in_plain_python():
                     outcomes.add("value")
                 except (ValueError, KeyError, ZeroDivisionError) as e:   # the program's own `raise`s
                     outcomes.add(type(e).__name__)
-    assert {"value", "ValueError"} <= outcomes
+                except UnboundLocalError:   # a name first assigned in a statement that did not assign it
+                    outcomes.add("UnboundLocalError")
+                except TypeError as e:      # None (before a statement that did not assign it) in arithmetic
+                    assert "NoneType" in str(e), source
+                    outcomes.add("TypeError")
+    assert {"value", "ValueError", "UnboundLocalError"} <= outcomes
 
 
 def test_programs_use_the_constructs_named_in_issue_13():
@@ -56,6 +61,14 @@ def test_programs_use_the_constructs_named_in_issue_13():
                    "enumerate(", "*q", "del ", "double(", "for j in range", "raise "]:
         assert needle in sources, needle
     assert any(name + " =" in sources for name in pygen.GENERATED_LIKE)
+
+
+def test_tensor_programs_use_the_constructs_named_in_issue_14():
+    """Values across staged statements: each pattern appears in the tensor programs of the CI budget."""
+    sources = "\n".join(pygen.generate(s, tensor=True) for s in range(400))
+    for needle in [" = None", "is not None", "half(", "cat(", '["k"] =', ".v =", ".update(", ".insert(0",
+                   ".extend([", "setattr(", "[0:1] =", ".pop(", "reverse()", "del d", "raise ", " or ", " and "]:
+        assert needle in sources, needle
 
 
 def test_tensor_programs_stage_some_tests():

@@ -23,6 +23,7 @@ class Construct:
     python_calls: list[str] = field(default_factory=list)   # expressions over the functions, Python values
     tensor_calls: list[str] = field(default_factory=list)   # the same with runtime tensors (traced)
     notes: str = ""
+    raises: tuple = ()   # calls whose error is the point of the example (Python raises there too)
 
 
 # --- if -----------------------------------------------------------------------------------------------
@@ -264,26 +265,95 @@ def record(stats, xs):
     return stats.count, stats.largest
 
 
+# --- values across staged statements ---------------------------------------------------------------------
+
+def last_double(n):
+    i = 0
+    while i < n:
+        y = i * 2
+        i += 1
+    return y
+
+
+def last_or_none(n):
+    r = None
+    for i in range(n):
+        r = i * 2
+    return r
+
+
+def half_sum(n):
+    s = 0
+    for i in range(n):
+        s = s + tf.cast(i, tf.float32) * 0.5
+    return s
+
+
+def powers_of_three(n):
+    p = 1
+    for _ in range(n):
+        p = p * 3
+    return p
+
+
+def doubled_until(limit):
+    x = tf.constant([1])
+    while tf.size(x) < limit:
+        x = tf.concat([x, x], 0)
+    return x
+
+
+def last_or_zero(x):
+    if tf.size(x) > 0:
+        return x[-1]
+    return tf.constant(0.0)
+
+
+def labelled(x):
+    d = {}
+    if x > 0:
+        d["sign"] = 1
+    else:
+        d["sign"] = -1
+    return d["sign"]
+
+
+def tagged(x):
+    d = {"a": 1}
+    if x > 0:
+        d.update(a=5)
+    return d["a"]
+
+
+def checked_sqrt(x):
+    if x < 0:
+        raise ValueError("negative input")
+    return tf.sqrt(x)
+
+
 CONSTRUCTS = [
     Construct("if", "`if` / `elif` / `else`",
-              "An `if` becomes `ag__.if_stmt(test, if_true, if_false, state, names)`: each branch is a "
-              "function of the variables it may change, returning them. On a Python `bool` the chosen "
-              "branch runs, as in Python; on a staged tensor both branches are traced into one `Cond` "
-              "op. `elif` is an `if` nested in the `else` branch. Variables set in a branch must be set "
-              "in both (or before the `if`) when the test is a tensor.",
+              "An `if` becomes `ag__.if_stmt(test, if_true, if_false, names)`: each branch is a nested "
+              "function that shares the variables it assigns with your function through `nonlocal`, and "
+              "`names` lists those the statement may change. On a Python `bool` the chosen branch runs, "
+              "as in Python, on your own variables; on a staged tensor both branches are traced into one "
+              "`Cond` op that carries the named variables. `elif` is an `if` nested in the `else` branch. "
+              "What a staged statement can carry (a variable set in one branch only, `None`, Python "
+              "numbers, side effects, `raise`) is on [its own page](values-across-staged-statements.md).",
               [sign_of, clip_negative],
               ["sign_of(3)", "sign_of(-0.5)", "clip_negative([1.0, -3.0])"],
               ["sign_of(tf.constant(-2.0))", "clip_negative(tf.constant([1.0, -3.0]))"]),
     Construct("while", "`while` (and `while ... else`)",
-              "A `while` becomes `ag__.while_stmt(loop_test, loop_body, state, names)`: the loop "
-              "variables are exactly those the body changes and that are read afterwards or in the next "
-              "iteration. On Python values it is a Python loop; when the test is a tensor it is one "
+              "A `while` becomes `ag__.while_stmt(loop_test, loop_body, names)`: the loop "
+              "variables (`names`) are exactly those the body changes and that are read afterwards or in "
+              "the next iteration, shared with your function through `nonlocal`. On Python values it is a Python loop; when the test is a tensor it is one "
               "`While` op. An `else:` clause runs when the loop ends without `break`.",
               [collatz_steps, first_power_above],
               ["collatz_steps(27)", "first_power_above(100)"],
               ["collatz_steps(tf.constant(27))", "first_power_above(tf.constant(100))"]),
     Construct("for", "`for` over `range`, sequences, tensors, `enumerate` and `zip` (and `for ... else`)",
-              "A `for` becomes `ag__.for_stmt(iterable, extra_test, loop_body, state, names)`. Over a "
+              "A `for` becomes `ag__.for_stmt(iterable, loop_body, names, extra_test=...)` (the extra "
+              "test only when a `break` or `return` can end the loop early). Over a "
               "Python iterable it is a Python loop (a `range` with Python bounds is unrolled when traced); "
               "over `range` with a tensor bound, or over a tensor's rows, it is a `While` op. "
               "`enumerate` and `zip` work on both.",
@@ -403,5 +473,24 @@ CONSTRUCTS = [
               ["dict_sum(tf.constant(4))", "record(Stats(), tf.constant([3, 9, 4]))"],
               notes="Not carried: a `nonlocal` variable a helper rebinds, an item with a key that is not a "
                     "constant (`d[k]`), and what a called method changes (see "
-                    "[limitations](../limitations.md)).")
+                    "[limitations](../limitations.md))."),
+    Construct("values-across-staged-statements", "Values across staged statements: undefined, `None`, "
+              "Python numbers, shapes, side effects, `raise`",
+              "When a statement is staged (its test or iterable is a tensor), every branch, or the loop "
+              "body, is traced once, whatever the input, and the variables it changes are carried through "
+              "one `Cond` or `While` op. This page shows what such a statement can carry beyond plain "
+              "tensors, each with Python's answer: a variable the statement may leave unassigned, `None`, "
+              "a Python number the body turns into a tensor, a tensor whose shape changes in a loop, dict "
+              "items and attributes, and a `raise`.",
+              [last_double, last_or_none, half_sum, powers_of_three, doubled_until, last_or_zero, labelled,
+               tagged, checked_sqrt],
+              ["last_double(3)", "last_double(0)", "last_or_none(3)", "last_or_none(0)", "half_sum(4)",
+               "powers_of_three(25)", "labelled(3)", "tagged(-3)", "checked_sqrt(-1.0)"],
+              ["last_double(tf.constant(3))", "last_double(tf.constant(0))", "last_or_none(tf.constant(3))",
+               "last_or_none(tf.constant(0))", "half_sum(tf.constant(4))", "powers_of_three(tf.constant(25))",
+               "doubled_until(tf.constant(10))", "last_or_zero(tf.zeros([0]))", "labelled(tf.constant(3))",
+               "labelled(tf.constant(-3))", "tagged(tf.constant(-3))", "checked_sqrt(tf.constant(4.0))",
+               "checked_sqrt(tf.constant(-1.0))"],
+              raises=("last_double(0)", "checked_sqrt(-1.0)", "last_double(tf.constant(0))",
+                      "checked_sqrt(tf.constant(-1.0))", "tagged(tf.constant(-3))")),
 ]

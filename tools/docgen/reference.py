@@ -15,6 +15,8 @@ import argparse
 import contextlib
 import inspect
 import io
+import os
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -51,7 +53,9 @@ def _run(expression: str, namespace: dict) -> tuple[str, str]:
             value = _show(eval(expression, namespace))  # noqa: S307 - our own example expressions
         except Exception as e:  # noqa: BLE001 - the page shows the error
             value = f"{type(e).__name__}: {str(e).splitlines()[0]}"
-    return value, " / ".join(line for line in out.getvalue().splitlines() if line.strip())
+    value = value.replace(str(Path(constructs.__file__).parent) + os.sep, "")   # the same page in any checkout
+    printed = re.sub(r" #[0-9]+>", ">", out.getvalue())   # an executor's number depends on what ran before
+    return value, " / ".join(line for line in printed.splitlines() if line.strip())
 
 
 def _python_row(expression: str) -> str:

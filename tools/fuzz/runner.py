@@ -67,7 +67,8 @@ def _as_ints(value):
     if isinstance(value, tuple):
         return tuple(_as_ints(v) for v in value)
     if hasattr(value, "numpy"):
-        return int(value.numpy())
+        number = value.numpy().item()     # a float stays a float: 2.5 must not compare equal to 2
+        return int(number) if isinstance(number, bool) else number
     return int(value) if isinstance(value, bool) else value
 
 
