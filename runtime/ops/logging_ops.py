@@ -165,8 +165,10 @@ def _check_defined(value, defined, *, error, message):
     return value
 
 
+# stateful: never pruned, even where the value read is then unused (`z = z + r` with `z` overwritten), since
+# Python raises at the read itself
 CHECK_DEFINED = defop("CheckDefined", _check_defined, lambda value, defined, **a: Spec(value.dtype, value.shape),
-                      doc="`value` where `defined`; else raises `error` (UnboundLocalError or TypeError) with "
+                      stateful=True, doc="`value` where `defined`; else raises `error` (UnboundLocalError or TypeError) with "
                           "`message`: the read of a variable that a staged statement may have left unassigned.")
 
 

@@ -486,3 +486,29 @@ def test_gradients_pass_through_the_check():
     assert float(inside(x, tf.constant(2))) == 12.0
     with pytest.raises(UnboundLocalError):
         inside(x, tf.constant(0))
+
+
+# --- a read whose result is never used still raises where Python does (found by the fuzzer) ---------------
+
+def dead_read_of_none(n):
+    r = None
+    for i in range(n):
+        r = i * 2
+    z = 1 + r   # Python raises TypeError here when the loop ran zero times
+    z = 5
+    return z
+
+
+def dead_read_of_unbound(n):
+    if n > 0:
+        w = n + 4
+    z = n + w   # UnboundLocalError when n <= 0, even though z is overwritten
+    z = n
+    return z
+
+
+def test_a_read_whose_value_is_unused_still_raises():
+    assert agrees(dead_read_of_none, 3) == ("value", 5)
+    assert agrees(dead_read_of_none, 0)[1] is TypeError          # was 5: the unused check was pruned
+    assert agrees(dead_read_of_unbound, 2) == ("value", 2)
+    assert agrees(dead_read_of_unbound, -1)[1] is UnboundLocalError
