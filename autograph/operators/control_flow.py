@@ -188,11 +188,22 @@ def _check_defined_after_if(values, names, which: str, other_fn=None, this_fn=No
                     "does not). With a tensor condition both branches must return, or neither: add a "
                     "return to the other branch or assign a result variable and return it after the if."))
             other = "false" if which == "true" else "true"
+            if not name.isidentifier():   # an attribute or item the statement creates (operators/composites.py)
+                raise StagingError(at_user_line(
+                    f"`{name}` is set in only one branch of this `if` on a tensor (the {other} branch sets it"
+                    f"{_assigned_at(other_fn, name)}; the {which} branch does not), and it does not exist before "
+                    f"the `if`. A graph can't create {_kind(name)} on one path only: set `{name}` before the `if` "
+                    f"(to a value of the same type), or in the {which} branch too."))
             raise StagingError(at_user_line(
                 f"'{name}' is assigned in only one branch of this `if` on a tensor (the {other} branch assigns "
                 f"it{_assigned_at(other_fn, name)}; the {which} branch leaves it undefined"
                 f"{_assigned_at(this_fn, name)}) and is used "
                 f"afterwards. Assign '{name}' before the `if` or in the {which} branch too."))
+
+
+def _kind(name: str) -> str:
+    """'an item' or 'an attribute', for the name of a composite (`d['k']`, `o.v`)."""
+    return "an item" if name.endswith("]") else "an attribute"
 
 
 def _assigned_at(fn, name: str) -> str:
@@ -308,6 +319,12 @@ def _check_defined_before_loop(state, names, construct: str, backend=None, body_
                     f"a `return` inside this {construct} over tensors needs the returned value to have a "
                     "known type before the loop: assign the result to a variable defined before the loop, "
                     "`break`, and return it after the loop."))
+            if not name.isidentifier():   # an attribute or item the loop creates (operators/composites.py)
+                raise StagingError(at_user_line(
+                    f"`{name}` is first set inside this {construct} over tensors{_assigned_at(body_fn, name)}: "
+                    f"it does not exist before the loop, and a loop over tensors carries it from one iteration "
+                    f"to the next and past the loop, which needs a value of the right type before the loop. "
+                    f"Set `{name}` before the loop (e.g. to 0 or a zero tensor of its type)."))
             raise StagingError(at_user_line(
                 f"'{name}' must be defined before this {construct} over tensors, because its value is "
                 f"carried from one iteration to the next or used after the loop; it is first assigned inside "
