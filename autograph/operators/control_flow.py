@@ -30,7 +30,7 @@ import types
 from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
-from autograph.operators import composites as composite_state
+from autograph.operators import composites as composite_state, side_effects
 from autograph.operators.function_scope import is_generated, raised_while_tracing, traced, tracing_failed
 from autograph.operators.logical import staged_operands
 from autograph.operators.variables import UNBOUND, Undefined, UndefinedReturnValue, cell_value, is_undefined, set_cell
@@ -688,7 +688,8 @@ class _Shared:
         before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
         changed_elsewhere = None
         try:
-            out = _as_tuple(staged(initial), len(self.names))
+            with side_effects.staging(construct, _held(before, initial)):
+                out = _as_tuple(staged(initial), len(self.names))
         except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
             raise tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor")) from None
         finally:
@@ -707,6 +708,13 @@ class _Shared:
                 f"the input, so that change can't follow the path the graph takes. Assign '{changed_elsewhere}' "
                 "in the statement itself, from a value the function returns.")))
         self.write(out)
+
+
+def _held(before: list, state: tuple) -> list:
+    """The objects bound before a staged statement to the variables its code reads, which it may not change
+    (operators/side_effects.py); but for the lists it carries, which it copies or makes the backend's lists."""
+    carried_lists = {id(v) for v in state if v.__class__ is list}
+    return [value for _, _, value in before if id(value) not in carried_lists]
 
 
 def _stored_names(code) -> frozenset:

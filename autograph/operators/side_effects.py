@@ -1,0 +1,84 @@
+"""Changes to objects that exist before a staged statement: refused while it is traced.
+
+Tracing runs both branches of an `if` on a tensor (and the body of a loop over tensors) once, whatever
+the input. A change to an object that exists before the statement (`d.update(a=5)`, `l.insert(0, 9)`,
+`del d[k]`, `setattr(o, 'v', 5)`, `l[1:2] = ...`) would then happen once, at trace time, on every path,
+where Python makes it only on the path taken. The statement can't carry such a change (it carries
+attribute and item stores with constant keys: composites.py), so it refuses it, at the user's line.
+
+The converter `side_effects` marks each change it can see as `ag__.mutating(d, 'd.update(...)')`, which
+is `d`. A staged statement, while it is traced, holds the objects bound before it to the variables its
+code reads (`staging`); `mutating` refuses those. An object made while the statement is traced (a new
+list in a branch) can be changed freely.
+"""
+from __future__ import annotations
+
+import threading
+import types
+from contextlib import contextmanager
+
+from autograph.errors import StagingError, at_user_line
+from autograph.operators.function_scope import tracing_failed
+
+
+class _Staging(threading.local):
+    frames: tuple = ()   # (construct, {id: object}) of each statement being staged, innermost last
+
+
+_staging = _Staging()
+
+
+@contextmanager
+def staging(construct: str, objects):
+    """While a staged `construct` (e.g. "`if`") is traced: `objects`, bound before it to the variables its
+    code reads, may not be changed."""
+    held = {id(o): o for o in objects if _may_change(o)}
+    outer = _staging.frames
+    _staging.frames = (*outer, (construct, held))
+    try:
+        yield
+    finally:
+        _staging.frames = outer
+
+
+def _may_change(value) -> bool:
+    """Objects a marked change could be made to: not modules, classes or functions (`np.sort(x)`)."""
+    return not isinstance(value, (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
+                                  int, float, complex, str, bytes, bool, type(None)))
+
+
+def mutating(obj, what: str):
+    """`obj`, about to be changed by `what` (`'d.update(...)'`): refused while a statement that `obj` was
+    bound before is staged."""
+    if _staging.frames:
+        for construct, held in reversed(_staging.frames):
+            if id(obj) in held:
+                raise tracing_failed(StagingError(at_user_line(_message(what, construct))))
+    return obj
+
+
+def _message(what: str, construct: str) -> str:
+    return (f"`{what}` changes an object that exists before this {construct} on a tensor. Tracing runs every "
+            "branch (or the loop body) once, whatever the input, so the change would be made once, when the "
+            f"function is traced, on every path, not on the path the input takes. {_fix(what)}")
+
+
+def _fix(what: str) -> str:
+    if what.startswith(("setattr(", "delattr(")):
+        return ("Write the attribute by name (`o.name = value`): a staged statement carries an attribute it "
+                "sets, and sets it after the statement on the path taken.")
+    if what.startswith("del "):
+        return ("Keep the item or attribute and set its value instead (a staged statement carries an item with "
+                "a constant key, `d['k'] = v`), or move the `del` out of the statement.")
+    if what.endswith(" = ..."):
+        return ("Use a constant key (`d['k'] = v`, `l[0] = v`), which a staged statement carries, or build a "
+                "new object and assign it to a variable (`l = l[:1] + [v] + l[2:]`).")
+    method = what.removesuffix("(...)").rpartition(".")[2]
+    if method in ("update", "setdefault"):
+        return ("Set the items with constant keys instead (`d['a'] = 5`), which a staged statement carries, or "
+                "assign a new dict to the variable (`d = {**d, 'a': 5}`).")
+    if method in ("pop", "popitem", "clear", "remove", "discard", "popleft"):
+        return ("Assign a new object without the item to the variable instead (`d = {k: v for k, v in "
+                "d.items() if k != 'a'}`, `l = l[:-1]`), or move the change out of the statement.")
+    return ("Assign a new object to the variable instead (`l = [9] + l`, `l = l + more`, `l = sorted(l)`): a "
+            "staged statement carries its variables; or move the change out of the statement.")
