@@ -25,6 +25,7 @@ import dis
 import inspect
 import re
 import os
+import sys
 import types
 
 from autograph import verbosity
@@ -679,6 +680,23 @@ class _Shared:
         converters made inside them), as opposed to a function of the user's that it calls."""
         return set().union(*(_stored_names(fn.__code__) for fn in self.functions))
 
+    def _aliased(self, state: tuple) -> list:
+        """(current value, name, other name) for each carried variable holding a list that another variable
+        of the function holds too (see operators/side_effects.py)."""
+        lists = [i for i, value in enumerate(state) if value.__class__ is list]
+        if not lists:
+            return []
+        variables = _caller_variables()
+        found = []
+        for i in lists:
+            name, value = self.names[i], state[i]
+            other = next((v for v, held in variables.items() if held is value and v != name), None)
+            if other is None:
+                other = next((self.names[j] for j, held in enumerate(state) if held is value and j != i), None)
+            if other is not None:
+                found.append((lambda slot=self.slots[i]: slot_get(slot), name, other))
+        return found
+
     def stage(self, construct: str, staged) -> None:
         """Run `staged(state) -> new state` (the backend's cond or loop on the state functions) and set the
         variables to its result. Tracing runs the functions, which assign the shared variables: the other
@@ -688,7 +706,7 @@ class _Shared:
         before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
         changed_elsewhere = None
         try:
-            with side_effects.staging(construct, _held(before, initial)):
+            with side_effects.staging(construct, _held(before, initial), self._aliased(initial)):
                 out = _as_tuple(staged(initial), len(self.names))
         except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
             raise tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor")) from None
@@ -710,11 +728,27 @@ class _Shared:
         self.write(out)
 
 
+def _caller_variables() -> dict:
+    """The variables of the converted function running the statement's operator, as its code and the
+    branch and body functions it is inside (an outer loop's body, `is_generated`) see them."""
+    found: dict = {}
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get("__name__", "").split(".")[0] != "autograph":
+            for name, value in frame.f_locals.items():
+                found.setdefault(name, value)
+            if not is_generated(frame.f_code):
+                break
+        frame = frame.f_back
+    return found
+
+
 def _held(before: list, state: tuple) -> list:
     """The objects bound before a staged statement to the variables its code reads, which it may not change
-    (operators/side_effects.py); but for the lists it carries, which it copies or makes the backend's lists."""
-    carried_lists = {id(v) for v in state if v.__class__ is list}
-    return [value for _, _, value in before if id(value) not in carried_lists]
+    (operators/side_effects.py); but for the lists it carries, which it copies or makes the backend's lists,
+    and the backend's own values (a tensor list) it carries."""
+    carried = {id(v) for v in state if v.__class__ is list or backend_for(v) is not None}
+    return [value for _, _, value in before if id(value) not in carried]
 
 
 def _stored_names(code) -> frozenset:

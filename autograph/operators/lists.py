@@ -10,8 +10,9 @@ from autograph.operators.side_effects import mutating
 def list_append(target, value):
     """`target.append(value)`, returning the (possibly new) list."""
     backend = backend_for(target)
-    if backend is None:   # a list a staged statement does not carry (or an alias of one) is refused
-        mutating(target, ".append(...)").append(value)
+    mutating(target, ".append(...)")   # refused in a staged statement that does not carry it (or an alias)
+    if backend is None:
+        target.append(value)
         return target
     return backend.need("list_append", "`append` to a tensor list")(target, value)
 
@@ -19,8 +20,8 @@ def list_append(target, value):
 def list_pop(target, index=None):
     """`target.pop(index)`, returning (list, value)."""
     backend = backend_for(target)
+    mutating(target, ".pop(...)")
     if backend is None:
-        mutating(target, ".pop(...)")
         value = target.pop() if index is None else target.pop(index)
         return target, value
     return backend.need("list_pop", "`pop` from a tensor list")(target, index)

@@ -22,19 +22,22 @@ from autograph.operators.function_scope import tracing_failed
 
 
 class _Staging(threading.local):
-    frames: tuple = ()   # (construct, {id: object}) of each statement being staged, innermost last
+    # (construct, {id: object}, aliased) of each statement being staged, innermost last
+    frames: tuple = ()
 
 
 _staging = _Staging()
 
 
 @contextmanager
-def staging(construct: str, objects):
+def staging(construct: str, objects, aliased=()):
     """While a staged `construct` (e.g. "`if`") is traced: `objects`, bound before it to the variables its
-    code reads, may not be changed."""
+    code reads, may not be changed; nor may the list a carried variable holds when that list is also another
+    variable's (`aliased`: (current value of the variable, its name, the other name) for each). The statement
+    carries such a variable as a new list (a copy, or the backend's list), which the other name would not see."""
     held = {id(o): o for o in objects if _may_change(o)}
     outer = _staging.frames
-    _staging.frames = (*outer, (construct, held))
+    _staging.frames = (*outer, (construct, held, tuple(aliased)))
     try:
         yield
     finally:
@@ -51,10 +54,21 @@ def mutating(obj, what: str):
     """`obj`, about to be changed by `what` (`'d.update(...)'`): refused while a statement that `obj` was
     bound before is staged."""
     if _staging.frames:
-        for construct, held in reversed(_staging.frames):
-            if id(obj) in held:
-                raise tracing_failed(StagingError(at_user_line(_message(what, construct))))
+        _check(obj, what)
     return obj
+
+
+def _check(obj, what: str) -> None:
+    for construct, held, aliased in reversed(_staging.frames):
+        if id(obj) in held:
+            raise tracing_failed(StagingError(at_user_line(_message(what, construct))))
+        for current, name, other in aliased:
+            if current() is obj:
+                raise tracing_failed(StagingError(at_user_line(
+                    f"`{what}` changes the list '{name}', which is also '{other}' (the same list, before this "
+                    f"{construct} on a tensor). The statement carries '{name}' as a new list, so '{other}' would "
+                    f"not see the change Python makes to both. Copy the list before the statement "
+                    f"(`{name} = list({other})`) and use '{name}' after it, or keep one name for the list.")))
 
 
 def _message(what: str, construct: str) -> str:

@@ -264,6 +264,15 @@ def record(stats, xs):
     return stats.count, stats.largest
 
 
+def signed_label(x):
+    d = {}
+    if x > 0:
+        d["sign"] = 1
+    else:
+        d["sign"] = -1
+    return d["sign"]
+
+
 CONSTRUCTS = [
     Construct("if", "`if` / `elif` / `else`",
               "An `if` becomes `ag__.if_stmt(test, if_true, if_false, state, names)`: each branch is a "
@@ -384,7 +393,9 @@ CONSTRUCTS = [
               "`nonlocal`, so deleting it unbinds the function's own variable, and a later read raises "
               "as in Python (`UnboundLocalError`). With a tensor condition or loop, a variable deleted on a path "
               "and read afterwards is a `StagingError` naming the `del`. `del` of an "
-              "item or attribute (`del d[k]`, `del obj.attr`) is left as written.",
+              "item or attribute (`del d[k]`, `del obj.attr`) is left as written, its object marked: in a statement on "
+              "a tensor, deleting from an object that exists before it is a `StagingError` (see "
+              "[attributes and items](attributes-and-items.md)).",
               [largest_gap],
               ["largest_gap([1, 4, 6, 11])"],
               ["largest_gap(tf.constant([1, 4, 6, 11]))"]),
@@ -396,12 +407,22 @@ CONSTRUCTS = [
               "updates the object. When the statement is staged, the operator carries the current value "
               "after the variables, under that name (so errors about it say `self.count`): each branch or "
               "iteration starts with it set on the object and hands back what the code left there, and "
-              "the result is set on the object after the statement. An attribute or item that does not "
-              "exist before the statement, or whose object the statement replaces, is not carried.",
-              [dict_sum, record],
-              ["dict_sum(4)", "record(Stats(), [3, 9, 4])"],
-              ["dict_sum(tf.constant(4))", "record(Stats(), tf.constant([3, 9, 4]))"],
-              notes="Not carried: a `nonlocal` variable a helper rebinds, an item with a key that is not a "
-                    "constant (`d[k]`), and what a called method changes (see "
-                    "[limitations](../limitations.md)).")
+              "the result is set on the object after the statement. One the statement creates (`d[\"sign\"]` "
+              "set in both branches of `signed_label`) is carried too: an `if` must create it in both branches, "
+              "and a loop over tensors needs it before the loop (otherwise a `StagingError` says so). One whose "
+              "object the statement replaces is not carried.\n\n"
+              "A change the statement can't carry is refused when it is staged: a call of a method that changes "
+              "a list, dict or set (`update`, `pop`, `insert`, `extend`, `sort`, `add`, ...), `del d[k]`, "
+              "`setattr`, a store to a slice or a key that is not a constant (`d[k] = v`), on an object that "
+              "exists before the statement. The converter marks the object (`ag__.mutating(d, 'd.update(...)')`"
+              ", which is `d`), and while a statement on a tensor is traced, changing such an object is a "
+              "`StagingError` ([errors](../errors.md)): tracing runs every branch once, so the change would be "
+              "made on every path. On Python values it runs as written.",
+              [dict_sum, record, signed_label],
+              ["dict_sum(4)", "record(Stats(), [3, 9, 4])", "signed_label(3)"],
+              ["dict_sum(tf.constant(4))", "record(Stats(), tf.constant([3, 9, 4]))", "signed_label(tf.constant(3))",
+               "signed_label(tf.constant(-3))"],
+              notes="Not carried nor refused: a `nonlocal` variable a helper rebinds is refused, but a change "
+                    "made by a function autograph does not convert (a library's, or a builtin's such as "
+                    "`dict.update(d, ...)`) can't be seen (see [limitations](../limitations.md)).")
 ]
