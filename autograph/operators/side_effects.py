@@ -84,9 +84,12 @@ def _fix(what: str) -> str:
     if what.startswith("del "):
         return ("Keep the item or attribute and set its value instead (a staged statement carries an item with "
                 "a constant key, `d['k'] = v`), or move the `del` out of the statement.")
+    if what.endswith(" = ...") and ":" in what:
+        return ("Build a new list and assign it to the variable instead (`l = l[:1] + [7] + l[2:]`): a staged "
+                "statement carries its variables.")
     if what.endswith(" = ..."):
-        return ("Use a constant key (`d['k'] = v`, `l[0] = v`), which a staged statement carries, or build a "
-                "new object and assign it to a variable (`l = l[:1] + [v] + l[2:]`).")
+        return ("Use a constant key (`d['total'] = v`, `l[0] = v`), which a staged statement carries, or keep "
+                "the value in a local variable.")
     method = what.removesuffix("(...)").rpartition(".")[2]
     if method in ("update", "setdefault"):
         return ("Set the items with constant keys instead (`d['a'] = 5`), which a staged statement carries, or "
