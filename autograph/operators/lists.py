@@ -4,13 +4,15 @@ from __future__ import annotations
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.function_scope import tracing_failed
+from autograph.operators import side_effects
 from autograph.operators.side_effects import mutating
 
 
 def list_append(target, value):
     """`target.append(value)`, returning the (possibly new) list."""
     backend = backend_for(target)
-    mutating(target, ".append(...)")   # refused in a staged statement that does not carry it (or an alias)
+    if side_effects._active:   # refused in a staged statement that does not carry it (or an alias)
+        mutating(target, ".append(...)")
     if backend is None:
         target.append(value)
         return target

@@ -27,6 +27,7 @@ class _Staging(threading.local):
 
 
 _staging = _Staging()
+_active = 0   # statements being staged, in all threads: what `mutating` checks first (a global is fast to read)
 
 
 @contextmanager
@@ -35,12 +36,15 @@ def staging(construct: str, objects, aliased=()):
     code reads, may not be changed; nor may the list a carried variable holds when that list is also another
     variable's (`aliased`: (current value of the variable, its name, the other name) for each). The statement
     carries such a variable as a new list (a copy, or the backend's list), which the other name would not see."""
+    global _active
     held = {id(o): o for o in objects if _may_change(o)}
     outer = _staging.frames
     _staging.frames = (*outer, (construct, held, tuple(aliased)))
+    _active += 1
     try:
         yield
     finally:
+        _active -= 1
         _staging.frames = outer
 
 
@@ -53,7 +57,7 @@ def _may_change(value) -> bool:
 def mutating(obj, what: str):
     """`obj`, about to be changed by `what` (`'d.update(...)'`): refused while a statement that `obj` was
     bound before is staged."""
-    if _staging.frames:
+    if _active and _staging.frames:
         _check(obj, what)
     return obj
 
