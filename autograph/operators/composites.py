@@ -9,6 +9,9 @@ current value, and the operator carries it after the variables, under its name:
 the branch and body functions set it on its object when they start and read it
 back when they end, and the result is set on the object after the statement.
 
+An item whose key is a variable the statement does not assign (`d[k]`) is passed as `{'d[k]': lambda: (d, k)}`:
+the function gives the root and the key's value.
+
 One the statement creates (`d['b'] = 1` in both branches, `d` having no 'b' yet) starts as `Undefined`: it
 is carried like a variable first assigned in the statement (both branches of an `if` must create it; a loop
 needs it before the loop), and a branch or body that starts from `Undefined` starts without it.
@@ -72,6 +75,9 @@ def read(composites: dict[str, Callable[[], Any]]) -> list[tuple[Composite, Any]
         try:
             owner = root()
             *path, (key, is_attribute) = _path(name)
+            if key is _KEYED:   # `d[k]`: `root` gives the root and the key's value
+                owner, key = owner
+                hash(key)
             for step, attribute in path:
                 owner = getattr(owner, step) if attribute else owner[step]
             composite = Composite(name, owner, key, is_attribute)
@@ -81,6 +87,9 @@ def read(composites: dict[str, Callable[[], Any]]) -> list[tuple[Composite, Any]
         except _MISSING:
             continue
     return found
+
+
+_KEYED = object()   # in a path: the last step's key is a variable (`d[k]`), whose value `root` gives
 
 
 def _is_mapping(owner) -> bool:
@@ -95,6 +104,8 @@ def _path(name: str) -> tuple[tuple[str | int, bool], ...]:
     while not isinstance(node, ast.Name):
         if isinstance(node, ast.Attribute):
             steps.append((node.attr, True))
+        elif node.slice.__class__ is ast.Name:
+            steps.append((_KEYED, False))
         else:
             steps.append((ast.literal_eval(node.slice), False))
         node = node.value

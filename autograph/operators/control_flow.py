@@ -549,6 +549,7 @@ class _Carried:
     @classmethod
     def read(cls, composites: dict, n: int) -> _Carried | None:
         found = composite_state.read(composites)
+        side_effects.carrying(composite.name for composite, _ in found)
         return cls(found, n) if found else None
 
     def state(self, state: tuple) -> tuple:

@@ -39,7 +39,7 @@ def staging(construct: str, objects, aliased=()):
     global _active
     held = {id(o): o for o in objects if _may_change(o)}
     outer = _staging.frames
-    _staging.frames = (*outer, (construct, held, tuple(aliased)))
+    _staging.frames = (*outer, (construct, held, tuple(aliased), set()))
     _active += 1
     try:
         yield
@@ -62,9 +62,16 @@ def mutating(obj, what: str):
     return obj
 
 
+def carrying(names) -> None:
+    """The statement being staged carries these attributes and items (`d[k]`, composites.py): storing them is
+    not a change it refuses."""
+    if _staging.frames:
+        _staging.frames[-1][3].update(names)
+
+
 def _check(obj, what: str) -> None:
-    for construct, held, aliased in reversed(_staging.frames):
-        if id(obj) in held:
+    for construct, held, aliased, carried in reversed(_staging.frames):
+        if id(obj) in held and not (what.endswith(" = ...") and what[:-6] in carried):
             raise tracing_failed(StagingError(at_user_line(_message(what, construct))))
         for current, name, other in aliased:
             if current() is obj:
@@ -92,8 +99,9 @@ def _fix(what: str) -> str:
         return ("Build a new list and assign it to the variable instead (`l = l[:1] + [7] + l[2:]`): a staged "
                 "statement carries its variables.")
     if what.endswith(" = ..."):
-        return ("Use a constant key (`d['total'] = v`, `l[0] = v`), which a staged statement carries, or keep "
-                "the value in a local variable.")
+        return ("Use a key the statement does not change (a constant, `d['total'] = v`, or a variable set "
+                "before it, `d[key] = v`): a staged statement carries such an item. Or keep the value in a local "
+                "variable.")
     method = what.removesuffix("(...)").rpartition(".")[2]
     if method in ("update", "setdefault"):
         return ("Set the items with constant keys instead (`d['a'] = 5`), which a staged statement carries, or "

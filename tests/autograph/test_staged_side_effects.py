@@ -25,8 +25,9 @@ def python_run(fn, *args):
     return actual
 
 
-def staged(fn, *args):
-    out = tf.function(fn)(*(tf.constant(a) if isinstance(a, int) else a for a in args))
+def staged(fn, x, *args):
+    """`fn` traced with `x` a tensor (the other arguments as they are)."""
+    out = tf.function(fn)(tf.constant(x), *args)
     return out.numpy().tolist() if isinstance(out, tf.Tensor) else out
 
 
@@ -130,6 +131,57 @@ def attribute_first_set_in_a_while(n):
 def test_an_item_or_attribute_first_set_in_a_staged_loop_is_refused(fn, name, construct):
     assert python_run(fn, 3) == 2
     refused(fn, 3, f"{name} is first set inside this {construct} over tensors", f"Set {name} before the loop")
+
+
+def item_with_a_variable_key(x, key):
+    d = {"a": 1}
+    if x > 0:
+        d[key] = 5
+    return d["a"]
+
+
+def item_created_with_a_variable_key(x, key):
+    d = {}
+    if x > 0:
+        d[key] = 1
+    else:
+        d[key] = -1
+    return d["b"]
+
+
+def list_item_with_a_variable_index(x, i):
+    l = [1, 2, 3]
+    if x > 0:
+        l[i] = 9
+    return l[1]
+
+
+def keyed_sum(n, key):
+    d = {key: 0}
+    for i in range(n):
+        d[key] = d[key] + i
+    return d[key]
+
+
+@pytest.mark.parametrize("fn, key", [(item_with_a_variable_key, "a"), (item_created_with_a_variable_key, "b"),
+                                     (list_item_with_a_variable_index, 1)])
+def test_an_item_whose_key_is_a_variable_set_before_the_if_is_carried(fn, key):
+    assert [staged(fn, x, key) for x in (3, -3)] == [python_run(fn, x, key) for x in (3, -3)]
+
+
+def test_an_item_whose_key_is_a_variable_set_before_the_loop_is_carried():
+    assert staged(keyed_sum, 4, "total") == python_run(keyed_sum, 4, "total") == 6
+
+
+def test_an_item_whose_key_the_loop_changes_is_refused():
+    def squares(n):
+        d = {}
+        for i in range(n):
+            d[i] = i * i
+        return len(d)
+
+    assert python_run(squares, 3) == 3
+    refused(squares, 3, "`d[i] = ...`", "Use a key the statement does not change")
 
 
 def test_a_refused_branch_leaves_the_object_as_it_was():
@@ -247,14 +299,6 @@ def slice_store(x):
     return l[1]
 
 
-def key_store(x):
-    d = {"a": 1}
-    key = "a"
-    if x > 0:
-        d[key] = 5
-    return d["a"]
-
-
 def attribute_chain(x):
     o = Box()
     o.items = [1]
@@ -278,7 +322,6 @@ CHANGES = [
     (setattr_call, "`setattr(o, ...)`", "Write the attribute by name"),
     (delattr_call, "`delattr(o, ...)`", "Write the attribute by name"),
     (slice_store, "`l[1:2] = ...`", "Build a new list"),
-    (key_store, "`d[key] = ...`", "Use a constant key"),
     (attribute_chain, "`o.items.append(...)`", "Assign a new object"),
 ]
 

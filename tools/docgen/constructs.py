@@ -401,7 +401,8 @@ CONSTRUCTS = [
               ["largest_gap(tf.constant([1, 4, 6, 11]))"]),
     Construct("attributes-and-items", "Attributes and items assigned in `if` and loops",
               "An attribute or an item with a constant key (`self.count`, `d[\"total\"]`, "
-              "`self.stats[\"n\"]`) that an `if` or a loop assigns is passed to its operator as "
+              "`self.stats[\"n\"]`), or with a key in a variable the statement does not assign (`d[key]`, passed "
+              "as `lambda: (d, key)`), that an `if` or a loop assigns is passed to its operator as "
               "`composites={name: lambda: root}`: the name as you wrote it, and a function giving the "
               "object it hangs from. On Python values the operator ignores it: Python's own `if` or loop "
               "updates the object. When the statement is staged, the operator carries the current value "
@@ -413,7 +414,8 @@ CONSTRUCTS = [
               "object the statement replaces is not carried.\n\n"
               "A change the statement can't carry is refused when it is staged: a call of a method that changes "
               "a list, dict or set (`update`, `pop`, `insert`, `extend`, `sort`, `add`, ...), `del d[k]`, "
-              "`setattr`, a store to a slice or a key that is not a constant (`d[k] = v`), on an object that "
+              "`setattr`, a store to a slice or to an item whose key the statement changes (`d[i] = v` in a loop over "
+              "`i`), on an object that "
               "exists before the statement. The converter marks the object (`ag__.mutating(d, 'd.update(...)')`"
               ", which is `d`), and while a statement on a tensor is traced, changing such an object is a "
               "`StagingError` ([errors](../errors.md)): tracing runs every branch once, so the change would be "

@@ -150,8 +150,8 @@ CASES = [
         "`StagingError`: a method that changes an object, in a tensor `if` or loop",
         "Tracing runs both branches of a tensor `if` (and a tensor loop's body) once, whatever the input. A "
         "call that changes an object that exists before the statement (`d.update`, `d.pop`, `l.insert`, "
-        "`l.extend`, `l.sort`, `s.add`, ...), `del d[k]`, `setattr`, or a store to a slice or to a key that "
-        "is not a constant (`d[k] = v`) would be made once, on every path; the statement can't carry it, so "
+        "`l.extend`, `l.sort`, `s.add`, ...), `del d[k]`, `setattr`, or a store to a slice or to an item whose "
+        "key the statement changes (`d[i] = v` in a loop over `i`) would be made once, on every path; the statement can't carry it, so "
         "it is refused. On Python values it runs as written.",
         "@tf.function\ndef bump(x):\n    d = {'a': 1}\n    if x > 0:\n        d.update(a=5)\n    return d['a']\n",
         "bump(tf.constant(-3))",
