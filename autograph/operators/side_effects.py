@@ -75,11 +75,12 @@ def _check(obj, what: str) -> None:
             raise tracing_failed(StagingError(at_user_line(_message(what, construct))))
         for current, name, other in aliased:
             if current() is obj:
+                copy = f"{name} = list({other[1:-1]})" if other.startswith("'") else f"{name} = list({name})"
                 raise tracing_failed(StagingError(at_user_line(
-                    f"`{what}` changes the list '{name}', which is also '{other}' (the same list, before this "
-                    f"{construct} on a tensor). The statement carries '{name}' as a new list, so '{other}' would "
-                    f"not see the change Python makes to both. Copy the list before the statement "
-                    f"(`{name} = list({other})`) and use '{name}' after it, or keep one name for the list.")))
+                    f"`{what}` changes the list '{name}', which is also {other} (the same list, before this "
+                    f"{construct} on a tensor). The statement carries '{name}' as a new list, so {other} would "
+                    f"not see the change Python makes to both. Copy the list before the statement (`{copy}`) and "
+                    f"use '{name}' after it, or keep the list in one place only.")))
 
 
 def _message(what: str, construct: str) -> str:

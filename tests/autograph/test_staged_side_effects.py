@@ -444,6 +444,20 @@ def test_appending_to_a_list_another_variable_holds_is_refused(fn, arg):
     refused(fn, arg, "changes the list 'entries', which is also 'log'", "entries = list(log)")
 
 
+def test_appending_to_a_list_held_in_another_list_is_refused():
+    def f(x):
+        rows = [[1], [2]]
+        for row in rows:
+            if x > 0:
+                row.append(3)
+            else:
+                row.append(4)
+        return rows[0][-1]
+
+    assert python_run(f, 3) == 3
+    refused(f, 3, "changes the list 'row', which is also an element of 'rows'", "row = list(row)")
+
+
 # --- what stays allowed (guards: these pass without the change too; they check it refuses no more) ---------
 
 def test_an_item_set_before_the_loop_is_carried():
