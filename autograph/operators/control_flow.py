@@ -25,7 +25,6 @@ import dis
 import inspect
 import re
 import os
-import sys
 import types
 
 from autograph import verbosity
@@ -687,13 +686,13 @@ class _Shared:
         lists = [i for i, value in enumerate(state) if value.__class__ is list]
         if not lists:
             return []
-        variables = _caller_variables()
+        variables = side_effects.caller_variables()
         found = []
         for i in lists:
             name, value = self.names[i], state[i]
             others = {**{n: v for n, v in zip(self.names, state)}, **variables}
             others.pop(name, None)
-            other = _holder(value, others)
+            other = side_effects.holder(value, others)
             if other is not None:
                 found.append((lambda slot=self.slots[i]: slot_get(slot), name, other))
         return found
@@ -727,48 +726,6 @@ class _Shared:
                 f"the input, so that change can't follow the path the graph takes. Assign '{changed_elsewhere}' "
                 "in the statement itself, from a value the function returns.")))
         self.write(out)
-
-
-def _holder(value, variables: dict) -> str | None:
-    """How another of `variables` holds `value`: "'l'" (the same object), "an element of 'rows'" (one level
-    down in a list, tuple, dict or object); None when none does."""
-    for name, held in variables.items():
-        if held is value:
-            return f"'{name}'"
-    for name, held in variables.items():
-        cls = held.__class__
-        if cls is list or cls is tuple:
-            inside = held
-        elif cls is dict:
-            inside = held.values()
-        elif isinstance(held, (types.ModuleType, type, types.FunctionType)) or not hasattr(held, "__dict__"):
-            continue
-        else:
-            try:
-                inside = vars(held).values()
-            except TypeError:
-                continue
-        if any(element is value for element in inside):
-            return f"an element of '{name}'"
-    return None
-
-
-def _caller_variables() -> dict:
-    """The variables of the converted function running the statement's operator, as its code and the
-    branch and body functions it is inside (an outer loop's body, `is_generated`) see them."""
-    found: dict = {}
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_globals.get("__name__", "").split(".")[0] != "autograph":
-            generated = is_generated(frame.f_code)
-            shared = frame.f_code.co_freevars if generated else ()   # not a body's own `itr`
-            for name, value in frame.f_locals.items():
-                if not generated or name in shared:
-                    found.setdefault(name, value)
-            if not generated:
-                break
-        frame = frame.f_back
-    return found
 
 
 def _held(before: list, state: tuple) -> list:

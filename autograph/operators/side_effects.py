@@ -13,12 +13,13 @@ list in a branch) can be changed freely.
 """
 from __future__ import annotations
 
+import sys
 import threading
 import types
 from contextlib import contextmanager
 
 from autograph.errors import StagingError, at_user_line
-from autograph.operators.function_scope import tracing_failed
+from autograph.operators.function_scope import is_generated, tracing_failed
 
 
 class _Staging(threading.local):
@@ -112,3 +113,47 @@ def _fix(what: str) -> str:
                 "d.items() if k != 'a'}`, `l = l[:-1]`), or move the change out of the statement.")
     return ("Assign a new object to the variable instead (`l = [9] + l`, `l = l + more`, `l = sorted(l)`): a "
             "staged statement carries its variables; or move the change out of the statement.")
+
+
+# --- lists a staged statement carries that another variable holds too ---------------------------------
+
+def holder(value, variables: dict) -> str | None:
+    """How another of `variables` holds `value`: "'l'" (the same object), "an element of 'rows'" (one level
+    down in a list, tuple, dict or object); None when none does."""
+    for name, held in variables.items():
+        if held is value:
+            return f"'{name}'"
+    for name, held in variables.items():
+        cls = held.__class__
+        if cls is list or cls is tuple:
+            inside = held
+        elif cls is dict:
+            inside = held.values()
+        elif isinstance(held, (types.ModuleType, type, types.FunctionType)) or not hasattr(held, "__dict__"):
+            continue
+        else:
+            try:
+                inside = vars(held).values()
+            except TypeError:
+                continue
+        if any(element is value for element in inside):
+            return f"an element of '{name}'"
+    return None
+
+
+def caller_variables() -> dict:
+    """The variables of the converted function running the statement's operator, as its code and the
+    branch and body functions it is inside (an outer loop's body, `is_generated`) see them."""
+    found: dict = {}
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get("__name__", "").split(".")[0] != "autograph":
+            generated = is_generated(frame.f_code)
+            shared = frame.f_code.co_freevars if generated else ()   # not a body's own `itr`
+            for name, value in frame.f_locals.items():
+                if not generated or name in shared:
+                    found.setdefault(name, value)
+            if not generated:
+                break
+        frame = frame.f_back
+    return found
