@@ -731,9 +731,9 @@ class _Shared:
 def _held(before: list, state: tuple) -> list:
     """The objects bound before a staged statement to the variables its code reads, which it may not change
     (operators/side_effects.py); but for the lists it carries, which it copies or makes the backend's lists,
-    and the backend's own values (a tensor list) it carries."""
-    carried = {id(v) for v in state if v.__class__ is list or backend_for(v) is not None}
-    return [value for _, _, value in before if id(value) not in carried]
+    and a framework's values (a tensor's `add` or `sort` makes a new tensor; a tensor list it carries)."""
+    carried = {id(v) for v in state if v.__class__ is list}
+    return [value for _, _, value in before if id(value) not in carried and backend_for(value) is None]
 
 
 def _stored_names(code) -> frozenset:

@@ -566,3 +566,20 @@ def test_rebinding_a_variable_that_held_an_aliased_list_is_not_refused():
         return entries[0] + log[0]
 
     assert staged(f, 3) == 3 and staged(f, -3) == 3
+
+
+def test_methods_of_tensors_with_mutator_names_are_not_refused():
+    """A framework's tensor may have an `add` or `sort` that makes a new tensor (torch's do): given one here."""
+    def f(x):
+        y = x
+        if x > 0:
+            z = y.add(1)
+        else:
+            z = y.add(2)
+        return z
+
+    tf.Tensor.add = lambda self, other: self + other
+    try:
+        assert staged(f, 3) == 4 and staged(f, -3) == -1
+    finally:
+        del tf.Tensor.add
