@@ -4,7 +4,8 @@ Tracing runs both branches of an `if` on a tensor (and the body of a loop over t
 the input. A change to an object that exists before the statement (`d.update(a=5)`, `l.insert(0, 9)`,
 `del d[k]`, `setattr(o, 'v', 5)`, `l[1:2] = ...`) would then happen once, at trace time, on every path,
 where Python makes it only on the path taken. The statement can't carry such a change (it carries
-attribute and item stores with constant keys: composites.py), so it refuses it, at the user's line.
+attribute stores, and item stores whose key is a constant or a variable it does not assign: composites.py),
+so it refuses it, at the user's line.
 
 The converter `side_effects` marks each change it can see as `ag__.mutating(d, 'd.update(...)')`, which
 is `d`. A staged statement, while it is traced, holds the objects bound before it to the variables its
@@ -23,7 +24,8 @@ from autograph.operators.function_scope import is_generated, tracing_failed
 
 
 class _Staging(threading.local):
-    # (construct, {id: object}, aliased) of each statement being staged, innermost last
+    # (construct, {id: object held}, aliased lists, names of the items it carries) of each statement being
+    # staged, innermost last
     frames: tuple = ()
 
 
