@@ -10,7 +10,7 @@ import gast
 
 from autograph.converters import (asserts, break_statements, call_trees, comparisons, conditional_expressions,
                                   continue_statements, control_flow, directives, exceptions, functions, lists,
-                                  logical_expressions, return_statements)
+                                  logical_expressions, return_statements, side_effects)
 from autograph.pyct import activity, liveness, naming
 from autograph.pyct.transformer import Context
 
@@ -28,6 +28,7 @@ PIPELINE = [
     return_statements.transform,        # ... and returns last, since they leave every enclosing loop
     asserts.transform,
     lists.transform,                    # before call_trees, which would hide `l.append` in converted_call
+    side_effects.transform,             # after lists (whose `l.append` is carried), before call_trees (as lists)
     call_trees.transform,               # before the rewrites below add calls of their own
     conditional_expressions.transform,  # expressions become lazy operators (lambdas) ...
     comparisons.transform,              # chained comparisons before `and`/`or`: they are lazy `and`s and
@@ -49,6 +50,7 @@ NEEDS = {
     continue_statements.transform: {gast.Continue},
     asserts.transform: {gast.Assert},
     lists.transform: ("append", "pop"),
+    side_effects.transform: [{gast.Delete, activity.COMPOSITE_STORE}, tuple(side_effects.NAMES)],   # either
     call_trees.transform: {gast.Call},
     conditional_expressions.transform: {gast.IfExp},
     comparisons.transform: {"chained compare", "none test"},
@@ -140,13 +142,23 @@ def convert_function(node, ctx: Context, found: Scan | None = None):
     ctx.node_types = types
     for step in PIPELINE:
         need = NEEDS.get(step)
-        if need is not None and not (need & types if isinstance(need, set) else names.intersection(need)):
+        if need is not None and not _present(need, types, names):
             continue
         node = step(node, ctx)
         if step in ADDS:  # scan again: a `return` at the end of a function adds no `if`, and most returns are there
             types = _rescan(node, types)
             ctx.node_types = types
     return node
+
+
+def _present(need, types: set, names: set) -> bool:
+    """Whether the function holds what a step needs: a set of node types, a tuple of names, or a list of
+    either (any of them)."""
+    if isinstance(need, set):
+        return bool(need & types)
+    if isinstance(need, tuple):
+        return bool(names.intersection(need))
+    return any(_present(n, types, names) for n in need)
 
 
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")

@@ -33,7 +33,8 @@ it modifies and what is live after it (or, for a loop, at its head), from the
 `liveness` annotations, and what a closure of the function may read. Runs after
 the jump converters, so there is no `break`/`continue`/`return` left to handle.
 
-An attribute or an item with a constant key that the statement assigns is
+An attribute or an item with a constant key (or a key in a variable the
+statement does not assign: `{'d[k]': lambda: (d, k)}`) that the statement assigns is
 passed too, by name, with a function giving the object it hangs from; the
 operator carries it only when it stages the statement (operators/composites.py):
 
@@ -97,15 +98,21 @@ class ControlFlowTransformer(Base):
         if not self.composite_writes:
             return None
         written, deleted = activity.composite_writes([node])
-        if not written:
+        keyed = _keyed_item_writes(node)
+        if not written and not keyed:
             return None
         changed = activity.modified([node], self.walrus) | set(written) | deleted
         kept = [chain for full, chain in written.items()
                 if full not in deleted and not any(prefix in changed for prefix in chain[:-1])]
-        if not kept:
+        kept_keyed = [(chain, key) for chain, key in keyed
+                      if key not in changed and not any(prefix in changed for prefix in chain[:-1])]
+        if not kept and not kept_keyed:
             return None
         roots = [_lambda(name(chain[0])) for chain in kept]
-        return gast.Dict(keys=[gast.Constant(value=chain[-1], kind=None) for chain in kept], values=roots)
+        # an item whose key is a variable the statement does not assign: `lambda: (root, key)`
+        roots += [_lambda(gast.Tuple(elts=[name(chain[0]), name(key)], ctx=gast.Load())) for chain, key in kept_keyed]
+        names = [chain[-1] for chain in kept] + [chain[-1] for chain, _ in kept_keyed]
+        return gast.Dict(keys=[gast.Constant(value=n, kind=None) for n in names], values=roots)
 
     def _call(self, template: str, state: list[str], composites=None, modified=(), **nodes) -> list:
         if composites is not None:
@@ -224,6 +231,46 @@ class ControlFlowTransformer(Base):
                              node)
 
     visit_YieldFrom = visit_Yield
+
+
+def _keyed_item_writes(node) -> list:
+    """(chain, key) of each item `node` stores whose key is a variable (`d[k] = v`, `self.d[k] += 1`), on a
+    variable or a constant chain (see `activity.composite_chain`); chain[-1] is its name, `d[k]`. Searched
+    like `activity.composite_writes`."""
+    found, seen = [], set()
+    for target in _item_targets([node]):
+        key, owner = target.slice, _unmarked(target.value)
+        if key.__class__ is not gast.Name:
+            continue
+        chain = [owner.id] if owner.__class__ is gast.Name else activity.composite_chain(owner)
+        if chain is None:
+            continue
+        full = f"{chain[-1]}[{key.id}]"
+        if full not in seen:
+            seen.add(full)
+            found.append(([*chain, full], key.id))
+    return found
+
+
+def _unmarked(node):
+    """`d` of `ag__.mutating(d, 'd[k] = ...')`, which the side_effects converter made of it."""
+    if (node.__class__ is gast.Call and node.func.__class__ is gast.Attribute and node.func.attr == "mutating"
+            and node.func.value.__class__ is gast.Name and node.func.value.id == "ag__"):
+        return node.args[0]
+    return node
+
+
+def _item_targets(stmts):
+    for stmt in stmts:
+        if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            continue
+        for target in activity.assigned_targets(stmt):
+            if target.__class__ is gast.Subscript:
+                yield target
+        for field in ("body", "orelse", "finalbody"):
+            yield from _item_targets(getattr(stmt, field, None) or ())
+        for part in (*(getattr(stmt, "handlers", None) or ()), *(getattr(stmt, "cases", None) or ())):
+            yield from _item_targets(part.body)
 
 
 def _lambda(body):

@@ -31,7 +31,7 @@ from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
-from autograph.operators import maybe
+from autograph.operators import maybe, side_effects
 from autograph.operators.maybe import MaybeValue
 from autograph.operators.function_scope import is_generated, raised_while_tracing, traced, tracing_failed
 from autograph.operators.logical import staged_operands
@@ -131,6 +131,8 @@ def _staged_if_carrying(backend, pred, true_fn, false_fn, state: tuple, names: t
             theirs = values_of(other)[i]
             kinds = {which: k, other: maybe.kind(theirs, returned)}
             values = {which: value, other: theirs}
+            if not name.isidentifier() and "undefined" in kinds.values() and k != kinds[other]:
+                return value   # an item or attribute made on some paths only: refused (_check_defined_after_if)
             if i not in lift:
                 if kinds[other] == k == "undefined":
                     unset.add(i)
@@ -356,11 +358,22 @@ def _check_defined_after_if(values, names, which: str, other_fn=None, this_fn=No
                     "does not). With a tensor condition both branches must return, or neither: add a "
                     "return to the other branch or assign a result variable and return it after the if."))
             other = "false" if which == "true" else "true"
+            if not name.isidentifier():   # an attribute or item the statement creates (operators/composites.py)
+                raise StagingError(at_user_line(
+                    f"`{name}` is set in only one branch of this `if` on a tensor (the {other} branch sets it"
+                    f"{_assigned_at(other_fn, name)}; the {which} branch does not), and it does not exist before "
+                    f"the `if`. A graph can't create {_kind(name)} on one path only: set `{name}` before the `if` "
+                    f"(to a value of the same type), or in the {which} branch too."))
             raise StagingError(at_user_line(
                 f"'{name}' is assigned in only one branch of this `if` on a tensor (the {other} branch assigns "
                 f"it{_assigned_at(other_fn, name)}; the {which} branch leaves it undefined"
                 f"{_assigned_at(this_fn, name)}) and is used "
                 f"afterwards. Assign '{name}' before the `if` or in the {which} branch too."))
+
+
+def _kind(name: str) -> str:
+    """'an item' or 'an attribute', for the name of a composite (`d['k']`, `o.v`)."""
+    return "an item" if name.endswith("]") else "an attribute"
 
 
 def _assigned_at(fn, name: str) -> str:
@@ -480,15 +493,22 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
 
 def _check_defined_before_loop(state, names, construct: str, backend=None, body_fn=None) -> None:
     fill = backend is not None and _can_fill(backend)
-    if backend is not None and maybe.can_carry(backend):   # carried as MaybeValues (define_loop_state)
-        return
+    flags = backend is not None and maybe.can_carry(backend)   # variables: carried as MaybeValues
     for name, value in zip(names, state):
+        if flags and name.isidentifier():   # (not an item or attribute: whether it exists is the object's
+            continue                        # structure, which `len`, `in` and `get` see)
         if is_undefined(value) and not (fill and _fillable(name)):
             if _meaning(name) in ("retval_", "do_return"):
                 raise StagingError(at_user_line(
                     f"a `return` inside this {construct} over tensors needs the returned value to have a "
                     "known type before the loop: assign the result to a variable defined before the loop, "
                     "`break`, and return it after the loop."))
+            if not name.isidentifier():   # an attribute or item the loop creates (operators/composites.py)
+                raise StagingError(at_user_line(
+                    f"`{name}` is first set inside this {construct} over tensors{_assigned_at(body_fn, name)}: "
+                    f"it does not exist before the loop, and a loop over tensors carries it from one iteration "
+                    f"to the next and past the loop, which needs a value of the right type before the loop. "
+                    f"Set `{name}` before the loop (e.g. to 0 or a zero tensor of its type)."))
             raise StagingError(at_user_line(
                 f"'{name}' must be defined before this {construct} over tensors, because its value is "
                 f"carried from one iteration to the next or used after the loop; it is first assigned inside "
@@ -765,6 +785,7 @@ class _Carried:
     @classmethod
     def read(cls, composites: dict, n: int) -> _Carried | None:
         found = composite_state.read(composites)
+        side_effects.carrying(composite.name for composite, _ in found)
         return cls(found, n) if found else None
 
     def state(self, state: tuple) -> tuple:
@@ -896,6 +917,23 @@ class _Shared:
         converters made inside them), as opposed to a function of the user's that it calls."""
         return set().union(*(_stored_names(fn.__code__) for fn in self.functions))
 
+    def _aliased(self, state: tuple) -> list:
+        """(current value, name, other name) for each carried variable holding a list that another variable
+        of the function holds too (see operators/side_effects.py)."""
+        lists = [i for i, value in enumerate(state) if value.__class__ is list]
+        if not lists:
+            return []
+        variables = side_effects.caller_variables()
+        found = []
+        for i in lists:
+            name, value = self.names[i], state[i]
+            others = {**{n: v for n, v in zip(self.names, state)}, **variables}
+            others.pop(name, None)
+            other = side_effects.holder(value, others)
+            if other is not None:
+                found.append((lambda slot=self.slots[i]: slot_get(slot), name, other))
+        return found
+
     def stage(self, construct: str, staged) -> None:
         """Run `staged(state) -> new state` (the backend's cond or loop on the state functions) and set the
         variables to its result. Tracing runs the functions, which assign the shared variables: the other
@@ -905,7 +943,8 @@ class _Shared:
         before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
         changed_elsewhere = None
         try:
-            out = _as_tuple(staged(initial), len(self.names))
+            with side_effects.staging(construct, _held(before, initial), self._aliased(initial)):
+                out = _as_tuple(staged(initial), len(self.names))
         except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
             raise tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor")) from None
         finally:
@@ -924,6 +963,14 @@ class _Shared:
                 f"the input, so that change can't follow the path the graph takes. Assign '{changed_elsewhere}' "
                 "in the statement itself, from a value the function returns.")))
         self.write(out)
+
+
+def _held(before: list, state: tuple) -> list:
+    """The objects bound before a staged statement to the variables its code reads, which it may not change
+    (operators/side_effects.py); but for the lists it carries, which it copies or makes the backend's lists,
+    and a framework's values (a tensor's `add` or `sort` makes a new tensor; a tensor list it carries)."""
+    carried = {id(v) for v in state if v.__class__ is list}
+    return [value for _, _, value in before if id(value) not in carried and backend_for(value) is None]
 
 
 def _stored_names(code) -> frozenset:

@@ -4,11 +4,15 @@ from __future__ import annotations
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.function_scope import tracing_failed
+from autograph.operators import side_effects
+from autograph.operators.side_effects import mutating
 
 
 def list_append(target, value):
     """`target.append(value)`, returning the (possibly new) list."""
     backend = backend_for(target)
+    if side_effects._active:   # refused in a staged statement that does not carry it (or an alias)
+        mutating(target, ".append(...)")
     if backend is None:
         target.append(value)
         return target
@@ -18,6 +22,7 @@ def list_append(target, value):
 def list_pop(target, index=None):
     """`target.pop(index)`, returning (list, value)."""
     backend = backend_for(target)
+    mutating(target, ".pop(...)")
     if backend is None:
         value = target.pop() if index is None else target.pop(index)
         return target, value
@@ -28,6 +33,7 @@ def list_pop_in_place(target, index=None):
     """`target.pop(index)` inside a larger expression (`f(l.pop())`), which can't rebind `target`: Python's
     `pop` on a Python list (or any object), a clear error on a backend's tensor list."""
     if backend_for(target) is None:
+        mutating(target, ".pop(...)")
         return target.pop() if index is None else target.pop(index)
     raise tracing_failed(StagingError(at_user_line(
         "`pop` inside a larger expression, on a list that a loop over tensors carried: the list is a tensor "

@@ -226,6 +226,11 @@ def _composite_writes(stmts, written: dict, deleted: set) -> None:
             _composite_writes(case.body, written, deleted)
 
 
+def assigned_targets(stmt) -> list:
+    """The single targets `stmt` itself assigns (tuple targets unpacked; not those of its blocks)."""
+    return _assigned(stmt)
+
+
 def _assigned(stmt) -> list:
     """The single targets a statement assigns (tuple targets unpacked)."""
     if isinstance(stmt, gast.Assign):

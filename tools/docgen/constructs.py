@@ -265,6 +265,15 @@ def record(stats, xs):
     return stats.count, stats.largest
 
 
+def signed_label(x):
+    d = {}
+    if x > 0:
+        d["sign"] = 1
+    else:
+        d["sign"] = -1
+    return d["sign"]
+
+
 # --- values across staged statements ---------------------------------------------------------------------
 
 def last_double(n):
@@ -454,13 +463,16 @@ CONSTRUCTS = [
               "`nonlocal`, so deleting it unbinds the function's own variable, and a later read raises "
               "as in Python (`UnboundLocalError`). With a tensor condition or loop, a variable deleted on a path "
               "and read afterwards is a `StagingError` naming the `del`. `del` of an "
-              "item or attribute (`del d[k]`, `del obj.attr`) is left as written.",
+              "item or attribute (`del d[k]`, `del obj.attr`) is left as written, its object marked: in a statement on "
+              "a tensor, deleting from an object that exists before it is a `StagingError` (see "
+              "[attributes and items](attributes-and-items.md)).",
               [largest_gap],
               ["largest_gap([1, 4, 6, 11])"],
               ["largest_gap(tf.constant([1, 4, 6, 11]))"]),
     Construct("attributes-and-items", "Attributes and items assigned in `if` and loops",
               "An attribute or an item with a constant key (`self.count`, `d[\"total\"]`, "
-              "`self.stats[\"n\"]`) that an `if` or a loop assigns is passed to its operator as "
+              "`self.stats[\"n\"]`), or with a key in a variable the statement does not assign (`d[key]`, passed "
+              "as `lambda: (d, key)`), that an `if` or a loop assigns is passed to its operator as "
               "`composites={name: lambda: root}`: the name as you wrote it, and a function giving the "
               "object it hangs from. On Python values the operator ignores it: Python's own `if` or loop "
               "updates the object. When the statement is staged, the operator carries the current value "
@@ -492,5 +504,6 @@ CONSTRUCTS = [
                "labelled(tf.constant(-3))", "tagged(tf.constant(-3))", "checked_sqrt(tf.constant(4.0))",
                "checked_sqrt(tf.constant(-1.0))"],
               raises=("last_double(0)", "checked_sqrt(-1.0)", "last_double(tf.constant(0))",
+                      "powers_of_three(tf.constant(25))",
                       "checked_sqrt(tf.constant(-1.0))", "tagged(tf.constant(-3))")),
 ]

@@ -192,6 +192,46 @@ CASES = [
         "element, or don't carry it.",
         "@tf.function\ndef f(n):\n    xs = []\n    for i in tf.range(n):\n        xs.append(i * i)\n    return xs\n"),
     ErrorCase(
+        "`StagingError`: a method that changes an object, in a tensor `if` or loop",
+        "Tracing runs both branches of a tensor `if` (and a tensor loop's body) once, whatever the input. A "
+        "call that changes an object that exists before the statement (`d.update`, `d.pop`, `l.insert`, "
+        "`l.extend`, `l.sort`, `s.add`, ...), `del d[k]`, `setattr`, or a store to a slice or to an item whose "
+        "key the statement changes (`d[i] = v` in a loop over `i`) would be made once, on every path; the statement can't carry it, so "
+        "it is refused. On Python values it runs as written.",
+        "@tf.function\ndef bump(x):\n    d = {'a': 1}\n    if x > 0:\n        d.update(a=5)\n    return d['a']\n",
+        "bump(tf.constant(-3))",
+        "set items with constant keys (`d['a'] = 5`) and attributes by name (`o.v = 5`): a staged statement "
+        "carries those. Or assign a new object to a variable (`l = [9] + l`).",
+        "@tf.function\ndef bump(x):\n    d = {'a': 1}\n    if x > 0:\n        d['a'] = 5\n    return d['a']\n"),
+    ErrorCase(
+        "`StagingError`: appending to a list that another variable also holds, in a tensor `if` or loop",
+        "A staged statement carries a list it appends to as a new list (a copy, or a tensor list); when "
+        "another variable holds the same list, Python's append changes both, the graph only one.",
+        "@tf.function\ndef f(x):\n    log = [0]\n    entries = log\n    if x > 0:\n        entries.append(1)\n"
+        "    else:\n        entries.append(2)\n    return log[-1]\n",
+        "f(tf.constant(3))",
+        "copy the list before the statement (`entries = list(log)`) and use that name afterwards, or "
+        "keep one name for the list.",
+        "@tf.function\ndef f(x):\n    log = [0]\n    if x > 0:\n        log.append(1)\n    else:\n"
+        "        log.append(2)\n    return log[-1]\n"),
+    ErrorCase(
+        "`StagingError`: an item or attribute created in only one branch of a tensor `if`",
+        "A staged `if` carries the items and attributes it sets, including those it creates; one created on "
+        "one path only has no value on the other, which a graph can't express.",
+        "@tf.function\ndef f(x):\n    d = {}\n    if x > 0:\n        d['sign'] = 1\n    return d.get('sign', 0)\n",
+        "f(tf.constant(3))",
+        "set it before the `if` (to a value of the same type), or in both branches.",
+        "@tf.function\ndef f(x):\n    d = {'sign': 0}\n    if x > 0:\n        d['sign'] = 1\n    return d['sign']\n"),
+    ErrorCase(
+        "`StagingError`: an item or attribute first set inside a tensor loop",
+        "A loop over tensors carries the items and attributes it sets from one iteration to the next: one "
+        "that does not exist before the loop has no initial value.",
+        "@tf.function\ndef f(n):\n    d = {}\n    for i in range(n):\n        d['last'] = i\n    return d['last']\n",
+        "f(tf.constant(3))",
+        "set it before the loop, to a value of the type the loop gives it.",
+        "@tf.function\ndef f(n):\n    d = {'last': 0}\n    for i in range(n):\n        d['last'] = i\n"
+        "    return d['last']\n"),
+    ErrorCase(
         "`StagingError`: a tensor-dependent `break` in a loop over a Python list",
         "A loop over a Python list is unrolled while tracing, so it can't stop at a point only known "
         "when the graph runs.",

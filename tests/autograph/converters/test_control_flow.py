@@ -165,7 +165,7 @@ def composite_kinds(n):
     while box.count < n:
         box.count += 1
         box.inner.total, d["sum"] = box.inner.total + n, d["sum"] + 1
-        d[n] = n               # not a constant key: not carried
+        d[n] = n               # a key in a variable the loop does not assign: carried as (d, n)
         box.items[0]: int = n
 
         def helper():
@@ -186,7 +186,7 @@ def composites_under_changed_roots(n):
 def test_composites_are_passed_to_the_operator_with_their_names():
     code = generated(composite_kinds)
     assert ("composites={'box.count': lambda: box, 'box.inner.total': lambda: box, "
-            "\"d['sum']\": lambda: d, 'box.items[0]': lambda: box})") in code
+            "\"d['sum']\": lambda: d, 'box.items[0]': lambda: box, 'd[n]': lambda: (d, n)})") in code
     assert "hidden" not in code.split("composites=")[1]
     assert dual_run(composite_kinds, 3) == (3, 9, {"sum": 3, 3: 3}, [3])
 

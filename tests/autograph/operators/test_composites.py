@@ -8,6 +8,7 @@ import pytest
 
 from autograph import backends, operators as ag
 from autograph.operators import composites
+from autograph.operators.variables import Undefined
 from tests.autograph.operators.conftest import Recorder, Toy, make_backend
 
 
@@ -30,14 +31,29 @@ def test_read_follows_attribute_and_item_chains():
     assert box.stats["n"] == [5, 9] and box.inner.c == 8
 
 
-def test_read_leaves_out_what_is_not_there_yet():
+def test_read_leaves_out_what_can_not_be_reached():
     def unbound():
         raise NameError("free variable 'box' referenced before assignment")
 
+    box = Box(x=[1], d={})
+    found = composites.read({"box.x[3]": lambda: box, "box.z.w": lambda: box, "other.x": unbound,
+                             "box.x[0]": lambda: box})
+    assert [c.name for c, _ in found] == ["box.x[0]"]
+
+
+def test_read_gives_undefined_for_what_the_statement_creates():
     box = Box(x=1, d={})
-    found = composites.read({"box.y": lambda: box, "box.d['k']": lambda: box, "box.x[0]": lambda: box,
-                             "other.x": unbound, "box.x": lambda: box})
-    assert [c.name for c, _ in found] == ["box.x"]
+    found = composites.read({"box.y": lambda: box, "box.d['k']": lambda: box})
+    assert [(c.name, repr(value)) for c, value in found] == [
+        ("box.y", "Undefined('box.y')"), ("box.d['k']", "Undefined(\"box.d['k']\")")]
+    (y, _), (k, _) = found
+    y.set(2)
+    k.set(3)
+    assert box.y == 2 and box.d == {"k": 3}
+    y.set(Undefined("box.y"))
+    k.set(Undefined("box.d['k']"))
+    assert not hasattr(box, "y") and box.d == {}
+    k.set(Undefined("box.d['k']"))   # removing what is not there: nothing to do
 
 
 def test_python_values_ignore_composites():

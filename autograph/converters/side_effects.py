@@ -1,0 +1,109 @@
+"""Mutations a staged statement can't carry are marked, so that staging refuses them.
+
+Before:                          After:
+    d.update(a=5)                    ag__.mutating(d, 'd.update(...)').update(a=5)
+    del d[k]                         del ag__.mutating(d, 'del d[k]')[k]
+    setattr(o, 'v', 5)               setattr(ag__.mutating(o, 'setattr(o, ...)'), 'v', 5)
+    l[1:2] = [7]                     ag__.mutating(l, 'l[1:2] = ...')[1:2] = [7]
+
+`ag__.mutating(d, ...)` is `d` (operators/side_effects.py): on Python values the code does what the user's
+does. While a statement on a tensor is traced, it refuses an object that was already bound to a variable
+of the statement before it started: tracing runs every branch (or the loop body) once, whatever the input,
+so the change would happen once, on every path. What is marked: calls of the methods that change builtin
+containers (`update`, `pop`, `insert`, `sort`, `add`, ...; `l.append(x)` and `l.pop()` on a local list
+are the lists converter's, which runs first), `del` of an item or attribute, `setattr` and `delattr`, and
+stores to an item whose key is not a constant (`d[k] = v`, slices), on an object reached from a local
+variable or parameter of the function. Stores to an attribute or to an item with a constant key are
+carried by the statement instead (converters/control_flow.py).
+"""
+from __future__ import annotations
+
+import ast
+
+import gast
+
+from autograph.pyct import activity, templates
+from autograph.pyct.transformer import Base, Context, located
+
+# Methods that change a list, dict, set or deque in place.
+MUTATORS = frozenset({
+    "append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",   # list
+    "update", "setdefault", "popitem",                                           # dict
+    "add", "discard", "difference_update", "intersection_update", "symmetric_difference_update",   # set
+    "appendleft", "extendleft", "popleft", "rotate",                             # deque
+})
+_ATTRIBUTE_FUNCTIONS = frozenset({"setattr", "delattr"})
+NAMES = MUTATORS | _ATTRIBUTE_FUNCTIONS   # what the pipeline looks for (with `del` and item stores)
+
+
+class SideEffectsTransformer(Base):
+
+    def visit_Lambda(self, node):
+        return node   # converted when called
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        func = node.func
+        if func.__class__ is gast.Attribute and func.attr in MUTATORS:
+            self._mark(func, "value", lambda: f"{_source(func)}(...)")
+        elif func.__class__ is gast.Name and func.id in _ATTRIBUTE_FUNCTIONS and node.args:
+            self._mark(node.args, 0, lambda: f"{func.id}({_source(node.args[0])}, ...)")
+        return node
+
+    def visit_Delete(self, node):
+        self.generic_visit(node)
+        for target in node.targets:
+            if target.__class__ in (gast.Subscript, gast.Attribute):
+                self._mark(target, "value", lambda: f"del {_source(target)}")
+        return node
+
+    def visit_Assign(self, node):
+        self.generic_visit(node)
+        for target in node.targets:
+            self._store(target)
+        return node
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        self._store(node.target)
+        return node
+
+    def visit_AnnAssign(self, node):
+        self.generic_visit(node)
+        if node.value is not None:
+            self._store(node.target)
+        return node
+
+    def _store(self, target) -> None:
+        """An item store whose key is not a constant (`d[k] = v`, `l[1:2] = v`): a constant one is carried."""
+        if target.__class__ in (gast.Tuple, gast.List):
+            for elt in target.elts:
+                self._store(elt.value if elt.__class__ is gast.Starred else elt)
+        elif target.__class__ is gast.Subscript and activity.composite_chain(target) is None:
+            self._mark(target, "value", lambda: f"{_source(target)} = ...")
+
+    def _mark(self, holder, field, what) -> None:
+        """Replace the local variable at the root of `holder.field` (`d` of `d.x[k]`) by
+        `ag__.mutating(d, what())`; nothing when the chain does not start at one."""
+        while True:
+            node = holder[field] if field.__class__ is int else getattr(holder, field)
+            if node.__class__ in (gast.Attribute, gast.Subscript):
+                holder, field = node, "value"
+                continue
+            break
+        if node.__class__ is not gast.Name or node.id not in self.ctx.user_locals:
+            return
+        marked = located(templates.replace_as_expression("ag__.mutating(root, what)", root=node.id,
+                                                         what=gast.Constant(value=what(), kind=None)), node)
+        if field.__class__ is int:
+            holder[field] = marked
+        else:
+            setattr(holder, field, marked)
+
+
+def _source(node) -> str:
+    return ast.unparse(gast.gast_to_ast(node))
+
+
+def transform(node, ctx: Context):
+    return SideEffectsTransformer(ctx).transform(node)

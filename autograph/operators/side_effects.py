@@ -1,0 +1,161 @@
+"""Changes to objects that exist before a staged statement: refused while it is traced.
+
+Tracing runs both branches of an `if` on a tensor (and the body of a loop over tensors) once, whatever
+the input. A change to an object that exists before the statement (`d.update(a=5)`, `l.insert(0, 9)`,
+`del d[k]`, `setattr(o, 'v', 5)`, `l[1:2] = ...`) would then happen once, at trace time, on every path,
+where Python makes it only on the path taken. The statement can't carry such a change (it carries
+attribute stores, and item stores whose key is a constant or a variable it does not assign: composites.py),
+so it refuses it, at the user's line.
+
+The converter `side_effects` marks each change it can see as `ag__.mutating(d, 'd.update(...)')`, which
+is `d`. A staged statement, while it is traced, holds the objects bound before it to the variables its
+code reads (`staging`); `mutating` refuses those. An object made while the statement is traced (a new
+list in a branch) can be changed freely.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+import types
+from contextlib import contextmanager
+
+from autograph.errors import StagingError, at_user_line
+from autograph.operators.function_scope import is_generated, tracing_failed
+
+
+class _Staging(threading.local):
+    # (construct, {id: object held}, aliased lists, names of the items it carries) of each statement being
+    # staged, innermost last
+    frames: tuple = ()
+
+
+_staging = _Staging()
+_active = 0   # statements being staged, in all threads: what `mutating` checks first (a global is fast to read)
+
+
+@contextmanager
+def staging(construct: str, objects, aliased=()):
+    """While a staged `construct` (e.g. "`if`") is traced: `objects`, bound before it to the variables its
+    code reads, may not be changed; nor may the list a carried variable holds when that list is also another
+    variable's (`aliased`: (current value of the variable, its name, the other name) for each). The statement
+    carries such a variable as a new list (a copy, or the backend's list), which the other name would not see."""
+    global _active
+    held = {id(o): o for o in objects if _may_change(o)}
+    outer = _staging.frames
+    _staging.frames = (*outer, (construct, held, tuple(aliased), set()))
+    _active += 1
+    try:
+        yield
+    finally:
+        _active -= 1
+        _staging.frames = outer
+
+
+def _may_change(value) -> bool:
+    """Objects a marked change could be made to: not modules, classes or functions (`np.sort(x)`)."""
+    return not isinstance(value, (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
+                                  int, float, complex, str, bytes, bool, type(None)))
+
+
+def mutating(obj, what: str):
+    """`obj`, about to be changed by `what` (`'d.update(...)'`): refused while a statement that `obj` was
+    bound before is staged."""
+    if _active and _staging.frames:
+        _check(obj, what)
+    return obj
+
+
+def carrying(names) -> None:
+    """The statement being staged carries these attributes and items (`d[k]`, composites.py): storing them is
+    not a change it refuses."""
+    if _staging.frames:
+        _staging.frames[-1][3].update(names)
+
+
+def _check(obj, what: str) -> None:
+    for construct, held, aliased, carried in reversed(_staging.frames):
+        if id(obj) in held and not (what.endswith(" = ...") and what[:-6] in carried):
+            raise tracing_failed(StagingError(at_user_line(_message(what, construct))))
+        for current, name, other in aliased:
+            if current() is obj:
+                copy = f"{name} = list({other[1:-1]})" if other.startswith("'") else f"{name} = list({name})"
+                raise tracing_failed(StagingError(at_user_line(
+                    f"`{what}` changes the list '{name}', which is also {other} (the same list, before this "
+                    f"{construct} on a tensor). The statement carries '{name}' as a new list, so {other} would "
+                    f"not see the change Python makes to both. Copy the list before the statement (`{copy}`) and "
+                    f"use '{name}' after it, or keep the list in one place only.")))
+
+
+def _message(what: str, construct: str) -> str:
+    return (f"`{what}` changes an object that exists before this {construct} on a tensor. Tracing runs every "
+            "branch (or the loop body) once, whatever the input, so the change would be made once, when the "
+            f"function is traced, on every path, not on the path the input takes. {_fix(what)}")
+
+
+def _fix(what: str) -> str:
+    if what.startswith(("setattr(", "delattr(")):
+        return ("Write the attribute by name (`o.name = value`): a staged statement carries an attribute it "
+                "sets, and sets it after the statement on the path taken.")
+    if what.startswith("del "):
+        return ("Keep the item or attribute and set its value instead (a staged statement carries an item with "
+                "a constant key, `d['k'] = v`), or move the `del` out of the statement.")
+    if what.endswith(" = ...") and ":" in what:
+        return ("Build a new list and assign it to the variable instead (`l = l[:1] + [7] + l[2:]`): a staged "
+                "statement carries its variables.")
+    if what.endswith(" = ..."):
+        return ("Use a key the statement does not change (a constant, `d['total'] = v`, or a variable set "
+                "before it, `d[key] = v`): a staged statement carries such an item. Or keep the value in a local "
+                "variable.")
+    method = what.removesuffix("(...)").rpartition(".")[2]
+    if method in ("update", "setdefault"):
+        return ("Set the items with constant keys instead (`d['a'] = 5`), which a staged statement carries, or "
+                "assign a new dict to the variable (`d = {**d, 'a': 5}`).")
+    if method in ("pop", "popitem", "clear", "remove", "discard", "popleft"):
+        return ("Assign a new object without the item to the variable instead (`d = {k: v for k, v in "
+                "d.items() if k != 'a'}`, `l = l[:-1]`), or move the change out of the statement.")
+    return ("Assign a new object to the variable instead (`l = [9] + l`, `l = l + more`, `l = sorted(l)`): a "
+            "staged statement carries its variables; or move the change out of the statement.")
+
+
+# --- lists a staged statement carries that another variable holds too ---------------------------------
+
+def holder(value, variables: dict) -> str | None:
+    """How another of `variables` holds `value`: "'l'" (the same object), "an element of 'rows'" (one level
+    down in a list, tuple, dict or object); None when none does."""
+    for name, held in variables.items():
+        if held is value:
+            return f"'{name}'"
+    for name, held in variables.items():
+        cls = held.__class__
+        if cls is list or cls is tuple:
+            inside = held
+        elif cls is dict:
+            inside = held.values()
+        elif isinstance(held, (types.ModuleType, type, types.FunctionType)) or not hasattr(held, "__dict__"):
+            continue
+        else:
+            try:
+                inside = vars(held).values()
+            except TypeError:
+                continue
+        if any(element is value for element in inside):
+            return f"an element of '{name}'"
+    return None
+
+
+def caller_variables() -> dict:
+    """The variables of the converted function running the statement's operator, as its code and the
+    branch and body functions it is inside (an outer loop's body, `is_generated`) see them."""
+    found: dict = {}
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get("__name__", "").split(".")[0] != "autograph":
+            generated = is_generated(frame.f_code)
+            shared = frame.f_code.co_freevars if generated else ()   # not a body's own `itr`
+            for name, value in frame.f_locals.items():
+                if not generated or name in shared:
+                    found.setdefault(name, value)
+            if not generated:
+                break
+        frame = frame.f_back
+    return found

@@ -1,0 +1,585 @@
+"""Side effects in staged statements are carried or refused, never made once on every path (issue 14, item 4).
+
+Each function runs on Python values through its generated code (the original's result) and on runtime
+tensors in `runtime.function`: Python's result where the graph can give it, else a `StagingError` at the
+line of the change that says what to do."""
+import re
+
+import pytest
+
+import autograph as ag
+import runtime as tf
+from autograph import api
+from autograph.errors import StagingError
+
+
+def python_run(fn, *args):
+    """The original and the generated code on Python values: both must agree exactly."""
+    expected = fn(*args)
+    api.run_generated_code(True)
+    try:
+        actual = ag.convert(fn)(*args)
+    finally:
+        api.run_generated_code(False)
+    assert actual == expected and type(actual) is type(expected), f"{actual!r} != {expected!r}"
+    return actual
+
+
+def staged(fn, x, *args):
+    """`fn` traced with `x` a tensor (the other arguments as they are)."""
+    out = tf.function(fn)(tf.constant(x), *args)
+    return out.numpy().tolist() if isinstance(out, tf.Tensor) else out
+
+
+def refused(fn, arg, *patterns):
+    """`fn` traced on a tensor raises a StagingError at the line of this file that `patterns[0]` is on."""
+    with pytest.raises(StagingError) as info:
+        tf.function(fn)(tf.constant(arg))
+    message = str(info.value)
+    assert re.search(r"test_staged_side_effects\.py:\d+: ", message), message
+    for pattern in patterns:
+        assert pattern in message, message
+    return message
+
+
+class Box:
+    pass
+
+
+# --- items and attributes the statement creates --------------------------------------------------------
+
+def item_set_in_both_branches(x):
+    d = {}
+    if x > 0:
+        d["b"] = 1
+    else:
+        d["b"] = -1
+    return d["b"]
+
+
+def attribute_set_in_both_branches(x):
+    o = Box()
+    if x > 0:
+        o.v = x * 2
+    else:
+        o.v = -x
+    return o.v
+
+
+@pytest.mark.parametrize("fn", [item_set_in_both_branches, attribute_set_in_both_branches])
+def test_an_item_or_attribute_the_if_creates_in_both_branches_is_carried(fn):
+    assert [staged(fn, x) for x in (3, -3)] == [python_run(fn, x) for x in (3, -3)]
+
+
+def test_the_created_item_is_there_after_the_if_and_only_its_value_changes():
+    def f(x):
+        d = {"keep": 7}
+        if x > 0:
+            d["new"] = x
+        else:
+            d["new"] = x * 10
+        return d["keep"] + d["new"], len(d)
+
+    for x in (2, -2):
+        total, size = tf.function(f)(tf.constant(x))
+        assert (total.numpy().item(), size) == f(x) == python_run(f, x)
+
+
+def item_set_in_one_branch(x):
+    d = {}
+    if x > 0:
+        d["b"] = 1
+    return d.get("b", 0)
+
+
+def test_an_item_created_in_only_one_branch_is_refused():
+    assert python_run(item_set_in_one_branch, 3) == 1
+    refused(item_set_in_one_branch, 3, "`d['b']` is set in only one branch", "or in the false branch too")
+
+
+def test_an_attribute_created_in_only_one_branch_is_refused():
+    def f(x):
+        o = Box()
+        if x > 0:
+            pass
+        else:
+            o.v = 1
+        return getattr(o, "v", 0)
+
+    assert python_run(f, -1) == 1
+    refused(f, -1, "`o.v` is set in only one branch", "set `o.v` before the `if`")
+
+
+def item_first_set_in_a_loop(n):
+    d = {}
+    for i in range(n):
+        d["k"] = i
+    return d["k"]
+
+
+def attribute_first_set_in_a_while(n):
+    o = Box()
+    i = 0
+    while i < n:
+        o.last = i
+        i += 1
+    return o.last
+
+
+@pytest.mark.parametrize("fn, name, construct", [(item_first_set_in_a_loop, "`d['k']`", "`for` loop"),
+                                                 (attribute_first_set_in_a_while, "`o.last`", "`while` loop")])
+def test_an_item_or_attribute_first_set_in_a_staged_loop_is_refused(fn, name, construct):
+    assert python_run(fn, 3) == 2
+    refused(fn, 3, f"{name} is first set inside this {construct} over tensors", f"Set {name} before the loop")
+
+
+def item_with_a_variable_key(x, key):
+    d = {"a": 1}
+    if x > 0:
+        d[key] = 5
+    return d["a"]
+
+
+def item_created_with_a_variable_key(x, key):
+    d = {}
+    if x > 0:
+        d[key] = 1
+    else:
+        d[key] = -1
+    return d["b"]
+
+
+def list_item_with_a_variable_index(x, i):
+    l = [1, 2, 3]
+    if x > 0:
+        l[i] = 9
+    return l[1]
+
+
+def keyed_sum(n, key):
+    d = {key: 0}
+    for i in range(n):
+        d[key] = d[key] + i
+    return d[key]
+
+
+@pytest.mark.parametrize("fn, key", [(item_with_a_variable_key, "a"), (item_created_with_a_variable_key, "b"),
+                                     (list_item_with_a_variable_index, 1)])
+def test_an_item_whose_key_is_a_variable_set_before_the_if_is_carried(fn, key):
+    assert [staged(fn, x, key) for x in (3, -3)] == [python_run(fn, x, key) for x in (3, -3)]
+
+
+def test_an_item_whose_key_is_a_variable_set_before_the_loop_is_carried():
+    assert staged(keyed_sum, 4, "total") == python_run(keyed_sum, 4, "total") == 6
+
+
+def test_an_item_whose_key_the_loop_changes_is_refused():
+    def squares(n):
+        d = {}
+        for i in range(n):
+            d[i] = i * i
+        return len(d)
+
+    assert python_run(squares, 3) == 3
+    refused(squares, 3, "`d[i] = ...`", "Use a key the statement does not change")
+
+
+def test_a_refused_branch_leaves_the_object_as_it_was():
+    d = {}
+
+    def f(x):
+        if x > 0:
+            d["b"] = 1
+        return x
+
+    with pytest.raises(StagingError):
+        tf.function(f)(tf.constant(1))
+    assert d == {}
+
+
+# --- changes the statement can't carry: refused when staged, Python's on Python values ---------------------
+
+def update(x):
+    d = {"a": 1}
+    if x > 0:
+        d.update(a=5)
+    return d["a"]
+
+
+def pop_with_default(x):
+    d = {"a": 1, "b": 2}
+    if x > 0:
+        d.pop("a", None)
+    return len(d)
+
+
+def pop_one_key(x):
+    d = {"a": 1, "b": 2}
+    if x > 0:
+        d.pop("a")
+    return len(d)
+
+
+def setdefault(x):
+    d = {"a": 1}
+    if x > 0:
+        d.setdefault("b", 2)
+    return len(d)
+
+
+def clear(x):
+    d = {"a": 1}
+    if x > 0:
+        d.clear()
+    return len(d)
+
+
+def insert(x):
+    l = [1, 2]
+    if x > 0:
+        l.insert(0, 9)
+    return l[0]
+
+
+def extend(x):
+    l = [1]
+    if x > 0:
+        l.extend([5, 6])
+    return len(l)
+
+
+def remove(x):
+    l = [1, 2]
+    if x > 0:
+        l.remove(1)
+    return l[0]
+
+
+def sort(x):
+    l = [3, 1, 2]
+    if x > 0:
+        l.sort()
+    return l[0]
+
+
+def set_add(x):
+    s = {1}
+    if x > 0:
+        s.add(2)
+    return len(s)
+
+
+def del_item(x):
+    d = {"a": 1, "b": 2}
+    if x > 0:
+        del d["a"]
+    return len(d)
+
+
+def setattr_call(x):
+    o = Box()
+    o.v = 1
+    if x > 0:
+        setattr(o, "v", 5)
+    return o.v
+
+
+def delattr_call(x):
+    o = Box()
+    o.v = 1
+    if x > 0:
+        delattr(o, "v")
+    return hasattr(o, "v")
+
+
+def slice_store(x):
+    l = [1, 2, 3]
+    if x > 0:
+        l[1:2] = [7]
+    return l[1]
+
+
+def attribute_chain(x):
+    o = Box()
+    o.items = [1]
+    if x > 0:
+        o.items.append(2)
+    return len(o.items)
+
+
+CHANGES = [
+    (update, "`d.update(...)`", "d['a'] = 5"),
+    (pop_with_default, "`d.pop(...)`", "Assign a new object without the item"),
+    (pop_one_key, "`.pop(...)`", "Assign a new object without the item"),
+    (setdefault, "`d.setdefault(...)`", "Set the items with constant keys"),
+    (clear, "`d.clear(...)`", "Assign a new object without the item"),
+    (insert, "`l.insert(...)`", "l = [9] + l"),
+    (extend, "`l.extend(...)`", "l = l + more"),
+    (remove, "`l.remove(...)`", "Assign a new object without the item"),
+    (sort, "`l.sort(...)`", "l = sorted(l)"),
+    (set_add, "`s.add(...)`", "Assign a new object"),
+    (del_item, "`del d['a']`", "Keep the item"),
+    (setattr_call, "`setattr(o, ...)`", "Write the attribute by name"),
+    (delattr_call, "`delattr(o, ...)`", "Write the attribute by name"),
+    (slice_store, "`l[1:2] = ...`", "Build a new list"),
+    (attribute_chain, "`o.items.append(...)`", "Assign a new object"),
+]
+
+
+@pytest.mark.parametrize("fn, what, fix", CHANGES, ids=[c[0].__name__ for c in CHANGES])
+def test_a_change_to_an_object_made_before_a_staged_if_is_refused(fn, what, fix):
+    for x in (3, -3):
+        python_run(fn, x)
+    message = refused(fn, -3, what, "exists before this `if` on a tensor", fix)
+    assert message.splitlines()[1].strip() != ""   # the line's source is shown
+
+
+def dict_update_in_while(n):
+    d = {"k": 0}
+    i = 0
+    while i < n:
+        d.update(k=i)
+        i += 1
+    return d["k"]
+
+
+def list_insert_in_for(n):
+    l = [0]
+    for i in range(n):
+        l.insert(0, i)
+    return len(l)
+
+
+def set_add_in_for(n):
+    seen = set()
+    for i in range(n):
+        seen.add(1)
+    return len(seen)
+
+
+@pytest.mark.parametrize("fn, what, construct", [(dict_update_in_while, "`d.update(...)`", "`while` loop"),
+                                                 (list_insert_in_for, "`l.insert(...)`", "`for` loop"),
+                                                 (set_add_in_for, "`seen.add(...)`", "`for` loop")])
+def test_a_change_to_an_object_made_before_a_staged_loop_is_refused(fn, what, construct):
+    python_run(fn, 3)
+    refused(fn, 3, what, f"exists before this {construct} on a tensor")
+
+
+def test_a_refused_change_is_not_caught_by_the_users_except():
+    def f(x):
+        d = {"a": 1}
+        try:
+            if x > 0:
+                d.update(a=5)
+        except Exception:
+            return -1
+        return d["a"]
+
+    assert python_run(f, 3) == 5
+    refused(f, 3, "`d.update(...)`")
+
+
+def test_a_change_inside_a_python_if_inside_a_staged_loop_is_refused():
+    def f(n, flag):
+        d = {"a": 0}
+        for i in range(n):
+            if flag:
+                d.update(a=1)
+        return d["a"]
+
+    assert python_run(f, 2, True) == 1
+    with pytest.raises(StagingError, match=r"`d.update\(...\)` changes an object that exists before this `for`"):
+        tf.function(f)(tf.constant(2), True)
+
+
+def test_a_converted_helper_that_changes_its_argument_is_refused():
+    def add_key(d):
+        d.update(b=2)
+
+    def f(x):
+        d = {"a": 1}
+        if x > 0:
+            add_key(d)
+        return len(d)
+
+    assert python_run(f, -3) == 1
+    refused(f, -3, "`d.update(...)`", "exists before this `if`")
+
+
+# --- lists another variable holds too (aliases) -------------------------------------------------------------
+
+def alias_appended_in_both_branches(x):
+    log = [0]
+    entries = log
+    if x > 0:
+        entries.append(1)
+    else:
+        entries.append(2)
+    return log[-1]
+
+
+def alias_appended_in_a_loop(n):
+    log = [0]
+    entries = log
+    for i in range(n):
+        entries.append(i)
+    return len(log)
+
+
+def alias_in_an_outer_python_loop(n):
+    log = [0]
+    entries = log
+    for i in range(2):
+        if i < n:
+            entries.append(i)
+        else:
+            entries.append(-i)
+    return log[-1]
+
+
+@pytest.mark.parametrize("fn, arg", [(alias_appended_in_both_branches, -3), (alias_appended_in_a_loop, 3),
+                                     (alias_in_an_outer_python_loop, 1)])
+def test_appending_to_a_list_another_variable_holds_is_refused(fn, arg):
+    python_run(fn, arg)
+    refused(fn, arg, "changes the list 'entries', which is also 'log'", "entries = list(log)")
+
+
+def test_appending_to_a_list_held_in_another_list_is_refused():
+    def f(x):
+        rows = [[1], [2]]
+        for row in rows:
+            if x > 0:
+                row.append(3)
+            else:
+                row.append(4)
+        return rows[0][-1]
+
+    assert python_run(f, 3) == 3
+    refused(f, 3, "changes the list 'row', which is also an element of 'rows'", "row = list(row)")
+
+
+# --- what stays allowed (guards: these pass without the change too; they check it refuses no more) ---------
+
+def test_an_item_set_before_the_loop_is_carried():
+    def f(n):
+        d = {"k": 0}
+        for i in range(n):
+            d["k"] = i
+        return d["k"]
+
+    assert staged(f, 3) == python_run(f, 3) == 2
+
+
+def existing_item(x):
+    d = {"a": 1}
+    if x > 0:
+        d["a"] = 5
+    return d["a"]
+
+
+def test_an_existing_item_set_in_one_branch_is_carried():
+    assert [staged(existing_item, x) for x in (3, -3)] == [python_run(existing_item, x) for x in (3, -3)] == [5, 1]
+
+
+def test_changes_to_objects_made_in_the_branch_run():
+    def f(x):
+        if x > 0:
+            l = [1, 2]
+            l.insert(0, x)
+            d = {}
+            d.update(a=x)
+        else:
+            l = [3, 4]
+            l.reverse()
+            l.append(x)
+            d = {"a": -x}
+        return l[0] + d["a"]
+
+    for x in (3, -3):
+        assert staged(f, x) == python_run(f, x)
+
+
+def test_a_fresh_dict_per_iteration_of_a_staged_loop_may_change():
+    def f(n):
+        total = 0
+        for i in range(n):
+            row = {}
+            row.update(v=i)
+            total += row["v"]
+        return total
+
+    assert staged(f, 4) == python_run(f, 4) == 6
+
+
+def test_appending_to_a_list_the_loop_carries_still_works():
+    def f(n):
+        out = []
+        for i in range(n):
+            out.append(i * 2)
+        return out
+
+    assert staged(f, 3) == python_run(f, 3) == [0, 2, 4]
+
+
+def test_changes_before_or_after_the_staged_statement_run():
+    def f(x):
+        d = {"a": 1}
+        d.update(a=2)
+        if x > 0:
+            y = x
+        else:
+            y = -x
+        d.update(b=3)
+        return y + d["a"] + d["b"]
+
+    assert staged(f, -4) == python_run(f, -4) == 9
+
+
+def test_module_functions_with_mutator_names_are_not_refused():
+    def f(x):
+        m = tf
+        if x > 0:
+            y = m.add(x, 1)
+        else:
+            y = m.sort(tf.reshape(x, [1]))[0]
+        return y
+
+    assert staged(f, 3) == 4 and staged(f, -3) == -3
+
+
+def test_generated_code_marks_the_changed_object():
+    code = ag.to_code(update)
+    assert "ag__.mutating(d, 'd.update(...)').update" in code
+    assert "ag__.mutating(l, 'l[1:2] = ...')[1:2] = [7]" in ag.to_code(slice_store)
+    assert "(setattr, (ag__.mutating(o, 'setattr(o, ...)'), 'v', 5)" in ag.to_code(setattr_call)
+    assert "ag__.mutating" not in ag.to_code(existing_item)   # a constant key is carried
+
+
+def test_rebinding_a_variable_that_held_an_aliased_list_is_not_refused():
+    def f(x):
+        log = [tf.constant(0)]
+        entries = log
+        if x > 0:
+            entries = [x]
+        else:
+            entries = [-x]
+        return entries[0] + log[0]
+
+    assert staged(f, 3) == 3 and staged(f, -3) == 3
+
+
+def test_methods_of_tensors_with_mutator_names_are_not_refused():
+    """A framework's tensor may have an `add` or `sort` that makes a new tensor (torch's do): given one here."""
+    def f(x):
+        y = x
+        if x > 0:
+            z = y.add(1)
+        else:
+            z = y.add(2)
+        return z
+
+    tf.Tensor.add = lambda self, other: self + other
+    try:
+        assert staged(f, 3) == 4 and staged(f, -3) == -1
+    finally:
+        del tf.Tensor.add
