@@ -583,3 +583,33 @@ def test_methods_of_tensors_with_mutator_names_are_not_refused():
         assert staged(f, 3) == 4 and staged(f, -3) == -1
     finally:
         del tf.Tensor.add
+
+
+# --- with defined flags for variables (operators/maybe.py): an item's existence is not a flag ---------------
+
+class _Holder:
+    pass
+
+
+def item_made_in_one_branch_then_counted(x):
+    d = {}
+    if x > 0:
+        d["b"] = 1
+    return len(d)
+
+
+def attribute_made_in_one_branch_then_tested(x):
+    o = _Holder()
+    if x > 0:
+        o.v = 1
+    return hasattr(o, "v")
+
+
+def test_an_item_or_attribute_made_on_some_staged_paths_is_refused_not_flagged():
+    # carried with a defined flag, the item would exist on every path: len(d) == 1 and hasattr True for x = -1
+    assert item_made_in_one_branch_then_counted(-1) == 0
+    with pytest.raises(ag.StagingError, match=r"`d\['b'\]` is set in only one branch"):
+        tf.function(item_made_in_one_branch_then_counted)(tf.constant(-1))
+    assert attribute_made_in_one_branch_then_tested(-1) is False
+    with pytest.raises(ag.StagingError, match=r"`o.v` is set in only one branch"):
+        tf.function(attribute_made_in_one_branch_then_tested)(tf.constant(-1))
