@@ -298,7 +298,13 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
             inputs.append(leaf)
     call_args, call_kwargs = nest.pack(structure, inputs)
     with building(graph):
-        result = _python_scalars_as_tensors(fn(*call_args, **call_kwargs))
+        try:
+            result = _python_scalars_as_tensors(fn(*call_args, **call_kwargs))
+        except Exception as error:   # noqa: BLE001 - re-raised, or an error Python raises before it
+            earlier = _earlier_error(graph, graph.feeds, name)
+            if earlier is not None:
+                raise earlier from None
+            raise
         outputs = [graph.capture(v) if isinstance(v, Tensor) else v for v in nest.flatten(result)]
         outputs = [graph.capture(v._as_tensor(None)) if _is_variable(v) else v for v in outputs]
     graph.structured_outputs = result
@@ -306,6 +312,26 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
     signature = nest.pack(structure, [TensorSpec(leaf.shape, leaf.dtype, label) if is_tensor_leaf(leaf) else leaf
                                       for leaf, label in zip(leaves, arg_names)])
     return ConcreteFunction(graph, name, signature, result, outputs, param_names)
+
+
+def _earlier_error(graph: FuncGraph, feeds, name: str) -> Optional[Exception]:
+    """The error that a check recorded before tracing failed raises on this call's values, or None.
+
+    The ops traced so far are what Python runs before the statement whose error stopped the trace. A check
+    among them (a variable read where a staged statement may have left it unassigned, a staged `raise`, an
+    assert, a Python int's overflow) is an error Python raises first, on this call's values: the partial graph
+    runs (its effects in order, as Python's statements before the error run), and its error, if one fires,
+    is the call's. Without the call's values (`get_concrete_function`) the tracing error stands."""
+    if not feeds or len(feeds) != len(graph.inputs) or not any(op.stateful for op in graph.operations):
+        return None
+    with building(None):
+        try:
+            executable = compile_graph(graph, [], name)
+            executable.run(*[t._value for t in feeds])
+        except Exception as error:   # noqa: BLE001 - only the program's own errors are the answer
+            if getattr(error, "raised_by_program", False) or isinstance(error, OpError):
+                return executable.explain(error) or error
+    return None
 
 
 _SCALARS = (bool, int, float, complex, str, bytes, np.generic)

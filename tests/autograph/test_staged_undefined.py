@@ -512,3 +512,18 @@ def test_a_read_whose_value_is_unused_still_raises():
     assert agrees(dead_read_of_none, 0)[1] is TypeError          # was 5: the unused check was pruned
     assert agrees(dead_read_of_unbound, 2) == ("value", 2)
     assert agrees(dead_read_of_unbound, -1)[1] is UnboundLocalError
+
+
+# --- a check recorded before the trace fails fires first, as Python raises the first error ----------------
+
+def read_then_raise(b):
+    y = 0
+    if b > 0:
+        w = b + 1
+    y = y + w            # UnboundLocalError here when b <= 0 ...
+    raise ZeroDivisionError(5)   # ... which Python raises before reaching this line
+
+
+def test_a_check_before_an_error_raised_while_tracing_fires_first():
+    assert agrees(read_then_raise, 1)[1] is ZeroDivisionError
+    assert agrees(read_then_raise, -1)[1] is UnboundLocalError   # was ZeroDivisionError: tracing raised first
