@@ -20,7 +20,7 @@ from runtime.errors import InvalidArgumentError, OutOfRangeError
 from runtime.ops import array_ops
 from runtime.ops.registry import Spec, apply, context, defop
 from runtime.shape import TensorShape, as_shape
-from runtime.tensor import EagerTensor, convert_to_tensor
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 
 variant = dtypes.variant
 
@@ -290,6 +290,10 @@ class TensorArray:
         return apply(TENSOR_LIST_STACK, self._handle, element_dtype=self.dtype, element_shape=self.element_shape,
                      name=name)
 
+    def stacked_list(self):
+        """The stacked tensor, as the list a staged loop carried is after the loop (`StackedList`)."""
+        return _as_list(self.stack())
+
     def unstack(self, value, name: Optional[str] = None) -> "TensorArray":
         value = convert_to_tensor(value, dtype=self.dtype)
         if value.shape.rank is not None and value.shape.rank > 0:
@@ -319,3 +323,77 @@ def _is_symbolic(value) -> bool:
     from runtime.tensor import SymbolicTensor
 
     return isinstance(value, SymbolicTensor)
+
+
+# --- after the loop: the stacked list ---------------------------------------------------------------------
+
+class StackedList(SymbolicTensor):
+    """A Python list that a staged loop carried, after the loop: its stacked tensor, which every op takes as
+    it is (`runtime.stack(l)` is `l`, `l[i]`, `len`, reductions ...). Where an operator means one thing on a
+    list and another on a tensor, it keeps the list's meaning: `l + [x]` and `l + other_list` concatenate,
+    `l * 2` repeats; the arithmetic Python refuses on a list (`l - 1`, `l / 2`, `-l`, ...) is a TypeError, as
+    in Python, never an elementwise result. Ops give plain tensors."""
+
+    __slots__ = ()
+    is_stacked_list = True
+
+    def __add__(self, other):
+        if not isinstance(other, (list, tuple, StackedList)):   # a list + a tensor: TypeError in Python too
+            _refuse("+", other)
+        return _as_list(array_ops.concat([self, _rows(other, self)], 0))
+
+    def __radd__(self, other):
+        if not isinstance(other, (list, tuple, StackedList)):
+            _refuse("+", other)
+        return _as_list(array_ops.concat([_rows(other, self), self], 0))
+
+    __iadd__ = __add__
+
+    def __mul__(self, times):
+        if not isinstance(times, int) or isinstance(times, bool):
+            _refuse("*", times)
+        rank = self.shape.rank
+        if rank is None:
+            raise TypeError("repeating a list a loop over tensors built (`l * n`) needs its rank; "
+                            "use runtime.tile(l, ...) on the stacked tensor instead.")
+        return _as_list(array_ops.tile(self, [max(times, 0)] + [1] * (rank - 1)))
+
+    __rmul__ = __mul__
+    __imul__ = __mul__
+
+
+def _python_refusal(symbol: str):
+    def refused(self, *other):
+        _refuse(symbol, other[0] if other else None)
+    return refused
+
+
+for _name, _symbol in [("__sub__", "-"), ("__rsub__", "-"), ("__truediv__", "/"), ("__rtruediv__", "/"),
+                       ("__floordiv__", "//"), ("__rfloordiv__", "//"), ("__mod__", "%"), ("__rmod__", "%"),
+                       ("__pow__", "**"), ("__rpow__", "**"), ("__neg__", "unary -"), ("__pos__", "unary +"),
+                       ("__abs__", "abs()"), ("__matmul__", "@"), ("__rmatmul__", "@"), ("__and__", "&"),
+                       ("__rand__", "&"), ("__or__", "|"), ("__ror__", "|"), ("__xor__", "^"), ("__rxor__", "^"),
+                       ("__invert__", "~")]:
+    setattr(StackedList, _name, _python_refusal(_symbol))
+
+
+def _refuse(symbol: str, other) -> None:
+    kind = "" if other is None else f" and {type(other).__name__}"
+    raise TypeError(f"unsupported operand for {symbol}: a list (built by a loop over tensors){kind}. After a "
+                    "staged loop the list is its stacked tensor, but Python's operators mean what they mean on a "
+                    "list; for the tensor's elementwise meaning, write runtime.stack(l) first (a plain tensor).")
+
+
+def _rows(values, like: StackedList):
+    if isinstance(values, Tensor):
+        return values
+    if not values:   # `l + []`: nothing to add, with l's element shape
+        return array_ops.zeros_like(like)[:0]
+    return array_ops.stack([convert_to_tensor(v, dtype=like.dtype) for v in values])
+
+
+def _as_list(tensor):
+    """`tensor` (the stacked list a staged loop built) marked so that operators keep a list's meaning."""
+    if tensor.__class__ is SymbolicTensor:
+        tensor.__class__ = StackedList
+    return tensor

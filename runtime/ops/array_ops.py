@@ -257,7 +257,10 @@ STACK = defop("Pack", lambda *values, axis: np.stack(values, axis=axis), _stack_
 
 def stack(values, axis=0, name=None):
     if isinstance(values, Tensor):   # the list of its rows (a list a staged loop stacked): along 0, itself
-        return values if int(axis) == 0 else _stack_rows(values, int(axis), name)
+        if int(axis) != 0:
+            return _stack_rows(values, int(axis), name)
+        # a plain tensor: the stacked list's operators keep a list's meaning (runtime/tensor_array.py)
+        return identity(values, name=name) if getattr(values, "is_stacked_list", False) else values
     values = tensors(values, "Pack")
     return apply(STACK, *values, axis=int(axis), name=name)
 
