@@ -33,6 +33,7 @@ from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
 from autograph.operators.function_scope import is_generated, raised_while_tracing, traced, tracing_failed
 from autograph.operators.logical import staged_operands
+from autograph.operators.staged_raise import BranchRaised, stage_if_raised
 from autograph.operators.variables import UNBOUND, Undefined, UndefinedReturnValue, cell_value, is_undefined, set_cell
 
 
@@ -62,7 +63,7 @@ def if_stmt(pred, true_fn, false_fn, names: tuple = (), composites=None, outer: 
     _check_no_outer(outer, "`if`", true_fn, false_fn)
     if verbosity.level >= 2:
         verbosity.staged("`if`", backend, names)
-    shared = _Shared(names, (true_fn, false_fn))
+    shared = _Shared(names, (true_fn, false_fn), backend)
     shared.stage("`if`", lambda state: _staged_if(backend, pred, shared.function(true_fn), shared.function(false_fn),
                                           state, names, composites))
 
@@ -77,6 +78,17 @@ def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple, com
     outputs: dict = {}
     functions = {"true": true_fn, "false": false_fn}
     unset: set = set()   # return-value slots that neither branch defines: kept out of the cond
+    dead: set = set()    # branches that end with the user's `raise` (operators/staged_raise.py)
+
+    def other_outputs(which: str):
+        """The other branch's outputs: traced already, or learned in a throwaway trace; None if it raises."""
+        other = "false" if which == "true" else "true"
+        if other in outputs:
+            return None if other in dead else outputs[other]
+        try:
+            return _as_tuple(backend.probe(lambda: functions[other](*_copied(state))), n)
+        except BranchRaised:
+            return None
 
     def fill_returns(out: tuple, which: str) -> tuple:
         """A return value undefined in this branch gets a zero shaped like the other branch's."""
@@ -84,21 +96,24 @@ def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple, com
                    if _fillable(name) and is_undefined(v) and i not in unset]
         if not missing or not _can_fill(backend):
             return out
-        other = "false" if which == "true" else "true"
-        known = outputs.get(other)
-        if known is None:   # this branch was traced first: learn the other's types in a throwaway trace
-            known = _as_tuple(backend.probe(lambda: functions[other](*_copied(state))), n)
-        unset.update(i for i in missing if is_undefined(known[i]))
+        known = other_outputs(which)   # this branch was traced first: the other's types from a probe
+        unset.update(i for i in missing if known is None or is_undefined(known[i]))
         return tuple(zeros_like(backend, known[i]) if i in missing and i not in unset else v
                      for i, v in enumerate(out))
 
     def branch(fn, which):
         def run():
             # Each traced branch gets its own copy of a list it may append to: both branches run.
-            out = fill_returns(_as_tuple(fn(*_copied(state)), n), which)
-            _check_defined_after_if([v for i, v in enumerate(out) if i not in unset],
-                                    [name for i, name in enumerate(names) if i not in unset], which,
-                                    functions["false" if which == "true" else "true"], fn)
+            try:
+                out = _as_tuple(fn(*_copied(state)), n)
+            except BranchRaised:   # the graph raises on this path: its outputs are never used
+                dead.add(which)
+                out = _dead_outputs(backend, state, names, other_outputs(which), unset)
+            else:
+                out = fill_returns(out, which)
+                _check_defined_after_if([v for i, v in enumerate(out) if i not in unset],
+                                        [name for i, name in enumerate(names) if i not in unset], which,
+                                        functions["false" if which == "true" else "true"], fn)
             outputs[which] = out
             if len(outputs) == 2:
                 _check_same_structure(outputs["true"], outputs["false"], names, true_fn, false_fn)
@@ -109,6 +124,34 @@ def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple, com
     cond = backend.need("cond", "an `if` statement whose condition is a tensor")
     staged = iter(cond(pred, branch(true_fn, "true"), branch(false_fn, "false")))
     return _result(tuple(state[i] if i in unset else next(staged) for i in range(n)), n)
+
+
+def _dead_outputs(backend, state: tuple, names: tuple, live, unset: set) -> tuple:
+    """The outputs of a branch that ends with the user's `raise` (the graph raises there, so they are never
+    used): a value of the type the other branch gives (`live`), or, if it raises too, the values the
+    statement started with (one undefined there stays out of the cond, in `unset`)."""
+    if live is None:
+        unset.update(i for i, v in enumerate(state) if is_undefined(v))
+        return tuple(state)
+    out = tuple(_placeholder(backend, before, after, name) for before, after, name in zip(state, live, names))
+    unset.update(i for i, (name, v) in enumerate(zip(names, out)) if _fillable(name) and is_undefined(v))
+    return out
+
+
+def _placeholder(backend, before, after, name: str):
+    """A dead value standing for `after` (the other branch's): `before` (the value on entry) when the other
+    branch keeps it, else a zero of `after`'s type, else `before` if it is defined."""
+    if after is before or is_undefined(after):
+        return before
+    try:
+        return zeros_like(backend, after) if backend.zeros_like is not None else before
+    except (StagingError, TypeError, ValueError):
+        if is_undefined(before):
+            raise StagingError(at_user_line(
+                f"'{name}' is assigned in one branch of this `if` on a tensor, and the other branch ends with a "
+                f"`raise`, so a placeholder stands for '{name}' there; none can be made for its value "
+                f"({type(after).__name__}). Assign '{name}' before the `if`.")) from None
+        return before
 
 
 def _meaning(name: str) -> str:
@@ -289,7 +332,7 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
             _check_no_outer(outer, "`while` loop", body_fn, test_fn)
             if verbosity.level >= 2:
                 verbosity.staged("`while` loop", backend, names)
-            shared = _Shared(names, (test_fn, body_fn))
+            shared = _Shared(names, (test_fn, body_fn), backend)
             shared.stage("`while` loop", lambda state: _staged_while(backend, shared.test(test_fn), shared.function(body_fn),
                                                      state, names, opts, composites))
             return
@@ -323,9 +366,19 @@ def _staged_while(backend, test_fn, body_fn, state, names, opts, composites=None
     loop = backend.need("while_loop", "a `while` loop whose condition is a tensor")
 
     def run(kept, full, initial):
-        body = _named(lambda *s: _pick(body_fn(*full(s)), names, kept, body_fn, s), [names[i] for i in kept])
+        body = _named(lambda *s: _pick(_iteration(body_fn, (), full(s)), names, kept, body_fn, s),
+                      [names[i] for i in kept])
         return loop(lambda *s: test_fn(*full(s)), body, initial, dict(opts or {}))
     return _staged_loop(backend, run, state, names)
+
+
+def _iteration(body_fn, lead: tuple, state: list):
+    """`body_fn(*lead, *state)`, one iteration of a staged loop's body; where it ends with the user's `raise`
+    (now an op that raises when the graph runs that path) the state it started with, a dead placeholder."""
+    try:
+        return body_fn(*lead, *state)
+    except BranchRaised:
+        return _result(tuple(state), len(state))
 
 
 def _pick(out, names, kept: list, body_fn, carried: tuple) -> tuple:
@@ -496,7 +549,7 @@ def _go_on(extra_test, iterable, done, body_fn, names, opts, composites, outer=(
 def _stage_for(backend, iterable, body_fn, names, extra_test, opts, composites) -> None:
     if verbosity.level >= 2:
         verbosity.staged("`for` loop", backend, names)
-    shared = _Shared(names, (body_fn, extra_test))
+    shared = _Shared(names, (body_fn, extra_test), backend)
     shared.stage("`for` loop", lambda state: _staged_for(backend, iterable, shared.function(body_fn, lead=1), state, names,
                                            shared.test(extra_test), opts, composites))
 
@@ -510,7 +563,7 @@ def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts, comp
     loop = backend.need("for_loop", "a `for` loop over a tensor")
 
     def run(kept, full, initial):
-        body = _named(lambda item, *s: _pick(body_fn(item, *full(s)), names, kept, body_fn, s),
+        body = _named(lambda item, *s: _pick(_iteration(body_fn, (item,), full(s)), names, kept, body_fn, s),
                       ("item_", *[names[i] for i in kept]))
         test = None if extra_test is None else (lambda *s: extra_test(*full(s)))
         return loop(iterable, body, initial, test, dict(opts or {}))
@@ -589,8 +642,9 @@ class _Shared:
     the variable `nonlocal`) or a global of the function's module (`global`). A staged statement reads its
     state from them and writes the result back; an unbound variable reads as `Undefined`."""
 
-    def __init__(self, names: tuple, functions: tuple):
+    def __init__(self, names: tuple, functions: tuple, backend=None):
         self.names = names
+        self.backend = backend   # the backend staging the statement: for a `raise` in its functions
         self.functions = [fn for fn in functions if fn is not None]
         self.slots = [self._slot(name) for name in names]
 
@@ -616,7 +670,11 @@ class _Shared:
         def with_state(*args):
             self.write(args[lead:])
             if fn is not None:   # an `if` without `else:`
-                traced(fn, *args[:lead])
+                try:
+                    traced(fn, *args[:lead])
+                except Exception as error:
+                    stage_if_raised(self.backend, error)   # the user's `raise`: BranchRaised, now an op
+                    raise
             return _result(self.read(), n)
         with_state.__wrapped__ = fn   # where `_assigned_at` finds the user's assignments
         return with_state

@@ -64,7 +64,7 @@ SAMPLES = {
         lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 2], logits=x), (F,)),
 }
 NOT_SAMPLED = {"Placeholder", "Cond", "While", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
-               "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert",
+               "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert", "Raise",
                "TensorListNew", "TensorListWrite", "TensorListRead", "TensorListStack", "TensorListSize",
                "TensorListFromTensor", "TensorListPop",
                "StridedSliceGrad", "GatherV2Grad", "TensorListZeros", "TensorListAdd", "TensorListElementGrad",
