@@ -167,6 +167,9 @@ def _handler_catching(frame, table: list, target: int, error: Exception):
     if instructions[index + 1].opname == "WITH_EXCEPT_START":
         line = _users_with(instructions, table, target)
         return None if line is None else ("with", line)
+    if index + 2 < len(instructions) and instructions[index + 1].opname == "COPY" \
+            and instructions[index + 2].opname == "BUILD_LIST":   # `except*`
+        return "except", instructions[index + 1].positions.lineno   # (its types are not worked out)
     clause = _clause_catching(frame, instructions, index + 1, error)
     return None if clause is None else ("except", clause)
 
@@ -207,9 +210,13 @@ def _clause_catching(frame, instructions: list, i: int, error: Exception):
                 return line
             i = next((k for k, ins in enumerate(instructions) if ins.offset == jump.argval), len(instructions))
             continue
+        if i < len(instructions) and instructions[i].opname == "CHECK_EG_MATCH":   # `except*`
+            return line
         if start == i and first.opname == "POP_TOP":   # a bare `except:`
             return line
-        return None   # `finally:` code, a `with` exit, or the end of the clauses
+        if clauses and first.opname != "RERAISE":   # a clause whose types a call (or the like) computes
+            return line
+        return None   # `finally:` code, or the end of the clauses
     return None
 
 

@@ -122,7 +122,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
     return apply(ASSERT, condition, *data, message=" ".join(texts) or "assertion failed", name=name)
 
 
-def _raise(*values, error_type, args, slots, state, note):
+def _raise(*values, error_type, args, slots, state, cause, note):
     """A fresh copy of the program's exception (its type, `args` and attributes, made without calling its
     `__init__` again, as pickling would not), with `note` (PEP 678) saying which line raised it. The
     arguments that were tensors (at `slots`) are their values when the op runs, as eager tensors."""
@@ -134,6 +134,8 @@ def _raise(*values, error_type, args, slots, state, note):
     if state:
         error.__dict__.update(state)
     error.add_note(note)
+    if cause is not None:   # `raise ... from cause`
+        error.__cause__ = cause
     raise error
 
 
@@ -149,7 +151,7 @@ def raise_(error: BaseException, note: str, name=None):
     slots = tuple(i for i, arg in enumerate(error.args) if isinstance(arg, Tensor))
     args = tuple(None if i in slots else arg for i, arg in enumerate(error.args))
     return apply(RAISE, *(error.args[i] for i in slots), error_type=type(error), args=args, slots=slots,
-                 state=state, note=note, name=name)
+                 state=state, cause=error.__cause__, note=note, name=name)
 
 
 def is_raised_by_program(error: BaseException) -> bool:

@@ -170,6 +170,38 @@ def test_a_tensor_argument_of_the_exception_is_its_value_when_the_graph_runs():
     assert isinstance(error.args[1], tf.Tensor) and int(error.args[1]) == 5
 
 
+def test_raise_from_keeps_the_cause():
+    def f(x):
+        try:
+            {}["k"]
+        except KeyError as missing:
+            if x > 0:
+                raise ValueError("no k") from missing
+        return x
+
+    assert int(tf.function(f)(tf.constant(-1))) == -1
+    with pytest.raises(ValueError, match="no k") as info:
+        tf.function(f)(tf.constant(1))
+    assert isinstance(info.value.__cause__, KeyError)
+
+
+def test_a_variable_assigned_after_the_raise_is_not_assigned_on_the_raising_path():
+    v = tf.Variable(0)
+
+    @tf.function
+    def f(x):
+        v.assign_add(1)
+        if x > 0:
+            raise ValueError("positive")
+        v.assign_add(10)
+        return x
+
+    f(tf.constant(-1))
+    with pytest.raises(ValueError):
+        f(tf.constant(1))
+    assert int(v.numpy()) == 12
+
+
 def test_a_python_error_in_a_branch_keeps_being_raised_while_tracing():
     def f(x):
         if x > 0:
@@ -285,6 +317,48 @@ def test_an_except_that_cant_catch_it_lets_it_be_staged():
     assert int(tf.function(f)(tf.constant(2))) == 0
     with pytest.raises(KeyError):
         tf.function(f)(tf.constant(7))
+
+
+def key_errors():
+    return (KeyError,)
+
+
+def bare_except(x):
+    s = 0
+    try:
+        if x > 0:
+            raise KeyError("k")
+    except ValueError:
+        s = -1
+    except:  # noqa: E722 - the case tested
+        s = -2
+    return s
+
+
+def computed_types(x):
+    s = 0
+    try:
+        if x > 0:
+            raise KeyError("k")
+    except key_errors():
+        s = -1
+    return s
+
+
+def except_star(x):
+    s = 0
+    try:
+        if x > 0:
+            raise KeyError("k")
+    except* KeyError:
+        s = -1
+    return s
+
+
+@pytest.mark.parametrize("fn", [bare_except, computed_types, except_star], ids=lambda f: f.__name__)
+def test_an_except_that_may_catch_it_is_found_in_every_form(fn):
+    with pytest.raises(ag.StagingError, match=rf"{line_of(fn, 4)}: this `raise` of KeyError .* `except` at "):
+        tf.function(fn)(tf.constant(-1))
 
 
 def test_a_raise_in_a_helper_called_inside_the_callers_try_is_refused():
