@@ -203,7 +203,7 @@ def _clause_catching(frame, instructions: list, i: int, error: Exception):
         line = first.positions.lineno if first.positions else None
         if i < len(instructions) and instructions[i].opname == "CHECK_EXC_MATCH":
             if _may_match(frame, instructions[start:i], error):
-                return line
+                return None if _only_reraises(instructions, i + 3) else line
             clauses += 1
             jump = instructions[i + 1] if i + 1 < len(instructions) else None
             if jump is None or not jump.opname.startswith("POP_JUMP"):
@@ -218,6 +218,15 @@ def _clause_catching(frame, instructions: list, i: int, error: Exception):
             return line
         return None   # `finally:` code, or the end of the clauses
     return None
+
+
+def _only_reraises(instructions: list, i: int) -> bool:
+    """Whether the clause body starting at instruction `i` (after its CHECK_EXC_MATCH, jump and POP_TOP) only sets
+    variables to constants and raises the exception again (`flag = False; raise`, as lowering's clauses do):
+    in the graph the exception leaves the function all the same."""
+    while i < len(instructions) and instructions[i].opname in ("LOAD_CONST", "STORE_FAST", "STORE_DEREF", "NOP"):
+        i += 1
+    return i < len(instructions) and instructions[i].opname == "RAISE_VARARGS" and instructions[i].arg == 0
 
 
 def _may_match(frame, loads: list, error: Exception) -> bool:

@@ -361,6 +361,22 @@ def test_an_except_that_may_catch_it_is_found_in_every_form(fn):
         tf.function(fn)(tf.constant(-1))
 
 
+def test_an_except_that_only_raises_it_again_lets_it_be_staged():
+    def f(x):
+        done = False
+        try:
+            if x > 0:
+                raise KeyError("k")
+        except KeyError:
+            done = True
+            raise
+        return done
+
+    assert not bool(tf.function(f)(tf.constant(-1)))
+    with pytest.raises(KeyError):
+        tf.function(f)(tf.constant(1))   # was a StagingError: the except can catch it
+
+
 def test_a_raise_in_a_helper_called_inside_the_callers_try_is_refused():
     def f(x):
         try:
