@@ -317,8 +317,30 @@ def _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr: str):
     if verbosity.level >= 2:
         verbosity.staged(f"`{expr_repr}`" if expr_repr else "a conditional expression", backend)
     cond = backend.need("cond", f"the conditional expression `{expr_repr}`")
-    return staged_operands(lambda t, f: cond(pred, lambda: (t(),), lambda: (f(),))[0], "`if`/`else`", true_fn,
-                           false_fn)
+    return staged_operands(lambda t, f: cond(pred, lambda: (_operand(backend, t, f),),
+                                             lambda: (_operand(backend, f, t),))[0], "`if`/`else`", true_fn, false_fn)
+
+
+def _operand(backend, mine, other):
+    """`mine()`, an operand of a staged conditional expression; where it ends with the user's `raise` (in a
+    function it calls), now an op that raises when the graph takes this operand, a dead placeholder shaped
+    like the other operand's value. If that can't be made (the other operand raises too), the error is raised
+    while tracing."""
+    try:
+        return mine()
+    except Exception as error:
+        if not _can_fill(backend):
+            raise
+        try:
+            stage_if_raised(backend, error)
+        except BranchRaised:
+            failed = error
+        else:
+            raise
+    try:
+        return zeros_like(backend, backend.probe(other))
+    except Exception:   # noqa: BLE001 - no placeholder: the error, raised while tracing as before
+        raise failed from None
 
 
 # --- while ------------------------------------------------------------------------------------

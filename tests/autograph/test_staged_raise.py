@@ -202,6 +202,25 @@ def test_a_variable_assigned_after_the_raise_is_not_assigned_on_the_raising_path
     assert int(v.numpy()) == 12
 
 
+def in_a_conditional_expression(x):
+    y = helper_that_checks(x + 4) if x > 0 else x * 3
+    return y
+
+
+def test_a_raise_in_an_operand_of_a_staged_conditional_expression():
+    check_returns(in_a_conditional_expression, -2)
+    check_raises(in_a_conditional_expression, (1,), ValueError, ("too big", 3), line_of(helper_that_checks, 2))
+
+
+def test_a_python_error_in_an_operand_keeps_being_raised_while_tracing():
+    def f(x):
+        return {}["k"] if x > 5 else x * 2   # not a `raise`: no placeholder for it (was a silent 0 on the way)
+
+    with pytest.raises(KeyError) as info:
+        tf.function(f)(tf.constant(1))
+    assert "(autograph) raised while tracing `if`/`else` on a tensor" in graph_note(info.value)
+
+
 def test_a_python_error_in_a_branch_keeps_being_raised_while_tracing():
     def f(x):
         if x > 0:
