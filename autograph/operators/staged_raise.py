@@ -135,6 +135,8 @@ def _catching_handler(frame, error: Exception):
     it (its context manager may suppress it), or None. Follows the exception table from the innermost
     handler outward: a `finally:` block passes the exception on."""
     code = frame.f_code
+    if not hasattr(dis, "_parse_exception_table"):   # Python 3.10: no exception table to follow
+        return _any_handler(code)
     table = _exception_table(code)
     offset, seen = frame.f_lasti, set()
     while offset not in seen:
@@ -147,6 +149,16 @@ def _catching_handler(frame, error: Exception):
             return found
         offset = target
     return None
+
+
+def _any_handler(code):
+    """Python 3.10 (its blocks are not visible from Python): ("except", line) of the first `try` or `with` of
+    `code` other than the converted function's own `with ag__.FunctionScope(...)`, wherever it is."""
+    setups = [ins for ins in _instructions(code) if ins.opname in ("SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH")]
+    if "FunctionScope" in code.co_names:
+        first_with = next((ins for ins in setups if ins.opname == "SETUP_WITH"), None)
+        setups = [ins for ins in setups if ins is not first_with]
+    return ("except", setups[0].starts_line or code.co_firstlineno) if setups else None
 
 
 def _exception_table(code) -> list:
