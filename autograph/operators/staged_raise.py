@@ -58,11 +58,16 @@ def _raise_site(error: Exception):
     if not frames:
         return None
     last = frames[-1]
-    if is_converted(last.tb_frame.f_code) and _instruction_at(last.tb_frame.f_code, last.tb_lasti) == "RAISE_VARARGS":
-        return last.tb_frame.f_code.co_filename, last.tb_lineno, "`raise`"
-    if last.tb_frame.f_code is _assert_code() and len(frames) > 1 and is_converted(frames[-2].tb_frame.f_code):
-        return frames[-2].tb_frame.f_code.co_filename, frames[-2].tb_lineno, "`assert`"
-    return None
+    code = last.tb_frame.f_code
+    if is_converted(code):
+        where, statement = last, "`raise`"
+    elif code is _assert_code() and len(frames) > 1 and is_converted(frames[-2].tb_frame.f_code):
+        where, statement = frames[-2], "`assert`"
+    else:
+        return None
+    if _instruction_at(code, last.tb_lasti) != "RAISE_VARARGS":
+        return None
+    return where.tb_frame.f_code.co_filename, where.tb_lineno, statement
 
 
 def _assert_code():
