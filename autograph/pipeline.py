@@ -51,7 +51,7 @@ NEEDS = {
     lists.transform: ("append", "pop"),
     call_trees.transform: {gast.Call},
     conditional_expressions.transform: {gast.IfExp},
-    comparisons.transform: {"chained compare"},
+    comparisons.transform: {"chained compare", "none test"},
     logical_expressions.transform: {gast.BoolOp, gast.UnaryOp},
     _analyse: _CONTROL,
     control_flow.transform: _CONTROL | {gast.Match},
@@ -70,7 +70,8 @@ class Scan:
     """What one walk of a function (nested functions included) finds."""
 
     types: set = field(default_factory=set)     # node types, "loop else" for a loop with an `else:`,
-                                                # "chained compare" for `a < b < c`, and
+                                                # "chained compare" for `a < b < c`, "none test"
+                                                # for `x is None` and `x is not None`, and
                                                 # activity.COMPOSITE_STORE
     ids: set = field(default_factory=set)       # the ids of Names
     attrs: set = field(default_factory=set)     # attribute names
@@ -87,6 +88,10 @@ class Scan:
     def names(self) -> set:
         """The names and attributes used (what NEEDS looks for)."""
         return self.ids | self.attrs
+
+
+def _none_in(compare) -> bool:
+    return any(v.__class__ is gast.Constant and v.value is None for v in (compare.left, *compare.comparators))
 
 
 def scan(node) -> Scan:
@@ -109,6 +114,8 @@ def scan(node) -> Scan:
             types.add("loop else")
         elif cls is gast.Compare and len(n.ops) > 1:
             types.add("chained compare")
+        elif cls is gast.Compare and n.ops[0].__class__ in (gast.Is, gast.IsNot) and _none_in(n):
+            types.add("none test")
         elif cls is gast.FunctionDef or cls is gast.ClassDef or cls is gast.AsyncFunctionDef:
             found.defs.add(n.name)
         elif cls is gast.Global or cls is gast.Nonlocal:

@@ -5,8 +5,8 @@ Eager tensors and ops (`constant`, `add`, `matmul`, ...), `Variable`,
 `while_loop`), and an executor that runs graphs as generated Python.
 """
 from runtime import dtypes, errors
-from runtime.dtypes import (DType, as_dtype, bool, float16, float32, float64, int8, int16, int32,  # noqa: A004
-                            int64, uint8)
+from runtime.dtypes import (DType, as_dtype, bool, complex64, complex128, float16, float32, float64, int8,  # noqa: A004
+                            int16, int32, int64, string, uint8)
 from runtime.shape import TensorShape
 from runtime.tensor import Tensor, constant, convert_to_tensor
 from runtime import ops
@@ -24,7 +24,9 @@ from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_
                                   mod, multiply, negative, not_equal, pow, reduce_all, reduce_any, reduce_max,
                                   reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin, sqrt,
                                   square, subtract, tanh, truediv)
-from runtime import debugging, math, nn, random
+from runtime.ops.complex_ops import complex  # noqa: A004
+from runtime.ops.script_ops import py_function
+from runtime import debugging, math, nn, random, strings
 from runtime.variables import Variable
 from runtime.autodiff import GradientTape, custom_gradient
 from runtime.ops import gradients as _gradients  # noqa: F401  (attaches the gradient table's rules to the ops)
@@ -40,6 +42,7 @@ from runtime.function import ConcreteFunction, Function, TensorSpec, function
 from runtime.graph import Graph
 from runtime.tensor_array import TensorArray
 from runtime.serialization import load_function, save_function
+from runtime import onnx  # noqa: E402  (runtime.onnx.export; imports the onnx package only when called)
 
 newaxis = None
 
@@ -47,6 +50,34 @@ newaxis = None
 def executing_eagerly() -> bool:
     """False while a function is being traced, True otherwise."""
     return ops.registry.context.graph is None
+
+
+# TensorFlow modules runtime deliberately does not provide, and what to use instead (docs/tf-compat.md)
+OUT_OF_SCOPE = {
+    "data": "iterate over tensors or Python lists instead (a `for` over a tensor is a staged loop)",
+    "estimator": "write the model as a tf.Module and train it with tf.GradientTape",
+    "saved_model": "save traced functions with runtime.save_function / load_function, Variables with "
+                   "tf.train.Checkpoint",
+    "distribute": "runtime computes on one CPU", "tpu": "runtime computes on one CPU",
+    "lite": "export a graph to ONNX instead (docs/graph.md)",
+    "summary": "log values with tf.print or Python", "image": "use NumPy on the values",
+    "io": "read files with Python or NumPy and convert with tf.constant", "audio": "use NumPy on the values",
+    "signal": "use NumPy on the values", "sparse": "use dense tensors", "ragged": "pad to dense tensors",
+    "linalg": "tf.matmul and tf.einsum are provided", "feature_column": "compute features with tensor ops",
+    "lookup": "use Python dicts outside the graph, or tf.gather with integer ids", "queue": "use Python",
+    "xla": "use tf.function(jit_compile=True)", "quantization": "use tf.cast",
+    "SparseTensor": "use dense tensors", "RaggedTensor": "pad to dense tensors",
+    "Session": "runtime is TensorFlow 2-like: call functions directly",
+}
+
+
+def __getattr__(name: str):
+    """Only for TensorFlow names runtime deliberately lacks: a clear error instead of an AttributeError."""
+    if name in OUT_OF_SCOPE:
+        raise errors.OutOfScopeError(
+            f"tf.{name} is out of scope for runtime, a small TensorFlow-2-like runtime on NumPy: "
+            f"{OUT_OF_SCOPE[name]}. docs/tf-compat.md lists what exists, what differs and what is out of scope.")
+    raise AttributeError(f"module 'runtime' has no attribute {name!r}")
 
 # autograph: runtime registers itself as a backend, like any other framework would
 from runtime import autograph, backend  # noqa: E402,F401

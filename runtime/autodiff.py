@@ -54,8 +54,8 @@ class _Entry:
 
 
 def differentiable(t) -> bool:
-    """Whether gradients flow through `t`: floats, and lists (a TensorArray's variant tensor)."""
-    return t.dtype.is_floating or t.dtype is dtypes.variant
+    """Whether gradients flow through `t`: floats, complex numbers, and lists (a TensorArray's variant tensor)."""
+    return t.dtype.is_floating or t.dtype.is_complex or t.dtype is dtypes.variant
 
 
 def zeros_for(t):
@@ -162,7 +162,7 @@ class GradientTape:
         """Whether this tape watches `handle`, starting to if it is a trainable float one it may watch."""
         if id(handle) in self._handles:
             return True
-        if not (self._watch_accessed and handle.trainable and handle.dtype.is_floating):
+        if not (self._watch_accessed and handle.trainable and (handle.dtype.is_floating or handle.dtype.is_complex)):
             return False
         self._watch_handle(handle)
         return True

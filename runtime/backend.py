@@ -310,4 +310,5 @@ BACKEND = backends.register_backend(backends.Backend(
     list_empty_like=_list_empty_like,
     probe=_probe,
     zeros_like=_zeros_like,
+    check_defined=logging_ops.check_defined,
 ))

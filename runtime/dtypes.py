@@ -38,18 +38,37 @@ class DType:
         return self.as_numpy_dtype is np.bool_
 
     @property
+    def is_complex(self) -> bool:
+        return np.issubdtype(self.as_numpy_dtype, np.complexfloating)
+
+    @property
+    def is_string(self) -> bool:
+        return self.as_numpy_dtype is np.bytes_
+
+    @property
     def is_numeric(self) -> bool:
-        return not self.is_bool
+        return not (self.is_bool or self.is_string)
+
+    @property
+    def real_dtype(self) -> "DType":
+        """float32 for complex64, float64 for complex128, the dtype itself otherwise (TensorFlow's name)."""
+        return {"complex64": float32, "complex128": float64}.get(self.name, self)
 
     @property
     def min(self):
+        self._check_ordered("min")
         info = np.finfo if self.is_floating else np.iinfo
         return info(self.as_numpy_dtype).min
 
     @property
     def max(self):
+        self._check_ordered("max")
         info = np.finfo if self.is_floating else np.iinfo
         return info(self.as_numpy_dtype).max
+
+    def _check_ordered(self, what: str) -> None:
+        if self.is_complex or self.is_string:
+            raise TypeError(f"{self.name} has no {what}: its values are not ordered.")
 
     def __eq__(self, other) -> bool:
         if isinstance(other, DType):
@@ -81,13 +100,17 @@ int32 = DType("int32", np.int32)
 int64 = DType("int64", np.int64)
 uint8 = DType("uint8", np.uint8)
 bool = DType("bool", np.bool_)  # noqa: A001 - TensorFlow's name
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
+string = DType("string", np.bytes_)  # values are NumPy bytes arrays (kind 'S'); numpy() gives bytes objects
 half, double = float16, float64
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, complex64, complex128, string)
 variant = DType("variant", np.object_)   # a TensorArray's value in a graph; not a user dtype
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in ALL}
-_BY_PYTHON = {builtins.float: float32, builtins.int: int32, builtins.bool: bool}
+_BY_PYTHON = {builtins.float: float32, builtins.int: int32, builtins.bool: bool, builtins.complex: complex128,
+              builtins.str: string, builtins.bytes: string}
 
 
 def as_dtype(value) -> DType:
@@ -99,7 +122,7 @@ def as_dtype(value) -> DType:
     if value in _BY_PYTHON:
         return _BY_PYTHON[value]
     try:
-        found = _BY_NUMPY.get(np.dtype(value))
+        found = _BY_NUMPY.get(np.dtype(value)) or _string_kind(np.dtype(value))
     except TypeError:
         found = None
     if found is None:
@@ -108,9 +131,14 @@ def as_dtype(value) -> DType:
     return found
 
 
+def _string_kind(np_dtype: np.dtype):
+    """`string` for NumPy's bytes and str dtypes of any width ('S3', '<U5'), else None."""
+    return string if np_dtype.kind in "SU" else None
+
+
 def from_numpy(np_dtype: np.dtype) -> DType:
     """The DType of a NumPy dtype, or a TypeError naming what is supported."""
-    found = _BY_NUMPY.get(np_dtype)
+    found = _BY_NUMPY.get(np_dtype) or _string_kind(np_dtype)
     if found is None:
         return as_dtype(np_dtype)
     return found

@@ -89,14 +89,24 @@ class UnimplementedError(OpError, NotImplementedError):
 
 class LoweringError(UnimplementedError):
     """A graph can't be lowered to another engine: `function(jit_compile=True)` met an op with no JAX
-    lowering rule (the message names the op and the line that made it), or JAX isn't installed.
+    lowering rule, or `runtime.onnx.export` an op with no ONNX mapping (the message names the op and the
+    line that made it).
 
         @runtime.function(jit_compile=True)
         def f(x):
             return runtime.sort(x)      # LoweringError: ... op Sort ... made at f.py:3
 
     Fix: leave `jit_compile` unset for that function (the NumPy executor runs every op), or add a rule
-    for the op to `runtime/lowering/to_jax.py`.
+    for the op to `runtime/lowering/to_jax.py` (`to_onnx.py` for export).
+    """
+
+
+class GraphvizNotFoundError(FileNotFoundError):
+    """A graph was to be drawn as a picture (`Graph.render("g.svg")`, `python -m runtime.dot ... -o g.svg`)
+    but Graphviz's `dot` program is not on the PATH.
+
+    Fix: install Graphviz (`apt-get install graphviz`, `brew install graphviz`), or write the DOT text
+    (`-o g.dot`, `graph.to_dot()`) and render it where Graphviz is installed.
     """
 
 

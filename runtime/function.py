@@ -21,6 +21,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from runtime import config, nest
+from runtime.compat import check_autograph_options
 from runtime.control_flow import user_location
 from runtime.errors import OpError
 from runtime.executor.codegen import compile_graph
@@ -297,7 +298,7 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
             inputs.append(leaf)
     call_args, call_kwargs = nest.pack(structure, inputs)
     with building(graph):
-        result = fn(*call_args, **call_kwargs)
+        result = _python_scalars_as_tensors(fn(*call_args, **call_kwargs))
         outputs = [graph.capture(v) if isinstance(v, Tensor) else v for v in nest.flatten(result)]
         outputs = [graph.capture(v._as_tensor(None)) if _is_variable(v) else v for v in outputs]
     graph.structured_outputs = result
@@ -305,6 +306,26 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
     signature = nest.pack(structure, [TensorSpec(leaf.shape, leaf.dtype, label) if is_tensor_leaf(leaf) else leaf
                                       for leaf, label in zip(leaves, arg_names)])
     return ConcreteFunction(graph, name, signature, result, outputs, param_names)
+
+
+_SCALARS = (bool, int, float, complex, str, bytes, np.generic)
+
+
+def _python_scalars_as_tensors(result):
+    """A function's result with its Python numbers, bools and strings made tensors, as TensorFlow returns
+    them (`return 3` gives an int32 tensor); None and other objects stay as they are."""
+    leaves = nest.flatten(result)
+    if not any(isinstance(v, _SCALARS) for v in leaves):
+        return result
+    converted = [_as_tensor_if_it_fits(v) if isinstance(v, _SCALARS) else v for v in leaves]
+    return nest.pack(result, converted) if nest.is_sequence(result) else converted[0]
+
+
+def _as_tensor_if_it_fits(value):
+    try:
+        return convert_to_tensor(value)
+    except (TypeError, ValueError):   # an int beyond int64: returned as the Python value
+        return value
 
 
 def _is_variable(value) -> bool:
@@ -334,6 +355,7 @@ class ConcreteFunction:
         self._input_structure = input_structure
         self.structured_outputs = structured_outputs
         self._flat_outputs = flat_outputs
+        self._resolves = _holds_maybe(structured_outputs)   # values defined on some paths only (see _structured)
         self._param_names = param_names
         self._executable = None
         self._lock = threading.Lock()
@@ -451,7 +473,10 @@ class ConcreteFunction:
         return self._structured(flat)
 
     def _structured(self, flat: list):
-        return nest.pack(self.structured_outputs, flat) if nest.is_sequence(self.structured_outputs) else flat[0]
+        out = nest.pack(self.structured_outputs, flat) if nest.is_sequence(self.structured_outputs) else flat[0]
+        if self._resolves and registry.context.graph is None:
+            return _resolved(out, f" ({self.name} returns it)")
+        return out
 
     def _accepts(self, args, kwargs) -> bool:
         mine = nest.flatten(self._input_structure)
@@ -495,6 +520,30 @@ class ConcreteFunction:
         return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]}>"
 
 
+def _holds_maybe(structure) -> bool:
+    """Whether a function's outputs hold a value that a staged statement defined on some paths only (autograph's
+    `MaybeValue`: a value and a defined flag, carried as a structure of two tensors)."""
+    if hasattr(structure, "resolved") and hasattr(structure, "_flatten"):
+        return True
+    if isinstance(structure, (tuple, list)):
+        return any(_holds_maybe(v) for v in structure)
+    return isinstance(structure, dict) and any(_holds_maybe(v) for v in structure.values())
+
+
+def _resolved(structure, context: str):
+    """The outputs with each such value replaced by what Python gives on the path that ran: the value, None,
+    or the error (UnboundLocalError) Python raises."""
+    if hasattr(structure, "resolved") and hasattr(structure, "_flatten"):
+        return structure.resolved(context)
+    if isinstance(structure, (tuple, list)) and not hasattr(structure, "_fields"):
+        return type(structure)(_resolved(v, context) for v in structure)
+    if isinstance(structure, tuple):
+        return type(structure)(*(_resolved(v, context) for v in structure))
+    if isinstance(structure, dict):
+        return {k: _resolved(v, context) for k, v in structure.items()}
+    return structure
+
+
 def _call_kernel(*values, function, graph, captures):
     return list(function.execute(values[:len(graph.inputs)]))
 
@@ -507,10 +556,13 @@ CALL = defop("Call", _call_kernel, lambda *inputs, function, graph, captures: [
 
 def function(func: Optional[Callable] = None, input_signature=None, autograph: bool = True,
              reduce_retracing: bool = False, jit_compile=None, experimental_relax_shapes: Optional[bool] = None,
-             experimental_compile=None):
+             experimental_compile=None, experimental_autograph_options=None):
     """Make a Python function run as traced graphs (decorator or call), like `tf.function`.
     `jit_compile=True` (or TensorFlow's older `experimental_compile=True`) compiles each concrete
-    function with XLA through JAX instead of running it on the NumPy executor."""
+    function with XLA through JAX instead of running it on the NumPy executor.
+    `experimental_autograph_options` (`runtime.autograph.experimental.Feature` values) is accepted and
+    changes nothing: autograph always applies every conversion it has."""
+    check_autograph_options(experimental_autograph_options)
     if experimental_relax_shapes is not None:
         reduce_retracing = experimental_relax_shapes
     if jit_compile is None:

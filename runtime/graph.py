@@ -210,10 +210,21 @@ class Graph:
 
     # -- checking and printing -----------------------------------------------
 
+    def as_graph_def(self):
+        """This graph as TensorFlow's GraphDef describes one: `node` (name, op, input, attr) and the graphs
+        of Cond/While ops as `library.function` (`runtime/graph_def.py`)."""
+        from runtime.graph_def import as_graph_def  # graph_def reads graphs; graph.py need not import it
+        return as_graph_def(self)
+
     def to_dot(self) -> str:
         """This graph as Graphviz DOT text: ops with names and types, edges with dtypes and shapes, the
         graphs of `Cond`/`While` as nested clusters (`runtime/lowering/dot.py`)."""
         return dot.to_dot(self)
+
+    def render(self, path: str) -> str:
+        """Draw this graph to `path`: DOT text for `.dot`, else the format of the suffix (`.svg`, `.png`,
+        `.pdf`) drawn by Graphviz's `dot` (`runtime.errors.GraphvizNotFoundError` when it isn't installed)."""
+        return dot.render(self, path)
 
     def lint(self) -> None:
         """Check the graph's invariants; raise AssertionError naming the first broken one."""

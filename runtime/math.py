@@ -9,3 +9,4 @@ from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_
 from runtime.ops.extra_math import erf, expm1, log1p, reciprocal, reduce_logsumexp, rsqrt  # noqa: F401,E402
 from runtime.ops.nn_ops import softplus  # noqa: F401,E402
 from runtime.ops.sort_ops import top_k  # noqa: F401,E402
+from runtime.ops.complex_ops import angle, complex, conj, imag, real  # noqa: F401,E402,A004

@@ -179,7 +179,9 @@ def _encode(value, variables: dict):
         return {"spec": [value.dtype.name, value.shape.dims]}
     if isinstance(value, (np.ndarray, np.generic)):
         array = np.asarray(value)
-        return {"array": array.tolist(), "dtype": array.dtype.name, "shape": list(array.shape)}
+        return {"array": _json_items(array), "dtype": array.dtype.str, "shape": list(array.shape)}
+    if isinstance(value, bytes):
+        return {"bytes": value.decode("latin-1")}
     if isinstance(value, tuple):
         return {"tuple": [_encode(v, variables) for v in value]}
     if isinstance(value, list):
@@ -193,6 +195,24 @@ def _encode(value, variables: dict):
         variables[key] = _encode(np.asarray(value.value), variables)
         return {"variable": key}
     raise TypeError(f"Can't save an attribute of type {type(value).__name__}: {value!r}.")
+
+
+def _json_items(array: np.ndarray) -> list:
+    """An array's items as JSON values: bytes as latin-1 text (one character per byte), complex numbers as
+    [real, imag] pairs, others as NumPy's tolist gives them."""
+    if array.dtype.kind == "S":
+        return [bytes(b).decode("latin-1") for b in array.reshape(-1)]
+    if array.dtype.kind == "c":
+        return [[z.real, z.imag] for z in array.reshape(-1).tolist()]
+    return array.tolist()
+
+
+def _array_from_json(items, dtype: np.dtype) -> np.ndarray:
+    if dtype.kind == "S":
+        return np.array([text.encode("latin-1") for text in items], dtype=dtype)
+    if dtype.kind == "c":
+        return np.array([complex(re, im) for re, im in items], dtype=dtype)
+    return np.array(items, dtype=dtype)
 
 
 def _decode(value, handles: dict, graph=None):
@@ -209,8 +229,9 @@ def _decode(value, handles: dict, graph=None):
     if "spec" in value:
         return Spec(_dtype(value["spec"][0]), TensorShape(value["spec"][1]))
     if "array" in value:
-        array = np.array(value["array"], dtype=value["dtype"]).reshape(value["shape"])
-        return array
+        return _array_from_json(value["array"], np.dtype(value["dtype"])).reshape(value["shape"])
+    if "bytes" in value:
+        return value["bytes"].encode("latin-1")
     if "tuple" in value:
         return tuple(_decode(v, handles, graph) for v in value["tuple"])
     if "dict" in value:

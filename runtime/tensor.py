@@ -44,6 +44,7 @@ class EagerTensor(Tensor):
 
     def __init__(self, value, dtype=None):
         array = np.asarray(value) if dtype is None else np.asarray(value, dtypes.as_dtype(dtype).as_numpy_dtype)
+        array = as_bytes(array)
         self._value = array
         self._dtype = dtypes.from_numpy(array.dtype)
 
@@ -56,12 +57,15 @@ class EagerTensor(Tensor):
         return self._value.ndim
 
     def numpy(self):
-        """The value as a NumPy array (a NumPy scalar for a 0-d tensor)."""
+        """The value as a NumPy array (a NumPy scalar for a 0-d tensor; for strings, as TensorFlow gives
+        them, `bytes` or an object array of `bytes`)."""
         value = self._value
+        if self._dtype is dtypes.string:
+            return _strings_as_objects(value)
         return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
 
     def __array__(self, dtype=None, copy=None):
-        value = np.asarray(self._value)
+        value = np.asarray(self._value) if self._dtype is not dtypes.string else np.asarray(self.numpy(), object)
         return value if dtype is None else value.astype(dtype)
 
     def __bool__(self) -> bool:
@@ -114,6 +118,21 @@ class EagerTensor(Tensor):
         t._value = value
         t._dtype = dtypes.from_numpy(value.dtype)
         return t
+
+
+def _strings_as_objects(value):
+    value = np.asarray(value)
+    return bytes(value[()]) if value.ndim == 0 else value.astype(object)
+
+
+def as_bytes(array: np.ndarray) -> np.ndarray:
+    """A NumPy str array ('<U3') as UTF-8 bytes ('S3'), how string tensors hold their values; others unchanged."""
+    if array.dtype.kind == "U":
+        return np.char.encode(array, "utf-8")
+    if array.dtype == object and array.size and all(isinstance(v, (bytes, str)) for v in array.flat):
+        return np.array([v.encode("utf-8") if isinstance(v, str) else v for v in array.flat],
+                        dtype=bytes).reshape(array.shape)
+    return array
 
 
 def _numpy_repr(value) -> str:
@@ -206,28 +225,33 @@ class SymbolicTensor(Tensor):
 
 # --- conversion ----------------------------------------------------------------
 
-_KIND = {bool: 0, int: 1, float: 2}
-
-
 def _python_kind(value) -> Optional[int]:
-    """0 bool, 1 int, 2 float for Python scalars and nested lists/tuples of them; `_EMPTY` for lists with no
-    number in them (`[]`, `[[], []]`), which fit any dtype and default to float32, as in TensorFlow."""
+    """0 bool, 1 int, 2 float, 3 complex, 4 str or bytes for Python scalars and nested lists/tuples of them;
+    `_EMPTY` for lists with no value in them (`[]`, `[[], []]`), which fit any dtype and default to float32,
+    as in TensorFlow. None for anything else, and for lists that mix strings and numbers."""
     if isinstance(value, bool):
         return 0
-    if isinstance(value, numbers.Integral) and not isinstance(value, np.generic):
+    if isinstance(value, np.generic):
+        return None
+    if isinstance(value, numbers.Integral):
         return 1
-    if isinstance(value, numbers.Real) and not isinstance(value, np.generic):
+    if isinstance(value, numbers.Real):
         return 2
+    if isinstance(value, numbers.Complex):
+        return 3
+    if isinstance(value, (str, bytes)):
+        return _STRING
     if isinstance(value, (list, tuple)):
         kinds = [_python_kind(v) for v in value]
-        if None in kinds:
+        if None in kinds or (_STRING in kinds and set(kinds) - {_STRING, _EMPTY}):
             return None
         return max(kinds, default=_EMPTY)
     return None
 
 
-_EMPTY = -1
-_DEFAULT_FOR_KIND = {_EMPTY: dtypes.float32, 0: dtypes.bool, 1: dtypes.int32, 2: dtypes.float32}
+_EMPTY, _STRING = -1, 4
+_DEFAULT_FOR_KIND = {_EMPTY: dtypes.float32, 0: dtypes.bool, 1: dtypes.int32, 2: dtypes.float32,
+                     3: dtypes.complex128, _STRING: dtypes.string}
 
 
 def _dtype_accepts_kind(dtype: dtypes.DType, kind: int) -> bool:
@@ -235,8 +259,12 @@ def _dtype_accepts_kind(dtype: dtypes.DType, kind: int) -> bool:
         return True
     if dtype.is_bool:
         return kind == 0
+    if dtype.is_string:
+        return kind == _STRING
     if dtype.is_integer:
         return kind == 1
+    if dtype.is_complex:
+        return kind in (1, 2, 3)
     return kind in (1, 2)
 
 
@@ -248,9 +276,12 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
     kind = _python_kind(value)
     if kind is None:
         array = np.asarray(value)
+        if array.dtype.kind == "U" and type(value) in (list, tuple):
+            raise TypeError(f"Cannot convert {short_repr(value)} to a tensor: it mixes strings and other values.")
+        array = as_bytes(array)
         if array.dtype == object:
-            raise TypeError(f"Cannot convert {value!r} to a tensor: its elements are not numbers of one kind "
-                            "(nested lists must be rectangular and hold only numbers or bools).")
+            raise TypeError(f"Cannot convert {value!r} to a tensor: its elements are not numbers, bools or "
+                            "strings of one kind (nested lists must be rectangular and hold only those).")
         if dtype is not None and array.dtype != dtype.as_numpy_dtype:
             array = array.astype(dtype.as_numpy_dtype)
         return array
@@ -260,8 +291,10 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
             dtype = _int_dtype_for(value)
     elif exact and not _dtype_accepts_kind(dtype, kind):
         raise TypeError(f"Cannot convert {short_repr(value)} to a tensor of dtype {dtype.name}: "
-                        f"a Python {['bool', 'int', 'float'][kind]} does not convert exactly. "
+                        f"a Python {['bool', 'int', 'float', 'complex', 'str'][kind]} does not convert exactly. "
                         f"Write a value of the right kind, or use runtime.cast.")
+    if kind == _STRING:
+        return _string_array(value)
     try:
         array = np.array(value, dtype=dtype.as_numpy_dtype)
     except OverflowError:
@@ -269,6 +302,19 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
     except ValueError as e:
         raise ValueError(f"Cannot convert {short_repr(value)} to a tensor: {e}. Nested lists must be rectangular.") from None
     return array
+
+
+def _string_array(value) -> np.ndarray:
+    """Nested lists of str (UTF-8 encoded) and bytes as a NumPy bytes array; `''` keeps its length-0 item."""
+    def encode(v):
+        if isinstance(v, (list, tuple)):
+            return [encode(x) for x in v]
+        return v.encode("utf-8") if isinstance(v, str) else v
+    try:
+        return np.array(encode(value), dtype=bytes)
+    except ValueError as e:
+        raise ValueError(f"Cannot convert {short_repr(value)} to a tensor: {e}. Nested lists must be rectangular.") \
+            from None
 
 
 def _int_dtype_for(value) -> dtypes.DType:
@@ -291,7 +337,7 @@ def constant(value, dtype=None, shape=None, name: Optional[str] = None) -> Tenso
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, EagerTensor):
-        array = value._value if dtype is None else np.asarray(value._value).astype(dtype.as_numpy_dtype)
+        array = value._value if dtype in (None, value.dtype) else np.asarray(value._value).astype(dtype.as_numpy_dtype)
     else:
         array = to_numpy(value, dtype)
     if shape is not None:

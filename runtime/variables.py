@@ -58,7 +58,9 @@ def _check(handle, value, op_name):
 
 
 def _assign(value, handle):
-    handle.value = _check(handle, value, "AssignVariableOp").astype(handle.value.dtype, copy=True)
+    value = _check(handle, value, "AssignVariableOp")
+    kept = value.dtype if value.dtype.kind == "S" else handle.value.dtype   # bytes of any width ('S1', 'S3')
+    handle.value = value.astype(kept, copy=True)
     return handle.value
 
 

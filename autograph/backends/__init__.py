@@ -66,6 +66,11 @@ class Backend:
     # A function that may end without `return` on a path a staged value chooses (Python returns None there):
     # check_returned(did_return, message_fn) makes that path fail. None: `assert_(did_return, message_fn)`.
     check_returned: Optional[Callable] = None
+    # check_defined(value, defined, error, message) -> value, failing with `error(message)` where the staged bool
+    # `defined` is false when the graph runs. With it (and the two above), a variable that a staged statement
+    # defines on some paths only is carried with a defined flag and checked where it is read
+    # (operators/maybe.py); without it, such a variable is a StagingError.
+    check_defined: Optional[Callable] = None
     extra: dict = field(default_factory=dict)
 
     def need(self, capability: str, construct: str) -> Callable:

@@ -8,7 +8,9 @@ Before:                          After:
 so they are passed as values; `c` is evaluated only when `a < b` holds, so it is a function.
 `chain_compare` goes through `ag__.and_`, so with a tensor `a < b` the rest is staged in a `Cond`,
 where Python's `and` would call `bool()` on the tensor. A comparison with one operator is left alone:
-the framework's operators handle it.
+the framework's operators handle it, except `x is None` and `x is not None`, which become
+`ag__.is_none(x)` and `ag__.is_not_none(x)`: a variable a staged statement left None on some paths only is
+a placeholder and a flag there (operators/maybe.py), which Python's `is` can't see.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ class ChainedComparisons(Thunks):
     def visit_Compare(self, node):
         self.generic_visit(node)
         if len(node.ops) == 1:
-            return node
+            return self._none_test(node)
         call = templates.replace_as_expression("ag__.chain_compare()")
         args = [node.left]
         for i, (op, operand) in enumerate(zip(node.ops, node.comparators)):
@@ -34,6 +36,27 @@ class ChainedComparisons(Thunks):
             args.append(operand if i == 0 else self.thunk(operand, "compare_operand"))
         call.args = args
         return call
+
+
+    def _none_test(self, node):
+        """`x is None` / `x is not None` as `ag__.is_none(x)` / `ag__.is_not_none(x)`: Python's `is` on Python
+        values; on a variable a staged statement left None on some paths only, a staged bool (operators/maybe.py)."""
+        op, right = node.ops[0], node.comparators[0]
+        if not isinstance(op, (gast.Is, gast.IsNot)):
+            return node
+        if _is_none(right):
+            subject = node.left
+        elif _is_none(node.left):
+            subject = right
+        else:
+            return node
+        name = "ag__.is_none" if isinstance(op, gast.Is) else "ag__.is_not_none"
+        call = templates.replace_as_expression(f"{name}(subject)", subject=subject)
+        return call
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, gast.Constant) and node.value is None
 
 
 def transform(node, ctx: Context):

@@ -31,6 +31,8 @@ from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
+from autograph.operators import maybe
+from autograph.operators.maybe import MaybeValue
 from autograph.operators.function_scope import is_generated, raised_while_tracing, traced, tracing_failed
 from autograph.operators.logical import staged_operands
 from autograph.operators.staged_raise import BranchRaised, stage_if_raised
@@ -55,6 +57,8 @@ def if_stmt(pred, true_fn, false_fn, names: tuple = (), composites=None, outer: 
     """`if pred:` — Python's if, or the backend's cond for a staged `pred` (`false_fn` None: no `else:`). `outer`: variables of an enclosing
     function or the module (`nonlocal`, `global`) that the statement assigns: a staged statement can't."""
     if pred.__class__ is bool or (backend := backend_for(pred)) is None:   # inlined: the hot Python path
+        if pred.__class__ is MaybeValue:   # defined on some staged paths only: read (and checked) here
+            return if_stmt(pred.read("if"), true_fn, false_fn, names, composites, outer)
         if pred:
             true_fn()
         elif false_fn is not None:
@@ -74,6 +78,148 @@ def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple, com
     if composites and (carried := _Carried.read(composites, len(names))):
         return carried.run(lambda: _staged_if(backend, pred, carried.body(true_fn), carried.body(false_fn),
                                               carried.state(state), carried.names(names)))
+    if maybe.can_carry(backend):
+        lift: set = set()
+        while True:
+            try:
+                return _staged_if_carrying(backend, pred, true_fn, false_fn, state, names, lift)
+            except _Relift as again:   # a slot the branch traced first gave a value is undefined in the other
+                lift = lift | again.slots
+    return _staged_if_filling(backend, pred, true_fn, false_fn, state, names)
+
+
+class _Relift(Exception):
+    """Internal: trace the staged statement again, carrying the variables in `slots` with a defined flag."""
+
+    def __init__(self, slots: set):
+        super().__init__(slots)
+        self.slots = slots
+
+
+def _staged_if_carrying(backend, pred, true_fn, false_fn, state: tuple, names: tuple, lift: set):
+    """The backend's cond, where a variable (or the return value) that some branch leaves undefined or None
+    and another defines is carried as a `MaybeValue` (operators/maybe.py). `lift`: slots known to need it."""
+    n = len(names)
+    functions = {"true": true_fn, "false": false_fn}
+    raw: dict = {}        # each branch's values, as the user's code left them (traced, or probed)
+    traced_: set = set()  # the branches traced for the cond (not only probed)
+    unset: set = set()    # slots neither branch defines: kept out of the cond
+    templates: dict = {}  # slot -> the MaybeValue (name, reasons) both branches' values become
+    dead: set = set()     # branches that end with the user's `raise` (operators/staged_raise.py)
+    where = maybe.location()
+
+    def values_of(which: str) -> tuple:
+        if which not in raw:   # learn the other branch's values in a throwaway trace
+            try:
+                raw[which] = _as_tuple(backend.probe(lambda: functions[which](*_copied(state))), n)
+            except BranchRaised:
+                dead.add(which)
+                raw[which] = tuple(state)
+        return raw[which]
+
+    def dead_values(which: str) -> tuple:
+        """A branch that ends with the user's `raise` (the graph raises there): placeholders like the other
+        branch's values, or, if it raises too, the values the statement started with."""
+        other = "false" if which == "true" else "true"
+        theirs = values_of(other)
+        if other in dead:
+            return tuple(state)
+        return tuple(_dead_value(backend, before, after, name) for before, after, name in zip(state, theirs, names))
+
+    def slot(i: int, which: str, value):
+        name, returned = names[i], _fillable(names[i])
+        other = "false" if which == "true" else "true"
+        if returned:   # `return y` reads `y`
+            value = maybe.checked_return(value)
+        k = maybe.kind(value, returned)
+        if i not in lift and k == "value":
+            return value
+        if i not in templates:
+            theirs = values_of(other)[i]
+            kinds = {which: k, other: maybe.kind(theirs, returned)}
+            values = {which: value, other: theirs}
+            if i not in lift:
+                if kinds[other] == k == "undefined":
+                    unset.add(i)
+                    return value
+                if kinds[other] == k == "none":
+                    return None
+                if other in traced_:   # it was traced as a plain value: trace both again, carrying this one
+                    raise _Relift({i})
+                lift.add(i)
+            templates[i] = _template(backend, name, returned, kinds, values, where)
+        if i in unset:
+            return value
+        template = templates[i]
+        sample = next((v for v in (values_of("true")[i], values_of("false")[i])
+                       if maybe.kind(v, returned) in ("value", "maybe")), None)
+        return maybe.lifted(template, value, k, sample)
+
+    def branch(fn, which):
+        def run():
+            # Each traced branch gets its own copy of a list it may append to: both branches run.
+            try:
+                out = _as_tuple(fn(*_copied(state)), n)
+            except BranchRaised:   # the graph raises on this path: its values are never used
+                dead.add(which)
+                out = dead_values(which)
+            raw[which] = out
+            traced_.add(which)
+            out = tuple(slot(i, which, v) for i, v in enumerate(out))
+            kept = [i for i in range(n) if i not in unset]
+            if which not in dead:
+                _check_defined_after_if([out[i] for i in kept], [names[i] for i in kept], which,
+                                        functions["false" if which == "true" else "true"], fn)
+            lifted_out[which] = out
+            if len(lifted_out) == 2:
+                _check_same_structure(lifted_out["true"], lifted_out["false"], names, true_fn, false_fn)
+            return tuple(out[i] for i in kept)
+        run.state_names = names          # for backends' messages about a variable (docs/backends.md)
+        return run
+
+    lifted_out: dict = {}
+    cond = backend.need("cond", "an `if` statement whose condition is a tensor")
+    staged = iter(cond(pred, branch(true_fn, "true"), branch(false_fn, "false")))
+    return _result(tuple(state[i] if i in unset else next(staged) for i in range(n)), n)
+
+
+def _dead_value(backend, before, after, name: str):
+    """The value of a variable in a branch that ends with the user's `raise`, standing for `after` (the other
+    branch's): `before` (its value on entry) when the other branch keeps it, a zero of its type, or else
+    undefined (carried with a defined flag that is false there); None and undefined as they are."""
+    if after is before or maybe.kind(after) in ("none", "undefined"):
+        return after
+    if maybe.kind(after) == "value":
+        try:
+            return zeros_like(backend, after)
+        except (StagingError, TypeError, ValueError):
+            pass
+    return Undefined(name)
+
+
+def _template(backend, name: str, returned: bool, kinds: dict, values: dict, where: str):
+    """The MaybeValue that a variable some branch of the `if` at `where` leaves undefined (or None) becomes."""
+    none = True if returned else maybe.absent_is_none(list(kinds.values()), list(values.values()))
+    if none is None:
+        raise StagingError(at_user_line(
+            f"'{name}' is None on some paths through this `if` on a tensor and unassigned on others; a graph "
+            f"carries one of the two. Assign '{name}' (for example `{name} = None`) before the `if`."))
+    absent = [which for which, k in kinds.items() if k in ("undefined", "none")]
+    if returned:
+        why = "the function returns None on this path"
+    elif absent and none:
+        why = f"the `if` at {where} took its {absent[0]} branch, where it is None"
+    elif absent:
+        why = f"the `if` at {where} took its {absent[0]} branch, which leaves it unassigned"
+    else:
+        why = next(v.why for v in values.values() if v.__class__ is MaybeValue)
+    shown = "the return value" if returned else name
+    return MaybeValue(None, None, shown, why, none, backend)
+
+
+def _staged_if_filling(backend, pred, true_fn, false_fn, state: tuple, names: tuple):
+    """The backend's cond, for backends that can't check reads (`check_defined`): a return value undefined
+    in one branch gets the other's zeros (`FunctionScope.ret` checks, with `do_return`, that it returned)."""
     n = len(names)
     outputs: dict = {}
     functions = {"true": true_fn, "false": false_fn}
@@ -193,20 +339,34 @@ def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
     the loop body) once in the backend's throwaway trace (`probe`). Empty lists are left alone when the
     backend has no `list_empty_like` (it carries Python lists as they are)."""
     typed_lists = backend.list_empty_like is not None
-    pending = [i for i, v in enumerate(state) if is_undefined(v) or (typed_lists and v.__class__ is list and not v)]
+    carry = maybe.can_carry(backend)   # undefined (or None) before the loop: a MaybeValue (operators/maybe.py)
+    pending = [i for i, v in enumerate(state) if is_undefined(v) or (carry and v is None)
+               or (typed_lists and v.__class__ is list and not v)]
     if not pending:
         return tuple(state)
     copies = _copied(state)
-    probed = backend.probe(lambda: step(tuple(copies)))
+    try:
+        probed = backend.probe(lambda: step(tuple(copies)))
+    except NameError as e:   # the body reads one before assigning it (the value of an earlier iteration)
+        unknown = [names[i] for i in pending if i < len(names) and names[i] == getattr(e, "name", None)]
+        if not unknown:
+            raise
+        raise StagingError(at_user_line(
+            f"'{unknown[0]}' is undefined before this loop over tensors, and the loop body reads it before "
+            "assigning it (the value an earlier iteration assigned), so its type is unknown when the body is "
+            f"traced. Assign '{unknown[0]}' an initial value of the right type before the loop.")) from None
     if not (probed.__class__ is tuple and len(probed) == len(state)):   # loop bodies return a tuple, even of one
         probed = _as_tuple(probed, len(state))
-    never = [i for i in pending if state[i].__class__ is UndefinedReturnValue and is_undefined(probed[i])]
+    never = [i for i in pending if _never_defined(state[i], probed[i], carry, i < len(names) and _fillable(names[i]))]
     if never:
         raise _UnsetLoopState(never)
     defined = list(state)
+    where = maybe.location()
     for i in pending:
         name = names[i] if i < len(names) else f"loop variable {i}"
-        if state[i].__class__ is list:
+        if carry and state[i].__class__ is not list and not is_undefined(probed[i]):
+            defined[i] = _loop_maybe(backend, name, state[i], probed[i], where)
+        elif state[i].__class__ is list:
             grown = copies[i] or (probed[i] if probed[i].__class__ is list else None)   # `l = l + [x]` rebinds
             if not grown:
                 raise StagingError(at_user_line(
@@ -220,6 +380,39 @@ def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
         else:
             defined[i] = zeros_like(backend, probed[i])
     return tuple(defined)
+
+
+def _never_defined(before, after, carry: bool, returned: bool) -> bool:
+    """Whether a loop variable is undefined (or None) before the loop and after one iteration: it is left out of
+    the loop (the return value of a function that does not return in the loop; a variable that stays None)."""
+    if before.__class__ is UndefinedReturnValue or (carry and returned and before is None):
+        return is_undefined(after) or (carry and after is None)
+    return carry and before is None and after is None
+
+
+def _loop_maybe(backend, name: str, before, after, where: str) -> MaybeValue:
+    """The initial value of a loop variable undefined (or None) before the loop at `where` and defined by its body
+    (`after`, one iteration's value): a placeholder of that type, not defined."""
+    returned = _fillable(name)
+    kinds = [maybe.kind(before, returned), maybe.kind(after, returned)]
+    none = True if returned else maybe.absent_is_none(kinds, [before, after])
+    if none is None:
+        raise StagingError(at_user_line(
+            f"'{name}' is undefined before this loop over tensors and the loop body sets it to None on some path; "
+            f"a graph carries one of the two. Assign '{name} = None' before the loop."))
+    always = kinds[1] == "value"
+    if returned:
+        why = inside = "the function returns None on this path"
+    elif none:
+        why = f"it is None before the loop at {where}, and " + (
+            "the loop ran zero times" if always else "no iteration of the loop set it to a value")
+        inside = f"it is None before the loop at {where}, and no earlier iteration set it to a value"
+    else:
+        why = f"it is first assigned inside the loop at {where}, and " + (
+            "the loop ran zero times" if always else "no iteration of the loop assigned it")
+        inside = f"it is first assigned inside the loop at {where}, and no earlier iteration assigned it"
+    shown = "the return value" if returned else name
+    return MaybeValue(maybe.placeholder(backend, after, shown), False, shown, why, none, backend, inside)
 
 
 def _check_defined_after_if(values, names, which: str, other_fn=None, this_fn=None) -> None:
@@ -309,6 +502,8 @@ def match_subject(subject):
 def if_exp(pred, true_fn, false_fn, expr_repr: str = ""):
     """`a if pred else b`."""
     if pred.__class__ is bool or (backend := backend_for(pred)) is None:
+        if pred.__class__ is MaybeValue:
+            return if_exp(pred.read("if"), true_fn, false_fn, expr_repr)
         return true_fn() if pred else false_fn()
     return _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr)
 
@@ -317,8 +512,14 @@ def _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr: str):
     if verbosity.level >= 2:
         verbosity.staged(f"`{expr_repr}`" if expr_repr else "a conditional expression", backend)
     cond = backend.need("cond", f"the conditional expression `{expr_repr}`")
-    return staged_operands(lambda t, f: cond(pred, lambda: (_operand(backend, t, f),),
-                                             lambda: (_operand(backend, f, t),))[0], "`if`/`else`", true_fn, false_fn)
+    return staged_operands(lambda t, f: cond(pred, lambda: (_read(_operand(backend, t, f)),),
+                                             lambda: (_read(_operand(backend, f, t)),))[0], "`if`/`else`",
+                           true_fn, false_fn)
+
+
+def _read(value):
+    """An operand of a staged `a if c else b`: a variable defined on some paths only is read (and checked)."""
+    return value.read() if value.__class__ is MaybeValue else value
 
 
 def _operand(backend, mine, other):
@@ -338,7 +539,7 @@ def _operand(backend, mine, other):
         else:
             raise
     try:
-        return zeros_like(backend, backend.probe(other))
+        return zeros_like(backend, backend.probe(lambda: _read(other())))
     except Exception:   # noqa: BLE001 - no placeholder: the error, raised while tracing as before
         raise failed from None
 
@@ -350,6 +551,8 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
     from the first iteration whose test is a staged value."""
     test = test_fn()
     while True:
+        if test.__class__ is not bool and test.__class__ is MaybeValue:   # defined on some staged paths only
+            test = test.read("while")
         if test.__class__ is not bool and (backend := backend_for(test)) is not None:
             _check_no_outer(outer, "`while` loop", body_fn, test_fn)
             if verbosity.level >= 2:
@@ -366,6 +569,8 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
 
 def _check_defined_before_loop(state, names, construct: str, backend=None, body_fn=None) -> None:
     fill = backend is not None and _can_fill(backend)
+    if backend is not None and maybe.can_carry(backend):   # carried as MaybeValues (define_loop_state)
+        return
     for name, value in zip(names, state):
         if is_undefined(value) and not (fill and _fillable(name)):
             if _meaning(name) in ("retval_", "do_return"):
@@ -388,7 +593,7 @@ def _staged_while(backend, test_fn, body_fn, state, names, opts, composites=None
     loop = backend.need("while_loop", "a `while` loop whose condition is a tensor")
 
     def run(kept, full, initial):
-        body = _named(lambda *s: _pick(_iteration(body_fn, (), full(s)), names, kept, body_fn, s),
+        body = _named(lambda *s: _pick(_iteration(body_fn, (), full(s)), names, kept, body_fn, s, backend),
                       [names[i] for i in kept])
         return loop(lambda *s: test_fn(*full(s)), body, initial, dict(opts or {}))
     return _staged_loop(backend, run, state, names)
@@ -403,12 +608,19 @@ def _iteration(body_fn, lead: tuple, state: list):
         return _result(tuple(state), len(state))
 
 
-def _pick(out, names, kept: list, body_fn, carried: tuple) -> tuple:
+def _pick(out, names, kept: list, body_fn, carried: tuple, backend=None) -> tuple:
     """The carried slots of a staged loop body's result (`carried`: what the iteration started with).
-    None may be left undefined (`del`), or change structure."""
-    values = _as_tuple(out, len(names))
+    None may be left undefined (`del`), or change structure. A variable the loop carries as a MaybeValue
+    stays one; one that the body leaves None or undefined on some path makes the loop start again, carrying
+    it as one (`_Reloop`)."""
+    values = list(_as_tuple(out, len(names)))
     for i, before in zip(kept, carried):
         name = names[i]
+        if before.__class__ is MaybeValue:
+            values[i] = _carried_on(before, values[i], name)
+            continue
+        if (template := _needs_flag(backend, before, values[i], name)) is not None:
+            raise _Reloop({i: template})
         if values[i].__class__ is Undefined and not _fillable(name):
             raise StagingError(at_user_line(
                 f"'{name}' is left undefined by this loop's body{_assigned_at(body_fn, name)} (deleted, "
@@ -421,6 +633,48 @@ def _pick(out, names, kept: list, body_fn, carried: tuple) -> tuple:
                 f"but {_describe(_structure(values[i]))} when it ends" + (f" (assigned{where})" if where else "")
                 + ". A loop variable must keep its structure from one iteration to the next."))
     return tuple(values[i] for i in kept)
+
+
+def _carried_on(before: MaybeValue, after, name: str):
+    """A loop variable carried as a MaybeValue, as an iteration leaves it (`after`)."""
+    returned = _fillable(name)
+    if returned:   # `return y` reads `y`
+        after = maybe.checked_return(after)
+    k = maybe.kind(after, returned)
+    if k == "value":
+        return before.with_value(after, True)
+    if k == "maybe" and after.none == before.none:
+        return before.with_value(after.value, after.defined)
+    if k == "none" and before.none:
+        return before.with_value(before.value, False)
+    if k == "undefined" and not before.none:
+        raise StagingError(at_user_line(
+            f"'{name}' is deleted by this loop's body, which a loop over tensors can't carry to the next "
+            f"iteration or past the loop. Don't `del {name}` inside the loop."))
+    raise StagingError(at_user_line(
+        f"'{name}' is None on some paths through this loop over tensors and unassigned on others; a graph carries "
+        f"one of the two. Assign '{name} = None' before the loop."))
+
+
+def _needs_flag(backend, before, after, name: str):
+    """The MaybeValue a loop variable defined before the loop must be carried as, because an iteration leaves it
+    None (or defined on some paths only): None if it needs none."""
+    if backend is None or not maybe.can_carry(backend) or maybe.kind(before) != "value":
+        return None
+    if after.__class__ is MaybeValue:
+        return after.with_value(None, None)
+    if after is None:
+        shown = "the return value" if _fillable(name) else name
+        return MaybeValue(None, None, shown, f"the loop at {maybe.location()} set it to None", True, backend)
+    return None
+
+
+class _Reloop(Exception):
+    """Internal: stage the loop again, carrying the variables of `templates` (slot -> MaybeValue) with a flag."""
+
+    def __init__(self, templates: dict):
+        super().__init__(templates)
+        self.templates = templates
 
 
 def _keeps_structure(before, after) -> bool:
@@ -462,10 +716,10 @@ def _staged_loop(backend, run, state, names):
     while True:
         kept = [i for i in range(len(names)) if i not in unset]
 
-        def full(carried, kept=kept):
+        def full(carried, kept=kept, state=state):
             values = list(state)
             for i, v in zip(kept, carried):
-                values[i] = v
+                values[i] = v.inside_loop() if v.__class__ is MaybeValue else v
             return values
         try:
             out = run(kept, full, tuple(state[i] for i in kept))
@@ -474,6 +728,8 @@ def _staged_loop(backend, run, state, names):
             if unset:
                 raise
             unset = [kept[j] for j in e.indices]
+        except _Reloop as e:   # carry these variables with a defined flag from the start (operators/maybe.py)
+            state = tuple(e.templates[i].with_value(v, True) if i in e.templates else v for i, v in enumerate(state))
     carried = iter(_stack_lists(backend, tuple(out), [was_list[i] for i in kept]))
     return _result(tuple(state[i] if i in unset else next(carried) for i in range(len(names))), len(names))
 
@@ -521,6 +777,8 @@ def for_stmt(iterable, body_fn, names: tuple = (), extra_test=None, opts=None, c
     """`for item in iterable:` — `extra_test()` (a lowered `break` or `return`) is checked before each
     iteration, and after the last one before the iterator is asked for another item, as Python's loop
     stops at a `break` without taking the next item."""
+    if iterable.__class__ is MaybeValue:
+        iterable = iterable.read("for")
     backend = backend_for(iterable)
     if backend is not None:
         _check_no_outer(outer, "`for` loop", body_fn)
@@ -585,7 +843,7 @@ def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts, comp
     loop = backend.need("for_loop", "a `for` loop over a tensor")
 
     def run(kept, full, initial):
-        body = _named(lambda item, *s: _pick(_iteration(body_fn, (item,), full(s)), names, kept, body_fn, s),
+        body = _named(lambda item, *s: _pick(_iteration(body_fn, (item,), full(s)), names, kept, body_fn, s, backend),
                       ("item_", *[names[i] for i in kept]))
         test = None if extra_test is None else (lambda *s: extra_test(*full(s)))
         return loop(iterable, body, initial, test, dict(opts or {}))

@@ -87,10 +87,12 @@ class FunctionScope:
         if value.__class__ is UndefinedReturnValue or did_return is False:   # False: a `return` was cancelled by
             return None                                                      # an exception raised after it
         if may_fall_off and did_return.__class__ is not bool and (backend := backend_for(did_return)) is not None \
-                and backend.probe is not None and backend.zeros_like is not None:
+                and backend.probe is not None and backend.zeros_like is not None and backend.check_defined is None:
             # only a function with a path that ends without `return` (a function that returns on every path
-            # has did_return true wherever it ends), under a backend that fills undefined return values (see
-            # if_stmt), can get here with a path that did not return; other backends reject it while tracing
+            # has did_return true wherever it ends), under a backend that fills undefined return values with
+            # zeros (see if_stmt), can get here with a path that did not return; other backends reject it while
+            # tracing. A backend that checks reads (`check_defined`) carries the return value as a MaybeValue
+            # instead, which is None where the function did not return (operators/maybe.py).
             self._check_returned(backend, did_return)
         return value
 

@@ -11,6 +11,7 @@ from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.function_scope import raised_while_tracing, traced, tracing_failed
+from autograph.operators.maybe import MaybeValue
 from autograph.operators.variables import cell_value, set_cell
 
 
@@ -18,6 +19,8 @@ def and_(a_fn, b_fn):
     """`a and b` as `and_(lambda: a, lambda: b)`."""
     a = a_fn()
     if a.__class__ is bool or (backend := backend_for(a)) is None:
+        if a.__class__ is MaybeValue:   # defined on some staged paths only: read (and checked) here
+            return and_(lambda: a.read("and"), b_fn)
         return b_fn() if a else a
     if verbosity.level >= 2:
         verbosity.staged("`and`", backend)
@@ -28,6 +31,8 @@ def or_(a_fn, b_fn):
     """`a or b` as `or_(lambda: a, lambda: b)`."""
     a = a_fn()
     if a.__class__ is bool or (backend := backend_for(a)) is None:
+        if a.__class__ is MaybeValue:
+            return or_(lambda: a.read("or"), b_fn)
         return a if a else b_fn()
     if verbosity.level >= 2:
         verbosity.staged("`or`", backend)
@@ -37,10 +42,27 @@ def or_(a_fn, b_fn):
 def not_(a):
     """`not a`."""
     if a.__class__ is bool or (backend := backend_for(a)) is None:
+        if a.__class__ is MaybeValue:
+            return not_(a.read("not"))
         return not a
     if verbosity.level >= 2:
         verbosity.staged("`not`", backend)
     return backend.need("logical_not", "`not` on a tensor")(a)
+
+
+def is_none(value):
+    """`value is None`: a variable that a staged statement left None on some paths only (a MaybeValue) gives a
+    staged bool, true on those paths."""
+    if value.__class__ is not MaybeValue:
+        return value is None
+    return value.is_none()
+
+
+def is_not_none(value):
+    """`value is not None`, as `is_none`."""
+    if value.__class__ is not MaybeValue:
+        return value is not None
+    return not_(value.is_none())
 
 
 def staged_operands(staged, what: str, *args, watched=None):

@@ -59,7 +59,7 @@ class Executable:
     def explain(self, error: BaseException) -> Optional[InvalidArgumentError]:
         """An error naming the op whose kernel raised `error` while `run` ran, if one did (None for the
         program's own exception, which a `Raise` op raises as it is)."""
-        if is_raised_by_program(error):
+        if getattr(error, "raised_by_program", False) or is_raised_by_program(error):   # as it is (CheckDefined, Raise)
             return None
         line = _innermost_line(error.__traceback__, self.filename)
         op = self.ops_by_line.get(line)

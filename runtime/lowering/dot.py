@@ -1,13 +1,18 @@
-"""A graph as Graphviz DOT text (`Graph.to_dot()`); `python -m runtime.dot` (runtime/dot.py) draws one.
+"""A graph as Graphviz DOT text (`Graph.to_dot()`), and as a picture (`Graph.render(path)`, which runs
+Graphviz's `dot`); `python -m runtime.dot` (runtime/dot.py) draws a function's graph from the command line.
 
 One box per op, labelled with its name and type; one edge per input, labelled with the tensor's dtype and
-shape (dotted for a control dependency between stateful ops); the graphs of a `Cond` or `While` as nested
-clusters, joined to their op by a dashed edge. Placeholders are ellipses, the graph's outputs a `return` node.
+shape (`float32[3,None]`, `int32[]` for a scalar; dotted for a control dependency between stateful ops); the
+graphs of a `Cond` or `While` as nested clusters, joined to their op by a dashed edge. Placeholders are
+ellipses, the graph's outputs a `return` node.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+
+from runtime.errors import GraphvizNotFoundError
 
 
 def to_dot(graph) -> str:
@@ -29,7 +34,11 @@ def _node_id(prefix: str, op) -> str:
 
 
 def _tensor_label(t) -> str:
-    return f"{t.dtype.name}{t.shape}"
+    """`float32[3,None]`, `int32[]` (a scalar), `bool[...]` (unknown rank): the CLI's spec syntax."""
+    dims = t.shape.dims
+    if dims is None:
+        return f"{t.dtype.name}[...]"
+    return f"{t.dtype.name}[{','.join(str(d) for d in dims)}]"
 
 
 def _body(graph, prefix: str, indent: str) -> list[str]:
@@ -77,15 +86,24 @@ def _cluster(op, attr: str, sub, prefix: str, indent: str) -> list[str]:
     return lines
 
 
-def write(graph, path: str) -> list[str]:
-    """Write `graph`'s DOT text to `path`, and the SVG beside it (`.svg`) when Graphviz's `dot` is
-    installed; the paths written."""
-    with open(path, "w") as f:
-        f.write(to_dot(graph))
-    written = [path]
+TEXT_SUFFIXES = (".dot", ".gv")
+
+
+def render(graph, path: str) -> str:
+    """Write `graph`'s picture to `path`: DOT text for a `.dot` or `.gv` file, otherwise the format its
+    suffix names (`.svg`, `.png`, `.pdf`), drawn by Graphviz's `dot`; `GraphvizNotFoundError` when `dot` is
+    not installed. Returns `path`."""
+    text = to_dot(graph)
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix in TEXT_SUFFIXES:
+        with open(path, "w") as f:
+            f.write(text)
+        return path
     dot = shutil.which("dot")
-    if dot is not None:
-        svg = path.rsplit(".", 1)[0] + ".svg"
-        subprocess.run([dot, "-Tsvg", path, "-o", svg], check=True)
-        written.append(svg)
-    return written
+    if dot is None:
+        raise GraphvizNotFoundError(
+            f"Drawing {path} needs Graphviz's `dot` program, which is not on the PATH. Install Graphviz "
+            "(apt-get install graphviz, brew install graphviz, conda install graphviz; https://graphviz.org), "
+            f"or write the DOT text instead (a .dot file) and render it elsewhere.")
+    subprocess.run([dot, f"-T{suffix.lstrip('.') or 'svg'}", "-o", path], input=text, text=True, check=True)
+    return path

@@ -26,6 +26,7 @@ from jax import lax
 from runtime.errors import LoweringError
 from runtime.graph import made_at
 from runtime.interpret import interpret
+from runtime.lowering import variable_handles, walk
 from runtime.ops import registry
 
 
@@ -196,6 +197,8 @@ LOWERINGS: dict[str, Callable] = {
     "ZerosLike": jnp.zeros_like, "OnesLike": jnp.ones_like,
     "CustomGradient": lambda *values, num_inputs, num_outputs, grad_graph, has_gradient: list(
         values[num_inputs:num_inputs + num_outputs]),
+    "Complex": _binary(lax.complex), "Real": _unary(jnp.real), "Imag": _unary(jnp.imag), "Conj": _unary(jnp.conj),
+    "ComplexAbs": _unary(jnp.abs), "Angle": _unary(jnp.angle),
 }
 
 
@@ -303,14 +306,6 @@ EFFECTS: dict[str, Callable] = {
 
 # --- the compiled function ------------------------------------------------------------------------
 
-def walk(graph):
-    """Every op of `graph` and of the graphs nested in its ops, depth first."""
-    for op in graph.operations:
-        yield op
-        for _, sub in op.subgraphs():
-            yield from walk(sub)
-
-
 def check_lowerable(graph, function_name: str) -> None:
     for op in walk(graph):
         if op.type != "Placeholder" and op.type not in LOWERINGS and op.type not in EFFECTS:
@@ -319,16 +314,6 @@ def check_lowerable(graph, function_name: str) -> None:
                 f"'{op.graph.name}') to JAX: it has no lowering rule.{made_at(op)}\n"
                 "Use jit_compile=None to run this function with the NumPy executor, or add a rule for "
                 f"'{op.type}' to runtime/lowering/to_jax.py.", op.type)
-
-
-def variable_handles(graph) -> list:
-    """The storage of every Variable the graph reads or writes, in first-use order."""
-    found: dict = {}
-    for op in walk(graph):
-        handle = op.attrs.get("handle")
-        if handle is not None:
-            found.setdefault(id(handle), handle)
-    return list(found.values())
 
 
 class JaxExecutable:

@@ -463,7 +463,8 @@ def fill(dims, value, name=None):
 
 def zeros(shape, dtype=dtypes.float32, name=None):
     dtype = dtypes.as_dtype(dtype)
-    return fill(shape, constant(0, dtype=dtype) if not dtype.is_bool else constant(False), name=name)
+    zero = False if dtype.is_bool else b"" if dtype.is_string else 0
+    return fill(shape, constant(zero, dtype=dtype), name=name)
 
 
 def ones(shape, dtype=dtypes.float32, name=None):

@@ -24,11 +24,13 @@ import numpy as np
 from runtime import tensor_array as L
 from runtime.autodiff import custom_gradient_rule
 from runtime.ops import array_ops as A
+from runtime.ops import complex_ops as C
 from runtime.ops import control_flow_gradients, indexing
 from runtime.ops import extra_array_ops as X
 from runtime.ops import extra_math as EM
 from runtime.ops import math_ops as M
 from runtime.ops import nn_ops as NN
+from runtime.ops import script_ops
 from runtime.ops import sort_ops as S
 from runtime.ops.registry import GRADIENTS, Spec, apply, defop
 
@@ -37,7 +39,9 @@ NOT_DIFFERENTIABLE = frozenset({
     "LogicalXor", "LogicalNot", "ArgMax", "ArgMin", "Shape", "Size", "Rank", "Floor", "Ceil", "Round",
     "Sign", "FloorDiv", "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
     "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert", "Raise",
-    "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros",
+    "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros", "StringLength", "StringJoin",
+    "ReduceJoin", "StringFormat", "AsString", "StringToNumber", "StringUpper", "StringLower", "StringSplitV2",
+    "BytesSplit", "UnicodeSplit", "UnicodeDecode",
 })
 
 
@@ -167,7 +171,7 @@ def _extremum(grad, inputs, output, axis=None, keepdims=False):
 
 
 def _matmul(grad, inputs, output, transpose_a=False, transpose_b=False):
-    a, b = inputs
+    a, b = (C.conj_if_complex(t) for t in inputs)   # TensorFlow's adjoints, for complex operands
     mm = M.matmul
     if not transpose_a and not transpose_b:
         return mm(grad, b, transpose_b=True), mm(a, grad, transpose_a=True)
@@ -483,15 +487,17 @@ def _sparse_xent(grads, inputs, outputs):
 RULES = {
     "AddV2": _binary(lambda g, x, y, out: (g, g)),
     "Sub": _binary(lambda g, x, y, out: (g, -g)),
-    "Mul": _binary(lambda g, x, y, out: (g * y, g * x)),
-    "RealDiv": _binary(lambda g, x, y, out: (g / y, -g * x / (y * y))),
+    "Mul": _binary(lambda g, x, y, out: (g * C.conj_if_complex(y), g * C.conj_if_complex(x))),
+    "RealDiv": _binary(lambda g, x, y, out: (g / C.conj_if_complex(y),
+                                             -g * C.conj_if_complex(x / (y * y)))),
     "Pow": _binary(_pow),
     "Maximum": _binary(_select(True)),
     "Minimum": _binary(_select(False)),
     "Neg": _unary(lambda g, x, out: -g),
     "Identity": _unary(lambda g, x, out: g),
+    "CheckDefined": lambda grad, inputs, output, **attrs: (grad, None),
     "Abs": _unary(lambda g, x, out: g * M.sign(x)),
-    "Square": _unary(lambda g, x, out: g * M.cast(2, x.dtype) * x),
+    "Square": _unary(lambda g, x, out: g * M.cast(2, x.dtype) * C.conj_if_complex(x)),
     "Sqrt": _unary(lambda g, x, out: g * M.cast(0.5, x.dtype) / out),
     "Exp": _unary(lambda g, x, out: g * out),
     "Log": _unary(lambda g, x, out: g / x),
@@ -567,6 +573,9 @@ RULES = {
     "LogSoftmax": _log_softmax,
     "L2Loss": _unary(lambda g, x, out: g * x),
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
+    "EagerPyFunc": script_ops.gradient,
+    "Complex": _binary(lambda g, re, im, out: (C.real(g), C.imag(g))),
+    **{name: _unary(rule) for name, rule in C.UNARY_GRADIENTS.items()},
 }
 
 

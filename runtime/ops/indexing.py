@@ -1,7 +1,9 @@
-"""`tensor[key]`: integers, slices, `...`, `None` (newaxis) and scalar tensors.
+"""`tensor[key]`: integers, slices, `...`, `None` (newaxis) and scalar tensors; a bool mask.
 
 The key is split into a static part (an attribute) and the tensors in it
-(inputs), so indexing traces into one `StridedSlice` op.
+(inputs), so indexing traces into one `StridedSlice` op. A key that is a bool
+tensor (or a list or array of bools) of rank >= 1 is a mask, as in TensorFlow:
+`x[mask]` is `boolean_mask(x, mask)` (in a graph its first dimension is unknown).
 """
 from __future__ import annotations
 
@@ -105,8 +107,23 @@ def _slice_len(spec, dim):
 STRIDED_SLICE = defop("StridedSlice", _strided_slice, _infer)
 
 
+def _bool_mask(key):
+    """`key` as a bool tensor when it is a mask (a bool tensor, or a list or array of bools, of rank >= 1)."""
+    if isinstance(key, Tensor) or hasattr(key, "_as_tensor"):
+        t = convert_to_tensor(key)
+    elif isinstance(key, (list, np.ndarray)) and np.asarray(key).dtype == np.bool_:
+        t = convert_to_tensor(key)
+    else:
+        return None
+    return t if t.dtype.is_bool and t.shape.rank != 0 else None
+
+
 def getitem(tensor, key):
     tensor = convert_to_tensor(tensor)
+    mask = _bool_mask(key)
+    if mask is not None:
+        from runtime.ops.extra_array_ops import boolean_mask  # import cycle: extra_array_ops imports the tensor ops
+        return boolean_mask(tensor, mask)
     inputs: list = []
     spec = _split(key, inputs)
     return apply(STRIDED_SLICE, tensor, *inputs, spec=spec)

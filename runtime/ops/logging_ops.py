@@ -17,10 +17,17 @@ def _format(value, summarize: int = -1) -> str:
     """A value as TensorFlow prints it: arrays without commas, the first and last `summarize` items of
     each longer dimension around `...` (all of them when `summarize` is negative)."""
     if isinstance(value, np.ndarray) and value.ndim:
+        quoted = {"numpystr": _quoted} if value.dtype.kind == "S" else None   # strings as TensorFlow: ["a" "b"]
         if summarize < 0:
-            return np.array2string(value, separator=" ", threshold=sys.maxsize)
-        return np.array2string(value, separator=" ", threshold=0, edgeitems=summarize)
+            return np.array2string(value, separator=" ", threshold=sys.maxsize, formatter=quoted)
+        return np.array2string(value, separator=" ", threshold=0, edgeitems=summarize, formatter=quoted)
+    if isinstance(value, (bytes, np.bytes_)) or getattr(value, "dtype", None) is not None and value.dtype.kind == "S":
+        return bytes(np.asarray(value)[()]).decode("utf-8", "backslashreplace")
     return str(np.asarray(value)[()]) if not isinstance(value, str) else value
+
+
+def _quoted(item: bytes) -> str:
+    return '"' + bytes(item).decode("utf-8", "backslashreplace") + '"'
 
 
 def _print(*values, template, sep, end, stream, summarize=-1):
@@ -183,3 +190,27 @@ def assert_greater(x, y, message=None, summarize=None, name=None):
 def assert_less(x, y, message=None, summarize=None, name=None):
     from runtime.ops.math_ops import less
     return _comparison_assert(less, "<", x, y, message, name)
+
+
+# --- a variable defined on some paths only (autograph's MaybeValue): checked where it is read ---------
+
+_CHECK_ERRORS = {"UnboundLocalError": UnboundLocalError, "TypeError": TypeError}
+
+
+def _check_defined(value, defined, *, error, message):
+    if not defined:
+        raised = _CHECK_ERRORS[error](message)
+        raised.raised_by_program = True   # the user's program's own error: the executor passes it on as it is
+        raise raised
+    return value
+
+
+CHECK_DEFINED = defop("CheckDefined", _check_defined, lambda value, defined, **a: Spec(value.dtype, value.shape),
+                      doc="`value` where `defined`; else raises `error` (UnboundLocalError or TypeError) with "
+                          "`message`: the read of a variable that a staged statement may have left unassigned.")
+
+
+def check_defined(value, defined, error: type, message: str):
+    """`value`, or (when the op runs with `defined` false) `error(message)`."""
+    return apply(CHECK_DEFINED, convert_to_tensor(value), convert_to_tensor(defined), error=error.__name__,
+                 message=message)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import DTypeNotAllowedError, InvalidArgumentError
+from runtime.errors import DTypeNotAllowedError, InvalidArgumentError, UnimplementedError
 from runtime.ops.convert import binary_operands
 from runtime.ops.registry import (Spec, apply, broadcast_binary, broadcast_predicate, broadcast_shapes, defop,
                                   unary_same)
@@ -26,11 +26,31 @@ def _binary(op, x, y, name):
 
 
 def _numeric_binary(op, x, y, name):
-    """Arithmetic and ordering: not on bool tensors, as in TensorFlow (Python's `True + True` is 2)."""
+    """Arithmetic and ordering: not on bool tensors, as in TensorFlow (Python's `True + True` is 2); on
+    strings only `+` (concatenation, TensorFlow's AddV2); no ordering on complex numbers."""
     x, y = binary_operands(x, y, op.name)
-    if x.dtype is dtypes.bool:
-        raise _bool_not_allowed(op.name)
+    check_dtype(op.name, x.dtype)
     return apply(op, x, y, name=name)
+
+
+# Ops that need ordered values: none of them is defined on complex tensors, as in TensorFlow.
+_ORDERED = frozenset({"FloorDiv", "FloorMod", "Maximum", "Minimum", "Less", "LessEqual", "Greater",
+                      "GreaterEqual", "Max", "Min", "ArgMax", "ArgMin", "ClipByValue", "Floor", "Ceil", "Round",
+                      "Sort", "TopKV2"})
+
+
+def check_dtype(op_name: str, dtype: dtypes.DType) -> None:
+    """Raise what TensorFlow's kernels would for an arithmetic op on bool, string or complex tensors."""
+    if dtype is dtypes.bool:
+        raise _bool_not_allowed(op_name)
+    if dtype is dtypes.string and op_name != "AddV2":
+        raise DTypeNotAllowedError(
+            f"{op_name} is not defined on string tensors (TensorFlow has no {op_name} kernel for strings; only + "
+            "joins them). Use the runtime.strings functions, or runtime.strings.to_number first.", op_name)
+    if dtype.is_complex and op_name in _ORDERED:
+        raise DTypeNotAllowedError(
+            f"{op_name} is not defined on complex tensors: complex numbers are not ordered (TensorFlow rejects "
+            "it too). Compare runtime.abs(z) or runtime.math.real(z) instead.", op_name)
 
 
 def _bool_not_allowed(op_name: str) -> DTypeNotAllowedError:
@@ -48,7 +68,7 @@ def _true_divide(x, y):
 
 def _truediv_infer(x, y) -> Spec:
     dtype = x.dtype
-    if not dtype.is_floating:
+    if dtype.is_integer:
         dtype = dtypes.float32 if dtype.as_numpy_dtype(0).itemsize <= 2 else dtypes.float64
     return Spec(dtype, broadcast_shapes(x.shape, y.shape))
 
@@ -207,8 +227,7 @@ def _float_only(op, x):
 
 def _numeric(op, x):
     x = convert_to_tensor(x)
-    if x.dtype is dtypes.bool:
-        raise _bool_not_allowed(op.name)
+    check_dtype(op.name, x.dtype)
     return x
 
 
@@ -238,7 +257,11 @@ def negative(x, name=None):
 
 
 def abs(x, name=None):  # noqa: A001
-    return apply(ABS, _numeric(ABS, x), name=name)
+    x = _numeric(ABS, x)
+    if x.dtype.is_complex:
+        from runtime.ops import complex_ops  # import cycle: complex_ops builds on this module
+        return complex_ops.complex_abs(x, name=name)
+    return apply(ABS, x, name=name)
 
 
 def sign(x, name=None):
@@ -293,6 +316,8 @@ def round(x, name=None):  # noqa: A001
 # --- cast and clip ---------------------------------------------------------------------------
 
 def _cast(x, dtype):
+    if np.iscomplexobj(x) and not dtype.is_complex:
+        x = np.real(x)  # TensorFlow keeps the real part
     return np.asarray(x).astype(dtype.as_numpy_dtype) if np.ndim(x) else dtype.as_numpy_dtype(x)
 
 
@@ -301,6 +326,9 @@ CAST = defop("Cast", _cast, lambda x, dtype: Spec(dtype, x.shape))
 
 def cast(x, dtype, name=None):
     x, dtype = convert_to_tensor(x), dtypes.as_dtype(dtype)
+    if x.dtype is not dtype and dtypes.string in (x.dtype, dtype):
+        raise UnimplementedError(f"Cast {x.dtype.name} to {dtype.name} is not supported (nor in TensorFlow); use "
+                                 "runtime.strings.as_string or runtime.strings.to_number.", "Cast")
     return x if x.dtype is dtype else apply(CAST, x, dtype=dtype, name=name)
 
 
@@ -318,6 +346,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     hi = convert_to_tensor(clip_value_max, dtype_hint=t.dtype)
     from runtime.ops.registry import same_dtype
     same_dtype("ClipByValue", t, lo, hi)
+    check_dtype("ClipByValue", t.dtype)
     return apply(CLIP, t, lo, hi, name=name)
 
 
@@ -398,9 +427,11 @@ ALL = defop("All", lambda x, axis=None, keepdims=False: np.all(x, axis=_np_axis(
 
 def _reduce(op, x, axis, keepdims, name, want_bool=False):
     x = convert_to_tensor(x)
-    if want_bool != (x.dtype is dtypes.bool):
+    if want_bool != (x.dtype is dtypes.bool) or x.dtype is dtypes.string:
         kind = "bool" if want_bool else "numeric"
         raise InvalidArgumentError(f"{op.name}: expects a {kind} tensor, got {x.dtype.name}.", op.name)
+    if not want_bool:
+        check_dtype(op.name, x.dtype)
     if axis is not None:
         axis = _static_axis(axis)
         _axes(axis, x.shape.rank)
@@ -466,14 +497,14 @@ ARGMIN = defop("ArgMin", _argmin, _arg_infer)
 
 
 def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
-    x = convert_to_tensor(input)
+    x = _numeric(ARGMAX, input)
     axis = 0 if axis is None else _static_axis(axis)
     _axes(axis, x.shape.rank)
     return apply(ARGMAX, x, axis=axis, output_type=dtypes.as_dtype(output_type), name=name)
 
 
 def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
-    x = convert_to_tensor(input)
+    x = _numeric(ARGMIN, input)
     axis = 0 if axis is None else _static_axis(axis)
     _axes(axis, x.shape.rank)
     return apply(ARGMIN, x, axis=axis, output_type=dtypes.as_dtype(output_type), name=name)
@@ -534,6 +565,5 @@ MATMUL = defop("MatMul", _matmul_kernel, _matmul_infer)
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     a, b = binary_operands(a, b, "MatMul")
-    if a.dtype is dtypes.bool:
-        raise _bool_not_allowed("MatMul")
+    check_dtype("MatMul", a.dtype)
     return apply(MATMUL, a, b, transpose_a=transpose_a, transpose_b=transpose_b, name=name)

@@ -14,6 +14,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops.convert import tensors
+from runtime.ops.math_ops import check_dtype
 from runtime.ops.registry import Spec, apply, defop
 from runtime.shape import TensorShape
 from runtime.tensor import convert_to_tensor
@@ -52,13 +53,20 @@ def _sort_axis(x, axis) -> int:
     return axis if rank is None else axis % rank
 
 
+def _ordered(x, op_name: str):
+    """`x`, or the error TensorFlow gives for sorting strings or complex numbers."""
+    if x.dtype.is_string or x.dtype.is_complex:
+        check_dtype(op_name, x.dtype)
+    return x
+
+
 def sort(values, axis=-1, direction="ASCENDING", name=None):
-    x = convert_to_tensor(values)
+    x = _ordered(convert_to_tensor(values), "Sort")
     return apply(SORT, x, axis=_sort_axis(x, int(axis)), descending=_direction(direction), name=name)[0]
 
 
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
-    x = convert_to_tensor(values)
+    x = _ordered(convert_to_tensor(values), "Sort")
     return apply(SORT, x, axis=_sort_axis(x, int(axis)), descending=_direction(direction), name=name)[1]
 
 
@@ -83,7 +91,7 @@ TOP_K = defop("TopKV2", _top_k, _top_k_infer, multi_output=True)
 
 
 def top_k(input, k=1, sorted=True, name=None):  # noqa: A002
-    x = convert_to_tensor(input)
+    x = _ordered(convert_to_tensor(input), "TopKV2")
     if x.shape.rank == 0:
         raise InvalidArgumentError("TopKV2: needs a tensor of rank >= 1, got a scalar.", "TopKV2")
     if int(k) < 0:

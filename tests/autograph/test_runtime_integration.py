@@ -137,15 +137,16 @@ def test_break_and_while_else_on_tensors():
     assert first_square_at_least(tf.constant(10), tf.constant(3)).numpy() == -1
 
 
-def test_variable_in_one_branch_of_tensor_if_is_a_clear_error():
+def test_variable_in_one_branch_of_tensor_if_is_unbound_on_the_other_path():
     @tf.function
     def f(x):
         if x > 0:
             y = x
         return y
 
-    with pytest.raises(StagingError, match=r"'y' is assigned in only one branch") as info:
-        f(tf.constant(1))
+    assert int(f(tf.constant(1))) == 1
+    with pytest.raises(UnboundLocalError, match=r"'y'") as info:
+        f(tf.constant(-1))
     assert "test_runtime_integration.py" in str(info.value)
 
 

@@ -145,26 +145,26 @@ def test_eager_while_loop_honours_maximum_iterations():
 
 # --- values a graph can't carry: the error names the value and the user's line -------------------------
 
-def test_a_string_returned_by_a_branch_names_the_variable_and_the_line():
+def test_a_set_returned_by_a_branch_names_the_variable_and_the_line():
     @tf.function
     def f(x):
-        mode = "up"
+        modes = {"up"}
         if x > 0:
-            mode = "down"
-        return x, mode
+            modes = {"down"}
+        return x, modes
 
     line = f.python_function.__code__.co_firstlineno + 3
-    with pytest.raises(ControlFlowError, match=rf"test_control_flow.py:{line}: 'mode' is the str 'down' in "
+    with pytest.raises(ControlFlowError, match=rf"test_control_flow.py:{line}: 'modes' is the set {{'down'}} in "
                                                r"true_fn: a Cond returns tensors only .* Compute it outside"):
         f(tf.constant(1))
 
 
-def test_a_string_loop_variable_and_a_list_element_are_named():
+def test_a_set_loop_variable_and_a_list_element_are_named():
     @tf.function
     def tags(n):
-        tag = "a"
+        tag = {"a"}
         while n > 0:
-            tag = tag + "b"
+            tag = tag | {"b"}
             n -= 1
         return n
 
@@ -172,31 +172,59 @@ def test_a_string_loop_variable_and_a_list_element_are_named():
     def log_sign(x):
         log = []
         if x > 0:
-            log.append("positive")
+            log.append({"positive"})
         else:
-            log.append("negative")
+            log.append({"negative"})
         return x
 
-    with pytest.raises(ControlFlowError, match="tag is the str 'a' before the loop: a While carries tensors only"):
+    with pytest.raises(ControlFlowError, match="tag is the set {'a'} before the loop: a While carries tensors only"):
         tags(tf.constant(2))
-    with pytest.raises(ControlFlowError, match="'log\\[0\\]' is the str 'positive' in true_fn"):
+    with pytest.raises(ControlFlowError, match="'log\\[0\\]' is the set {'positive'} in true_fn"):
         log_sign(tf.constant(3))
 
 
-def test_a_string_appended_in_a_staged_loop_is_a_staging_error_at_the_loop():
+def test_a_set_appended_in_a_staged_loop_is_a_staging_error_at_the_loop():
     from autograph.errors import StagingError
 
     @tf.function
     def log_all(n):
         log = []
         for i in tf.range(n):
-            log.append("x")
+            log.append({"x"})
         return n
 
     line = log_all.python_function.__code__.co_firstlineno + 3
     with pytest.raises(StagingError, match=rf"test_control_flow.py:{line}: a list that staged control flow carries "
-                                           r"holds the str 'x': it is a tensor list there"):
+                                           r"holds the set {'x'}: it is a tensor list there"):
         log_all(tf.constant(2))
+
+
+def test_strings_become_string_tensors_in_staged_control_flow_as_in_tensorflow():
+    @tf.function
+    def mode(x):
+        m = "up"
+        if x > 0:
+            m = "down"
+        return m
+
+    @tf.function
+    def tags(n):
+        tag = "a"
+        while n > 0:
+            tag = tag + "b"
+            n -= 1
+        return tag
+
+    @tf.function
+    def log_all(n):
+        log = []
+        for i in tf.range(n):
+            log.append("x")
+        return log
+
+    assert mode(tf.constant(1)).numpy() == b"down" and mode(tf.constant(-1)).numpy() == b"up"
+    assert tags(tf.constant(2)).numpy() == b"abb"
+    assert list(log_all(tf.constant(2)).numpy()) == [b"x", b"x"]
 
 
 def test_a_while_loop_whose_condition_stays_a_true_constant_is_an_error_not_a_pruned_loop():

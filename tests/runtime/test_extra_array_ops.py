@@ -109,3 +109,14 @@ def test_boolean_mask_shape_while_tracing_and_gradient():
 
     assert f(tf.constant([[1, 2], [-1, 3], [2, 2]])).numpy().tolist() == [[1, 2], [2, 2]]
     check_gradient(lambda x: tf.boolean_mask(x, [True, False, True]) ** 2, RNG.normal(size=(3, 2)))
+
+
+def test_indexing_with_a_bool_mask_is_boolean_mask():
+    x = tf.constant([[1, 2], [3, 4], [5, 6]])
+    assert x[x > 2].numpy().tolist() == [3, 4, 5, 6]
+    assert x[[True, False, True]].numpy().tolist() == [[1, 2], [5, 6]]
+    assert x[np.array([False, False, False])].shape == (0, 2)
+    f = tf.function(lambda x: x[x[:, 0] > 2], autograph=False)
+    assert f.get_concrete_function(x).graph.outputs[0].shape.as_list() == [None, 2]
+    assert f(x).numpy().tolist() == [[3, 4], [5, 6]]
+    check_gradient(lambda v: v[v > 1.0] * v[v > 1.0], np.array([[0.5, 1.5], [2.0, 0.7]]))

@@ -464,3 +464,15 @@ def test_fast_path_for_eager_tensors_uses_the_same_cache_key_as_lookup():
     assert f._cached_for_eager_tensors((a, b)) is concrete
     assert f(a, b).numpy().tolist() == [4, 6] and f.experimental_get_tracing_count() == 1
     assert f._cached_for_eager_tensors((a, tf.constant([1.0, 2.0]))) is None  # new dtype: the general path
+
+
+def test_python_numbers_bools_and_strings_returned_become_tensors_as_in_tensorflow():
+    @tf.function
+    def f(x):
+        return x, 3, 2.5, True, "s", None, {"big": 2 ** 70}
+
+    x, three, half, yes, s, none, rest = f(tf.constant(1))
+    assert repr(three) == "<tf.Tensor: shape=(), dtype=int32, numpy=3>"
+    assert half.dtype is tf.float32 and yes.dtype is tf.bool and s.numpy() == b"s"
+    assert none is None and rest == {"big": 2 ** 70}   # beyond int64: stays a Python int
+    assert repr(tf.function(lambda: 7, autograph=False)()) == "<tf.Tensor: shape=(), dtype=int32, numpy=7>"

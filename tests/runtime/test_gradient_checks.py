@@ -8,6 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import runtime as tf
+from runtime.ops.logging_ops import check_defined
 
 F64 = tf.float64
 
@@ -96,6 +97,7 @@ PROGRAMS = {
     "Tanh": (tf.tanh, None),
     "Sigmoid": (tf.sigmoid, None),
     "Identity": (lambda x: tf.identity(x) ** 3, None),
+    "CheckDefined": (lambda x: check_defined(x, tf.constant(True), UnboundLocalError, "unbound") ** 3, None),
     "Sum": (lambda x: tf.reduce_sum(x * x) * x, None),
     "Mean": (lambda x: tf.reduce_mean(tf.reshape(x * x, [3, 1]), axis=0) * x, None),
     "Max": (lambda x: tf.reduce_max(x * x * x) * x, _far_apart),
@@ -210,10 +212,12 @@ def test_every_differentiable_op_is_checked():
     run_by_others = {n for n in RULES if n.startswith("TensorList")} | {"StridedSliceGrad", "GatherV2Grad", "While",
                                                                              "SumToShape", "BroadcastLike", "CustomGradient", "Call",
                                                                              "ReshapeLike"}
-    # the ops of extra_array_ops, sort_ops, extra_math and nn_ops: checked against finite differences in their own
+    # the ops of extra_array_ops, sort_ops, extra_math, nn_ops, complex_ops and script_ops: checked against
+    # finite differences in their own
     # test files (tests/runtime/gradcheck.py)
-    from runtime.ops import extra_array_ops, extra_math, nn_ops, sort_ops
-    own_files = {op.name for m in (extra_array_ops, extra_math, nn_ops, sort_ops) for op in vars(m).values()
+    from runtime.ops import complex_ops, extra_array_ops, extra_math, nn_ops, script_ops, sort_ops
+    own_files = {op.name for m in (extra_array_ops, extra_math, nn_ops, sort_ops, complex_ops, script_ops)
+                 for op in vars(m).values()
                  if op.__class__ is OpDef}
     assert set(RULES) - run_by_others - own_files - set(PROGRAMS) == set()   # lists, second orders, While programs
 

@@ -4,12 +4,14 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.ops import extra_array_ops, sort_ops
+from runtime.ops import extra_array_ops, logging_ops, sort_ops
 from runtime.ops.registry import OPS, apply
 
 F = tf.constant([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])
 I = tf.constant([[1, -2, 3], [4, 5, -6]])
 B = tf.constant([True, False, True])
+Z = tf.complex(F, -F)
+S = tf.constant([["a", "bc"], ["Déf", ""]])
 
 # (public call, tensor arguments): one sample per op, run eagerly and inside a function.
 SAMPLES = {
@@ -32,7 +34,9 @@ SAMPLES = {
     "Prod": (tf.reduce_prod, (I,)), "Any": (tf.reduce_any, (B,)), "All": (tf.reduce_all, (B,)),
     "ArgMax": (lambda x: tf.argmax(x, 1), (F,)), "ArgMin": (tf.argmin, (I,)), "Cumsum": (tf.cumsum, (I,)),
     "MatMul": (lambda a: tf.matmul(a, a, transpose_b=True), (F,)),
-    "Identity": (tf.identity, (F,)), "StopGradient": (tf.stop_gradient, (F,)), "Shape": (tf.shape, (F,)), "Size": (tf.size, (F,)), "Rank": (tf.rank, (F,)),
+    "Identity": (tf.identity, (F,)),
+    "CheckDefined": (lambda x: logging_ops.check_defined(x, tf.constant(True), UnboundLocalError, "unbound"), (F,)),
+    "StopGradient": (tf.stop_gradient, (F,)), "Shape": (tf.shape, (F,)), "Size": (tf.size, (F,)), "Rank": (tf.rank, (F,)),
     "Reshape": (lambda x: tf.reshape(x, [3, -1]), (I,)), "Transpose": (tf.transpose, (I,)),
     "ExpandDims": (lambda x: tf.expand_dims(x, 1), (I,)), "Squeeze": (tf.squeeze, (tf.constant([[1], [2]]),)),
     "ConcatV2": (lambda a: tf.concat([a, a], 1), (I,)), "Pack": (lambda a: tf.stack([a, a]), (F,)),
@@ -62,6 +66,18 @@ SAMPLES = {
     "L2Loss": (tf.nn.l2_loss, (F,)),
     "SparseSoftmaxCrossEntropyWithLogits": (
         lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 2], logits=x), (F,)),
+    # complex_ops, string_ops
+    "Complex": (tf.complex, (F, F)), "Real": (tf.math.real, (Z,)), "Imag": (tf.math.imag, (Z,)),
+    "Conj": (tf.math.conj, (Z,)), "ComplexAbs": (tf.abs, (Z,)), "Angle": (tf.math.angle, (Z,)),
+    "StringLength": (tf.strings.length, (S,)), "StringJoin": (lambda s: tf.strings.join([s, "!"], "-"), (S,)),
+    "ReduceJoin": (lambda s: tf.strings.reduce_join(s, axis=1, separator=","), (S,)),
+    "StringFormat": (lambda s, x: tf.strings.format("{}: {}", [s, x]), (S, F)),
+    "AsString": (tf.strings.as_string, (F,)), "StringToNumber": (tf.strings.to_number, (tf.constant(["1.5", "-2"]),)),
+    "StringUpper": (tf.strings.upper, (S,)), "StringLower": (tf.strings.lower, (S,)),
+    "StringSplitV2": (lambda s: tf.strings.split(s, ","), (tf.constant("a,b"),)),
+    "BytesSplit": (tf.strings.bytes_split, (tf.constant("ab"),)),
+    "UnicodeSplit": (lambda s: tf.strings.unicode_split(s, "UTF-8"), (tf.constant("é!"),)),
+    "UnicodeDecode": (lambda s: tf.strings.unicode_decode(s, "UTF-8"), (tf.constant("é!"),)),
 }
 NOT_SAMPLED = {"Placeholder", "Cond", "While", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
                "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert", "Raise",
@@ -69,7 +85,8 @@ NOT_SAMPLED = {"Placeholder", "Cond", "While", "ReadVariableOp", "AssignVariable
                "TensorListFromTensor", "TensorListPop",
                "StridedSliceGrad", "GatherV2Grad", "TensorListZeros", "TensorListAdd", "TensorListElementGrad",
                "TensorListWithoutElement", "TensorListReadGrad", "TensorListStackGrad", "TensorListPopGrad",
-               "SumToShape", "BroadcastLike", "CustomGradient", "Call", "ReshapeLike"}  # stateful or structural, or gradient-only: tested in their own files
+               "SumToShape", "BroadcastLike", "CustomGradient", "Call", "ReshapeLike", "EagerPyFunc",
+               "EagerPyFuncGrad"}  # stateful or structural, or gradient-only: tested in their own files
 
 
 def test_every_registered_op_is_sampled_or_tested_elsewhere():

@@ -91,3 +91,28 @@ def test_assign_returns_the_variable():
         return v.assign_add(1.0) * 2
 
     assert f().numpy() == 2.0 and v.numpy() == 1.0
+
+
+def test_autograph_feature_options_are_accepted_and_checked():
+    feature = tf.autograph.experimental.Feature
+    f = tf.function(lambda x: x * 2, autograph=False, experimental_autograph_options=feature.EQUALITY_OPERATORS)
+    assert f(tf.constant(2)).numpy() == 4
+    assert tf.function(experimental_autograph_options=(feature.ALL, feature.LISTS))(abs) is not None
+    with pytest.raises(TypeError, match="Feature"):
+        tf.function(abs, experimental_autograph_options="LISTS")
+
+
+@pytest.mark.parametrize("name", ["data", "saved_model", "distribute", "lite", "ragged"])
+def test_out_of_scope_modules_say_so_and_point_to_the_compat_page(name):
+    from runtime.errors import OutOfScopeError
+
+    with pytest.raises(OutOfScopeError, match=rf"tf\.{name} is out of scope .*docs/tf-compat.md"):
+        getattr(tf, name)
+    assert not hasattr(tf, "no_such_name")
+
+
+def test_compat_v1_is_out_of_scope():
+    from runtime.errors import OutOfScopeError
+
+    with pytest.raises(OutOfScopeError, match="TensorFlow 2 names"):
+        tf.compat.v1.Session()

@@ -89,3 +89,14 @@ def test_unsavable_python_arguments_fall_back_to_flat_tensor_inputs(tmp_path):
     marker = object()
     _, loaded = _save_and_load(lambda x, tag: x + 1, [tf.TensorSpec([], tf.int32), marker], tmp_path)
     assert loaded(tf.constant(1)).numpy() == 2
+
+
+def test_string_and_complex_constants_and_attributes_round_trip(tmp_path):
+    def f(s, z):
+        tail = tf.constant([[b"\xff\x00a"]])
+        return tf.strings.join([s, "-x"]), z * tf.constant([1j], tf.complex64) + 2.0, tail
+
+    _, loaded = _save_and_load(f, [tf.TensorSpec([], tf.string), tf.TensorSpec([1], tf.complex64)], tmp_path)
+    joined, product, tail = loaded(tf.constant("é"), tf.constant([1 + 1j], tf.complex64))
+    assert joined.numpy() == "é-x".encode() and tail.numpy().tolist() == [[b"\xff\x00a"]]
+    assert product.dtype is tf.complex64 and product.numpy().tolist() == [1 + 1j]

@@ -91,6 +91,12 @@ def nested_functions(h, xs, w):
     return h
 
 
+def complex_numbers(a, b):
+    z = tf.complex(a, b)
+    w = z * tf.math.conj(z) / (z + 1.0)
+    return tf.abs(w) + tf.math.angle(z), tf.math.real(w), tf.math.imag(w)
+
+
 RNG = np.random.default_rng(0)
 MAT = tf.constant(RNG.standard_normal((3, 3)), tf.float32)
 PROGRAMS = [
@@ -107,6 +113,7 @@ PROGRAMS = [
     (capped_loop, (tf.constant(1.5),)),
     (fizzbuzz, (tf.constant(31),)),
     (nested_functions, (tf.zeros([1, 3]), tf.constant(RNG.standard_normal((3, 1, 3)), tf.float32), MAT)),
+    (complex_numbers, (tf.constant([1.5, -2.0]), tf.constant([0.5, 3.0]))),
 ]
 IDS = [f"{fn.__name__}-{i}" for i, (fn, _) in enumerate(PROGRAMS)]
 

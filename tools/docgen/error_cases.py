@@ -86,11 +86,13 @@ CASES = [
         "ag.to_code(3)",
         "pass the function itself."),
     ErrorCase(
-        "`StagingError`: a variable set in only one branch of a tensor `if`",
-        "With a tensor condition both branches become functions of a `Cond` op, and each must give "
-        "every variable used after the `if` a value. The message points at the assignment.",
+        "`UnboundLocalError` (when the graph runs): a variable a tensor `if` assigns in one branch only",
+        "With a tensor condition the variable is carried with a flag that says whether the branch taken "
+        "assigned it (docs/limitations.md, \"Variables defined on some paths only\"). Reading it where it was "
+        "not assigned raises Python's `UnboundLocalError` when the graph runs, on that path only; the message "
+        "names the `if` and the branch.",
         "@tf.function\ndef f(x):\n    if x > 0:\n        y = x\n    return y\n",
-        "f(tf.constant(1))",
+        "f(tf.constant(-1))",
         "give the variable a value before the `if` (or in both branches).",
         "@tf.function\ndef f(x):\n    y = tf.constant(0)\n    if x > 0:\n        y = x\n    return y\n"),
     ErrorCase(
@@ -115,13 +117,37 @@ CASES = [
         "produce the same structure on every path.",
         "@tf.function\ndef f(x):\n    if x > 0:\n        y = (x, x)\n    else:\n        y = (x, -x)\n    return y\n"),
     ErrorCase(
-        "`StagingError`: a loop variable undefined before a tensor loop",
-        "A variable assigned in a loop over tensors and used after it is carried by the `While` op, so "
-        "it needs a value before the loop.",
-        "@tf.function\ndef last(n):\n    for i in tf.range(n):\n        s = i\n    return s\n",
-        "last(tf.constant(3))",
+        "`UnboundLocalError` (when the graph runs): a variable first assigned in a tensor loop that ran zero times",
+        "A variable first assigned in a loop over tensors and used after it is carried with a placeholder of "
+        "the type the body gives it and a flag; where the loop ran zero times, reading it raises Python's "
+        "error, naming the line of the read and the loop.",
+        "@tf.function\ndef last(n):\n    for i in tf.range(n):\n        s = i\n    return s * 10\n",
+        "last(tf.constant(0))",
+        "assign an initial value before the loop if the loop may run zero times.",
+        "@tf.function\ndef last(n):\n    s = tf.constant(-1)\n    for i in tf.range(n):\n        s = i\n"
+        "    return s * 10\n"),
+    ErrorCase(
+        "`TypeError` (when the graph runs): a variable that is None on the path taken, used in an operation",
+        "A variable that is `None` before a tensor loop (or `if`) and a tensor after it is carried with a "
+        "flag; returned, it is `None` where the loop did not assign it, as in Python, and used in an "
+        "operation there it raises the `TypeError` Python raises.",
+        "@tf.function\ndef total(n):\n    r = None\n    for i in tf.range(n):\n        r = i * 2\n"
+        "    return r + 1\n",
+        "total(tf.constant(0))",
+        "test it first (`if r is None:`, which the graph answers on each path), or start from a number.",
+        "@tf.function\ndef total(n):\n    r = None\n    for i in tf.range(n):\n        r = i * 2\n"
+        "    if r is None:\n        return 0\n    return r + 1\n"),
+    ErrorCase(
+        "`StagingError`: a tensor loop's body reads a variable before assigning it, undefined before the loop",
+        "A variable first assigned in a loop over tensors gets its type from the body; a body that reads "
+        "it before assigning it (the value of an earlier iteration) needs that type before it is traced.",
+        "@tf.function\ndef deltas(n):\n    total = tf.constant(0)\n    for i in tf.range(n):\n"
+        "        if i > 0:\n            total += i - previous\n        previous = i\n    return total\n",
+        "deltas(tf.constant(3))",
         "assign an initial value of the right type before the loop.",
-        "@tf.function\ndef last(n):\n    s = tf.constant(-1)\n    for i in tf.range(n):\n        s = i\n    return s\n"),
+        "@tf.function\ndef deltas(n):\n    total = tf.constant(0)\n    previous = tf.constant(0)\n"
+        "    for i in tf.range(n):\n        if i > 0:\n            total += i - previous\n"
+        "        previous = i\n    return total\n"),
     ErrorCase(
         "`ControlFlowError` (runtime): a loop variable that changes shape",
         "A loop variable keeps its dtype and shape from one iteration to the next (the runtime's "
@@ -135,14 +161,15 @@ CASES = [
         "        ag.set_loop_options(shape_invariants=[(s, [None])])\n        s = tf.concat([s, s], 0)\n"
         "        n -= 1\n    return s\n"),
     ErrorCase(
-        "`ControlFlowError` (runtime): a string carried by a tensor `if` or loop",
-        "A staged `if` or loop carries its variables as tensors; runtime has no string dtype, so a variable "
-        "(or an attribute, or a list's element) that the statement sets to a string can't be carried.",
-        "@tf.function\ndef f(x):\n    mode = 'up'\n    if x > 0:\n        mode = 'down'\n    return x, mode\n",
+        "`ControlFlowError` (runtime): a set (or other Python object) carried by a tensor `if` or loop",
+        "A staged `if` or loop carries its variables as tensors: numbers, bools and strings become tensors, "
+        "but a variable (or an attribute, or a list's element) that the statement sets to a set, or to an "
+        "object of a class of yours, can't be carried.",
+        "@tf.function\ndef f(x):\n    modes = {'up'}\n    if x > 0:\n        modes = {'down'}\n    return x, modes\n",
         "f(tf.constant(1))",
-        "decide the string with Python values outside the tensor `if`, or carry a number or a bool tensor "
-        "and turn it into a string after the call.",
-        "@tf.function\ndef f(x):\n    down = x > 0\n    return x, down\n"),
+        "decide the value with Python values outside the tensor `if`, or carry a tensor (a string tensor "
+        "here) instead.",
+        "@tf.function\ndef f(x):\n    mode = 'up'\n    if x > 0:\n        mode = 'down'\n    return x, mode\n"),
     ErrorCase(
         "`InvalidArgumentError` (runtime): a loop variable that changes dtype",
         "A loop variable that starts as a Python `int` becomes an `int32` tensor; adding a float to it "

@@ -96,6 +96,49 @@ EXISTS = [
         m(0); m(5); m([8, 9])
         print(m.result())
         """),
+    Entry("String tensors and `tf.strings`", """
+        s = tf.constant("Hello")
+        print(s, tf.string)
+        words = tf.constant(["Tensor", "Flow"])
+        print(repr(words))
+        print(tf.strings.length(words), tf.strings.join([words, "!"]), tf.strings.reduce_join(words, separator=" "))
+        print(tf.strings.format("x = {}", tf.range(3)), tf.strings.as_string(3.5), tf.strings.to_number("2.5"))
+        tf.print(words, output_stream=sys.stdout)
+        print(tf.strings.to_number(tf.strings.split("1 10 100", " ")), tf.strings.unicode_decode("アヒル", "UTF-8"))
+        """),
+    Entry("Complex numbers", """
+        z = tf.constant([1 + 2j, 3 - 1j])
+        print(repr(z))
+        print(z * tf.math.conj(z), tf.abs(z), tf.math.real(z), tf.complex(1.0, -1.0))
+        """),
+    Entry("Boolean masks", """
+        x = tf.constant([[1, 2], [3, 4], [5, 6]])
+        print(x[x[:, 0] > 2], tf.boolean_mask(x, [True, False, True]).shape)
+        """),
+    Entry("`tf.py_function`: Python called when the graph runs", """
+        def np_cumprod(x):
+            return x.numpy().cumprod()
+
+        @tf.function
+        def f(x):
+            y = tf.py_function(np_cumprod, [x], Tout=tf.float32)
+            print("traced:", y)
+            return y * 2
+
+        print(f(tf.constant([1.0, 2.0, 3.0])))
+        """),
+    Entry("`graph.as_graph_def()`", """
+        @tf.function
+        def simple_relu(x):
+            if tf.greater(x, 0):
+                return x
+            else:
+                return 0
+
+        graph_def = simple_relu.get_concrete_function(tf.constant(1)).graph.as_graph_def()
+        print([(node.name, node.op, list(node.input)) for node in graph_def.node])
+        print(graph_def.node[2])
+        """),
 ]
 
 DIFFERS = [
@@ -115,6 +158,15 @@ DIFFERS = [
         with tf.device("/GPU:0"):
             pass
         """, "Ops run on NumPy; a device other than the CPU is an error rather than a silent fallback."),
+    Entry("`experimental_autograph_options` changes nothing", """
+        f = tf.function(lambda x: x * 2, autograph=False,
+                        experimental_autograph_options=tf.autograph.experimental.Feature.EQUALITY_OPERATORS)
+        print(f(tf.constant(2)))
+        """, "Accepted for compatibility: autograph always applies every conversion it has."),
+    Entry("String tensors are NumPy bytes", """
+        print(tf.constant(b"a\\x00").numpy(), tf.strings.length(tf.constant("é")))
+        """, "Values are NumPy bytes arrays, which drop trailing NUL bytes; lengths are in bytes unless "
+             "`unit='UTF8_CHAR'`, as in TensorFlow."),
 ]
 
 OUT_OF_SCOPE = [
@@ -127,6 +179,13 @@ OUT_OF_SCOPE = [
     Entry("`tf.data`", """
         tf.data.Dataset.from_tensor_slices([1, 2])
         """, "Iterate over tensors or Python lists instead (a `for` over a tensor is a staged loop)."),
+    Entry("Ragged tensors: splitting a vector of strings", """
+        tf.strings.split(tf.constant(["Gray wolf", "Quick brown fox"]))
+        """, "A scalar string splits into a 1-D tensor; pieces of several strings would be a RaggedTensor."),
+    Entry("`tf.saved_model`, `tf.distribute`, `tf.compat.v1`, ...", """
+        tf.saved_model.save(tf.Module(), "model")
+        """, "`runtime.save_function`/`load_function` save traced functions; `tf.train.Checkpoint` saves "
+             "Variables."),
 ]
 
 

@@ -1,16 +1,16 @@
-"""`del` of a variable inside a tensor-dependent `if`, and the variable is read after the `if`."""
+"""`del` of a variable inside a tensor-dependent `if`, and the variable is read after the `if`: unbound at run time
+on the path that deletes it, as in Python."""
 import runtime as tf
-from autograph.errors import ConversionError, StagingError
 
-EXPECT = (ConversionError, StagingError)
-MATCH = r"'tmp'.*only one branch"
+EXPECT = UnboundLocalError
+MATCH = r"'tmp'.*leaves it unassigned"
 
 
 @tf.function
 def f(x):
     tmp = x * 2
-    if x > 0:
-        del tmp  # <- here
+    if x > 0:  # <- here
+        del tmp
     return tmp
 
 

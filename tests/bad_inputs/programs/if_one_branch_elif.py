@@ -1,8 +1,8 @@
-"""A variable assigned in two of three branches of a tensor `if`/`elif` chain, used after it."""
+"""A variable assigned in two of three branches of a tensor `if`/`elif` chain, used after it: unbound at run
+time on the third."""
 import runtime as tf
-from autograph.errors import StagingError
 
-EXPECT = StagingError
+EXPECT = UnboundLocalError
 MATCH = r"'label'"
 
 
@@ -10,7 +10,7 @@ MATCH = r"'label'"
 def classify(x):
     if x > 0:
         label = 1  # <- here
-    elif x < 0:
+    elif x < 0:  # <- here
         label = -1  # <- here
     else:
         pass
@@ -18,4 +18,4 @@ def classify(x):
 
 
 def trigger():
-    return classify(tf.constant(3))
+    return classify(tf.constant(0))

@@ -1,15 +1,15 @@
-"""A Python-valued variable set in only one branch of a tensor `if` (no tensor involved in the value)."""
+"""A set made in only one branch of a tensor `if`: a graph can't carry it beside "unassigned"."""
 import runtime as tf
 from autograph.errors import StagingError
 
 EXPECT = StagingError
-MATCH = r"'msg'"
+MATCH = r"'msg'.*can't be carried"
 
 
 @tf.function
 def f(x):
-    if x > 0:
-        msg = "positive"  # <- here
+    if x > 0:  # <- here
+        msg = {"positive"}  # <- here
     return x, msg  # <- here
 
 
