@@ -431,6 +431,7 @@ BACKEND = backends.register_backend(backends.Backend(
     logical_or=_logical_or,
     logical_not=lambda x: math_ops.logical_not(_bool(x)),   # `not x` is a bool, as in Python: `not 3` is False
     assert_=_assert,
+    raise_=logging_ops.raise_,
     list_from=_list_from,
     list_types=(TensorArray,),
     list_append=_list_append,

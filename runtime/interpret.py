@@ -52,7 +52,7 @@ def _needed_ops(graph, wanted: list, with_effects: bool) -> list:
     return [op for op in graph.operations if id(op) in needed and op.type != "Placeholder"]
 
 
-_REPEATABLE_EFFECTS = frozenset({"ReadVariableOp", "PrintV2", "Assert", "CheckDefined"})
+_REPEATABLE_EFFECTS = frozenset({"ReadVariableOp", "PrintV2", "Assert", "CheckDefined", "Raise"})
 
 
 def unrepeatable_ops(graph) -> list:

@@ -46,6 +46,9 @@ class Backend:
     logical_not: Optional[Callable] = None
     print: Optional[Callable] = None        # unset: `print` stays Python's (runs while tracing)
     assert_: Optional[Callable] = None      # assert_(condition, message_fn)
+    # raise_(error, note): a staged op that raises a copy of `error` (type, args, attributes) with the PEP 678
+    # `note` each time it runs, ordered after the framework's earlier effects (a `raise` in a staged branch)
+    raise_: Optional[Callable] = None
     list_from: Optional[Callable] = None    # a Python list -> the framework's tensor list
     list_types: tuple = ()                  # types of the framework's tensor lists
     list_append: Optional[Callable] = None

@@ -35,6 +35,7 @@ from autograph.operators import maybe, side_effects
 from autograph.operators.maybe import MaybeValue
 from autograph.operators.function_scope import is_generated, raised_while_tracing, traced, tracing_failed
 from autograph.operators.logical import staged_operands
+from autograph.operators.staged_raise import BranchRaised, stage_if_raised
 from autograph.operators.variables import UNBOUND, Undefined, UndefinedReturnValue, cell_value, is_undefined, set_cell
 
 
@@ -69,7 +70,7 @@ def if_stmt(pred, true_fn, false_fn, names: tuple = (), composites=None, outer: 
     _check_no_outer(outer, "`if`", true_fn, false_fn)
     if verbosity.level >= 2:
         verbosity.staged("`if`", backend, names)
-    shared = _Shared(names, (true_fn, false_fn))
+    shared = _Shared(names, (true_fn, false_fn), backend)
     shared.stage("`if`", lambda state: _staged_if(backend, pred, shared.function(true_fn), shared.function(false_fn),
                                           state, names, composites))
 
@@ -112,12 +113,26 @@ def _staged_if_carrying(backend, pred, true_fn, false_fn, state: tuple, names: t
     traced_: set = set()  # the branches traced for the cond (not only probed)
     unset: set = set()    # slots neither branch defines: kept out of the cond
     templates: dict = {}  # slot -> the MaybeValue (name, reasons) both branches' values become
+    dead: set = set()     # branches that end with the user's `raise` (operators/staged_raise.py)
     where = maybe.location()
 
     def values_of(which: str) -> tuple:
         if which not in raw:   # learn the other branch's values in a throwaway trace
-            raw[which] = _as_tuple(backend.probe(lambda: functions[which](*_copied(state))), n)
+            try:
+                raw[which] = _as_tuple(backend.probe(lambda: functions[which](*_copied(state))), n)
+            except BranchRaised:
+                dead.add(which)
+                raw[which] = tuple(state)
         return raw[which]
+
+    def dead_values(which: str) -> tuple:
+        """A branch that ends with the user's `raise` (the graph raises there): placeholders like the other
+        branch's values, or, if it raises too, the values the statement started with."""
+        other = "false" if which == "true" else "true"
+        theirs = values_of(other)
+        if other in dead:
+            return tuple(state)
+        return tuple(_dead_value(backend, before, after, name) for before, after, name in zip(state, theirs, names))
 
     def slot(i: int, which: str, value):
         name, returned = names[i], _fillable(names[i])
@@ -153,13 +168,18 @@ def _staged_if_carrying(backend, pred, true_fn, false_fn, state: tuple, names: t
     def branch(fn, which):
         def run():
             # Each traced branch gets its own copy of a list it may append to: both branches run.
-            out = _as_tuple(fn(*_copied(state)), n)
+            try:
+                out = _as_tuple(fn(*_copied(state)), n)
+            except BranchRaised:   # the graph raises on this path: its values are never used
+                dead.add(which)
+                out = dead_values(which)
             raw[which] = out
             traced_.add(which)
             out = tuple(slot(i, which, v) for i, v in enumerate(out))
             kept = [i for i in range(n) if i not in unset]
-            _check_defined_after_if([out[i] for i in kept], [names[i] for i in kept], which,
-                                    functions["false" if which == "true" else "true"], fn)
+            if which not in dead:
+                _check_defined_after_if([out[i] for i in kept], [names[i] for i in kept], which,
+                                        functions["false" if which == "true" else "true"], fn)
             lifted_out[which] = out
             if len(lifted_out) == 2:
                 _check_same_structure(lifted_out["true"], lifted_out["false"], names, true_fn, false_fn)
@@ -171,6 +191,20 @@ def _staged_if_carrying(backend, pred, true_fn, false_fn, state: tuple, names: t
     cond = backend.need("cond", "an `if` statement whose condition is a tensor")
     staged = iter(cond(pred, branch(true_fn, "true"), branch(false_fn, "false")))
     return _result(tuple(state[i] if i in unset else next(staged) for i in range(n)), n)
+
+
+def _dead_value(backend, before, after, name: str):
+    """The value of a variable in a branch that ends with the user's `raise`, standing for `after` (the other
+    branch's): `before` (its value on entry) when the other branch keeps it, a zero of its type, or else
+    undefined (carried with a defined flag that is false there); None and undefined as they are."""
+    if after is before or maybe.kind(after) in ("none", "undefined"):
+        return after
+    if maybe.kind(after) == "value":
+        try:
+            return zeros_like(backend, after)
+        except (StagingError, TypeError, ValueError):
+            pass
+    return Undefined(name)
 
 
 def _template(backend, name: str, returned: bool, kinds: dict, values: dict, where: str):
@@ -200,6 +234,17 @@ def _staged_if_filling(backend, pred, true_fn, false_fn, state: tuple, names: tu
     outputs: dict = {}
     functions = {"true": true_fn, "false": false_fn}
     unset: set = set()   # return-value slots that neither branch defines: kept out of the cond
+    dead: set = set()    # branches that end with the user's `raise` (operators/staged_raise.py)
+
+    def other_outputs(which: str):
+        """The other branch's outputs: traced already, or learned in a throwaway trace; None if it raises."""
+        other = "false" if which == "true" else "true"
+        if other in outputs:
+            return None if other in dead else outputs[other]
+        try:
+            return _as_tuple(backend.probe(lambda: functions[other](*_copied(state))), n)
+        except BranchRaised:
+            return None
 
     def fill_returns(out: tuple, which: str) -> tuple:
         """A return value undefined in this branch gets a zero shaped like the other branch's."""
@@ -207,21 +252,24 @@ def _staged_if_filling(backend, pred, true_fn, false_fn, state: tuple, names: tu
                    if _fillable(name) and is_undefined(v) and i not in unset]
         if not missing or not _can_fill(backend):
             return out
-        other = "false" if which == "true" else "true"
-        known = outputs.get(other)
-        if known is None:   # this branch was traced first: learn the other's types in a throwaway trace
-            known = _as_tuple(backend.probe(lambda: functions[other](*_copied(state))), n)
-        unset.update(i for i in missing if is_undefined(known[i]))
+        known = other_outputs(which)   # this branch was traced first: the other's types from a probe
+        unset.update(i for i in missing if known is None or is_undefined(known[i]))
         return tuple(zeros_like(backend, known[i]) if i in missing and i not in unset else v
                      for i, v in enumerate(out))
 
     def branch(fn, which):
         def run():
             # Each traced branch gets its own copy of a list it may append to: both branches run.
-            out = fill_returns(_as_tuple(fn(*_copied(state)), n), which)
-            _check_defined_after_if([v for i, v in enumerate(out) if i not in unset],
-                                    [name for i, name in enumerate(names) if i not in unset], which,
-                                    functions["false" if which == "true" else "true"], fn)
+            try:
+                out = _as_tuple(fn(*_copied(state)), n)
+            except BranchRaised:   # the graph raises on this path: its outputs are never used
+                dead.add(which)
+                out = _dead_outputs(backend, state, names, other_outputs(which), unset)
+            else:
+                out = fill_returns(out, which)
+                _check_defined_after_if([v for i, v in enumerate(out) if i not in unset],
+                                        [name for i, name in enumerate(names) if i not in unset], which,
+                                        functions["false" if which == "true" else "true"], fn)
             outputs[which] = out
             if len(outputs) == 2:
                 _check_same_structure(outputs["true"], outputs["false"], names, true_fn, false_fn)
@@ -232,6 +280,34 @@ def _staged_if_filling(backend, pred, true_fn, false_fn, state: tuple, names: tu
     cond = backend.need("cond", "an `if` statement whose condition is a tensor")
     staged = iter(cond(pred, branch(true_fn, "true"), branch(false_fn, "false")))
     return _result(tuple(state[i] if i in unset else next(staged) for i in range(n)), n)
+
+
+def _dead_outputs(backend, state: tuple, names: tuple, live, unset: set) -> tuple:
+    """The outputs of a branch that ends with the user's `raise` (the graph raises there, so they are never
+    used): a value of the type the other branch gives (`live`), or, if it raises too, the values the
+    statement started with (one undefined there stays out of the cond, in `unset`)."""
+    if live is None:
+        unset.update(i for i, v in enumerate(state) if is_undefined(v))
+        return tuple(state)
+    out = tuple(_placeholder(backend, before, after, name) for before, after, name in zip(state, live, names))
+    unset.update(i for i, (name, v) in enumerate(zip(names, out)) if _fillable(name) and is_undefined(v))
+    return out
+
+
+def _placeholder(backend, before, after, name: str):
+    """A dead value standing for `after` (the other branch's): `before` (the value on entry) when the other
+    branch keeps it, else a zero of `after`'s type, else `before` if it is defined."""
+    if after is before or is_undefined(after):
+        return before
+    try:
+        return zeros_like(backend, after) if backend.zeros_like is not None else before
+    except (StagingError, TypeError, ValueError):
+        if is_undefined(before):
+            raise StagingError(at_user_line(
+                f"'{name}' is assigned in one branch of this `if` on a tensor, and the other branch ends with a "
+                f"`raise`, so a placeholder stands for '{name}' there; none can be made for its value "
+                f"({type(after).__name__}). Assign '{name}' before the `if`.")) from None
+        return before
 
 
 def _meaning(name: str) -> str:
@@ -459,13 +535,36 @@ def _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr: str):
     if verbosity.level >= 2:
         verbosity.staged(f"`{expr_repr}`" if expr_repr else "a conditional expression", backend)
     cond = backend.need("cond", f"the conditional expression `{expr_repr}`")
-    return staged_operands(lambda t, f: cond(pred, lambda: (_read(t()),), lambda: (_read(f()),))[0], "`if`/`else`",
+    return staged_operands(lambda t, f: cond(pred, lambda: (_read(_operand(backend, t, f)),),
+                                             lambda: (_read(_operand(backend, f, t)),))[0], "`if`/`else`",
                            true_fn, false_fn)
 
 
 def _read(value):
     """An operand of a staged `a if c else b`: a variable defined on some paths only is read (and checked)."""
     return value.read() if value.__class__ is MaybeValue else value
+
+
+def _operand(backend, mine, other):
+    """`mine()`, an operand of a staged conditional expression; where it ends with the user's `raise` (in a
+    function it calls), now an op that raises when the graph takes this operand, a dead placeholder shaped
+    like the other operand's value. If that can't be made (the other operand raises too), the error is raised
+    while tracing."""
+    try:
+        return mine()
+    except Exception as error:
+        if not _can_fill(backend):
+            raise
+        try:
+            stage_if_raised(backend, error)
+        except BranchRaised:
+            failed = error
+        else:
+            raise
+    try:
+        return zeros_like(backend, backend.probe(lambda: _read(other())))
+    except Exception:   # noqa: BLE001 - no placeholder: the error, raised while tracing as before
+        raise failed from None
 
 
 # --- while ------------------------------------------------------------------------------------
@@ -481,7 +580,7 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
             _check_no_outer(outer, "`while` loop", body_fn, test_fn)
             if verbosity.level >= 2:
                 verbosity.staged("`while` loop", backend, names)
-            shared = _Shared(names, (test_fn, body_fn))
+            shared = _Shared(names, (test_fn, body_fn), backend)
             shared.stage("`while` loop", lambda state: _staged_while(backend, shared.test(test_fn), shared.function(body_fn),
                                                      state, names, opts, composites))
             return
@@ -524,9 +623,19 @@ def _staged_while(backend, test_fn, body_fn, state, names, opts, composites=None
     loop = backend.need("while_loop", "a `while` loop whose condition is a tensor")
 
     def run(kept, full, initial):
-        body = _named(lambda *s: _pick(body_fn(*full(s)), names, kept, body_fn, s, backend), [names[i] for i in kept])
+        body = _named(lambda *s: _pick(_iteration(body_fn, (), full(s)), names, kept, body_fn, s, backend),
+                      [names[i] for i in kept])
         return loop(lambda *s: test_fn(*full(s)), body, initial, dict(opts or {}))
     return _staged_loop(backend, run, state, names)
+
+
+def _iteration(body_fn, lead: tuple, state: list):
+    """`body_fn(*lead, *state)`, one iteration of a staged loop's body; where it ends with the user's `raise`
+    (now an op that raises when the graph runs that path) the state it started with, a dead placeholder."""
+    try:
+        return body_fn(*lead, *state)
+    except BranchRaised:
+        return _result(tuple(state), len(state))
 
 
 def _pick(out, names, kept: list, body_fn, carried: tuple, backend=None) -> tuple:
@@ -750,7 +859,7 @@ def _go_on(extra_test, iterable, done, body_fn, names, opts, composites, outer=(
 def _stage_for(backend, iterable, body_fn, names, extra_test, opts, composites) -> None:
     if verbosity.level >= 2:
         verbosity.staged("`for` loop", backend, names)
-    shared = _Shared(names, (body_fn, extra_test))
+    shared = _Shared(names, (body_fn, extra_test), backend)
     shared.stage("`for` loop", lambda state: _staged_for(backend, iterable, shared.function(body_fn, lead=1), state, names,
                                            shared.test(extra_test), opts, composites))
 
@@ -764,7 +873,7 @@ def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts, comp
     loop = backend.need("for_loop", "a `for` loop over a tensor")
 
     def run(kept, full, initial):
-        body = _named(lambda item, *s: _pick(body_fn(item, *full(s)), names, kept, body_fn, s, backend),
+        body = _named(lambda item, *s: _pick(_iteration(body_fn, (item,), full(s)), names, kept, body_fn, s, backend),
                       ("item_", *[names[i] for i in kept]))
         test = None if extra_test is None else (lambda *s: extra_test(*full(s)))
         return loop(iterable, body, initial, test, dict(opts or {}))
@@ -844,8 +953,9 @@ class _Shared:
     the variable `nonlocal`) or a global of the function's module (`global`). A staged statement reads its
     state from them and writes the result back; an unbound variable reads as `Undefined`."""
 
-    def __init__(self, names: tuple, functions: tuple):
+    def __init__(self, names: tuple, functions: tuple, backend=None):
         self.names = names
+        self.backend = backend   # the backend staging the statement: for a `raise` in its functions
         self.functions = [fn for fn in functions if fn is not None]
         self.slots = [self._slot(name) for name in names]
 
@@ -871,7 +981,11 @@ class _Shared:
         def with_state(*args):
             self.write(args[lead:])
             if fn is not None:   # an `if` without `else:`
-                traced(fn, *args[:lead])
+                try:
+                    traced(fn, *args[:lead])
+                except Exception as error:
+                    stage_if_raised(self.backend, error)   # the user's `raise`: BranchRaised, now an op
+                    raise
             return _result(self.read(), n)
         with_state.__wrapped__ = fn   # where `_assigned_at` finds the user's assignments
         return with_state

@@ -145,7 +145,26 @@ def note_generated(code, names, qualname: str):
     """`code` (the converted function, compiled) with the functions the converters made inside it (named
     `names`) remembered, and every function and class the user defines inside it given the `__qualname__` it
     has in the user's function (`f.<locals>.h`, not `ag__factory.<locals>.ag__f.<locals>.if_true.<locals>.h`)."""
-    return _renamed(code, frozenset(names), f"{qualname}.<locals>.")
+    renamed = _renamed(code, frozenset(names), f"{qualname}.<locals>.")
+    _note_converted(renamed)
+    return renamed
+
+
+# Every code object of converted functions (the function, the functions the converters made, and the user's own
+# functions and classes defined inside it): where a `raise` statement of the user's converted code runs.
+_converted_code: set = set()
+
+
+def _note_converted(code) -> None:
+    _converted_code.add(code)
+    for const in code.co_consts:
+        if const.__class__ is code.__class__:
+            _note_converted(const)
+
+
+def is_converted(code) -> bool:
+    """Whether `code` is converted code (the user's statements, compiled by autograph)."""
+    return code in _converted_code
 
 
 _NEWLOCALS = inspect.CO_NEWLOCALS   # set for functions' code, not for a class body's

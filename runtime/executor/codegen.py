@@ -36,6 +36,7 @@ from runtime import dtypes
 from runtime.errors import InvalidArgumentError, OpError
 from runtime.executor.passes import plan
 from runtime.graph import FuncGraph, Graph, Operation, made_at
+from runtime.ops.logging_ops import is_raised_by_program
 
 _OPERATOR_FORMS = {
     np.add: "{} + {}", np.subtract: "{} - {}", np.multiply: "{} * {}",
@@ -56,8 +57,9 @@ class Executable:
     ops_by_line: dict = field(default_factory=dict)  # line of `source` -> the Operation it runs
 
     def explain(self, error: BaseException) -> Optional[InvalidArgumentError]:
-        """An error naming the op whose kernel raised `error` while `run` ran, if one did."""
-        if getattr(error, "raised_by_program", False):   # the program's own error (CheckDefined): as it is
+        """An error naming the op whose kernel raised `error` while `run` ran, if one did (None for the
+        program's own exception, which a `Raise` op raises as it is)."""
+        if getattr(error, "raised_by_program", False) or is_raised_by_program(error):   # as it is (CheckDefined, Raise)
             return None
         line = _innermost_line(error.__traceback__, self.filename)
         op = self.ops_by_line.get(line)

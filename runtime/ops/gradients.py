@@ -38,7 +38,7 @@ NOT_DIFFERENTIABLE = frozenset({
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
     "LogicalXor", "LogicalNot", "ArgMax", "ArgMin", "Shape", "Size", "Rank", "Floor", "Ceil", "Round",
     "Sign", "FloorDiv", "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
-    "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert",
+    "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert", "Raise",
     "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros", "StringLength", "StringJoin",
     "ReduceJoin", "StringFormat", "AsString", "StringToNumber", "StringUpper", "StringLower", "StringSplitV2",
     "BytesSplit", "UnicodeSplit", "UnicodeDecode", "ExactInt32",

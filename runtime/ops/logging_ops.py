@@ -8,7 +8,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops.registry import Spec, apply, defop
+from runtime.ops.registry import Spec, apply, defop, wrap
 from runtime.shape import TensorShape
 from runtime.tensor import Tensor, convert_to_tensor
 
@@ -127,6 +127,46 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
     texts = [str(d) for d in data if not isinstance(d, Tensor)]
     data = [convert_to_tensor(d) for d in data if isinstance(d, Tensor)]
     return apply(ASSERT, condition, *data, message=" ".join(texts) or "assertion failed", name=name)
+
+
+def _raise(*values, error_type, args, slots, state, cause, note):
+    """A fresh copy of the program's exception (its type, `args` and attributes, made without calling its
+    `__init__` again, as pickling would not), with `note` (PEP 678) saying which line raised it. The
+    arguments that were tensors (at `slots`) are their values when the op runs, as eager tensors."""
+    args = list(args)
+    for slot, value in zip(slots, values):
+        args[slot] = wrap(value)
+    error = error_type.__new__(error_type, *args)
+    error.args = tuple(args)
+    if state:
+        error.__dict__.update(state)
+    error.add_note(note)
+    if cause is not None:   # `raise ... from cause`
+        error.__cause__ = cause
+    raise error
+
+
+RAISE = defop("Raise", _raise, lambda *v, **a: Spec(dtypes.bool, TensorShape(())), stateful=True)
+
+
+def raise_(error: BaseException, note: str, name=None):
+    """Raise a copy of `error` (with `note`) when the op runs: a `raise` of the program's on a path that a tensor
+    condition chooses (autograph stages it). Ordered with the other stateful ops, so an effect traced after it
+    never runs first."""
+    state = dict(error.__dict__) if getattr(error, "__dict__", None) else {}
+    state.pop("__notes__", None)
+    slots = tuple(i for i, arg in enumerate(error.args) if isinstance(arg, Tensor))
+    args = tuple(None if i in slots else arg for i, arg in enumerate(error.args))
+    return apply(RAISE, *(error.args[i] for i in slots), error_type=type(error), args=args, slots=slots,
+                 state=state, cause=error.__cause__, note=note, name=name)
+
+
+def is_raised_by_program(error: BaseException) -> bool:
+    """Whether `error` is a program's own exception raised by a `Raise` op (to be shown as it is)."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_code is _raise.__code__
 
 
 def _comparison_assert(compare, what: str, x, y, message, name):

@@ -30,7 +30,7 @@ def carries_a_set_on_one_path(b):
 def raises_in_a_branch(b):
     try:
         if b > 0:
-            raise KeyError("only when b > 0")
+            y = {}["only when b > 0"]   # a Python error, not a `raise` (tests/autograph/test_staged_raise.py)
         y = 1
     except KeyError:
         y = -1
@@ -189,9 +189,10 @@ def test_a_swallowed_staging_failure_is_given_back_by_the_function_that_swallowe
         return y
 
     assert f(3, 1) == 2
-    with pytest.raises(ValueError) as info:   # was 2: the converted call in finally: consumed the failure
+    # was 2: the converted call in finally: consumed the failure; the `raise` in check3 is staged, and refused
+    # as the context manager could suppress it (tests/autograph/test_staged_raise.py)
+    with pytest.raises(ag.StagingError, match="inside the `with` at .*, whose context manager could suppress it"):
         tf.function(f)(tf.constant(3), tf.constant(1))
-    assert "(autograph) raised while tracing this `if` on a tensor" in "\n".join(info.value.__notes__)
 
 
 def test_a_refusal_raised_by_a_loop_over_a_python_iterator_passes_the_functions_except():

@@ -80,7 +80,7 @@ SAMPLES = {
     "UnicodeDecode": (lambda s: tf.strings.unicode_decode(s, "UTF-8"), (tf.constant("é!"),)),
 }
 NOT_SAMPLED = {"Placeholder", "Cond", "While", "ExactInt32", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
-               "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert",
+               "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert", "Raise",
                "TensorListNew", "TensorListWrite", "TensorListRead", "TensorListStack", "TensorListSize",
                "TensorListFromTensor", "TensorListPop",
                "StridedSliceGrad", "GatherV2Grad", "TensorListZeros", "TensorListAdd", "TensorListElementGrad",

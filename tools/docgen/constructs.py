@@ -164,6 +164,12 @@ def safe_sqrt(x):
     return x ** 0.5
 
 
+def checked_mean(total, count):
+    if count <= 0:
+        raise ValueError("count must be positive")
+    return total / count
+
+
 def countdown(n):
     while n > 0:
         print("n =", n)
@@ -412,6 +418,17 @@ CONSTRUCTS = [
               [safe_sqrt],
               ["safe_sqrt(16.0)"],
               ["safe_sqrt(tf.constant(16.0))"]),
+    Construct("raise", "`raise`",
+              "A `raise` stays a `raise`. In a branch or loop body staged for a tensor condition, a `raise` "
+              "that the trace reaches (directly or in a converted function it calls; also a failing `assert` "
+              "on a Python value) becomes runtime's `Raise` op: when the graph runs that path it raises a copy "
+              "of the exception (same type and arguments) with a note naming the line (here "
+              "`checked_mean(tf.constant(6.0), tf.constant(0.0))` raises `ValueError: count must be positive`); "
+              "the other path runs as usual. An `except` around the statement could not catch it there: that is refused "
+              "(docs/errors.md).",
+              [checked_mean],
+              ["checked_mean(6.0, 3.0)"],
+              ["checked_mean(tf.constant(6.0), tf.constant(3.0))"]),
     Construct("print", "`print`",
               "`print(...)` becomes `ag__.converted_call(print, ...)`. With runtime it stays Python's "
               "`print`, as in TensorFlow: inside a traced function it runs once per trace, showing a "

@@ -96,6 +96,19 @@ CASES = [
         "give the variable a value before the `if` (or in both branches).",
         "@tf.function\ndef f(x):\n    y = tf.constant(0)\n    if x > 0:\n        y = x\n    return y\n"),
     ErrorCase(
+        "`StagingError`: a `raise` in a tensor `if` or loop, inside a `try` that catches it",
+        "A `raise` (or a failing `assert` on a Python value) in a branch or loop body staged for a tensor "
+        "condition becomes a graph op that raises the exception, with a note naming the line, when that path "
+        "runs. That happens after the function was traced, so an `except` (or a context manager) around the "
+        "statement can't catch it there; the `raise` is refused at its line.",
+        "@tf.function\ndef count(n):\n    s = 0\n    i = 0\n    try:\n        while i < n:\n            s += 1\n"
+        "            i += 1\n            if s > 5:\n                raise KeyError(\"big\")\n    except KeyError:\n"
+        "        s = -1\n    return s\n",
+        "count(tf.constant(7))",
+        "raise outside the `try`, or set a flag in the loop and act on it after the statement.",
+        "@tf.function\ndef count(n):\n    s = 0\n    i = 0\n    big = False\n    while i < n and not big:\n"
+        "        s += 1\n        i += 1\n        big = s > 5\n    if big:\n        s = -1\n    return s\n"),
+    ErrorCase(
         "`StagingError`: branches that produce different structures",
         "Both branches of a tensor `if` must produce values of the same structure (a tuple in one and "
         "a single tensor in the other can't be one `Cond` output).",
