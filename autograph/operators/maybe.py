@@ -20,6 +20,8 @@ did not run: the function returns None), rather than unbound.
 """
 from __future__ import annotations
 
+import sys
+
 from autograph.errors import at_user_line
 from autograph.operators.variables import Undefined, UndefinedReturnValue
 
@@ -65,7 +67,22 @@ class MaybeValue:
         if self.defined is True:
             return self.value
         error, message = self._error(use)
+        self._refuse_where_catchable(error, message)
         return _map(lambda v: self.backend.check_defined(v, self.defined, error, at_user_line(message)), self.value)
+
+    def _refuse_where_catchable(self, error: type, message: str) -> None:
+        """A StagingError where a `try` or `with` of the user's around this read could catch the error the
+        graph raises when it runs (after tracing, past them)."""
+        from autograph.operators.staged_raise import refuse_where_catchable
+
+        def refusal(kind: str, around: str) -> str:
+            return at_user_line(
+                f"this read of '{self.name}' raises {error.__name__} when the graph runs a path where it is "
+                f"{'None' if self.none else 'unassigned'} ({self.why}), and it is {around}: the graph raises "
+                f"after the function was traced, where that `{kind}` can't "
+                f"{'catch' if kind == 'except' else 'see'} it. Assign '{self.name}' on every path before this "
+                f"read (e.g. before the statement that may leave it {'None' if self.none else 'unassigned'}).")
+        refuse_where_catchable(error(message), refusal, sys._getframe(2))
 
     def _error(self, use: str) -> tuple:
         if self.none:
@@ -84,6 +101,7 @@ class MaybeValue:
         if self.defined is True:
             return False
         error, message = self._error("is")
+        self._refuse_where_catchable(error, message)
         return not_(self.backend.check_defined(self.defined, self.defined, error, at_user_line(message)))
 
     def resolved(self, context: str = ""):

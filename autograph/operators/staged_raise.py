@@ -107,7 +107,22 @@ def _refuse_inside_try(error: Exception, filename: str, lineno: int, statement: 
     """A StagingError at the `raise` when an `except` clause of the converted code running this trace (the
     frames outside this one, up to the first frame of code that is neither converted nor autograph's or a
     framework's) could catch `error`."""
-    frame = sys._getframe(1)
+    def message(kind: str, around: str) -> str:
+        return (f"{_located(filename, lineno)}: this {statement} of {type(error).__name__} is in a branch (or loop "
+                f"body) of a statement on a tensor {around}. The graph raises it when that path runs, after "
+                f"the function was traced, where that `{kind}` can't {'catch' if kind == 'except' else 'see'} "
+                f"it. Raise it outside the `{'try' if kind == 'except' else 'with'}`, or set a flag in the "
+                "branch (e.g. `failed = True`) and act on it after the statement."
+                f"{_source(filename, lineno)}")
+    refuse_where_catchable(error, message, sys._getframe(1))
+
+
+def refuse_where_catchable(error: Exception, message, frame=None) -> None:
+    """A StagingError, `message(kind, around)`, when an `except` clause (kind "except") or a user's `with`
+    (kind "with") of the converted code running this trace could catch `error`, which the graph raises when
+    it runs, past them: the frames from `frame` (the caller's by default) outward, up to the first frame of
+    code that is neither converted nor autograph's or a framework's."""
+    frame = frame or sys._getframe(1)
     while frame is not None:
         code = frame.f_code
         if is_converted(code):
@@ -117,13 +132,7 @@ def _refuse_inside_try(error: Exception, filename: str, lineno: int, statement: 
                 where = f"{os.path.basename(code.co_filename)}:{line}"
                 around = (f"inside a `try` whose `except` at {where} can catch it" if kind == "except" else
                           f"inside the `with` at {where}, whose context manager could suppress it")
-                raise StagingError(
-                    f"{_located(filename, lineno)}: this {statement} of {type(error).__name__} is in a branch (or loop "
-                    f"body) of a statement on a tensor {around}. The graph raises it when that path runs, after "
-                    f"the function was traced, where that `{kind}` can't {'catch' if kind == 'except' else 'see'} "
-                    f"it. Raise it outside the `{'try' if kind == 'except' else 'with'}`, or set a flag in the "
-                    "branch (e.g. `failed = True`) and act on it after the statement."
-                    f"{_source(filename, lineno)}")
+                raise StagingError(message(kind, around))
         elif not _internal(frame):
             return
         frame = frame.f_back
@@ -182,7 +191,7 @@ def _handler_catching(frame, table: list, target: int, error: Exception):
     if index is None or instructions[index].opname != "PUSH_EXC_INFO" or index + 1 == len(instructions):
         return None
     if instructions[index + 1].opname == "WITH_EXCEPT_START":
-        line = _users_with(instructions, table, target)
+        line = _users_with(instructions, table, target, frame)
         return None if line is None else ("with", line)
     if index + 2 < len(instructions) and instructions[index + 1].opname == "COPY" \
             and instructions[index + 2].opname == "BUILD_LIST":   # `except*`
@@ -191,21 +200,61 @@ def _handler_catching(frame, table: list, target: int, error: Exception):
     return None if clause is None else ("except", clause)
 
 
-def _users_with(instructions: list, table: list, target: int):
+def _users_with(instructions: list, table: list, target: int, frame=None):
     """The line of the `with` statement whose exit handler is at `target`, or None for the converted
-    function's own `with ag__.FunctionScope(...)`."""
+    function's own `with ag__.FunctionScope(...)` and for a context manager made by autograph or a framework
+    (`tf.GradientTape()`, `tf.name_scope(...)`: they never suppress an exception)."""
     start = min(entry.start for entry in table if entry.target == target)
     before = [ins for ins in instructions if ins.offset < start]
     enter = next((k for k in range(len(before) - 1, -1, -1) if before[k].opname == "BEFORE_WITH"), None)
     if enter is None:
         return None
     line = before[enter].positions.lineno if before[enter].positions else None
+    if frame is not None and _frameworks_manager(frame, before, enter, line):
+        return None
     k = enter
     while k >= 0 and (before[k].positions is None or before[k].positions.lineno in (line, None)):
         if before[k].argval == "FunctionScope":
             return None
         k -= 1
     return line
+
+
+def _frameworks_manager(frame, before: list, enter: int, line) -> bool:
+    """Whether the `with` item entered at `before[enter]` calls a class or function of autograph's or a
+    registered framework's modules (whose context managers don't suppress exceptions)."""
+    start = enter
+    while start > 0 and before[start - 1].positions is not None and before[start - 1].positions.lineno == line \
+            and before[start - 1].opname not in ("BEFORE_WITH", "POP_TOP", "STORE_FAST", "STORE_NAME",
+                                                 "STORE_DEREF", "STORE_GLOBAL"):
+        start -= 1
+    chain = [ins for ins in before[start:enter] if ins.opname != "PUSH_NULL"]
+    value, rest = _resolved(frame, chain)
+    from autograph.api import converted_call
+    if value is converted_call:   # `ag__.converted_call(manager, ...)`: the callee is its first argument
+        value, _ = _resolved(frame, rest)
+    module = getattr(value, "__module__", None) or ""
+    return value is not None and callable(value) and _internal_module_name(module)
+
+
+def _resolved(frame, chain: list) -> tuple:
+    """The object that the loads at the start of `chain` (a name, then attributes) give in `frame`, and the
+    instructions after them; (None, []) when `chain` does not start with a name."""
+    if not chain or chain[0].opname not in ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF"):
+        return None, []
+    name = chain[0].argval
+    namespaces = (frame.f_locals, frame.f_globals, vars(builtins))
+    value = next((ns[name] for ns in namespaces if name in ns), None)
+    k = 1
+    while k < len(chain) and chain[k].opname in ("LOAD_ATTR", "LOAD_METHOD"):
+        value = getattr(value, chain[k].argval, None)
+        k += 1
+    return value, [ins for ins in chain[k:] if ins.opname != "PUSH_NULL"]
+
+
+def _internal_module_name(module: str) -> bool:
+    from autograph.errors import _internal_module
+    return _internal_module(module)
 
 
 def _clause_catching(frame, instructions: list, i: int, error: Exception):

@@ -527,3 +527,39 @@ def read_then_raise(b):
 def test_a_check_before_an_error_raised_while_tracing_fires_first():
     assert agrees(read_then_raise, 1)[1] is ZeroDivisionError
     assert agrees(read_then_raise, -1)[1] is UnboundLocalError   # was ZeroDivisionError: tracing raised first
+
+
+# --- a read the user's `except` could catch: the graph raises past it, so it is refused --------------------
+
+def read_in_try(n):
+    i = 0
+    while i < n:
+        y = i * 2
+        i += 1
+    try:
+        z = y + 1          # Python: UnboundLocalError when the loop ran zero times, caught below
+    except UnboundLocalError:
+        z = -1
+    return z
+
+
+def test_a_read_inside_a_try_that_could_catch_its_error_is_refused():
+    assert read_in_try(3) == 5 and read_in_try(0) == -1
+    # was: UnboundLocalError escaping the function for n = 0 (the graph's check can't reach the except)
+    with pytest.raises(ag.StagingError, match=r"this read of 'y' raises UnboundLocalError .* inside a `try`"):
+        tf.function(read_in_try)(tf.constant(3))
+
+
+def read_in_a_tape(x, n):
+    with tf.GradientTape() as tape:   # a framework's context manager never suppresses: not refused
+        tape.watch(x)
+        for i in tf.range(n):
+            y = x * tf.cast(i, tf.float32)
+        z = y * 3.0
+    return z
+
+
+def test_a_read_inside_a_frameworks_with_is_staged():
+    assert float(tf.function(read_in_a_tape)(tf.constant(2.0), tf.constant(3))) == 12.0
+    with pytest.raises(UnboundLocalError):
+        tf.function(read_in_a_tape)(tf.constant(2.0), tf.constant(0))
