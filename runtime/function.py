@@ -29,6 +29,7 @@ from runtime.graph import FuncGraph, building
 from runtime.interpret import inline_into, interpret, replay, unrepeatable_ops
 from runtime.lowering import jax_executable
 from runtime.ops import registry
+from runtime.ops.logging_ops import is_raised_by_program
 from runtime.ops.registry import Spec, defop, wrap
 from runtime.signatures import (TensorSpec, array_to_tensor, describe, differ, encode, has_array,
                                 is_tensor_leaf, leaf_key, match_signature, relax, returns_text, spec_text)
@@ -329,7 +330,8 @@ def _earlier_error(graph: FuncGraph, feeds, name: str) -> Optional[Exception]:
             executable = compile_graph(graph, [], name)
             executable.run(*[t._value for t in feeds])
         except Exception as error:   # noqa: BLE001 - only the program's own errors are the answer
-            if getattr(error, "raised_by_program", False) or isinstance(error, OpError):
+            if getattr(error, "raised_by_program", False) or is_raised_by_program(error) or \
+                    isinstance(error, OpError):
                 return executable.explain(error) or error
     return None
 

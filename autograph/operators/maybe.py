@@ -82,7 +82,12 @@ class MaybeValue:
                 f"after the function was traced, where that `{kind}` can't "
                 f"{'catch' if kind == 'except' else 'see'} it. Assign '{self.name}' on every path before this "
                 f"read (e.g. before the statement that may leave it {'None' if self.none else 'unassigned'}).")
-        refuse_where_catchable(error(message), refusal, sys._getframe(2))
+        from autograph.errors import StagingError
+        from autograph.operators.function_scope import tracing_failed
+        try:
+            refuse_where_catchable(error(message), refusal, sys._getframe(2))
+        except StagingError as refused:   # past the user's `except` and `with` (which could swallow it)
+            raise tracing_failed(refused) from None
 
     def _error(self, use: str) -> tuple:
         if self.none:

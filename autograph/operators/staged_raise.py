@@ -111,7 +111,7 @@ def _refuse_inside_try(error: Exception, filename: str, lineno: int, statement: 
         return (f"{_located(filename, lineno)}: this {statement} of {type(error).__name__} is in a branch (or loop "
                 f"body) of a statement on a tensor {around}. The graph raises it when that path runs, after "
                 f"the function was traced, where that `{kind}` can't {'catch' if kind == 'except' else 'see'} "
-                f"it. Raise it outside the `{'try' if kind == 'except' else 'with'}`, or set a flag in the "
+                f"it. Raise it outside the `{'with' if kind == 'with' else 'try'}`, or set a flag in the "
                 "branch (e.g. `failed = True`) and act on it after the statement."
                 f"{_source(filename, lineno)}")
     refuse_where_catchable(error, message, sys._getframe(1))
@@ -130,8 +130,10 @@ def refuse_where_catchable(error: Exception, message, frame=None) -> None:
             if found is not None:
                 kind, line = found
                 where = f"{os.path.basename(code.co_filename)}:{line}"
-                around = (f"inside a `try` whose `except` at {where} can catch it" if kind == "except" else
-                          f"inside the `with` at {where}, whose context manager could suppress it")
+                around = {"except": f"inside a `try` whose `except` at {where} can catch it",
+                          "finally": f"inside a `try` whose `finally:` at {where} raises an exception of its own "
+                                     "(Python's replaces this one)",
+                          "with": f"inside the `with` at {where}, whose context manager could suppress it"}[kind]
                 raise StagingError(message(kind, around))
         elif not _internal(frame):
             return
@@ -197,6 +199,8 @@ def _handler_catching(frame, table: list, target: int, error: Exception):
             and instructions[index + 2].opname == "BUILD_LIST":   # `except*`
         return "except", instructions[index + 1].positions.lineno   # (its types are not worked out)
     clause = _clause_catching(frame, instructions, index + 1, error)
+    if clause is None and (line := _finally_raising(instructions, index + 1)) is not None:
+        return "finally", line
     return None if clause is None else ("except", clause)
 
 
@@ -218,6 +222,21 @@ def _users_with(instructions: list, table: list, target: int, frame=None):
             return None
         k -= 1
     return line
+
+
+def _finally_raising(instructions: list, i: int):
+    """The line of a `raise` in the `finally:` block whose code (on the exception's path) starts at
+    instruction `i`, or None: one that raises replaces the exception in flight, which the graph raises after
+    tracing, past it. (A `finally:` that jumps is lowered to an `except BaseException`, see `_clause_catching`.)"""
+    if i < len(instructions) and instructions[i].opname in _LOADS and any(
+            ins.opname in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH") for ins in instructions[i:i + 8]):
+        return None   # except clauses, not a finally: block
+    for ins in instructions[i:]:
+        if ins.opname == "RERAISE":   # the end of the finally: block
+            return None
+        if ins.opname == "RAISE_VARARGS":
+            return ins.positions.lineno if ins.positions else None
+    return None
 
 
 def _frameworks_manager(frame, before: list, enter: int, line) -> bool:

@@ -563,3 +563,42 @@ def test_a_read_inside_a_frameworks_with_is_staged():
     assert float(tf.function(read_in_a_tape)(tf.constant(2.0), tf.constant(3))) == 12.0
     with pytest.raises(UnboundLocalError):
         tf.function(read_in_a_tape)(tf.constant(2.0), tf.constant(0))
+
+
+class _Suppress:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return True
+
+
+def read_in_a_suppressing_with(n):
+    z = 0
+    with _Suppress():
+        for i in range(n):
+            w = i + 1
+        z = z + w      # Python: UnboundLocalError for n == 0, swallowed by the with
+        z = z + 10
+    return z
+
+
+def read_before_a_finally_that_raises(n):
+    try:
+        for i in range(n):
+            w = i + 1
+        z = w          # Python: UnboundLocalError for n == 0 ...
+        z = z + w
+    finally:
+        raise ValueError("cleanup")   # ... replaced by this ValueError
+
+
+def test_a_read_a_with_could_swallow_or_a_finally_replace_is_refused():
+    assert read_in_a_suppressing_with(2) == 12 and read_in_a_suppressing_with(0) == 0
+    # the refusal itself must not be swallowed by the with (was: 0 returned for every input)
+    with pytest.raises(ag.StagingError, match="could suppress it"):
+        tf.function(read_in_a_suppressing_with)(tf.constant(2))
+    with pytest.raises(ValueError, match="cleanup"):
+        read_before_a_finally_that_raises(0)
+    with pytest.raises(ag.StagingError, match=r"`finally:` at .* raises an exception of its own"):
+        tf.function(read_before_a_finally_that_raises)(tf.constant(0))   # was UnboundLocalError
