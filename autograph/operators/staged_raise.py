@@ -21,7 +21,7 @@ import os
 import sys
 
 from autograph.errors import AutoGraphError, StagingError
-from autograph.operators.function_scope import is_converted
+from autograph.operators.function_scope import TRACING_NOTE, is_converted
 
 
 class BranchRaised(Exception):
@@ -50,6 +50,8 @@ def _raise_site(error: Exception):
     comes from anything else."""
     if isinstance(error, AutoGraphError) or error.__class__ is BranchRaised:
         return None
+    if any(TRACING_NOTE in note for note in getattr(error, "__notes__", ())):
+        return None   # an inner staged expression (an `and` operand) raised it while tracing, on every path
     frames = []
     tb = error.__traceback__
     while tb is not None:

@@ -451,3 +451,26 @@ def test_jax_refuses_a_staged_raise_with_a_clear_error():
     jax = pytest.importorskip("jax")
     with pytest.raises(UnsupportedCapabilityError, match=rf"{line_of(positive_raises, 2)}: `raise` in a branch"):
         jax.jit(ag.convert(positive_raises))(jax.numpy.int32(1))
+
+
+def _check_three(v):
+    if v % 3 == 0:
+        raise ValueError(v)
+    return v
+
+
+def raise_in_an_and_operand_inside_a_staged_if(x, a, z):
+    if x > 1:
+        if (a < 2) and (_check_three(z) % 3 >= 1):
+            return 1
+    return 0
+
+
+def test_a_raise_an_inner_operand_made_while_tracing_is_not_staged_as_the_branchs():
+    # Python: a = 3 short-circuits the `and`, so check(0) never runs
+    assert raise_in_an_and_operand_inside_a_staged_if(3, 3, 0) == 0
+    # was: a Raise op for the whole branch, so ValueError(0) for a = 3; the `and` operand raised while tracing
+    # (on every path), which is a clear error at its line
+    with pytest.raises(ValueError) as info:
+        tf.function(raise_in_an_and_operand_inside_a_staged_if)(tf.constant(3), tf.constant(3), 0)
+    assert "(autograph) raised while tracing `and` on a tensor" in "\n".join(info.value.__notes__)
