@@ -507,10 +507,29 @@ CONSTRUCTS = [
               "Python numbers, shapes, side effects, `raise`",
               "When a statement is staged (its test or iterable is a tensor), every branch, or the loop "
               "body, is traced once, whatever the input, and the variables it changes are carried through "
-              "one `Cond` or `While` op. This page shows what such a statement can carry beyond plain "
-              "tensors, each with Python's answer: a variable the statement may leave unassigned, `None`, "
-              "a Python number the body turns into a tensor, a tensor whose shape changes in a loop, dict "
-              "items and attributes, and a `raise`.",
+              "one `Cond` or `While` op. What that carries, each with Python's answer or a clear error "
+              "at your line: "
+              "**A variable the statement may leave unassigned, or `None`** (`last_double`, `last_or_none`): "
+              "carried as a placeholder of the type the body gives it plus a defined flag; a read where the "
+              "flag is false raises when the graph runs, on exactly the path where Python raises "
+              "(`UnboundLocalError`, or `TypeError` for `None` in an operation); `x is None` is answered "
+              "per path; returned, it is `None` where Python returns `None`. A read inside a `try` (or a "
+              "`with` of yours) that could catch its error is refused, since the graph raises after tracing. "
+              "**Python numbers** (`half_sum`, `powers_of_three`): weakly typed, they take the dtype the "
+              "body gives them (`s = 0` then `s + 0.5` makes `s` float32); an int nothing types is carried "
+              "as int32 and its arithmetic is checked: where int32 can't hold Python's value, an error "
+              "naming the variable, never a wrap-around. "
+              "**Shapes** (`doubled_until`, `last_or_zero`): a loop variable whose shape changes is relaxed "
+              "(the changing dimensions become unknown); a condition tracing already knows (static shapes, "
+              "constants) traces only the branch it takes. "
+              "**Items and attributes** (`labelled`, `tagged`): stores with keys known at trace time are "
+              "carried, including items made on every path; an item made on some paths only, and changes "
+              "the converter sees but can't carry (`update`, `pop`, `insert`, `extend`, `del d[k]`, "
+              "`setattr`, slice stores, a list changed through an alias) are a `StagingError` naming the "
+              "line and the fix. "
+              "**`raise`** (`checked_sqrt`): raised when the graph runs that path, with your exception's "
+              "type and arguments and a note naming the line; refused inside a `try` whose `except` could "
+              "catch it (or a `with` of yours, or a `finally:` that raises).",
               [last_double, last_or_none, half_sum, powers_of_three, doubled_until, last_or_zero, labelled,
                tagged, checked_sqrt],
               ["last_double(3)", "last_double(0)", "last_or_none(3)", "last_or_none(0)", "half_sum(4)",
