@@ -16,6 +16,7 @@ onnx = pytest.importorskip("onnx", reason="ONNX export needs the onnx extra: pip
 ort = pytest.importorskip("onnxruntime", reason="running exported models needs the onnx extra: "
                                                 "pip install 'autograph-runtime[onnx]'")
 from runtime.lowering import to_onnx  # noqa: E402  (needs onnx)
+from graph_programs import branchy, capped_loop, collatz, fizzbuzz, while_with_break  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -95,44 +96,12 @@ def test_a_concrete_function_or_a_plain_function_and_its_specs():
 
 # --- one test per construct --------------------------------------------------------------------------
 
-def branchy(x):
-    if tf.reduce_sum(x) > 0:
-        y = x * 3.0
-    else:
-        y = tf.tanh(x) - 1.0
-    return y * 2.0
-
-
 def test_cond_is_if():
     model = check(branchy, tf.constant([1.0, 2.0]))
     assert "If" in node_types(model.graph)
     concrete = tf.function(branchy).get_concrete_function(tf.TensorSpec([2], tf.float32))
     for x in ([1.0, 2.0], [-1.0, -2.0]):
         assert_same(concrete, [np.array(x, np.float32)])
-
-
-def collatz(n):
-    steps = tf.constant(0)
-    while n != 1:
-        n = tf.where(n % 2 == 0, n // 2, 3 * n + 1)
-        steps += 1
-    return steps
-
-
-def while_with_break(n):
-    total = tf.constant(0)
-    i = tf.constant(0)
-    while i < n:
-        if total > 20:
-            break
-        total += i * i
-        i += 1
-    return total, i
-
-
-def capped_loop(x):
-    _, y = tf.while_loop(lambda i, y: y < 1e6, lambda i, y: (i + 1, y * y + 1.0), (0, x), maximum_iterations=3)
-    return y
 
 
 def test_while_is_loop_with_its_test_before_every_iteration():
@@ -146,20 +115,6 @@ def test_while_is_loop_with_its_test_before_every_iteration():
 def test_maximum_iterations_is_the_loops_trip_count():
     check(capped_loop, 1.5)
     check(capped_loop, 1e7)
-
-
-def fizzbuzz(max_num):
-    counter = tf.constant(0)
-    fizz = tf.constant(0)
-    for num in tf.range(1, max_num + 1):
-        if num % 3 == 0 and num % 5 == 0:
-            fizz += 15
-        elif num % 3 == 0:
-            fizz += 3
-        elif num % 5 == 0:
-            fizz += 5
-        counter += 1
-    return counter, fizz
 
 
 def test_nested_cond_in_while_and_break():

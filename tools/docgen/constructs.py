@@ -324,15 +324,6 @@ def last_or_zero(x):
     return tf.constant(0.0)
 
 
-def labelled(x):
-    d = {}
-    if x > 0:
-        d["sign"] = 1
-    else:
-        d["sign"] = -1
-    return d["sign"]
-
-
 def tagged(x):
     d = {"a": 1}
     if x > 0:
@@ -522,7 +513,7 @@ CONSTRUCTS = [
               "**Shapes** (`doubled_until`, `last_or_zero`): a loop variable whose shape changes is relaxed "
               "(the changing dimensions become unknown); a condition tracing already knows (static shapes, "
               "constants) traces only the branch it takes. "
-              "**Items and attributes** (`labelled`, `tagged`): stores with keys known at trace time are "
+              "**Items and attributes** (`signed_label`, `tagged`): stores with keys known at trace time are "
               "carried, including items made on every path; an item made on some paths only, and changes "
               "the converter sees but can't carry (`update`, `pop`, `insert`, `extend`, `del d[k]`, "
               "`setattr`, slice stores, a list changed through an alias) are a `StagingError` naming the "
@@ -530,14 +521,14 @@ CONSTRUCTS = [
               "**`raise`** (`checked_sqrt`): raised when the graph runs that path, with your exception's "
               "type and arguments and a note naming the line; refused inside a `try` whose `except` could "
               "catch it (or a `with` of yours, or a `finally:` that raises).",
-              [last_double, last_or_none, half_sum, powers_of_three, doubled_until, last_or_zero, labelled,
+              [last_double, last_or_none, half_sum, powers_of_three, doubled_until, last_or_zero, signed_label,
                tagged, checked_sqrt],
               ["last_double(3)", "last_double(0)", "last_or_none(3)", "last_or_none(0)", "half_sum(4)",
-               "powers_of_three(25)", "labelled(3)", "tagged(-3)", "checked_sqrt(-1.0)"],
+               "powers_of_three(25)", "signed_label(3)", "tagged(-3)", "checked_sqrt(-1.0)"],
               ["last_double(tf.constant(3))", "last_double(tf.constant(0))", "last_or_none(tf.constant(3))",
                "last_or_none(tf.constant(0))", "half_sum(tf.constant(4))", "powers_of_three(tf.constant(25))",
-               "doubled_until(tf.constant(10))", "last_or_zero(tf.zeros([0]))", "labelled(tf.constant(3))",
-               "labelled(tf.constant(-3))", "tagged(tf.constant(-3))", "checked_sqrt(tf.constant(4.0))",
+               "doubled_until(tf.constant(10))", "last_or_zero(tf.zeros([0]))", "signed_label(tf.constant(3))",
+               "signed_label(tf.constant(-3))", "tagged(tf.constant(-3))", "checked_sqrt(tf.constant(4.0))",
                "checked_sqrt(tf.constant(-1.0))"],
               raises=("last_double(0)", "checked_sqrt(-1.0)", "last_double(tf.constant(0))",
                       "powers_of_three(tf.constant(25))",

@@ -1,0 +1,49 @@
+"""Graph programs that more than one lowering's tests run (the JAX lowering, ONNX export): each
+staged `Cond`/`While` shape once."""
+import runtime as tf
+
+
+def branchy(x):
+    if tf.reduce_sum(x) > 0:
+        y = x * 3.0
+    else:
+        y = tf.tanh(x) - 1.0
+    return y * 2.0
+
+
+def collatz(n):
+    steps = tf.constant(0)
+    while n != 1:
+        n = tf.where(n % 2 == 0, n // 2, 3 * n + 1)
+        steps += 1
+    return steps
+
+
+def while_with_break(n):
+    total = tf.constant(0)
+    i = tf.constant(0)
+    while i < n:
+        if total > 20:
+            break
+        total += i * i
+        i += 1
+    return total, i
+
+
+def capped_loop(x):
+    _, y = tf.while_loop(lambda i, y: y < 1e6, lambda i, y: (i + 1, y * y + 1.0), (0, x), maximum_iterations=3)
+    return y
+
+
+def fizzbuzz(max_num):
+    counter = tf.constant(0)
+    fizz = tf.constant(0)
+    for num in tf.range(1, max_num + 1):
+        if num % 3 == 0 and num % 5 == 0:
+            fizz += 15
+        elif num % 3 == 0:
+            fizz += 3
+        elif num % 5 == 0:
+            fizz += 5
+        counter += 1
+    return counter, fizz
