@@ -17,6 +17,8 @@ ort = pytest.importorskip("onnxruntime", reason="running exported models needs t
                                                 "pip install 'autograph-runtime[onnx]'")
 from runtime.lowering import to_onnx  # noqa: E402  (needs onnx)
 from graph_programs import branchy, capped_loop, collatz, fizzbuzz, while_with_break  # noqa: E402
+from tools.bench.workloads import chain, count, rnn  # noqa: E402
+from tools.bench.workloads import fizzbuzz as fizzbuzz_counts  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -344,42 +346,11 @@ def test_mapped_ops_give_the_executors_results(fn, args):
 
 # --- the benchmark workloads (tools/bench/graph_execution.py and jit_compile.py) -----------------------
 
-def count(n):
-    i = tf.constant(0)
-    s = tf.constant(0)
-    while i < n:
-        s += i
-        i += 1
-    return s
-
-
 def power(x, y):
     result = tf.eye(10, dtype=tf.int32)
     for _ in range(y):
         result = tf.matmul(x, result)
     return result
-
-
-def fizzbuzz_counts(max_num):
-    fizz, buzz, both = tf.constant(0), tf.constant(0), tf.constant(0)
-    for num in tf.range(1, max_num + 1):
-        if num % 15 == 0:
-            both += 1
-        elif num % 3 == 0:
-            fizz += 1
-        elif num % 5 == 0:
-            buzz += 1
-    return fizz, buzz, both
-
-
-def rnn(h, xs, w, u):
-    for t in tf.range(tf.shape(xs)[0]):
-        h = tf.tanh(tf.matmul(h, w) + tf.matmul(xs[t], u))
-    return h
-
-
-def chain(x):
-    return tf.tanh(x * 2.0 + 1.0) * x - 0.5
 
 
 RNG = np.random.default_rng(0)

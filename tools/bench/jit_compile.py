@@ -20,27 +20,11 @@ import numpy as np
 from jax import lax
 
 import runtime as tf
-
-
-def count(n):
-    i = tf.constant(0)
-    s = tf.constant(0)
-    while i < n:
-        s += i
-        i += 1
-    return s
+from tools.bench.workloads import chain, collatz, count, fizzbuzz, rnn
 
 
 def count_jax(n):
     return lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] + c[0]), (0, 0))[1]
-
-
-def collatz(n):
-    steps = tf.constant(0)
-    while n != 1:
-        n = tf.where(n % 2 == 0, n // 2, 3 * n + 1)
-        steps += 1
-    return steps
 
 
 def collatz_jax(n):
@@ -48,18 +32,6 @@ def collatz_jax(n):
         n, steps = c
         return jnp.where(n % 2 == 0, n // 2, 3 * n + 1), steps + 1
     return lax.while_loop(lambda c: c[0] != 1, body, (n, 0))[1]
-
-
-def fizzbuzz(max_num):
-    fizz, buzz, both = tf.constant(0), tf.constant(0), tf.constant(0)
-    for num in tf.range(1, max_num + 1):
-        if num % 15 == 0:
-            both += 1
-        elif num % 3 == 0:
-            fizz += 1
-        elif num % 5 == 0:
-            buzz += 1
-    return fizz, buzz, both
 
 
 def fizzbuzz_jax(max_num):
@@ -77,18 +49,8 @@ U = RNG.standard_normal((32, 32)).astype(np.float32) * 0.1
 XS = RNG.standard_normal((100, 1, 32)).astype(np.float32)
 
 
-def rnn(h, xs, w, u):
-    for t in tf.range(tf.shape(xs)[0]):
-        h = tf.tanh(tf.matmul(h, w) + tf.matmul(xs[t], u))
-    return h
-
-
 def rnn_jax(h, xs, w, u):
     return lax.fori_loop(0, xs.shape[0], lambda t, h: jnp.tanh(h @ w + xs[t] @ u), h)
-
-
-def chain(x):
-    return tf.tanh(x * 2.0 + 1.0) * x - 0.5
 
 
 def chain_jax(x):
