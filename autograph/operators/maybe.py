@@ -170,8 +170,30 @@ _BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv",
 for _symbol, _name in _BINARY.items():
     setattr(MaybeValue, f"__{_name}__", _operator(_symbol, f"__{_name}__"))
     setattr(MaybeValue, f"__r{_name}__", _operator(_symbol, f"__r{_name}__", reflected=True))
-for _symbol, _name in {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}.items():
+def _equality(symbol: str, method: str):
+    """`==` / `!=`, which Python answers on None too (`None == 4` is False): on a variable None on some paths,
+    a staged bool that is that answer where it is None (not the TypeError of `<` or `+`)."""
+    equal = symbol == "=="
+
+    def op(self, other):
+        backend = self.backend
+        if not self.none or self.defined is True or other.__class__ is MaybeValue or \
+                backend.logical_and is None or backend.logical_not is None or isinstance(self.value, (tuple, list)):
+            return getattr(self.read(symbol), method)(_read(other, symbol))
+        if other is None:   # `x == None`: true exactly where it is None
+            return backend.logical_not(self.defined) if equal else self.defined
+        compared = lambda: getattr(self.value, method)(other)   # noqa: E731 - read only where defined
+        if equal:
+            return backend.logical_and(self.defined, compared)
+        return backend.logical_or(backend.logical_not(self.defined), compared)
+    op.__name__ = method
+    return op
+
+
+for _symbol, _name in {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}.items():
     setattr(MaybeValue, f"__{_name}__", _operator(_symbol, f"__{_name}__"))
+for _symbol, _name in {"==": "eq", "!=": "ne"}.items():
+    setattr(MaybeValue, f"__{_name}__", _equality(_symbol, f"__{_name}__"))
 for _symbol, _name in {"-": "neg", "+": "pos", "abs": "abs", "~": "invert"}.items():
     setattr(MaybeValue, f"__{_name}__", _unary(_symbol, f"__{_name}__"))
 MaybeValue.__hash__ = object.__hash__

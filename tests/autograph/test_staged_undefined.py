@@ -602,3 +602,24 @@ def test_a_read_a_with_could_swallow_or_a_finally_replace_is_refused():
         read_before_a_finally_that_raises(0)
     with pytest.raises(ag.StagingError, match=r"`finally:` at .* raises an exception of its own"):
         tf.function(read_before_a_finally_that_raises)(tf.constant(0))   # was UnboundLocalError
+
+
+# --- `==` and `!=` are answered on None too, as Python does (found by the fuzzer, seed 2297) ---------------
+
+def compared_with_none(a):
+    r = None
+    if a > 0:
+        r = a + 3
+    out = 0
+    if r != 4:
+        out += 1
+    if r == 4:
+        out += 10
+    if r == None:  # noqa: E711 - Python's `==` on None, on purpose
+        out += 100
+    return out
+
+
+def test_equality_on_a_variable_none_on_some_paths():
+    for a in (-1, 1, 2):   # was TypeError for a = -1: `None != 4` is True in Python
+        assert agrees(compared_with_none, a) == ("value", compared_with_none(a))
