@@ -85,8 +85,11 @@ _NEGATIVE_POWER = "Pow: integers to negative integer powers are not allowed; cas
 
 
 def _power(x: int, y: int) -> int:
-    """x ** y, or a value just past int32 when that is all the check needs to know (no huge Python ints)."""
-    return x ** y if abs(x) < 2 or y < 32 else (INT32_RANGE[1] + 1) * (-1 if x < 0 and y % 2 else 1)
+    """x ** y, or a value just past int32 on its side when that is all the check needs to know (no huge Python
+    ints): |x| >= 2 and y >= 32 give at least 2 ** 32 in magnitude, negative if x is and y is odd."""
+    if abs(x) < 2 or y < 32:
+        return x ** y
+    return INT32_RANGE[0] - 1 if x < 0 and y % 2 else INT32_RANGE[1] + 1
 
 
 def _floordiv(x: int, y: int) -> int:
