@@ -219,7 +219,7 @@ class _Codegen:
         as it is held (HELD)."""
         if as_ == HELD or (name in self._ints) == (as_ == INT):
             return name
-        return f"int({name})" if as_ == INT else f"{self.bind(np.int32, 'int32')}({name})"
+        return f"int({name})" if as_ == INT else f"{self.bind(np.int32, 'np_int32')}({name})"
 
     def emit_graph(self, graph: Graph, outputs: list, names: dict, lines: list, depth: int,
                    outputs_as: Optional[list[str]] = None) -> list[str]:
@@ -227,12 +227,12 @@ class _Codegen:
 
         def expr(t, as_: str = NUMPY) -> str:
             t = p.alias.get(id(t), t)
+            if as_ == INT and id(t) in p.constants:
+                return str(int(p.constants[id(t)]))
             found = names.get(id(t))
             if found is None:
                 if id(t) not in p.constants:
                     raise RuntimeError(f"executor: {t.name} is used but never computed")
-                if as_ == INT:
-                    return _int_literal(p.constants[id(t)])
                 found = names[id(t)] = self.constant(p.constants[id(t)])
             return self.convert(found, as_)
 
@@ -277,7 +277,7 @@ class _Codegen:
         pad = "    " * depth
         arithmetic, variable = op.attrs["op"], op.attrs["name"]
         form = python_ints.PYTHON_INT_FORMS[arithmetic]
-        args = [expr(t, INT) for t in op.inputs]
+        args = [f"({a})" if a.startswith("-") else a for a in (expr(t, INT) for t in op.inputs)]  # `x - (-1)`
         if isinstance(form, str):
             call = form.format(*args)
         else:   # FloorDiv, Pow: a function that checks their domain too
@@ -359,12 +359,6 @@ class _Codegen:
             lines.append(f"{inner}{', '.join(loop_vars)} = {', '.join(results)}")
         for t, v in zip(op.outputs, loop_vars):
             names[id(t)] = v
-
-
-def _int_literal(value) -> str:
-    """A 0-d integer constant as a Python int literal (in parentheses if negative, for `-{}` and `x - {}`)."""
-    number = int(value)
-    return f"({number})" if number < 0 else str(number)
 
 
 # How the executor writes an op, by op type: a call of its kernel unless the op has a rule here.
