@@ -2,7 +2,6 @@
 import numpy as np
 
 import runtime as tf
-from runtime.executor import codegen
 
 
 def concrete(fn, *args):
@@ -200,6 +199,8 @@ def test_large_constant_results_are_not_folded_but_small_ones_are():
 
 
 def test_golden_source_of_a_loop_on_python_ints_checks_each_op_inline():
+    from runtime.executor import codegen
+
     @tf.function
     def count(n):
         i = 0
