@@ -15,7 +15,10 @@ placeholder for it as a *Python int* of the graph being built (`mark`). While a 
   constants), and a `While` output whose initial value is one;
 - `Graph.capture` marks the capture of a Python int into a nested graph (a branch, a loop body).
 
-Under `jit_compile=True` the op lowers to its plain JAX arithmetic (XLA has no run-time error to raise).
+The executor writes the 0-d case inline (runtime/executor/codegen.py): the value stays a Python int in the
+generated code, computed with `PYTHON_INT_FORMS` and range-checked on the next line, and becomes a NumPy int32
+where something else reads it. Under `jit_compile=True` the op lowers to its plain JAX arithmetic (XLA has no
+run-time error to raise).
 """
 from __future__ import annotations
 
@@ -40,7 +43,7 @@ _SCALAR = {  # the same on Python ints (to check) and on the NumPy int32 scalars
 }
 CHECKED = frozenset(_EXACT)
 KEPT = frozenset({"FloorMod", "Maximum", "Minimum", "Identity", "Sign"})
-_LIMITS = (-2 ** 31, 2 ** 31 - 1)
+INT32_RANGE = (-2 ** 31, 2 ** 31 - 1)
 
 
 def _exact_int32(x, y=None, *, op: str, name: str, where: str):
@@ -52,15 +55,15 @@ def _exact_int32(x, y=None, *, op: str, name: str, where: str):
         if y is None:
             if -2147483648 <= exact(int(x)) <= 2147483647:
                 return fast(x)
-            raise _overflow(exact(int(x)), name, where)
+            raise overflow(exact(int(x)), name, where)
         if -2147483648 <= exact(int(x), int(y)) <= 2147483647:
             return fast(x, y)
-        raise _overflow(exact(int(x), int(y)), name, where)
+        raise overflow(exact(int(x), int(y)), name, where)
     values = (x,) if y is None else (x, y)
     exact = np.asarray(_EXACT[op](*(np.asarray(v, np.int64) for v in values)))
-    outside = (exact < _LIMITS[0]) | (exact > _LIMITS[1])
+    outside = (exact < INT32_RANGE[0]) | (exact > INT32_RANGE[1])
     if outside.any():
-        raise _overflow(exact.flat[int(np.argmax(outside))], name, where)
+        raise overflow(exact.flat[int(np.argmax(outside))], name, where)
     out = exact.astype(np.int32)
     return out[()] if out.ndim == 0 else out
 
@@ -72,17 +75,43 @@ _DOMAIN = frozenset({"FloorDiv", "Pow"})
 def _check_domain(op: str, y) -> None:
     """The errors the int32 kernels raise: integer division by zero, negative integer powers."""
     if op == "FloorDiv" and np.any(np.asarray(y) == 0):
-        raise InvalidArgumentError("FloorDiv: integer division by zero.", op)
+        raise InvalidArgumentError(_DIVISION_BY_ZERO, op)
     if op == "Pow" and np.any(np.asarray(y) < 0):
-        raise InvalidArgumentError("Pow: integers to negative integer powers are not allowed; cast to float.", op)
+        raise InvalidArgumentError(_NEGATIVE_POWER, op)
+
+
+_DIVISION_BY_ZERO = "FloorDiv: integer division by zero."
+_NEGATIVE_POWER = "Pow: integers to negative integer powers are not allowed; cast to float."
 
 
 def _power(x: int, y: int) -> int:
-    """x ** y, or a value just past int32 when that is all the check needs to know (no huge Python ints)."""
-    return x ** y if abs(x) < 2 or y < 32 else (_LIMITS[1] + 1) * (-1 if x < 0 and y % 2 else 1)
+    """x ** y, or a value just past int32 on its side when that is all the check needs to know (no huge Python
+    ints): |x| >= 2 and y >= 32 give at least 2 ** 32 in magnitude, negative if x is and y is odd."""
+    if abs(x) < 2 or y < 32:
+        return x ** y
+    return INT32_RANGE[0] - 1 if x < 0 and y % 2 else INT32_RANGE[1] + 1
 
 
-def _overflow(value, name: str, where: str) -> InvalidArgumentError:
+def _floordiv(x: int, y: int) -> int:
+    if y == 0:
+        raise InvalidArgumentError(_DIVISION_BY_ZERO, "FloorDiv")
+    return x // y
+
+
+def _pow(x: int, y: int) -> int:
+    if y < 0:
+        raise InvalidArgumentError(_NEGATIVE_POWER, "Pow")
+    return _power(x, y)
+
+
+PYTHON_INT_FORMS = {   # op -> the same arithmetic on 0-d Python ints, for the executor: an expression, or a function
+    "AddV2": "{} + {}", "Sub": "{} - {}", "Mul": "{} * {}", "Neg": "-{}", "Abs": "abs({})", "Square": "{0} * {0}",
+    "FloorDiv": _floordiv, "Pow": _pow,
+}
+
+
+def overflow(value, name: str, where: str) -> InvalidArgumentError:
+    """The error for `value`, which the Python int variable `name` reached at `where` and int32 cannot hold."""
     return InvalidArgumentError(
         f"{where}: '{name}' started as a Python int before a loop over tensors, which carries it as int32 "
         f"(the dtype of a Python int in runtime); here it reaches {value}, which int32 cannot hold (Python "

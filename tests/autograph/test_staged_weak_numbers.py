@@ -5,6 +5,7 @@ Each test runs a program under `runtime.function` with tensor conditions and com
 or checks the clear error where a graph can't give it."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import autograph as ag
@@ -290,6 +291,142 @@ def test_a_python_int_below_int32_min_is_caught():
     assert int(traced(tf.constant(2))) == -2 ** 31
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"reaches -3221225472"):
         traced(tf.constant(3))
+
+
+# --- the check at int32's limits, op by op (the executor writes it inline: runtime/executor/codegen.py) ------
+
+INT32_MAX, INT32_MIN = 2 ** 31 - 1, -2 ** 31
+AT_THE_LIMITS = [   # (checked op, its arithmetic on the loop's Python int s, starting values of s: the first
+    # gives exactly one of int32's limits, the others just past them)
+    ("AddV2", lambda s: s + 1, [INT32_MAX - 1, INT32_MAX]),
+    ("AddV2", lambda s: s + -1, [INT32_MIN + 1, INT32_MIN]),
+    ("Sub", lambda s: s - 1, [INT32_MIN + 1, INT32_MIN]),
+    ("Sub", lambda s: 1 - s, [INT32_MIN + 2, INT32_MIN + 1]),
+    ("Mul", lambda s: s * 2, [-2 ** 30, -2 ** 30 - 1, 2 ** 30]),
+    ("Mul", lambda s: s * -1, [INT32_MIN + 1, INT32_MIN]),
+    ("Neg", lambda s: -s, [INT32_MIN + 1, INT32_MIN]),
+    ("Abs", lambda s: abs(s), [INT32_MIN + 1, INT32_MIN]),
+    ("Square", lambda s: square(s), [46340, 46341, -46341]),
+    ("FloorDiv", lambda s: s // -1, [INT32_MIN + 1, INT32_MIN]),
+    ("Pow", lambda s: s ** 2, [46340, 46341]),
+    ("Pow", lambda s: 2 ** s, [30, 31]),
+    ("Pow", lambda s: (-2) ** s, [31, 32, 33]),   # 33: past int32 on the negative side (no huge int computed)
+]
+
+
+def square(s):
+    return s * s if isinstance(s, int) else tf.square(s)   # in Python too, for the expected value
+
+
+def apply_in_a_loop(arithmetic):
+    def f(s, n):
+        for _ in tf.range(n):
+            s = arithmetic(s)
+        return s
+
+    return tf.function(f)
+
+
+def exact_ops(fn, *args) -> list:
+    """The `op` attributes of the ExactInt32 ops in `fn`'s graph and the graphs nested in it."""
+    found, graphs = [], [fn.get_concrete_function(*args).graph]
+    while graphs:
+        for op in graphs.pop().get_operations():
+            found += [op.attrs["op"]] if op.type == "ExactInt32" else []
+            graphs += [v for v in op.attrs.values() if hasattr(v, "get_operations")]
+    return found
+
+
+@pytest.mark.parametrize("op, arithmetic, starts", AT_THE_LIMITS, ids=[f"{c[0]}-{i}" for i, c in
+                                                                       enumerate(AT_THE_LIMITS)])
+def test_each_checked_op_gives_int32s_limits_and_raises_just_past_them(op, arithmetic, starts):
+    fn = apply_in_a_loop(arithmetic)
+    fits, *past = starts
+    assert exact_ops(fn, fits, tf.constant(1)) == [op]
+    out = fn(fits, tf.constant(1))
+    assert out.dtype == tf.int32 and type(out.numpy()) is np.int32
+    assert int(out) == arithmetic(fits) in (INT32_MIN, INT32_MAX, 46340 ** 2, 2 ** 30)
+    for start in past:
+        value = arithmetic(start)
+        shown = value if abs(value) < 2 ** 32 else 2 ** 31 if value > 0 else -2 ** 31 - 1   # a huge Pow: the first
+        # value past int32 on its side (runtime/ops/python_ints.py `_power`)
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=rf"test_staged_weak_numbers.py:\d+: 's' started as a Python int.*reaches {shown},"):
+            fn(start, tf.constant(1))
+
+
+def test_floordiv_and_pow_on_python_ints_raise_the_int32_kernels_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="FloorDiv: integer division by zero"):
+        apply_in_a_loop(lambda s: 7 // s)(0, tf.constant(1))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Pow: integers to negative integer powers"):
+        apply_in_a_loop(lambda s: 2 ** s)(-1, tf.constant(1))
+
+
+def test_a_python_int_reaching_int32s_limit_in_a_staged_branch_is_checked():
+    def f(s, n):
+        i = 0
+        while i < n:
+            if i % 2 == 0:
+                s = s + 2 ** 30
+            i += 1
+        return s
+
+    traced = tf.function(f)
+    assert int(traced(-1, tf.constant(3))) == f(-1, 3) == INT32_MAX       # two additions through the Cond
+    assert int(traced(-2 ** 31, tf.constant(4))) == f(-2 ** 31, 4) == 0
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"'s' started as a Python int.*reaches 2147483648,"):
+        traced(0, tf.constant(3))
+
+
+def test_a_python_int_reaching_int32s_limit_in_a_nested_loop_is_checked():
+    def f(n):
+        s = INT32_MAX - 6
+        for _ in tf.range(n):
+            j = 0
+            while j < n - 1:
+                s += 1
+                j += 1
+        return s
+
+    traced = tf.function(f)
+    assert sorted(exact_ops(traced, tf.constant(1))) == ["AddV2", "AddV2"]    # s and j, in the inner While
+    assert int(traced(tf.constant(3))) == f(3) == INT32_MAX   # 3 x 2 additions
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"'s' started as a Python int.*reaches 2147483648,"):
+        traced(tf.constant(4))
+
+
+@pytest.mark.parametrize("after, fits, past", [
+    (lambda s: s + 1, INT32_MAX - 1, INT32_MAX),
+    (lambda s: -s, INT32_MIN + 1, INT32_MIN),
+    (lambda s: s * s, -46340, -46341),
+])
+def test_the_python_int_after_the_loop_is_checked_at_int32s_limits(after, fits, past):
+    def f(s, n):
+        for _ in tf.range(n):
+            s = s + 0
+        return after(s)
+
+    traced = tf.function(f)
+    assert int(traced(fits, tf.constant(2))) == after(fits)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=rf"'s' started as a Python int.*reaches {after(past)},"):
+        traced(past, tf.constant(2))
+
+
+def test_a_python_int_read_by_other_ops_in_the_loop_is_an_int32_tensor():
+    def f(n):
+        s = 0
+        total = tf.constant(0.0)
+        i = 0
+        while i < n and s < 100:
+            s += i
+            total += tf.cast(s, tf.float32) + tf.cast(tf.maximum(s, 3), tf.float32)
+            i += 1
+        return s, total, tf.stack([s, i])
+
+    s, total, stacked = tf.function(f)(tf.constant(20))
+    want = f(20)
+    assert (int(s), float(total), stacked.numpy().tolist()) == (int(want[0]), float(want[1]), [105, 15])
+    assert stacked.dtype == s.dtype == tf.int32
 
 
 def test_under_jit_compile_a_python_int_lowers_to_plain_arithmetic():

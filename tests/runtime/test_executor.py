@@ -196,3 +196,56 @@ def test_large_constant_results_are_not_folded_but_small_ones_are():
     assert "mul = fill * float32_2_0" in source  # the big product is computed when called
     assert "+ float32_6_0" in source and "float32_3_0" not in source  # the small sum was folded to 6
     assert cf(tf.constant(1.0)).numpy() == 1.0 + 20000.0 + 6.0
+
+
+def test_golden_source_of_a_loop_on_python_ints_checks_each_op_inline():
+    from runtime.executor import codegen
+
+    @tf.function
+    def count(n):
+        i = 0
+        total = 0
+        while i < n:
+            total += i * i
+            i += 1
+        return total
+
+    concrete = count.get_concrete_function(tf.TensorSpec([], tf.int32))
+    line = count.python_function.__code__.co_firstlineno   # the line of @tf.function
+    as_int32 = "(int32_0 + total)" if codegen._ZERO_PLUS_IS_INT32 else "np_int32(total)"   # NumPy 2, NumPy 1
+    assert concrete.executor_source().replace(__file__, "test_executor.py") == (
+        "def count(n):\n"
+        "    i = 0\n"
+        "    total = 0\n"
+        "    while True:\n"
+        "        less = i < n\n"
+        "        if not less:\n"
+        "            break\n"
+        "        i_1 = i * i\n"
+        "        if not -2147483648 <= i_1 <= 2147483647:\n"
+        f"            raise overflow(i_1, 'i', 'test_executor.py:{line + 5}')\n"
+        "        total_1 = total + i_1\n"
+        "        if not -2147483648 <= total_1 <= 2147483647:\n"
+        f"            raise overflow(total_1, 'total', 'test_executor.py:{line + 5}')\n"
+        "        i_2 = i + 1\n"
+        "        if not -2147483648 <= i_2 <= 2147483647:\n"
+        f"            raise overflow(i_2, 'i', 'test_executor.py:{line + 6}')\n"
+        "        i, total = i_2, total_1\n"
+        f"    return ({as_int32}, )\n")
+    result = concrete(tf.constant(4))
+    assert type(result.numpy()) is np.int32 and result.numpy() == 14
+
+
+def test_a_python_int_held_in_the_generated_code_is_a_numpy_int32_wherever_a_kernel_reads_it():
+    def f(n, x):
+        s = 0
+        for i in tf.range(n):
+            s += 7
+            n = n + s                    # an int32 tensor plus the Python int: plain AddV2, NumPy operands
+            x = 2 * s * x                # Mul(Mul(2, s), x): the Python int's (checked), then plain int32
+        return s, n, x, s > n, tf.fill([2], s)
+
+    concrete = tf.function(f).get_concrete_function(tf.constant(3), tf.constant(1))
+    s, n, x, greater, filled = concrete(tf.constant(3), tf.constant(1))
+    assert (int(s), int(n), int(x), bool(greater)) == (21, 3 + 7 + 14 + 21, 14 * 28 * 42, False)
+    assert filled.numpy().tolist() == [21, 21] and x.dtype == s.dtype == tf.int32

@@ -51,6 +51,18 @@ def nested(x):
     return total
 
 
+def python_ints(n):   # checked int32 arithmetic (ExactInt32): Python ints in the executor, kernels elsewhere
+    i = 0
+    s = 0
+    while i < n:
+        if i % 3 == 0:
+            s -= i * i
+        else:
+            s += abs(-i) // 2 + 2 ** (i % 4)
+        i += 1
+    return s
+
+
 PROGRAMS = [
     (collatz_steps, (tf.constant(27),)),
     (branchy, (tf.constant([1.0, 2.0]),)),
@@ -58,6 +70,7 @@ PROGRAMS = [
     (capped_loop, (tf.constant(1.5),)),
     (listed, (tf.constant([1.0, 3.0]),)),
     (nested, (tf.constant([0.7, 2.0]),)),
+    (python_ints, (tf.constant(50),)),
 ]
 IDS = [f"{fn.__name__}{i}" for i, (fn, _) in enumerate(PROGRAMS)]
 
