@@ -133,8 +133,8 @@ def refuse_where_catchable(error: Exception, message, frame=None) -> None:
                 kind, line = found
                 where = f"{os.path.basename(code.co_filename)}:{line}"
                 around = {"except": f"inside a `try` whose `except` at {where} can catch it",
-                          "finally": f"inside a `try` whose `finally:` at {where} raises an exception of its own "
-                                     "(Python's replaces this one)",
+                          "finally": f"inside a `try` whose `finally:` at {where} may raise an exception of its "
+                                     "own (which replaces this one in Python)",
                           "with": f"inside the `with` at {where}, whose context manager could suppress it"}[kind]
                 raise StagingError(message(kind, around))
         elif not _internal(frame):
@@ -227,18 +227,18 @@ def _users_with(instructions: list, table: list, target: int, frame=None):
 
 
 def _finally_raising(instructions: list, i: int):
-    """The line of a `raise` in the `finally:` block whose code (on the exception's path) starts at
+    """The line of a `raise` or a call in the `finally:` block whose code (on the exception's path) starts at
     instruction `i`, or None: one that raises replaces the exception in flight, which the graph raises after
-    tracing, past it. (A `finally:` that jumps is lowered to an `except BaseException`, see `_clause_catching`.)"""
+    tracing, past it (a call may: a staged statement, a helper). (A `finally:` that jumps is lowered to an `except BaseException`, see `_clause_catching`.)"""
     if i < len(instructions) and instructions[i].opname in _LOADS and any(
             ins.opname in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH") for ins in instructions[i:i + 8]):
         return None   # except clauses, not a finally: block
     for ins in instructions[i:]:
         if ins.opname == "RERAISE":   # the end of the finally: block
             return None
-        if ins.opname == "RAISE_VARARGS":
-            return ins.positions.lineno if ins.positions else None
-    return None
+        if ins.opname in ("RAISE_VARARGS", "CALL", "CALL_FUNCTION_EX"):   # a call may raise too (a staged
+            return ins.positions.lineno if ins.positions else None          # statement, a helper): Python's
+    return None                                                             # error would replace the graph's
 
 
 def _frameworks_manager(frame, before: list, enter: int, line) -> bool:

@@ -600,7 +600,7 @@ def test_a_read_a_with_could_swallow_or_a_finally_replace_is_refused():
         tf.function(read_in_a_suppressing_with)(tf.constant(2))
     with pytest.raises(ValueError, match="cleanup"):
         read_before_a_finally_that_raises(0)
-    with pytest.raises(ag.StagingError, match=r"`finally:` at .* raises an exception of its own"):
+    with pytest.raises(ag.StagingError, match=r"`finally:` at .* may raise an exception of its own"):
         tf.function(read_before_a_finally_that_raises)(tf.constant(0))   # was UnboundLocalError
 
 
@@ -623,3 +623,23 @@ def compared_with_none(a):
 def test_equality_on_a_variable_none_on_some_paths():
     for a in (-1, 1, 2):   # was TypeError for a = -1: `None != 4` is True in Python
         assert agrees(compared_with_none, a) == ("value", compared_with_none(a))
+
+
+def read_before_a_finally_that_calls(n, b):
+    r = None
+    try:
+        for i in range(n):
+            r = i
+        z = 1 + r           # TypeError for n == 0 ...
+    finally:
+        if b > 0:           # ... which a staged raise in the finally: replaces (Python raises ValueError)
+            raise ValueError("finally")
+    return z
+
+
+def test_a_read_inside_a_try_whose_finally_may_raise_is_refused():
+    with pytest.raises(ValueError, match="finally"):
+        read_before_a_finally_that_calls(0, 1)
+    # was TypeError: the graph's check fired and the finally:'s staged raise never ran
+    with pytest.raises(ag.StagingError, match=r"`finally:` at .* may raise"):
+        tf.function(read_before_a_finally_that_calls)(tf.constant(0), tf.constant(1))
