@@ -149,6 +149,10 @@ def _operator(symbol: str, method: str, reflected: bool = False):
             return getattr(self.read(symbol), method)(other)
     else:
         def op(self, other):
+            if self.none and other.__class__ is MaybeValue and not other.none:
+                # Python loads both operands before it applies the operator: the right one's UnboundLocalError
+                # comes before the TypeError of None in the operation
+                other = other.read(symbol)
             return getattr(self.read(symbol), method)(_read(other, symbol))
     op.__name__ = method
     return op

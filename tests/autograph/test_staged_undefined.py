@@ -649,3 +649,18 @@ def test_a_read_inside_a_try_whose_finally_may_raise_is_refused():
         tf.function(read_before_a_finally_that_calls)(tf.constant(0), tf.constant(1))
     with pytest.raises(ag.StagingError, match=r"`finally:` at .* may raise"):
         tf.function(read_before_a_finally_that_calls)(tf.constant(0), tf.constant(0))
+
+
+def none_plus_unbound(a, n):
+    r = None
+    if a > 0:
+        r = a
+    for i in range(n):
+        w = i
+    return r + w      # Python loads `w` (UnboundLocalError) before it adds None (TypeError)
+
+
+def test_operands_are_loaded_before_the_operation_fails():
+    assert agrees(none_plus_unbound, -1, 0)[1] is UnboundLocalError   # was TypeError (found by the fuzzer)
+    assert agrees(none_plus_unbound, -1, 2)[1] is TypeError
+    assert agrees(none_plus_unbound, 2, 2) == ("value", 3)
