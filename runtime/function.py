@@ -302,7 +302,7 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
         try:
             result = _python_scalars_as_tensors(fn(*call_args, **call_kwargs))
         except Exception as error:   # noqa: BLE001 - re-raised, or an error Python raises before it
-            earlier = _earlier_error(graph, graph.feeds, name)
+            earlier = None if _refusal(error) else _earlier_error(graph, graph.feeds, name)
             if earlier is not None:
                 raise earlier from None
             raise
@@ -313,6 +313,18 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
     signature = nest.pack(structure, [TensorSpec(leaf.shape, leaf.dtype, label) if is_tensor_leaf(leaf) else leaf
                                       for leaf, label in zip(leaves, arg_names)])
     return ConcreteFunction(graph, name, signature, result, outputs, param_names)
+
+
+def _refusal(error: Exception) -> bool:
+    """Whether `error` says the program can't be staged (autograph's or the graph's refusal, or the program's
+    own error raised while tracing a branch that may not run) rather than being the program's own error at
+    this point: a refusal may have been carried past code of the user's that went on tracing (a `with` that
+    suppresses it), so the ops traced before it are not all ops Python runs before it."""
+    from runtime.control_flow import ControlFlowError
+    from runtime.errors import OperatorNotAllowedInGraphError
+    notes = "\n".join(getattr(error, "__notes__", ()))
+    return "(autograph)" in notes or isinstance(error, (ControlFlowError, OperatorNotAllowedInGraphError)) or \
+        type(error).__module__.startswith("autograph.")
 
 
 def _earlier_error(graph: FuncGraph, feeds, name: str) -> Optional[Exception]:
