@@ -22,8 +22,8 @@ import numpy as np
 
 from runtime import config, nest
 from runtime.compat import check_autograph_options
-from runtime.control_flow import user_location
-from runtime.errors import OpError
+from runtime.control_flow import ControlFlowError, user_location
+from runtime.errors import OperatorNotAllowedInGraphError, OpError
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building
 from runtime.interpret import inline_into, interpret, replay, unrepeatable_ops
@@ -320,8 +320,6 @@ def _refusal(error: Exception) -> bool:
     own error raised while tracing a branch that may not run) rather than being the program's own error at
     this point: a refusal may have been carried past code of the user's that went on tracing (a `with` that
     suppresses it), so the ops traced before it are not all ops Python runs before it."""
-    from runtime.control_flow import ControlFlowError
-    from runtime.errors import OperatorNotAllowedInGraphError
     notes = "\n".join(getattr(error, "__notes__", ()))
     return "(autograph)" in notes or isinstance(error, (ControlFlowError, OperatorNotAllowedInGraphError)) or \
         type(error).__module__.startswith("autograph.")
