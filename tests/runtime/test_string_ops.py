@@ -158,7 +158,8 @@ def test_string_variables_and_signatures():
     assert first(tf.constant(["x", "y"])).numpy() == b"x?"
 
 
-_NO_NUL = st.characters(exclude_characters="\x00")   # NumPy bytes arrays drop trailing NULs (docs/tf-compat.md)
+_NO_NUL = st.characters(exclude_characters="\x00", exclude_categories=("Cs",))   # NumPy bytes drop trailing
+# NULs (docs/tf-compat.md); lone surrogates have no UTF-8 encoding (a string tensor holds UTF-8 bytes)
 
 
 @settings(max_examples=40, deadline=None)
