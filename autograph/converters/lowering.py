@@ -37,6 +37,7 @@ class Jump:
     guards_used: int = 0
     cancels: tuple = ()                         # flags a jump clears where it stands (see `_lower_try`)
     cancel_later: frozenset = frozenset()       # kinds of jumps lowered later that it clears (a placeholder)
+    value: str = ""                             # a return's value variable (`retval_`), "" for other jumps
 
     def guard_test(self):
         self.guards_used += 1
@@ -200,6 +201,12 @@ def _lower_try(stmt, jump: Jump, on_loop) -> list:
         saved = jump.ctx.namer.new(f"{jump.flag}_before")
         out += [located(s, finalbody[0]) for s in templates.replace(
             "saved = flag\nflag = False", saved=saved, flag=jump.flag)]
+        if jump.value:   # a `return` of `finally:` that a jump of its own cancels leaves the earlier value
+            saved_value = jump.ctx.namer.new(f"{jump.value}before")
+            out += [located(s, finalbody[0]) for s in templates.replace(
+                "saved_value = value", saved_value=saved_value, value=jump.value)]
+            reraise += templates.replace("if test:\n    value = saved_value", test=jump.guard_test(),
+                                         value=jump.value, saved_value=saved_value)
         reraise += templates.replace("flag = flag or saved", saved=saved, flag=jump.flag)
     final = out[2:] + lowered_final + [located(s, finalbody[0]) for s in reraise]
     anno.set(out[1], anno.Key.FINALLY_FOLLOWS, len(final))

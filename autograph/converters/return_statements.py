@@ -38,7 +38,7 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
         # the value first: when computing it raises (and an `except` handles it), the function has not returned
         return templates.replace("retval_ = returned\ndo_return = True", returned=returned, **names)
 
-    jump = lowering.Jump(gast.Return, replace, flag, crosses_loops=True, ctx=ctx)
+    jump = lowering.Jump(gast.Return, replace, flag, crosses_loops=True, ctx=ctx, value=value)
     may_fall_off = not lowering.always_jumps(node.body, jump)
 
     def on_loop(loop):

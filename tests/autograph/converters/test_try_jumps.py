@@ -402,3 +402,21 @@ def test_a_jump_in_finally_discards_the_jump_of_its_try(tmp_path, body_jump, fin
     assert got == expected
 
 
+
+
+def return_cancelled_inside_finally(n):
+    try:
+        return 0
+    finally:
+        for _ in range(n):
+            try:
+                return 1
+            finally:
+                break   # discards `return 1`: the function returns the try's 0
+    return 5
+
+
+def test_a_return_in_finally_that_its_own_break_cancels_keeps_the_earlier_value():
+    # was 1: the cancelled return's value replaced the pending one (found by the fuzzer, seed 20042)
+    check(return_cancelled_inside_finally, 2)
+    check(return_cancelled_inside_finally, 0)
