@@ -5,7 +5,9 @@ evaluation of the expression, so on Python values they should cost little more t
 """
 from __future__ import annotations
 
+
 import operator
+import types
 
 from autograph import verbosity
 from autograph.backends import backend_for
@@ -72,7 +74,11 @@ def staged_operands(staged, what: str, *args, watched=None):
     gets its value back. An exception raised while tracing them passes the user's `except` clauses
     (`tracing_failed`)."""
     watched = [fn for fn in args if callable(fn)] if watched is None else watched
-    cells = [cell for fn in watched for cell in (getattr(fn, "__closure__", None) or ())]
+    # and a function an operand calls that shares the function's variables (`nonlocal x` in a nested def)
+    watched = list(watched) + [value for fn in watched for cell in (getattr(fn, "__closure__", None) or ())
+                         if (value := cell_value(cell)).__class__ is types.FunctionType and value.__closure__
+                         and value not in watched]
+    cells = list({id(cell): cell for fn in watched for cell in (getattr(fn, "__closure__", None) or ())}.values())
     before = [cell_value(cell) for cell in cells]
     try:
         result = staged(*[(lambda fn=fn: traced(fn)) if callable(fn) else fn for fn in args])
@@ -87,7 +93,8 @@ def staged_operands(staged, what: str, *args, watched=None):
     for i in changed:
         set_cell(cells[i], before[i])
     raise tracing_failed(StagingError(at_user_line(
-        f"an operand of {what} on a tensor assigns '{name}' (with `:=`); with a tensor the operand becomes a "
+        f"an operand of {what} on a tensor assigns '{name}' (with `:=`, or through a function it calls that "
+        f"declares it `nonlocal`); with a tensor the operand becomes a "
         f"branch of a graph op, which can't assign a variable of the function. Assign '{name}' in a statement "
         "before the expression.")))
 

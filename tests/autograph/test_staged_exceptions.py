@@ -238,3 +238,22 @@ def test_a_bare_except_does_not_swallow_a_staging_failure():
     assert f(0) == 0 and f(1) == -1
     with pytest.raises(NameError):
         tf.function(f)(tf.constant(0))
+
+
+def and_operand_calls_a_nonlocal_helper(a, b):
+    x = a
+
+    def bump(v):
+        nonlocal x
+        x = x + v
+        return v
+
+    y = b and bump(b)
+    return x, y
+
+
+def test_a_helper_that_rebinds_a_variable_from_an_and_operand_on_a_tensor_is_refused():
+    assert and_operand_calls_a_nonlocal_helper(1, 2) == (3, 2)
+    # was an internal "belongs to another graph" error (found by the fuzzer, seeds 6273 and 20048)
+    with pytest.raises(ag.StagingError, match=r"assigns 'x' .*through a function it calls"):
+        tf.function(and_operand_calls_a_nonlocal_helper)(tf.constant(1), tf.constant(2))
