@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import sys
 
-from autograph.errors import at_user_line
+from autograph.errors import StagingError, at_user_line
+from autograph.operators.function_scope import tracing_failed
+from autograph.operators.staged_raise import refuse_where_catchable
 from autograph.operators.variables import Undefined, UndefinedReturnValue
 
 
@@ -73,8 +75,6 @@ class MaybeValue:
     def _refuse_where_catchable(self, error: type, message: str) -> None:
         """A StagingError where a `try` or `with` of the user's around this read could catch the error the
         graph raises when it runs (after tracing, past them)."""
-        from autograph.operators.staged_raise import refuse_where_catchable
-
         def refusal(kind: str, around: str) -> str:
             return at_user_line(
                 f"this read of '{self.name}' raises {error.__name__} when the graph runs a path where it is "
@@ -82,8 +82,6 @@ class MaybeValue:
                 f"after the function was traced, where that `{kind}` can't "
                 f"{'catch' if kind == 'except' else 'see'} it. Assign '{self.name}' on every path before this "
                 f"read (e.g. before the statement that may leave it {'None' if self.none else 'unassigned'}).")
-        from autograph.errors import StagingError
-        from autograph.operators.function_scope import tracing_failed
         try:
             refuse_where_catchable(error(message), refusal, sys._getframe(2))
         except StagingError as refused:   # past the user's `except` and `with` (which could swallow it)

@@ -20,7 +20,7 @@ import linecache
 import os
 import sys
 
-from autograph.errors import AutoGraphError, StagingError
+from autograph.errors import AutoGraphError, StagingError, _internal_module
 from autograph.operators.function_scope import TRACING_NOTE, is_converted
 
 
@@ -143,7 +143,6 @@ def refuse_where_catchable(error: Exception, message, frame=None) -> None:
 
 
 def _internal(frame) -> bool:
-    from autograph.errors import _internal_module
     return _internal_module(frame.f_globals.get("__name__", ""))
 
 
@@ -255,7 +254,7 @@ def _frameworks_manager(frame, before: list, enter: int, line) -> bool:
     if value is converted_call:   # `ag__.converted_call(manager, ...)`: the callee is its first argument
         value, _ = _resolved(frame, rest)
     module = getattr(value, "__module__", None) or ""
-    return value is not None and callable(value) and _internal_module_name(module)
+    return value is not None and callable(value) and _internal_module(module)
 
 
 def _resolved(frame, chain: list) -> tuple:
@@ -271,11 +270,6 @@ def _resolved(frame, chain: list) -> tuple:
         value = getattr(value, chain[k].argval, None)
         k += 1
     return value, [ins for ins in chain[k:] if ins.opname != "PUSH_NULL"]
-
-
-def _internal_module_name(module: str) -> bool:
-    from autograph.errors import _internal_module
-    return _internal_module(module)
 
 
 def _clause_catching(frame, instructions: list, i: int, error: Exception):

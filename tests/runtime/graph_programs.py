@@ -40,3 +40,18 @@ def fizzbuzz(max_num):
             fizz += 5
         counter += 1
     return counter, fizz
+
+
+def counter_program():
+    """Two Variables a staged loop and `if` read and assign, and the step function that does it."""
+    v = tf.Variable(0, name="v")
+    scale = tf.Variable([1.0, 2.0], name="scale")
+
+    def step(n):
+        for i in tf.range(n):
+            v.assign_add(i)
+            if i % 2 == 0:
+                scale.assign(scale * 1.5)
+        scale.assign_sub([0.5, 0.5])
+        return v.read_value() + 1, scale * 2.0
+    return v, scale, step

@@ -16,7 +16,7 @@ onnx = pytest.importorskip("onnx", reason="ONNX export needs the onnx extra: pip
 ort = pytest.importorskip("onnxruntime", reason="running exported models needs the onnx extra: "
                                                 "pip install 'autograph-runtime[onnx]'")
 from runtime.lowering import to_onnx  # noqa: E402  (needs onnx)
-from graph_programs import branchy, capped_loop, collatz, fizzbuzz, while_with_break  # noqa: E402
+from graph_programs import branchy, capped_loop, collatz, counter_program, fizzbuzz, while_with_break  # noqa: E402
 from tools.bench.workloads import chain, count, rnn  # noqa: E402
 from tools.bench.workloads import fizzbuzz as fizzbuzz_counts  # noqa: E402
 
@@ -138,20 +138,6 @@ def nested_loops(n):
 
 def test_a_loop_in_a_loop():
     check(nested_loops, 6)
-
-
-def counter_program():
-    v = tf.Variable(0, name="v")
-    scale = tf.Variable([1.0, 2.0], name="scale")
-
-    def step(n):
-        for i in tf.range(n):
-            v.assign_add(i)
-            if i % 2 == 0:
-                scale.assign(scale * 1.5)
-        scale.assign_sub([0.5, 0.5])
-        return v.read_value() + 1, scale * 2.0
-    return v, scale, step
 
 
 def test_variables_are_inputs_with_their_values_as_defaults_and_assigned_ones_are_outputs():

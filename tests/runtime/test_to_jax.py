@@ -7,7 +7,7 @@ import pytest
 
 import runtime as tf
 from runtime.errors import LoweringError
-from graph_programs import branchy, capped_loop, collatz, fizzbuzz, while_with_break  # noqa: E402
+from graph_programs import branchy, capped_loop, collatz, counter_program, fizzbuzz, while_with_break  # noqa: E402
 
 pytest.importorskip("jax")
 
@@ -87,24 +87,10 @@ def test_jit_compile_gives_the_executors_results(fn, args):
         np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-6)
 
 
-def _counter_program():
-    v = tf.Variable(0)
-    scale = tf.Variable([1.0, 2.0])
-
-    def step(n):
-        for i in tf.range(n):
-            v.assign_add(i)
-            if i % 2 == 0:
-                scale.assign(scale * 1.5)
-        scale.assign_sub([0.5, 0.5])
-        return v.read_value() + 1, scale * 2.0
-    return v, scale, step
-
-
 def test_variables_are_functional_state_read_and_written_as_the_executor_does():
     results = []
     for jit in (None, True):
-        v, scale, step = _counter_program()
+        v, scale, step = counter_program()
         f = tf.function(step, jit_compile=jit)
         outs = [_numpy(f(tf.constant(n))) for n in (4, 3)]
         results.append((outs, v.numpy(), scale.numpy()))
