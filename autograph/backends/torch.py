@@ -34,7 +34,6 @@ and `if x.sum() > 0:` calls `bool()` on a real tensor.
 from __future__ import annotations
 
 import builtins
-import inspect
 import itertools
 import warnings
 from typing import Callable, Optional
@@ -45,8 +44,6 @@ from autograph import backends
 from autograph.backends import torch_capture as capture
 from autograph.backends import torch_state as ts
 from autograph.errors import StagingError, at_user_line
-from autograph.operators.control_flow import define_loop_state
-from autograph.operators.variables import is_undefined
 
 __all__ = ["BACKEND", "TorchRange", "TorchEnumerate", "TorchZip"]
 
@@ -96,14 +93,6 @@ def _predicate(value, construct: str) -> torch.Tensor:
     return x if x.dtype == torch.bool else x != 0
 
 
-def _loop_names(body: Callable, skip: int = 0) -> tuple:
-    """The loop variables' names: autograph gives loop bodies the user's names as their signature."""
-    params = list(inspect.signature(body).parameters.values())[skip:]
-    if any(p.kind is p.VAR_POSITIONAL for p in params):
-        return ()
-    return tuple(p.name for p in params)
-
-
 def _fresh(t: torch.Tensor) -> torch.Tensor:
     """torch.cond and while_loop reject outputs that alias their inputs (`y = x` in a branch): copy."""
     return t.clone()
@@ -111,12 +100,11 @@ def _fresh(t: torch.Tensor) -> torch.Tensor:
 
 # --- if --------------------------------------------------------------------------------------------
 
-def _cond(pred, true_fn, false_fn):
+def _cond(pred, true_fn, false_fn, names=()):
     """`if` on a staged tensor: PyTorch's cond operator. Each branch runs once to learn its outputs and
     the tensors it reads (see torch_capture.py), then is traced by the operator; Python numbers are lifted
     to tensors of the other branch's dtype, and values both branches agree on stay Python values."""
     pred = _predicate(pred, "this `if`")
-    names = getattr(true_fn, "state_names", None) or ()
     true_out, free_true = capture.record(lambda: tuple(true_fn()))
     false_out, free_false = capture.record(lambda: tuple(false_fn()))
     true_leaves, layout = ts.flatten(true_out, names)
@@ -140,9 +128,8 @@ def _cond(pred, true_fn, false_fn):
 
 def _while_loop(test, body, state, opts):
     """`while` on a staged condition: PyTorch's `while_loop` over the flattened state."""
-    names = _loop_names(body)
-    if any(is_undefined(v) for v in state):
-        state = define_loop_state(BACKEND, lambda s: body(*_numbers_lifted(s)), tuple(state), names)
+    names = state.names
+    state = state.with_placeholders(lambda s: body(*_numbers_lifted(s))).values
     try:
         return _staged_loop(test, body, state, names, opts, "`while` loop")
     except ts.ListResized as resized:
@@ -253,7 +240,7 @@ class TorchRange:
 def _for_loop(iterable, body, state, extra_test, opts):
     """`for` over a staged range or tensor: a while_loop over an int64 index carried in front of the state.
     When the body changes the length of a list in the state, the loop runs unrolled if it can."""
-    names = ("index_", *_loop_names(body, skip=1))
+    names, loop_state, state = ("index_", *state.names), state, state.values
     if isinstance(iterable, TorchRange):
         start, stop, step = iterable.start, iterable.stop, iterable.step
 
@@ -282,9 +269,8 @@ def _for_loop(iterable, body, state, extra_test, opts):
     # The staged loop lifts a Python int start to a tensor only after running the body once, so an unrolled
     # loop leaves no trace of it in the graph.
     first = start if start.__class__ is int else ts.lift(start, torch.int64).to(torch.int64)
-    if any(is_undefined(v) for v in state):      # a `return` inside the loop: learn the value's type
-        state = define_loop_state(BACKEND, lambda s: body(item(ts.lift(first, torch.int64)), *_numbers_lifted(s)),
-                                  tuple(state), names[1:])
+    # a `return` inside the loop: learn the value's type
+    state = loop_state.with_placeholders(lambda s: body(item(ts.lift(first, torch.int64)), *_numbers_lifted(s))).values
     try:
         out = _staged_loop(test, step_body, (first, *state), names, opts, "`for` loop")
     except ts.ListResized as resized:
