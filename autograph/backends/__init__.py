@@ -124,7 +124,7 @@ _lock = threading.Lock()
 # Adapters shipped with autograph, imported only once their framework is: the top-level module
 # name of a framework's types -> the adapter module, which registers the framework's backend.
 LAZY_ADAPTERS = {"jax": "autograph.backends.jax", "jaxlib": "autograph.backends.jax",
-                 "torch": "autograph.backends.torch"}
+                 "torch": "autograph.backends.torch", "tensorflow": "autograph.backends.tensorflow"}
 _lazy_pending = frozenset(LAZY_ADAPTERS)              # frameworks whose adapter is not imported yet
 _adapter_lock = threading.RLock()                     # held while an adapter imports: other threads wait
 _loading: set = set()                                 # adapters being imported (re-entry from their import)
@@ -155,7 +155,7 @@ def _warn_broken(framework: str, adapter: str, e: Exception) -> None:
                   f"{framework} values will not get converted control flow.", RuntimeWarning, stacklevel=4)
 
 
-_lazy_watch: tuple = ("jax", "torch")                 # polled by any_staging (jaxlib comes with jax)
+_lazy_watch: tuple = ("jax", "torch", "tensorflow")   # polled by any_staging (jaxlib comes with jax)
 
 
 def _load_imported_adapters() -> None:

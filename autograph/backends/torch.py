@@ -148,7 +148,7 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     """`while test(*state): state = body(*state)` as one while_loop. The test and body run once first, to
     find the tensors they read and the dtype of each variable that starts as a Python number."""
     leaves, layout = ts.flatten(state, names)
-    plan = ts.loop_plan(leaves)
+    plan = _number_dtypes(body, state, leaves, layout, ts.loop_plan(leaves))
     from_number = tuple(not isinstance(v, torch.Tensor) for v in leaves)
     for _ in range(2 * len(leaves) + 2):                # a number may widen twice: int64, float32, float64
         try:
@@ -181,6 +181,29 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     out = _while_op(capture.substituted(cond_fn, free), capture.substituted(body_fn, free), initial,
                     tuple(capture.resolve(t) for t in free))
     return rebuild(tuple(out)[counted:])
+
+
+def _number_dtypes(body, state: tuple, leaves: list, layout, plan: tuple) -> tuple:
+    """`plan` with the dtype each Python number of the state takes in the body: `total = 0` before a loop
+    that adds a float tensor to it is carried as that float. The body runs once, untraced, on the numbers
+    themselves, as Python would run it: on a lifted int64 tensor, `total += x` would be an in-place add
+    that torch refuses before the loop's own check could widen the dtype."""
+    numbers = [i for i, v in enumerate(leaves) if v.__class__ in (int, float)]
+    if not numbers:
+        return plan
+    try:
+        copies = [type(v)(v) if v.__class__ in (list, dict) else v for v in state]   # the body may append
+        after, after_layout = ts.flatten(tuple(capture.untraced(lambda: body(*copies))), layout.names)
+    except Exception:          # the staged loop reports what is wrong, at the user's line
+        return plan
+    if after_layout.specs != layout.specs:
+        return plan
+    widened = list(plan)
+    for i in numbers:
+        new = after[i]
+        if isinstance(new, torch.Tensor) and torch.promote_types(plan[i], new.dtype) == new.dtype:
+            widened[i] = new.dtype
+    return tuple(widened)
 
 
 def _discover(test, body, leaves, layout, plan, from_number, construct) -> list:
