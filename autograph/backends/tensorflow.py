@@ -324,10 +324,12 @@ class TfRange:
 
 
 class TfEnumerate:
-    """`enumerate(tensor, start)` over a symbolic tensor."""
+    """`enumerate(tensor, start)` over a symbolic tensor, or over a zip of tensors."""
 
     def __init__(self, tensor, start=0):
-        self.tensors, self.start = (_rows(tensor, "enumerate"),), start
+        self.zipped = isinstance(tensor, TfZip)
+        self.tensors = tensor.tensors if self.zipped else (_rows(tensor, "enumerate"),)
+        self.start = start
 
 
 class TfZip:
@@ -379,7 +381,7 @@ def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
         def item(i):
             rows = tuple(tf.gather(t, i) for t in tensors)
             if isinstance(iterable, TfEnumerate):
-                return i + iterable.start, rows[0]
+                return i + iterable.start, rows if iterable.zipped else rows[0]
             return rows if isinstance(iterable, TfZip) else rows[0]
 
     def test(i, *s):

@@ -1,0 +1,250 @@
+"""autograph.backends.tensorflow: converted Python control flow inside tf.function, against TensorFlow's own
+AutoGraph where it works and against Python where TensorFlow's AutoGraph refuses."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+tf = pytest.importorskip("tensorflow", reason="TensorFlow is not installed (pip install -e '.[tensorflow]')")
+
+import autograph as ag  # noqa: E402
+from autograph.errors import StagingError  # noqa: E402
+
+function = ag.tensorflow.function
+
+
+def _ops(concrete, op_type: str) -> int:
+    return sum(op.type == op_type for op in concrete.graph.get_operations())
+
+
+# --- what TensorFlow's own AutoGraph refuses ---------------------------------------------------------------
+
+def doubling_until(x):
+    while True:
+        x = x * 2
+        if tf.reduce_sum(x) > 100:
+            break
+    return x
+
+
+def first_above(xs, k):
+    for x in xs:
+        if x > k:
+            return x
+    return -1
+
+
+def test_while_true_with_a_tensor_break_which_tensorflows_autograph_refuses():
+    with pytest.raises(NotImplementedError, match="condition of while loop started as non-Tensor"):
+        tf.function(doubling_until)(tf.constant([1.0, 2.0]))
+    out = function(doubling_until)(tf.constant([1.0, 2.0]))
+    np.testing.assert_array_equal(out.numpy(), [64.0, 128.0])
+    concrete = function(doubling_until).get_concrete_function(tf.TensorSpec([2], tf.float32))
+    assert _ops(concrete, "While") + _ops(concrete, "StatelessWhile") == 1
+
+
+def test_return_inside_a_loop_over_a_tensor_which_tensorflows_autograph_refuses():
+    with pytest.raises(NotImplementedError, match="return statement cannot be placed inside this TensorFlow loop"):
+        tf.function(first_above)(tf.constant([1, 2, 3, 4]), tf.constant(2))
+    f = function(first_above)
+    assert int(f(tf.constant([1, 2, 3, 4]), tf.constant(2))) == 3
+    assert int(f(tf.constant([1, 2, 3, 4]), tf.constant(9))) == -1
+
+
+def test_tf_function_of_a_converted_function_runs_our_conversion_without_warnings(capfd):
+    out = tf.function(ag.convert(first_above))(tf.constant([5, 6]), tf.constant(5))
+    assert int(out) == 6
+    assert "closure mismatch" not in capfd.readouterr().err
+
+
+# --- values across staged statements ------------------------------------------------------------------------
+
+def accumulate(x, n):
+    total = 0                   # a Python int that the loop makes a float32 tensor
+    for i in range(n):
+        total += tf.cast(i, tf.float32) * x
+    return total
+
+
+def test_a_python_number_takes_the_dtype_the_loop_gives_it():
+    out = function(accumulate)(tf.constant(0.5), tf.constant(4))
+    assert out.dtype == tf.float32 and float(out) == 3.0
+
+
+def grow(n):
+    values = tf.constant([0])
+    i = 0
+    while i < n:
+        values = tf.concat([values, [i]], 0)
+        i += 1
+    return values
+
+
+def test_a_shape_that_changes_in_a_loop_is_relaxed():
+    np.testing.assert_array_equal(function(grow)(tf.constant(3)).numpy(), [0, 0, 1, 2])
+
+
+def relu(x):
+    if x > 0:
+        y = x
+    else:
+        y = 0                   # a Python int: x's dtype on this path
+    return y
+
+
+def test_a_python_number_in_one_branch_takes_the_other_branchs_dtype():
+    f = function(relu)
+    out = f(tf.constant(-2.5, tf.float64))
+    assert out.dtype == tf.float64 and float(out) == 0.0
+    assert float(f(tf.constant(2.5, tf.float64))) == 2.5
+
+
+def same_number_both_ways(x):
+    if x > 0:
+        k = 3
+    else:
+        k = 3
+    return x * k
+
+
+def test_a_number_both_branches_agree_on_stays_a_python_number():
+    concrete = function(same_number_both_ways).get_concrete_function(tf.TensorSpec([], tf.int32))
+    assert int(concrete(tf.constant(2))) == 6
+    assert _ops(concrete, "If") + _ops(concrete, "StatelessIf") == 1
+
+
+def label(x):
+    name = "positive" if x > 0 else "not positive"
+    return name
+
+
+def test_strings_that_differ_between_branches_become_a_string_tensor():
+    f = function(label)
+    assert f(tf.constant(1)).numpy() == b"positive" and f(tf.constant(-1)).numpy() == b"not positive"
+
+
+def collect(xs):
+    out = [tf.constant(0)]
+    for x in xs:
+        if x > 2:
+            break
+        out.append(x * 10)
+    return out
+
+
+def test_a_list_appended_to_in_a_loop_is_a_tensor_array_stacked_after_it():
+    np.testing.assert_array_equal(function(collect)(tf.constant([1, 2, 3, 4])).numpy(), [0, 10, 20])
+
+
+def enumerate_zip(a, b):
+    s = 0.0
+    for i, (p, q) in enumerate(zip(a, b)):
+        s += tf.cast(i, tf.float32) * p * q
+    return s
+
+
+def test_enumerate_of_a_zip_stops_at_the_shortest():
+    out = function(enumerate_zip)(tf.constant([1.0, 2.0, 3.0]), tf.constant([1.0, 1.0]))
+    assert float(out) == 2.0
+
+
+# --- effects -------------------------------------------------------------------------------------------------
+
+def test_print_of_a_tensor_prints_each_time_the_function_runs(capfd):
+    def show(x):
+        if x > 0:
+            print("positive", x)
+        return x
+
+    f = function(show)
+    for v in (1, -1, 2):
+        f(tf.constant(v))
+    assert capfd.readouterr().out.split("\n")[:2] == ["positive 1", "positive 2"]
+
+
+def test_a_variable_assigned_in_a_staged_branch_changes_only_on_the_path_taken():
+    v = tf.Variable(0)
+
+    def bump(x):
+        if x > 0:
+            v.assign_add(x)
+        return v.read_value()
+
+    f = function(bump)
+    f(tf.constant(3))
+    f(tf.constant(-5))
+    assert int(v.numpy()) == 3
+
+
+def test_assert_on_a_tensor_fails_when_the_function_runs():
+    def checked(x):
+        assert x > 0, "x must be positive"
+        return x
+
+    f = function(checked)
+    assert int(f(tf.constant(1))) == 1
+    with pytest.raises(tf.errors.InvalidArgumentError, match="x must be positive"):
+        f(tf.constant(-1))
+
+
+# --- clear errors ---------------------------------------------------------------------------------------------
+
+def test_branches_of_different_dtypes_name_the_variable():
+    def mixed(x):
+        if x > 0:
+            y = tf.constant(1, tf.int32)
+        else:
+            y = tf.constant(1.0, tf.float32)
+        return y
+
+    with pytest.raises(StagingError, match="'y' is a int32 tensor of shape \\[\\] in one branch.*tf.cast"):
+        function(mixed)(tf.constant(1))
+
+
+def test_a_loop_variable_that_changes_dtype_is_named():
+    def drift(n):
+        v = tf.constant(1)
+        i = 0
+        while i < n:
+            v = tf.cast(v, tf.float32) * 1.5
+            i += 1
+        return v
+
+    with pytest.raises(StagingError, match="'v' changes dtype from int32 to float32"):
+        function(drift)(tf.constant(3))
+
+
+def test_a_variable_defined_on_one_path_is_a_clear_error():
+    def one_path(x):
+        if x > 0:
+            y = 1
+        return y
+
+    with pytest.raises(StagingError, match="'y' is assigned in only one branch"):
+        function(one_path)(tf.constant(1))
+
+
+def test_the_autograph_option_of_tf_function_is_refused():
+    with pytest.raises(ValueError, match="autograph=True"):
+        function(relu, autograph=True)
+
+
+# --- Python values ---------------------------------------------------------------------------------------------
+
+def test_python_values_run_as_python():
+    assert ag.convert(first_above)([1, 5, 9], 4) == 5
+    assert function(accumulate)(0.5, 4).numpy() == 3.0     # tf.function traces Python numbers as constants
+
+
+def test_import_autograph_does_not_import_tensorflow():
+    code = textwrap.dedent("""
+        import sys, autograph
+        assert 'tensorflow' not in sys.modules
+        print('ok')
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr
