@@ -55,7 +55,7 @@ def test_python_blocks_run_and_to_code_excerpts_match(page, tmp_path, monkeypatc
 
 
 # The optional frameworks a page's blocks may import, and the extra that installs each (pyproject.toml).
-EXTRAS = {"jax": "jax", "torch": "torch", "onnx": "onnx", "onnxruntime": "onnx"}
+EXTRAS = {"jax": "jax", "torch": "torch", "onnx": "onnx", "onnxruntime": "onnx", "tensorflow": "tensorflow"}
 
 
 def _skip_unless_installed(code: str, page: pathlib.Path) -> None:
