@@ -19,6 +19,7 @@ import threading
 import types
 from contextlib import contextmanager
 
+from autograph import backends
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.function_scope import is_generated, tracing_failed
 
@@ -145,11 +146,15 @@ def holder(value, variables: dict) -> str | None:
 
 def caller_variables() -> dict:
     """The variables of the converted function running the statement's operator, as its code and the
-    branch and body functions it is inside (an outer loop's body, `is_generated`) see them."""
+    branch and body functions it is inside (an outer loop's body, `is_generated`) see them, and those of the
+    code that called it. Frames of autograph and of the registered frameworks (a backend's loop, which holds
+    the carried state in a tuple of its own) are not the user's and are passed over."""
     found: dict = {}
+    machinery = ("autograph", *backends.owned_module_prefixes())   # a backend's frames hold the state too
     frame = sys._getframe(1)
     while frame is not None:
-        if frame.f_globals.get("__name__", "").split(".")[0] != "autograph":
+        module = frame.f_globals.get("__name__", "")
+        if not any(module == p or module.startswith(p + ".") for p in machinery):
             generated = is_generated(frame.f_code)
             shared = frame.f_code.co_freevars if generated else ()   # not a body's own `itr`
             for name, value in frame.f_locals.items():

@@ -613,3 +613,23 @@ def test_an_item_or_attribute_made_on_some_staged_paths_is_refused_not_flagged()
     assert attribute_made_in_one_branch_then_tested(-1) is False
     with pytest.raises(ag.StagingError, match=r"`o.v` is set in only one branch"):
         tf.function(attribute_made_in_one_branch_then_tested)(tf.constant(-1))
+
+
+def filter_into_empty_list(xs):
+    out = []
+    for x in xs:
+        if x > 2:
+            out.append(x)
+    return out
+
+
+def test_a_backends_own_frames_are_not_taken_for_the_users_variables():
+    """The runtime's loop holds the carried values in a tuple of its own (`s`); an append in the loop body was
+    refused as changing 'an element of 's'', a variable the user never wrote. The refusal is now the real
+    one: the empty list's element type is learned from a probe of the body, where the `if` on a tensor gives
+    the list two lengths."""
+    assert python_run(filter_into_empty_list, [1, 2, 3, 4]) == [3, 4]
+    with pytest.raises(StagingError) as e:
+        tf.function(filter_into_empty_list)(tf.constant([1, 2, 3, 4]))
+    assert "'out' has a different structure in the two branches" in str(e.value)
+    assert "element of" not in str(e.value)
