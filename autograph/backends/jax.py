@@ -35,6 +35,7 @@ from __future__ import annotations
 import builtins
 import functools
 import inspect
+import operator
 import sys
 from typing import Any, Callable, Optional
 
@@ -157,29 +158,41 @@ def _branch(fn, names, traced: dict, dtypes):
 # --- while -------------------------------------------------------------------------------------------
 
 def _while_loop(test, body, state, opts):
-    """`while` on a traced condition: `lax.while_loop` over the flattened state."""
+    """`while` on a traced condition: `lax.while_loop` over the flattened state; a masked `lax.scan` when
+    `maximum_iterations` is a Python int and the loop carries a float (see `_masked_scan`)."""
+    where = "this `while` loop"
     names = _names_for(state, _loop_names(body))
-    jax_lists.reject_unknown_length(state, names, "this `while` loop")
+    jax_lists.reject_unknown_length(state, names, where)
     state = _returns_defined(tuple(state), names, body)
     init, layout = jax_state.flatten(state, names)
     limit = opts.get("maximum_iterations")
 
-    def cond_fun(carry):
-        count, carry = carry if limit is not None else (None, carry)
-        ok = _predicate(test(*jax_state.unflatten(carry, layout)), "this `while` loop")
-        return ok if limit is None else jnp.logical_and(ok, count < limit)
+    def ok(carry):
+        return _predicate(test(*jax_state.unflatten(carry, layout)), where)
 
-    def body_fun(carry):
-        count, carry = carry if limit is not None else (None, carry)
-        out = tuple(body(*jax_state.unflatten(carry, layout)))
-        dynamic, _ = jax_state.check_structure(out, layout, "this `while` loop")
-        new = jax_state.check_loop_types(dynamic, carry, layout, "this `while` loop")
-        return new if limit is None else (count + 1, new)
+    def step(carry):
+        return _checked(body(*jax_state.unflatten(carry, layout)), carry, layout, where)
 
-    if limit is None:           # no iteration counter unless `set_loop_options(maximum_iterations=...)` asks
-        return jax_state.unflatten(lax.while_loop(cond_fun, body_fun, init), layout)
-    _, out = lax.while_loop(cond_fun, body_fun, (jnp.asarray(0), init))
-    return jax_state.unflatten(out, layout)
+    def while_loop(watch):
+        if limit is None:       # no iteration counter unless `set_loop_options(maximum_iterations=...)` asks
+            return lax.while_loop(ok, step, init)
+        return lax.while_loop(lambda c: jnp.logical_and(ok(c[1]), c[0] < limit),
+                              lambda c: (c[0] + 1, watch(step(c[1]))), (jnp.asarray(0), init))[1]
+
+    n = _static_bound(limit)
+    return jax_state.unflatten(_lowered(n, init, lambda: _masked_scan(n, lambda _, c: ok(c), lambda _, c: step(c), init),
+                                        while_loop), layout)
+
+
+def _checked(out, carry, layout, construct: str) -> list:
+    """One iteration's new state, flattened, checked against the carried one (structure, dtypes, shapes)."""
+    dynamic, _ = jax_state.check_structure(tuple(out), layout, construct)
+    return jax_state.check_loop_types(dynamic, carry, layout, construct)
+
+
+def _test_of(test, layout, construct: str):
+    """`test(*state)` as a function of the flattened state, giving a scalar bool."""
+    return lambda carry: _predicate(test(*jax_state.unflatten(carry, layout)), construct)
 
 
 def _returns_defined(state: tuple, names: tuple, body: Callable, item_avals: tuple = ()) -> tuple:
@@ -258,7 +271,7 @@ def _for_loop(iterable, body, state, extra_test, opts):
     names = _names_for(state, _loop_names(body, skip=1))
     if isinstance(iterable, JaxRange):
         jax_lists.reject_unknown_length(state, names, "this `for` loop over a range with a traced bound")
-        return _range_loop(iterable, body, state, names, extra_test)
+        return _range_loop(iterable, body, state, names, extra_test, opts.get("maximum_iterations"))
     arrays, item = _items_of(iterable)
     n = min(a.shape[0] for a in arrays)
     limit = opts.get("maximum_iterations")
@@ -300,61 +313,175 @@ def _scan(arrays, n: int, item, body, state, names):
 
     def step(carry, x):
         i, rows = x
-        out = tuple(body(item(i, rows), *jax_state.unflatten(carry, layout)))
-        dynamic, _ = jax_state.check_structure(out, layout, "this `for` loop")
-        return jax_state.check_loop_types(dynamic, carry, layout, "this `for` loop"), None
+        return _checked(body(item(i, rows), *jax_state.unflatten(carry, layout)), carry, layout, "this `for` loop"), None
 
     out, _ = lax.scan(step, init, xs)
     return jax_state.unflatten(out, layout)
 
 
 def _indexed_loop(arrays, n: int, item, body, state, names, extra_test):
-    """Early exit (`break`/`return` lowered into `extra_test`): a `lax.while_loop` over the row index."""
+    """Early exit (`break`/`return` lowered into `extra_test`): a masked `lax.scan` over the rows when the
+    loop carries a float (see `_masked_scan`), else a `lax.while_loop` over the row index."""
     init, layout = jax_state.flatten(state, names)
+    go_on = _test_of(extra_test, layout, "this loop's `break`")
 
-    def cond_fun(carry):
-        i, carry = carry
-        go_on = _predicate(extra_test(*jax_state.unflatten(carry, layout)), "this loop's `break`")
-        return jnp.logical_and(i < n, go_on)
+    def step(i, rows, carry):
+        return _checked(body(item(i, rows), *jax_state.unflatten(carry, layout)), carry, layout, "this `for` loop")
 
-    def body_fun(carry):
-        i, carry = carry
-        rows = tuple(lax.dynamic_index_in_dim(a, i, keepdims=False) for a in arrays)
-        out = tuple(body(item(i, rows), *jax_state.unflatten(carry, layout)))
-        dynamic, _ = jax_state.check_structure(out, layout, "this `for` loop")
-        return i + 1, jax_state.check_loop_types(dynamic, carry, layout, "this `for` loop")
+    def masked():
+        xs = (jnp.arange(n) if _needs_index(item) else None, tuple(a[:n] for a in arrays))
+        return _masked_scan(n, lambda _, carry: go_on(carry), lambda x, carry: step(*x, carry), init, xs)
 
-    _, out = lax.while_loop(cond_fun, body_fun, (jnp.asarray(0), init))
-    return jax_state.unflatten(out, layout)
+    def while_loop(watch):
+        def cond_fun(carry):
+            i, carry = carry
+            return jnp.logical_and(i < n, go_on(carry))
+
+        def body_fun(carry):
+            i, carry = carry
+            rows = tuple(lax.dynamic_index_in_dim(a, i, keepdims=False) for a in arrays)
+            return i + 1, watch(step(i, rows, carry))
+        return lax.while_loop(cond_fun, body_fun, (jnp.asarray(0), init))[1]
+
+    return jax_state.unflatten(_lowered(n, init, masked, while_loop), layout)
 
 
-def _range_loop(r: JaxRange, body, state, names, extra_test):
-    """`for i in range(start, stop, step)` with a traced bound: a `lax.while_loop` over `i`."""
+def _range_loop(r: JaxRange, body, state, names, extra_test, limit):
+    """`for i in range(start, stop, step)` with a traced bound: a `lax.while_loop` over `i`; a masked
+    `lax.scan` when its length is static (Python int bounds: a range a traced `break` stopped being a
+    Python loop) or `maximum_iterations` is a Python int, and the loop carries a float."""
     dtype = jnp.result_type(*(jnp.asarray(b) for b in (r.start, r.stop, r.step)))
     start, stop, step = (jnp.asarray(b, dtype) for b in (r.start, r.stop, r.step))
     state = _returns_defined(tuple(state), names, body, (jax.ShapeDtypeStruct((), dtype),))
     init, layout = jax_state.flatten(state, names)
+    go_on = None if extra_test is None else _test_of(extra_test, layout, "this loop's `break`")
 
     def in_range(i):
         if isinstance(r.step, int):
             return i < stop if r.step > 0 else i > stop
         return jnp.where(step > 0, i < stop, i > stop)
 
-    def cond_fun(carry):
-        i, carry = carry
-        if extra_test is None:
-            return in_range(i)
-        go_on = _predicate(extra_test(*jax_state.unflatten(carry, layout)), "this loop's `break`")
-        return jnp.logical_and(in_range(i), go_on)
+    def iteration(i, carry):
+        return _checked(body(i, *jax_state.unflatten(carry, layout)), carry, layout, "this `for` loop")
 
-    def body_fun(carry):
-        i, carry = carry
-        out = tuple(body(i, *jax_state.unflatten(carry, layout)))
-        dynamic, _ = jax_state.check_structure(out, layout, "this `for` loop")
-        return i + step, jax_state.check_loop_types(dynamic, carry, layout, "this `for` loop")
+    n = _range_bound(r, _static_bound(limit))
 
-    _, out = lax.while_loop(cond_fun, body_fun, (start, init))
-    return jax_state.unflatten(out, layout)
+    def masked():
+        static = _range_bound(r, None) is not None
+
+        def go(i, carry):       # (an `i` of a static range is always in range)
+            ok = jnp.asarray(True) if static else in_range(i)
+            return ok if go_on is None else jnp.logical_and(ok, go_on(carry))
+        return _masked_scan(n, go, iteration, init, jnp.arange(n, dtype=dtype) * step + start)
+
+    def while_loop(watch):
+        def cond_fun(carry):
+            i, count, carry = carry
+            ok = in_range(i) if limit is None else jnp.logical_and(in_range(i), count < limit)
+            return ok if go_on is None else jnp.logical_and(ok, go_on(carry))
+
+        def body_fun(carry):
+            i, count, carry = carry
+            return i + step, None if count is None else count + 1, watch(iteration(i, carry))
+        return lax.while_loop(cond_fun, body_fun, (start, None if limit is None else jnp.asarray(0), init))[2]
+
+    return jax_state.unflatten(_lowered(n, init, masked, while_loop), layout)
+
+
+def _range_bound(r: JaxRange, limit: Optional[int]) -> Optional[int]:
+    """The static number of iterations of `r` (capped by `limit`): its length if its bounds are Python ints,
+    else `limit`."""
+    if all(isinstance(b, int) for b in (r.start, r.stop, r.step)):
+        length = len(builtins.range(r.start, r.stop, r.step))
+        return length if limit is None else min(length, limit)
+    return limit
+
+
+# --- loops with a static bound: a masked lax.scan, which reverse-mode jax.grad can differentiate ------
+
+def _static_bound(limit) -> Optional[int]:
+    """`maximum_iterations` as a Python int; None when absent or traced."""
+    if limit is None or isinstance(limit, jax.core.Tracer):
+        return None
+    return max(operator.index(limit), 0)
+
+
+def _lowered(n: Optional[int], init: list, masked: Callable[[], list], while_loop: Callable) -> list:
+    """A loop of static bound `n` (or None) lowered: `masked()`, a masked `lax.scan`, when `n` is static and the
+    loop carries a float or complex leaf; else `while_loop(watch)`, a `lax.while_loop` whose body passes its
+    new leaves through `watch`. A loop carrying only integers and booleans passes no gradient on, so it keeps
+    the while loop's early exit, unless its body turns a Python int into a float (`s = 0` then `s += x`):
+    `watch` finds that while the while loop is traced, and the loop is scanned instead."""
+    if n is not None and any(_inexact(x) for x in init):
+        return masked()
+    if n is None:
+        return while_loop(lambda new: new)
+    try:
+        return while_loop(_integers_only)
+    except _CarriesFloat:
+        return masked()
+
+
+def _inexact(x) -> bool:
+    return jnp.issubdtype(jax_state.aval(x).dtype, jnp.inexact)
+
+
+class _CarriesFloat(Exception):
+    """Raised out of a `lax.while_loop`'s body trace: the loop carries a float after all; scan it."""
+
+
+def _integers_only(new: list) -> list:
+    if any(_inexact(x) for x in new):
+        raise _CarriesFloat()
+    return new
+
+
+class _Promote(Exception):
+    """A weakly typed initial value (a Python number) that the loop body makes strongly typed: scan
+    again from the promoted value, as `lax.while_loop` does."""
+
+    def __init__(self, dtypes: list):
+        super().__init__("promote")
+        self.dtypes = dtypes            # per leaf: the dtype to promote it to, or None
+
+
+def _masked_scan(n: int, go_on, step, init: list, xs=None) -> list:
+    """At most `n` iterations as a `lax.scan` of `n` steps carrying a `done` flag, which reverse-mode
+    `jax.grad` can differentiate (it cannot differentiate `lax.while_loop`). While not done, a step asks
+    `go_on(x, carry)` (the loop's test, its `break` or `return`) and runs `step(x, carry)` only if it says
+    so, each under `lax.cond`: once the loop ends the state stops changing, and the test and the body
+    (prints included) run as often as in a `lax.while_loop`; the steps after the end only pass the state on."""
+    while True:
+        try:
+            return _scan_once(n, go_on, step, init, xs)
+        except _Promote as promote:
+            init = [x if d is None else jnp.asarray(x, d) for x, d in zip(init, promote.dtypes)]
+
+
+def _scan_once(n: int, go_on, step, init: list, xs) -> list:
+    def one_step(carry, x):
+        done, leaves = carry
+
+        def live():
+            go = go_on(x, leaves)
+            return jnp.logical_not(go), lax.cond(go, lambda: _same_types(step(x, leaves), leaves), lambda: leaves)
+        return lax.cond(done, lambda: (done, leaves), live), None
+
+    (_, out), _ = lax.scan(one_step, (jnp.asarray(False), list(init)), xs, length=n)
+    return out
+
+
+def _same_types(new: list, carried: list) -> list:
+    """`new`, each leaf with its carried type: a weakly typed value the body gives a strongly typed leaf is cast;
+    a weakly typed leaf (a Python number) the body gives another type raises `_Promote`, to scan again from
+    initial values promoted as `lax.while_loop` promotes them."""
+    before, after = [jax_state.aval(x) for x in carried], [jax_state.aval(x) for x in new]
+    promote = [b.dtype if a.weak_type and (a.dtype, a.weak_type) != (b.dtype, b.weak_type) else None
+               for a, b in zip(before, after)]
+    if any(d is not None for d in promote):
+        raise _Promote(promote)
+    return [x if a.weak_type == b.weak_type else lax.convert_element_type(x, a.dtype)
+            for x, a, b in zip(new, before, after)]
 
 
 # --- builtins, logical ops, print, assert ------------------------------------------------------------
