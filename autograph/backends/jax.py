@@ -35,6 +35,7 @@ from __future__ import annotations
 import builtins
 import functools
 import inspect
+import math
 import operator
 import sys
 from typing import Any, Callable, Optional
@@ -179,9 +180,11 @@ def _while_loop(test, body, state, opts):
         return lax.while_loop(lambda c: jnp.logical_and(ok(c[1]), c[0] < limit),
                               lambda c: (c[0] + 1, watch(step(c[1]))), (jnp.asarray(0), init))[1]
 
+    def masked():
+        return _masked_scan(n, lambda _, carry: ok(carry), lambda _, carry: step(carry), init, user_test=True)
+
     n = _static_bound(limit)
-    return jax_state.unflatten(_lowered(n, init, lambda: _masked_scan(n, lambda _, c: ok(c), lambda _, c: step(c), init),
-                                        while_loop), layout)
+    return jax_state.unflatten(_lowered(n, init, masked, while_loop), layout)
 
 
 def _checked(out, carry, layout, construct: str) -> list:
@@ -445,30 +448,64 @@ class _Promote(Exception):
         self.dtypes = dtypes            # per leaf: the dtype to promote it to, or None
 
 
-def _masked_scan(n: int, go_on, step, init: list, xs=None) -> list:
+def _masked_scan(n: int, go_on, step, init: list, xs=None, user_test: bool = False) -> list:
     """At most `n` iterations as a `lax.scan` of `n` steps carrying a `done` flag, which reverse-mode
     `jax.grad` can differentiate (it cannot differentiate `lax.while_loop`). While not done, a step asks
     `go_on(x, carry)` (the loop's test, its `break` or `return`) and runs `step(x, carry)` only if it says
-    so, each under `lax.cond`: once the loop ends the state stops changing, and the test and the body
-    (prints included) run as often as in a `lax.while_loop`; the steps after the end only pass the state on."""
+    so, each under `lax.cond` (the test only if it is the user's, `user_test`: a `break` or `return` is a
+    flag): once the loop ends the state stops changing, and the test and the body (prints included) run as
+    often as in a `lax.while_loop`. The steps are grouped in about sqrt(n) chunks of about sqrt(n) steps,
+    a chunk skipped as a whole once done, so that a loop stopping early costs about 2 sqrt(n) steps, not n
+    (tools/bench/jax_control_flow.py). A weakly typed initial value the body changes is promoted as
+    `lax.while_loop` promotes it, by tracing the scan again (`_Promote`)."""
     while True:
         try:
-            return _scan_once(n, go_on, step, init, xs)
+            return _scan_once(n, go_on, step, init, xs, user_test)
         except _Promote as promote:
-            init = [x if d is None else jnp.asarray(x, d) for x, d in zip(init, promote.dtypes)]
+            init = _promoted(init, promote.dtypes)
 
 
-def _scan_once(n: int, go_on, step, init: list, xs) -> list:
+def _promotions(before: list, after: list) -> list:
+    """Per leaf, the dtype a weakly typed leaf must be promoted to (the one the body gives it), or None."""
+    return [b.dtype if a.weak_type and (a.dtype, a.weak_type) != (b.dtype, b.weak_type) else None
+            for a, b in zip(before, after)]
+
+
+def _promoted(init: list, dtypes: list) -> list:
+    return [x if d is None else jnp.asarray(x, d) for x, d in zip(init, dtypes)]
+
+
+def _scan_once(n: int, go_on, step, init: list, xs, user_test: bool) -> list:
+    size = max(1, math.isqrt(max(n - 1, 0)) + 1)        # ceil(sqrt(n)) steps a chunk
+    chunks = -(-n // size)
+    padded = chunks * size != n
+
     def one_step(carry, x):
         done, leaves = carry
+        x, valid = x if padded else (x, None)
+        skip = done if valid is None else jnp.logical_or(done, jnp.logical_not(valid))
+        if user_test:
+            go = lax.cond(skip, lambda: jnp.asarray(False), lambda: go_on(x, leaves))
+        else:
+            go = jnp.logical_and(jnp.logical_not(skip), go_on(x, leaves))
+        return (jnp.logical_not(go), lax.cond(go, lambda: _same_types(step(x, leaves), leaves), lambda: leaves)), None
 
-        def live():
-            go = go_on(x, leaves)
-            return jnp.logical_not(go), lax.cond(go, lambda: _same_types(step(x, leaves), leaves), lambda: leaves)
-        return lax.cond(done, lambda: (done, leaves), live), None
+    def one_chunk(carry, x):
+        return lax.cond(carry[0], lambda: carry, lambda: lax.scan(one_step, carry, x, length=size)[0]), None
 
-    (_, out), _ = lax.scan(one_step, (jnp.asarray(False), list(init)), xs, length=n)
+    xs = jax.tree_util.tree_map(lambda a: _in_chunks(a, chunks, size), xs)
+    if padded:
+        xs = (xs, (jnp.arange(chunks * size) < n).reshape(chunks, size))
+    (_, out), _ = lax.scan(one_chunk, (jnp.asarray(False), list(init)), xs, length=chunks)
     return out
+
+
+def _in_chunks(a, chunks: int, size: int):
+    """`a` (n rows) as `chunks` rows of `size`, padded with zeros."""
+    pad = chunks * size - a.shape[0]
+    if pad:
+        a = jnp.concatenate([a, jnp.zeros((pad, *a.shape[1:]), a.dtype)])
+    return a.reshape(chunks, size, *a.shape[1:])
 
 
 def _same_types(new: list, carried: list) -> list:
@@ -476,8 +513,7 @@ def _same_types(new: list, carried: list) -> list:
     a weakly typed leaf (a Python number) the body gives another type raises `_Promote`, to scan again from
     initial values promoted as `lax.while_loop` promotes them."""
     before, after = [jax_state.aval(x) for x in carried], [jax_state.aval(x) for x in new]
-    promote = [b.dtype if a.weak_type and (a.dtype, a.weak_type) != (b.dtype, b.weak_type) else None
-               for a, b in zip(before, after)]
+    promote = _promotions(before, after)
     if any(d is not None for d in promote):
         raise _Promote(promote)
     return [x if a.weak_type == b.weak_type else lax.convert_element_type(x, a.dtype)
