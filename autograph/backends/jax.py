@@ -21,22 +21,25 @@ keep Python semantics. What each construct becomes on a traced value:
 | Python | JAX |
 |---|---|
 | `if`, `x if c else y` | `lax.cond` |
-| `while` | `lax.while_loop` |
-| `for x in array` | `lax.scan` over the first axis (a `lax.while_loop` over an index with `break`/`return`) |
+| `while` | `lax.while_loop`; with `set_loop_options(maximum_iterations=n)`, a masked `lax.scan` (below) |
+| `for x in array` | `lax.scan` over the first axis; with `break`/`return`, a masked `lax.scan` (below) |
 | `return` inside a loop | the loop stops; a zero of the returned value's type (from `jax.eval_shape`) stands in until then |
-| `for i in range(n)` (traced `n`) | `lax.while_loop` over `i` |
+| `for i in range(n)` (traced `n`) | `lax.while_loop` over `i`; with `maximum_iterations`, a masked `lax.scan` |
+| `for i in range(6)` that a traced `break` stops | the rest of the range: a masked `lax.scan` |
 | `and`, `or`, `not` | `lax.cond` on the left operand (lazy), `jnp.logical_not` |
 | `print` | `jax.debug.print` |
 | `assert` | `checkify.check` (wrap in `checkify.checkify`, or `ag.jax.jit(f, checks=True)`) |
 | `list.append` in a loop | a preallocated array when the trip count is static (see jax_lists.py) |
+
+Reverse-mode `jax.grad` can't differentiate `lax.while_loop`: a loop with a static bound that carries a
+float is a masked `lax.scan` instead, whatever the transformation; jax_scan.py says how, why and at what
+cost.
 """
 from __future__ import annotations
 
 import builtins
 import functools
 import inspect
-import math
-import operator
 import sys
 from typing import Any, Callable, Optional
 
@@ -45,7 +48,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from autograph import backends
-from autograph.backends import jax_lists, jax_state
+from autograph.backends import jax_lists, jax_scan, jax_state
 from autograph.errors import StagingError, at_user_line, user_location
 from autograph.operators.control_flow import define_loop_state
 from autograph.operators.variables import is_undefined
@@ -160,7 +163,7 @@ def _branch(fn, names, traced: dict, dtypes):
 
 def _while_loop(test, body, state, opts):
     """`while` on a traced condition: `lax.while_loop` over the flattened state; a masked `lax.scan` when
-    `maximum_iterations` is a Python int and the loop carries a float (see `_masked_scan`)."""
+    `maximum_iterations` is a Python int and the loop carries a float (see jax_scan.py)."""
     where = "this `while` loop"
     names = _names_for(state, _loop_names(body))
     jax_lists.reject_unknown_length(state, names, where)
@@ -181,10 +184,10 @@ def _while_loop(test, body, state, opts):
                               lambda c: (c[0] + 1, watch(step(c[1]))), (jnp.asarray(0), init))[1]
 
     def masked():
-        return _masked_scan(n, lambda _, carry: ok(carry), lambda _, carry: step(carry), init, user_test=True)
+        return jax_scan.masked_scan(n, lambda _, carry: ok(carry), lambda _, carry: step(carry), init, user_test=True)
 
-    n = _static_bound(limit)
-    return jax_state.unflatten(_lowered(n, init, masked, while_loop), layout)
+    n = jax_scan.static_bound(limit)
+    return jax_state.unflatten(jax_scan.lowered(n, init, masked, while_loop), layout)
 
 
 def _checked(out, carry, layout, construct: str) -> list:
@@ -324,7 +327,7 @@ def _scan(arrays, n: int, item, body, state, names):
 
 def _indexed_loop(arrays, n: int, item, body, state, names, extra_test):
     """Early exit (`break`/`return` lowered into `extra_test`): a masked `lax.scan` over the rows when the
-    loop carries a float (see `_masked_scan`), else a `lax.while_loop` over the row index."""
+    loop carries a float (see jax_scan.py), else a `lax.while_loop` over the row index."""
     init, layout = jax_state.flatten(state, names)
     go_on = _test_of(extra_test, layout, "this loop's `break`")
 
@@ -333,7 +336,7 @@ def _indexed_loop(arrays, n: int, item, body, state, names, extra_test):
 
     def masked():
         xs = (jnp.arange(n) if _needs_index(item) else None, tuple(a[:n] for a in arrays))
-        return _masked_scan(n, lambda _, carry: go_on(carry), lambda x, carry: step(*x, carry), init, xs)
+        return jax_scan.masked_scan(n, lambda _, carry: go_on(carry), lambda x, carry: step(*x, carry), init, xs)
 
     def while_loop(watch):
         def cond_fun(carry):
@@ -346,7 +349,7 @@ def _indexed_loop(arrays, n: int, item, body, state, names, extra_test):
             return i + 1, watch(step(i, rows, carry))
         return lax.while_loop(cond_fun, body_fun, (jnp.asarray(0), init))[1]
 
-    return jax_state.unflatten(_lowered(n, init, masked, while_loop), layout)
+    return jax_state.unflatten(jax_scan.lowered(n, init, masked, while_loop), layout)
 
 
 def _range_loop(r: JaxRange, body, state, names, extra_test, limit):
@@ -367,7 +370,7 @@ def _range_loop(r: JaxRange, body, state, names, extra_test, limit):
     def iteration(i, carry):
         return _checked(body(i, *jax_state.unflatten(carry, layout)), carry, layout, "this `for` loop")
 
-    n = _range_bound(r, _static_bound(limit))
+    n = _range_bound(r, jax_scan.static_bound(limit))
 
     def masked():
         static = _range_bound(r, None) is not None
@@ -375,7 +378,7 @@ def _range_loop(r: JaxRange, body, state, names, extra_test, limit):
         def go(i, carry):       # (an `i` of a static range is always in range)
             ok = jnp.asarray(True) if static else in_range(i)
             return ok if go_on is None else jnp.logical_and(ok, go_on(carry))
-        return _masked_scan(n, go, iteration, init, jnp.arange(n, dtype=dtype) * step + start)
+        return jax_scan.masked_scan(n, go, iteration, init, jnp.arange(n, dtype=dtype) * step + start)
 
     def while_loop(watch):
         def cond_fun(carry):
@@ -388,7 +391,7 @@ def _range_loop(r: JaxRange, body, state, names, extra_test, limit):
             return i + step, None if count is None else count + 1, watch(iteration(i, carry))
         return lax.while_loop(cond_fun, body_fun, (start, None if limit is None else jnp.asarray(0), init))[2]
 
-    return jax_state.unflatten(_lowered(n, init, masked, while_loop), layout)
+    return jax_state.unflatten(jax_scan.lowered(n, init, masked, while_loop), layout)
 
 
 def _range_bound(r: JaxRange, limit: Optional[int]) -> Optional[int]:
@@ -398,126 +401,6 @@ def _range_bound(r: JaxRange, limit: Optional[int]) -> Optional[int]:
         length = len(builtins.range(r.start, r.stop, r.step))
         return length if limit is None else min(length, limit)
     return limit
-
-
-# --- loops with a static bound: a masked lax.scan, which reverse-mode jax.grad can differentiate ------
-
-def _static_bound(limit) -> Optional[int]:
-    """`maximum_iterations` as a Python int; None when absent or traced."""
-    if limit is None or isinstance(limit, jax.core.Tracer):
-        return None
-    return max(operator.index(limit), 0)
-
-
-def _lowered(n: Optional[int], init: list, masked: Callable[[], list], while_loop: Callable) -> list:
-    """A loop of static bound `n` (or None) lowered: `masked()`, a masked `lax.scan`, when `n` is static and the
-    loop carries a float or complex leaf; else `while_loop(watch)`, a `lax.while_loop` whose body passes its
-    new leaves through `watch`. A loop carrying only integers and booleans passes no gradient on, so it keeps
-    the while loop's early exit, unless its body turns a Python int into a float (`s = 0` then `s += x`):
-    `watch` finds that while the while loop is traced, and the loop is scanned instead."""
-    if n is not None and any(_inexact(x) for x in init):
-        return masked()
-    if n is None:
-        return while_loop(lambda new: new)
-    try:
-        return while_loop(_integers_only)
-    except _CarriesFloat:
-        return masked()
-
-
-def _inexact(x) -> bool:
-    return jnp.issubdtype(jax_state.aval(x).dtype, jnp.inexact)
-
-
-class _CarriesFloat(Exception):
-    """Raised out of a `lax.while_loop`'s body trace: the loop carries a float after all; scan it."""
-
-
-def _integers_only(new: list) -> list:
-    if any(_inexact(x) for x in new):
-        raise _CarriesFloat()
-    return new
-
-
-class _Promote(Exception):
-    """A weakly typed initial value (a Python number) that the loop body makes strongly typed: scan
-    again from the promoted value, as `lax.while_loop` does."""
-
-    def __init__(self, dtypes: list):
-        super().__init__("promote")
-        self.dtypes = dtypes            # per leaf: the dtype to promote it to, or None
-
-
-def _masked_scan(n: int, go_on, step, init: list, xs=None, user_test: bool = False) -> list:
-    """At most `n` iterations as a `lax.scan` of `n` steps carrying a `done` flag, which reverse-mode
-    `jax.grad` can differentiate (it cannot differentiate `lax.while_loop`). While not done, a step asks
-    `go_on(x, carry)` (the loop's test, its `break` or `return`) and runs `step(x, carry)` only if it says
-    so, each under `lax.cond` (the test only if it is the user's, `user_test`: a `break` or `return` is a
-    flag): once the loop ends the state stops changing, and the test and the body (prints included) run as
-    often as in a `lax.while_loop`. The steps are grouped in about sqrt(n) chunks of about sqrt(n) steps,
-    a chunk skipped as a whole once done, so that a loop stopping early costs about 2 sqrt(n) steps, not n
-    (tools/bench/jax_control_flow.py). A weakly typed initial value the body changes is promoted as
-    `lax.while_loop` promotes it, by tracing the scan again (`_Promote`)."""
-    while True:
-        try:
-            return _scan_once(n, go_on, step, init, xs, user_test)
-        except _Promote as promote:
-            init = _promoted(init, promote.dtypes)
-
-
-def _promotions(before: list, after: list) -> list:
-    """Per leaf, the dtype a weakly typed leaf must be promoted to (the one the body gives it), or None."""
-    return [b.dtype if a.weak_type and (a.dtype, a.weak_type) != (b.dtype, b.weak_type) else None
-            for a, b in zip(before, after)]
-
-
-def _promoted(init: list, dtypes: list) -> list:
-    return [x if d is None else jnp.asarray(x, d) for x, d in zip(init, dtypes)]
-
-
-def _scan_once(n: int, go_on, step, init: list, xs, user_test: bool) -> list:
-    size = max(1, math.isqrt(max(n - 1, 0)) + 1)        # ceil(sqrt(n)) steps a chunk
-    chunks = -(-n // size)
-    padded = chunks * size != n
-
-    def one_step(carry, x):
-        done, leaves = carry
-        x, valid = x if padded else (x, None)
-        skip = done if valid is None else jnp.logical_or(done, jnp.logical_not(valid))
-        if user_test:
-            go = lax.cond(skip, lambda: jnp.asarray(False), lambda: go_on(x, leaves))
-        else:
-            go = jnp.logical_and(jnp.logical_not(skip), go_on(x, leaves))
-        return (jnp.logical_not(go), lax.cond(go, lambda: _same_types(step(x, leaves), leaves), lambda: leaves)), None
-
-    def one_chunk(carry, x):
-        return lax.cond(carry[0], lambda: carry, lambda: lax.scan(one_step, carry, x, length=size)[0]), None
-
-    xs = jax.tree_util.tree_map(lambda a: _in_chunks(a, chunks, size), xs)
-    if padded:
-        xs = (xs, (jnp.arange(chunks * size) < n).reshape(chunks, size))
-    (_, out), _ = lax.scan(one_chunk, (jnp.asarray(False), list(init)), xs, length=chunks)
-    return out
-
-
-def _in_chunks(a, chunks: int, size: int):
-    """`a` (n rows) as `chunks` rows of `size`, padded with zeros."""
-    pad = chunks * size - a.shape[0]
-    if pad:
-        a = jnp.concatenate([a, jnp.zeros((pad, *a.shape[1:]), a.dtype)])
-    return a.reshape(chunks, size, *a.shape[1:])
-
-
-def _same_types(new: list, carried: list) -> list:
-    """`new`, each leaf with its carried type: a weakly typed value the body gives a strongly typed leaf is cast;
-    a weakly typed leaf (a Python number) the body gives another type raises `_Promote`, to scan again from
-    initial values promoted as `lax.while_loop` promotes them."""
-    before, after = [jax_state.aval(x) for x in carried], [jax_state.aval(x) for x in new]
-    promote = _promotions(before, after)
-    if any(d is not None for d in promote):
-        raise _Promote(promote)
-    return [x if a.weak_type == b.weak_type else lax.convert_element_type(x, a.dtype)
-            for x, a, b in zip(new, before, after)]
 
 
 # --- builtins, logical ops, print, assert ------------------------------------------------------------
