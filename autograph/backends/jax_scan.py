@@ -109,8 +109,13 @@ def _promoted(init: list, dtypes: list) -> list:
     return [x if d is None else jnp.asarray(x, d) for x, d in zip(init, dtypes)]
 
 
+# Below this many steps the scan is not cut in chunks: a loop stopping early would save at most n - 2 sqrt(n)
+# masked steps, fewer than the outer scan and `lax.cond` cost to trace (tools/bench/jax_control_flow.py).
+_CHUNKED_FROM = 25
+
+
 def _scan_once(n: int, go_on, step, init: list, xs, user_test: bool) -> list:
-    size = max(1, math.isqrt(max(n - 1, 0)) + 1)        # ceil(sqrt(n)) steps a chunk
+    size = max(1, math.isqrt(max(n - 1, 0)) + 1) if n >= _CHUNKED_FROM else max(n, 1)  # ceil(sqrt(n)) a chunk
     chunks = -(-n // size)
     padded = chunks * size != n
 
@@ -127,11 +132,13 @@ def _scan_once(n: int, go_on, step, init: list, xs, user_test: bool) -> list:
     def one_chunk(carry, x):
         return lax.cond(carry[0], lambda: carry, lambda: lax.scan(one_step, carry, x, length=size)[0]), None
 
+    carry = (jnp.asarray(False), list(init))
+    if chunks == 1:
+        return lax.scan(one_step, carry, xs, length=n)[0][1]
     xs = jax.tree_util.tree_map(lambda a: _in_chunks(a, chunks, size), xs)
     if padded:
         xs = (xs, (jnp.arange(chunks * size) < n).reshape(chunks, size))
-    (_, out), _ = lax.scan(one_chunk, (jnp.asarray(False), list(init)), xs, length=chunks)
-    return out
+    return lax.scan(one_chunk, carry, xs, length=chunks)[0][1]
 
 
 def _in_chunks(a, chunks: int, size: int):

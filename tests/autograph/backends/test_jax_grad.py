@@ -233,13 +233,23 @@ def test_vmap_and_forward_mode_through_the_masked_scan():
     close(tangent, jax.grad(grow_scan, 1)(1.0, 1.5))
 
 
+def noisy_long(x):
+    while x < 10.0:
+        ag.set_loop_options(maximum_iterations=30)     # 30 steps: 5 chunks of 6
+        print("x", x)
+        x = x * 2.0
+    return x
+
+
 def test_empty_and_zero_bounds_and_a_partial_last_chunk(capsys):
     empty = jnp.zeros((0,))
     close(jit(weighted_until)(2.0, empty), 0.0)
     close(grad_of(weighted_until)(2.0, empty), 0.0)
     close(jit(capped_range)(2.0, 0), 2.0)
-    xs = jnp.arange(1.0, 8.0)              # 7 rows: chunks of 3, the last one padded with masked steps
-    close(grad_of(weighted_until)(0.2, xs), jax.grad(weighted_until_scan)(0.2, xs))
-    close(grad_of(weighted_until)(0.01, xs), jnp.sum(xs))                      # no break: every row counts
-    close(jit(noisy)(0.3), 19.2)                                              # 6 iterations of 8 steps
-    assert len(capsys.readouterr().out.splitlines()) == 6
+    xs = jnp.linspace(0.01, 0.27, 27)      # 27 rows: 5 chunks of 6 steps, the last 3 of them padding
+    for w in (0.1, 1.0, 21.0):             # no break, a late break (row 23), an early one (row 4)
+        close(grad_of(weighted_until)(w, xs), jax.grad(weighted_until_scan)(w, xs))
+        close(jit(weighted_until)(w, xs), weighted_until(w, xs.tolist()))
+    close(jit(noisy_long)(0.3), 19.2)
+    assert len(capsys.readouterr().out.splitlines()) == 6                     # 6 iterations of 30 steps
+    close(grad_of(noisy_long)(0.3), 64.0)
