@@ -14,7 +14,7 @@ transformation. A lowering chosen by detecting differentiation would work under 
 and fail under `jax.grad(jax.jit(f))`, or for a loop inside an `if`.
 
 At what cost (tools/bench/jax_control_flow.py, docs/performance.md): a compiled loop that runs to its
-bound takes about 1.4-2.3x the time of a `lax.while_loop` (the `lax.cond`s); one that stops early runs
+bound takes about 1.4-2.5x the time of a `lax.while_loop` (the `lax.cond`s); one that stops early runs
 about 2 sqrt(n) steps, not n, because the steps are grouped in chunks that are skipped whole; tracing
 takes a few ms more. Cheaper where it can be: a loop that carries only integers and booleans passes no
 gradient on, so it stays a `lax.while_loop`, which stops at once (`lowered`), as does a `while` without
