@@ -253,3 +253,28 @@ def test_empty_and_zero_bounds_and_a_partial_last_chunk(capsys):
     close(jit(noisy_long)(0.3), 19.2)
     assert len(capsys.readouterr().out.splitlines()) == 6                     # 6 iterations of 30 steps
     close(grad_of(noisy_long)(0.3), 64.0)
+
+
+def doubled_below_ten(x):
+    while x < 10.0:
+        ag.set_loop_options(maximum_iterations=30)
+        assert x < 10.0, "x reached 10"         # false on the state after the loop: masked steps must not check it
+        x = x * 2.0
+    return x
+
+
+def test_an_assert_in_the_body_is_not_checked_in_masked_steps():
+    close(ag.jax.jit(doubled_below_ten, checks=True)(0.3), 19.2)
+
+
+def doubling(x):
+    while x < 10.0:
+        ag.set_loop_options(maximum_iterations=30)
+        x = x * 2.0
+    return x
+
+
+def test_vmap_of_a_loop_in_chunks():
+    xs = jnp.array([0.3, 5.0, 12.0])
+    assert jax.vmap(ag.convert(doubling))(xs).tolist() == pytest.approx([19.2, 10.0, 12.0])
+    assert jax.jit(jax.vmap(jax.grad(ag.convert(doubling))))(xs).tolist() == [64.0, 2.0, 1.0]
