@@ -23,12 +23,15 @@ __all__ = ["convert", "to_graph", "to_code", "do_not_convert", "set_loop_options
 
 
 def __getattr__(name: str):
-    """`autograph.jax` (the JAX backend: `ag.jax.jit`), imported on first use so `import autograph` never imports
-    JAX; and `ag__.tracing_errors` in generated `except` clauses, computed when an exception is matched, so that
+    """`autograph.jax` and `autograph.tensorflow` (the backends: `ag.jax.jit`, `ag.tensorflow.function`), imported on
+    first use so `import autograph` never imports a framework; and `ag__.tracing_errors` in generated `except` clauses, computed when an exception is matched, so that
     it holds the frameworks registered by then (converters/exceptions.py)."""
     if name == "jax":
         from autograph.backends import jax as jax_backend
         return jax_backend
+    if name == "tensorflow":
+        from autograph.backends import tensorflow as tensorflow_backend
+        return tensorflow_backend
     if name == "tracing_errors":
         return backends.tracing_errors()
     raise AttributeError(f"module 'autograph' has no attribute {name!r}")

@@ -279,6 +279,9 @@ def _dispatcher(original: types.FunctionType, generated: types.FunctionType) -> 
     functools.update_wrapper(converted, original)
     converted.generated = generated
     setattr(converted, CONVERTED_MARK, True)
+    # TensorFlow's own AutoGraph leaves a function with this attribute alone (it takes it for its own output):
+    # `tf.function(ag.convert(f))` runs our conversion instead of converting the generated code a second time
+    converted.autograph_info__ = {}
     return converted
 
 

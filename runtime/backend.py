@@ -6,11 +6,8 @@ example of docs/backends.md.
 """
 from __future__ import annotations
 
-import inspect
-
 from autograph import backends
 from autograph.errors import StagingError, at_user_line
-from autograph.operators.control_flow import define_loop_state
 
 from runtime import control_flow, dtypes, errors
 from runtime.graph import FuncGraph, building
@@ -28,8 +25,8 @@ def _bool(value):
     return t
 
 
-def _cond(pred, true_fn, false_fn):
-    return tuple(control_flow.cond(_bool(pred), true_fn, false_fn))
+def _cond(pred, true_fn, false_fn, names=()):
+    return tuple(control_flow.cond(_bool(pred), true_fn, false_fn, names=names))
 
 
 def _static_bool(pred):
@@ -87,17 +84,18 @@ def _as_placeholders(state: tuple) -> tuple:
                  for v in state)
 
 
-def _define_loop_state(step, state: tuple, names: tuple, test=None) -> tuple:
-    """`define_loop_state`, after giving the Python numbers of the state their dtypes (`_typed_numbers`),
-    probing the body on the state as the staged loop sees it (placeholders) first; an empty Python list
-    appended to under an `if` can only be probed on the Python state (a staged `if` would see lists of
-    different lengths in its branches), so that is the fallback."""
-    python_state = tuple(state)
+def _define_loop_state(step, loop: backends.LoopState, test=None) -> tuple:
+    """The values of `loop` with placeholders for those not defined yet (`LoopState.with_placeholders`), after
+    giving its Python numbers their dtypes (`_typed_numbers`), probing the body on the state as the staged loop
+    sees it (placeholders) first; an empty Python list appended to under an `if` can only be probed on the
+    Python state (a staged `if` would see lists of different lengths in its branches), so that is the
+    fallback."""
+    python_state, names = loop.values, loop.names
     state = _typed_numbers(step, test, python_state, names)
     try:
-        return define_loop_state(BACKEND, lambda s: step(_as_placeholders(s)), state, names)
+        return backends.LoopState(names, state, BACKEND).with_placeholders(lambda s: step(_as_placeholders(s))).values
     except StagingError:
-        defined = define_loop_state(BACKEND, step, python_state, names)
+        defined = loop.with_placeholders(step).values
         return tuple(t if p.__class__ in (int, float) else d for p, t, d in zip(python_state, state, defined))
 
 
@@ -210,20 +208,12 @@ def _number_tensor(value, dtype, name: str, met):
             "what it is combined with.")) from None
 
 
-def _state_names(body) -> tuple:
-    try:
-        return tuple(p.name for p in inspect.signature(body).parameters.values())
-    except (TypeError, ValueError):
-        return ()
-
-
-def _while_loop(test, body, state, opts):
-    names = _state_names(body)
-    state = _define_loop_state(lambda s: body(*s), tuple(state), names, test)
+def _while_loop(test, body, loop: backends.LoopState, opts):
+    state = _define_loop_state(lambda s: body(*s), loop, test)
     return tuple(control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
                                          maximum_iterations=opts.get("maximum_iterations"),
                                          shape_invariants=_per_variable(opts.get("shape_invariants"), state),
-                                         relax_shapes=True))
+                                         relax_shapes=True, names=loop.names))
 
 
 def _per_variable(invariants, state: tuple):
@@ -270,7 +260,7 @@ def _iterable_tensor(value):
     return tensor
 
 
-def _for_loop(iterable, body, state, extra_test, opts):
+def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
     """Iterate over the first axis of a tensor (or of the tensors of an enumerate/zip) with a staged
     while loop over an index."""
     if isinstance(iterable, (StagedEnumerate, StagedZip)):
@@ -296,24 +286,14 @@ def _for_loop(iterable, body, state, extra_test, opts):
 
     def step(i, *s):
         return (i + 1, *body(item(i), *s))
-    _name_like(step, body)
-    state = _define_loop_state(lambda s: body(item(constant(0)), *s), tuple(state), _state_names(body)[1:],
-                               extra_test)
+    state = _define_loop_state(lambda s: body(item(constant(0)), *s), loop, extra_test)
 
     invariants = _per_variable(opts.get("shape_invariants"), state)
     out = control_flow.while_loop(test, step, (constant(0), *state),
                                   maximum_iterations=opts.get("maximum_iterations"),
                                   shape_invariants=None if invariants is None else [None, *invariants],
-                                  relax_shapes=True)
+                                  relax_shapes=True, names=("iteration_", *loop.names))
     return tuple(out[1:])
-
-
-def _name_like(step, body) -> None:
-    """Name `step`'s loop variables after the body's (autograph gives them the user's names)."""
-    params = list(inspect.signature(body).parameters.values())[1:]
-    if params and not any(p.kind is p.VAR_POSITIONAL for p in params):
-        index = inspect.Parameter("iteration_", inspect.Parameter.POSITIONAL_ONLY)
-        step.__signature__ = inspect.Signature([index, *params])
 
 
 def _len(value):

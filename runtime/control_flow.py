@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 import os
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -89,8 +89,12 @@ def _is_symbolic(value) -> bool:
 
 # --- cond ------------------------------------------------------------------------
 
-def cond(pred, true_fn: Optional[Callable] = None, false_fn: Optional[Callable] = None, name: Optional[str] = None):
-    """`true_fn()` if `pred` else `false_fn()`; staged as one `Cond` op when tracing."""
+def cond(pred, true_fn: Optional[Callable] = None, false_fn: Optional[Callable] = None, name: Optional[str] = None, *,
+         names: Optional[Sequence[str]] = None):
+    """`true_fn()` if `pred` else `false_fn()`; staged as one `Cond` op when tracing.
+
+    `names` (beyond TensorFlow; autograph passes the user's variable names): when the branches return a tuple
+    with one item per name, messages about an output name its variable instead of 'output i of cond'."""
     if true_fn is None or false_fn is None:
         raise TypeError("cond needs both true_fn and false_fn (functions of no arguments).")
     if not callable(true_fn) or not callable(false_fn):
@@ -109,7 +113,7 @@ def cond(pred, true_fn: Optional[Callable] = None, false_fn: Optional[Callable] 
     else_graph, else_out = _trace_branch(graph, false_fn, "false_fn")
     _check_branches(then_out, else_out, where)
     then_flat, else_flat, kept = _branch_outputs(then_graph, then_out, else_graph, else_out, where,
-                                                 _output_labels(true_fn, then_out))
+                                                 _output_labels(names, then_out))
     specs = [Spec(a.dtype, a.shape.most_specific_compatible_shape(b.shape)) for a, b in zip(then_flat, else_flat)]
     externals: list = []
     then_inputs = _external_indices(then_graph, externals, offset=1)
@@ -135,10 +139,8 @@ def _check_branches(a, b, where: str) -> None:
             "Both branches must return the same nested structure of tensors.")
 
 
-def _output_labels(fn, out) -> list:
-    """'output i of cond', or the variable's name when the branch functions carry `state_names`
-    (autograph's do, for its `if` statements) and return one tensor per name."""
-    names = getattr(fn, "state_names", None)
+def _output_labels(names, out) -> list:
+    """'output i of cond', or the variable's name when `names` has one per output."""
     flat = nest.flatten(out)
     if names and isinstance(out, (tuple, list)) and len(out) == len(names):
         labels = []
@@ -236,12 +238,15 @@ def _pack_outputs(structure, outs, kept: list) -> object:
 # --- while_loop --------------------------------------------------------------------
 
 def while_loop(cond: Callable, body: Callable, loop_vars, maximum_iterations=None, shape_invariants=None,
-               parallel_iterations: int = 10, name: Optional[str] = None, *, relax_shapes: bool = False):
+               parallel_iterations: int = 10, name: Optional[str] = None, *, relax_shapes: bool = False,
+               names: Optional[Sequence[str]] = None):
     """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; one `While` op when tracing.
 
     A loop variable must keep its shape unless `shape_invariants` says which dimensions may change. With
     `relax_shapes=True` (beyond TensorFlow; autograph's loops pass it) a variable without an invariant whose
-    shape changes in one iteration is carried with the dimensions that changed unknown instead."""
+    shape changes in one iteration is carried with the dimensions that changed unknown instead. `names` (also
+    beyond TensorFlow): the loop variables' names for messages and graph labels; by default the body's
+    parameter names."""
     if not callable(cond) or not callable(body):
         raise TypeError("while_loop needs callables: while_loop(cond, body, loop_vars).")
     single = not isinstance(loop_vars, (tuple, list))
@@ -251,7 +256,7 @@ def while_loop(cond: Callable, body: Callable, loop_vars, maximum_iterations=Non
         return _eager_while(cond, body, state, loop_vars, single, maximum_iterations)
     where = user_location()
     return _staged_while(graph, cond, body, state, single, loop_vars, maximum_iterations, shape_invariants, where, name,
-                         relax_shapes)
+                         relax_shapes, names)
 
 
 def _call_body(body, state, single):
@@ -272,9 +277,9 @@ def _eager_while(cond, body, state, original, single, maximum_iterations):
 
 
 def _staged_while(graph, cond, body, state, single, original, maximum_iterations, shape_invariants, where, name,
-                  relax_shapes):
+                  relax_shapes, given_names):
     structure = state
-    names = _loop_var_names(structure, body)
+    names = _loop_var_names(structure, given_names if given_names is not None else _parameter_names(body))
     flat = [_carried(v, None, f"{where}: {name} is {{}} before the loop", "a While carries")
             for v, name in zip(nest.flatten(structure), names)]
     invariants = _invariants(shape_invariants, single, len(flat), structure)
@@ -422,10 +427,10 @@ def _invariants(shape_invariants, single, n, structure) -> list:
     return [None if s is None else as_shape(s) for s in flat]
 
 
-def _loop_var_names(structure, body: Callable) -> list[str]:
-    """A name per flat loop variable for messages and graphs: the body's parameter names when it
-    has one per loop variable (`i`, `acc[0]` for a nested one), else `loop_vars[0]`, ..."""
-    params = _parameter_names(body)
+def _loop_var_names(structure, params: Sequence[str]) -> list[str]:
+    """A name per flat loop variable for messages and graphs: `params` (the given names, or the body's
+    parameter names) when there is one per loop variable (`i`, `acc[0]` for a nested one), else
+    `loop_vars[0]`, ..."""
     use_params = len(params) == len(structure)
     names = []
     for i, item in enumerate(structure):

@@ -22,20 +22,50 @@ from typing import Any, Callable, Optional
 from autograph.errors import UnsupportedCapabilityError
 
 
+@dataclass(frozen=True)
+class LoopState:
+    """The variables a staged loop carries, as autograph hands them to a backend's `while_loop` and `for_loop`.
+
+    `values` are their values before the loop; `names` the user's name of each, for messages: `x`, an attribute
+    or item the loop sets (`self.count`, `d['total']`), or `retval_` for the function's return value when there
+    is a `return` inside the loop. The loop's test and body take the values positionally and the body returns
+    a tuple of new ones."""
+
+    names: tuple
+    values: tuple
+    backend: "Backend"
+
+    def name(self, i: int) -> str:
+        return self.names[i] if i < len(self.names) else f"loop variable {i}"
+
+    def with_placeholders(self, step: Callable[[tuple], tuple]) -> "LoopState":
+        """The state with a placeholder of the right type for each value the loop must carry but that is not
+        defined yet (a return value before a `return` inside the loop, an empty list the body appends to, a
+        variable that is None before the loop): `step(values) -> new values`, one iteration of the body on the
+        state as the backend's loop carries it, is run once in the backend's `probe` to learn each type.
+        Its values are the same when nothing needs a placeholder."""
+        from autograph.operators.control_flow import define_loop_state   # operators import this module
+        return LoopState(self.names, define_loop_state(self.backend, step, self.values, self.names), self.backend)
+
+
 @dataclass
 class Backend:
-    """What a framework supplies. State passed to `cond`/`while_loop`/`for_loop`
-    is a tuple; the functions given to them take and return such tuples."""
+    """What a framework supplies. `cond`'s branch functions return tuples of values; `while_loop` and
+    `for_loop` get the carried variables as a `LoopState` and their functions take its values positionally
+    and return tuples of new ones."""
 
     name: str
     staged_types: tuple = ()                                 # types whose values may be staged
     is_staged: Optional[Callable[[Any], bool]] = None        # refine per value (default: all of those types)
     modules: tuple = ()                                      # module prefixes never converted
     is_staging: Optional[Callable[[], bool]] = None          # is the framework tracing now? (None: maybe)
-    cond: Optional[Callable] = None        # cond(pred, true_fn() -> tuple, false_fn() -> tuple) -> tuple
-    while_loop: Optional[Callable] = None  # while_loop(test(*s), body(*s) -> tuple, state, opts) -> tuple
-    for_loop: Optional[Callable] = None    # for_loop(iterable, body(item, *s), state, extra_test, opts) -> tuple
-    range: Optional[Callable] = None       # range(start, stop, step) -> staged iterable
+    # cond(pred, true_fn() -> tuple, false_fn() -> tuple, names) -> tuple; `names` are the user's names of the
+    # tuples' values for messages (empty for an `x if c else y` or an `and`/`or`)
+    cond: Optional[Callable] = None
+    while_loop: Optional[Callable] = None  # while_loop(test(*s), body(*s) -> tuple, state: LoopState, opts) -> tuple
+    # for_loop(iterable, body(item, *s) -> tuple, state: LoopState, extra_test(*s) or None, opts) -> tuple
+    for_loop: Optional[Callable] = None
+    range: Optional[Callable] = None       # range(*args) -> staged iterable; args as the user gave them (1 to 3)
     len: Optional[Callable] = None
     enumerate: Optional[Callable] = None   # enumerate(staged, start) -> staged iterable for `for_loop`
     zip: Optional[Callable] = None         # zip(*iterables) -> staged iterable for `for_loop`
@@ -94,7 +124,7 @@ _lock = threading.Lock()
 # Adapters shipped with autograph, imported only once their framework is: the top-level module
 # name of a framework's types -> the adapter module, which registers the framework's backend.
 LAZY_ADAPTERS = {"jax": "autograph.backends.jax", "jaxlib": "autograph.backends.jax",
-                 "torch": "autograph.backends.torch"}
+                 "torch": "autograph.backends.torch", "tensorflow": "autograph.backends.tensorflow"}
 _lazy_pending = frozenset(LAZY_ADAPTERS)              # frameworks whose adapter is not imported yet
 _adapter_lock = threading.RLock()                     # held while an adapter imports: other threads wait
 _loading: set = set()                                 # adapters being imported (re-entry from their import)
@@ -125,7 +155,7 @@ def _warn_broken(framework: str, adapter: str, e: Exception) -> None:
                   f"{framework} values will not get converted control flow.", RuntimeWarning, stacklevel=4)
 
 
-_lazy_watch: tuple = ("jax", "torch")                 # polled by any_staging (jaxlib comes with jax)
+_lazy_watch: tuple = ("jax", "torch", "tensorflow")   # polled by any_staging (jaxlib comes with jax)
 
 
 def _load_imported_adapters() -> None:

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import builtins
 import functools
-import inspect
 import sys
 from typing import Any, Callable, Optional
 
@@ -50,7 +49,6 @@ from jax import lax
 from autograph import backends
 from autograph.backends import jax_lists, jax_scan, jax_state
 from autograph.errors import StagingError, at_user_line, user_location
-from autograph.operators.control_flow import define_loop_state
 from autograph.operators.variables import is_undefined
 
 __all__ = ["jit", "BACKEND", "JaxRange", "JaxEnumerate", "JaxZip"]
@@ -91,14 +89,6 @@ def _predicate(value, construct: str):
     return x if x.dtype == jnp.bool_ else x != 0
 
 
-def _loop_names(body: Callable, skip: int = 0) -> tuple:
-    """The loop variables' names: autograph gives loop bodies the user's names as their signature."""
-    params = list(inspect.signature(body).parameters.values())[skip:]
-    if any(p.kind is p.VAR_POSITIONAL for p in params):
-        return ()
-    return tuple(p.name for p in params)
-
-
 def _names_for(state, names) -> tuple:
     return tuple(names) if len(names) == len(state) else tuple(f"value #{i}" for i in range(len(state)))
 
@@ -120,11 +110,10 @@ _dtype_hints: dict = {}
 _MAX_HINTS = 4096
 
 
-def _cond(pred, true_fn, false_fn):
+def _cond(pred, true_fn, false_fn, names=()):
     """`if` on a traced value: `lax.cond`; both branches are traced, outputs unified per variable."""
-    names = getattr(true_fn, "state_names", None)
     pred = _predicate(pred, "this `if`")
-    site = (user_location(2), names)
+    site = (user_location(2), tuple(names))
     dtypes = _dtype_hints.get(site)
     while True:
         traced: dict = {}
@@ -147,7 +136,7 @@ def _branch(fn, names, traced: dict, dtypes):
         state = tuple(fn())
         first = "layout" not in traced
         if first:
-            dynamic, layout = jax_state.flatten(state, _names_for(state, names or ()))
+            dynamic, layout = jax_state.flatten(state, _names_for(state, names))
             cast = dtypes is not None and len(dtypes) == len(dynamic)
             traced["layout"], traced["dynamic"], traced["first_as"] = layout, dynamic, dtypes if cast else None
             return jax_state.cast_all(dynamic, dtypes) if cast else dynamic
@@ -165,7 +154,7 @@ def _while_loop(test, body, state, opts):
     """`while` on a traced condition: `lax.while_loop` over the flattened state; a masked `lax.scan` when
     `maximum_iterations` is a Python int and the loop carries a float (see jax_scan.py)."""
     where = "this `while` loop"
-    names = _names_for(state, _loop_names(body))
+    names, state = state.names, state.values
     jax_lists.reject_unknown_length(state, names, where)
     state = _returns_defined(tuple(state), names, body)
     init, layout = jax_state.flatten(state, names)
@@ -214,7 +203,7 @@ def _returns_defined(state: tuple, names: tuple, body: Callable, item_avals: tup
         dynamic, layout = jax_state.flatten(current, names)
         return jax_state.probe(lambda items, carry: body(*items, *jax_state.unflatten(carry, layout)),
                                item_avals, [jax_state.abstract(x) for x in dynamic])
-    return define_loop_state(BACKEND, one_iteration, state, names)
+    return backends.LoopState(names, state, BACKEND).with_placeholders(one_iteration).values
 
 
 # --- for ---------------------------------------------------------------------------------------------
@@ -274,7 +263,7 @@ def _sequence(value):
 
 def _for_loop(iterable, body, state, extra_test, opts):
     """`for` over a traced array (its first axis), a traced `range`, or an enumerate/zip of arrays."""
-    names = _names_for(state, _loop_names(body, skip=1))
+    names, state = state.names, state.values
     if isinstance(iterable, JaxRange):
         jax_lists.reject_unknown_length(state, names, "this `for` loop over a range with a traced bound")
         return _range_loop(iterable, body, state, names, extra_test, opts.get("maximum_iterations"))

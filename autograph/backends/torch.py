@@ -34,7 +34,6 @@ and `if x.sum() > 0:` calls `bool()` on a real tensor.
 from __future__ import annotations
 
 import builtins
-import inspect
 import itertools
 import warnings
 from typing import Callable, Optional
@@ -45,8 +44,6 @@ from autograph import backends
 from autograph.backends import torch_capture as capture
 from autograph.backends import torch_state as ts
 from autograph.errors import StagingError, at_user_line
-from autograph.operators.control_flow import define_loop_state
-from autograph.operators.variables import is_undefined
 
 __all__ = ["BACKEND", "TorchRange", "TorchEnumerate", "TorchZip"]
 
@@ -96,14 +93,6 @@ def _predicate(value, construct: str) -> torch.Tensor:
     return x if x.dtype == torch.bool else x != 0
 
 
-def _loop_names(body: Callable, skip: int = 0) -> tuple:
-    """The loop variables' names: autograph gives loop bodies the user's names as their signature."""
-    params = list(inspect.signature(body).parameters.values())[skip:]
-    if any(p.kind is p.VAR_POSITIONAL for p in params):
-        return ()
-    return tuple(p.name for p in params)
-
-
 def _fresh(t: torch.Tensor) -> torch.Tensor:
     """torch.cond and while_loop reject outputs that alias their inputs (`y = x` in a branch): copy."""
     return t.clone()
@@ -111,12 +100,11 @@ def _fresh(t: torch.Tensor) -> torch.Tensor:
 
 # --- if --------------------------------------------------------------------------------------------
 
-def _cond(pred, true_fn, false_fn):
+def _cond(pred, true_fn, false_fn, names=()):
     """`if` on a staged tensor: PyTorch's cond operator. Each branch runs once to learn its outputs and
     the tensors it reads (see torch_capture.py), then is traced by the operator; Python numbers are lifted
     to tensors of the other branch's dtype, and values both branches agree on stay Python values."""
     pred = _predicate(pred, "this `if`")
-    names = getattr(true_fn, "state_names", None) or ()
     true_out, free_true = capture.record(lambda: tuple(true_fn()))
     false_out, free_false = capture.record(lambda: tuple(false_fn()))
     true_leaves, layout = ts.flatten(true_out, names)
@@ -140,9 +128,8 @@ def _cond(pred, true_fn, false_fn):
 
 def _while_loop(test, body, state, opts):
     """`while` on a staged condition: PyTorch's `while_loop` over the flattened state."""
-    names = _loop_names(body)
-    if any(is_undefined(v) for v in state):
-        state = define_loop_state(BACKEND, lambda s: body(*_numbers_lifted(s)), tuple(state), names)
+    names = state.names
+    state = state.with_placeholders(lambda s: body(*_numbers_lifted(s))).values
     try:
         return _staged_loop(test, body, state, names, opts, "`while` loop")
     except ts.ListResized as resized:
@@ -161,7 +148,7 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     """`while test(*state): state = body(*state)` as one while_loop. The test and body run once first, to
     find the tensors they read and the dtype of each variable that starts as a Python number."""
     leaves, layout = ts.flatten(state, names)
-    plan = ts.loop_plan(leaves)
+    plan = _number_dtypes(body, state, leaves, layout, ts.loop_plan(leaves))
     from_number = tuple(not isinstance(v, torch.Tensor) for v in leaves)
     for _ in range(2 * len(leaves) + 2):                # a number may widen twice: int64, float32, float64
         try:
@@ -194,6 +181,29 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     out = _while_op(capture.substituted(cond_fn, free), capture.substituted(body_fn, free), initial,
                     tuple(capture.resolve(t) for t in free))
     return rebuild(tuple(out)[counted:])
+
+
+def _number_dtypes(body, state: tuple, leaves: list, layout, plan: tuple) -> tuple:
+    """`plan` with the dtype each Python number of the state takes in the body: `total = 0` before a loop
+    that adds a float tensor to it is carried as that float. The body runs once, untraced, on the numbers
+    themselves, as Python would run it: on a lifted int64 tensor, `total += x` would be an in-place add
+    that torch refuses before the loop's own check could widen the dtype."""
+    numbers = [i for i, v in enumerate(leaves) if v.__class__ in (int, float)]
+    if not numbers:
+        return plan
+    try:
+        copies = [type(v)(v) if v.__class__ in (list, dict) else v for v in state]   # the body may append
+        after, after_layout = ts.flatten(tuple(capture.untraced(lambda: body(*copies))), layout.names)
+    except Exception:          # the staged loop reports what is wrong, at the user's line
+        return plan
+    if after_layout.specs != layout.specs:
+        return plan
+    widened = list(plan)
+    for i in numbers:
+        new = after[i]
+        if isinstance(new, torch.Tensor) and torch.promote_types(plan[i], new.dtype) == new.dtype:
+            widened[i] = new.dtype
+    return tuple(widened)
 
 
 def _discover(test, body, leaves, layout, plan, from_number, construct) -> list:
@@ -253,7 +263,7 @@ class TorchRange:
 def _for_loop(iterable, body, state, extra_test, opts):
     """`for` over a staged range or tensor: a while_loop over an int64 index carried in front of the state.
     When the body changes the length of a list in the state, the loop runs unrolled if it can."""
-    names = ("index_", *_loop_names(body, skip=1))
+    names, loop_state, state = ("index_", *state.names), state, state.values
     if isinstance(iterable, TorchRange):
         start, stop, step = iterable.start, iterable.stop, iterable.step
 
@@ -282,9 +292,8 @@ def _for_loop(iterable, body, state, extra_test, opts):
     # The staged loop lifts a Python int start to a tensor only after running the body once, so an unrolled
     # loop leaves no trace of it in the graph.
     first = start if start.__class__ is int else ts.lift(start, torch.int64).to(torch.int64)
-    if any(is_undefined(v) for v in state):      # a `return` inside the loop: learn the value's type
-        state = define_loop_state(BACKEND, lambda s: body(item(ts.lift(first, torch.int64)), *_numbers_lifted(s)),
-                                  tuple(state), names[1:])
+    # a `return` inside the loop: learn the value's type
+    state = loop_state.with_placeholders(lambda s: body(item(ts.lift(first, torch.int64)), *_numbers_lifted(s))).values
     try:
         out = _staged_loop(test, step_body, (first, *state), names, opts, "`for` loop")
     except ts.ListResized as resized:

@@ -22,13 +22,13 @@ after the variables.
 from __future__ import annotations
 
 import dis
-import inspect
-import re
 import os
+import re
 import types
+from collections.abc import Sequence
 
 from autograph import verbosity
-from autograph.backends import backend_for
+from autograph.backends import LoopState, backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
 from autograph.operators import maybe, side_effects
@@ -184,12 +184,11 @@ def _staged_if_carrying(backend, pred, true_fn, false_fn, state: tuple, names: t
             if len(lifted_out) == 2:
                 _check_same_structure(lifted_out["true"], lifted_out["false"], names, true_fn, false_fn)
             return tuple(out[i] for i in kept)
-        run.state_names = names          # for backends' messages about a variable (docs/backends.md)
         return run
 
     lifted_out: dict = {}
     cond = backend.need("cond", "an `if` statement whose condition is a tensor")
-    staged = iter(cond(pred, branch(true_fn, "true"), branch(false_fn, "false")))
+    staged = iter(cond(pred, branch(true_fn, "true"), branch(false_fn, "false"), _KeptNames(names, unset)))
     return _result(tuple(state[i] if i in unset else next(staged) for i in range(n)), n)
 
 
@@ -274,12 +273,31 @@ def _staged_if_filling(backend, pred, true_fn, false_fn, state: tuple, names: tu
             if len(outputs) == 2:
                 _check_same_structure(outputs["true"], outputs["false"], names, true_fn, false_fn)
             return tuple(v for i, v in enumerate(out) if i not in unset)
-        run.state_names = names          # for backends' messages about a variable (docs/backends.md)
         return run
 
     cond = backend.need("cond", "an `if` statement whose condition is a tensor")
-    staged = iter(cond(pred, branch(true_fn, "true"), branch(false_fn, "false")))
+    staged = iter(cond(pred, branch(true_fn, "true"), branch(false_fn, "false"), _KeptNames(names, unset)))
     return _result(tuple(state[i] if i in unset else next(staged) for i in range(n)), n)
+
+
+class _KeptNames(Sequence):
+    """The names of the values a staged `if` hands its backend: those of the slots not in `unset`, which grows
+    while the first branch is traced (a slot that neither branch defines is left out of the cond)."""
+
+    def __init__(self, names: tuple, unset: set):
+        self._names, self._unset = names, unset
+
+    def _kept(self) -> tuple:
+        return tuple(name for i, name in enumerate(self._names) if i not in self._unset)
+
+    def __getitem__(self, index):
+        return self._kept()[index]
+
+    def __len__(self) -> int:
+        return len(self._names) - len(self._unset)
+
+    def __repr__(self) -> str:
+        return repr(self._kept())
 
 
 def _dead_outputs(backend, state: tuple, names: tuple, live, unset: set) -> tuple:
@@ -536,7 +554,7 @@ def _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr: str):
         verbosity.staged(f"`{expr_repr}`" if expr_repr else "a conditional expression", backend)
     cond = backend.need("cond", f"the conditional expression `{expr_repr}`")
     return staged_operands(lambda t, f: cond(pred, lambda: (_read(_operand(backend, t, f)),),
-                                             lambda: (_read(_operand(backend, f, t)),))[0], "`if`/`else`",
+                                             lambda: (_read(_operand(backend, f, t)),), ())[0], "`if`/`else`",
                            true_fn, false_fn)
 
 
@@ -623,9 +641,10 @@ def _staged_while(backend, test_fn, body_fn, state, names, opts, composites=None
     loop = backend.need("while_loop", "a `while` loop whose condition is a tensor")
 
     def run(kept, full, initial):
-        body = _named(lambda *s: _pick(_iteration(body_fn, (), full(s)), names, kept, body_fn, s, backend),
-                      [names[i] for i in kept])
-        return loop(lambda *s: test_fn(*full(s)), body, initial, dict(opts or {}))
+        def body(*s):
+            return _pick(_iteration(body_fn, (), full(s)), names, kept, body_fn, s, backend)
+        return loop(lambda *s: test_fn(*full(s)), body, LoopState(tuple(names[i] for i in kept), initial, backend),
+                    dict(opts or {}))
     return _staged_loop(backend, run, state, names)
 
 
@@ -772,25 +791,6 @@ def _stack_lists(backend, out: tuple, was_list: list) -> tuple:
                  for v, listed in zip(out, was_list))
 
 
-def _named(fn, names):
-    """Give a loop body the state variables' names as its signature, so a backend that reports
-    loop variables by the body's parameter names (via `inspect.signature`) names the user's."""
-    if len(set(names)) == len(names):
-        fn.__signature__ = inspect.Signature([_parameter(name) for name in names])
-    return fn
-
-
-def _parameter(name: str) -> inspect.Parameter:
-    """A positional parameter called `name`. `inspect.Parameter` refuses a name that is not an identifier,
-    such as a carried attribute's or item's (`self.count`, `d['total']`), which is the name to show: so it is
-    set after. Backends only read it."""
-    if name.isidentifier():
-        return inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY)
-    parameter = inspect.Parameter("_", inspect.Parameter.POSITIONAL_ONLY)
-    parameter._name = name
-    return parameter
-
-
 def _lists_to_backend(backend, state):
     """Python lists in a staged loop's state become the backend's tensor lists; an empty one stays a
     Python list when the backend can learn its element type (`define_loop_state`)."""
@@ -873,10 +873,11 @@ def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts, comp
     loop = backend.need("for_loop", "a `for` loop over a tensor")
 
     def run(kept, full, initial):
-        body = _named(lambda item, *s: _pick(_iteration(body_fn, (item,), full(s)), names, kept, body_fn, s, backend),
-                      ("item_", *[names[i] for i in kept]))
+        def body(item, *s):
+            return _pick(_iteration(body_fn, (item,), full(s)), names, kept, body_fn, s, backend)
         test = None if extra_test is None else (lambda *s: extra_test(*full(s)))
-        return loop(iterable, body, initial, test, dict(opts or {}))
+        return loop(iterable, body, LoopState(tuple(names[i] for i in kept), initial, backend), test,
+                    dict(opts or {}))
     return _staged_loop(backend, run, state, names)
 
 

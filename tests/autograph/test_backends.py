@@ -26,14 +26,14 @@ class Sym:
 def toy():
     calls = []
 
-    def cond(pred, true_fn, false_fn):
+    def cond(pred, true_fn, false_fn, names=()):
         t, f = true_fn(), false_fn()
         calls.append(("cond", pred.text))
         return tuple(Sym(f"cond({pred.text}, {a!r}, {b!r})") for a, b in zip(t, f))
 
     def while_loop(test, body, state, opts):
-        calls.append(("while", test(*state).text, opts))
-        return tuple(Sym(f"loop({v!r})") for v in body(*state))
+        calls.append(("while", test(*state.values).text, opts))
+        return tuple(Sym(f"loop({v!r})") for v in body(*state.values))
 
     backend = backends.Backend(name="toy", staged_types=(Sym,), cond=cond, while_loop=while_loop,
                                is_staging=lambda: True)

@@ -55,14 +55,14 @@ class Recorder:
 def make_backend(rec: Recorder, **overrides) -> backends.Backend:
     """Capabilities that evaluate eagerly on `value` while recording each call."""
 
-    def cond(pred, true_fn, false_fn):
+    def cond(pred, true_fn, false_fn, names=()):
         rec.log("cond", pred.value)
         t, f = true_fn(), false_fn()          # a staging framework traces both branches
         return t if pred.value else f
 
     def while_loop(test, body, state, opts):
         rec.log("while_loop", opts)
-        state = tuple(state)
+        state = state.values
         while _v(test(*state)):
             new = tuple(body(*state))
             for a, b in zip(state, new):
@@ -73,7 +73,7 @@ def make_backend(rec: Recorder, **overrides) -> backends.Backend:
 
     def for_loop(iterable, body, state, extra_test, opts):
         rec.log("for_loop", opts)
-        state = tuple(state)
+        state = state.values
         for item in iterable.value:
             if extra_test is not None and not _v(extra_test(*state)):
                 break

@@ -2,7 +2,6 @@
 carried after the variables (named as the user wrote them), set on their objects after the statement."""
 from __future__ import annotations
 
-import inspect
 
 import pytest
 
@@ -113,11 +112,11 @@ def test_staged_if_keeps_the_old_value_on_the_branch_that_does_not_assign(toy):
 
 def test_staged_while_test_and_body_see_the_carried_value_and_the_backend_sees_its_name():
     d = {"left": Toy(3)}
-    signatures = []
+    seen = []
     loop = make_backend(Recorder()).while_loop
 
     def while_loop(test, body, state, opts):
-        signatures.append(str(inspect.signature(body)))
+        seen.append(state.names)
         return loop(test, body, state, opts)
 
     steps = Toy(0)
@@ -133,7 +132,7 @@ def test_staged_while_test_and_body_see_the_carried_value_and_the_backend_sees_i
     finally:
         backends.unregister_backend("toy")
     assert steps.value == 6 and d["left"].value == 0
-    assert signatures == ["(steps, d['left'], /)"]
+    assert seen == [("steps", "d['left']")]
 
 
 def test_staged_for_carries_an_item_through_extra_test(toy):

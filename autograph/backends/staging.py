@@ -1,0 +1,245 @@
+"""The framework-neutral half of a backend's `if` and loops: the carried state as leaves, and the checks.
+
+A framework's `cond` and `while_loop` carry only its tensors, with one dtype and
+shape each. Converted code hands a backend the user's variables, which may be
+Python numbers, strings, None, or nested lists, tuples and dicts of those. This
+module flattens them into *leaves* with the framework's own tree utilities and
+decides, per leaf, whether it is carried (a tensor, or a Python number lifted
+to one) or *static* (any other Python value, which must be the same on every
+path). The checks name the user's variable when two branches, or two
+iterations, disagree on structure, dtype or shape.
+
+Python numbers are weakly typed, as in the runtime and JAX: `s = 0` before a
+loop whose body makes `s` a float32 tensor is carried as a float32 tensor; a
+branch giving `y = 0` against a branch giving a float64 tensor gives a float64
+zero. A backend learns such a dtype only after tracing a branch or a loop body,
+so the check raises `Retry` with the new *plan* (one entry per leaf: STATIC or a
+dtype), and the backend traces again; it can do so because its framework drops
+a trace that raised before building its op.
+
+A framework supplies its `LeafRules`; `autograph/backends/tensorflow.py` is
+built on this module.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence
+
+from autograph.errors import StagingError, at_user_line
+
+STATIC = "static"
+NUMBERS = (bool, int, float)
+
+
+@dataclass(frozen=True)
+class LeafRules:
+    """What a framework tells this module about its values."""
+
+    framework: str                         # for messages: "TensorFlow"
+    is_tensor: Callable[[Any], bool]       # a value the framework's control flow carries as it is
+    flatten: Callable[[Any], tuple]        # value -> (leaves, treedef), the framework's tree utility
+    unflatten: Callable[[Any, list], Any]  # (treedef, leaves) -> value
+    number_dtype: Callable[[Any], Any]     # the dtype a Python bool/int/float becomes on its own
+    dtype: Callable[[Any], Any]            # a tensor's dtype
+    shape: Callable[[Any], Optional[tuple]]  # a tensor's shape, None for an unknown dimension; None: unknown rank
+    lift: Callable[[Any, Any], Any]        # (Python number or tensor, dtype) -> a tensor of that dtype
+    takes: Callable[[Any, Any], bool]      # does a Python number of this kind (a value) take this dtype unchanged?
+    promote: Callable[[Any, Any], Any]     # the dtype of two Python scalars' dtypes combined, None if none
+    scalars: tuple = NUMBERS               # Python types lifted to tensors when they differ between paths
+    describe_dtype: Callable[[Any], str] = str
+    cast_hint: str = "cast one of them"    # how to change a dtype in this framework, for messages
+
+
+class Retry(Exception):
+    """Raised out of a traced branch or loop body: trace again with `plan` (and, for a loop, `shapes`)."""
+
+    def __init__(self, plan: tuple, shapes: Optional[tuple] = None):
+        super().__init__("trace again with another plan")
+        self.plan, self.shapes = plan, shapes
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a state tuple was flattened: per variable its treedef and leaf count; per leaf its variable's name."""
+
+    names: tuple
+    treedefs: tuple
+    sizes: tuple
+    leaf_names: tuple
+
+
+def flatten(rules: LeafRules, values: Sequence, names: Sequence[str]) -> tuple[list, Layout]:
+    """The leaves of `values`, in order, and its layout (`names` may be shorter: 'value #i')."""
+    names = tuple(names[i] if i < len(names) else f"value #{i}" for i in range(len(values)))
+    treedefs, sizes, leaf_names, leaves = [], [], [], []
+    for name, value in zip(names, values):
+        flat, treedef = rules.flatten(value)
+        treedefs.append(treedef)
+        sizes.append(len(flat))
+        leaf_names += [name] * len(flat)
+        leaves += flat
+    return leaves, Layout(names, tuple(treedefs), tuple(sizes), tuple(leaf_names))
+
+
+def unflatten(rules: LeafRules, leaves: Sequence, layout: Layout) -> tuple:
+    out, at = [], 0
+    for treedef, size in zip(layout.treedefs, layout.sizes):
+        out.append(rules.unflatten(treedef, list(leaves[at:at + size])))
+        at += size
+    return tuple(out)
+
+
+def is_dynamic(rules: LeafRules, leaf) -> bool:
+    return rules.is_tensor(leaf) or isinstance(leaf, rules.scalars)
+
+
+def same_static(a, b) -> bool:
+    if a is b:
+        return True
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:
+        return False
+
+
+def describe(rules: LeafRules, leaf) -> str:
+    if rules.is_tensor(leaf):
+        shape = rules.shape(leaf)
+        return (f"a {rules.describe_dtype(rules.dtype(leaf))} tensor of shape "
+                f"{'unknown' if shape is None else list(shape)}")
+    return f"the Python {type(leaf).__name__} {leaf!r}"
+
+
+def _who(name: str) -> str:
+    if name.startswith("value #"):
+        return "the value"
+    return "the function's return value" if name.startswith("retval") else f"'{name}'"
+
+
+def check_structure(layout: Layout, other: Layout, construct: str) -> None:
+    """Both branches (or both sides of an iteration) give every variable the same nesting."""
+    for name, a, b in zip(layout.names, layout.treedefs, other.treedefs):
+        if a != b:
+            raise StagingError(at_user_line(
+                f"{_who(name)} changes structure in {construct} on a tensor ({b} instead of {a}). With a tensor "
+                "condition each variable must keep one structure (the same nesting of lists, tuples and dicts, "
+                "the same length of each list) on every path."))
+
+
+# --- if ----------------------------------------------------------------------------------------------
+
+def branch_plan(rules: LeafRules, first: Sequence, second: Sequence, layout: Layout, construct: str) -> tuple:
+    """Per leaf of two branches' outputs: STATIC (the same Python value in both) or the dtype both get."""
+    return tuple(_leaf_plan(rules, a, b, name, construct) for a, b, name in zip(first, second, layout.leaf_names))
+
+
+def _leaf_plan(rules: LeafRules, a, b, name: str, construct: str):
+    ta, tb = rules.is_tensor(a), rules.is_tensor(b)
+    if not ta and not tb and same_static(a, b):
+        return STATIC
+    if not (is_dynamic(rules, a) and is_dynamic(rules, b)):
+        raise StagingError(at_user_line(
+            f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
+            f"{describe(rules, b)} in the other. A staged `if` can only choose between tensors (or numbers): "
+            "give it the same non-tensor value in both branches, or make it a tensor in both."))
+    if ta and tb:
+        if rules.dtype(a) != rules.dtype(b):
+            raise StagingError(at_user_line(
+                f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
+                f"{describe(rules, b)} in the other. Both branches must give it one dtype: {rules.cast_hint}."))
+        if _shapes_differ(rules.shape(a), rules.shape(b)):
+            raise StagingError(at_user_line(
+                f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
+                f"{describe(rules, b)} in the other. Both branches must give it one shape."))
+        return rules.dtype(a)
+    if ta or tb:
+        tensor, number = (a, b) if ta else (b, a)
+        dtype = rules.dtype(tensor)
+        if not rules.takes(number, dtype):
+            raise StagingError(at_user_line(
+                f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
+                f"{describe(rules, b)} in the other, and a {type(number).__name__} can't become "
+                f"{rules.describe_dtype(dtype)} without changing its value: {rules.cast_hint}."))
+        return dtype
+    common = rules.promote(rules.number_dtype(a), rules.number_dtype(b))
+    if common is None:
+        raise StagingError(at_user_line(
+            f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
+            f"{describe(rules, b)} in the other; no tensor holds both. Give it values of one type."))
+    return common
+
+
+def _shapes_differ(a: Optional[tuple], b: Optional[tuple]) -> bool:
+    if a is None or b is None:
+        return False
+    return len(a) != len(b) or any(x is not None and y is not None and x != y for x, y in zip(a, b))
+
+
+def lifted(rules: LeafRules, leaves: Sequence, plan: Sequence) -> list:
+    """The carried leaves of a branch's or body's output under `plan` (static leaves dropped)."""
+    return [rules.lift(v, dtype) for v, dtype in zip(leaves, plan) if dtype != STATIC]
+
+
+def with_static(carried: Sequence, static_from: Sequence, plan: Sequence) -> list:
+    """All leaves again: the carried ones, and the static ones from `static_from`."""
+    it = iter(carried)
+    return [s if dtype == STATIC else next(it) for s, dtype in zip(static_from, plan)]
+
+
+# --- loops -------------------------------------------------------------------------------------------
+
+def loop_plan(rules: LeafRules, leaves: Sequence) -> tuple:
+    """A loop's first plan: each tensor's dtype, each Python number's own dtype, STATIC for other values."""
+    return tuple(rules.dtype(v) if rules.is_tensor(v) else rules.number_dtype(v) if isinstance(v, rules.scalars)
+                 else STATIC for v in leaves)
+
+
+def check_iteration(rules: LeafRules, before: Sequence, after: Sequence, layout: Layout, after_layout: Layout,
+                    plan: tuple, shapes: tuple, construct: str) -> list:
+    """The carried leaves after one traced iteration (`after`), checked against the loop's `before` leaves
+    (the initial values) under `plan`, and the carried `shapes` (None: unknown dimension).
+
+    Raises `Retry` when a variable that started as a Python number becomes a tensor of a wider dtype, or
+    when a carried tensor's shape changes (the new plan carries it with those dimensions unknown); raises a
+    StagingError naming the variable for any other change of structure, dtype or static value."""
+    check_structure(layout, after_layout, construct)
+    out, relaxed = [], list(shapes)
+    k = 0                                 # index among carried leaves
+    for i, (old, new, dtype) in enumerate(zip(before, after, plan)):
+        name = layout.leaf_names[i]
+        if dtype == STATIC:
+            if not same_static(old, new):
+                raise StagingError(at_user_line(
+                    f"{_who(name)} changes from {describe(rules, old)} to {describe(rules, new)} in {construct} "
+                    "on a tensor. Only tensors and numbers can change in a staged loop: make it a tensor."))
+            continue
+        if not is_dynamic(rules, new):
+            raise StagingError(at_user_line(
+                f"{_who(name)} changes from {describe(rules, old)} to {describe(rules, new)} in {construct} on a "
+                "tensor. A loop variable must stay a tensor (or number) of one dtype."))
+        if rules.is_tensor(new) and rules.dtype(new) != dtype:
+            if isinstance(old, rules.scalars) and rules.takes(old, rules.dtype(new)):
+                raise Retry(plan[:i] + (rules.dtype(new),) + plan[i + 1:], shapes)
+            raise StagingError(at_user_line(
+                f"{_who(name)} changes dtype from {rules.describe_dtype(dtype)} to "
+                f"{rules.describe_dtype(rules.dtype(new))} in {construct} on a tensor. A loop variable keeps one "
+                f"dtype: give it that dtype before the loop, or {rules.cast_hint}."))
+        if not rules.is_tensor(new) and not rules.takes(new, dtype):
+            raise StagingError(at_user_line(
+                f"{_who(name)} is {rules.describe_dtype(dtype)} before {construct} on a tensor, and an iteration "
+                f"sets it to {describe(rules, new)}, which that dtype can't hold. Give it the right dtype before "
+                "the loop."))
+        value = rules.lift(new, dtype)
+        relaxed[k] = _relax(shapes[k], rules.shape(value))
+        out.append(value)
+        k += 1
+    if tuple(relaxed) != tuple(shapes):
+        raise Retry(plan, tuple(relaxed))
+    return out
+
+
+def _relax(carried: Optional[tuple], new: Optional[tuple]) -> Optional[tuple]:
+    """The carried shape, with the dimensions an iteration changed made unknown (None: unknown rank)."""
+    if carried is None or new is None or len(carried) != len(new):
+        return None
+    return tuple(c if c == n else None for c, n in zip(carried, new))

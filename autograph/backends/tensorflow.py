@@ -1,0 +1,518 @@
+"""TensorFlow as an autograph backend: Python `if`/`while`/`for` inside `tf.function`, converted by us.
+
+Imported lazily: `import autograph` never imports TensorFlow. The first
+converted call made after the program imported `tensorflow` imports this
+module, which registers the backend. Use it as
+
+    import tensorflow as tf
+    import autograph as ag
+
+    @ag.tensorflow.function          # = tf.function(ag.convert(f), autograph=False)
+    def f(x):
+        while True:                  # tf.while_loop
+            x = x * 2
+            if tf.reduce_sum(x) > 100:
+                return x             # a `return` inside a loop on a tensor
+
+`tf.function(ag.convert(f))` works too: TensorFlow's own AutoGraph leaves a
+converted function alone (autograph/api.py marks it as TensorFlow expects).
+
+Only symbolic tensors (inside `tf.function`) are staged; eager tensors keep
+Python semantics. What each construct becomes on a symbolic tensor:
+
+| Python | TensorFlow |
+|---|---|
+| `if`, `x if c else y` | `tf.cond` |
+| `while` | `tf.while_loop` (shapes that change are relaxed, as the runtime's) |
+| `for x in tensor`, `for i in range(n)` (tensor `n`), `enumerate`, `zip` | `tf.while_loop` over an index |
+| `break`, `continue`, `return` in those loops | the loop's condition and state (converted by autograph) |
+| `and`, `or`, `not` | `tf.cond` on the left operand (lazy), `tf.logical_not` |
+| `print` | `tf.print` (runs every time the function runs) |
+| `assert` | `tf.debugging.Assert` |
+| `list.append` in a loop | a `tf.TensorArray`, stacked after the loop |
+
+The framework-neutral work (leaves, static values, weak Python numbers,
+checks that name the variable) is autograph/backends/staging.py's.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from typing import Any, Callable, Optional
+
+import numpy as np
+import tensorflow as tf
+from tensorflow.python.framework import func_graph as _func_graph
+
+from autograph import backends
+from autograph.backends import staging
+from autograph.errors import StagingError, at_user_line
+
+__all__ = ["BACKEND", "function", "TfRange", "TfEnumerate", "TfZip"]
+
+
+def _is_staged(value) -> bool:
+    if isinstance(value, tf.Tensor):
+        return tf.is_symbolic_tensor(value)
+    if isinstance(value, tf.Variable):
+        return not tf.executing_eagerly()
+    return True                     # our staged records
+
+
+# --- leaves --------------------------------------------------------------------------------------------
+
+def _is_tensor(value) -> bool:
+    """A leaf `tf.cond`/`tf.while_loop` carry. A `tf.Variable` is not one: it is the same object on every path
+    (its assignments are the graph's effects), so it is a static leaf."""
+    return isinstance(value, (tf.Tensor, tf.TensorArray, np.ndarray, np.generic))
+
+
+def _number_dtype(value):
+    if value.__class__ is bool:
+        return tf.bool
+    if isinstance(value, str):
+        return tf.string
+    return tf.int32 if isinstance(value, int) else tf.float32
+
+
+def _dtype(value):
+    if isinstance(value, (np.ndarray, np.generic)):
+        return tf.as_dtype(value.dtype)
+    return value.dtype
+
+
+def _shape(value) -> Optional[tuple]:
+    if isinstance(value, tf.TensorArray):
+        return ()                   # a TensorArray is carried by its flow, a scalar
+    shape = tf.TensorShape(value.shape)
+    return None if shape.rank is None else tuple(shape.as_list())
+
+
+def _lift(value, dtype):
+    if isinstance(value, tf.TensorArray):
+        return value
+    if isinstance(value, tf.Tensor):
+        return value if value.dtype == dtype else tf.cast(value, dtype)
+    return tf.constant(value, dtype=dtype)
+
+
+def _takes(number, dtype) -> bool:
+    """Does the Python number keep its value as `dtype` (an int as a float does, a float as an int doesn't)?"""
+    dtype = tf.as_dtype(dtype)
+    if number.__class__ is bool or isinstance(number, str):
+        return dtype == _number_dtype(number)
+    if dtype in (tf.bool, tf.string):
+        return False
+    if isinstance(number, int):
+        return dtype.is_floating or dtype.is_complex or (dtype.is_integer and dtype.min <= number <= dtype.max)
+    return dtype.is_floating or dtype.is_complex
+
+
+def _promote(a, b):
+    if a == b:
+        return a
+    if tf.string in (a, b) or tf.bool in (a, b):
+        return None
+    return tf.float32 if tf.float32 in (a, b) else tf.int32
+
+
+def _flatten(value):
+    """The leaves of `value` (tf.nest's order: dicts by key) and its skeleton (leaves replaced by None), which
+    compares equal for equal structures and rebuilds the value with `tf.nest.pack_sequence_as`."""
+    return tf.nest.flatten(value), tf.nest.map_structure(lambda _: None, value)
+
+
+def _unflatten(structure, leaves):
+    return tf.nest.pack_sequence_as(structure, leaves)
+
+
+RULES = staging.LeafRules(
+    framework="TensorFlow", is_tensor=_is_tensor, flatten=_flatten, unflatten=_unflatten,
+    number_dtype=_number_dtype, dtype=_dtype, shape=_shape, lift=_lift, takes=_takes, promote=_promote,
+    describe_dtype=lambda d: tf.as_dtype(d).name, cast_hint="cast with tf.cast(...)",
+    scalars=(bool, int, float, str))
+
+
+def _predicate(value, construct: str):
+    """`value` as a scalar bool tensor, as Python's truth test would see it."""
+    x = tf.convert_to_tensor(value)
+    if x.shape.rank not in (0, None):
+        if x.shape.num_elements() != 1:
+            raise StagingError(at_user_line(
+                f"the condition of {construct} is a tensor of shape {x.shape}; a condition on a tensor must be one "
+                "value. Reduce it with tf.reduce_any(...) or tf.reduce_all(...)."))
+        x = tf.reshape(x, [])
+    if x.dtype == tf.bool:
+        return x
+    if x.dtype == tf.string:
+        return tf.strings.length(x) > 0
+    return tf.not_equal(x, tf.zeros_like(x))
+
+
+def _static_bool(pred) -> Optional[bool]:
+    if not isinstance(pred, tf.Tensor):
+        return None
+    value = tf.get_static_value(pred)
+    return None if value is None or np.ndim(value) != 0 else bool(value)
+
+
+# --- if --------------------------------------------------------------------------------------------------
+
+def _cond(pred, true_fn, false_fn, names=()):
+    """`if` on a symbolic tensor: `tf.cond`. The first branch traced records its leaves; the second works out
+    the plan of both (which values are static, each carried one's dtype) and asks for a second trace when
+    the first must change (`staging.Retry`); TensorFlow drops a trace that raised before building its op."""
+    pred = _predicate(pred, "this `if`")
+    plan = None
+    while True:
+        traced: dict = {}
+        try:
+            out = tf.cond(pred, _branch(true_fn, names, traced, plan), _branch(false_fn, names, traced, plan))
+        except staging.Retry as retry:
+            plan = retry.plan
+            continue
+        out = [] if out is None else [out] if not isinstance(out, (list, tuple)) else out
+        return staging.unflatten(RULES, staging.with_static(out, traced["leaves"], traced["plan"]), traced["layout"])
+
+
+def _branch(fn, names, traced: dict, plan):
+    def run():
+        leaves, layout = staging.flatten(RULES, tuple(fn()), names)
+        if "layout" not in traced:                        # traced first
+            traced.update(leaves=leaves, layout=layout, plan=plan)
+            mine = plan if plan is not None else staging.loop_plan(RULES, leaves)
+            traced["used"] = mine
+            return staging.lifted(RULES, leaves, mine)
+        staging.check_structure(traced["layout"], layout, "this `if`")
+        wanted = staging.branch_plan(RULES, traced["leaves"], leaves, layout, "this `if`")
+        if wanted != traced["used"]:
+            raise staging.Retry(wanted)
+        traced["plan"] = wanted
+        return staging.lifted(RULES, leaves, wanted)
+    return run
+
+
+# --- while -------------------------------------------------------------------------------------------------
+
+_MAX_RETRIES = 16
+
+
+def _while_loop(test, body, state: backends.LoopState, opts):
+    """`while` on a symbolic tensor: `tf.while_loop` over the carried leaves."""
+    return _staged_loop(test, body, _with_placeholders(state, body), opts, "this `while` loop")
+
+
+def _with_placeholders(state: backends.LoopState, step) -> backends.LoopState:
+    """`state.with_placeholders`, probing `step(*values)` on the values as the staged loop carries them: Python
+    numbers as tensors (a probe on the numbers themselves would take Python's path through an `if` on them, and
+    miss a `return` behind it). An empty list appended to under an `if` can only be probed on the Python
+    values (a staged `if` would see lists of different lengths in its branches): that is the fallback."""
+    try:
+        return state.with_placeholders(lambda s: step(*(tf.constant(v) if isinstance(v, staging.NUMBERS) else v
+                                                        for v in s)))
+    except StagingError:
+        return state.with_placeholders(lambda s: step(*s))
+
+
+def _staged_loop(test, body, state: backends.LoopState, opts: dict, construct: str, lead: tuple = ()) -> tuple:
+    """`while test(*state): state = body(*state)` as one `tf.while_loop`; `lead` are leading carried tensors
+    (a `for` loop's index) that `test`/`body` take before the state."""
+    leaves, layout = staging.flatten(RULES, state.values, state.names)
+    plan = _typed_numbers(body, state, leaves, layout, lead)
+    shapes = None
+    invariants = _invariants(opts.get("shape_invariants"), state, leaves, layout)
+    for _ in range(_MAX_RETRIES):
+        carried = staging.lifted(RULES, leaves, plan)
+        if shapes is None:
+            shapes = tuple(_shape(v) for v in carried)
+
+        def rebuild(values):
+            return staging.unflatten(RULES, staging.with_static(values, leaves, plan), layout)
+
+        def cond_fn(*carry, plan=plan, rebuild=rebuild):
+            return _predicate(test(*carry[:len(lead)], *rebuild(carry[len(lead):])), construct)
+
+        def body_fn(*carry, plan=plan, shapes=shapes, rebuild=rebuild):
+            out = tuple(body(*carry[:len(lead)], *rebuild(carry[len(lead):])))
+            new_lead, out = out[:len(lead)], out[len(lead):]
+            after, after_layout = staging.flatten(RULES, out, layout.names)
+            new = staging.check_iteration(RULES, leaves, after, layout, after_layout, plan, shapes, construct)
+            return (*new_lead, *new)
+
+        try:
+            out = tf.while_loop(cond_fn, body_fn, (*lead, *carried), maximum_iterations=opts.get("maximum_iterations"),
+                                shape_invariants=(*(tf.TensorShape(_shape(v)) for v in lead),
+                                                  *(invariants.get(k) or _invariant(v, s)
+                                                    for k, (v, s) in enumerate(zip(carried, shapes)))))
+        except staging.Retry as retry:
+            plan, shapes = retry.plan, retry.shapes if retry.plan == plan else None
+            continue
+        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        return (*out[:len(lead)], *rebuild(out[len(lead):]))
+    raise StagingError(at_user_line(f"the variables of {construct} keep changing dtype or shape; give each one "
+                                    "its final dtype before the loop."))  # pragma: no cover - each retry widens
+
+
+def _typed_numbers(body, state: backends.LoopState, leaves: list, layout, lead: tuple) -> tuple:
+    """The loop's first plan, with the dtype each Python number takes in the body: `s = 0` before a loop that
+    adds a float32 tensor to it is carried as float32 (TensorFlow has no weakly typed tensors, so the body is
+    run once in a throwaway graph on the numbers themselves to see what they become)."""
+    plan = staging.loop_plan(RULES, leaves)
+    numbers = [i for i, v in enumerate(leaves) if v.__class__ in (int, float)]
+    if not numbers:
+        return plan
+    try:
+        out = _probe(lambda: tuple(body(*lead, *state.values))[len(lead):])
+        after, after_layout = staging.flatten(RULES, out, layout.names)
+    except Exception:      # the traced loop reports what is wrong, at the user's line
+        return plan
+    if after_layout.treedefs != layout.treedefs:
+        return plan
+    plan = list(plan)
+    for i in numbers:
+        if _is_tensor(after[i]) and _takes(leaves[i], _dtype(after[i])):
+            plan[i] = _dtype(after[i])
+    return tuple(plan)
+
+
+def _invariant(value, shape):
+    if isinstance(value, tf.TensorArray):
+        return tf.TensorShape(None)
+    return tf.TensorShape(shape)
+
+
+def _invariants(given, state: backends.LoopState, leaves, layout) -> dict:
+    """`set_loop_options(shape_invariants=[(x, shape), ...])`: carried-leaf index -> shape."""
+    chosen: dict = {}
+    for value, shape in given or ():
+        matches = [i for i, v in enumerate(state.values) if v is value]
+        if not matches:
+            raise StagingError(at_user_line(
+                "set_loop_options(shape_invariants=...) names a value that is not one of this loop's variables: "
+                "pass (variable, shape) pairs for variables the loop body assigns."))
+        for i in matches:
+            first = sum(layout.sizes[:i])
+            if layout.sizes[i] == 1:
+                carried_index = sum(1 for v in leaves[:first] if staging.is_dynamic(RULES, v))
+                chosen[carried_index] = tf.TensorShape(shape)
+    return chosen
+
+
+# --- for ---------------------------------------------------------------------------------------------------
+
+class TfRange:
+    """`range(...)` with a tensor bound, iterated by the backend's `for_loop`."""
+
+    def __init__(self, *args):
+        if not 1 <= len(args) <= 3:
+            raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
+        start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
+        for bound in (start, stop, step):
+            dtype = tf.as_dtype(_dtype(bound)) if _is_tensor(bound) else None
+            if dtype is not None and not dtype.is_integer or isinstance(bound, float):
+                raise StagingError(at_user_line(
+                    f"range() needs integers, got a {dtype.name if dtype else 'float'} bound. Cast it with "
+                    "tf.cast(..., tf.int32)."))
+        if isinstance(step, int) and step == 0:
+            raise ValueError("range() arg 3 must not be zero")
+        self.start, self.stop, self.step = start, stop, step
+
+    def __iter__(self):
+        raise StagingError(at_user_line(
+            "a range() with a tensor bound has no length while tracing, so it can only drive a `for` loop (which "
+            "becomes a tf.while_loop). Use tf.range(...) for a tensor of its values."))
+
+
+class TfEnumerate:
+    """`enumerate(tensor, start)` over a symbolic tensor."""
+
+    def __init__(self, tensor, start=0):
+        self.tensors, self.start = (_rows(tensor, "enumerate"),), start
+
+
+class TfZip:
+    """`zip(a, b, ...)` with a symbolic tensor among them (stops at the shortest)."""
+
+    def __init__(self, *tensors, strict: bool = False):
+        if strict:
+            raise StagingError(at_user_line("zip(..., strict=True) over tensors is not supported: the lengths are "
+                                            "known only when the graph runs. Check them with "
+                                            "tf.debugging.assert_equal instead."))
+        self.tensors = tuple(_rows(t, "zip") for t in tensors)
+
+
+def _rows(value, what: str):
+    t = value.read_value() if isinstance(value, tf.Variable) else tf.convert_to_tensor(value)
+    if t.shape.rank == 0:
+        raise StagingError(at_user_line(f"{what} over a scalar tensor: a 0-d tensor is not iterable."))
+    return t
+
+
+def _length(t):
+    n = t.shape[0] if t.shape.rank is not None else None
+    return n if n is not None else tf.shape(t)[0]
+
+
+def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
+    """`for` over a symbolic tensor's first axis, a `range` with a tensor bound, or an enumerate/zip of tensors:
+    a `tf.while_loop` over an int32 index carried in front of the state."""
+    if isinstance(iterable, TfRange):
+        start, stop, step = (tf.cast(b, tf.int32) if _is_tensor(b) else b
+                             for b in (iterable.start, iterable.stop, iterable.step))
+
+        def in_range(i):
+            if isinstance(step, int):
+                return i < stop if step > 0 else i > stop
+            return tf.where(step > 0, i < stop, i > stop)
+
+        def item(i):
+            return i
+    else:
+        tensors = iterable.tensors if isinstance(iterable, (TfEnumerate, TfZip)) else (_rows(iterable, "for"),)
+        n = functools.reduce(lambda a, b: tf.minimum(a, b) if _is_tensor(a) or _is_tensor(b) else min(a, b),
+                             [_length(t) for t in tensors])
+        start, step = 0, 1
+
+        def in_range(i):
+            return i < n
+
+        def item(i):
+            rows = tuple(tf.gather(t, i) for t in tensors)
+            if isinstance(iterable, TfEnumerate):
+                return i + iterable.start, rows[0]
+            return rows if isinstance(iterable, TfZip) else rows[0]
+
+    def test(i, *s):
+        ok = in_range(i)
+        if extra_test is None:
+            return ok
+        return tf.cond(ok, lambda: _predicate(extra_test(*s), "this `for` loop"), lambda: tf.constant(False))
+
+    def step_body(i, *s):
+        return (i + step, *body(item(i), *s))
+
+    first = tf.constant(start, tf.int32) if not _is_tensor(start) else start
+    state = _with_placeholders(state, lambda *s: body(item(first), *s))
+    return _staged_loop(test, step_body, state, opts, "this `for` loop", lead=(first,))[1:]
+
+
+# --- builtins, logical ops, print, assert, lists ---------------------------------------------------------
+
+def _len(value):
+    if isinstance(value, tf.TensorArray):
+        return value.size()
+    if isinstance(value, TfRange):
+        start, stop, step = (tf.cast(b, tf.int32) for b in (value.start, value.stop, value.step))
+        return tf.maximum(0, (stop - start + step - tf.sign(step)) // step)
+    if isinstance(value, (TfEnumerate, TfZip)):
+        return functools.reduce(tf.minimum, [tf.convert_to_tensor(_length(t)) for t in value.tensors])
+    t = _rows(value, "len()")
+    return _length(t)
+
+
+def _logical_and(a, b_fn):
+    return tf.cond(_predicate(a, "`and`"), lambda: _predicate(b_fn(), "`and`"), lambda: tf.constant(False))
+
+
+def _logical_or(a, b_fn):
+    return tf.cond(_predicate(a, "`or`"), lambda: tf.constant(True), lambda: _predicate(b_fn(), "`or`"))
+
+
+def _print(*args, sep=" ", end="\n", file=None, flush=False):
+    """`print` with a symbolic tensor: `tf.print` to standard output, which prints each time the function runs."""
+    if file is not None and file is not sys.stdout:
+        raise StagingError(at_user_line("print(..., file=...) of a tensor inside tf.function: tf.print writes to "
+                                        "standard output or error only; pass output_stream to tf.print instead."))
+    tf.print(*args, sep=" " if sep is None else sep, end="\n" if end is None else end, output_stream=sys.stdout)
+
+
+def _assert(condition, message_fn):
+    message = "Assertion failed" if message_fn is None else message_fn()
+    tf.debugging.Assert(_predicate(condition, "this `assert`"), [message])
+
+
+def _probe(fn):
+    """Run `fn` into a throwaway graph: its ops are never kept or run (tensors it reads are captured there)."""
+    with _func_graph.FuncGraph("autograph_probe").as_default():
+        return fn()
+
+
+def _zeros_like(value):
+    if isinstance(value, staging.NUMBERS):
+        return type(value)(0)
+    if not _is_tensor(value):
+        return value
+    shape = _shape(value)
+    if shape is None or None in shape:
+        raise StagingError(at_user_line(
+            f"a value returned inside a loop on a tensor has a shape that is not fully known ({shape}), so no "
+            "placeholder can stand for it on the paths that don't return. Return after the loop instead."))
+    return tf.zeros(shape, _dtype(value))
+
+
+def _list_from(values: list):
+    ta = tf.TensorArray(_list_dtype(values), size=0, dynamic_size=True, infer_shape=True)
+    for i, v in enumerate(values):
+        ta = ta.write(i, v)
+    return ta
+
+
+def _list_dtype(values: list):
+    first = values[0] if values else 0.0
+    return _dtype(first) if _is_tensor(first) else _number_dtype(first)
+
+
+def _list_empty_like(element):
+    element = tf.convert_to_tensor(element)
+    return tf.TensorArray(element.dtype, size=0, dynamic_size=True, element_shape=element.shape)
+
+
+def _list_pop(ta, index):
+    raise StagingError(at_user_line("list.pop() on a list that a loop on a tensor carries is not supported by the "
+                                    "TensorFlow backend; read the last item with l[-1] after the loop instead."))
+
+
+BACKEND = backends.register_backend(backends.Backend(
+    name="tensorflow",
+    staged_types=(tf.Tensor, tf.Variable, TfRange, TfEnumerate, TfZip),
+    is_staged=_is_staged,
+    modules=("tensorflow", "keras", "tf_keras"),
+    is_staging=lambda: not tf.executing_eagerly(),
+    graph_errors=(tf.errors.OperatorNotAllowedInGraphError,),
+    cond=_cond,
+    while_loop=_while_loop,
+    for_loop=_for_loop,
+    range=TfRange,
+    len=_len,
+    enumerate=TfEnumerate,
+    zip=TfZip,
+    int=lambda x: tf.cast(x, tf.int32),
+    float=lambda x: tf.cast(x, tf.float32),
+    logical_and=_logical_and,
+    logical_or=_logical_or,
+    logical_not=lambda x: tf.logical_not(_predicate(x, "`not`")),
+    print=_print,
+    assert_=_assert,
+    list_from=_list_from,
+    list_types=(tf.TensorArray,),
+    list_append=lambda ta, x: ta.write(ta.size(), x),
+    list_pop=_list_pop,
+    list_stack=lambda ta: ta.stack(),
+    list_empty_like=_list_empty_like,
+    probe=_probe,
+    zeros_like=_zeros_like,
+    static_bool=_static_bool,
+))
+
+
+def function(fn: Optional[Callable] = None, /, **tf_function_kwargs: Any) -> Callable:
+    """`tf.function(autograph.convert(fn), autograph=False, **kwargs)`; usable as `@function` or
+    `@function(input_signature=...)`."""
+    if fn is None:
+        return functools.partial(function, **tf_function_kwargs)
+    from autograph.api import convert
+
+    if tf_function_kwargs.pop("autograph", False):
+        raise ValueError("autograph.tensorflow.function converts with autograph; TensorFlow's own AutoGraph "
+                         "(autograph=True) must stay off.")
+    return tf.function(convert(fn), autograph=False, **tf_function_kwargs)
