@@ -110,7 +110,8 @@ def _promoted(init: list, dtypes: list) -> list:
 
 
 # Below this many steps the scan is not cut in chunks: a loop stopping early would save at most n - 2 sqrt(n)
-# masked steps, fewer than the outer scan and `lax.cond` cost to trace (tools/bench/jax_control_flow.py).
+# masked steps, and the outer scan and its `lax.cond` double the trace (a scalar `while` capped at 24: 7.6 ms
+# in chunks against 3.7 ms, and no faster a call once compiled, at load 3.9 on 2 cores).
 _CHUNKED_FROM = 25
 
 
