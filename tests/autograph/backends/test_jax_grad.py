@@ -54,6 +54,7 @@ def test_grad_through_a_while_with_break_and_maximum_iterations(x, w):
         close(grad_of(grow, argnums)(x, w), jax.jit(jax.grad(grow_scan, argnums))(x, w))
     close(jax.grad(jit(grow), 1)(x, w), jax.grad(grow_scan, 1)(x, w))    # grad of the jitted function too
     close(jit(grow)(x, w), grow_python(x, w))
+    close(grad_of(grow, 1)(x, w), jax.grad(grow_python, 1)(x, w))     # and Python's loop, differentiated eagerly
     assert "while" not in primitives(ag.convert(grow), x, w) and "scan" in primitives(ag.convert(grow), x, w)
 
 
