@@ -21,14 +21,19 @@ keep Python semantics. What each construct becomes on a traced value:
 | Python | JAX |
 |---|---|
 | `if`, `x if c else y` | `lax.cond` |
-| `while` | `lax.while_loop` |
-| `for x in array` | `lax.scan` over the first axis (a `lax.while_loop` over an index with `break`/`return`) |
+| `while` | `lax.while_loop`; with `set_loop_options(maximum_iterations=n)`, a masked `lax.scan` (below) |
+| `for x in array` | `lax.scan` over the first axis; with `break`/`return`, a masked `lax.scan` (below) |
 | `return` inside a loop | the loop stops; a zero of the returned value's type (from `jax.eval_shape`) stands in until then |
-| `for i in range(n)` (traced `n`) | `lax.while_loop` over `i` |
+| `for i in range(n)` (traced `n`) | `lax.while_loop` over `i`; with `maximum_iterations`, a masked `lax.scan` |
+| `for i in range(6)` that a traced `break` stops | the rest of the range: a masked `lax.scan` |
 | `and`, `or`, `not` | `lax.cond` on the left operand (lazy), `jnp.logical_not` |
 | `print` | `jax.debug.print` |
 | `assert` | `checkify.check` (wrap in `checkify.checkify`, or `ag.jax.jit(f, checks=True)`) |
 | `list.append` in a loop | a preallocated array when the trip count is static (see jax_lists.py) |
+
+Reverse-mode `jax.grad` can't differentiate `lax.while_loop`: a loop with a static bound that carries a
+float is a masked `lax.scan` instead, whatever the transformation; jax_scan.py says how, why and at what
+cost.
 """
 from __future__ import annotations
 
@@ -42,7 +47,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from autograph import backends
-from autograph.backends import jax_lists, jax_state
+from autograph.backends import jax_lists, jax_scan, jax_state
 from autograph.errors import StagingError, at_user_line, user_location
 from autograph.operators.variables import is_undefined
 
@@ -146,29 +151,43 @@ def _branch(fn, names, traced: dict, dtypes):
 # --- while -------------------------------------------------------------------------------------------
 
 def _while_loop(test, body, state, opts):
-    """`while` on a traced condition: `lax.while_loop` over the flattened state."""
+    """`while` on a traced condition: `lax.while_loop` over the flattened state; a masked `lax.scan` when
+    `maximum_iterations` is a Python int and the loop carries a float (see jax_scan.py)."""
+    where = "this `while` loop"
     names, state = state.names, state.values
-    jax_lists.reject_unknown_length(state, names, "this `while` loop")
+    jax_lists.reject_unknown_length(state, names, where)
     state = _returns_defined(tuple(state), names, body)
     init, layout = jax_state.flatten(state, names)
     limit = opts.get("maximum_iterations")
 
-    def cond_fun(carry):
-        count, carry = carry if limit is not None else (None, carry)
-        ok = _predicate(test(*jax_state.unflatten(carry, layout)), "this `while` loop")
-        return ok if limit is None else jnp.logical_and(ok, count < limit)
+    def ok(carry):
+        return _predicate(test(*jax_state.unflatten(carry, layout)), where)
 
-    def body_fun(carry):
-        count, carry = carry if limit is not None else (None, carry)
-        out = tuple(body(*jax_state.unflatten(carry, layout)))
-        dynamic, _ = jax_state.check_structure(out, layout, "this `while` loop")
-        new = jax_state.check_loop_types(dynamic, carry, layout, "this `while` loop")
-        return new if limit is None else (count + 1, new)
+    def step(carry):
+        return _checked(body(*jax_state.unflatten(carry, layout)), carry, layout, where)
 
-    if limit is None:           # no iteration counter unless `set_loop_options(maximum_iterations=...)` asks
-        return jax_state.unflatten(lax.while_loop(cond_fun, body_fun, init), layout)
-    _, out = lax.while_loop(cond_fun, body_fun, (jnp.asarray(0), init))
-    return jax_state.unflatten(out, layout)
+    def while_loop(watch):
+        if limit is None:       # no iteration counter unless `set_loop_options(maximum_iterations=...)` asks
+            return lax.while_loop(ok, step, init)
+        return lax.while_loop(lambda c: jnp.logical_and(ok(c[1]), c[0] < limit),
+                              lambda c: (c[0] + 1, watch(step(c[1]))), (jnp.asarray(0), init))[1]
+
+    def masked():
+        return jax_scan.masked_scan(n, lambda _, carry: ok(carry), lambda _, carry: step(carry), init, user_test=True)
+
+    n = jax_scan.static_bound(limit)
+    return jax_state.unflatten(jax_scan.lowered(n, init, masked, while_loop), layout)
+
+
+def _checked(out, carry, layout, construct: str) -> list:
+    """One iteration's new state, flattened, checked against the carried one (structure, dtypes, shapes)."""
+    dynamic, _ = jax_state.check_structure(tuple(out), layout, construct)
+    return jax_state.check_loop_types(dynamic, carry, layout, construct)
+
+
+def _test_of(test, layout, construct: str):
+    """`test(*state)` as a function of the flattened state, giving a scalar bool."""
+    return lambda carry: _predicate(test(*jax_state.unflatten(carry, layout)), construct)
 
 
 def _returns_defined(state: tuple, names: tuple, body: Callable, item_avals: tuple = ()) -> tuple:
@@ -247,7 +266,7 @@ def _for_loop(iterable, body, state, extra_test, opts):
     names, state = state.names, state.values
     if isinstance(iterable, JaxRange):
         jax_lists.reject_unknown_length(state, names, "this `for` loop over a range with a traced bound")
-        return _range_loop(iterable, body, state, names, extra_test)
+        return _range_loop(iterable, body, state, names, extra_test, opts.get("maximum_iterations"))
     arrays, item = _items_of(iterable)
     n = min(a.shape[0] for a in arrays)
     limit = opts.get("maximum_iterations")
@@ -289,61 +308,88 @@ def _scan(arrays, n: int, item, body, state, names):
 
     def step(carry, x):
         i, rows = x
-        out = tuple(body(item(i, rows), *jax_state.unflatten(carry, layout)))
-        dynamic, _ = jax_state.check_structure(out, layout, "this `for` loop")
-        return jax_state.check_loop_types(dynamic, carry, layout, "this `for` loop"), None
+        return _checked(body(item(i, rows), *jax_state.unflatten(carry, layout)), carry, layout, "this `for` loop"), None
 
     out, _ = lax.scan(step, init, xs)
     return jax_state.unflatten(out, layout)
 
 
 def _indexed_loop(arrays, n: int, item, body, state, names, extra_test):
-    """Early exit (`break`/`return` lowered into `extra_test`): a `lax.while_loop` over the row index."""
+    """Early exit (`break`/`return` lowered into `extra_test`): a masked `lax.scan` over the rows when the
+    loop carries a float (see jax_scan.py), else a `lax.while_loop` over the row index."""
     init, layout = jax_state.flatten(state, names)
+    go_on = _test_of(extra_test, layout, "this loop's `break`")
 
-    def cond_fun(carry):
-        i, carry = carry
-        go_on = _predicate(extra_test(*jax_state.unflatten(carry, layout)), "this loop's `break`")
-        return jnp.logical_and(i < n, go_on)
+    def step(i, rows, carry):
+        return _checked(body(item(i, rows), *jax_state.unflatten(carry, layout)), carry, layout, "this `for` loop")
 
-    def body_fun(carry):
-        i, carry = carry
-        rows = tuple(lax.dynamic_index_in_dim(a, i, keepdims=False) for a in arrays)
-        out = tuple(body(item(i, rows), *jax_state.unflatten(carry, layout)))
-        dynamic, _ = jax_state.check_structure(out, layout, "this `for` loop")
-        return i + 1, jax_state.check_loop_types(dynamic, carry, layout, "this `for` loop")
+    def masked():
+        xs = (jnp.arange(n) if _needs_index(item) else None, tuple(a[:n] for a in arrays))
+        return jax_scan.masked_scan(n, lambda _, carry: go_on(carry), lambda x, carry: step(*x, carry), init, xs)
 
-    _, out = lax.while_loop(cond_fun, body_fun, (jnp.asarray(0), init))
-    return jax_state.unflatten(out, layout)
+    def while_loop(watch):
+        def cond_fun(carry):
+            i, carry = carry
+            return jnp.logical_and(i < n, go_on(carry))
+
+        def body_fun(carry):
+            i, carry = carry
+            rows = tuple(lax.dynamic_index_in_dim(a, i, keepdims=False) for a in arrays)
+            return i + 1, watch(step(i, rows, carry))
+        return lax.while_loop(cond_fun, body_fun, (jnp.asarray(0), init))[1]
+
+    return jax_state.unflatten(jax_scan.lowered(n, init, masked, while_loop), layout)
 
 
-def _range_loop(r: JaxRange, body, state, names, extra_test):
-    """`for i in range(start, stop, step)` with a traced bound: a `lax.while_loop` over `i`."""
+def _range_loop(r: JaxRange, body, state, names, extra_test, limit):
+    """`for i in range(start, stop, step)` with a traced bound: a `lax.while_loop` over `i`; a masked
+    `lax.scan` when its length is static (Python int bounds: a range a traced `break` stopped being a
+    Python loop) or `maximum_iterations` is a Python int, and the loop carries a float."""
     dtype = jnp.result_type(*(jnp.asarray(b) for b in (r.start, r.stop, r.step)))
     start, stop, step = (jnp.asarray(b, dtype) for b in (r.start, r.stop, r.step))
     state = _returns_defined(tuple(state), names, body, (jax.ShapeDtypeStruct((), dtype),))
     init, layout = jax_state.flatten(state, names)
+    go_on = None if extra_test is None else _test_of(extra_test, layout, "this loop's `break`")
 
     def in_range(i):
         if isinstance(r.step, int):
             return i < stop if r.step > 0 else i > stop
         return jnp.where(step > 0, i < stop, i > stop)
 
-    def cond_fun(carry):
-        i, carry = carry
-        if extra_test is None:
-            return in_range(i)
-        go_on = _predicate(extra_test(*jax_state.unflatten(carry, layout)), "this loop's `break`")
-        return jnp.logical_and(in_range(i), go_on)
+    def iteration(i, carry):
+        return _checked(body(i, *jax_state.unflatten(carry, layout)), carry, layout, "this `for` loop")
 
-    def body_fun(carry):
-        i, carry = carry
-        out = tuple(body(i, *jax_state.unflatten(carry, layout)))
-        dynamic, _ = jax_state.check_structure(out, layout, "this `for` loop")
-        return i + step, jax_state.check_loop_types(dynamic, carry, layout, "this `for` loop")
+    n = _range_bound(r, jax_scan.static_bound(limit))
 
-    _, out = lax.while_loop(cond_fun, body_fun, (start, init))
-    return jax_state.unflatten(out, layout)
+    def masked():
+        static = _range_bound(r, None) is not None
+
+        def go(i, carry):       # (an `i` of a static range is always in range)
+            ok = jnp.asarray(True) if static else in_range(i)
+            return ok if go_on is None else jnp.logical_and(ok, go_on(carry))
+        return jax_scan.masked_scan(n, go, iteration, init, jnp.arange(n, dtype=dtype) * step + start)
+
+    def while_loop(watch):
+        def cond_fun(carry):
+            i, count, carry = carry
+            ok = in_range(i) if limit is None else jnp.logical_and(in_range(i), count < limit)
+            return ok if go_on is None else jnp.logical_and(ok, go_on(carry))
+
+        def body_fun(carry):
+            i, count, carry = carry
+            return i + step, None if count is None else count + 1, watch(iteration(i, carry))
+        return lax.while_loop(cond_fun, body_fun, (start, None if limit is None else jnp.asarray(0), init))[2]
+
+    return jax_state.unflatten(jax_scan.lowered(n, init, masked, while_loop), layout)
+
+
+def _range_bound(r: JaxRange, limit: Optional[int]) -> Optional[int]:
+    """The static number of iterations of `r` (capped by `limit`): its length if its bounds are Python ints,
+    else `limit`."""
+    if all(isinstance(b, int) for b in (r.start, r.stop, r.step)):
+        length = len(builtins.range(r.start, r.stop, r.step))
+        return length if limit is None else min(length, limit)
+    return limit
 
 
 # --- builtins, logical ops, print, assert ------------------------------------------------------------

@@ -13,6 +13,15 @@ and the hand-written `lax` version:
 - the steady-state call once compiled (best of repeated, interleaved timed batches);
 - the ratios converted / hand-written.
 
+A second table covers loops with a static bound that carry a float (a `while` with
+`maximum_iterations`, a `for` with `break` over an array or over `range(1000)`), which the backend
+lowers to a masked `lax.scan` so that reverse-mode `jax.grad` works. Each runs twice, stopping early
+(after about 10 iterations) and late (about 1,000), and reports, side by side in one run, the trace and
+the steady-state call of the converted function (the masked scan), of the same loop written by hand
+with `lax.while_loop` (what the backend emitted before, which stops at once but `jax.grad` can't
+differentiate), and of a hand-written `lax.scan` with a `jnp.where` mask; then the steady-state
+`jax.jit(jax.grad(...))` of the converted function and of the hand-written scan.
+
 Run: python tools/bench/jax_control_flow.py [--repeat 7] [--number 200]
 Target (issue 7): converted code within 5% of hand-written lax once compiled.
 """
@@ -94,6 +103,83 @@ WORKLOADS = {
 }
 
 
+# --- loops with a static bound: (converted Python, lax.while_loop, lax.scan with a mask, {case: arguments}) --
+
+def shrink(x, stop):
+    while jnp.max(x) > stop:
+        ag.set_loop_options(maximum_iterations=1000)
+        x = x * 0.995
+    return jnp.sum(x)
+
+
+def shrink_while(x, stop):
+    return jnp.sum(lax.while_loop(lambda c: (c[0] < 1000) & (jnp.max(c[1]) > stop),
+                                  lambda c: (c[0] + 1, c[1] * 0.995), (0, x))[1])
+
+
+def shrink_scan(x, stop):
+    def step(x, _):
+        return jnp.where(jnp.max(x) > stop, x * 0.995, x), None
+    return jnp.sum(lax.scan(step, x, None, length=1000)[0])
+
+
+def until(xs, stop):
+    total = 0.0
+    for x in xs:
+        total += x
+        if total > stop:
+            break
+    return total
+
+
+def until_while(xs, stop):
+    def body(c):
+        i, total = c
+        return i + 1, total + xs[i]
+    return lax.while_loop(lambda c: (c[0] < xs.shape[0]) & (c[1] <= stop), body, (0, 0.0))[1]
+
+
+def until_scan(xs, stop):
+    def step(total, x):
+        return jnp.where(total > stop, total, total + x), None
+    return lax.scan(step, 0.0, xs)[0]
+
+
+def growth(x, stop):
+    for i in range(1000):
+        x = x * 1.001 + 0.001
+        if x > stop:
+            break
+    return x
+
+
+def growth_while(x, stop):
+    def body(c):
+        i, x = c
+        return i + 1, x * 1.001 + 0.001
+    return lax.while_loop(lambda c: (c[0] < 1000) & ((c[0] == 0) | (c[1] <= stop)), body, (0, x))[1]
+
+
+def growth_scan(x, stop):
+    def step(c, _):
+        x, done = c
+        x = jnp.where(done, x, x * 1.001 + 0.001)
+        return (x, done | (x > stop)), None
+    return lax.scan(step, (x, False), None, length=1000)[0][0]
+
+
+_FLOATS = jnp.linspace(1.0, 2.0, 256)
+_ROWS = jnp.full(1000, 0.01)
+BOUNDED = {
+    "while, cap 1,000, 256 floats": (shrink, shrink_while, shrink_scan,
+                                     {"stops at 11": (_FLOATS, 1.9), "stops at 1,000 (cap)": (_FLOATS, 0.0)}),
+    "for x in xs (1,000 rows), break": (until, until_while, until_scan,
+                                        {"stops at 11": (_ROWS, 0.105), "runs 1,000": (_ROWS, 100.0)}),
+    "for i in range(1000), traced break": (growth, growth_while, growth_scan,
+                                           {"stops at 10": (1.0, 1.01), "runs 1,000": (1.0, 100.0)}),
+}
+
+
 # --- timing ------------------------------------------------------------------------------------------
 
 def first_call(make, args, repeat: int) -> float:
@@ -172,6 +258,33 @@ def main() -> None:
         c, h = times["converted"], times["lax"]
         print(f"{name:40} {eqns:>7} {xla:>12} {trace_c * 1e3:10.2f} / {trace_h * 1e3:<9.2f} {first_c * 1e3:7.1f} / "
               f"{first_h * 1e3:<6.1f} {first_c / first_h:5.2f} {c * 1e6:11.1f} / {h * 1e6:<9.1f} {c / h:6.3f}")
+    bounded_loops(opts)
+
+
+def bounded_loops(opts) -> None:
+    print("\nLoops with a static bound that carry a float: converted (a masked lax.scan) against the same loop as a "
+          "hand-written lax.while_loop and as a hand-written lax.scan with a jnp.where mask\n")
+    header = (f"{'workload':36} {'case':22} {'trace conv / while / scan (ms)':>31} "
+              f"{'steady conv / while / scan (us)':>32} {'conv/while':>10} {'grad conv / scan (us)':>22}")
+    print(header)
+    print("-" * len(header))
+    for name, (converted, by_while, by_scan, cases) in BOUNDED.items():
+        for case, args in cases.items():
+            got = jax.jit(ag.convert(converted))(*args)
+            for hand in (by_while, by_scan):
+                assert jnp.allclose(got, jax.jit(hand)(*args), rtol=1e-5), (name, case, hand.__name__)
+            jaxpr = str(jax.make_jaxpr(ag.convert(converted))(*args))
+            assert "while" not in jaxpr, jaxpr
+            makers = {"conv": lambda: jax.jit(ag.convert(converted)), "while": lambda: jax.jit(by_while),
+                      "scan": lambda: jax.jit(by_scan)}
+            traces = {k: trace_time(make, args, 5) for k, make in makers.items()}
+            times = steady({k: make() for k, make in makers.items()}, args, opts.repeat, opts.number)
+            grads = steady({"conv": jax.jit(jax.grad(ag.convert(converted))), "scan": jax.jit(jax.grad(by_scan))},
+                           args, opts.repeat, opts.number)
+            print(f"{name:36} {case:22} {traces['conv'] * 1e3:9.2f} / {traces['while'] * 1e3:5.2f} / "
+                  f"{traces['scan'] * 1e3:<7.2f} {times['conv'] * 1e6:10.1f} / {times['while'] * 1e6:6.1f} / "
+                  f"{times['scan'] * 1e6:<8.1f} {times['conv'] / times['while']:10.2f} "
+                  f"{grads['conv'] * 1e6:10.1f} / {grads['scan'] * 1e6:<9.1f}")
 
 
 if __name__ == "__main__":
