@@ -591,21 +591,40 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
     """`while test:` — a Python loop while the test gives Python values; the rest of the loop is staged
     from the first iteration whose test is a staged value."""
     test = test_fn()
+    ran = 0                   # iterations run in Python: they count towards `maximum_iterations`
     while True:
         if test.__class__ is not bool and test.__class__ is MaybeValue:   # defined on some staged paths only
             test = test.read("while")
         if test.__class__ is not bool and (backend := backend_for(test)) is not None:
             _check_no_outer(outer, "`while` loop", body_fn, test_fn)
+            rest = _remaining(opts, ran)
+            if rest is _OVER:
+                return
             if verbosity.level >= 2:
                 verbosity.staged("`while` loop", backend, names)
             shared = _Shared(names, (test_fn, body_fn), backend)
             shared.stage("`while` loop", lambda state: _staged_while(backend, shared.test(test_fn), shared.function(body_fn),
-                                                     state, names, opts, composites))
+                                                     state, names, rest, composites))
             return
         if not test:
             return
         body_fn()
+        ran += 1
         test = test_fn()
+
+
+_OVER = object()
+
+
+def _remaining(opts, ran: int):
+    """The loop options for the staged rest of a loop that ran `ran` iterations in Python first: its
+    `maximum_iterations` counts those; `_OVER` when they already reached it (the loop is over)."""
+    limit = opts.get("maximum_iterations") if opts and ran else None
+    if limit is None:
+        return opts
+    if isinstance(limit, int) and limit <= ran:
+        return _OVER
+    return {**opts, "maximum_iterations": limit - ran}    # a tensor limit: the framework's subtraction
 
 
 def _check_defined_before_loop(state, names, construct: str, backend=None, body_fn=None) -> None:
@@ -851,8 +870,11 @@ def _go_on(extra_test, iterable, done, body_fn, names, opts, composites, outer=(
             "is staged.")))
     _check_no_outer(outer, "`for` loop", body_fn)
     start = iterable.start if done is None else done + iterable.step
+    remaining = _remaining(opts, len(range(iterable.start, start, iterable.step)))
+    if remaining is _OVER:
+        return False
     rest = backend.need("range", "a loop over a `range` that a tensor may stop")(start, iterable.stop, iterable.step)
-    _stage_for(backend, rest, body_fn, names, extra_test, opts, composites)
+    _stage_for(backend, rest, body_fn, names, extra_test, remaining, composites)
     return False
 
 

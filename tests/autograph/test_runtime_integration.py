@@ -180,3 +180,28 @@ def test_a_comprehension_variable_named_like_a_loop_variable_is_not_loop_state()
 
     assert tf.function(scaled)(tf.constant([1, 2])) == ([0, 2, 4], [6])
     assert ag.convert(scaled).generated([1, 2]) == scaled([1, 2])
+
+
+def _doubling_while(x):
+    while True:               # the test is Python's: the first iteration runs in Python, the rest is staged
+        ag.set_loop_options(maximum_iterations=3)
+        x = x * 2.0
+        if x > 1000.0:
+            break
+    return x
+
+
+def _doubling_for(x):
+    for _ in range(10):       # a Python range: the tensor `break` stages the rest of it
+        ag.set_loop_options(maximum_iterations=3)
+        x = x * 2.0
+        if x > 1000.0:
+            break
+    return x
+
+
+@pytest.mark.parametrize("fn", [_doubling_while, _doubling_for])
+def test_maximum_iterations_counts_the_iterations_run_in_python_before_the_loop_is_staged(fn):
+    """Three iterations in all, not one in Python and three more staged (found by the JAX gradient work)."""
+    assert float(tf.function(fn)(tf.constant(1.0))) == 8.0
+    assert float(tf.function(fn)(tf.constant(600.0))) == 1200.0

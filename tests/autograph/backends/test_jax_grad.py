@@ -67,9 +67,6 @@ def grow_forever(x, w):
     return x
 
 
-@pytest.mark.xfail(strict=True, reason="known bug, not the backend's: operators/control_flow.py while_stmt runs "
-                   "iterations whose test is a Python value in Python and passes maximum_iterations unchanged to the "
-                   "staged rest, so `while True` with a cap of 6 runs 7 times (lax.while_loop did the same)")
 def test_maximum_iterations_counts_the_iterations_run_in_python_before_staging():
     close(jit(grow_forever)(0.1, 1.1), grow_python(0.1, 1.1))
 
