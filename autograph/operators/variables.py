@@ -3,7 +3,13 @@ from __future__ import annotations
 
 
 class Undefined:
-    """The value of a variable that has not been assigned on this path."""
+    """The value of a variable that has not been assigned on this path.
+
+    Using it as a value raises UnboundLocalError, as Python does for the variable (`ld`, `bool`). Asking
+    about it is answered the way Python's attribute protocol expects, so that `hasattr`, `getattr(u, name,
+    default)`, `copy`, `pickle` and tracers that probe the values they are given (dynamo, pytree) work: a
+    missing attribute is an AttributeError (naming the variable), and a copy is another `Undefined` of
+    the same name."""
 
     __slots__ = ("symbol_name",)
 
@@ -13,8 +19,15 @@ class Undefined:
     def __repr__(self) -> str:
         return f"Undefined({self.symbol_name!r})"
 
+    def __reduce__(self):
+        return Undefined, (self.symbol_name,)
+
     def __getattr__(self, name):
-        raise UnboundLocalError(f"local variable '{self.symbol_name}' is used before it is assigned a value")
+        # Called only for attributes it lacks; `symbol_name` is one while `copy` rebuilds an instance.
+        if name == "symbol_name":
+            raise AttributeError(name)
+        raise AttributeError(f"'Undefined' object has no attribute '{name}': local variable "
+                             f"'{self.symbol_name}' is used before it is assigned a value", name=name, obj=self)
 
     def __bool__(self):
         raise UnboundLocalError(f"local variable '{self.symbol_name}' is used before it is assigned a value")
