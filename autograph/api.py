@@ -483,7 +483,7 @@ def _convert_root(fn: types.FunctionType, options: ConversionOptions):
     if getattr(fn, DO_NOT_CONVERT_MARK, False):
         return fn
     try:
-        return _instantiate(_conversion(fn, options.recursive), fn)
+        converted = _instantiate(_conversion(fn, options.recursive), fn)
     except SourceUnavailableError as e:
         _warn_once(fn, f"autograph could not convert {fn.__qualname__} and runs it as is: {e}")
         if verbosity.level:
@@ -496,6 +496,8 @@ def _convert_root(fn: types.FunctionType, options: ConversionOptions):
                 verbosity.logger.info("runs %s unconverted (fallback=True): %s", fn.__qualname__, e)
             return fn
         raise e.with_traceback(None) from None
+    backends.note_converted(converted)
+    return converted
 
 
 def _warn_once_unsourced(fn) -> None:

@@ -16,6 +16,7 @@ import importlib
 import sys
 import threading
 import warnings
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -104,6 +105,10 @@ class Backend:
     # static_bool(pred) -> True/False when tracing already knows a staged condition's value (static shapes,
     # constants), else None: an `if` on it then runs as Python's, tracing only the branch it takes.
     static_bool: Optional[Callable] = None
+    # mark_converted(fn): called once for each function `convert` returns (those made before the backend
+    # registered too), for a framework whose tracer must be told how to treat converted code. The torch
+    # backend has dynamo hand a converted function to AOTAutograd untraced (torch.py, "torch.compile").
+    mark_converted: Optional[Callable] = None
     extra: dict = field(default_factory=dict)
 
     def need(self, capability: str, construct: str) -> Callable:
@@ -173,7 +178,24 @@ def register_backend(backend: Backend) -> Backend:
         _backends = tuple(b for b in _backends if b.name != backend.name) + (backend,)
         _generation += 1
         _type_cache.clear()
+    if backend.mark_converted is not None:
+        for fn in list(_converted):
+            backend.mark_converted(fn)
     return backend
+
+
+_converted: "weakref.WeakSet" = weakref.WeakSet()   # every function `convert` made, for `mark_converted`
+
+
+def note_converted(fn) -> None:
+    """Called by `convert` for each function it returns: loads the adapters of the frameworks imported by now
+    (so that theirs see `fn` before any tracer does) and lets every backend mark `fn`."""
+    if _lazy_watch:
+        _load_imported_adapters()
+    _converted.add(fn)
+    for backend in _backends:
+        if backend.mark_converted is not None:
+            backend.mark_converted(fn)
 
 
 def unregister_backend(name: str) -> None:

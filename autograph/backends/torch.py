@@ -42,6 +42,7 @@ import torch
 
 from autograph import backends
 from autograph.backends import torch_capture as capture
+from autograph.backends import torch_compile
 from autograph.backends import torch_state as ts
 from autograph.errors import StagingError, at_user_line
 
@@ -103,25 +104,58 @@ def _fresh(t: torch.Tensor) -> torch.Tensor:
 def _cond(pred, true_fn, false_fn, names=()):
     """`if` on a staged tensor: PyTorch's cond operator. Each branch runs once to learn its outputs and
     the tensors it reads (see torch_capture.py), then is traced by the operator; Python numbers are lifted
-    to tensors of the other branch's dtype, and values both branches agree on stay Python values."""
+    to tensors of the other branch's dtype, and values both branches agree on stay Python values. A tensor
+    from outside that a branch changes in place is changed on a copy, which the operator also returns and
+    which is copied back into the tensor afterwards (as Python's in-place update would leave it)."""
     pred = _predicate(pred, "this `if`")
-    true_out, free_true = capture.record(lambda: tuple(true_fn()))
-    false_out, free_false = capture.record(lambda: tuple(false_fn()))
-    true_leaves, layout = ts.flatten(true_out, names)
-    false_leaves, false_layout = ts.flatten(false_out, names)
+    true_run = capture.record(lambda: tuple(true_fn()))
+    false_run = capture.record(lambda: tuple(false_fn()))
+    true_leaves, layout = ts.flatten(true_run.out, names)
+    false_leaves, false_layout = ts.flatten(false_run.out, names)
     ts.check_structure(false_layout, layout, "this `if`")
     ts.check_branch_shapes(true_leaves, false_leaves, layout.leaf_names)
     plan = ts.branch_plan(true_leaves, false_leaves, layout.leaf_names)
-    free = list({id(t): t for t in free_true + free_false}.values())
+    free = _unique(true_run.free + false_run.free)
+    changed = _unique([t for t, _, _ in true_run.changed + false_run.changed])
 
     def traced(fn):
         def run():
             leaves, _ = ts.flatten(tuple(fn()), names)
-            return tuple(_fresh(ts.lift(v, dtype)) for v, dtype in zip(leaves, plan) if dtype != ts.STATIC)
+            outputs = [_fresh(ts.lift(v, dtype)) for v, dtype in zip(leaves, plan) if dtype != ts.STATIC]
+            return (*outputs, *(_fresh(t) for t in changed))      # `t`: its copy, where this branch made one
         return capture.substituted(run, free)
 
-    out = iter(_cond_op(pred, traced(true_fn), traced(false_fn), tuple(capture.resolve(t) for t in free)))
-    return ts.unflatten([v if dtype == ts.STATIC else next(out) for v, dtype in zip(true_leaves, plan)], layout)
+    out = _cond_op(pred, traced(true_fn), traced(false_fn), _operands([capture.resolve(t) for t in free]))
+    n = len(out) - len(changed)
+    _write_back(changed, out[n:])
+    dynamic = iter(out[:n])
+    values = []
+    for v, other, dtype in zip(true_leaves, false_leaves, plan):
+        value = v if dtype == ts.STATIC else next(dynamic)
+        values.append(v if v is other and any(v is t for t in changed) else value)   # `x += 1` keeps `x`
+    return ts.unflatten(values, layout)
+
+
+def _operands(tensors: list) -> tuple:
+    """Inputs for cond or while_loop, which reject inputs that alias one another (`x` and a view `x[0]` of
+    it, one tensor given twice): a view, or a tensor given again, is passed as a copy. The branches and
+    bodies only read them (they change copies; see torch_capture.py)."""
+    seen, out = set(), []
+    for t in tensors:
+        aliased = isinstance(t, torch.Tensor) and (id(t) in seen or t._is_view())
+        seen.add(id(t))
+        out.append(t.clone() if aliased else t)
+    return tuple(out)
+
+
+def _unique(tensors: list) -> list:
+    return list({id(t): t for t in tensors}.values())
+
+
+def _write_back(changed: list, new_values) -> None:
+    """Give each tensor changed in place in a branch or loop body its new value."""
+    for t, new in zip(changed, new_values):
+        t.copy_(new)
 
 
 # --- while -----------------------------------------------------------------------------------------
@@ -146,13 +180,15 @@ def _numbers_lifted(state) -> tuple:
 
 def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opts: dict, construct: str) -> tuple:
     """`while test(*state): state = body(*state)` as one while_loop. The test and body run once first, to
-    find the tensors they read and the dtype of each variable that starts as a Python number."""
+    find the tensors they read, the dtype of each variable that starts as a Python number, and the loop
+    variables they change in place (`steps += 1`): the body changes copies, and a tensor that came from
+    outside the loop gets the final value back afterwards."""
     leaves, layout = ts.flatten(state, names)
     plan = _number_dtypes(body, state, leaves, layout, ts.loop_plan(leaves))
     from_number = tuple(not isinstance(v, torch.Tensor) for v in leaves)
     for _ in range(2 * len(leaves) + 2):                # a number may widen twice: int64, float32, float64
         try:
-            free = _discover(test, body, leaves, layout, plan, from_number, construct)
+            free, in_place = _discover(test, body, leaves, layout, plan, from_number, construct)
             break
         except ts.Retry as retry:
             plan = retry.plan
@@ -174,13 +210,22 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
 
     def body_fn(*carry):
         new = _step(body, carry[counted:], rebuild, leaves, layout, plan, from_number, construct)
-        return (carry[0] + 1, *new) if counted else new
+        return (carry[0] + 1, *(_fresh(v) for v in new)) if counted else tuple(_fresh(v) for v in new)
 
     carried = tuple(ts.lift(v, dtype) for v, dtype in zip(leaves, plan) if dtype != ts.STATIC)
     initial = (torch.tensor(0), *carried) if counted else carried
-    out = _while_op(capture.substituted(cond_fn, free), capture.substituted(body_fn, free), initial,
-                    tuple(capture.resolve(t) for t in free))
-    return rebuild(tuple(out)[counted:])
+    operands = _operands([*initial, *(capture.resolve(t) for t in free)])
+    out = _while_op(capture.substituted(cond_fn, free), capture.substituted(body_fn, free),
+                    operands[:len(initial)], operands[len(initial):])
+    final = [v if dtype == ts.STATIC else None for v, dtype in zip(leaves, plan)]
+    dynamic = iter(tuple(out)[counted:])
+    for i, dtype in enumerate(plan):
+        if dtype != ts.STATIC:
+            final[i] = next(dynamic)
+    for i in in_place:                                  # `x += 1` in the body: `x` keeps its identity
+        _write_back([leaves[i]], [final[i]])
+        final[i] = leaves[i]
+    return ts.unflatten(final, layout)
 
 
 def _number_dtypes(body, state: tuple, leaves: list, layout, plan: tuple) -> tuple:
@@ -206,8 +251,9 @@ def _number_dtypes(body, state: tuple, leaves: list, layout, plan: tuple) -> tup
     return tuple(widened)
 
 
-def _discover(test, body, leaves, layout, plan, from_number, construct) -> list:
-    """Run the test and one body step on the initial state: the tensors they read from outside."""
+def _discover(test, body, leaves, layout, plan, from_number, construct) -> tuple:
+    """Run the test and one body step on the initial state: the tensors they read from outside, and the
+    indices of the leaves from outside the loop (not lifted numbers) that the body changes in place."""
     carried = [ts.lift(v, dtype) for v, dtype in zip(leaves, plan) if dtype != ts.STATIC]
     static = [v if dtype == ts.STATIC else None for v, dtype in zip(leaves, plan)]
 
@@ -218,8 +264,25 @@ def _discover(test, body, leaves, layout, plan, from_number, construct) -> list:
     def once():
         _predicate(test(*rebuild(carried)), f"this {construct}")
         return _step(body, carried, rebuild, leaves, layout, plan, from_number, construct)
-    _, free = capture.record(once, made=carried)
-    return free
+    run = capture.record(once, inputs=carried)
+    dynamic = [i for i, dtype in enumerate(plan) if dtype != ts.STATIC]
+    in_place = []
+    for t, _, op in run.changed:
+        j = next((j for j, c in enumerate(carried) if c is t), None)
+        if j is None:
+            raise StagingError(at_user_line(
+                f"this {construct} over tensors changes a tensor in place (`{op}`) that is not one of its loop "
+                "variables; PyTorch's while_loop can't change what it does not carry. Assign the new value to a "
+                "variable instead (`buf = buf + 1`, not `buf.add_(1)`)."))
+        i = dynamic[j]
+        if run.out[j] is not t:
+            raise StagingError(at_user_line(
+                f"'{layout.leaf_names[i]}' is changed in place (`{op}`) and then reassigned in this tensor-dependent "
+                f"{construct}; PyTorch's while_loop can't change its inputs. Write the update as an assignment "
+                f"(`{layout.leaf_names[i]} = {layout.leaf_names[i]} + ...`)."))
+        if not from_number[i]:
+            in_place.append(i)
+    return run.free, in_place
 
 
 def _step(body, carry, rebuild, leaves, layout, plan, from_number, construct) -> tuple:
@@ -232,7 +295,7 @@ def _step(body, carry, rebuild, leaves, layout, plan, from_number, construct) ->
         value = ts.check_loop_leaf(new, leaves[i], None if dtype == ts.STATIC else next(old), dtype,
                                    layout.leaf_names[i], construct, plan, i, from_number[i])
         if dtype != ts.STATIC:
-            out.append(_fresh(value))
+            out.append(value)
     return tuple(out)
 
 
@@ -461,4 +524,6 @@ BACKEND = backends.register_backend(backends.Backend(
     assert_=_assert,
     probe=capture.untraced,
     zeros_like=_zeros_like,
+    mark_converted=torch_compile.mark_converted,
 ))
+torch_compile.watch_for_dynamo()

@@ -15,15 +15,29 @@ is all closures, so the backend:
 Substitutions nest: a branch inside a branch resolves its free tensors through
 the enclosing substitution, so the operands it passes are the enclosing
 sub-graph's own inputs.
+
+The operators also reject a branch or body that changes its inputs in place
+(`steps += 1` on a carried tensor: "body_fn might be modifying the input!",
+once functionalized by `run_decompositions`, `torch.compile` or ONNX export).
+So both modes copy on write: an op that would change in place a tensor the run
+did not make (`x += 1`, `x.add_(1)`, `x[i] = v`, `out=x`) changes a copy, which
+stands in for that tensor for the rest of the run. `Recorder` reports the
+tensors it copied (`Run.changed`), and the backend gives the new values back to
+them after the operator, as Python's in-place update would have. An in-place
+change through a view of such a tensor (`x[0] += 1`) can't be redirected to a
+copy, and is an error that says what to write instead.
 """
 from __future__ import annotations
 
 import threading
-from typing import Callable, Iterable
+from dataclasses import dataclass
+from typing import Callable, Iterable, Optional
 
 import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
+
+from autograph.errors import StagingError, at_user_line
 
 try:
     from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing as _not_traced
@@ -45,45 +59,111 @@ def _tensors(tree) -> list:
     return [t for t in pytree.tree_leaves(tree) if isinstance(t, torch.Tensor)]
 
 
-class Recorder(TorchFunctionMode):
-    """Records the tensors that ops read but that were made neither by those ops nor given as `made`."""
+_IN_PLACE_OPERATORS = frozenset({"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
+                                  "__ipow__", "__imatmul__", "__iand__", "__ior__", "__ixor__", "__ilshift__",
+                                  "__irshift__", "__setitem__", "__delitem__"})
 
-    def __init__(self, made: Iterable[torch.Tensor] = ()):
+
+def _changed_in_place(func, args, kwargs) -> Optional[torch.Tensor]:
+    """The tensor an op changes in place: `out=`, or the first argument of `x.add_(...)`, `torch.relu_(x)`,
+    `x += y`, `x[i] = v` or an op called with `inplace=True`."""
+    out = kwargs.get("out")
+    if isinstance(out, torch.Tensor):
+        return out
+    if not args or not isinstance(args[0], torch.Tensor):
+        return None
+    name = getattr(func, "__name__", "")
+    if name in _IN_PLACE_OPERATORS or kwargs.get("inplace") is True or (
+            name.endswith("_") and not name.endswith("__") and name != "requires_grad_"):
+        return args[0]
+    return None
+
+
+class _Tracked(TorchFunctionMode):
+    """Swaps tensors for their stand-ins in every op's arguments, and copies on write (see the module's
+    docstring) every tensor that the run did not make."""
+
+    def __init__(self, originals: Iterable[torch.Tensor] = (), stand_ins: Iterable[torch.Tensor] = (),
+                 made: Iterable[torch.Tensor] = ()):
         super().__init__()
-        self._made: list = list(made)             # held, so their ids stay unique while recording
+        self.originals: list = list(originals)    # held, so their ids stay unique
+        self.mapping = {id(t): s for t, s in zip(self.originals, stand_ins)}
+        self._made: list = list(made)
         self._made_ids = {id(t) for t in self._made}
+        self.copied: dict = {}                     # id(copy) -> (the tensor it stands for, the op that changed it)
+
+    def swap(self, value):
+        return self.mapping.get(id(value), value) if isinstance(value, torch.Tensor) else value
+
+    def _read(self, args, kwargs) -> None:
+        """Called with each op's arguments as the run gives them, before any swap."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        self._read(args, kwargs)
+        if self.mapping:
+            args, kwargs = pytree.tree_map_only(torch.Tensor, self.swap, (args, kwargs))
+        target = _changed_in_place(func, args, kwargs)
+        if target is not None:
+            op = getattr(func, "__name__", "an in-place op")
+            if target._is_view() and id(target._base) not in self._made_ids:
+                raise StagingError(at_user_line(
+                    f"this statement changes part of a tensor in place (`{op}` on a view of it, as in `x[0] += 1`) "
+                    "in a branch or loop body on tensors, and the tensor comes from outside it; PyTorch's cond and "
+                    "while_loop can't change their inputs. Write the update as an assignment to the tensor itself "
+                    "(`x[0] = x[0] + 1`), or clone it first (`x = x.clone()`)."))
+            if id(target) not in self._made_ids:
+                copy = self._copy(target, op)
+                args, kwargs = pytree.tree_map_only(torch.Tensor, lambda t: copy if t is target else t,
+                                                    (args, kwargs))
+        out = func(*args, **kwargs)
+        self._note_made(_tensors(out))
+        return out
+
+    def _note_made(self, tensors: list) -> None:
+        self._made.extend(tensors)
+        self._made_ids.update(id(t) for t in tensors)
+
+    def _copy(self, target: torch.Tensor, op: str) -> torch.Tensor:
+        """A copy of `target` (which the run did not make) that stands in for it from now on."""
+        copy = target.clone()          # inside the handler: this mode is not in force, the clone is traced
+        self.originals.append(target)
+        for key, value in list(self.mapping.items()):
+            if value is target:
+                self.mapping[key] = copy
+        self.mapping[id(target)] = copy
+        self._note_made([copy])
+        self.copied[id(copy)] = (target, op)
+        return copy
+
+
+class Recorder(_Tracked):
+    """Records the tensors that ops read but that were neither made by those ops nor given as `inputs`."""
+
+    def __init__(self, inputs: Iterable[torch.Tensor] = ()):
+        super().__init__()
+        self.inputs: list = list(inputs)          # held, so their ids stay unique
+        self._input_ids = {id(t) for t in self.inputs}
         self.free: dict = {}
 
     def note(self, values) -> None:
         """Record the free tensors among `values` (a branch's outputs may be free tensors unchanged)."""
         for t in _tensors(values):
-            if id(t) not in self._made_ids:
+            if id(t) not in self._made_ids and id(t) not in self._input_ids:
                 self.free.setdefault(id(t), t)
 
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
+    def _read(self, args, kwargs) -> None:
         self.note((args, kwargs))
-        out = func(*args, **kwargs)
-        made = _tensors(out)
-        self._made.extend(made)
-        self._made_ids.update(id(t) for t in made)
-        return out
+
+    def original(self, value):
+        """`value` as the run's caller knows it: a copy made on write is the tensor it stands for."""
+        while isinstance(value, torch.Tensor) and id(value) in self.copied:
+            value = self.copied[id(value)][0]
+        return value
 
 
-class Substitute(TorchFunctionMode):
+class Substitute(_Tracked):
     """Replaces, in every op's arguments, each tensor of `mapping` (by identity) with its stand-in."""
-
-    def __init__(self, originals: list, stand_ins: Iterable[torch.Tensor]):
-        super().__init__()
-        self.originals = originals                # held, so their ids stay unique
-        self.mapping = {id(t): s for t, s in zip(originals, stand_ins)}
-
-    def swap(self, value):
-        return self.mapping.get(id(value), value) if isinstance(value, torch.Tensor) else value
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        args, kwargs = pytree.tree_map_only(torch.Tensor, self.swap, (args, kwargs or {}))
-        return func(*args, **kwargs)
 
     def __enter__(self):
         _active().append(self)
@@ -101,13 +181,26 @@ def resolve(t: torch.Tensor) -> torch.Tensor:
     return t
 
 
-def record(fn: Callable, made: Iterable[torch.Tensor] = ()):
-    """Run `fn()` once, noting its free tensors: (its result, the free tensors in first-use order). The
-    run is not recorded in the graph being traced (its ops would be dead code, some of them not pure)."""
-    with _not_traced(), Recorder(made) as recorder:
+@dataclass
+class Run:
+    """What `record` saw: `fn`'s result (a copy made on write given as the tensor it stands for), the free
+    tensors in first-use order, and `changed`: each tensor from outside that the run changed in place, with
+    the copy holding its new value and the name of the first op that changed it."""
+
+    out: object
+    free: list
+    changed: list      # [(tensor, its new value, op name)]
+
+
+def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
+    """Run `fn()` once, noting its free tensors (other than `inputs`, the tensors the caller passes it) and
+    what it changes in place (on copies). The run is not recorded in the graph being traced (its ops would be
+    dead code, some of them not pure)."""
+    with _not_traced(), Recorder(inputs) as recorder:
         out = fn()
     recorder.note(out)
-    return out, list(recorder.free.values())
+    changed = [(target, recorder.swap(target), op) for target, op in recorder.copied.values()]
+    return Run(pytree.tree_map_only(torch.Tensor, recorder.original, out), list(recorder.free.values()), changed)
 
 
 def substituted(fn: Callable, originals: list) -> Callable:
@@ -122,6 +215,7 @@ def substituted(fn: Callable, originals: list) -> Callable:
 
 
 def untraced(fn: Callable):
-    """`fn()`, run without recording its ops in the graph being traced (autograph's `probe`)."""
-    with _not_traced():
+    """`fn()`, run without recording its ops in the graph being traced (autograph's `probe`), and without
+    changing the tensors it is given in place (it changes copies)."""
+    with _not_traced(), _Tracked():
         return fn()

@@ -6,6 +6,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install -e '.[torch]' to run the "
                                              "PyTorch backend tests)")
 from autograph.backends import torch_capture as capture  # noqa: E402
+from autograph.errors import StagingError  # noqa: E402
 
 
 def test_record_finds_free_tensors_in_first_use_order_and_not_made_ones():
@@ -15,15 +16,60 @@ def test_record_finds_free_tensors_in_first_use_order_and_not_made_ones():
         made = a * 3            # `a` is free, `made` is not
         return made + b, c      # `b` is read by an op, `c` is returned unchanged
 
-    out, free = capture.record(branch)
-    assert [id(t) for t in free] == [id(a), id(b), id(c)]
-    assert out[0].tolist() == [5.0, 5.0]
+    run = capture.record(branch)
+    assert [id(t) for t in run.free] == [id(a), id(b), id(c)]
+    assert run.out[0].tolist() == [5.0, 5.0] and run.changed == []
 
 
-def test_record_excludes_tensors_given_as_made():
+def test_record_excludes_tensors_given_as_inputs():
     carried, outside = torch.ones(2), torch.ones(2)
-    _, free = capture.record(lambda: carried + outside, made=[carried])
-    assert [id(t) for t in free] == [id(outside)]
+    run = capture.record(lambda: carried + outside, inputs=[carried])
+    assert [id(t) for t in run.free] == [id(outside)]
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t.__iadd__(1), lambda t: t.add_(1), lambda t: t.__setitem__(0, 5.0), lambda t: torch.add(t, 1, out=t),
+    lambda t: torch.nn.functional.relu(t, inplace=True)], ids=["+=", "add_", "x[0] = v", "out=", "inplace=True"])
+def test_an_in_place_change_of_a_tensor_from_outside_changes_a_copy(change):
+    """cond and while_loop reject branches that change their inputs: the run changes a copy, reports it, and
+    later ops on the tensor see the copy."""
+    x = torch.tensor([-1.0, 2.0])
+
+    def branch():
+        change(x)
+        return x * 1, x
+    run = capture.record(branch)
+    assert x.tolist() == [-1.0, 2.0]                               # unchanged
+    [(target, new, op)] = run.changed
+    assert target is x and new.tolist() != [-1.0, 2.0]
+    assert run.out[0].tolist() == new.tolist() and run.out[1] is x    # the copy is given back as `x`
+
+
+def test_an_in_place_change_of_a_tensor_made_by_the_run_is_left_alone():
+    def branch():
+        y = torch.zeros(2)
+        y += 1
+        return y
+    run = capture.record(branch)
+    assert run.changed == [] and run.out.tolist() == [1.0, 1.0]
+
+
+def test_an_in_place_change_through_a_view_of_an_outside_tensor_is_refused():
+    x = torch.zeros(3)
+    with pytest.raises(StagingError, match=r"x\[0\] = x\[0\] \+ 1"):
+        capture.record(lambda: x[0].add_(1))
+    assert x.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_substituted_changes_a_copy_of_a_stand_in():
+    a, stand_in = torch.ones(2), torch.zeros(2)
+    fn = capture.substituted(lambda: a.add_(1) * 1, [a])
+    assert fn(stand_in).tolist() == [1.0, 1.0] and stand_in.tolist() == [0.0, 0.0]
+
+
+def test_untraced_changes_copies():
+    x = torch.zeros(1)
+    assert capture.untraced(lambda: x.add_(1)).item() == 1.0 and x.item() == 0.0
 
 
 def test_substituted_swaps_free_tensors_for_the_stand_ins():
