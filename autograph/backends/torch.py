@@ -188,7 +188,7 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     from_number = tuple(not isinstance(v, torch.Tensor) for v in leaves)
     for _ in range(2 * len(leaves) + 2):                # a number may widen twice: int64, float32, float64
         try:
-            free, in_place = _discover(test, body, leaves, layout, plan, from_number, construct)
+            free, in_place, extra = _discover(test, body, leaves, layout, plan, from_number, construct)
             break
         except ts.Retry as retry:
             plan = retry.plan
@@ -204,21 +204,32 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     limit = (opts or {}).get("maximum_iterations")
     counted = limit is not None
 
+    k = len(extra)               # tensors the body changes in place without assigning them, carried last
+
+    def carrying_extra(fn):
+        def run(*carry):
+            with capture.Substitute(extra, carry[len(carry) - k:]):
+                return fn(*carry[:len(carry) - k])
+        return run if k else fn
+
     def cond_fn(*carry):
         ok = _predicate(test(*rebuild(carry[counted:])), f"this {construct}")
         return torch.logical_and(ok, carry[0] < limit) if counted else ok
 
     def body_fn(*carry):
         new = _step(body, carry[counted:], rebuild, leaves, layout, plan, from_number, construct)
-        return (carry[0] + 1, *(_fresh(v) for v in new)) if counted else tuple(_fresh(v) for v in new)
+        changed = tuple(_fresh(t) for t in extra)          # each `t` as this iteration left it
+        return (*((carry[0] + 1,) if counted else ()), *(_fresh(v) for v in new), *changed)
 
     carried = tuple(ts.lift(v, dtype) for v, dtype in zip(leaves, plan) if dtype != ts.STATIC)
-    initial = (torch.tensor(0), *carried) if counted else carried
+    initial = (*((torch.tensor(0),) if counted else ()), *carried, *(capture.resolve(t) for t in extra))
     operands = _operands([*initial, *(capture.resolve(t) for t in free)])
-    out = _while_op(capture.substituted(cond_fn, free), capture.substituted(body_fn, free),
-                    operands[:len(initial)], operands[len(initial):])
+    out = tuple(_while_op(capture.substituted(carrying_extra(cond_fn), free),
+                          capture.substituted(carrying_extra(body_fn), free),
+                          operands[:len(initial)], operands[len(initial):]))
+    _write_back(extra, out[len(out) - k:])
     final = [v if dtype == ts.STATIC else None for v, dtype in zip(leaves, plan)]
-    dynamic = iter(tuple(out)[counted:])
+    dynamic = iter(out[counted:len(out) - k])
     for i, dtype in enumerate(plan):
         if dtype != ts.STATIC:
             final[i] = next(dynamic)
@@ -252,8 +263,9 @@ def _number_dtypes(body, state: tuple, leaves: list, layout, plan: tuple) -> tup
 
 
 def _discover(test, body, leaves, layout, plan, from_number, construct) -> tuple:
-    """Run the test and one body step on the initial state: the tensors they read from outside, and the
-    indices of the leaves from outside the loop (not lifted numbers) that the body changes in place."""
+    """Run the test and one body step on the initial state: the tensors they read from outside (not counting
+    the next), the indices of the leaves from outside the loop (not lifted numbers) that the body changes in
+    place, and the tensors from outside that it changes in place without assigning them (`out[i] = v`)."""
     carried = [ts.lift(v, dtype) for v, dtype in zip(leaves, plan) if dtype != ts.STATIC]
     static = [v if dtype == ts.STATIC else None for v, dtype in zip(leaves, plan)]
 
@@ -266,14 +278,12 @@ def _discover(test, body, leaves, layout, plan, from_number, construct) -> tuple
         return _step(body, carried, rebuild, leaves, layout, plan, from_number, construct)
     run = capture.record(once, inputs=carried)
     dynamic = [i for i, dtype in enumerate(plan) if dtype != ts.STATIC]
-    in_place = []
+    in_place, extra = [], []
     for t, _, op in run.changed:
         j = next((j for j, c in enumerate(carried) if c is t), None)
-        if j is None:
-            raise StagingError(at_user_line(
-                f"this {construct} over tensors changes a tensor in place (`{op}`) that is not one of its loop "
-                "variables; PyTorch's while_loop can't change what it does not carry. Assign the new value to a "
-                "variable instead (`buf = buf + 1`, not `buf.add_(1)`)."))
+        if j is None:                        # `out[i] = v` on a tensor the loop does not assign: carry it too
+            extra.append(t)
+            continue
         i = dynamic[j]
         if run.out[j] is not t:
             raise StagingError(at_user_line(
@@ -282,7 +292,8 @@ def _discover(test, body, leaves, layout, plan, from_number, construct) -> tuple
                 f"(`{layout.leaf_names[i]} = {layout.leaf_names[i]} + ...`)."))
         if not from_number[i]:
             in_place.append(i)
-    return run.free, in_place
+    free = [t for t in run.free if not any(t is e for e in extra)]
+    return free, in_place, extra
 
 
 def _step(body, carry, rebuild, leaves, layout, plan, from_number, construct) -> tuple:

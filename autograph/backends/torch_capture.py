@@ -37,6 +37,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
+from autograph.backends import torch_index
 from autograph.errors import StagingError, at_user_line
 
 try:
@@ -91,6 +92,7 @@ class _Tracked(TorchFunctionMode):
         self._made: list = list(made)
         self._made_ids = {id(t) for t in self._made}
         self.copied: dict = {}                     # id(copy) -> (the tensor it stands for, the op that changed it)
+        self._gathered: dict = {}                  # id(xs[i]) -> (xs[i], xs, key, dim): see torch_index.py
 
     def swap(self, value):
         return self.mapping.get(id(value), value) if isinstance(value, torch.Tensor) else value
@@ -116,9 +118,34 @@ class _Tracked(TorchFunctionMode):
                 copy = self._copy(target, op)
                 args, kwargs = pytree.tree_map_only(torch.Tensor, lambda t: copy if t is target else t,
                                                     (args, kwargs))
-        out = func(*args, **kwargs)
+        name = getattr(func, "__name__", "")
+        indexing = name in ("__getitem__", "__setitem__") and len(args) >= 2 and isinstance(args[0], torch.Tensor)
+        rewritten = torch_index.rewrite(args[0], args[1]) if indexing else None
+        if rewritten is not None:
+            out = self._index(name, args, *rewritten)
+        else:
+            out = func(*args, **kwargs)
         self._note_made(_tensors(out))
+        if target is not None and id(target) in self._gathered:
+            self._write_gathered_back(target)
         return out
+
+    def _index(self, name: str, args: tuple, key: tuple, dim: int):
+        if name == "__setitem__":
+            return torch_index.setitem(args[0], key, dim, args[2])
+        out = torch_index.getitem(args[0], key, dim)
+        if out._is_view():                         # of the copy that advanced indexing made
+            self._note_made([out._base])
+        self._gathered[id(out)] = (out, args[0], key, dim)
+        return out
+
+    def _write_gathered_back(self, row: torch.Tensor) -> None:
+        """`row = xs[i]` changed in place: give `xs[i]` its new value (in a copy of `xs` if it is from outside)."""
+        _, source, key, dim = self._gathered[id(row)]
+        source = self.swap(source)
+        if id(source) not in self._made_ids:
+            source = self._copy(source, "an in-place change of xs[i]")
+        torch_index.setitem(source, key, dim, row)
 
     def _note_made(self, tensors: list) -> None:
         self._made.extend(tensors)
