@@ -24,8 +24,8 @@ did not make (`x += 1`, `x.add_(1)`, `x[i] = v`, `out=x`) changes a copy, which
 stands in for that tensor for the rest of the run. `Recorder` reports the
 tensors it copied (`Run.changed`), and the backend gives the new values back to
 them after the operator, as Python's in-place update would have. An in-place
-change through a view of such a tensor (`x[0] += 1`) can't be redirected to a
-copy, and is an error that says what to write instead.
+change through a view of such a tensor (`row = x[0]; row += 1`) can't be
+redirected to a copy, and is an error that says what to write instead.
 """
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ class _Tracked(TorchFunctionMode):
             op = getattr(func, "__name__", "an in-place op")
             if target._is_view() and id(target._base) not in self._made_ids:
                 raise StagingError(at_user_line(
-                    f"this statement changes part of a tensor in place (`{op}` on a view of it, as in `x[0] += 1`) "
+                    f"this statement changes part of a tensor in place (`{op}` on a view of it: `row = x[0]; row += 1`) "
                     "in a branch or loop body on tensors, and the tensor comes from outside it; PyTorch's cond and "
                     "while_loop can't change their inputs. Write the update as an assignment to the tensor itself "
                     "(`x[0] = x[0] + 1`), or clone it first (`x = x.clone()`)."))

@@ -10,7 +10,9 @@ of it in its graph, and AOTAutograd traces that call with fake tensors while
 `cond`/`while_loop` in the compiled graph, and `fullgraph=True` holds. Both the
 converted function (called from compiled code, or a module's `forward`) and its
 generated code (called by the converted function when dynamo compiles that
-one's frame, as `torch.compile(fn)` does) are marked.
+one's frame, as `torch.compile(fn)` does) are marked, and each converted function
+gets its own copy of the dispatcher's code object, on which dynamo keeps its
+compiled code and counts recompilations.
 
 Importing dynamo costs about a second, so nothing is marked before the program
 imports it (`torch.compile` and `torch.export` do): functions converted before
@@ -42,6 +44,9 @@ def mark_converted(fn) -> None:
 
 def _mark(fn) -> None:
     from torch._dynamo import trace_rules
+    # Dynamo keeps compiled code, and counts recompilations against its limit (8), per code object; every
+    # converted function runs the same dispatcher code (api.py): give each its own copy of it.
+    fn.__code__ = fn.__code__.replace()
     for target in (fn, getattr(fn, "generated", None)):
         if target is None:
             continue

@@ -180,3 +180,25 @@ def test_a_broken_adapter_warns_once_and_leaves_python_semantics(fake_framework,
     with warnings.catch_warnings():
         warnings.simplefilter("error")                             # no second attempt, no second warning
         assert backends.backend_for(lazyfw.Staged()) is None
+
+
+def test_mark_converted_sees_functions_converted_before_and_after_registration():
+    """A framework whose tracer must be told about converted code (torch's dynamo) marks each function that
+    `convert` returns, including those made before its backend registered."""
+    import autograph as ag
+
+    def before(x):
+        return x
+
+    def after(x):
+        return x
+
+    early = ag.convert(before)
+    marked = []
+    backends.register_backend(backends.Backend(name="marking", mark_converted=marked.append))
+    try:
+        assert early in marked
+        late = ag.convert(after)
+        assert marked[-1] is late and late.__wrapped__ is after
+    finally:
+        backends.unregister_backend("marking")

@@ -1,0 +1,235 @@
+"""In-place updates and loop-counter indexing in staged torch branches and loops (issue 18, item 3).
+
+torch's cond and while_loop reject branches and bodies that change their inputs ("body_fn might be modifying
+the input!" in run_decompositions, torch.compile and ONNX export): the backend changes copies and gives the new
+values back after the operator (torch_capture.py). `xs[i]` with a staged loop counter is rewritten to indexing
+that traces (torch_index.py). Each program runs exported, exported and decomposed, and compiled, against eager
+PyTorch on inputs other than the ones traced with."""
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install -e '.[torch]' to run the "
+                                             "PyTorch backend tests)")
+
+import autograph as ag  # noqa: E402
+from autograph.errors import StagingError  # noqa: E402
+
+
+def halve_until_small(x):              # docs/backends.md's Halver: `steps += 1` on a carried tensor
+    steps = 0
+    while x.abs().max() > 1:
+        x = x / 2
+        steps += 1
+    return x, steps
+
+
+def count_up(x):                       # a tensor made before the loop, changed in place
+    acc = torch.zeros(())
+    while acc < x.sum():
+        acc += 1
+    return acc
+
+
+def add_in_branch(x):
+    acc = x * 1
+    if x.sum() > 0:
+        acc += 1
+    return acc
+
+
+def add_without_assigning(x):          # `buf` is not assigned in the branch: the change is given back
+    buf = x * 1
+    if x.sum() > 0:
+        buf.add_(1)
+    return buf
+
+
+def item_in_branch(x):                # `y[0]` is a variable of the `if` (autograph's composite names)
+    y = x * 1
+    if x.sum() > 0:
+        y[0] += 1
+    return y
+
+
+def alias_sees_the_change(x):          # `alias` is the same tensor as `y`, as in Python
+    y = x * 1
+    alias = y
+    if y.sum() > 0:
+        y += 1
+    return alias
+
+
+def fill(xs, n):                       # preallocate and fill: `out` is carried although not assigned
+    out = torch.zeros(4)
+    for i in range(n):
+        out[i] = xs[i] * 2
+    return out
+
+
+def gather(xs, n):
+    total = torch.zeros(())
+    for i in range(n):
+        total = total + xs[i]
+    return total
+
+
+def from_the_end(xs, n):
+    total = torch.zeros(())
+    for i in range(n):
+        total = total + xs[-1 - i]
+    return total
+
+
+def column(a, n):
+    out = torch.zeros(a.shape[0])
+    for i in range(n):
+        out = out + a[:, i]
+    return out
+
+
+def augmented_item(xs, n):
+    ys = xs.clone()
+    for i in range(n):
+        ys[i] += 10
+    return ys
+
+
+def row_changed_in_place(xs, n):       # `row` is a copy; its change is written back into `ys[i]`
+    ys = xs.clone()
+    for i in range(n):
+        row = ys[i]
+        row += 1
+    return ys
+
+
+def nested(a, n):
+    total = torch.zeros(())
+    for i in range(n):
+        for j in range(n):
+            total = total + a[i, j] * (i + 1)
+    return total
+
+
+X = torch.tensor([3.0, -8.0])
+XS, A = torch.tensor([1.0, 2.0, 4.0, 8.0]), torch.arange(16.0).reshape(4, 4)
+N_TRACED, N_RUN = torch.tensor(2), torch.tensor(3)
+PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
+    (halve_until_small, (X,), (torch.tensor([100.0, 1.0]),)),
+    (count_up, (torch.tensor([2.5]),), (torch.tensor([4.5]),)),
+    (add_in_branch, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
+    (add_in_branch, (torch.tensor([1.0]),), (torch.tensor([2.0]),)),
+    (add_without_assigning, (torch.tensor([1.0]),), (torch.tensor([2.0]),)),
+    (alias_sees_the_change, (torch.tensor([1.0]),), (torch.tensor([2.0]),)),
+    (item_in_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([3.0, 2.0]),)),
+    (fill, (XS, N_TRACED), (XS, N_RUN)),
+    (gather, (XS, N_TRACED), (XS, N_RUN)),
+    (from_the_end, (XS, N_TRACED), (XS, N_RUN)),
+    (column, (A, N_TRACED), (A, N_RUN)),
+    (augmented_item, (XS, N_TRACED), (XS, N_RUN)),
+    (row_changed_in_place, (A, N_TRACED), (A, N_RUN)),
+]
+IDS = [f"{fn.__name__}-{n}" for n, (fn, _, _) in enumerate(PROGRAMS)]
+
+
+def module(fn):
+    class Model(torch.nn.Module):
+        forward = staticmethod(ag.convert(fn))
+    return Model()
+
+
+def same(got, want) -> bool:
+    got, want = (got if isinstance(got, tuple) else (got,)), (want if isinstance(want, tuple) else (want,))
+    return len(got) == len(want) and all(torch.equal(torch.as_tensor(a), torch.as_tensor(b))
+                                         for a, b in zip(got, want))
+
+
+def fresh(args):
+    return tuple(a.clone() for a in args)
+
+
+@pytest.mark.parametrize("fn, traced, run", PROGRAMS, ids=IDS)
+def test_exported_and_decomposed_programs_agree_with_eager(fn, traced, run):
+    program = torch.export.export(module(fn), fresh(traced))
+    assert same(program.module()(*fresh(run)), fn(*fresh(run)))
+    assert same(program.run_decompositions().module()(*fresh(run)), fn(*fresh(run)))   # was "body_fn might be
+                                                                                      # modifying the input!"
+
+
+@pytest.mark.parametrize("fn, traced, run", PROGRAMS, ids=IDS)
+def test_compiled_programs_agree_with_eager(fn, traced, run):
+    compiled = torch.compile(module(fn), fullgraph=True, backend="aot_eager")
+    assert same(compiled(*fresh(traced)), fn(*fresh(traced)))
+    assert same(compiled(*fresh(run)), fn(*fresh(run)))
+
+
+def test_nested_loops_index_with_both_counters():
+    """Exported and compiled (run_decompositions of nested staged loops fails inside PyTorch, with or without
+    indexing: 'Attempting to use FunctionalTensor on its own')."""
+    program = torch.export.export(module(nested), (A, N_TRACED))
+    assert same(program.module()(A, N_RUN), nested(A, N_RUN))
+    assert same(torch.compile(module(nested), fullgraph=True, backend="aot_eager")(A, N_RUN), nested(A, N_RUN))
+
+
+def test_the_input_is_changed_as_python_would():
+    """A function that changes its argument in place in a staged loop changes the exported program's input too."""
+    def bump(x):
+        while x.sum() < 10:
+            x += 1
+        return x * 1
+
+    program = torch.export.export(module(bump), (torch.tensor([1.0, 2.0]),))
+    x, expected = torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0])
+    assert same(program.module()(x), bump(expected)) and same(x, expected) and x.tolist() == [5.0, 6.0]
+
+
+def test_the_traced_inputs_are_not_changed_while_tracing():
+    x = torch.tensor([1.0])
+    torch.export.export(module(add_without_assigning), (x,))
+    assert x.tolist() == [1.0]
+
+
+def test_a_change_through_a_view_of_a_tensor_from_outside_is_an_error_at_the_users_line():
+    def through_view(x):
+        y = x * 1
+        if x.sum() > 0:
+            row = y[0]                 # a view of `y` (a Python int index), changed in place
+            row += 1
+        return y
+
+    with pytest.raises(StagingError, match=r"test_torch_in_place.py:\d+.*`x\[0\] = x\[0\] \+ 1`"):
+        torch.export.export(module(through_view), (torch.tensor([1.0, 2.0]),))
+
+
+def test_a_loop_variable_changed_in_place_then_reassigned_is_an_error():
+    def mixed(x):
+        acc = x * 1
+        while acc.sum() < 10:
+            acc += 1
+            acc = acc * 2
+        return acc
+
+    with pytest.raises(StagingError, match="'acc' is changed in place .* and then reassigned"):
+        torch.export.export(module(mixed), (torch.tensor([1.0]),))
+
+
+def test_the_onnx_export_of_the_docs_examples_runs_in_onnxruntime():
+    pytest.importorskip("onnxscript", reason="torch.onnx.export(dynamo=True) needs onnxscript (pip install "
+                                             "onnxscript)")
+    ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed")
+    import numpy as np
+
+    class Gate(torch.nn.Module):
+        @ag.convert
+        def forward(self, x):
+            if x.sum() > 0:
+                return x * 2
+            return x - 1
+
+    for model, traced, runs in ((module(halve_until_small), [3.0, -8.0], ([100.0, 1.0], [0.5, 0.2])),
+                                (Gate(), [1.0, 2.0], ([-3.0, 1.0], [1.0, 2.0]))):
+        onnx_program = torch.onnx.export(model, (torch.tensor(traced),), dynamo=True)
+        session = ort.InferenceSession(onnx_program.model_proto.SerializeToString())
+        for x in runs:
+            got = session.run(None, {session.get_inputs()[0].name: np.array(x, dtype=np.float32)})
+            assert same(tuple(torch.as_tensor(g) for g in got), model(torch.tensor(x)))
