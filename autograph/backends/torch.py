@@ -1,4 +1,4 @@
-"""PyTorch as an autograph backend: Python `if`/`while`/`for` under `torch.export`.
+"""PyTorch as an autograph backend: Python `if`/`while`/`for` under `torch.export` and `torch.compile`.
 
 Imported lazily: `import autograph` never imports torch. The first converted
 call made after the program imported `torch` (or the first lookup of a torch
@@ -23,13 +23,17 @@ and `if x.sum() > 0:` calls `bool()` on a real tensor.
 |---|---|
 | `if`, `x if c else y` | `torch.cond` |
 | `while` | `torch._higher_order_ops.while_loop` (an error names the construct if torch lacks it) |
-| `for i in range(n)` (tensor `n`) | `while_loop` over a 0-d int64 `i` |
+| `for i in range(n)` (tensor `n`) | `while_loop` over a 0-d int64 `i`; `xs[i]` indexes with it (torch_index.py) |
 | `for row in tensor` | `while_loop` over the row index, rows read with `index_select` |
 | `enumerate(tensor)`, `zip(a, b)` | the same loop, with (index, row) or a tuple of rows (zip stops at the shortest) |
 | a `for` that appends to a list | unrolled, when the first dimension is static and there is no `break`/`return` |
 | `and`, `or`, `not` | `torch.cond` on the left operand (lazy), `torch.logical_not` |
 | `print` | the `print` higher-order op (runs with the exported program), else a trace-time print and a warning |
 | `assert c, msg` | `torch._assert_async(c, msg)` |
+
+Branches and loop bodies change copies of the tensors they would change in
+place (torch_capture.py); `torch.compile` hands converted functions to
+AOTAutograd untraced by dynamo (torch_compile.py).
 """
 from __future__ import annotations
 
