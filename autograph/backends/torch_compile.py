@@ -89,7 +89,7 @@ class _AfterImport(importlib.abc.MetaPathFinder):
         self.name, self.then = name, then
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname != self.name:
+        if fullname != self.name or self not in sys.meta_path:     # another thread's import got here first
             return None
         sys.meta_path.remove(self)
         spec = importlib.util.find_spec(fullname)
