@@ -65,15 +65,14 @@ _IN_PLACE_OPERATORS = frozenset({"__iadd__", "__isub__", "__imul__", "__itruediv
                                   "__irshift__", "__setitem__", "__delitem__"})
 
 
-def _changed_in_place(func, args, kwargs) -> Optional[torch.Tensor]:
-    """The tensor an op changes in place: `out=`, or the first argument of `x.add_(...)`, `torch.relu_(x)`,
-    `x += y`, `x[i] = v` or an op called with `inplace=True`."""
+def _changed_in_place(name: str, args: tuple, kwargs: dict) -> Optional[torch.Tensor]:
+    """The tensor the op called `name` changes in place: `out=`, or the first argument of `x.add_(...)`,
+    `torch.relu_(x)`, `x += y`, `x[i] = v` or an op called with `inplace=True`."""
     out = kwargs.get("out")
     if isinstance(out, torch.Tensor):
         return out
     if not args or not isinstance(args[0], torch.Tensor):
         return None
-    name = getattr(func, "__name__", "")
     if name in _IN_PLACE_OPERATORS or kwargs.get("inplace") is True or (
             name.endswith("_") and not name.endswith("__") and name != "requires_grad_"):
         return args[0]
@@ -105,30 +104,37 @@ class _Tracked(TorchFunctionMode):
         self._read(args, kwargs)
         if self.mapping:
             args, kwargs = pytree.tree_map_only(torch.Tensor, self.swap, (args, kwargs))
-        target = _changed_in_place(func, args, kwargs)
-        if target is not None:
-            op = getattr(func, "__name__", "an in-place op")
-            if target._is_view() and id(target._base) not in self._made_ids:
-                raise StagingError(at_user_line(
-                    f"this statement changes part of a tensor in place (`{op}` on a view of it: `row = x[0]; row += 1`) "
-                    "in a branch or loop body on tensors, and the tensor comes from outside it; PyTorch's cond and "
-                    "while_loop can't change their inputs. Write the update as an assignment to the tensor itself "
-                    "(`x[0] = x[0] + 1`), or clone it first (`x = x.clone()`)."))
-            if id(target) not in self._made_ids:
-                copy = self._copy(target, op)
-                args, kwargs = pytree.tree_map_only(torch.Tensor, lambda t: copy if t is target else t,
-                                                    (args, kwargs))
         name = getattr(func, "__name__", "")
-        indexing = name in ("__getitem__", "__setitem__") and len(args) >= 2 and isinstance(args[0], torch.Tensor)
-        rewritten = torch_index.rewrite(args[0], args[1]) if indexing else None
-        if rewritten is not None:
-            out = self._index(name, args, *rewritten)
-        else:
-            out = func(*args, **kwargs)
+        target = _changed_in_place(name, args, kwargs)
+        if target is not None:
+            args, kwargs = self._before_change(target, name, args, kwargs)
+        out = self._call(func, name, args, kwargs)
         self._note_made(_tensors(out))
         if target is not None and id(target) in self._gathered:
             self._write_gathered_back(target)
         return out
+
+    def _before_change(self, target: torch.Tensor, op: str, args: tuple, kwargs: dict) -> tuple:
+        """The op's arguments with `target`, which it changes in place, replaced by a copy if the run did
+        not make it; an error if it is a view of a tensor the run did not make."""
+        if target._is_view() and id(target._base) not in self._made_ids:
+            raise StagingError(at_user_line(
+                f"this statement changes part of a tensor in place (`{op}` on a view of it: `row = x[0]; row += 1`) "
+                "in a branch or loop body on tensors, and the tensor comes from outside it; PyTorch's cond and "
+                "while_loop can't change their inputs. Write the update as an assignment to the tensor itself "
+                "(`x[0] = x[0] + 1`), or clone it first (`x = x.clone()`)."))
+        if id(target) in self._made_ids:
+            return args, kwargs
+        copy = self._copy(target, op)
+        return pytree.tree_map_only(torch.Tensor, lambda t: copy if t is target else t, (args, kwargs))
+
+    def _call(self, func, name: str, args: tuple, kwargs: dict):
+        """`func(*args, **kwargs)`; indexing with a 0-d integer tensor through torch_index.py."""
+        if name in ("__getitem__", "__setitem__") and len(args) >= 2 and isinstance(args[0], torch.Tensor):
+            rewritten = torch_index.rewrite(args[0], args[1])
+            if rewritten is not None:
+                return self._index(name, args, *rewritten)
+        return func(*args, **kwargs)
 
     def _index(self, name: str, args: tuple, key: tuple, dim: int):
         if name == "__setitem__":
