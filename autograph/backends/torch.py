@@ -70,6 +70,11 @@ except ImportError:                                   # pragma: no cover - torch
     _while_op = None
 
 try:
+    from torch._higher_order_ops.utils import materialize_as_graph as _materialize
+except ImportError:                                   # pragma: no cover - an older torch
+    _materialize = None
+
+try:
     from torch._higher_order_ops.print import print as _torch_print
 except ImportError:                                   # pragma: no cover - torch without the print op
     _torch_print = None
@@ -129,7 +134,8 @@ def _cond(pred, true_fn, false_fn, names=()):
             return (*outputs, *(_fresh(t) for t in changed))      # `t`: its copy, where this branch made one
         return capture.substituted(run, free)
 
-    out = _cond_op(pred, traced(true_fn), traced(false_fn), _operands([capture.resolve(t) for t in free]))
+    operands = _operands([capture.resolve(t) for t in free])
+    out = _cond_op(pred, _as_graph(traced(true_fn), operands), _as_graph(traced(false_fn), operands), operands)
     n = len(out) - len(changed)
     _write_back(changed, out[n:])
     dynamic = iter(out[:n])
@@ -138,6 +144,17 @@ def _cond(pred, true_fn, false_fn, names=()):
         value = v if dtype == ts.STATIC else next(dynamic)
         values.append(v if v is other and any(v is t for t in changed) else value)   # `x += 1` keeps `x`
     return ts.unflatten(values, layout)
+
+
+def _as_graph(branch: Callable, operands: tuple):
+    """`branch` traced once into a graph of its operands, when torch.compile differentiates it: the cond
+    operator traces a Python branch again for the backward pass, after AOTAutograd has put a module's real
+    parameters back, where a branch that reads `self.weight` would see a real tensor among fake ones."""
+    differentiated = torch.is_grad_enabled() and any(
+        isinstance(t, torch.Tensor) and t.requires_grad for t in operands)
+    if _materialize is None or not differentiated or torch.compiler.is_exporting():
+        return branch
+    return _materialize(branch, operands)
 
 
 def _operands(tensors: list) -> tuple:

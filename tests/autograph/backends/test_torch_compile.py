@@ -134,23 +134,26 @@ def test_gradients_flow_through_a_compiled_converted_if():
         assert x.grad.tolist() == grad
 
 
-def test_gradients_reach_a_parameter_read_before_the_if():
-    class Scaled(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.w = torch.nn.Parameter(torch.tensor(2.0))
+class Scaled(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.tensor(2.0))
 
-        @ag.convert
-        def forward(self, x):
-            w = self.w                   # see docs/backends.md: read parameters before a staged `if`
-            if x.sum() > 0:
-                return x * w
-            return x - 1
+    @ag.convert
+    def forward(self, x):
+        if x.sum() > 0:
+            return x * self.w            # a parameter read inside the branch
+        return x - self.w
 
-    model = Scaled()
-    out = torch.compile(model, fullgraph=True, backend="aot_eager")(POSITIVE)
-    out.sum().backward()
-    assert out.tolist() == [2.0, 6.0] and model.w.grad.item() == 4.0
+
+def test_gradients_reach_a_parameter_read_in_a_branch():
+    """AOTAutograd traces cond's branches again for the backward pass, after the module's real parameters are
+    back: the backend hands it each branch traced once into a graph (was: a real tensor among fake ones)."""
+    for x, out, grad in ((POSITIVE, [2.0, 6.0], 4.0), (NEGATIVE, [-1.0, -5.0], -2.0)):
+        model = Scaled()
+        result = torch.compile(model, fullgraph=True, backend="aot_eager")(x)
+        result.sum().backward()
+        assert result.tolist() == out and model.w.grad.item() == grad
 
 
 def test_functions_converted_before_dynamo_is_imported_compile_too(tmp_path):
