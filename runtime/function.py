@@ -394,6 +394,7 @@ class ConcreteFunction:
         self.structured_outputs = structured_outputs
         self._flat_outputs = flat_outputs
         self._resolves = _holds_maybe(structured_outputs)   # values defined on some paths only (see _structured)
+        self._returns_one_tensor = isinstance(structured_outputs, SymbolicTensor) and len(flat_outputs) == 1
         self._param_names = param_names
         self._executable = None
         self._lock = threading.Lock()
@@ -458,34 +459,41 @@ class ConcreteFunction:
         return (*args, *(kwargs[name] for name in names))
 
     def _call_flat(self, tensors):
-        tapes = registry.context.tapes
-        if tapes and registry.context.graph is not None:   # tapes in the graph being traced see every op
+        """Run the call: the path every eager call takes, kept short (see tools/bench/jit_compile.py and
+        graph_execution.py's small rows)."""
+        context = registry.context
+        if context.tapes or context.graph is not None:
+            return self._call_in_context(tensors, context)
+        values = [t._value if isinstance(t, EagerTensor) else convert_to_tensor(t)._value for t in tensors]
+        values = [v[()] if v.__class__ is np.ndarray and v.ndim == 0 else v for v in values]
+        executable = self._executable or self._compiled()
+        try:
+            results = executable.run(*values)
+        except _KERNEL_ERRORS as e:
+            raise _explained(executable, e) from None
+        if self._returns_one_tensor:
+            return wrap(results[0])
+        results = iter(results)
+        flat = [wrap(next(results)) if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
+        return self._structured(flat)
+
+    def _call_in_context(self, tensors, context):
+        if context.tapes and context.graph is not None:   # tapes in the graph being traced see every op
             return self._replay(tensors)
-        if tapes:   # eager tapes see one Call op, differentiated by a compiled gradient graph ...
+        if context.tapes:   # eager tapes see one Call op, differentiated by a compiled gradient graph ...
             if unrepeatable_ops(self.graph):   # ... which recomputes the function: not if it draws or assigns
                 return self._replay(tensors)
             return self._call_recorded(tensors)
-        return self._run(tensors)
-
-    def _run(self, tensors):
-        if registry.context.graph is not None:  # called while tracing another function
-            return self._inline(tensors)
-        values = [t._value if isinstance(t, EagerTensor) else convert_to_tensor(t)._value for t in tensors]
-        results = iter(self.execute(values))
-        flat = [wrap(next(results)) if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
-        return self._structured(flat)
+        return self._inline(tensors)   # called while tracing another function
 
     def execute(self, values: list) -> tuple:
         """The compiled graph's outputs for its inputs' NumPy values; a failing op names the user's line."""
         values = [v[()] if v.__class__ is np.ndarray and v.ndim == 0 else v for v in values]
-        executable = self._compiled()
+        executable = self._executable or self._compiled()
         try:
             return executable.run(*values)
-        except (OpError, ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
-            explained = executable.explain(e)
-            if explained is None:
-                raise
-            raise explained from None
+        except _KERNEL_ERRORS as e:
+            raise _explained(executable, e) from None
 
     def _call_recorded(self, tensors):
         """Run the compiled graph as one `Call` op, which the eager tapes record. The tensors that the
@@ -556,6 +564,17 @@ class ConcreteFunction:
 
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]}>"
+
+
+_KERNEL_ERRORS = (OpError, ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError)
+
+
+def _explained(executable, error: Exception) -> Exception:
+    """A kernel's error as the user's: the executor names the op and the user's line that made it."""
+    explained = executable.explain(error)
+    if explained is None:
+        return error
+    return explained
 
 
 def _holds_maybe(structure) -> bool:

@@ -257,22 +257,26 @@ def _restate(lowering: Lowering, result):
 
 def _while(lowering: Lowering, *inputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_inputs,
            output_specs, max_iterations_input):
+    """`lax.while_loop` carrying the loop variables and the Variables' values, and an iteration count only
+    where `maximum_iterations` needs one."""
     cond_ext = [_real(inputs[i]) for i in cond_inputs]
     body_ext = [inputs[i] for i in body_inputs]
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
 
-    def test(carry):
-        count, loop_vars, state = carry
-        holds = jnp.reshape(lowering.run(cond_graph, list(loop_vars) + cond_ext, state)[0][0], ())
-        return holds if limit is None else jnp.logical_and(count < limit, holds)
+    def holds(loop_vars, state):
+        return jnp.reshape(lowering.run(cond_graph, list(loop_vars) + cond_ext, state)[0][0], ())
 
-    def body(carry):
-        count, loop_vars, state = carry
+    def step(loop_vars, state):
         outputs, state = lowering.run(body_graph, list(loop_vars) + body_ext, state)
-        return count + 1, _typed(outputs, output_specs), state
+        return _typed(outputs, output_specs), state
 
-    start = (jnp.int32(0), _typed(inputs[:num_loop_vars], output_specs), lowering.values())
-    _, outputs, state = lax.while_loop(test, body, start)
+    start = (_typed(inputs[:num_loop_vars], output_specs), lowering.values())
+    if limit is None:
+        outputs, state = lax.while_loop(lambda carry: holds(*carry), lambda carry: step(*carry), start)
+    else:
+        _, outputs, state = lax.while_loop(
+            lambda carry: jnp.logical_and(carry[0] < limit, holds(*carry[1:])),
+            lambda carry: (carry[0] + 1, *step(*carry[1:])), (jnp.int32(0), *start))
     lowering.state = dict(zip(lowering.handles, state))
     return outputs
 
@@ -319,7 +323,13 @@ def check_lowerable(graph, function_name: str) -> None:
 
 
 class JaxExecutable:
-    """A graph compiled by `jax.jit`; `run(*values)` takes and returns NumPy values like the executor's."""
+    """A graph compiled by `jax.jit`; `run(*values)` takes and returns NumPy values like the executor's.
+
+    For small graphs the call path is most of a call's time (tools/bench/jit_compile.py), so it is kept
+    short: the jitted function takes the inputs and the Variables' values as flat positional arguments and
+    returns one flat tuple (outputs, then the written Variables' values), and `run` is generated straight-line
+    code for this graph (`run_source`), which converts each output to NumPy with only the steps its dtype and
+    rank need (a cast where JAX computes in another dtype: 64-bit types without `jax_enable_x64`)."""
 
     def __init__(self, graph, outputs: list, name: str):
         check_lowerable(graph, name)
@@ -327,25 +337,44 @@ class JaxExecutable:
         self.handles = variable_handles(graph)
         written = {id(op.attrs["handle"]) for op in walk(graph) if op.type.startswith("Assign")}
         self.written = [i for i, h in enumerate(self.handles) if id(h) in written]
-        self.dtypes = [t.dtype.as_numpy_dtype for t in outputs]
         self.source = f"jax.jit of {name}: {sum(1 for _ in walk(graph))} ops lowered to JAX"
         self._jitted = jax.jit(self._function)
+        self.run_source, self.run = _generate_run(self._jitted, len(graph.inputs), outputs, self.handles,
+                                                  self.written)
 
-    def _function(self, inputs, state):
+    def _function(self, *values):
+        inputs, state = values[:len(self.graph.inputs)], values[len(self.graph.inputs):]
         lowering = Lowering(self.handles)
         outputs, state = lowering.run(self.graph, list(inputs), state)
-        return [_real(v) for v in outputs], [state[i] for i in self.written]
-
-    def run(self, *values) -> tuple:
-        outputs, written = self._jitted(values, tuple(h.value for h in self.handles))
-        for i, value in zip(self.written, written):
-            self.handles[i].value = np.array(value)
-        return tuple(_numpy(v, dtype) for v, dtype in zip(outputs, self.dtypes))
+        return (*[_real(v) for v in outputs], *[state[i] for i in self.written])
 
     def explain(self, error):
         return None
 
 
-def _numpy(value, dtype):
-    array = np.asarray(value, dtype=dtype)
+def _generate_run(jitted, num_inputs: int, outputs: list, handles: list, written: list) -> tuple[str, Callable]:
+    """`def run(v0, ...)`: the jitted call, the written Variables stored, the outputs as NumPy values."""
+    namespace = {"jitted": jitted, "asarray": np.asarray, "array": np.array, "scalar": _scalar}
+    inputs = [f"v{i}" for i in range(num_inputs)]
+    state = [f"h{i}.value" for i in range(len(handles))]
+    namespace.update({f"h{i}": h for i, h in enumerate(handles)})
+    lines = [f"def run({', '.join(inputs)}):", f"    r = jitted({', '.join(inputs + state)})"]
+    lines += [f"    h{i}.value = array(r[{len(outputs) + k}])" for k, i in enumerate(written)]
+    converted = []
+    for i, tensor in enumerate(outputs):
+        expr = f"asarray(r[{i}])"
+        dtype = np.dtype(tensor.dtype.as_numpy_dtype)
+        if _dtype(tensor.dtype) != dtype:
+            namespace[f"d{i}"] = dtype
+            expr = f"{expr}.astype(d{i})"
+        rank = tensor.shape.rank
+        converted.append(f"{expr}[()]" if rank == 0 else expr if rank else f"scalar({expr})")
+    lines.append(f"    return ({''.join(c + ', ' for c in converted)})")
+    source = "\n".join(lines) + "\n"
+    exec(compile(source, "<jit_compile run>", "exec"), namespace)   # the only code we compile is our own
+    return source, namespace["run"]
+
+
+def _scalar(array):
+    """A 0-d array as the NumPy scalar the executor gives; other arrays as they are (rank unknown at trace time)."""
     return array[()] if array.ndim == 0 else array
