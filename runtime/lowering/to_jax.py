@@ -87,12 +87,16 @@ class LazyRange:
     start: object
     limit: object
     delta: object
+    size: object = None   # computed once where the range is made, not in every iteration that indexes it
+
+    def __post_init__(self):
+        self.size = jnp.maximum((self.limit - self.start + self.delta - jnp.sign(self.delta)) // self.delta, 0)
 
     def length(self):
-        return jnp.maximum((self.limit - self.start + self.delta - jnp.sign(self.delta)) // self.delta, 0)
+        return self.size
 
     def item(self, i):
-        return self.start + jnp.where(i < 0, i + self.length(), i) * self.delta
+        return self.start + jnp.where(i < 0, i + self.size, i) * self.delta
 
     def materialise(self):
         try:
@@ -246,8 +250,12 @@ def _cond(lowering: Lowering, pred, *inputs, then_graph, else_graph, then_inputs
 
     operands = ([_real(v) for v in inputs], lowering.values())
     outputs, lowering.state = _restate(lowering, lax.cond(
-        jnp.reshape(pred, ()), branch(then_graph, then_inputs), branch(else_graph, else_inputs), operands))
+        _scalar_predicate(pred), branch(then_graph, then_inputs), branch(else_graph, else_inputs), operands))
     return outputs
+
+
+def _scalar_predicate(pred):
+    return pred if jnp.ndim(pred) == 0 else jnp.reshape(pred, ())
 
 
 def _restate(lowering: Lowering, result):
@@ -264,7 +272,7 @@ def _while(lowering: Lowering, *inputs, cond_graph, body_graph, num_loop_vars, c
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
 
     def holds(loop_vars, state):
-        return jnp.reshape(lowering.run(cond_graph, list(loop_vars) + cond_ext, state)[0][0], ())
+        return _scalar_predicate(lowering.run(cond_graph, list(loop_vars) + cond_ext, state)[0][0])
 
     def step(loop_vars, state):
         outputs, state = lowering.run(body_graph, list(loop_vars) + body_ext, state)
