@@ -79,11 +79,19 @@ class Executable:
         code = self.source.splitlines()[line - 1].strip()
         inputs = ", ".join(f"{t.dtype.name}{t.shape}" for t in op.inputs) or "none"
         hint = _HINTS.get(op.type, "")
-        if isinstance(error, OpError):   # the kernel's own error (an assert, a bad index): say where the op was made
-            return type(error)(f"{error.message}{made_at(op)}", error.op_name) if made_at(op) else None
+        if isinstance(error, OpError):
+            return kernel_error_made_at(error, op)
         return InvalidArgumentError(
             f"{op.type}: {str(error).strip()} (op '{op.name}' in graph '{op.graph.name}'; inputs when traced: "
             f"{inputs}; generated line {line}: {code}){hint}{made_at(op)}", op.type)
+
+
+def kernel_error_made_at(error: OpError, op: Operation) -> Optional[OpError]:
+    """A kernel's own error (an assertion, a bad index) saying where its op was made, or None if that is unknown.
+    Made here, in the executor's package, so that it does not also name the line that called the function
+    (see `runtime.errors._user_line`); `jit_compile=True` raises its failed assertions through this too."""
+    where = made_at(op)
+    return type(error)(f"{error.message}{where}", error.op_name) if where else None
 
 
 _HINTS = {

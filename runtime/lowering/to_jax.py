@@ -1,14 +1,18 @@
 """A concrete function's graph lowered to one JAX function, compiled once with `jax.jit`.
 
-Every op goes through its entry in one of two tables, keyed by op name like the gradient table:
+Every op goes through its entry in one of three tables, keyed by op name like the gradient table:
 
 - `LOWERINGS`: pure ops, `rule(*inputs, **attrs)` on JAX values (the op's attributes as its kernel gets them);
-- `EFFECTS`: ops that read or write the function's state or run graphs, `rule(lowering, *inputs, **attrs)`.
+- `EFFECTS`: ops that read or write the function's state or run graphs, `rule(lowering, *inputs, **attrs)`;
+- `CHECKS`: ops that raise the program's error (`CheckDefined`, `Raise`, `Assert`), `rule(lowering, op, *inputs)`.
 
 Variables are functional state: the jitted function takes the current value of every Variable the graph
 (and its nested graphs) touches and returns their new values, which `JaxExecutable.run` stores after the
 call. `Cond` is `lax.cond` and `While` is `lax.while_loop`, their graphs lowered by the same interpreter
 (`runtime.interpret.interpret` with `lower_op` as the callback), the Variables' values carried through.
+XLA has no run-time error, so a check is state too (`Checks`): the number of the first check that failed on
+the path taken, and the values it reports; after it no effect happens and loops stop, and `run` raises the
+check's error (its op's kernel, on the reported values) after the call, as the executor would have.
 
 An op without an entry is a `LoweringError` naming the op and the user's line that made it, raised before
 anything is compiled (on the function's first call).
@@ -23,7 +27,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from runtime.errors import LoweringError
+from runtime.errors import LoweringError, OpError
+from runtime.executor.codegen import kernel_error_made_at
 from runtime.graph import made_at
 from runtime.interpret import interpret
 from runtime.lowering import variable_handles, walk
@@ -211,17 +216,19 @@ LOWERINGS: dict[str, Callable] = {
 # --- state and graphs -----------------------------------------------------------------------------
 
 class Lowering:
-    """The Variables' values while one graph is lowered: `handles` in a fixed order, `state` their values."""
+    """The functional state while one graph is lowered: `handles` in a fixed order (the Variables', then
+    the checks' slots), `state` their values."""
 
-    def __init__(self, handles: list):
+    def __init__(self, handles: list, checks: "Checks | None" = None):
         self.handles = handles
+        self.checks = checks
         self.state: dict = {}
 
     def values(self) -> tuple:
         return tuple(self.state[h] for h in self.handles)
 
     def run(self, graph, feeds: list, state: tuple) -> tuple[list, tuple]:
-        """`graph`'s outputs and the Variables' values after it, from `feeds` and their values before."""
+        """`graph`'s outputs and the state after it, from `feeds` and the state before."""
         saved = self.state
         self.state = dict(zip(self.handles, state))
         try:
@@ -231,9 +238,20 @@ class Lowering:
             self.state = saved
 
     def lower_op(self, op, inputs: list) -> list:
+        check = CHECKS.get(op.type)
+        if check is not None:
+            return [check(self, op, *inputs)]
         effect = EFFECTS.get(op.type)
         out = effect(self, *inputs, **op.attrs) if effect else LOWERINGS[op.type](*inputs, **op.attrs)
         return out if op.opdef.multi_output else [out]
+
+    def running(self, state: "tuple | None" = None):
+        """Whether no check has failed so far on this path (None when the graph has no checks), in the current
+        state or in `state`: an effect after a failed check does not happen, as the executor stops at the error."""
+        if self.checks is None:
+            return None
+        code = self.state[self.checks.code] if state is None else state[self.handles.index(self.checks.code)]
+        return code == 0
 
 
 def _typed(values, specs) -> list:
@@ -265,26 +283,41 @@ def _restate(lowering: Lowering, result):
 
 def _while(lowering: Lowering, *inputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_inputs,
            output_specs, max_iterations_input):
-    """`lax.while_loop` carrying the loop variables and the Variables' values, and an iteration count only
-    where `maximum_iterations` needs one."""
+    """`lax.while_loop` carrying the loop variables, the state and the condition, which is evaluated before
+    the first iteration and at the end of each one, so that its effects (a Variable's read or assignment, a
+    check) flow on as the executor's do; an iteration count only where `maximum_iterations` needs one."""
     cond_ext = [_real(inputs[i]) for i in cond_inputs]
     body_ext = [inputs[i] for i in body_inputs]
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
+    effects = any(op.stateful for op in walk(cond_graph))
 
-    def holds(loop_vars, state):
-        return _scalar_predicate(lowering.run(cond_graph, list(loop_vars) + cond_ext, state)[0][0])
+    def test(count, loop_vars, state):
+        def evaluate(state):
+            outputs, state = lowering.run(cond_graph, list(loop_vars) + cond_ext, state)
+            return _scalar_predicate(outputs[0]), state
 
-    def step(loop_vars, state):
+        if limit is None:
+            holds, state = evaluate(state)
+        elif effects:   # not evaluated once the count reaches the limit, as the executor does
+            holds, state = lax.cond(count < limit, evaluate, lambda state: (jnp.asarray(False), state), state)
+        else:
+            holds, state = evaluate(state)
+            holds = jnp.logical_and(count < limit, holds)
+        running = lowering.running(state)
+        return (holds if running is None else jnp.logical_and(holds, running)), state
+
+    def body(carry):
+        count, _, loop_vars, state = carry
         outputs, state = lowering.run(body_graph, list(loop_vars) + body_ext, state)
-        return _typed(outputs, output_specs), state
+        count = None if count is None else count + 1
+        loop_vars = _typed(outputs, output_specs)
+        holds, state = test(count, loop_vars, state)
+        return count, holds, loop_vars, state
 
-    start = (_typed(inputs[:num_loop_vars], output_specs), lowering.values())
-    if limit is None:
-        outputs, state = lax.while_loop(lambda carry: holds(*carry), lambda carry: step(*carry), start)
-    else:
-        _, outputs, state = lax.while_loop(
-            lambda carry: jnp.logical_and(carry[0] < limit, holds(*carry[1:])),
-            lambda carry: (carry[0] + 1, *step(*carry[1:])), (jnp.int32(0), *start))
+    count = None if limit is None else jnp.int32(0)
+    loop_vars = _typed(inputs[:num_loop_vars], output_specs)
+    holds, state = test(count, loop_vars, lowering.values())
+    _, _, outputs, state = lax.while_loop(lambda carry: carry[1], body, (count, holds, loop_vars, state))
     lowering.state = dict(zip(lowering.handles, state))
     return outputs
 
@@ -295,15 +328,23 @@ def _read(lowering: Lowering, handle):
 
 def _assigner(combine: Callable) -> Callable:
     def assign(lowering: Lowering, value, handle):
-        new = jnp.asarray(combine(lowering.state[handle], _real(value))).astype(_dtype(handle.dtype))
-        lowering.state[handle] = jnp.broadcast_to(new, handle.value.shape)
+        old = lowering.state[handle]
+        new = jnp.asarray(combine(old, _real(value))).astype(_dtype(handle.dtype))
+        new = jnp.broadcast_to(new, handle.value.shape)
+        running = lowering.running()
+        lowering.state[handle] = new if running is None else jnp.where(running, new, old)
         return new
     return assign
 
 
 def _print(lowering: Lowering, *values, **attrs):
     print_kernel = registry.OPS["PrintV2"].kernel   # the kernel itself, called back on the host
-    jax.debug.callback(lambda *v: print_kernel(*v, **attrs), *[_real(v) for v in values], ordered=True)
+    running = lowering.running()
+    if running is None:
+        jax.debug.callback(lambda *v: print_kernel(*v, **attrs), *[_real(v) for v in values], ordered=True)
+    else:   # not after a failed check
+        jax.debug.callback(lambda running, *v: print_kernel(*v, **attrs) if running else None,
+                           running, *[_real(v) for v in values], ordered=True)
     return jnp.int32(0)
 
 
@@ -318,11 +359,111 @@ EFFECTS: dict[str, Callable] = {
 }
 
 
+# --- checks: CheckDefined, Raise, Assert ---------------------------------------------------------
+
+class Slot:
+    """Functional state that is not a Variable's: the number of the check that failed (0: none yet), or a
+    value a check reports when it fails (a raised exception's tensor argument, an assertion's data)."""
+
+    def __init__(self, dtype, shape: tuple, what: str):
+        self.dtype, self.shape, self.what = dtype, shape, what
+
+    def initial(self):
+        return jnp.zeros(self.shape, self.dtype)
+
+    def __repr__(self) -> str:
+        return f"<Slot {self.what}>"
+
+
+@dataclass
+class Checks:
+    """The graph's checks, numbered from 1 in `ops`; `code` holds the number of the first that failed, and
+    `values[id(op)]` the values it reports. XLA has no run-time error: a failed check sets `code`, every later
+    effect on that path is skipped and loops stop, and the Python error is raised after the call (`fail`)."""
+
+    ops: list
+    code: Slot
+    values: dict
+
+    @classmethod
+    def of(cls, graph) -> "Checks | None":
+        ops = [op for op in walk(graph) if op.type in CHECKS]
+        if not ops:
+            return None
+        values = {id(op): [_value_slot(op, t) for t in _reported(op, op.inputs)] for op in ops}
+        return cls(ops, Slot(np.int32, (), "failed check"), values)
+
+    def slots(self) -> list:
+        return [self.code, *[slot for op in self.ops for slot in self.values[id(op)]]]
+
+    def fail(self, code: int, values: list):
+        """Raise the error of check number `code` as the executor does: its op's kernel, on the values it reported."""
+        op = self.ops[code - 1]
+        reported = iter(values)
+        args = [_as_executor_value(next(reported), t) for t in _reported(op, op.inputs)]
+        kernel_inputs = {"CheckDefined": lambda: [None, False], "Raise": lambda: args,
+                         "Assert": lambda: [False, *args]}[op.type]()
+        try:
+            op.opdef.kernel(*kernel_inputs, **op.attrs)
+        except OpError as error:   # as the executor shows an assertion: where the op was made
+            raise kernel_error_made_at(error, op) or error from None
+        raise AssertionError(f"the kernel of {op.type} did not raise")   # pragma: no cover - kernels raise
+
+
+def _reported(op, inputs: list) -> list:
+    """The inputs a failed check reports: a Raise's tensor arguments, an Assert's data."""
+    return {"CheckDefined": [], "Raise": list(inputs), "Assert": list(inputs[1:])}[op.type]
+
+
+def _value_slot(op, tensor) -> Slot:
+    if not tensor.shape.is_fully_defined:
+        raise LoweringError(
+            f"jit_compile=True can't lower {op.type} '{op.name}': the value it reports ({tensor.dtype.name}, shape "
+            f"{tensor.shape}) has no static shape.{made_at(op)}\nUse jit_compile=None for this function.", op.type)
+    return Slot(_dtype(tensor.dtype), tuple(tensor.shape.as_list()), f"{op.name} value")
+
+
+def _as_executor_value(value, tensor):
+    array = np.asarray(value).astype(tensor.dtype.as_numpy_dtype)
+    return array[()] if array.ndim == 0 else array
+
+
+def _failing(lowering: Lowering, op, fails, values: list) -> None:
+    """Record that check `op` fails where `fails` holds, if no check failed before it on this path."""
+    checks, state = lowering.checks, lowering.state
+    fails = jnp.logical_and(state[checks.code] == 0, fails)
+    state[checks.code] = jnp.where(fails, jnp.int32(checks.ops.index(op) + 1), state[checks.code])
+    for slot, value in zip(checks.values[id(op)], values):
+        state[slot] = jnp.where(fails, jnp.asarray(_real(value)).astype(slot.dtype), state[slot])
+
+
+def _check_defined(lowering: Lowering, op, value, defined):
+    _failing(lowering, op, jnp.logical_not(jnp.reshape(defined, ())), [])
+    return value
+
+
+def _raise(lowering: Lowering, op, *values):
+    _failing(lowering, op, jnp.asarray(True), values)   # reached: its branch is the path taken
+    return jnp.asarray(True)
+
+
+def _assert(lowering: Lowering, op, condition, *data):
+    _failing(lowering, op, jnp.logical_not(jnp.all(condition)), data)
+    return jnp.asarray(True)
+
+
+CHECKS: dict[str, Callable] = {   # rule(lowering, op, *inputs): they number themselves by their op
+    "CheckDefined": _check_defined,
+    "Raise": _raise,
+    "Assert": _assert,
+}
+
+
 # --- the compiled function ------------------------------------------------------------------------
 
 def check_lowerable(graph, function_name: str) -> None:
     for op in walk(graph):
-        if op.type != "Placeholder" and op.type not in LOWERINGS and op.type not in EFFECTS:
+        if op.type != "Placeholder" and op.type not in LOWERINGS and op.type not in EFFECTS and op.type not in CHECKS:
             raise LoweringError(
                 f"{function_name}: jit_compile=True can't lower the op {op.type} ('{op.name}' in graph "
                 f"'{op.graph.name}') to JAX: it has no lowering rule.{made_at(op)}\n"
@@ -335,39 +476,48 @@ class JaxExecutable:
 
     For small graphs the call path is most of a call's time (tools/bench/jit_compile.py), so it is kept
     short: the jitted function takes the inputs and the Variables' values as flat positional arguments and
-    returns one flat tuple (outputs, then the written Variables' values), and `run` is generated straight-line
-    code for this graph (`run_source`), which converts each output to NumPy with only the steps its dtype and
-    rank need (a cast where JAX computes in another dtype: 64-bit types without `jax_enable_x64`)."""
+    returns one flat tuple (outputs, the written Variables' values, then the checks' slots if the graph has
+    checks), and `run` is generated straight-line code for this graph (`run_source`), which converts each
+    output to NumPy with only the steps its dtype and rank need (a cast where JAX computes in another dtype:
+    64-bit types without `jax_enable_x64`) and raises a failed check's error after storing the Variables."""
 
     def __init__(self, graph, outputs: list, name: str):
         check_lowerable(graph, name)
         self.graph, self.name = graph, name
         self.handles = variable_handles(graph)
+        self.checks = Checks.of(graph)
+        self.slots = self.checks.slots() if self.checks else []
         written = {id(op.attrs["handle"]) for op in walk(graph) if op.type.startswith("Assign")}
         self.written = [i for i, h in enumerate(self.handles) if id(h) in written]
         self.source = f"jax.jit of {name}: {sum(1 for _ in walk(graph))} ops lowered to JAX"
         self._jitted = jax.jit(self._function)
         self.run_source, self.run = _generate_run(self._jitted, len(graph.inputs), outputs, self.handles,
-                                                  self.written)
+                                                  self.written, self.checks)
 
     def _function(self, *values):
-        inputs, state = values[:len(self.graph.inputs)], values[len(self.graph.inputs):]
-        lowering = Lowering(self.handles)
-        outputs, state = lowering.run(self.graph, list(inputs), state)
-        return (*[_real(v) for v in outputs], *[state[i] for i in self.written])
+        num_inputs = len(self.graph.inputs)
+        lowering = Lowering(self.handles + self.slots, self.checks)
+        state = (*values[num_inputs:], *[slot.initial() for slot in self.slots])
+        outputs, state = lowering.run(self.graph, list(values[:num_inputs]), state)
+        return (*[_real(v) for v in outputs], *[state[i] for i in self.written], *state[len(self.handles):])
 
     def explain(self, error):
         return None
 
 
-def _generate_run(jitted, num_inputs: int, outputs: list, handles: list, written: list) -> tuple[str, Callable]:
-    """`def run(v0, ...)`: the jitted call, the written Variables stored, the outputs as NumPy values."""
+def _generate_run(jitted, num_inputs: int, outputs: list, handles: list, written: list, checks) -> tuple[str, Callable]:
+    """`def run(v0, ...)`: the jitted call, the written Variables stored, a failed check's error raised,
+    the outputs as NumPy values."""
     namespace = {"jitted": jitted, "asarray": np.asarray, "array": np.array, "scalar": _scalar}
     inputs = [f"v{i}" for i in range(num_inputs)]
     state = [f"h{i}.value" for i in range(len(handles))]
     namespace.update({f"h{i}": h for i, h in enumerate(handles)})
     lines = [f"def run({', '.join(inputs)}):", f"    r = jitted({', '.join(inputs + state)})"]
     lines += [f"    h{i}.value = array(r[{len(outputs) + k}])" for k, i in enumerate(written)]
+    if checks is not None:
+        namespace["checks"] = checks
+        code = len(outputs) + len(written)
+        lines += [f"    code = int(r[{code}])", "    if code:", f"        checks.fail(code, r[{code + 1}:])"]
     converted = []
     for i, tensor in enumerate(outputs):
         expr = f"asarray(r[{i}])"
