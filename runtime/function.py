@@ -470,7 +470,10 @@ class ConcreteFunction:
         try:
             results = executable.run(*values)
         except _KERNEL_ERRORS as e:
-            raise _explained(executable, e) from None
+            explained = executable.explain(e)
+            if explained is None:
+                raise
+            raise explained from None
         if self._returns_one_tensor:
             return wrap(results[0])
         results = iter(results)
@@ -493,7 +496,10 @@ class ConcreteFunction:
         try:
             return executable.run(*values)
         except _KERNEL_ERRORS as e:
-            raise _explained(executable, e) from None
+            explained = executable.explain(e)
+            if explained is None:
+                raise
+            raise explained from None
 
     def _call_recorded(self, tensors):
         """Run the compiled graph as one `Call` op, which the eager tapes record. The tensors that the
@@ -567,14 +573,6 @@ class ConcreteFunction:
 
 
 _KERNEL_ERRORS = (OpError, ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError)
-
-
-def _explained(executable, error: Exception) -> Exception:
-    """A kernel's error as the user's: the executor names the op and the user's line that made it."""
-    explained = executable.explain(error)
-    if explained is None:
-        return error
-    return explained
 
 
 def _holds_maybe(structure) -> bool:

@@ -27,6 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from runtime import dtypes
 from runtime.errors import LoweringError, OpError
 from runtime.executor.codegen import kernel_error_made_at
 from runtime.graph import made_at
@@ -223,6 +224,7 @@ class Lowering:
         self.handles = handles
         self.checks = checks
         self.state: dict = {}
+        self.op = None
 
     def values(self) -> tuple:
         return tuple(self.state[h] for h in self.handles)
@@ -238,6 +240,7 @@ class Lowering:
             self.state = saved
 
     def lower_op(self, op, inputs: list) -> list:
+        self.op = op   # the op being lowered, for a rule's error message
         check = CHECKS.get(op.type)
         if check is not None:
             return [check(self, op, *inputs)]
@@ -267,8 +270,9 @@ def _cond(lowering: Lowering, pred, *inputs, then_graph, else_graph, then_inputs
         return run
 
     operands = ([_real(v) for v in inputs], lowering.values())
-    outputs, lowering.state = _restate(lowering, lax.cond(
-        _scalar_predicate(pred), branch(then_graph, then_inputs), branch(else_graph, else_inputs), operands))
+    op = lowering.op
+    outputs, lowering.state = _restate(lowering, _fixed_shapes(op, "its branches' outputs", lambda: lax.cond(
+        _scalar_predicate(pred), branch(then_graph, then_inputs), branch(else_graph, else_inputs), operands)))
     return outputs
 
 
@@ -317,7 +321,9 @@ def _while(lowering: Lowering, *inputs, cond_graph, body_graph, num_loop_vars, c
     count = None if limit is None else jnp.int32(0)
     loop_vars = _typed(inputs[:num_loop_vars], output_specs)
     holds, state = test(count, loop_vars, lowering.values())
-    _, _, outputs, state = lax.while_loop(lambda carry: carry[1], body, (count, holds, loop_vars, state))
+    op = lowering.op
+    _, _, outputs, state = _fixed_shapes(op, "its loop variables", lambda: lax.while_loop(
+        lambda carry: carry[1], body, (count, holds, loop_vars, state)))
     lowering.state = dict(zip(lowering.handles, state))
     return outputs
 
@@ -469,6 +475,25 @@ def check_lowerable(graph, function_name: str) -> None:
                 f"'{op.graph.name}') to JAX: it has no lowering rule.{made_at(op)}\n"
                 "Use jit_compile=None to run this function with the NumPy executor, or add a rule for "
                 f"'{op.type}' to runtime/lowering/to_jax.py.", op.type)
+        if any(t.dtype is dtypes.string for t in (*op.inputs, *op.outputs)):
+            raise LoweringError(
+                f"{function_name}: jit_compile=True can't lower the op {op.type} ('{op.name}'): it computes on "
+                f"strings, which XLA has no type for.{made_at(op)}\nUse jit_compile=None for this function.",
+                op.type)
+
+
+def _fixed_shapes(op, what: str, trace: Callable):
+    """`trace()` (a lax.cond or lax.while_loop), or a LoweringError naming `op` if the values it carries change
+    shape (XLA needs one shape; the executor relaxes it)."""
+    try:
+        return trace()
+    except TypeError as error:
+        if "shape" not in str(error):
+            raise
+        raise LoweringError(
+            f"jit_compile=True can't lower {op.type} '{op.name}': {what} change shape, and XLA needs each to keep "
+            f"one shape.{made_at(op)}\nUse jit_compile=None for this function, or keep the shapes fixed "
+            f"(pad to a fixed size).\n(JAX: {str(error).splitlines()[0]})", op.type) from None
 
 
 class JaxExecutable:
