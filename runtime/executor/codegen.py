@@ -256,6 +256,10 @@ class _Codegen:
         for op in p.ops:
             if op.type in ("Placeholder", "Const") and all(id(t) in names or id(t) in p.constants for t in op.outputs):
                 continue
+            buffer = p.reuse.get(id(op))
+            if buffer is not None:
+                self.emit_into(op, expr, names, lines, depth, expr(buffer))
+                continue
             emit = _EMITTERS.get(op.type, _Codegen.emit_call)
             emit(self, op, expr, names, lines, depth)
         return [expr(t, as_) for t, as_ in zip(outputs, outputs_as or [NUMPY] * len(outputs))]
@@ -276,6 +280,15 @@ class _Codegen:
         lines.append(f"{'    ' * depth}{target} = {call}")
         for t, o in zip(op.outputs, outs):
             names[id(t)] = o
+
+    def emit_into(self, op: Operation, expr, names: dict, lines: list, depth: int, buffer: str) -> None:
+        """A ufunc writing into `buffer`, an array of this call that nothing reads afterwards
+        (passes.reusable_buffers): `t_2 = add(t_1, c, t_1)`."""
+        ufunc = self.bind(op.opdef.kernel, op.opdef.kernel.__name__)
+        out = self.fresh(op.name)
+        self.line_ops[len(lines)] = op
+        lines.append(f"{'    ' * depth}{out} = {ufunc}({', '.join([expr(t) for t in op.inputs] + [buffer])})")
+        names[id(op.outputs[0])] = out
 
     def _arguments(self, op: Operation, expr) -> list[str]:
         """The op's inputs as NumPy values; but a comparison of int32 values that has a NumPy operand takes the
