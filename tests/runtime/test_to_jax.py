@@ -241,12 +241,19 @@ def read_in_condition(n):
     return j
 
 
+def second_report_fails(x):   # the failing check's values come after another check's in the state
+    if x > 100:
+        raise ValueError("first", x)
+    tf.debugging.Assert(x < 3, [x * 10, "ten times x"])
+    return x
+
+
 R, OK = "raised", "returned"
 CHECKED = [(maybe_unassigned, 3, OK), (maybe_unassigned, 0, R), (staged_raise, 2, OK), (staged_raise, 5, R),
            (asserting, 1, OK), (asserting, 5, R), (raise_in_loop, 2, OK), (raise_in_loop, 5, R),
            (raise_stops_a_while, 4, R), (raise_stops_a_while, 200, OK), (assign_in_condition, 5, OK),
            (assign_in_capped_condition, 5, OK), (assign_in_capped_condition, 2, OK), (read_in_condition, 3, OK),
-           (read_in_condition, 0, R)]
+           (read_in_condition, 0, R), (second_report_fails, 1, OK), (second_report_fails, 5, R)]
 
 
 def _outcome(fn, n, jit, capsys):

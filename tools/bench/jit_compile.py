@@ -82,6 +82,7 @@ def steady(fns: dict, args, repeat: int) -> dict:
     """Seconds per call, best batch; batches interleaved and sized to about 20 ms."""
     numbers = {}
     for name, fn in fns.items():
+        _numpy(fn(*args))   # the first call traces and compiles: not a steady call to size the batches by
         start = time.perf_counter()
         _numpy(fn(*args))
         numbers[name] = max(1, int(0.02 / max(time.perf_counter() - start, 1e-7)))
