@@ -25,7 +25,7 @@ from runtime.function import ConcreteFunction
 
 try:
     import jax
-    from runtime.lowering.to_jax import JaxExecutable
+    from runtime.lowering.jax_executable import JaxExecutable
 except ImportError:   # the comparison needs the jax extra; without it marked tests run on the executor only
     jax = None
 

@@ -15,7 +15,7 @@ the path taken, and the values it reports; after it no effect happens and loops 
 check's error (its op's kernel, on the reported values) after the call, as the executor would have.
 
 An op without an entry is a `LoweringError` naming the op and the user's line that made it, raised before
-anything is compiled (on the function's first call).
+anything is compiled (on the function's first call). The compiled function itself is `jax_executable.py`.
 """
 from __future__ import annotations
 
@@ -27,18 +27,17 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from runtime import dtypes
 from runtime.errors import LoweringError, OpError
 from runtime.executor.codegen import kernel_error_made_at
 from runtime.graph import made_at
 from runtime.interpret import interpret
-from runtime.lowering import variable_handles, walk
+from runtime.lowering import walk
 from runtime.ops import registry
 
 
 # --- pure ops -------------------------------------------------------------------------------------
 
-def _dtype(dtype):
+def jax_dtype(dtype):
     """The NumPy dtype JAX computes a runtime dtype in (64-bit ones are 32-bit unless jax_enable_x64 is on;
     the results are converted back to the graph's dtypes)."""
     return jax.dtypes.canonicalize_dtype(dtype.as_numpy_dtype)
@@ -112,7 +111,7 @@ class LazyRange:
                                 "over or indexed under jit_compile=True (XLA needs static array sizes)") from None
 
 
-def _real(x):
+def materialised(x):
     return x.materialise() if isinstance(x, LazyRange) else x
 
 
@@ -122,8 +121,8 @@ def _range(start, limit, delta):
 
 def _shape(x, out_type):
     if isinstance(x, LazyRange):
-        return jnp.reshape(x.length(), (1,)).astype(_dtype(out_type))
-    return jnp.asarray(jnp.shape(x), _dtype(out_type))
+        return jnp.reshape(x.length(), (1,)).astype(jax_dtype(out_type))
+    return jnp.asarray(jnp.shape(x), jax_dtype(out_type))
 
 
 def _strided_slice(x, *index_values, spec):
@@ -136,7 +135,7 @@ def _strided_slice(x, *index_values, spec):
 
 
 def _cast(x, dtype):
-    return jnp.asarray(x).astype(_dtype(dtype))
+    return jnp.asarray(x).astype(jax_dtype(dtype))
 
 
 def _cumsum(x, axis=0, exclusive=False, reverse=False):
@@ -148,17 +147,17 @@ def _cumsum(x, axis=0, exclusive=False, reverse=False):
 
 
 def _unary(fn: Callable) -> Callable:
-    return lambda x: fn(_real(x))
+    return lambda x: fn(materialised(x))
 
 
 def _binary(fn: Callable) -> Callable:
-    return lambda x, y: fn(_real(x), _real(y))
+    return lambda x, y: fn(materialised(x), materialised(y))
 
 
 LOWERINGS: dict[str, Callable] = {
     "Const": lambda value: value,
-    "Identity": _real,
-    "StopGradient": lambda x: lax.stop_gradient(_real(x)),
+    "Identity": materialised,
+    "StopGradient": lambda x: lax.stop_gradient(materialised(x)),
     "AddV2": _binary(jnp.add), "Sub": _binary(jnp.subtract), "Mul": _binary(jnp.multiply),
     "RealDiv": _binary(_true_divide), "FloorDiv": _binary(jnp.floor_divide), "FloorMod": _binary(jnp.remainder),
     "Pow": _binary(jnp.power), "Maximum": _binary(jnp.maximum), "Minimum": _binary(jnp.minimum),
@@ -174,36 +173,36 @@ LOWERINGS: dict[str, Callable] = {
     "Floor": _unary(jnp.floor), "Ceil": _unary(jnp.ceil), "Round": _unary(jnp.round),
     "Relu": _unary(jax.nn.relu), "Softplus": _unary(jax.nn.softplus),
     "Softmax": _unary(jax.nn.softmax), "LogSoftmax": _unary(jax.nn.log_softmax),
-    "Cast": lambda x, dtype: _cast(_real(x), dtype),
+    "Cast": lambda x, dtype: _cast(materialised(x), dtype),
     "ClipByValue": lambda t, lo, hi: jnp.minimum(jnp.maximum(t, lo), hi),
     "SelectV2": lambda c, x, y: jnp.where(c, x, y),
     "MatMul": _matmul,
-    "Sum": lambda x, axis=None, keepdims=False: jnp.sum(_real(x), axis=_axis(axis), keepdims=keepdims, dtype=x.dtype),
-    "Mean": lambda x, axis=None, keepdims=False: _mean(_real(x), axis, keepdims),
-    "Max": lambda x, axis=None, keepdims=False: jnp.max(_real(x), axis=_axis(axis), keepdims=keepdims),
-    "Min": lambda x, axis=None, keepdims=False: jnp.min(_real(x), axis=_axis(axis), keepdims=keepdims),
-    "Prod": lambda x, axis=None, keepdims=False: jnp.prod(_real(x), axis=_axis(axis), keepdims=keepdims),
+    "Sum": lambda x, axis=None, keepdims=False: jnp.sum(materialised(x), axis=_axis(axis), keepdims=keepdims, dtype=x.dtype),
+    "Mean": lambda x, axis=None, keepdims=False: _mean(materialised(x), axis, keepdims),
+    "Max": lambda x, axis=None, keepdims=False: jnp.max(materialised(x), axis=_axis(axis), keepdims=keepdims),
+    "Min": lambda x, axis=None, keepdims=False: jnp.min(materialised(x), axis=_axis(axis), keepdims=keepdims),
+    "Prod": lambda x, axis=None, keepdims=False: jnp.prod(materialised(x), axis=_axis(axis), keepdims=keepdims),
     "Any": lambda x, axis=None, keepdims=False: jnp.any(x, axis=_axis(axis), keepdims=keepdims),
     "All": lambda x, axis=None, keepdims=False: jnp.all(x, axis=_axis(axis), keepdims=keepdims),
-    "ArgMax": lambda x, axis, output_type: jnp.argmax(x, axis=axis).astype(_dtype(output_type)),
-    "ArgMin": lambda x, axis, output_type: jnp.argmin(x, axis=axis).astype(_dtype(output_type)),
+    "ArgMax": lambda x, axis, output_type: jnp.argmax(x, axis=axis).astype(jax_dtype(output_type)),
+    "ArgMin": lambda x, axis, output_type: jnp.argmin(x, axis=axis).astype(jax_dtype(output_type)),
     "Cumsum": _cumsum,
     "Shape": _shape,
-    "Size": lambda x, out_type: jnp.asarray(jnp.size(_real(x)), _dtype(out_type)),
-    "Rank": lambda x: jnp.int32(jnp.ndim(_real(x))),
+    "Size": lambda x, out_type: jnp.asarray(jnp.size(materialised(x)), jax_dtype(out_type)),
+    "Rank": lambda x: jnp.int32(jnp.ndim(materialised(x))),
     "Range": _range,
     "StridedSlice": _strided_slice,
-    "Reshape": lambda x, *shape_input, shape: jnp.reshape(_real(x), _static(shape_input, shape, "Reshape's shape")),
+    "Reshape": lambda x, *shape_input, shape: jnp.reshape(materialised(x), _static(shape_input, shape, "Reshape's shape")),
     "Transpose": lambda x, perm: jnp.transpose(x, perm),
     "ExpandDims": lambda x, axis: jnp.expand_dims(x, axis),
     "Squeeze": lambda x, axis: jnp.squeeze(x, axis=tuple(axis) if axis else None),
-    "ConcatV2": lambda *values, axis: jnp.concatenate([_real(v) for v in values], axis=axis),
+    "ConcatV2": lambda *values, axis: jnp.concatenate([materialised(v) for v in values], axis=axis),
     "Pack": lambda *values, axis: jnp.stack(values, axis=axis),
     "Unpack": lambda value, num, axis: list(jnp.moveaxis(value, axis, 0)),
     "Tile": lambda x, *m, multiples: jnp.tile(x, _static(m, multiples, "Tile's multiples")),
     "Fill": lambda value, *d, dims: jnp.full(_static(d, dims, "Fill's dims"), value, dtype=jnp.asarray(value).dtype),
     "Eye": lambda num_rows, num_columns, batch_shape, dtype: jnp.broadcast_to(
-        jnp.eye(num_rows, num_columns, dtype=_dtype(dtype)), (*batch_shape, num_rows, num_columns)),
+        jnp.eye(num_rows, num_columns, dtype=jax_dtype(dtype)), (*batch_shape, num_rows, num_columns)),
     "ZerosLike": jnp.zeros_like, "OnesLike": jnp.ones_like,
     "CustomGradient": lambda *values, num_inputs, num_outputs, grad_graph, has_gradient: list(
         values[num_inputs:num_inputs + num_outputs]),
@@ -256,7 +255,7 @@ class Lowering:
 
 
 def _typed(values, specs) -> list:
-    return [jnp.asarray(_real(v)).astype(_dtype(s.dtype)) for v, s in zip(values, specs)]
+    return [jnp.asarray(materialised(v)).astype(jax_dtype(s.dtype)) for v, s in zip(values, specs)]
 
 
 def _cond(lowering: Lowering, pred, *inputs, then_graph, else_graph, then_inputs, else_inputs, output_specs):
@@ -267,11 +266,25 @@ def _cond(lowering: Lowering, pred, *inputs, then_graph, else_graph, then_inputs
             return _typed(outputs, output_specs), state
         return run
 
-    operands = ([_real(v) for v in inputs], lowering.values())
+    operands = ([materialised(v) for v in inputs], lowering.values())
     op = lowering.op
     outputs, lowering.state = _restate(lowering, _fixed_shapes(op, "its branches' outputs", lambda: lax.cond(
         _scalar_predicate(pred), branch(then_graph, then_inputs), branch(else_graph, else_inputs), operands)))
     return outputs
+
+
+def _fixed_shapes(op, what: str, trace: Callable):
+    """`trace()` (a lax.cond or lax.while_loop), or a LoweringError naming `op` if the values it carries change
+    shape (XLA needs one shape; the executor relaxes it)."""
+    try:
+        return trace()
+    except TypeError as error:
+        if "shape" not in str(error):
+            raise
+        raise LoweringError(
+            f"jit_compile=True can't lower {op.type} '{op.name}': {what} change shape, and XLA needs each to keep "
+            f"one shape.{made_at(op)}\nUse jit_compile=None for this function, or keep the shapes fixed "
+            f"(pad to a fixed size).\n(JAX: {str(error).splitlines()[0]})", op.type) from None
 
 
 def _scalar_predicate(pred):
@@ -289,7 +302,7 @@ def _while(lowering: Lowering, *inputs, cond_graph, body_graph, num_loop_vars, c
     count only where `maximum_iterations` needs one. A condition with effects (a Variable's read or assignment,
     a check) is evaluated before the first iteration and at the end of each one and carried, so that its
     effects flow on as the executor's do."""
-    cond_ext = [_real(inputs[i]) for i in cond_inputs]
+    cond_ext = [materialised(inputs[i]) for i in cond_inputs]
     body_ext = [inputs[i] for i in body_inputs]
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
     effects = any(op.stateful for op in walk(cond_graph))
@@ -343,7 +356,7 @@ def _read(lowering: Lowering, handle):
 def _assigner(combine: Callable) -> Callable:
     def assign(lowering: Lowering, value, handle):
         old = lowering.state[handle]
-        new = jnp.asarray(combine(old, _real(value))).astype(_dtype(handle.dtype))
+        new = jnp.asarray(combine(old, materialised(value))).astype(jax_dtype(handle.dtype))
         new = jnp.broadcast_to(new, handle.value.shape)
         running = lowering.running()
         lowering.state[handle] = new if running is None else jnp.where(running, new, old)
@@ -355,10 +368,10 @@ def _print(lowering: Lowering, *values, **attrs):
     print_kernel = registry.OPS["PrintV2"].kernel   # the kernel itself, called back on the host
     running = lowering.running()
     if running is None:
-        jax.debug.callback(lambda *v: print_kernel(*v, **attrs), *[_real(v) for v in values], ordered=True)
+        jax.debug.callback(lambda *v: print_kernel(*v, **attrs), *[materialised(v) for v in values], ordered=True)
     else:   # not after a failed check
         jax.debug.callback(lambda running, *v: print_kernel(*v, **attrs) if running else None,
-                           running, *[_real(v) for v in values], ordered=True)
+                           running, *[materialised(v) for v in values], ordered=True)
     return jnp.int32(0)
 
 
@@ -435,7 +448,7 @@ def _value_slot(op, tensor) -> Slot:
         raise LoweringError(
             f"jit_compile=True can't lower {op.type} '{op.name}': the value it reports ({tensor.dtype.name}, shape "
             f"{tensor.shape}) has no static shape.{made_at(op)}\nUse jit_compile=None for this function.", op.type)
-    return Slot(_dtype(tensor.dtype), tuple(tensor.shape.as_list()), f"{op.name} value")
+    return Slot(jax_dtype(tensor.dtype), tuple(tensor.shape.as_list()), f"{op.name} value")
 
 
 def _as_executor_value(value, tensor):
@@ -449,7 +462,7 @@ def _failing(lowering: Lowering, op, fails, values: list) -> None:
     fails = jnp.logical_and(state[checks.code] == 0, fails)
     state[checks.code] = jnp.where(fails, jnp.int32(checks.ops.index(op) + 1), state[checks.code])
     for slot, value in zip(checks.values[id(op)], values):
-        state[slot] = jnp.where(fails, jnp.asarray(_real(value)).astype(slot.dtype), state[slot])
+        state[slot] = jnp.where(fails, jnp.asarray(materialised(value)).astype(slot.dtype), state[slot])
 
 
 def _check_defined(lowering: Lowering, op, value, defined):
@@ -509,7 +522,7 @@ _INT32_FAILS = {   # op -> where the int32 result is not Python's (or the int32 
 def _exact_int32(lowering: Lowering, op, *values):
     """A Python int's arithmetic (runtime/ops/python_ints.py): the int32 result, and a failed check where it
     wrapped, which raises the executor's error (naming the variable) after the call."""
-    x, y = (jnp.asarray(_real(v), jnp.int32) for v in (*values, values[0])[:2])
+    x, y = (jnp.asarray(materialised(v), jnp.int32) for v in (*values, values[0])[:2])
     arithmetic = op.attrs["op"]
     operands = (x, jnp.maximum(y, 0)) if arithmetic == "Pow" else values   # a negative power fails the check
     result = LOWERINGS[arithmetic](*operands)
@@ -523,101 +536,3 @@ CHECKS: dict[str, Callable] = {   # rule(lowering, op, *inputs): they number the
     "Assert": _assert,
     "ExactInt32": _exact_int32,
 }
-
-
-# --- the compiled function ------------------------------------------------------------------------
-
-def check_lowerable(graph, function_name: str) -> None:
-    for op in walk(graph):
-        if op.type != "Placeholder" and op.type not in LOWERINGS and op.type not in EFFECTS and op.type not in CHECKS:
-            raise LoweringError(
-                f"{function_name}: jit_compile=True can't lower the op {op.type} ('{op.name}' in graph "
-                f"'{op.graph.name}') to JAX: it has no lowering rule.{made_at(op)}\n"
-                "Use jit_compile=None to run this function with the NumPy executor, or add a rule for "
-                f"'{op.type}' to runtime/lowering/to_jax.py.", op.type)
-        if any(t.dtype is dtypes.string for t in (*op.inputs, *op.outputs)):
-            raise LoweringError(
-                f"{function_name}: jit_compile=True can't lower the op {op.type} ('{op.name}'): it computes on "
-                f"strings, which XLA has no type for.{made_at(op)}\nUse jit_compile=None for this function.",
-                op.type)
-
-
-def _fixed_shapes(op, what: str, trace: Callable):
-    """`trace()` (a lax.cond or lax.while_loop), or a LoweringError naming `op` if the values it carries change
-    shape (XLA needs one shape; the executor relaxes it)."""
-    try:
-        return trace()
-    except TypeError as error:
-        if "shape" not in str(error):
-            raise
-        raise LoweringError(
-            f"jit_compile=True can't lower {op.type} '{op.name}': {what} change shape, and XLA needs each to keep "
-            f"one shape.{made_at(op)}\nUse jit_compile=None for this function, or keep the shapes fixed "
-            f"(pad to a fixed size).\n(JAX: {str(error).splitlines()[0]})", op.type) from None
-
-
-class JaxExecutable:
-    """A graph compiled by `jax.jit`; `run(*values)` takes and returns NumPy values like the executor's.
-
-    For small graphs the call path is most of a call's time (tools/bench/jit_compile.py), so it is kept
-    short: the jitted function takes the inputs and the Variables' values as flat positional arguments and
-    returns one flat tuple (outputs, the written Variables' values, then the checks' slots if the graph has
-    checks), and `run` is generated straight-line code for this graph (`run_source`), which converts each
-    output to NumPy with only the steps its dtype and rank need (a cast where JAX computes in another dtype:
-    64-bit types without `jax_enable_x64`) and raises a failed check's error after storing the Variables."""
-
-    def __init__(self, graph, outputs: list, name: str):
-        check_lowerable(graph, name)
-        self.graph, self.name = graph, name
-        self.handles = variable_handles(graph)
-        self.checks = Checks.of(graph)
-        self.slots = self.checks.slots() if self.checks else []
-        written = {id(op.attrs["handle"]) for op in walk(graph) if op.type.startswith("Assign")}
-        self.written = [i for i, h in enumerate(self.handles) if id(h) in written]
-        self.source = f"jax.jit of {name}: {sum(1 for _ in walk(graph))} ops lowered to JAX"
-        self._jitted = jax.jit(self._function)
-        self.run_source, self.run = _generate_run(self._jitted, len(graph.inputs), outputs, self.handles,
-                                                  self.written, self.checks)
-
-    def _function(self, *values):
-        num_inputs = len(self.graph.inputs)
-        lowering = Lowering(self.handles + self.slots, self.checks)
-        state = (*values[num_inputs:], *[slot.initial() for slot in self.slots])
-        outputs, state = lowering.run(self.graph, list(values[:num_inputs]), state)
-        return (*[_real(v) for v in outputs], *[state[i] for i in self.written], *state[len(self.handles):])
-
-    def explain(self, error):
-        return None
-
-
-def _generate_run(jitted, num_inputs: int, outputs: list, handles: list, written: list, checks) -> tuple[str, Callable]:
-    """`def run(v0, ...)`: the jitted call, the written Variables stored, a failed check's error raised,
-    the outputs as NumPy values."""
-    namespace = {"jitted": jitted, "asarray": np.asarray, "array": np.array, "scalar": _scalar}
-    inputs = [f"v{i}" for i in range(num_inputs)]
-    state = [f"h{i}.value" for i in range(len(handles))]
-    namespace.update({f"h{i}": h for i, h in enumerate(handles)})
-    lines = [f"def run({', '.join(inputs)}):", f"    r = jitted({', '.join(inputs + state)})"]
-    lines += [f"    h{i}.value = array(r[{len(outputs) + k}])" for k, i in enumerate(written)]
-    if checks is not None:
-        namespace["checks"] = checks
-        code = len(outputs) + len(written)
-        lines += [f"    code = int(r[{code}])", "    if code:", f"        checks.fail(code, r[{code + 1}:])"]
-    converted = []
-    for i, tensor in enumerate(outputs):
-        expr = f"asarray(r[{i}])"
-        dtype = np.dtype(tensor.dtype.as_numpy_dtype)
-        if _dtype(tensor.dtype) != dtype:
-            namespace[f"d{i}"] = dtype
-            expr = f"{expr}.astype(d{i})"
-        rank = tensor.shape.rank
-        converted.append(f"{expr}[()]" if rank == 0 else expr if rank else f"scalar({expr})")
-    lines.append(f"    return ({''.join(c + ', ' for c in converted)})")
-    source = "\n".join(lines) + "\n"
-    exec(compile(source, "<jit_compile run>", "exec"), namespace)   # the only code we compile is our own
-    return source, namespace["run"]
-
-
-def _scalar(array):
-    """A 0-d array as the NumPy scalar the executor gives; other arrays as they are (rank unknown at trace time)."""
-    return array[()] if array.ndim == 0 else array

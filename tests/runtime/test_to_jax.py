@@ -164,6 +164,7 @@ def test_an_op_without_a_lowering_names_the_op_and_the_users_line():
 def test_without_jax_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "jax", None)
     monkeypatch.delitem(sys.modules, "runtime.lowering.to_jax", raising=False)
+    monkeypatch.delitem(sys.modules, "runtime.lowering.jax_executable", raising=False)
     f = tf.function(lambda x: x + 1, jit_compile=True)
     with pytest.raises(ImportError, match=r"pip install 'autograph-runtime\[jax\]'"):
         f(tf.constant(1))
