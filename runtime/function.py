@@ -464,9 +464,10 @@ class ConcreteFunction:
         context = registry.context
         if context.tapes or context.graph is not None:
             return self._call_in_context(tensors, context)
-        values = [t._value if isinstance(t, EagerTensor) else convert_to_tensor(t)._value for t in tensors]
-        values = [v[()] if v.__class__ is np.ndarray and v.ndim == 0 else v for v in values]
         executable = self._executable or self._compiled()
+        values = [t._value if isinstance(t, EagerTensor) else convert_to_tensor(t)._value for t in tensors]
+        if executable.scalar_inputs:   # the executor computes on NumPy scalars (JAX takes 0-d arrays faster)
+            values = [v[()] if v.__class__ is np.ndarray and v.ndim == 0 else v for v in values]
         try:
             results = executable.run(*values)
         except _KERNEL_ERRORS as e:
@@ -491,8 +492,9 @@ class ConcreteFunction:
 
     def execute(self, values: list) -> tuple:
         """The compiled graph's outputs for its inputs' NumPy values; a failing op names the user's line."""
-        values = [v[()] if v.__class__ is np.ndarray and v.ndim == 0 else v for v in values]
         executable = self._executable or self._compiled()
+        if executable.scalar_inputs:
+            values = [v[()] if v.__class__ is np.ndarray and v.ndim == 0 else v for v in values]
         try:
             return executable.run(*values)
         except _KERNEL_ERRORS as e:

@@ -38,6 +38,7 @@ class Twin:
     def __init__(self, concrete: ConcreteFunction, executable):
         self.concrete, self.executor = concrete, executable
         self.source, self.explain = executable.source, executable.explain
+        self.scalar_inputs = executable.scalar_inputs
         self.jit = _lowered(concrete)
 
     def run(self, *values):

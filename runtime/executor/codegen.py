@@ -66,6 +66,7 @@ class Executable:
     source: str
     filename: str
     ops_by_line: dict = field(default_factory=dict)  # line of `source` -> the Operation it runs
+    scalar_inputs: bool = True   # `run` wants 0-d inputs as NumPy scalars (faster in its Python arithmetic)
 
     def explain(self, error: BaseException) -> Optional[InvalidArgumentError]:
         """An error naming the op whose kernel raised `error` while `run` ran, if one did (None for the

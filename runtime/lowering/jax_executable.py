@@ -40,6 +40,8 @@ def check_lowerable(graph, function_name: str) -> None:
 class JaxExecutable:
     """A graph compiled by `jax.jit`; `run(*values)` takes and returns NumPy values like the executor's."""
 
+    scalar_inputs = False   # 0-d inputs as the 0-d arrays they are: JAX takes them faster than NumPy scalars
+
     def __init__(self, graph, outputs: list, name: str):
         check_lowerable(graph, name)
         self.graph, self.name = graph, name
