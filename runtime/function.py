@@ -395,6 +395,8 @@ class ConcreteFunction:
         self._flat_outputs = flat_outputs
         self._resolves = _holds_maybe(structured_outputs)   # values defined on some paths only (see _structured)
         self._returns_one_tensor = isinstance(structured_outputs, SymbolicTensor) and len(flat_outputs) == 1
+        self._returns_tensor_tuple = type(structured_outputs) is tuple and len(structured_outputs) == len(
+            flat_outputs) and all(isinstance(v, SymbolicTensor) for v in structured_outputs)   # no packing needed
         self._param_names = param_names
         self._executable = None
         self._lock = threading.Lock()
@@ -477,6 +479,8 @@ class ConcreteFunction:
             raise explained from None
         if self._returns_one_tensor:
             return wrap(results[0])
+        if self._returns_tensor_tuple:
+            return tuple([wrap(r) for r in results])
         results = iter(results)
         flat = [wrap(next(results)) if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
         return self._structured(flat)
