@@ -305,7 +305,7 @@ def _while(lowering: Lowering, *inputs, cond_graph, body_graph, num_loop_vars, c
     cond_ext = [materialised(inputs[i]) for i in cond_inputs]
     body_ext = [inputs[i] for i in body_inputs]
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
-    effects = any(op.stateful for op in walk(cond_graph))
+    effects = any(op.stateful or op.type in CHECKS for op in walk(cond_graph))   # ExactInt32 is pure but checks
 
     def test(count, loop_vars, state):
         def evaluate(state):

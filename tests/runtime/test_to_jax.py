@@ -242,6 +242,15 @@ def read_in_condition(n):
     return j
 
 
+def overflow_in_condition(n):   # a Python int's checked arithmetic (pure, but a check) in a loop's condition
+    s = 1
+    i = tf.constant(0)
+    while s * 3 < n:
+        s = s * 2
+        i += 1
+    return i
+
+
 def second_report_fails(x):   # the failing check's values come after another check's in the state
     if x > 100:
         raise ValueError("first", x)
@@ -254,7 +263,8 @@ CHECKED = [(maybe_unassigned, 3, OK), (maybe_unassigned, 0, R), (staged_raise, 2
            (asserting, 1, OK), (asserting, 5, R), (raise_in_loop, 2, OK), (raise_in_loop, 5, R),
            (raise_stops_a_while, 4, R), (raise_stops_a_while, 200, OK), (assign_in_condition, 5, OK),
            (assign_in_capped_condition, 5, OK), (assign_in_capped_condition, 2, OK), (read_in_condition, 3, OK),
-           (read_in_condition, 0, R), (second_report_fails, 1, OK), (second_report_fails, 5, R)]
+           (read_in_condition, 0, R), (second_report_fails, 1, OK), (second_report_fails, 5, R),
+           (overflow_in_condition, 10, OK), (overflow_in_condition, 2 ** 31 - 1, R)]
 
 
 def _outcome(fn, n, jit, capsys):
