@@ -27,7 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from runtime.errors import LoweringError, OpError
+from runtime.errors import InvalidArgumentError, LoweringError, OpError
 from runtime.executor.codegen import kernel_error_made_at
 from runtime.graph import made_at
 from runtime.interpret import interpret
@@ -242,7 +242,10 @@ class Lowering:
         if check is not None:
             return [check(self, op, *inputs)]
         effect = EFFECTS.get(op.type)
-        out = effect(self, *inputs, **op.attrs) if effect else LOWERINGS[op.type](*inputs, **op.attrs)
+        if effect is not None:
+            out = effect(self, *inputs, **op.attrs)
+        else:
+            out = _pure(op, inputs)
         return out if op.opdef.multi_output else [out]
 
     def running(self, state: "tuple | None" = None):
@@ -252,6 +255,19 @@ class Lowering:
             return None
         code = self.state[self.checks.code] if state is None else state[self.handles.index(self.checks.code)]
         return code == 0
+
+
+def _pure(op, inputs: list):
+    """A pure op's rule; where JAX refuses the values while tracing (a reshape to a size that does not fit, an
+    index out of range), the error names the op and the line that made it, as the executor's does."""
+    try:
+        return LOWERINGS[op.type](*inputs, **op.attrs)
+    except OpError:
+        raise
+    except (TypeError, ValueError, IndexError) as error:
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise InvalidArgumentError(f"{op.type}: {message} (op '{op.name}' in graph '{op.graph.name}', while "
+                                   f"jit_compile=True lowered it to JAX){made_at(op)}", op.type) from None
 
 
 def _typed(values, specs) -> list:
