@@ -30,7 +30,7 @@ def pytest_configure(config):
 def _twinned(request) -> bool:
     mode = request.config.getoption("--jit-twin")
     marked = request.node.get_closest_marker("jit_twin") is not None
-    return jit_twin.jax is not None and (mode == "all" or mode == "marked" and marked)
+    return jit_twin.JAX_INSTALLED and (mode == "all" or mode == "marked" and marked)
 
 
 @pytest.fixture(autouse=True)

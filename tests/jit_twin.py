@@ -14,6 +14,7 @@ in its docstring; see docs/performance.md for the suite's time).
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import sys
 
@@ -23,11 +24,7 @@ from runtime.errors import LoweringError
 from runtime.executor.codegen import compile_graph
 from runtime.function import ConcreteFunction
 
-try:
-    import jax
-    from runtime.lowering.jax_executable import JaxExecutable
-except ImportError:   # the comparison needs the jax extra; without it marked tests run on the executor only
-    jax = None
+JAX_INSTALLED = importlib.util.find_spec("jax") is not None   # without the jax extra marked tests run once
 
 
 class Twin:
@@ -70,6 +67,7 @@ class Twin:
 def _lowered(concrete: ConcreteFunction):
     if any(op.type == "PrintV2" and op.attrs["stream"] not in ("stdout", "stderr") for op in _ops(concrete.graph)):
         return None
+    from runtime.lowering.jax_executable import JaxExecutable   # imports jax: only where a graph is compared
     try:
         return JaxExecutable(concrete.graph, concrete.graph.outputs, concrete.name)
     except LoweringError:
@@ -92,6 +90,7 @@ def _captured(run, values, barrier: bool = False):
         except Exception as error:   # noqa: BLE001 - the error is a result to compare
             result = error
         if barrier:
+            import jax
             jax.effects_barrier()   # the prints of jax.debug.callback are done
     return result, (out.getvalue(), err.getvalue())
 
