@@ -394,6 +394,9 @@ class ConcreteFunction:
         self.structured_outputs = structured_outputs
         self._flat_outputs = flat_outputs
         self._resolves = _holds_maybe(structured_outputs)   # values defined on some paths only (see _structured)
+        self._returns_one_tensor = isinstance(structured_outputs, SymbolicTensor) and len(flat_outputs) == 1
+        self._returns_tensor_tuple = type(structured_outputs) is tuple and len(structured_outputs) == len(
+            flat_outputs) and all(isinstance(v, SymbolicTensor) for v in structured_outputs)   # no packing needed
         self._param_names = param_names
         self._executable = None
         self._lock = threading.Lock()
@@ -458,30 +461,47 @@ class ConcreteFunction:
         return (*args, *(kwargs[name] for name in names))
 
     def _call_flat(self, tensors):
-        tapes = registry.context.tapes
-        if tapes and registry.context.graph is not None:   # tapes in the graph being traced see every op
-            return self._replay(tensors)
-        if tapes:   # eager tapes see one Call op, differentiated by a compiled gradient graph ...
-            if unrepeatable_ops(self.graph):   # ... which recomputes the function: not if it draws or assigns
-                return self._replay(tensors)
-            return self._call_recorded(tensors)
-        return self._run(tensors)
-
-    def _run(self, tensors):
-        if registry.context.graph is not None:  # called while tracing another function
-            return self._inline(tensors)
+        """Run the call: the path every eager call takes, kept short (see tools/bench/jit_compile.py and
+        graph_execution.py's small rows)."""
+        context = registry.context
+        if context.tapes or context.graph is not None:
+            return self._call_in_context(tensors, context)
+        executable = self._executable or self._compiled()
         values = [t._value if isinstance(t, EagerTensor) else convert_to_tensor(t)._value for t in tensors]
-        results = iter(self.execute(values))
+        if executable.scalar_inputs:   # the executor computes on NumPy scalars (JAX takes 0-d arrays faster)
+            values = [v[()] if v.__class__ is np.ndarray and v.ndim == 0 else v for v in values]
+        try:
+            results = executable.run(*values)
+        except _KERNEL_ERRORS as e:
+            explained = executable.explain(e)
+            if explained is None:
+                raise
+            raise explained from None
+        if self._returns_one_tensor:
+            return wrap(results[0])
+        if self._returns_tensor_tuple:
+            return tuple([wrap(r) for r in results])
+        results = iter(results)
         flat = [wrap(next(results)) if isinstance(v, SymbolicTensor) else v for v in self._flat_outputs]
         return self._structured(flat)
 
+    def _call_in_context(self, tensors, context):
+        if context.tapes and context.graph is not None:   # tapes in the graph being traced see every op
+            return self._replay(tensors)
+        if context.tapes:   # eager tapes see one Call op, differentiated by a compiled gradient graph ...
+            if unrepeatable_ops(self.graph):   # ... which recomputes the function: not if it draws or assigns
+                return self._replay(tensors)
+            return self._call_recorded(tensors)
+        return self._inline(tensors)   # called while tracing another function
+
     def execute(self, values: list) -> tuple:
         """The compiled graph's outputs for its inputs' NumPy values; a failing op names the user's line."""
-        values = [v[()] if v.__class__ is np.ndarray and v.ndim == 0 else v for v in values]
-        executable = self._compiled()
+        executable = self._executable or self._compiled()
+        if executable.scalar_inputs:
+            values = [v[()] if v.__class__ is np.ndarray and v.ndim == 0 else v for v in values]
         try:
             return executable.run(*values)
-        except (OpError, ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
+        except _KERNEL_ERRORS as e:
             explained = executable.explain(e)
             if explained is None:
                 raise
@@ -556,6 +576,9 @@ class ConcreteFunction:
 
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]}>"
+
+
+_KERNEL_ERRORS = (OpError, ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError)
 
 
 def _holds_maybe(structure) -> bool:

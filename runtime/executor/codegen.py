@@ -66,6 +66,7 @@ class Executable:
     source: str
     filename: str
     ops_by_line: dict = field(default_factory=dict)  # line of `source` -> the Operation it runs
+    scalar_inputs: bool = True   # `run` wants 0-d inputs as NumPy scalars (faster in its Python arithmetic)
 
     def explain(self, error: BaseException) -> Optional[InvalidArgumentError]:
         """An error naming the op whose kernel raised `error` while `run` ran, if one did (None for the
@@ -79,11 +80,19 @@ class Executable:
         code = self.source.splitlines()[line - 1].strip()
         inputs = ", ".join(f"{t.dtype.name}{t.shape}" for t in op.inputs) or "none"
         hint = _HINTS.get(op.type, "")
-        if isinstance(error, OpError):   # the kernel's own error (an assert, a bad index): say where the op was made
-            return type(error)(f"{error.message}{made_at(op)}", error.op_name) if made_at(op) else None
+        if isinstance(error, OpError):
+            return kernel_error_made_at(error, op)
         return InvalidArgumentError(
             f"{op.type}: {str(error).strip()} (op '{op.name}' in graph '{op.graph.name}'; inputs when traced: "
             f"{inputs}; generated line {line}: {code}){hint}{made_at(op)}", op.type)
+
+
+def kernel_error_made_at(error: OpError, op: Operation) -> Optional[OpError]:
+    """A kernel's own error (an assertion, a bad index) saying where its op was made, or None if that is unknown.
+    Made here, in the executor's package, so that it does not also name the line that called the function
+    (see `runtime.errors._user_line`); `jit_compile=True` raises its failed assertions through this too."""
+    where = made_at(op)
+    return type(error)(f"{error.message}{where}", error.op_name) if where else None
 
 
 _HINTS = {
@@ -248,6 +257,10 @@ class _Codegen:
         for op in p.ops:
             if op.type in ("Placeholder", "Const") and all(id(t) in names or id(t) in p.constants for t in op.outputs):
                 continue
+            buffer = p.reuse.get(id(op))
+            if buffer is not None:
+                self.emit_into(op, expr, names, lines, depth, expr(buffer))
+                continue
             emit = _EMITTERS.get(op.type, _Codegen.emit_call)
             emit(self, op, expr, names, lines, depth)
         return [expr(t, as_) for t, as_ in zip(outputs, outputs_as or [NUMPY] * len(outputs))]
@@ -268,6 +281,15 @@ class _Codegen:
         lines.append(f"{'    ' * depth}{target} = {call}")
         for t, o in zip(op.outputs, outs):
             names[id(t)] = o
+
+    def emit_into(self, op: Operation, expr, names: dict, lines: list, depth: int, buffer: str) -> None:
+        """A ufunc writing into `buffer`, an array of this call that nothing reads afterwards
+        (passes.reusable_buffers): `t_2 = add(t_1, c, t_1)`."""
+        ufunc = self.bind(op.opdef.kernel, op.opdef.kernel.__name__)
+        out = self.fresh(op.name)
+        self.line_ops[len(lines)] = op
+        lines.append(f"{'    ' * depth}{out} = {ufunc}({', '.join([expr(t) for t in op.inputs] + [buffer])})")
+        names[id(op.outputs[0])] = out
 
     def _arguments(self, op: Operation, expr) -> list[str]:
         """The op's inputs as NumPy values; but a comparison of int32 values that has a NumPy operand takes the

@@ -11,6 +11,11 @@ traced. Together they produce a `Plan` for the code generator:
   the same attributes as an earlier one reuses the earlier outputs.
 - `prune`: only ops needed for the outputs, and stateful ops (with what they
   need), are kept — graph execution is non-strict.
+- `reusable_buffers`: an elementwise NumPy ufunc whose input is an array this
+  graph made (by another ufunc) and nothing reads afterwards writes its result
+  into that array (`out=`) instead of allocating one: a chain like
+  `tanh(x * 2 + 1) * x - 0.5` allocates once, as hand-written NumPy does with
+  its temporary elision.
 """
 from __future__ import annotations
 
@@ -30,13 +35,14 @@ class Plan:
     ops: list[Operation]                                  # live ops, in order
     constants: dict[int, object] = field(default_factory=dict)  # id(tensor) -> value
     alias: dict[int, object] = field(default_factory=dict)      # id(tensor) -> canonical tensor
+    reuse: dict[int, object] = field(default_factory=dict)      # id(op) -> the input whose array it writes into
 
 
 def plan(graph: Graph, outputs: list) -> Plan:
     constants = fold_constants(graph)
     alias = eliminate_common_subexpressions(graph, constants)
     ops = prune(graph, outputs, constants, alias)
-    return Plan(ops, constants, alias)
+    return Plan(ops, constants, alias, reusable_buffers(ops, outputs, constants, alias))
 
 
 def _is_pure(op: Operation) -> bool:
@@ -145,3 +151,41 @@ def prune(graph: Graph, outputs: list, constants: dict, alias: dict) -> list[Ope
             if id(t) not in constants:
                 stack.append(t.op)
     return [op for op in graph.operations if id(op) in needed]
+
+
+def _makes_fresh_array(op: Operation) -> bool:
+    """An op the code generator writes as a plain NumPy ufunc call, so its output (an array, when its shape has
+    a dimension) is a new array that nothing else holds: not a view, a constant, an input or a Variable's value."""
+    return isinstance(op.opdef.kernel, np.ufunc) and not op.attrs and len(op.outputs) == 1
+
+
+def _array_shape(t):
+    dims = t.shape.dims
+    return tuple(dims) if dims and None not in dims else None
+
+
+def reusable_buffers(ops: list[Operation], outputs: list, constants: dict, alias: dict) -> dict[int, object]:
+    """For each ufunc op that can write into one of its inputs' arrays, that input: made by a ufunc of this
+    graph, of the op's static shape (with at least one dimension) and dtype, and read by nothing else (the op is
+    its only reader in this graph, through CSE aliases and nested graphs' inputs too, and it is not an output)."""
+    readers: dict[int, int] = {}
+    for op in ops:
+        for t in set(id(alias.get(id(t), t)) for t in op.inputs):
+            readers[t] = readers.get(t, 0) + 1
+    for t in outputs:
+        t = alias.get(id(t), t)
+        readers[id(t)] = readers.get(id(t), 0) + 1
+    reuse: dict[int, object] = {}
+    taken: set[int] = set()
+    for op in ops:
+        if not _makes_fresh_array(op) or _array_shape(op.outputs[0]) is None:
+            continue
+        out = op.outputs[0]
+        for t in op.inputs:
+            t = alias.get(id(t), t)
+            if (id(t) not in constants and id(t) not in taken and readers.get(id(t)) == 1 and t.op in ops
+                    and _makes_fresh_array(t.op) and t.dtype is out.dtype and _array_shape(t) == _array_shape(out)):
+                reuse[id(op)] = t
+                taken.add(id(t))
+                break
+    return reuse

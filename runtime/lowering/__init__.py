@@ -1,4 +1,4 @@
-"""Graphs to other engines, one rule per op: JAX/XLA for `function(jit_compile=True)` (`to_jax.py`), ONNX
+"""Graphs to other engines, one rule per op: JAX/XLA for `function(jit_compile=True)` (`to_jax.py`, compiled by `jax_executable.py`), ONNX
 models for `runtime.onnx.export` (`to_onnx.py`) — each imports its optional package, so it is imported on
 first use — and Graphviz DOT pictures (`dot.py`). The graph walks they share are here."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 def jax_executable(graph, outputs: list, name: str):
     """`graph` lowered to JAX and jitted (`function(jit_compile=True)`); JAX is an optional extra."""
     try:
-        from runtime.lowering.to_jax import JaxExecutable   # imports jax, which nothing else needs
+        from runtime.lowering.jax_executable import JaxExecutable   # imports jax, which nothing else needs
     except ImportError as e:
         if (e.name or "").split(".")[0] != "jax":
             raise

@@ -1,17 +1,21 @@
 """A concrete function's graph lowered to one JAX function, compiled once with `jax.jit`.
 
-Every op goes through its entry in one of two tables, keyed by op name like the gradient table:
+Every op goes through its entry in one of three tables, keyed by op name like the gradient table:
 
 - `LOWERINGS`: pure ops, `rule(*inputs, **attrs)` on JAX values (the op's attributes as its kernel gets them);
-- `EFFECTS`: ops that read or write the function's state or run graphs, `rule(lowering, *inputs, **attrs)`.
+- `EFFECTS`: ops that read or write the function's state or run graphs, `rule(lowering, *inputs, **attrs)`;
+- `CHECKS`: ops that raise the program's error (`CheckDefined`, `Raise`, `Assert`), `rule(lowering, op, *inputs)`.
 
 Variables are functional state: the jitted function takes the current value of every Variable the graph
 (and its nested graphs) touches and returns their new values, which `JaxExecutable.run` stores after the
 call. `Cond` is `lax.cond` and `While` is `lax.while_loop`, their graphs lowered by the same interpreter
 (`runtime.interpret.interpret` with `lower_op` as the callback), the Variables' values carried through.
+XLA has no run-time error, so a check is state too (`Checks`): the number of the first check that failed on
+the path taken, and the values it reports; after it no effect happens and loops stop, and `run` raises the
+check's error (its op's kernel, on the reported values) after the call, as the executor would have.
 
 An op without an entry is a `LoweringError` naming the op and the user's line that made it, raised before
-anything is compiled (on the function's first call).
+anything is compiled (on the function's first call). The compiled function itself is `jax_executable.py`.
 """
 from __future__ import annotations
 
@@ -23,16 +27,17 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from runtime.errors import LoweringError
+from runtime.errors import InvalidArgumentError, LoweringError, OpError
+from runtime.executor.codegen import kernel_error_made_at
 from runtime.graph import made_at
 from runtime.interpret import interpret
-from runtime.lowering import variable_handles, walk
+from runtime.lowering import walk
 from runtime.ops import registry
 
 
 # --- pure ops -------------------------------------------------------------------------------------
 
-def _dtype(dtype):
+def jax_dtype(dtype):
     """The NumPy dtype JAX computes a runtime dtype in (64-bit ones are 32-bit unless jax_enable_x64 is on;
     the results are converted back to the graph's dtypes)."""
     return jax.dtypes.canonicalize_dtype(dtype.as_numpy_dtype)
@@ -87,12 +92,16 @@ class LazyRange:
     start: object
     limit: object
     delta: object
+    size: object = None   # computed once where the range is made, not in every iteration that indexes it
+
+    def __post_init__(self):
+        self.size = jnp.maximum((self.limit - self.start + self.delta - jnp.sign(self.delta)) // self.delta, 0)
 
     def length(self):
-        return jnp.maximum((self.limit - self.start + self.delta - jnp.sign(self.delta)) // self.delta, 0)
+        return self.size
 
     def item(self, i):
-        return self.start + jnp.where(i < 0, i + self.length(), i) * self.delta
+        return self.start + jnp.where(i < 0, i + self.size, i) * self.delta
 
     def materialise(self):
         try:
@@ -102,7 +111,7 @@ class LazyRange:
                                 "over or indexed under jit_compile=True (XLA needs static array sizes)") from None
 
 
-def _real(x):
+def materialised(x):
     return x.materialise() if isinstance(x, LazyRange) else x
 
 
@@ -112,8 +121,8 @@ def _range(start, limit, delta):
 
 def _shape(x, out_type):
     if isinstance(x, LazyRange):
-        return jnp.reshape(x.length(), (1,)).astype(_dtype(out_type))
-    return jnp.asarray(jnp.shape(x), _dtype(out_type))
+        return jnp.reshape(x.length(), (1,)).astype(jax_dtype(out_type))
+    return jnp.asarray(jnp.shape(x), jax_dtype(out_type))
 
 
 def _strided_slice(x, *index_values, spec):
@@ -126,7 +135,7 @@ def _strided_slice(x, *index_values, spec):
 
 
 def _cast(x, dtype):
-    return jnp.asarray(x).astype(_dtype(dtype))
+    return jnp.asarray(x).astype(jax_dtype(dtype))
 
 
 def _cumsum(x, axis=0, exclusive=False, reverse=False):
@@ -138,17 +147,17 @@ def _cumsum(x, axis=0, exclusive=False, reverse=False):
 
 
 def _unary(fn: Callable) -> Callable:
-    return lambda x: fn(_real(x))
+    return lambda x: fn(materialised(x))
 
 
 def _binary(fn: Callable) -> Callable:
-    return lambda x, y: fn(_real(x), _real(y))
+    return lambda x, y: fn(materialised(x), materialised(y))
 
 
 LOWERINGS: dict[str, Callable] = {
     "Const": lambda value: value,
-    "Identity": _real,
-    "StopGradient": lambda x: lax.stop_gradient(_real(x)),
+    "Identity": materialised,
+    "StopGradient": lambda x: lax.stop_gradient(materialised(x)),
     "AddV2": _binary(jnp.add), "Sub": _binary(jnp.subtract), "Mul": _binary(jnp.multiply),
     "RealDiv": _binary(_true_divide), "FloorDiv": _binary(jnp.floor_divide), "FloorMod": _binary(jnp.remainder),
     "Pow": _binary(jnp.power), "Maximum": _binary(jnp.maximum), "Minimum": _binary(jnp.minimum),
@@ -164,60 +173,61 @@ LOWERINGS: dict[str, Callable] = {
     "Floor": _unary(jnp.floor), "Ceil": _unary(jnp.ceil), "Round": _unary(jnp.round),
     "Relu": _unary(jax.nn.relu), "Softplus": _unary(jax.nn.softplus),
     "Softmax": _unary(jax.nn.softmax), "LogSoftmax": _unary(jax.nn.log_softmax),
-    "Cast": lambda x, dtype: _cast(_real(x), dtype),
+    "Cast": lambda x, dtype: _cast(materialised(x), dtype),
     "ClipByValue": lambda t, lo, hi: jnp.minimum(jnp.maximum(t, lo), hi),
     "SelectV2": lambda c, x, y: jnp.where(c, x, y),
     "MatMul": _matmul,
-    "Sum": lambda x, axis=None, keepdims=False: jnp.sum(_real(x), axis=_axis(axis), keepdims=keepdims, dtype=x.dtype),
-    "Mean": lambda x, axis=None, keepdims=False: _mean(_real(x), axis, keepdims),
-    "Max": lambda x, axis=None, keepdims=False: jnp.max(_real(x), axis=_axis(axis), keepdims=keepdims),
-    "Min": lambda x, axis=None, keepdims=False: jnp.min(_real(x), axis=_axis(axis), keepdims=keepdims),
-    "Prod": lambda x, axis=None, keepdims=False: jnp.prod(_real(x), axis=_axis(axis), keepdims=keepdims),
+    "Sum": lambda x, axis=None, keepdims=False: jnp.sum(materialised(x), axis=_axis(axis), keepdims=keepdims, dtype=x.dtype),
+    "Mean": lambda x, axis=None, keepdims=False: _mean(materialised(x), axis, keepdims),
+    "Max": lambda x, axis=None, keepdims=False: jnp.max(materialised(x), axis=_axis(axis), keepdims=keepdims),
+    "Min": lambda x, axis=None, keepdims=False: jnp.min(materialised(x), axis=_axis(axis), keepdims=keepdims),
+    "Prod": lambda x, axis=None, keepdims=False: jnp.prod(materialised(x), axis=_axis(axis), keepdims=keepdims),
     "Any": lambda x, axis=None, keepdims=False: jnp.any(x, axis=_axis(axis), keepdims=keepdims),
     "All": lambda x, axis=None, keepdims=False: jnp.all(x, axis=_axis(axis), keepdims=keepdims),
-    "ArgMax": lambda x, axis, output_type: jnp.argmax(x, axis=axis).astype(_dtype(output_type)),
-    "ArgMin": lambda x, axis, output_type: jnp.argmin(x, axis=axis).astype(_dtype(output_type)),
+    "ArgMax": lambda x, axis, output_type: jnp.argmax(x, axis=axis).astype(jax_dtype(output_type)),
+    "ArgMin": lambda x, axis, output_type: jnp.argmin(x, axis=axis).astype(jax_dtype(output_type)),
     "Cumsum": _cumsum,
     "Shape": _shape,
-    "Size": lambda x, out_type: jnp.asarray(jnp.size(_real(x)), _dtype(out_type)),
-    "Rank": lambda x: jnp.int32(jnp.ndim(_real(x))),
+    "Size": lambda x, out_type: jnp.asarray(jnp.size(materialised(x)), jax_dtype(out_type)),
+    "Rank": lambda x: jnp.int32(jnp.ndim(materialised(x))),
     "Range": _range,
     "StridedSlice": _strided_slice,
-    "Reshape": lambda x, *shape_input, shape: jnp.reshape(_real(x), _static(shape_input, shape, "Reshape's shape")),
+    "Reshape": lambda x, *shape_input, shape: jnp.reshape(materialised(x), _static(shape_input, shape, "Reshape's shape")),
     "Transpose": lambda x, perm: jnp.transpose(x, perm),
     "ExpandDims": lambda x, axis: jnp.expand_dims(x, axis),
     "Squeeze": lambda x, axis: jnp.squeeze(x, axis=tuple(axis) if axis else None),
-    "ConcatV2": lambda *values, axis: jnp.concatenate([_real(v) for v in values], axis=axis),
+    "ConcatV2": lambda *values, axis: jnp.concatenate([materialised(v) for v in values], axis=axis),
     "Pack": lambda *values, axis: jnp.stack(values, axis=axis),
     "Unpack": lambda value, num, axis: list(jnp.moveaxis(value, axis, 0)),
     "Tile": lambda x, *m, multiples: jnp.tile(x, _static(m, multiples, "Tile's multiples")),
     "Fill": lambda value, *d, dims: jnp.full(_static(d, dims, "Fill's dims"), value, dtype=jnp.asarray(value).dtype),
     "Eye": lambda num_rows, num_columns, batch_shape, dtype: jnp.broadcast_to(
-        jnp.eye(num_rows, num_columns, dtype=_dtype(dtype)), (*batch_shape, num_rows, num_columns)),
+        jnp.eye(num_rows, num_columns, dtype=jax_dtype(dtype)), (*batch_shape, num_rows, num_columns)),
     "ZerosLike": jnp.zeros_like, "OnesLike": jnp.ones_like,
     "CustomGradient": lambda *values, num_inputs, num_outputs, grad_graph, has_gradient: list(
         values[num_inputs:num_inputs + num_outputs]),
     "Complex": _binary(lax.complex), "Real": _unary(jnp.real), "Imag": _unary(jnp.imag), "Conj": _unary(jnp.conj),
     "ComplexAbs": _unary(jnp.abs), "Angle": _unary(jnp.angle),
-    # a Python int's arithmetic (runtime/ops/python_ints.py): XLA has no run-time error, so it wraps at int32
-    "ExactInt32": lambda *values, op, name, where: LOWERINGS[op](*values),
 }
 
 
 # --- state and graphs -----------------------------------------------------------------------------
 
 class Lowering:
-    """The Variables' values while one graph is lowered: `handles` in a fixed order, `state` their values."""
+    """The functional state while one graph is lowered: `handles` in a fixed order (the Variables', then
+    the checks' slots), `state` their values."""
 
-    def __init__(self, handles: list):
+    def __init__(self, handles: list, checks: "Checks | None" = None):
         self.handles = handles
+        self.checks = checks
         self.state: dict = {}
+        self.op = None
 
     def values(self) -> tuple:
         return tuple(self.state[h] for h in self.handles)
 
     def run(self, graph, feeds: list, state: tuple) -> tuple[list, tuple]:
-        """`graph`'s outputs and the Variables' values after it, from `feeds` and their values before."""
+        """`graph`'s outputs and the state after it, from `feeds` and the state before."""
         saved = self.state
         self.state = dict(zip(self.handles, state))
         try:
@@ -227,13 +237,41 @@ class Lowering:
             self.state = saved
 
     def lower_op(self, op, inputs: list) -> list:
+        self.op = op   # the op being lowered, for a rule's error message
+        check = CHECKS.get(op.type)
+        if check is not None:
+            return [check(self, op, *inputs)]
         effect = EFFECTS.get(op.type)
-        out = effect(self, *inputs, **op.attrs) if effect else LOWERINGS[op.type](*inputs, **op.attrs)
+        if effect is not None:
+            out = effect(self, *inputs, **op.attrs)
+        else:
+            out = _pure(op, inputs)
         return out if op.opdef.multi_output else [out]
+
+    def running(self, state: "tuple | None" = None):
+        """Whether no check has failed so far on this path (None when the graph has no checks), in the current
+        state or in `state`: an effect after a failed check does not happen, as the executor stops at the error."""
+        if self.checks is None:
+            return None
+        code = self.state[self.checks.code] if state is None else state[self.handles.index(self.checks.code)]
+        return code == 0
+
+
+def _pure(op, inputs: list):
+    """A pure op's rule; where JAX refuses the values while tracing (a reshape to a size that does not fit, an
+    index out of range), the error names the op and the line that made it, as the executor's does."""
+    try:
+        return LOWERINGS[op.type](*inputs, **op.attrs)
+    except OpError:
+        raise
+    except (TypeError, ValueError, IndexError) as error:
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise InvalidArgumentError(f"{op.type}: {message} (op '{op.name}' in graph '{op.graph.name}', while "
+                                   f"jit_compile=True lowered it to JAX){made_at(op)}", op.type) from None
 
 
 def _typed(values, specs) -> list:
-    return [jnp.asarray(_real(v)).astype(_dtype(s.dtype)) for v, s in zip(values, specs)]
+    return [jnp.asarray(materialised(v)).astype(jax_dtype(s.dtype)) for v, s in zip(values, specs)]
 
 
 def _cond(lowering: Lowering, pred, *inputs, then_graph, else_graph, then_inputs, else_inputs, output_specs):
@@ -244,10 +282,29 @@ def _cond(lowering: Lowering, pred, *inputs, then_graph, else_graph, then_inputs
             return _typed(outputs, output_specs), state
         return run
 
-    operands = ([_real(v) for v in inputs], lowering.values())
-    outputs, lowering.state = _restate(lowering, lax.cond(
-        jnp.reshape(pred, ()), branch(then_graph, then_inputs), branch(else_graph, else_inputs), operands))
+    operands = ([materialised(v) for v in inputs], lowering.values())
+    op = lowering.op
+    outputs, lowering.state = _restate(lowering, _fixed_shapes(op, "its branches' outputs", lambda: lax.cond(
+        _scalar_predicate(pred), branch(then_graph, then_inputs), branch(else_graph, else_inputs), operands)))
     return outputs
+
+
+def _fixed_shapes(op, what: str, trace: Callable):
+    """`trace()` (a lax.cond or lax.while_loop), or a LoweringError naming `op` if the values it carries change
+    shape (XLA needs one shape; the executor relaxes it)."""
+    try:
+        return trace()
+    except TypeError as error:
+        if "shape" not in str(error):
+            raise
+        raise LoweringError(
+            f"jit_compile=True can't lower {op.type} '{op.name}': {what} change shape, and XLA needs each to keep "
+            f"one shape.{made_at(op)}\nUse jit_compile=None for this function, or keep the shapes fixed "
+            f"(pad to a fixed size).\n(JAX: {str(error).splitlines()[0]})", op.type) from None
+
+
+def _scalar_predicate(pred):
+    return pred if jnp.ndim(pred) == 0 else jnp.reshape(pred, ())
 
 
 def _restate(lowering: Lowering, result):
@@ -257,22 +314,53 @@ def _restate(lowering: Lowering, result):
 
 def _while(lowering: Lowering, *inputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_inputs,
            output_specs, max_iterations_input):
-    cond_ext = [_real(inputs[i]) for i in cond_inputs]
+    """`lax.while_loop` carrying the loop variables and the state (Variables' values, checks), and an iteration
+    count only where `maximum_iterations` needs one. A condition with effects (a Variable's read or assignment,
+    a check) is evaluated before the first iteration and at the end of each one and carried, so that its
+    effects flow on as the executor's do."""
+    cond_ext = [materialised(inputs[i]) for i in cond_inputs]
     body_ext = [inputs[i] for i in body_inputs]
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
+    effects = any(op.stateful or op.type in CHECKS for op in walk(cond_graph))   # ExactInt32 is pure but checks
 
-    def test(carry):
-        count, loop_vars, state = carry
-        holds = jnp.reshape(lowering.run(cond_graph, list(loop_vars) + cond_ext, state)[0][0], ())
-        return holds if limit is None else jnp.logical_and(count < limit, holds)
+    def test(count, loop_vars, state):
+        def evaluate(state):
+            outputs, state = lowering.run(cond_graph, list(loop_vars) + cond_ext, state)
+            return _scalar_predicate(outputs[0]), state
+
+        if limit is None:
+            holds, state = evaluate(state)
+        elif effects:   # not evaluated once the count reaches the limit, as the executor does
+            holds, state = lax.cond(count < limit, evaluate, lambda state: (jnp.asarray(False), state), state)
+        else:
+            holds, state = evaluate(state)
+            holds = jnp.logical_and(count < limit, holds)
+        running = lowering.running(state)
+        return (holds if running is None else jnp.logical_and(holds, running)), state
 
     def body(carry):
+        count, _, loop_vars, state = carry
+        outputs, state = lowering.run(body_graph, list(loop_vars) + body_ext, state)
+        count = None if count is None else count + 1
+        loop_vars = _typed(outputs, output_specs)
+        holds, state = test(count, loop_vars, state)
+        return count, holds, loop_vars, state
+
+    def plain_body(carry):   # a condition without effects: evaluated by the loop, as hand-written JAX does
         count, loop_vars, state = carry
         outputs, state = lowering.run(body_graph, list(loop_vars) + body_ext, state)
-        return count + 1, _typed(outputs, output_specs), state
+        return None if count is None else count + 1, _typed(outputs, output_specs), state
 
-    start = (jnp.int32(0), _typed(inputs[:num_loop_vars], output_specs), lowering.values())
-    _, outputs, state = lax.while_loop(test, body, start)
+    count = None if limit is None else jnp.int32(0)
+    loop_vars = _typed(inputs[:num_loop_vars], output_specs)
+    op = lowering.op
+    if effects:   # the condition's state after it flows into the body: the condition is carried
+        holds, state = test(count, loop_vars, lowering.values())
+        _, _, outputs, state = _fixed_shapes(op, "its loop variables", lambda: lax.while_loop(
+            lambda carry: carry[1], body, (count, holds, loop_vars, state)))
+    else:   # 25-30% faster on a scalar loop of 10,000 iterations than carrying it (tools/bench/jit_compile.py)
+        _, outputs, state = _fixed_shapes(op, "its loop variables", lambda: lax.while_loop(
+            lambda carry: test(*carry)[0], plain_body, (count, loop_vars, lowering.values())))
     lowering.state = dict(zip(lowering.handles, state))
     return outputs
 
@@ -283,15 +371,23 @@ def _read(lowering: Lowering, handle):
 
 def _assigner(combine: Callable) -> Callable:
     def assign(lowering: Lowering, value, handle):
-        new = jnp.asarray(combine(lowering.state[handle], _real(value))).astype(_dtype(handle.dtype))
-        lowering.state[handle] = jnp.broadcast_to(new, handle.value.shape)
+        old = lowering.state[handle]
+        new = jnp.asarray(combine(old, materialised(value))).astype(jax_dtype(handle.dtype))
+        new = jnp.broadcast_to(new, handle.value.shape)
+        running = lowering.running()
+        lowering.state[handle] = new if running is None else jnp.where(running, new, old)
         return new
     return assign
 
 
 def _print(lowering: Lowering, *values, **attrs):
     print_kernel = registry.OPS["PrintV2"].kernel   # the kernel itself, called back on the host
-    jax.debug.callback(lambda *v: print_kernel(*v, **attrs), *[_real(v) for v in values], ordered=True)
+    running = lowering.running()
+    if running is None:
+        jax.debug.callback(lambda *v: print_kernel(*v, **attrs), *[materialised(v) for v in values], ordered=True)
+    else:   # not after a failed check
+        jax.debug.callback(lambda running, *v: print_kernel(*v, **attrs) if running else None,
+                           running, *[materialised(v) for v in values], ordered=True)
     return jnp.int32(0)
 
 
@@ -306,46 +402,153 @@ EFFECTS: dict[str, Callable] = {
 }
 
 
-# --- the compiled function ------------------------------------------------------------------------
+# --- checks: CheckDefined, Raise, Assert ---------------------------------------------------------
 
-def check_lowerable(graph, function_name: str) -> None:
-    for op in walk(graph):
-        if op.type != "Placeholder" and op.type not in LOWERINGS and op.type not in EFFECTS:
-            raise LoweringError(
-                f"{function_name}: jit_compile=True can't lower the op {op.type} ('{op.name}' in graph "
-                f"'{op.graph.name}') to JAX: it has no lowering rule.{made_at(op)}\n"
-                "Use jit_compile=None to run this function with the NumPy executor, or add a rule for "
-                f"'{op.type}' to runtime/lowering/to_jax.py.", op.type)
+class Slot:
+    """Functional state that is not a Variable's: the number of the check that failed (0: none yet), or a
+    value a check reports when it fails (a raised exception's tensor argument, an assertion's data)."""
 
+    def __init__(self, dtype, shape: tuple, what: str):
+        self.dtype, self.shape, self.what = dtype, shape, what
 
-class JaxExecutable:
-    """A graph compiled by `jax.jit`; `run(*values)` takes and returns NumPy values like the executor's."""
+    def initial(self):
+        return jnp.zeros(self.shape, self.dtype)
 
-    def __init__(self, graph, outputs: list, name: str):
-        check_lowerable(graph, name)
-        self.graph, self.name = graph, name
-        self.handles = variable_handles(graph)
-        written = {id(op.attrs["handle"]) for op in walk(graph) if op.type.startswith("Assign")}
-        self.written = [i for i, h in enumerate(self.handles) if id(h) in written]
-        self.dtypes = [t.dtype.as_numpy_dtype for t in outputs]
-        self.source = f"jax.jit of {name}: {sum(1 for _ in walk(graph))} ops lowered to JAX"
-        self._jitted = jax.jit(self._function)
-
-    def _function(self, inputs, state):
-        lowering = Lowering(self.handles)
-        outputs, state = lowering.run(self.graph, list(inputs), state)
-        return [_real(v) for v in outputs], [state[i] for i in self.written]
-
-    def run(self, *values) -> tuple:
-        outputs, written = self._jitted(values, tuple(h.value for h in self.handles))
-        for i, value in zip(self.written, written):
-            self.handles[i].value = np.array(value)
-        return tuple(_numpy(v, dtype) for v, dtype in zip(outputs, self.dtypes))
-
-    def explain(self, error):
-        return None
+    def __repr__(self) -> str:
+        return f"<Slot {self.what}>"
 
 
-def _numpy(value, dtype):
-    array = np.asarray(value, dtype=dtype)
+@dataclass
+class Checks:
+    """The graph's checks, numbered from 1 in `ops`; `code` holds the number of the first that failed, and
+    `values[id(op)]` the values it reports. XLA has no run-time error: a failed check sets `code`, every later
+    effect on that path is skipped and loops stop, and the Python error is raised after the call (`fail`)."""
+
+    ops: list
+    code: Slot
+    values: dict
+
+    @classmethod
+    def of(cls, graph) -> "Checks | None":
+        ops = [op for op in walk(graph) if op.type in CHECKS]
+        if not ops:
+            return None
+        values = {id(op): [_value_slot(op, t) for t in _reported(op, op.inputs)] for op in ops}
+        return cls(ops, Slot(np.int32, (), "failed check"), values)
+
+    def slots(self) -> list:
+        return [self.code, *[slot for op in self.ops for slot in self.values[id(op)]]]
+
+    def fail(self, code: int, values: list):
+        """Raise the error of check number `code` as the executor does: its op's kernel, on the values it reported
+        (`values`: every check's value slots, in `slots()` order)."""
+        op = self.ops[code - 1]
+        reported = iter(values[sum(len(self.values[id(other)]) for other in self.ops[:code - 1]):])
+        args = [_as_executor_value(next(reported), t) for t in _reported(op, op.inputs)]
+        kernel_inputs = {"CheckDefined": lambda: [None, False], "Raise": lambda: args,
+                         "Assert": lambda: [False, *args], "ExactInt32": lambda: args}[op.type]()
+        try:
+            op.opdef.kernel(*kernel_inputs, **op.attrs)
+        except OpError as error:   # as the executor shows an assertion: where the op was made
+            raise kernel_error_made_at(error, op) or error from None
+        raise AssertionError(f"the kernel of {op.type} did not raise")   # pragma: no cover - kernels raise
+
+
+def _reported(op, inputs: list) -> list:
+    """The inputs a failed check reports: a Raise's tensor arguments, an Assert's data, ExactInt32's operands."""
+    return {"CheckDefined": [], "Raise": list(inputs), "Assert": list(inputs[1:]), "ExactInt32": list(inputs)}[op.type]
+
+
+def _value_slot(op, tensor) -> Slot:
+    if not tensor.shape.is_fully_defined:
+        raise LoweringError(
+            f"jit_compile=True can't lower {op.type} '{op.name}': the value it reports ({tensor.dtype.name}, shape "
+            f"{tensor.shape}) has no static shape.{made_at(op)}\nUse jit_compile=None for this function.", op.type)
+    return Slot(jax_dtype(tensor.dtype), tuple(tensor.shape.as_list()), f"{op.name} value")
+
+
+def _as_executor_value(value, tensor):
+    array = np.asarray(value).astype(tensor.dtype.as_numpy_dtype)
     return array[()] if array.ndim == 0 else array
+
+
+def _failing(lowering: Lowering, op, fails, values: list) -> None:
+    """Record that check `op` fails where `fails` holds, if no check failed before it on this path."""
+    checks, state = lowering.checks, lowering.state
+    fails = jnp.logical_and(state[checks.code] == 0, fails)
+    state[checks.code] = jnp.where(fails, jnp.int32(checks.ops.index(op) + 1), state[checks.code])
+    for slot, value in zip(checks.values[id(op)], values):
+        state[slot] = jnp.where(fails, jnp.asarray(materialised(value)).astype(slot.dtype), state[slot])
+
+
+def _check_defined(lowering: Lowering, op, value, defined):
+    _failing(lowering, op, jnp.logical_not(jnp.reshape(defined, ())), [])
+    return value
+
+
+def _raise(lowering: Lowering, op, *values):
+    _failing(lowering, op, jnp.asarray(True), values)   # reached: its branch is the path taken
+    return jnp.asarray(True)
+
+
+def _assert(lowering: Lowering, op, condition, *data):
+    _failing(lowering, op, jnp.logical_not(jnp.all(condition)), data)
+    return jnp.asarray(True)
+
+
+_INT32_MIN = np.int32(-2 ** 31)
+
+
+def _mul_overflows(a, b):
+    """Whether int32 `a * b` wraps (XLA has no wider int without jax_enable_x64): dividing back fails to give `b`."""
+    wrapped = a * b
+    divisor = jnp.where(a == 0, 1, a)
+    return (a != 0) & ((lax.div(wrapped, divisor) != b) | ((a == -1) & (b == _INT32_MIN)))
+
+
+def _pow_overflows(x, y):
+    """Whether int32 `x ** y` (y >= 0) wraps: exponentiation by squaring, checking each product it needs."""
+    x, y = jnp.broadcast_arrays(x, jnp.maximum(y, 0))
+
+    def step(_, carry):
+        result, base, exponent, over = carry
+        bit = (exponent & 1) == 1
+        over = over | (bit & _mul_overflows(result, base))
+        result = jnp.where(bit, result * base, result)
+        exponent = exponent >> 1
+        over = over | ((exponent != 0) & _mul_overflows(base, base))
+        return result, base * base, exponent, over
+
+    start = (jnp.ones_like(x), x, y, jnp.zeros(x.shape, bool))
+    return lax.fori_loop(0, 31, step, start)[3]
+
+
+_INT32_FAILS = {   # op -> where the int32 result is not Python's (or the int32 kernel raises): ExactInt32's check
+    "AddV2": lambda x, y, r: ((x ^ r) & (y ^ r)) < 0,
+    "Sub": lambda x, y, r: ((x ^ y) & (x ^ r)) < 0,
+    "Mul": lambda x, y, r: _mul_overflows(x, y),
+    "Square": lambda x, y, r: _mul_overflows(x, x),
+    "Neg": lambda x, y, r: x == _INT32_MIN,
+    "Abs": lambda x, y, r: x == _INT32_MIN,
+    "FloorDiv": lambda x, y, r: (y == 0) | ((x == _INT32_MIN) & (y == -1)),
+    "Pow": lambda x, y, r: (y < 0) | _pow_overflows(x, y),
+}
+
+
+def _exact_int32(lowering: Lowering, op, *values):
+    """A Python int's arithmetic (runtime/ops/python_ints.py): the int32 result, and a failed check where it
+    wrapped, which raises the executor's error (naming the variable) after the call."""
+    x, y = (jnp.asarray(materialised(v), jnp.int32) for v in (*values, values[0])[:2])
+    arithmetic = op.attrs["op"]
+    operands = (x, jnp.maximum(y, 0)) if arithmetic == "Pow" else values   # a negative power fails the check
+    result = LOWERINGS[arithmetic](*operands)
+    _failing(lowering, op, jnp.any(_INT32_FAILS[arithmetic](x, y, result)), values)
+    return result
+
+
+CHECKS: dict[str, Callable] = {   # rule(lowering, op, *inputs): they number themselves by their op
+    "CheckDefined": _check_defined,
+    "Raise": _raise,
+    "Assert": _assert,
+    "ExactInt32": _exact_int32,
+}

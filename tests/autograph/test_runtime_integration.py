@@ -6,6 +6,8 @@ import autograph as ag
 import runtime as tf
 from autograph.errors import StagingError
 
+pytestmark = pytest.mark.jit_twin   # every graph also runs under jit_compile=True (tests/jit_twin.py)
+
 
 def op_types(fn, *args):
     return [op.type for op in fn.get_concrete_function(*args).graph.get_operations()]

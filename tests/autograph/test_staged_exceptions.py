@@ -6,6 +6,8 @@ import pytest
 import autograph as ag
 import runtime as tf
 
+pytestmark = pytest.mark.jit_twin   # every graph also runs under jit_compile=True (tests/jit_twin.py)
+
 
 def only_one_branch_assigns(b):
     y = 2

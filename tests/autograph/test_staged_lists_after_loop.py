@@ -6,6 +6,8 @@ import pytest
 
 import runtime as tf
 
+pytestmark = pytest.mark.jit_twin   # every graph also runs under jit_compile=True (tests/jit_twin.py)
+
 
 def build(n):
     items = []

@@ -10,6 +10,8 @@ import autograph as ag
 import runtime as tf
 from autograph.errors import UnsupportedCapabilityError
 
+pytestmark = pytest.mark.jit_twin   # every graph also runs under jit_compile=True (tests/jit_twin.py)
+
 
 def line_of(fn, offset: int) -> str:
     return f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno + offset}"

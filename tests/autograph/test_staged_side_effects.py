@@ -12,6 +12,8 @@ import runtime as tf
 from autograph import api
 from autograph.errors import StagingError
 
+pytestmark = pytest.mark.jit_twin   # every graph also runs under jit_compile=True (tests/jit_twin.py)
+
 
 def python_run(fn, *args):
     """The original and the generated code on Python values: both must agree exactly."""

@@ -11,6 +11,8 @@ import pytest
 import autograph as ag
 import runtime as tf
 
+pytestmark = pytest.mark.jit_twin   # every graph also runs under jit_compile=True (tests/jit_twin.py)
+
 
 def run(fn, *args):
     """`fn(*args)` under runtime.function on tensors: ('value', numbers), ('none',) or ('error', type, message)."""

@@ -5,6 +5,8 @@ Each test runs a program under `runtime.function` with tensor conditions and com
 or checks the clear error where a graph can't give it."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,7 @@ import autograph as ag
 import runtime as tf
 from autograph.errors import StagingError
 from runtime.control_flow import ControlFlowError
+from runtime.errors import InvalidArgumentError
 
 
 # --- shape relaxation -----------------------------------------------------------------------------------------
@@ -429,10 +432,45 @@ def test_a_python_int_read_by_other_ops_in_the_loop_is_an_int32_tensor():
     assert stacked.dtype == s.dtype == tf.int32
 
 
-def test_under_jit_compile_a_python_int_lowers_to_plain_arithmetic():
+def test_under_jit_compile_a_python_int_is_checked_as_on_the_executor():
     pytest.importorskip("jax")
     traced = tf.function(times_three, jit_compile=True)
-    assert int(traced(tf.constant(19))) == 3 ** 19     # the overflow check is not made under XLA (limitations.md)
+    assert int(traced(tf.constant(19))) == 3 ** 19
+    with pytest.raises(InvalidArgumentError, match=r"'s' started as a Python int.*here it reaches 3486784401"):
+        traced(tf.constant(20))   # XLA's int32 would wrap to -808182895
+
+
+@pytest.mark.parametrize("op, x, y", [("AddV2", 2 ** 31 - 1, 1), ("AddV2", -2 ** 31, -1), ("AddV2", 2 ** 30, 2 ** 30 - 1),
+                                      ("Sub", -2 ** 31, 1), ("Sub", 0, -2 ** 31), ("Sub", -1, 2 ** 31 - 1),
+                                      ("Mul", 46341, 46341), ("Mul", -46341, 46340), ("Mul", -1, -2 ** 31),
+                                      ("Mul", -2 ** 31, -1), ("Mul", 2, -2 ** 30), ("Mul", 65536, 32768),
+                                      ("Neg", -2 ** 31, 0), ("Neg", 2 ** 31 - 1, 0), ("Abs", -2 ** 31, 0),
+                                      ("Square", 46340, 0), ("Square", -46341, 0), ("FloorDiv", -2 ** 31, -1),
+                                      ("FloorDiv", 7, 0), ("FloorDiv", -7, 2), ("Pow", -2, 31), ("Pow", 2, 31),
+                                      ("Pow", 3, 19), ("Pow", 3, 20), ("Pow", -1, 2 ** 31 - 1), ("Pow", 2, -1),
+                                      ("Pow", 0, 0), ("Pow", 46341, 2), ("Pow", 7, 11), ("Pow", 7, 12)])
+def test_jit_compiles_each_checked_op_with_the_executors_answer_or_error(op, x, y):
+    """ExactInt32 under XLA (runtime/lowering/to_jax.py `_INT32_FAILS`) against the executor, at int32's edges."""
+    pytest.importorskip("jax")
+    form = {"AddV2": operator.add, "Sub": operator.sub, "Mul": operator.mul, "FloorDiv": operator.floordiv,
+            "Pow": operator.pow, "Neg": operator.neg, "Abs": abs, "Square": tf.math.square}[op]
+    operands = () if op in ("Neg", "Abs", "Square") else (y,)
+
+    def once(n):
+        s = x
+        for _ in tf.range(n):
+            s = form(s, *operands)
+        return s
+
+    outcomes = []
+    for jit in (None, True):
+        try:
+            outcomes.append(("value", int(tf.function(once, jit_compile=jit)(tf.constant(1)))))
+        except InvalidArgumentError as error:
+            outcomes.append(("error", str(error)))
+    assert outcomes[0] == outcomes[1]
+    graph = tf.function(once).get_concrete_function(tf.constant(1)).graph
+    assert "ExactInt32" in str(graph)
 
 
 # --- weak numbers meeting floats --------------------------------------------------------------------------------

@@ -144,7 +144,7 @@ def test_traceback_filtering_can_be_disabled():
         assert not ag.is_traceback_filtering_enabled()
         with pytest.raises(KeyError) as info:
             tf.function(staged_caller)(tf.constant(3))
-        assert len(_ours(_frames(info.value))) > 5
+        assert len(_ours(_frames(info.value))) > 2   # more than the filtered traceback's (see above)
     finally:
         ag.enable_traceback_filtering()
     assert ag.is_traceback_filtering_enabled()

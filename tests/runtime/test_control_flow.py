@@ -4,6 +4,8 @@ import pytest
 import runtime as tf
 from runtime.control_flow import ControlFlowError
 
+pytestmark = pytest.mark.jit_twin   # every graph also runs under jit_compile=True (tests/jit_twin.py)
+
 
 def test_cond_eager_runs_only_the_chosen_branch():
     ran = []

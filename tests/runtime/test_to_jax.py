@@ -164,6 +164,7 @@ def test_an_op_without_a_lowering_names_the_op_and_the_users_line():
 def test_without_jax_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "jax", None)
     monkeypatch.delitem(sys.modules, "runtime.lowering.to_jax", raising=False)
+    monkeypatch.delitem(sys.modules, "runtime.lowering.jax_executable", raising=False)
     f = tf.function(lambda x: x + 1, jit_compile=True)
     with pytest.raises(ImportError, match=r"pip install 'autograph-runtime\[jax\]'"):
         f(tf.constant(1))
@@ -177,3 +178,122 @@ def test_a_gradient_tape_sees_a_jit_compiled_call():
         y = f(x)
     assert y.numpy() == 12.0
     assert tape.gradient(y, x).numpy() == 12.0
+
+
+# --- checks (CheckDefined, Raise, Assert) and effects in a loop's condition ---------------------------
+
+COUNTER = tf.Variable(0, name="counter")
+
+
+def maybe_unassigned(n):
+    i = tf.constant(0)
+    while i < n:
+        y = i * 2
+        i += 1
+    return y
+
+
+def staged_raise(x):
+    if x > 3:
+        raise ValueError("too big", x)
+    return x * 2
+
+
+def asserting(x):
+    tf.debugging.Assert(x < 3, [x, "x was"])
+    return x + 1
+
+
+def raise_in_loop(n):
+    for i in tf.range(n):
+        COUNTER.assign_add(1)
+        if i == 2:
+            raise KeyError(i)
+        tf.print("step", i, output_stream=sys.stdout)
+    return n
+
+
+def raise_stops_a_while(n):
+    i = tf.constant(0)
+    while i < 100:
+        i += 1
+        if i > n:
+            raise RuntimeError("past", i)
+    return i
+
+
+def assign_in_condition(n):
+    return tf.while_loop(lambda i: COUNTER.assign_add(1) < n, lambda i: i + 1, [tf.constant(0)])
+
+
+def assign_in_capped_condition(n):
+    return tf.while_loop(lambda i: COUNTER.assign_add(1) < n, lambda i: i + 1, [tf.constant(0)],
+                         maximum_iterations=3)
+
+
+def read_in_condition(n):
+    i = tf.constant(0)
+    while i < n:
+        last = i
+        i += 1
+    j = tf.constant(0)
+    while j < last:   # a check in the second loop's condition
+        j += 1
+    return j
+
+
+def overflow_in_condition(n):   # a Python int's checked arithmetic (pure, but a check) in a loop's condition
+    s = 1
+    i = tf.constant(0)
+    while s * 3 < n:
+        s = s * 2
+        i += 1
+    return i
+
+
+def second_report_fails(x):   # the failing check's values come after another check's in the state
+    if x > 100:
+        raise ValueError("first", x)
+    tf.debugging.Assert(x < 3, [x * 10, "ten times x"])
+    return x
+
+
+R, OK = "raised", "returned"
+CHECKED = [(maybe_unassigned, 3, OK), (maybe_unassigned, 0, R), (staged_raise, 2, OK), (staged_raise, 5, R),
+           (asserting, 1, OK), (asserting, 5, R), (raise_in_loop, 2, OK), (raise_in_loop, 5, R),
+           (raise_stops_a_while, 4, R), (raise_stops_a_while, 200, OK), (assign_in_condition, 5, OK),
+           (assign_in_capped_condition, 5, OK), (assign_in_capped_condition, 2, OK), (read_in_condition, 3, OK),
+           (read_in_condition, 0, R), (second_report_fails, 1, OK), (second_report_fails, 5, R),
+           (overflow_in_condition, 10, OK), (overflow_in_condition, 2 ** 31 - 1, R)]
+
+
+def _outcome(fn, n, jit, capsys):
+    COUNTER.assign(0)
+    try:
+        result = ("returned", _numpy(tf.function(fn, jit_compile=jit)(tf.constant(n))))
+    except Exception as error:   # noqa: BLE001 - the error is the outcome compared
+        result = ("raised", type(error), str(error), repr(error.args))
+    return result, capsys.readouterr().out, COUNTER.numpy()
+
+
+@pytest.mark.parametrize("fn, n, kind", CHECKED, ids=[f"{fn.__name__}-{n}" for fn, n, _ in CHECKED])
+def test_checks_raise_the_executors_errors_on_the_path_taken(fn, n, kind, capsys):
+    (expected, printed, counter), (got, jit_printed, jit_counter) = (
+        _outcome(fn, n, jit, capsys) for jit in (None, True))
+    assert expected[0] == got[0] == kind
+    if got[0] == "raised":
+        assert got[1:] == expected[1:]
+    else:
+        assert [a.tolist() for a in got[1]] == [a.tolist() for a in expected[1]]
+    assert (jit_printed, jit_counter) == (printed, counter)   # no effect after the failed check
+
+
+def test_a_reported_value_needs_a_static_shape():
+    @tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None], tf.float32)])
+    def unknown_length(x):
+        if tf.reduce_sum(x) > 0:
+            raise ValueError(x)
+        return x
+
+    with pytest.raises(LoweringError, match="no static shape"):
+        unknown_length(tf.constant([1.0]))

@@ -1,6 +1,6 @@
 """Graph execution against hand-written NumPy, side by side in one run.
 
-Run: python tools/bench/graph_execution.py
+Run from the repository root: PYTHONPATH=. python tools/bench/graph_execution.py
 """
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import timeit
 import numpy as np
 
 import runtime as tf
+from tools.bench.workloads import chain
 
 
 def best(fn, number: int, repeat: int = 7) -> float:
@@ -133,7 +134,27 @@ def fifty_op_benchmark() -> None:
           f"{t_np * 1e6:.1f}us ({t_steady / t_np:.2f}x)")
 
 
+def chain_benchmark() -> None:
+    """The 1e6-element chain of issue 16, where the executor writes each step into the previous step's array
+    (runtime/executor/passes.py `reusable_buffers`), as NumPy's temporary elision does for hand-written code."""
+    x_np = np.random.default_rng(0).standard_normal(1_000_000).astype(np.float32)
+    x = tf.constant(x_np)
+    fn = tf.function(chain)
+
+    def chain_numpy(x):
+        return np.tanh(x * np.float32(2.0) + np.float32(1.0)) * x - np.float32(0.5)
+
+    np.testing.assert_allclose(fn(x).numpy(), chain_numpy(x_np), rtol=1e-6)
+    t_graph, t_np = [], []
+    for _ in range(7):   # interleaved, best of each
+        t_graph.append(best(lambda: fn(x), 20, repeat=1))
+        t_np.append(best(lambda: chain_numpy(x_np), 20, repeat=1))
+    print(f"chain tanh(x*2+1)*x-0.5 on 1e6 float32: graph {min(t_graph) * 1e6:.0f}us vs hand-written NumPy "
+          f"{min(t_np) * 1e6:.0f}us ({min(t_graph) / min(t_np):.2f}x)")
+
+
 if __name__ == "__main__":
     power_benchmark()
     scalar_loop_benchmark()
     fifty_op_benchmark()
+    chain_benchmark()

@@ -7,7 +7,8 @@ function with `jit_compile=True`, and the computation written by hand with `jax.
 first call (trace + lower + compile + run, fresh functions, best of 3) and steady state (best of
 `--repeat` batches; every result brought back as a NumPy array, which our calls do too).
 
-Run from the repository root: PYTHONPATH=. python tools/bench/jit_compile.py [--repeat 7]
+Run from the repository root: PYTHONPATH=. python tools/bench/jit_compile.py [--repeat 7] [--layers]
+(`--layers`: a steady call's time layer by layer, from the compiled program alone to `Function.__call__`).
 """
 from __future__ import annotations
 
@@ -82,6 +83,7 @@ def steady(fns: dict, args, repeat: int) -> dict:
     """Seconds per call, best batch; batches interleaved and sized to about 20 ms."""
     numbers = {}
     for name, fn in fns.items():
+        _numpy(fn(*args))   # the first call traces and compiles: not a steady call to size the batches by
         start = time.perf_counter()
         _numpy(fn(*args))
         numbers[name] = max(1, int(0.02 / max(time.perf_counter() - start, 1e-7)))
@@ -99,10 +101,33 @@ def _numpy(result):
     return [np.asarray(r) for r in (result if isinstance(result, (tuple, list)) else [result])]
 
 
+def layers(repeat: int) -> None:
+    """Where a steady jit_compile call's time goes, layer by layer, beside the hand-written program (best of
+    `repeat` interleaved batches): each layer includes the ones above it."""
+    for name, (fn, hand, args, _) in WORKLOADS.items():
+        tensors = [tf.constant(a) for a in args]
+        function = tf.function(fn, jit_compile=True)
+        function(*tensors)
+        concrete = function.get_concrete_function(*tensors)
+        executable = concrete._compiled()
+        values = [t._value for t in tensors]
+        jitted = jax.jit(hand)
+        calls = {"jax.jit by hand + np.asarray": lambda: _numpy(jitted(*args)),
+                 "our jitted program + np.asarray": lambda: _numpy(executable._jitted(*values)),
+                 "+ generated run (NumPy outputs)": lambda: executable.run(*values),
+                 "+ ConcreteFunction._call_flat": lambda: concrete._call_flat(tensors),
+                 "+ Function.__call__ (trace cache)": lambda: function(*tensors)}
+        times = steady(calls, (), repeat)
+        print(f"{name}: " + "; ".join(f"{k} {v * 1e6:.1f}" for k, v in times.items()) + " us")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--layers", action="store_true", help="where a steady call's time goes, layer by layer")
     opts = parser.parse_args()
+    if opts.layers:
+        return layers(opts.repeat)
     print(f"jax {jax.__version__} on {jax.devices()[0].platform}; steady state: best of {opts.repeat} batches\n")
     header = (f"{'workload':38} {'first call: executor / jit_compile / jax.jit (ms)':>50} "
               f"{'steady: executor / jit_compile / jax.jit (us)':>48} {'jit_compile / jax.jit':>22}")
