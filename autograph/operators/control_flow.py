@@ -31,7 +31,7 @@ from autograph import verbosity
 from autograph.backends import LoopState, backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
-from autograph.operators import maybe, side_effects
+from autograph.operators import maybe, side_effects, staged_raise
 from autograph.operators.maybe import MaybeValue
 from autograph.operators.function_scope import is_generated, raised_while_tracing, traced, tracing_failed
 from autograph.operators.logical import staged_operands
@@ -592,6 +592,7 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
     from the first iteration whose test is a staged value."""
     test = test_fn()
     ran = 0                   # iterations run in Python: they count towards `maximum_iterations`
+    raised = 0                # of those, the ones in a row that staged a `raise` (a loop with no other exit?)
     while True:
         if test.__class__ is not bool and test.__class__ is MaybeValue:   # defined on some staged paths only
             test = test.read("while")
@@ -608,9 +609,27 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
             return
         if not test:
             return
+        before = staged_raise.staged
         body_fn()
         ran += 1
+        raised = raised + 1 if staged_raise.staged != before else 0
+        if raised == _UNROLLED_RAISES:
+            raise tracing_failed(StagingError(at_user_line(_unrolled_raises_message())))
         test = test_fn()
+
+
+# A `while` whose test is a Python value runs in Python, so tracing unrolls it. When each iteration stages a
+# `raise` on a tensor condition and the test stays true (`while True:` whose only exit is that raise), the
+# unrolling never ends: after this many iterations in a row, the loop is refused instead of tracing forever.
+_UNROLLED_RAISES = 1000
+
+
+def _unrolled_raises_message() -> str:
+    return (f"this `while` loop's test is a Python value that stays true, and each of its last {_UNROLLED_RAISES} "
+            "iterations staged a `raise` on a tensor condition, which ends the loop only when the graph runs: "
+            "tracing unrolls the loop and would never finish. Give the loop a tensor condition (`while not "
+            "done:`, with `done` a tensor the body sets) or a `break` on the tensor condition, and raise after "
+            "the loop.")
 
 
 _OVER = object()

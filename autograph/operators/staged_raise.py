@@ -24,6 +24,9 @@ from autograph.errors import AutoGraphError, StagingError, _internal_module
 from autograph.operators.function_scope import TRACING_NOTE, is_converted
 
 
+staged = 0   # how many raises have been staged so far (`while_stmt` watches it: see _UNROLLED_RAISES there)
+
+
 class BranchRaised(Exception):
     """Internal: the branch (or loop body) being traced ended with the user's `raise`, now an op of the
     graph; its outputs on that path are dead placeholders."""
@@ -42,6 +45,8 @@ def stage_if_raised(backend, error: Exception) -> None:
                                    "statement on a tensor")
     stage(error, f"{_located(filename, lineno)}: (autograph) raised when the graph ran this {statement}, on a path "
                  "a tensor condition chose" + _source(filename, lineno))
+    global staged
+    staged += 1
     raise BranchRaised() from None
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import autograph as ag
 import runtime as tf
-from autograph.errors import UnsupportedCapabilityError
+from autograph.errors import StagingError, UnsupportedCapabilityError
 
 pytestmark = pytest.mark.jit_twin   # every graph also runs under jit_compile=True (tests/jit_twin.py)
 
@@ -476,3 +476,32 @@ def test_a_raise_an_inner_operand_made_while_tracing_is_not_staged_as_the_branch
     with pytest.raises(ValueError) as info:
         tf.function(raise_in_an_and_operand_inside_a_staged_if)(tf.constant(3), tf.constant(3), 0)
     assert "(autograph) raised while tracing `and` on a tensor" in "\n".join(info.value.__notes__)
+
+
+def raise_is_the_only_exit(x):
+    while True:               # Python's test: tracing unrolls the loop; only the graph can end it
+        x = x + 1
+        if x > 5:
+            raise ValueError("big")
+    return x
+
+
+def raise_or_python_stop(x):
+    i = 0
+    while i < 3:              # ends in Python: three unrolled iterations, each with its staged raise
+        if x > i:
+            raise ValueError(f"above {i}")
+        i += 1
+    return x
+
+
+def test_a_while_true_whose_only_exit_is_a_staged_raise_is_refused_not_traced_forever():
+    with pytest.raises(StagingError, match="test is a Python value that stays true.*would never finish"):
+        tf.function(raise_is_the_only_exit)(tf.constant(1))
+
+
+def test_an_unrolled_loop_with_a_staged_raise_that_python_ends_still_runs():
+    f = tf.function(raise_or_python_stop)
+    assert int(f(tf.constant(-1))) == -1
+    with pytest.raises(ValueError, match="above 0"):
+        f(tf.constant(1))
