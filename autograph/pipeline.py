@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 import gast
 
-from autograph.converters import (asserts, break_statements, call_trees, comparisons, conditional_expressions,
-                                  continue_statements, control_flow, directives, exceptions, functions, lists,
-                                  logical_expressions, return_statements, side_effects)
+from autograph.converters import (asserts, break_statements, call_trees, comparisons, comprehensions,
+                                  conditional_expressions, continue_statements, control_flow, directives, exceptions,
+                                  functions, lists, logical_expressions, return_statements, side_effects)
 from autograph.pyct import activity, liveness, naming
 from autograph.pyct.transformer import Context
 
@@ -21,7 +21,8 @@ def _analyse(node, ctx: Context):
 
 
 PIPELINE = [
-    directives.transform,               # first: loop options must be read before loops change shape
+    comprehensions.transform,           # before any code moves into branch and body functions
+    directives.transform,               # loop options must be read before loops change shape
     exceptions.transform,               # before lowering jumps, whose own `except BaseException` must catch all
     break_statements.transform,         # jumps are lowered to flags, innermost loops first ...
     continue_statements.transform,
@@ -44,6 +45,7 @@ _CONTROL = {gast.If, gast.While, gast.For}
 # A step runs only when the function holds what it rewrites: most functions use few constructs, and
 # each step is a walk of the whole function. `None`: always runs.
 NEEDS = {
+    comprehensions.transform: {gast.ListComp, gast.SetComp, gast.DictComp},
     directives.transform: ("set_loop_options",),
     exceptions.transform: {gast.Try, gast.TryStar} if hasattr(gast, "TryStar") else {gast.Try},
     break_statements.transform: {gast.Break, "loop else"},   # it also moves a loop's `else:` after the loop

@@ -168,3 +168,38 @@ def test_functions_and_classes_defined_in_converted_statements_keep_their_qualna
     prefix = f.__qualname__ + ".<locals>."
     assert names == [prefix + n for n in ("h", "h.<locals>.<lambda>", "<lambda>", "C", "C.m")]
     assert [o.__qualname__ for o in ag.convert(f).generated(1)] == names   # not ...if_true.<locals>.h
+
+
+def comprehension_shadowing(a):
+    x = a
+    z = 0
+    n = 0
+    while n < 2:
+        n += 1
+        if a != sum([z * 2 + x for z in range(3)]):   # the comprehension's own `z`
+            continue
+        if n % 2 <= z:                                 # the function's `z`, read in a branch
+            x = x % 1000
+        else:
+            x = z + 9 - a
+    return x, z
+
+
+def test_a_comprehension_variable_named_like_a_function_variable_keeps_both_apart():
+    """The converter gives the comprehension's variable a name of its own: since Python 3.12 the comprehension
+    is inlined, and in the branch and loop-body functions of the converted code CPython's gh-121377 bound the
+    branch's `z` to the comprehension's (NameError: cannot access free variable 'z'; found by the fuzzer on
+    Python 3.12 and 3.13)."""
+    import runtime as tf
+
+    for a in (1, 9):
+        expected = comprehension_shadowing(a)
+        api.run_generated_code(True)
+        try:
+            assert ag.convert(comprehension_shadowing)(a) == expected
+        finally:
+            api.run_generated_code(False)
+        got = tf.function(comprehension_shadowing)(tf.constant(a))
+        assert tuple(int(v) for v in got) == expected
+    code = ag.to_code(comprehension_shadowing)
+    assert "for z_1 in" in code and "[z_1 * 2 + x for z_1 in" in code
