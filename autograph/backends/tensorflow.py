@@ -204,14 +204,30 @@ def _while_loop(test, body, state: backends.LoopState, opts):
 
 def _with_placeholders(state: backends.LoopState, step) -> backends.LoopState:
     """`state.with_placeholders`, probing `step(*values)` on the values as the staged loop carries them: Python
-    numbers as tensors (a probe on the numbers themselves would take Python's path through an `if` on them, and
-    miss a `return` behind it). An empty list appended to under an `if` can only be probed on the Python
-    values (a staged `if` would see lists of different lengths in its branches): that is the fallback."""
+    numbers and tensors as placeholders whose values tracing can't know (a probe on the numbers themselves, or
+    on constant tensors, would fold an `if` on them and miss a `return` behind `if i == 2`). An empty list
+    appended to under an `if` can only be probed on the Python values (a staged `if` would see lists of
+    different lengths in its branches): that is the fallback."""
     try:
-        return state.with_placeholders(lambda s: step(*(tf.constant(v) if isinstance(v, staging.NUMBERS) else v
-                                                        for v in s)))
+        return state.with_placeholders(lambda s: step(*(_opaque(v) for v in s)))
     except StagingError:
         return state.with_placeholders(lambda s: step(*s))
+
+
+def _opaque(value):
+    """`value` as a staged loop's body sees it: its numbers and tensors as placeholders of their dtype and shape
+    (only inside a probe's graph). A Python list is left as it is: the probe learns its type by appending."""
+    if value.__class__ is list:
+        return value
+    return tf.nest.map_structure(_placeholder, value)
+
+
+def _placeholder(leaf):
+    if leaf.__class__ in (bool, int, float):
+        return tf.compat.v1.placeholder(_number_dtype(leaf), [])
+    if isinstance(leaf, tf.Tensor):
+        return tf.compat.v1.placeholder(leaf.dtype, leaf.shape)
+    return leaf
 
 
 def _staged_loop(test, body, state: backends.LoopState, opts: dict, construct: str, lead: tuple = ()) -> tuple:
@@ -394,7 +410,7 @@ def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
         return (i + step, *body(item(i), *s))
 
     first = tf.constant(start, tf.int32) if not _is_tensor(start) else start
-    state = _with_placeholders(state, lambda *s: body(item(first), *s))
+    state = _with_placeholders(state, lambda *s: body(item(_opaque(first)), *s))
     return _staged_loop(test, step_body, state, opts, "this `for` loop", lead=(first,))[1:]
 
 

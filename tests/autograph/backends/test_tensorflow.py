@@ -248,3 +248,31 @@ def test_import_autograph_does_not_import_tensorflow():
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+# --- regressions found by running small programs as Python and staged ----------------------------------------
+
+def return_constant_at_third_step(n):
+    i = 0
+    while i < n:
+        if i == 2:              # a probe on constants folded this `if` and missed the `return`: 0, not 7
+            return 7
+        i += 1
+    return 0
+
+
+def return_from_range_loop(n):
+    for i in range(n):
+        if i == 2:
+            return "found", i
+    return "none", -1
+
+
+def test_a_return_behind_a_condition_the_first_iteration_fails_is_kept():
+    f = function(return_constant_at_third_step)
+    assert int(f(tf.constant(3))) == 7 and int(f(tf.constant(1))) == 0
+    g = function(return_from_range_loop)
+    text, i = g(tf.constant(4))
+    assert text.numpy() == b"found" and int(i) == 2
+    text, i = g(tf.constant(2))
+    assert text.numpy() == b"none" and int(i) == -1
