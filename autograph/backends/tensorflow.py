@@ -158,16 +158,17 @@ def _static_bool(pred) -> Optional[bool]:
 
 # --- if --------------------------------------------------------------------------------------------------
 
-def _cond(pred, true_fn, false_fn, names=()):
+def _cond(pred, true_fn, false_fn, names=(), construct: str = "this `if`"):
     """`if` on a symbolic tensor: `tf.cond`. The first branch traced records its leaves; the second works out
     the plan of both (which values are static, each carried one's dtype) and asks for a second trace when
     the first must change (`staging.Retry`); TensorFlow drops a trace that raised before building its op."""
-    pred = _predicate(pred, "this `if`")
+    pred = _predicate(pred, construct)
     plan = None
     while True:
         traced: dict = {}
         try:
-            out = tf.cond(pred, _branch(true_fn, names, traced, plan), _branch(false_fn, names, traced, plan))
+            out = tf.cond(pred, _branch(true_fn, names, traced, plan, construct),
+                          _branch(false_fn, names, traced, plan, construct))
         except staging.Retry as retry:
             plan = retry.plan
             continue
@@ -175,7 +176,7 @@ def _cond(pred, true_fn, false_fn, names=()):
         return staging.unflatten(RULES, staging.with_static(out, traced["leaves"], traced["plan"]), traced["layout"])
 
 
-def _branch(fn, names, traced: dict, plan):
+def _branch(fn, names, traced: dict, plan, construct: str):
     def run():
         leaves, layout = staging.flatten(RULES, tuple(fn()), names)
         if "layout" not in traced:                        # traced first
@@ -183,8 +184,8 @@ def _branch(fn, names, traced: dict, plan):
             mine = plan if plan is not None else staging.loop_plan(RULES, leaves)
             traced["used"] = mine
             return staging.lifted(RULES, leaves, mine)
-        staging.check_structure(traced["layout"], layout, "this `if`")
-        wanted = staging.branch_plan(RULES, traced["leaves"], leaves, layout, "this `if`")
+        staging.check_structure(traced["layout"], layout, construct)
+        wanted = staging.branch_plan(RULES, traced["leaves"], leaves, layout, construct)
         if wanted != traced["used"]:
             raise staging.Retry(wanted)
         traced["plan"] = wanted
@@ -429,11 +430,15 @@ def _len(value):
 
 
 def _logical_and(a, b_fn):
-    return tf.cond(_predicate(a, "`and`"), lambda: _predicate(b_fn(), "`and`"), lambda: tf.constant(False))
+    """`a and b` on a symbolic `a`: Python's value, `b` where `a` is true and `a` itself where it is not (on
+    bool tensors, the logical and): a `tf.cond`, so `b` runs only on the path that needs it. `x and 5` on an
+    int32 `x` is 5 or `x`, as in Python, not a bool."""
+    return _cond(a, lambda: (b_fn(),), lambda: (a,), (), "`and`")[0]
 
 
 def _logical_or(a, b_fn):
-    return tf.cond(_predicate(a, "`or`"), lambda: tf.constant(True), lambda: _predicate(b_fn(), "`or`"))
+    """`a or b` on a symbolic `a`: `a` where it is true, else `b`, as `_logical_and`."""
+    return _cond(a, lambda: (a,), lambda: (b_fn(),), (), "`or`")[0]
 
 
 def _print(*args, sep=" ", end="\n", file=None, flush=False):

@@ -276,3 +276,15 @@ def test_a_return_behind_a_condition_the_first_iteration_fails_is_kept():
     assert text.numpy() == b"found" and int(i) == 2
     text, i = g(tf.constant(2))
     assert text.numpy() == b"none" and int(i) == -1
+
+
+def test_and_or_give_an_operand_not_a_bool():
+    f = function(lambda x, y: (x and y, x or y, x and 5, x or 5))
+    assert [int(v) for v in f(tf.constant(3), tf.constant(4))] == [4, 3, 5, 3]     # was [True, True, True, True]
+    assert [int(v) for v in f(tf.constant(0), tf.constant(4))] == [0, 4, 0, 5]
+    assert float(function(lambda x: x or 2)(tf.constant(0.0))) == 2.0
+
+
+def test_and_of_a_bool_and_a_number_is_refused_not_a_bool():
+    with pytest.raises(StagingError, match="the Python int 7 in one branch of `and`"):
+        function(lambda x: x > 0 and 7)(tf.constant(3))
