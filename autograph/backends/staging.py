@@ -166,6 +166,11 @@ def _leaf_plan(rules: LeafRules, a, b, name: str, construct: str):
         raise StagingError(at_user_line(
             f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
             f"{describe(rules, b)} in the other; no tensor holds both. Give it values of one type."))
+    if not (rules.takes(a, common) and rules.takes(b, common)):
+        raise StagingError(at_user_line(
+            f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
+            f"{describe(rules, b)} in the other; a {rules.describe_dtype(common)} tensor would hold both, but "
+            f"not {a if not rules.takes(a, common) else b!r} exactly. Give it values of one type."))
     return common
 
 

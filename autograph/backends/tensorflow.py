@@ -72,7 +72,9 @@ def _number_dtype(value):
         return tf.bool
     if isinstance(value, str):
         return tf.string
-    return tf.int32 if isinstance(value, int) else tf.float32
+    if isinstance(value, int):       # TensorFlow's own choice: int64 for an int that int32 can't hold
+        return tf.int32 if -2 ** 31 <= value < 2 ** 31 else tf.int64
+    return tf.float32
 
 
 def _dtype(value):
@@ -104,8 +106,15 @@ def _takes(number, dtype) -> bool:
     if dtype in (tf.bool, tf.string):
         return False
     if isinstance(number, int):
-        return dtype.is_floating or dtype.is_complex or (dtype.is_integer and dtype.min <= number <= dtype.max)
+        if dtype.is_integer:
+            return dtype.min <= number <= dtype.max
+        return (dtype.is_floating or dtype.is_complex) and _exactly(number, dtype)   # 2**24 + 1 isn't a float32
     return dtype.is_floating or dtype.is_complex
+
+
+def _exactly(number: int, dtype) -> bool:
+    with np.errstate(over="ignore"):
+        return int(np.asarray(number, dtype.as_numpy_dtype).real) == number
 
 
 def _promote(a, b):
@@ -113,7 +122,7 @@ def _promote(a, b):
         return a
     if tf.string in (a, b) or tf.bool in (a, b):
         return None
-    return tf.float32 if tf.float32 in (a, b) else tf.int32
+    return tf.float32 if tf.float32 in (a, b) else tf.int64 if tf.int64 in (a, b) else tf.int32
 
 
 def _flatten(value):

@@ -288,3 +288,33 @@ def test_and_or_give_an_operand_not_a_bool():
 def test_and_of_a_bool_and_a_number_is_refused_not_a_bool():
     with pytest.raises(StagingError, match="the Python int 7 in one branch of `and`"):
         function(lambda x: x > 0 and 7)(tf.constant(3))
+
+
+def test_a_python_int_beyond_int32_is_int64_not_truncated():
+    def big(x):
+        if x > 0:
+            y = 2 ** 40          # was carried as int32: 0
+        else:
+            y = 1
+        return y
+
+    def count_from_big(n):
+        s = 2 ** 40
+        for _ in range(n):
+            s += 1
+        return s
+
+    assert int(function(big)(tf.constant(1))) == 2 ** 40
+    assert int(function(count_from_big)(tf.constant(2))) == 2 ** 40 + 2
+
+
+def test_numbers_no_float32_holds_exactly_are_refused():
+    def mixed(x):
+        if x > 0:
+            y = 16777217         # 2**24 + 1: float32 would make it 16777216
+        else:
+            y = 0.5
+        return y
+
+    with pytest.raises(StagingError, match="a float32 tensor would hold both, but not 16777217 exactly"):
+        function(mixed)(tf.constant(1))
