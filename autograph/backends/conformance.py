@@ -347,6 +347,25 @@ def _string_or_number(x):
     return r
 
 
+def _append_in_conditional_expression(x):
+    seen = []
+    _ = seen.append(1) if x > 0 else seen.append(2)
+    return len(seen)
+
+
+def _append_in_and(x):
+    seen = []
+    _ = x > 0 and seen.append(1) is None
+    return len(seen)
+
+
+@pytest.mark.parametrize("x", [F32(1), F32(-1)])
+def test_change_in_an_operand_is_never_a_wrong_value(harness, x):
+    """Both operands are traced: Python's change on the path taken would be made on both (2, not 1)."""
+    harness.check(_append_in_conditional_expression, x, may_refuse=True, name="test_change_in_an_operand")
+    harness.check(_append_in_and, x, may_refuse=True, name="test_change_in_an_operand")
+
+
 @pytest.mark.parametrize("x", [F32(1), F32(-1)])
 def test_variable_defined_on_one_path_is_never_a_wrong_value(harness, x):
     harness.check(_defined_on_one_path, x, may_refuse=True, name="test_variable_defined_on_one_path")
