@@ -139,7 +139,7 @@ RULES = staging.LeafRules(
     framework="TensorFlow", is_tensor=_is_tensor, flatten=_flatten, unflatten=_unflatten,
     number_dtype=_number_dtype, dtype=_dtype, shape=_shape, lift=_lift, takes=_takes, promote=_promote,
     describe_dtype=lambda d: tf.as_dtype(d).name, cast_hint="cast with tf.cast(...)",
-    scalars=(bool, int, float, str))
+    scalars=(bool, int, float, str), cond_relaxes_shapes=True)   # tf.cond gives the shape both branches share
 
 
 def _predicate(value, construct: str):
@@ -298,6 +298,10 @@ def _typed_numbers(body, state: backends.LoopState, leaves: list, layout, lead: 
     for i in numbers:
         if _is_tensor(after[i]) and _takes(leaves[i], _dtype(after[i])):
             plan[i] = _dtype(after[i])
+        elif after[i].__class__ in (int, float) and after[i].__class__ is not leaves[i].__class__:
+            common = _promote(_number_dtype(leaves[i]), _number_dtype(after[i]))   # `s = 0` ... `s += 0.5`
+            if common is not None and _takes(leaves[i], common):
+                plan[i] = common
     return tuple(plan)
 
 
@@ -369,7 +373,16 @@ class TfZip:
         self.tensors = tuple(_rows(t, "zip") for t in tensors)
 
 
+def _check_step(step) -> None:
+    """A tensor step of 0 fails when the graph runs, with Python's message (the loop would never end)."""
+    if _is_tensor(step):
+        tf.debugging.assert_none_equal(step, tf.zeros_like(step), message="range() arg 3 must not be zero")
+
+
 def _rows(value, what: str):
+    if isinstance(value, TfRange):          # zip(range(n), xs), enumerate(range(n)): the range's values
+        _check_step(value.step)
+        return tf.range(*(tf.cast(b, tf.int32) for b in (value.start, value.stop, value.step)))
     t = value.read_value() if isinstance(value, tf.Variable) else tf.convert_to_tensor(value)
     if t.shape.rank == 0:
         raise StagingError(at_user_line(f"{what} over a scalar tensor: a 0-d tensor is not iterable."))
@@ -387,6 +400,7 @@ def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
     if isinstance(iterable, TfRange):
         start, stop, step = (tf.cast(b, tf.int32) if _is_tensor(b) else b
                              for b in (iterable.start, iterable.stop, iterable.step))
+        _check_step(step)
 
         def in_range(i):
             if isinstance(step, int):
@@ -430,6 +444,7 @@ def _len(value):
     if isinstance(value, tf.TensorArray):
         return value.size()
     if isinstance(value, TfRange):
+        _check_step(value.step)
         start, stop, step = (tf.cast(b, tf.int32) for b in (value.start, value.stop, value.step))
         return tf.maximum(0, (stop - start + step - tf.sign(step)) // step)
     if isinstance(value, (TfEnumerate, TfZip)):
@@ -494,6 +509,19 @@ def _list_dtype(values: list):
     return _dtype(first) if _is_tensor(first) else _number_dtype(first)
 
 
+def _list_append(ta, value):
+    """`l.append(value)` on a list a staged loop carries as a TensorArray: elements keep the list's dtype."""
+    if value.__class__ in (bool, int, float) and _takes(value, ta.dtype):
+        value = tf.constant(value, ta.dtype)
+    value = tf.convert_to_tensor(value)
+    if value.dtype != ta.dtype:
+        raise StagingError(at_user_line(
+            f"append of a {value.dtype.name} value to a list of {ta.dtype.name} values carried by a loop on a "
+            "tensor: the loop carries the list as one tensor of one dtype. Cast it with tf.cast(...), or start "
+            "the list with an element of the dtype you append."))
+    return ta.write(ta.size(), value)
+
+
 def _list_empty_like(element):
     element = tf.convert_to_tensor(element)
     return tf.TensorArray(element.dtype, size=0, dynamic_size=True, element_shape=element.shape)
@@ -527,7 +555,7 @@ BACKEND = backends.register_backend(backends.Backend(
     assert_=_assert,
     list_from=_list_from,
     list_types=(tf.TensorArray,),
-    list_append=lambda ta, x: ta.write(ta.size(), x),
+    list_append=_list_append,
     list_pop=_list_pop,
     list_stack=lambda ta: ta.stack(),
     list_empty_like=_list_empty_like,

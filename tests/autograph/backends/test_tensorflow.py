@@ -318,3 +318,63 @@ def test_numbers_no_float32_holds_exactly_are_refused():
 
     with pytest.raises(StagingError, match="a float32 tensor would hold both, but not 16777217 exactly"):
         function(mixed)(tf.constant(1))
+
+
+def test_a_python_int_that_the_loop_makes_a_python_float_is_carried_as_float32():
+    def halves(n):
+        s = 0
+        for _ in range(n):
+            s = s + 0.5          # was TensorFlow's TypeError: AddV2 of int32 and float32
+        return s
+
+    assert float(function(halves)(tf.constant(3))) == 1.5
+
+
+def test_a_tensor_step_of_zero_fails_instead_of_looping_forever():
+    def total(n, k):
+        t = 0
+        for i in range(0, n, k):
+            t += i
+        return t
+
+    f = function(total)
+    assert int(f(tf.constant(5), tf.constant(2))) == 6
+    with pytest.raises(tf.errors.InvalidArgumentError, match="range\\(\\) arg 3 must not be zero"):
+        f(tf.constant(5), tf.constant(0))
+
+
+def test_branches_may_give_different_shapes_as_tf_cond_allows():
+    def head_or_all(x):
+        if x[0] > 0:
+            y = x
+        else:
+            y = x[:1]
+        return y
+
+    assert tf.function(head_or_all)(tf.constant([-1, 2])).numpy().tolist() == [-1]    # TensorFlow's AutoGraph
+    f = function(head_or_all)
+    assert f(tf.constant([1, 2])).numpy().tolist() == [1, 2]
+    assert f(tf.constant([-1, 2])).numpy().tolist() == [-1]
+
+
+def test_zip_and_enumerate_of_a_range_with_a_tensor_bound():
+    def weighted(a, n):
+        s = 0
+        for i, y in zip(range(n), a):
+            s += i * y
+        for i, j in enumerate(range(1, n, 2)):
+            s += 100 * i * j
+        return s
+
+    assert int(function(weighted)(tf.constant([1, 2, 3]), tf.constant(6))) == (0 + 2 + 6) + 100 * (0 + 3 + 10)
+
+
+def test_an_append_of_another_dtype_is_refused_at_the_users_line():
+    def mixed(n):
+        out = [1]
+        for _ in range(n):
+            out.append(0.5)      # was TensorFlow's logged traceback, then an error when the graph ran
+        return out
+
+    with pytest.raises(StagingError, match="append of a float32 value to a list of int32 values"):
+        function(mixed)(tf.constant(2))
