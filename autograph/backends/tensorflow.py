@@ -498,15 +498,34 @@ def _zeros_like(value):
 
 
 def _list_from(values: list):
-    ta = tf.TensorArray(_list_dtype(values), size=0, dynamic_size=True, infer_shape=True)
+    """A Python list a staged loop carries, as a TensorArray; a list no tensor can hold (nested lists, mixed
+    dtypes or shapes) stays a list, carried as a structure of its items (it can't grow, then)."""
+    dtype = _list_dtype(values)
+    if dtype is None:
+        return values
+    ta = tf.TensorArray(dtype, size=0, dynamic_size=True, infer_shape=True)
     for i, v in enumerate(values):
-        ta = ta.write(i, v)
+        ta = ta.write(i, _lift(v, dtype))
     return ta
 
 
 def _list_dtype(values: list):
-    first = values[0] if values else 0.0
-    return _dtype(first) if _is_tensor(first) else _number_dtype(first)
+    """The dtype of a TensorArray that holds `values` unchanged, or None."""
+    if not values:
+        return tf.float32
+    if not all(_is_tensor(v) and not isinstance(v, tf.TensorArray) or v.__class__ in (bool, int, float)
+               for v in values):
+        return None
+    tensors = [v for v in values if _is_tensor(v)]
+    if tensors:
+        dtype, shape = _dtype(tensors[0]), _shape(tensors[0])
+        if any(_dtype(t) != dtype or _shape(t) != shape for t in tensors):
+            return None
+        if len(tensors) < len(values) and shape != ():
+            return None
+    else:
+        dtype = functools.reduce(lambda a, b: a and _promote(a, b), (_number_dtype(v) for v in values))
+    return dtype if dtype is not None and all(_is_tensor(v) or _takes(v, dtype) for v in values) else None
 
 
 def _list_append(ta, value):

@@ -378,3 +378,23 @@ def test_an_append_of_another_dtype_is_refused_at_the_users_line():
 
     with pytest.raises(StagingError, match="append of a float32 value to a list of int32 values"):
         function(mixed)(tf.constant(2))
+
+
+def test_a_nested_list_the_loop_reassigns_is_carried_as_a_structure():
+    def nested(n):
+        rows = [[0, 1], [2]]     # was TensorFlow's "Inconsistent shapes" from a TensorArray of ragged rows
+        for _ in range(n):
+            rows = [[rows[0][0] + 1, rows[0][1]], [rows[1][0] * 2]]
+        return rows
+
+    assert tf.nest.map_structure(int, function(nested)(tf.constant(3))) == [[3, 1], [16]]
+
+
+def test_a_list_of_mixed_numbers_is_carried_in_the_dtype_that_holds_them():
+    def mixed(n):
+        out = [1, 0.5]
+        for _ in range(n):
+            out.append(2)
+        return out
+
+    assert function(mixed)(tf.constant(2)).numpy().tolist() == [1.0, 0.5, 2.0, 2.0]
