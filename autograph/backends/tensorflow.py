@@ -246,7 +246,7 @@ def _staged_loop(test, body, state: backends.LoopState, opts: dict, construct: s
     leaves, layout = staging.flatten(RULES, state.values, state.names)
     plan = _typed_numbers(body, state, leaves, layout, lead)
     shapes = None
-    invariants = _invariants(opts.get("shape_invariants"), state, leaves, layout)
+    invariants = _invariants(opts.get("shape_invariants"), leaves)
     for _ in range(_MAX_RETRIES):
         carried = staging.lifted(RULES, leaves, plan)
         if shapes is None:
@@ -311,20 +311,16 @@ def _invariant(value, shape):
     return tf.TensorShape(shape)
 
 
-def _invariants(given, state: backends.LoopState, leaves, layout) -> dict:
-    """`set_loop_options(shape_invariants=[(x, shape), ...])`: carried-leaf index -> shape."""
+def _invariants(given, leaves: list) -> dict:
+    """`set_loop_options(shape_invariants=[(x, shape), ...])`: carried-leaf index -> shape. `x` is a loop
+    variable's tensor, or a tensor inside one (`st[0]` of a tuple); a tensor the loop does not carry (one it
+    never assigns) needs no invariant and is passed over, as TensorFlow's AutoGraph does."""
     chosen: dict = {}
+    carried = [i for i, v in enumerate(leaves) if staging.is_dynamic(RULES, v)]
     for value, shape in given or ():
-        matches = [i for i, v in enumerate(state.values) if v is value]
-        if not matches:
-            raise StagingError(at_user_line(
-                "set_loop_options(shape_invariants=...) names a value that is not one of this loop's variables: "
-                "pass (variable, shape) pairs for variables the loop body assigns."))
-        for i in matches:
-            first = sum(layout.sizes[:i])
-            if layout.sizes[i] == 1:
-                carried_index = sum(1 for v in leaves[:first] if staging.is_dynamic(RULES, v))
-                chosen[carried_index] = tf.TensorShape(shape)
+        for k, i in enumerate(carried):
+            if leaves[i] is value:
+                chosen[k] = tf.TensorShape(shape)
     return chosen
 
 

@@ -398,3 +398,17 @@ def test_a_list_of_mixed_numbers_is_carried_in_the_dtype_that_holds_them():
         return out
 
     assert function(mixed)(tf.constant(2)).numpy().tolist() == [1.0, 0.5, 2.0, 2.0]
+
+
+def test_shape_invariants_name_a_tensor_inside_a_loop_variable_or_one_the_loop_never_assigns():
+    def doubling(n):
+        state = (tf.zeros([1]), 0)
+        fixed = tf.zeros([1])
+        for _ in range(n):
+            ag.set_loop_options(shape_invariants=[(state[0], tf.TensorShape([None])),   # was refused
+                                                  (fixed, tf.TensorShape([None]))])     # TensorFlow ignores it
+            state = (tf.concat([state[0], state[0]], 0), state[1] + 1)
+        return tf.shape(state[0])[0], state[1]
+
+    length, count = function(doubling)(tf.constant(2))
+    assert (int(length), int(count)) == (4, 2)
