@@ -26,10 +26,10 @@ Python semantics. What each construct becomes on a symbolic tensor:
 | `while` | `tf.while_loop` (shapes that change are relaxed, as the runtime's) |
 | `for x in tensor`, `for i in range(n)` (tensor `n`), `enumerate`, `zip` | `tf.while_loop` over an index |
 | `break`, `continue`, `return` in those loops | the loop's condition and state (converted by autograph) |
-| `and`, `or`, `not` | `tf.cond` on the left operand (lazy), `tf.logical_not` |
+| `and`, `or`, `not` | `tf.cond` on the left operand (lazy), giving Python's operand value; `tf.logical_not` |
 | `print` | `tf.print` (runs every time the function runs) |
 | `assert` | `tf.debugging.Assert` |
-| `list.append` in a loop | a `tf.TensorArray`, stacked after the loop |
+| `list.append` in a loop | a `tf.TensorArray` (when one dtype and shape hold the items), stacked after the loop |
 
 The framework-neutral work (leaves, static values, weak Python numbers,
 checks that name the variable) is autograph/backends/staging.py's.
