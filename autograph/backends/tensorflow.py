@@ -279,30 +279,44 @@ def _staged_loop(test, body, state: backends.LoopState, opts: dict, construct: s
                                     "its final dtype before the loop."))  # pragma: no cover - each retry widens
 
 
+_TYPING_STEPS = 3
+
+
 def _typed_numbers(body, state: backends.LoopState, leaves: list, layout, lead: tuple) -> tuple:
     """The loop's first plan, with the dtype each Python number takes in the body: `s = 0` before a loop that
-    adds a float32 tensor to it is carried as float32 (TensorFlow has no weakly typed tensors, so the body is
-    run once in a throwaway graph on the numbers themselves to see what they become)."""
+    adds a float32 tensor (or 0.5) to it is carried as float32. TensorFlow has no weakly typed tensors, so the
+    body is run in a throwaway graph on the numbers themselves to see what they become, for a few iterations:
+    an `if i > 0` on a Python counter changes `s` only from the second."""
     plan = staging.loop_plan(RULES, leaves)
     numbers = [i for i, v in enumerate(leaves) if v.__class__ in (int, float)]
     if not numbers:
         return plan
-    try:
-        out = _probe(lambda: tuple(body(*lead, *state.values))[len(lead):])
-        after, after_layout = staging.flatten(RULES, out, layout.names)
-    except Exception:      # the traced loop reports what is wrong, at the user's line
-        return plan
-    if after_layout.treedefs != layout.treedefs:
-        return plan
     plan = list(plan)
-    for i in numbers:
-        if _is_tensor(after[i]) and _takes(leaves[i], _dtype(after[i])):
-            plan[i] = _dtype(after[i])
-        elif after[i].__class__ in (int, float) and after[i].__class__ is not leaves[i].__class__:
-            common = _promote(_number_dtype(leaves[i]), _number_dtype(after[i]))   # `s = 0` ... `s += 0.5`
-            if common is not None and _takes(leaves[i], common):
-                plan[i] = common
+    try:
+        _probe(lambda: _type_steps(body, state.values, leaves, layout, lead, numbers, plan))
+    except Exception:      # the traced loop reports what is wrong, at the user's line
+        pass
     return tuple(plan)
+
+
+def _type_steps(body, values, leaves, layout, lead, numbers, plan: list) -> None:
+    for _ in range(_TYPING_STEPS):
+        values = tuple(body(*lead, *values))[len(lead):]
+        after, after_layout = staging.flatten(RULES, values, layout.names)
+        if after_layout.treedefs != layout.treedefs:
+            return
+        for i in numbers:
+            new = after[i]
+            if _is_tensor(new):
+                wanted = _dtype(new) if plan[i] == _number_dtype(leaves[i]) else _promote(plan[i], _dtype(new))
+            elif new.__class__ in (int, float):
+                wanted = _promote(plan[i], _number_dtype(new))
+            else:
+                continue
+            if wanted is not None and wanted != plan[i] and _takes(leaves[i], wanted):
+                plan[i] = wanted
+        if not any(after[i].__class__ in (int, float) for i in numbers):
+            return                      # each is a tensor now: later steps can't tell more
 
 
 def _invariant(value, shape):

@@ -412,3 +412,16 @@ def test_shape_invariants_name_a_tensor_inside_a_loop_variable_or_one_the_loop_n
 
     length, count = function(doubling)(tf.constant(2))
     assert (int(length), int(count)) == (4, 2)
+
+
+def test_a_number_a_later_iteration_makes_a_float_is_carried_as_float32():
+    def later(n):
+        s = 0
+        i = 0
+        while i < n:
+            if i > 0:            # Python's False on the first iteration's counter 0
+                s = s + 0.5      # was TensorFlow's AddV2 TypeError: s carried as int32
+            i += 1
+        return s
+
+    assert float(function(later)(tf.constant(3))) == 1.0
