@@ -120,6 +120,10 @@ def _and_or_not(x):
     return r
 
 
+def _and_or_values(x, y):
+    return x and y, x or y, x and 5, x or 5
+
+
 def _nested_if(x, y):
     if x > 0:
         if y > 0:
@@ -154,6 +158,12 @@ def test_conditional_expression(harness, x):
 @pytest.mark.parametrize("x", [I32(3), I32(7), I32(9), I32(-1)])
 def test_and_or_not(harness, x):
     harness.check(_and_or_not, x, name="test_and_or_not")
+
+
+@pytest.mark.parametrize("x,y", [(I32(3), I32(4)), (I32(0), I32(4)), (I32(3), I32(0))])
+def test_and_or_give_an_operand(harness, x, y):
+    """`x and y` is `y` or `x` itself, not a bool (4, not True, for 3 and 4)."""
+    harness.check(_and_or_values, x, y, name="test_and_or_give_an_operand")
 
 
 @pytest.mark.parametrize("x,y", [(F32(1), F32(2)), (F32(1), F32(-2)), (F32(-1), F32(2))])
@@ -345,6 +355,25 @@ def _string_or_number(x):
     else:
         r = 0
     return r
+
+
+def _append_in_conditional_expression(x):
+    seen = []
+    _ = seen.append(1) if x > 0 else seen.append(2)
+    return len(seen)
+
+
+def _append_in_and(x):
+    seen = []
+    _ = x > 0 and seen.append(1) is None
+    return len(seen)
+
+
+@pytest.mark.parametrize("x", [F32(1), F32(-1)])
+def test_change_in_an_operand_is_never_a_wrong_value(harness, x):
+    """Both operands are traced: Python's change on the path taken would be made on both (2, not 1)."""
+    harness.check(_append_in_conditional_expression, x, may_refuse=True, name="test_change_in_an_operand")
+    harness.check(_append_in_and, x, may_refuse=True, name="test_change_in_an_operand")
 
 
 @pytest.mark.parametrize("x", [F32(1), F32(-1)])

@@ -408,11 +408,14 @@ def _len(value):
 
 
 def _logical_and(a, b_fn):
-    return lax.cond(_predicate(a, "`and`"), lambda: _predicate(b_fn(), "`and`"), lambda: jnp.asarray(False))
+    """`a and b` on a traced `a`: Python's value, `b` where `a` is true and `a` where it is not (on bools, the
+    logical and), through `_cond`'s rules for two values: `x and 5` is 5 or `x`, not a bool."""
+    return _cond(a, lambda: (b_fn(),), lambda: (a,))[0]
 
 
 def _logical_or(a, b_fn):
-    return lax.cond(_predicate(a, "`or`"), lambda: jnp.asarray(True), lambda: _predicate(b_fn(), "`or`"))
+    """`a or b` on a traced `a`: `a` where it is true, else `b`, as `_logical_and`."""
+    return _cond(a, lambda: (a,), lambda: (b_fn(),))[0]
 
 
 def _escape(text: str) -> str:

@@ -48,6 +48,7 @@ class LeafRules:
     scalars: tuple = NUMBERS               # Python types lifted to tensors when they differ between paths
     describe_dtype: Callable[[Any], str] = str
     cast_hint: str = "cast one of them"    # how to change a dtype in this framework, for messages
+    cond_relaxes_shapes: bool = False      # may a staged `if`'s branches give a variable different shapes?
 
 
 class Retry(Exception):
@@ -147,7 +148,7 @@ def _leaf_plan(rules: LeafRules, a, b, name: str, construct: str):
             raise StagingError(at_user_line(
                 f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
                 f"{describe(rules, b)} in the other. Both branches must give it one dtype: {rules.cast_hint}."))
-        if _shapes_differ(rules.shape(a), rules.shape(b)):
+        if _shapes_differ(rules.shape(a), rules.shape(b)) and not rules.cond_relaxes_shapes:
             raise StagingError(at_user_line(
                 f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
                 f"{describe(rules, b)} in the other. Both branches must give it one shape."))
@@ -166,6 +167,11 @@ def _leaf_plan(rules: LeafRules, a, b, name: str, construct: str):
         raise StagingError(at_user_line(
             f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
             f"{describe(rules, b)} in the other; no tensor holds both. Give it values of one type."))
+    if not (rules.takes(a, common) and rules.takes(b, common)):
+        raise StagingError(at_user_line(
+            f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
+            f"{describe(rules, b)} in the other; a {rules.describe_dtype(common)} tensor would hold both, but "
+            f"not {a if not rules.takes(a, common) else b!r} exactly. Give it values of one type."))
     return common
 
 

@@ -26,10 +26,10 @@ Python semantics. What each construct becomes on a symbolic tensor:
 | `while` | `tf.while_loop` (shapes that change are relaxed, as the runtime's) |
 | `for x in tensor`, `for i in range(n)` (tensor `n`), `enumerate`, `zip` | `tf.while_loop` over an index |
 | `break`, `continue`, `return` in those loops | the loop's condition and state (converted by autograph) |
-| `and`, `or`, `not` | `tf.cond` on the left operand (lazy), `tf.logical_not` |
+| `and`, `or`, `not` | `tf.cond` on the left operand (lazy), giving Python's operand value; `tf.logical_not` |
 | `print` | `tf.print` (runs every time the function runs) |
 | `assert` | `tf.debugging.Assert` |
-| `list.append` in a loop | a `tf.TensorArray`, stacked after the loop |
+| `list.append` in a loop | a `tf.TensorArray` (when one dtype and shape hold the items), stacked after the loop |
 
 The framework-neutral work (leaves, static values, weak Python numbers,
 checks that name the variable) is autograph/backends/staging.py's.
@@ -72,7 +72,9 @@ def _number_dtype(value):
         return tf.bool
     if isinstance(value, str):
         return tf.string
-    return tf.int32 if isinstance(value, int) else tf.float32
+    if isinstance(value, int):       # TensorFlow's own choice: int64 for an int that int32 can't hold
+        return tf.int32 if -2 ** 31 <= value < 2 ** 31 else tf.int64
+    return tf.float32
 
 
 def _dtype(value):
@@ -104,8 +106,15 @@ def _takes(number, dtype) -> bool:
     if dtype in (tf.bool, tf.string):
         return False
     if isinstance(number, int):
-        return dtype.is_floating or dtype.is_complex or (dtype.is_integer and dtype.min <= number <= dtype.max)
+        if dtype.is_integer:
+            return dtype.min <= number <= dtype.max
+        return (dtype.is_floating or dtype.is_complex) and _exactly(number, dtype)   # 2**24 + 1 isn't a float32
     return dtype.is_floating or dtype.is_complex
+
+
+def _exactly(number: int, dtype) -> bool:
+    with np.errstate(over="ignore"):
+        return int(np.asarray(number, dtype.as_numpy_dtype).real) == number
 
 
 def _promote(a, b):
@@ -113,7 +122,7 @@ def _promote(a, b):
         return a
     if tf.string in (a, b) or tf.bool in (a, b):
         return None
-    return tf.float32 if tf.float32 in (a, b) else tf.int32
+    return tf.float32 if tf.float32 in (a, b) else tf.int64 if tf.int64 in (a, b) else tf.int32
 
 
 def _flatten(value):
@@ -130,7 +139,7 @@ RULES = staging.LeafRules(
     framework="TensorFlow", is_tensor=_is_tensor, flatten=_flatten, unflatten=_unflatten,
     number_dtype=_number_dtype, dtype=_dtype, shape=_shape, lift=_lift, takes=_takes, promote=_promote,
     describe_dtype=lambda d: tf.as_dtype(d).name, cast_hint="cast with tf.cast(...)",
-    scalars=(bool, int, float, str))
+    scalars=(bool, int, float, str), cond_relaxes_shapes=True)   # tf.cond gives the shape both branches share
 
 
 def _predicate(value, construct: str):
@@ -158,16 +167,17 @@ def _static_bool(pred) -> Optional[bool]:
 
 # --- if --------------------------------------------------------------------------------------------------
 
-def _cond(pred, true_fn, false_fn, names=()):
+def _cond(pred, true_fn, false_fn, names=(), construct: str = "this `if`"):
     """`if` on a symbolic tensor: `tf.cond`. The first branch traced records its leaves; the second works out
     the plan of both (which values are static, each carried one's dtype) and asks for a second trace when
     the first must change (`staging.Retry`); TensorFlow drops a trace that raised before building its op."""
-    pred = _predicate(pred, "this `if`")
+    pred = _predicate(pred, construct)
     plan = None
     while True:
         traced: dict = {}
         try:
-            out = tf.cond(pred, _branch(true_fn, names, traced, plan), _branch(false_fn, names, traced, plan))
+            out = tf.cond(pred, _branch(true_fn, names, traced, plan, construct),
+                          _branch(false_fn, names, traced, plan, construct))
         except staging.Retry as retry:
             plan = retry.plan
             continue
@@ -175,7 +185,7 @@ def _cond(pred, true_fn, false_fn, names=()):
         return staging.unflatten(RULES, staging.with_static(out, traced["leaves"], traced["plan"]), traced["layout"])
 
 
-def _branch(fn, names, traced: dict, plan):
+def _branch(fn, names, traced: dict, plan, construct: str):
     def run():
         leaves, layout = staging.flatten(RULES, tuple(fn()), names)
         if "layout" not in traced:                        # traced first
@@ -183,8 +193,8 @@ def _branch(fn, names, traced: dict, plan):
             mine = plan if plan is not None else staging.loop_plan(RULES, leaves)
             traced["used"] = mine
             return staging.lifted(RULES, leaves, mine)
-        staging.check_structure(traced["layout"], layout, "this `if`")
-        wanted = staging.branch_plan(RULES, traced["leaves"], leaves, layout, "this `if`")
+        staging.check_structure(traced["layout"], layout, construct)
+        wanted = staging.branch_plan(RULES, traced["leaves"], leaves, layout, construct)
         if wanted != traced["used"]:
             raise staging.Retry(wanted)
         traced["plan"] = wanted
@@ -204,14 +214,30 @@ def _while_loop(test, body, state: backends.LoopState, opts):
 
 def _with_placeholders(state: backends.LoopState, step) -> backends.LoopState:
     """`state.with_placeholders`, probing `step(*values)` on the values as the staged loop carries them: Python
-    numbers as tensors (a probe on the numbers themselves would take Python's path through an `if` on them, and
-    miss a `return` behind it). An empty list appended to under an `if` can only be probed on the Python
-    values (a staged `if` would see lists of different lengths in its branches): that is the fallback."""
+    numbers and tensors as placeholders whose values tracing can't know (a probe on the numbers themselves, or
+    on constant tensors, would fold an `if` on them and miss a `return` behind `if i == 2`). An empty list
+    appended to under an `if` can only be probed on the Python values (a staged `if` would see lists of
+    different lengths in its branches): that is the fallback."""
     try:
-        return state.with_placeholders(lambda s: step(*(tf.constant(v) if isinstance(v, staging.NUMBERS) else v
-                                                        for v in s)))
+        return state.with_placeholders(lambda s: step(*(_opaque(v) for v in s)))
     except StagingError:
         return state.with_placeholders(lambda s: step(*s))
+
+
+def _opaque(value):
+    """`value` as a staged loop's body sees it: its numbers and tensors as placeholders of their dtype and shape
+    (only inside a probe's graph). A Python list is left as it is: the probe learns its type by appending."""
+    if value.__class__ is list:
+        return value
+    return tf.nest.map_structure(_placeholder, value)
+
+
+def _placeholder(leaf):
+    if leaf.__class__ in (bool, int, float):
+        return tf.compat.v1.placeholder(_number_dtype(leaf), [])
+    if isinstance(leaf, tf.Tensor):
+        return tf.compat.v1.placeholder(leaf.dtype, leaf.shape)
+    return leaf
 
 
 def _staged_loop(test, body, state: backends.LoopState, opts: dict, construct: str, lead: tuple = ()) -> tuple:
@@ -220,7 +246,7 @@ def _staged_loop(test, body, state: backends.LoopState, opts: dict, construct: s
     leaves, layout = staging.flatten(RULES, state.values, state.names)
     plan = _typed_numbers(body, state, leaves, layout, lead)
     shapes = None
-    invariants = _invariants(opts.get("shape_invariants"), state, leaves, layout)
+    invariants = _invariants(opts.get("shape_invariants"), leaves)
     for _ in range(_MAX_RETRIES):
         carried = staging.lifted(RULES, leaves, plan)
         if shapes is None:
@@ -253,26 +279,44 @@ def _staged_loop(test, body, state: backends.LoopState, opts: dict, construct: s
                                     "its final dtype before the loop."))  # pragma: no cover - each retry widens
 
 
+_TYPING_STEPS = 3
+
+
 def _typed_numbers(body, state: backends.LoopState, leaves: list, layout, lead: tuple) -> tuple:
     """The loop's first plan, with the dtype each Python number takes in the body: `s = 0` before a loop that
-    adds a float32 tensor to it is carried as float32 (TensorFlow has no weakly typed tensors, so the body is
-    run once in a throwaway graph on the numbers themselves to see what they become)."""
+    adds a float32 tensor (or 0.5) to it is carried as float32. TensorFlow has no weakly typed tensors, so the
+    body is run in a throwaway graph on the numbers themselves to see what they become, for a few iterations:
+    an `if i > 0` on a Python counter changes `s` only from the second."""
     plan = staging.loop_plan(RULES, leaves)
     numbers = [i for i, v in enumerate(leaves) if v.__class__ in (int, float)]
     if not numbers:
         return plan
-    try:
-        out = _probe(lambda: tuple(body(*lead, *state.values))[len(lead):])
-        after, after_layout = staging.flatten(RULES, out, layout.names)
-    except Exception:      # the traced loop reports what is wrong, at the user's line
-        return plan
-    if after_layout.treedefs != layout.treedefs:
-        return plan
     plan = list(plan)
-    for i in numbers:
-        if _is_tensor(after[i]) and _takes(leaves[i], _dtype(after[i])):
-            plan[i] = _dtype(after[i])
+    try:
+        _probe(lambda: _type_steps(body, state.values, leaves, layout, lead, numbers, plan))
+    except Exception:      # the traced loop reports what is wrong, at the user's line
+        pass
     return tuple(plan)
+
+
+def _type_steps(body, values, leaves, layout, lead, numbers, plan: list) -> None:
+    for _ in range(_TYPING_STEPS):
+        values = tuple(body(*lead, *values))[len(lead):]
+        after, after_layout = staging.flatten(RULES, values, layout.names)
+        if after_layout.treedefs != layout.treedefs:
+            return
+        for i in numbers:
+            new = after[i]
+            if _is_tensor(new):
+                wanted = _dtype(new) if plan[i] == _number_dtype(leaves[i]) else _promote(plan[i], _dtype(new))
+            elif new.__class__ in (int, float):
+                wanted = _promote(plan[i], _number_dtype(new))
+            else:
+                continue
+            if wanted is not None and wanted != plan[i] and _takes(leaves[i], wanted):
+                plan[i] = wanted
+        if not any(after[i].__class__ in (int, float) for i in numbers):
+            return                      # each is a tensor now: later steps can't tell more
 
 
 def _invariant(value, shape):
@@ -281,20 +325,16 @@ def _invariant(value, shape):
     return tf.TensorShape(shape)
 
 
-def _invariants(given, state: backends.LoopState, leaves, layout) -> dict:
-    """`set_loop_options(shape_invariants=[(x, shape), ...])`: carried-leaf index -> shape."""
+def _invariants(given, leaves: list) -> dict:
+    """`set_loop_options(shape_invariants=[(x, shape), ...])`: carried-leaf index -> shape. `x` is a loop
+    variable's tensor, or a tensor inside one (`st[0]` of a tuple); a tensor the loop does not carry (one it
+    never assigns) needs no invariant and is passed over, as TensorFlow's AutoGraph does."""
     chosen: dict = {}
+    carried = [i for i, v in enumerate(leaves) if staging.is_dynamic(RULES, v)]
     for value, shape in given or ():
-        matches = [i for i, v in enumerate(state.values) if v is value]
-        if not matches:
-            raise StagingError(at_user_line(
-                "set_loop_options(shape_invariants=...) names a value that is not one of this loop's variables: "
-                "pass (variable, shape) pairs for variables the loop body assigns."))
-        for i in matches:
-            first = sum(layout.sizes[:i])
-            if layout.sizes[i] == 1:
-                carried_index = sum(1 for v in leaves[:first] if staging.is_dynamic(RULES, v))
-                chosen[carried_index] = tf.TensorShape(shape)
+        for k, i in enumerate(carried):
+            if leaves[i] is value:
+                chosen[k] = tf.TensorShape(shape)
     return chosen
 
 
@@ -343,7 +383,16 @@ class TfZip:
         self.tensors = tuple(_rows(t, "zip") for t in tensors)
 
 
+def _check_step(step) -> None:
+    """A tensor step of 0 fails when the graph runs, with Python's message (the loop would never end)."""
+    if _is_tensor(step):
+        tf.debugging.assert_none_equal(step, tf.zeros_like(step), message="range() arg 3 must not be zero")
+
+
 def _rows(value, what: str):
+    if isinstance(value, TfRange):          # zip(range(n), xs), enumerate(range(n)): the range's values
+        _check_step(value.step)
+        return tf.range(*(tf.cast(b, tf.int32) for b in (value.start, value.stop, value.step)))
     t = value.read_value() if isinstance(value, tf.Variable) else tf.convert_to_tensor(value)
     if t.shape.rank == 0:
         raise StagingError(at_user_line(f"{what} over a scalar tensor: a 0-d tensor is not iterable."))
@@ -361,6 +410,7 @@ def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
     if isinstance(iterable, TfRange):
         start, stop, step = (tf.cast(b, tf.int32) if _is_tensor(b) else b
                              for b in (iterable.start, iterable.stop, iterable.step))
+        _check_step(step)
 
         def in_range(i):
             if isinstance(step, int):
@@ -394,7 +444,7 @@ def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
         return (i + step, *body(item(i), *s))
 
     first = tf.constant(start, tf.int32) if not _is_tensor(start) else start
-    state = _with_placeholders(state, lambda *s: body(item(first), *s))
+    state = _with_placeholders(state, lambda *s: body(item(_opaque(first)), *s))
     return _staged_loop(test, step_body, state, opts, "this `for` loop", lead=(first,))[1:]
 
 
@@ -404,6 +454,7 @@ def _len(value):
     if isinstance(value, tf.TensorArray):
         return value.size()
     if isinstance(value, TfRange):
+        _check_step(value.step)
         start, stop, step = (tf.cast(b, tf.int32) for b in (value.start, value.stop, value.step))
         return tf.maximum(0, (stop - start + step - tf.sign(step)) // step)
     if isinstance(value, (TfEnumerate, TfZip)):
@@ -413,11 +464,15 @@ def _len(value):
 
 
 def _logical_and(a, b_fn):
-    return tf.cond(_predicate(a, "`and`"), lambda: _predicate(b_fn(), "`and`"), lambda: tf.constant(False))
+    """`a and b` on a symbolic `a`: Python's value, `b` where `a` is true and `a` itself where it is not (on
+    bool tensors, the logical and): a `tf.cond`, so `b` runs only on the path that needs it. `x and 5` on an
+    int32 `x` is 5 or `x`, as in Python, not a bool."""
+    return _cond(a, lambda: (b_fn(),), lambda: (a,), (), "`and`")[0]
 
 
 def _logical_or(a, b_fn):
-    return tf.cond(_predicate(a, "`or`"), lambda: tf.constant(True), lambda: _predicate(b_fn(), "`or`"))
+    """`a or b` on a symbolic `a`: `a` where it is true, else `b`, as `_logical_and`."""
+    return _cond(a, lambda: (a,), lambda: (b_fn(),), (), "`or`")[0]
 
 
 def _print(*args, sep=" ", end="\n", file=None, flush=False):
@@ -453,15 +508,47 @@ def _zeros_like(value):
 
 
 def _list_from(values: list):
-    ta = tf.TensorArray(_list_dtype(values), size=0, dynamic_size=True, infer_shape=True)
+    """A Python list a staged loop carries, as a TensorArray; a list no tensor can hold (nested lists, mixed
+    dtypes or shapes) stays a list, carried as a structure of its items (it can't grow, then)."""
+    dtype = _list_dtype(values)
+    if dtype is None:
+        return values
+    ta = tf.TensorArray(dtype, size=0, dynamic_size=True, infer_shape=True)
     for i, v in enumerate(values):
-        ta = ta.write(i, v)
+        ta = ta.write(i, _lift(v, dtype))
     return ta
 
 
 def _list_dtype(values: list):
-    first = values[0] if values else 0.0
-    return _dtype(first) if _is_tensor(first) else _number_dtype(first)
+    """The dtype of a TensorArray that holds `values` unchanged, or None."""
+    if not values:
+        return tf.float32
+    if not all(_is_tensor(v) and not isinstance(v, tf.TensorArray) or v.__class__ in (bool, int, float)
+               for v in values):
+        return None
+    tensors = [v for v in values if _is_tensor(v)]
+    if tensors:
+        dtype, shape = _dtype(tensors[0]), _shape(tensors[0])
+        if any(_dtype(t) != dtype or _shape(t) != shape for t in tensors):
+            return None
+        if len(tensors) < len(values) and shape != ():
+            return None
+    else:
+        dtype = functools.reduce(lambda a, b: a and _promote(a, b), (_number_dtype(v) for v in values))
+    return dtype if dtype is not None and all(_is_tensor(v) or _takes(v, dtype) for v in values) else None
+
+
+def _list_append(ta, value):
+    """`l.append(value)` on a list a staged loop carries as a TensorArray: elements keep the list's dtype."""
+    if value.__class__ in (bool, int, float) and _takes(value, ta.dtype):
+        value = tf.constant(value, ta.dtype)
+    value = tf.convert_to_tensor(value)
+    if value.dtype != ta.dtype:
+        raise StagingError(at_user_line(
+            f"append of a {value.dtype.name} value to a list of {ta.dtype.name} values carried by a loop on a "
+            "tensor: the loop carries the list as one tensor of one dtype. Cast it with tf.cast(...), or start "
+            "the list with an element of the dtype you append."))
+    return ta.write(ta.size(), value)
 
 
 def _list_empty_like(element):
@@ -497,7 +584,7 @@ BACKEND = backends.register_backend(backends.Backend(
     assert_=_assert,
     list_from=_list_from,
     list_types=(tf.TensorArray,),
-    list_append=lambda ta, x: ta.write(ta.size(), x),
+    list_append=_list_append,
     list_pop=_list_pop,
     list_stack=lambda ta: ta.stack(),
     list_empty_like=_list_empty_like,

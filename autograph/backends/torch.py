@@ -485,13 +485,19 @@ def _len(value):
 # --- logical ops, print, assert -------------------------------------------------------------------
 
 def _logical_and(a, b_fn):
-    return _cond(_predicate(a, "`and`"), lambda: (_predicate(b_fn(), "`and`"),),
-                 lambda: (torch.zeros((), dtype=torch.bool),))[0]
+    """`a and b` on a staged `a`: Python's value, `b` where `a` is true and `a` where it is not (on bools, the
+    logical and), through `_cond`'s rules for two values: `x and 5` is 5 or `x`, not a bool."""
+    return _cond(a, lambda: (b_fn(),), lambda: (_own(a),))[0]
 
 
 def _logical_or(a, b_fn):
-    return _cond(_predicate(a, "`or`"), lambda: (torch.ones((), dtype=torch.bool),),
-                 lambda: (_predicate(b_fn(), "`or`"),))[0]
+    """`a or b` on a staged `a`: `a` where it is true, else `b`, as `_logical_and`."""
+    return _cond(a, lambda: (_own(a),), lambda: (b_fn(),))[0]
+
+
+def _own(value):
+    """A branch's output that is not one of its inputs (PyTorch's cond refuses an output aliasing an input)."""
+    return value.clone() if isinstance(value, torch.Tensor) else value
 
 
 _warned_print: set = set()

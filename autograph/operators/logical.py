@@ -12,6 +12,7 @@ import types
 from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
+from autograph.operators import side_effects
 from autograph.operators.function_scope import raised_while_tracing, traced, tracing_failed
 from autograph.operators.maybe import MaybeValue
 from autograph.operators.variables import cell_value, set_cell
@@ -80,8 +81,12 @@ def staged_operands(staged, what: str, *args, watched=None):
                          and value not in watched]
     cells = list({id(cell): cell for fn in watched for cell in (getattr(fn, "__closure__", None) or ())}.values())
     before = [cell_value(cell) for cell in cells]
+    # the objects the operands read may not be changed (`l.append(1) if c else l.append(2)`): both operands are
+    # traced, so Python's change on one path would be made on both (operators/side_effects.py)
+    held = [value for value in before if backend_for(value) is None]
     try:
-        result = staged(*[(lambda fn=fn: traced(fn)) if callable(fn) else fn for fn in args])
+        with side_effects.staging(what, held):
+            result = staged(*[(lambda fn=fn: traced(fn)) if callable(fn) else fn for fn in args])
     except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
         raise tracing_failed(raised_while_tracing(error, f"{what} on a tensor")) from None
     changed = [i for i, cell in enumerate(cells) if cell_value(cell) is not before[i]]

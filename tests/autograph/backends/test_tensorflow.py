@@ -248,3 +248,180 @@ def test_import_autograph_does_not_import_tensorflow():
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+# --- regressions found by running small programs as Python and staged ----------------------------------------
+
+def return_constant_at_third_step(n):
+    i = 0
+    while i < n:
+        if i == 2:              # a probe on constants folded this `if` and missed the `return`: 0, not 7
+            return 7
+        i += 1
+    return 0
+
+
+def return_from_range_loop(n):
+    for i in range(n):
+        if i == 2:
+            return "found", i
+    return "none", -1
+
+
+def test_a_return_behind_a_condition_the_first_iteration_fails_is_kept():
+    f = function(return_constant_at_third_step)
+    assert int(f(tf.constant(3))) == 7 and int(f(tf.constant(1))) == 0
+    g = function(return_from_range_loop)
+    text, i = g(tf.constant(4))
+    assert text.numpy() == b"found" and int(i) == 2
+    text, i = g(tf.constant(2))
+    assert text.numpy() == b"none" and int(i) == -1
+
+
+def test_and_or_give_an_operand_not_a_bool():
+    f = function(lambda x, y: (x and y, x or y, x and 5, x or 5))
+    assert [int(v) for v in f(tf.constant(3), tf.constant(4))] == [4, 3, 5, 3]     # was [True, True, True, True]
+    assert [int(v) for v in f(tf.constant(0), tf.constant(4))] == [0, 4, 0, 5]
+    assert float(function(lambda x: x or 2)(tf.constant(0.0))) == 2.0
+
+
+def test_and_of_a_bool_and_a_number_is_refused_not_a_bool():
+    with pytest.raises(StagingError, match="the Python int 7 in one branch of `and`"):
+        function(lambda x: x > 0 and 7)(tf.constant(3))
+
+
+def test_a_python_int_beyond_int32_is_int64_not_truncated():
+    def big(x):
+        if x > 0:
+            y = 2 ** 40          # was carried as int32: 0
+        else:
+            y = 1
+        return y
+
+    def count_from_big(n):
+        s = 2 ** 40
+        for _ in range(n):
+            s += 1
+        return s
+
+    assert int(function(big)(tf.constant(1))) == 2 ** 40
+    assert int(function(count_from_big)(tf.constant(2))) == 2 ** 40 + 2
+
+
+def test_numbers_no_float32_holds_exactly_are_refused():
+    def mixed(x):
+        if x > 0:
+            y = 16777217         # 2**24 + 1: float32 would make it 16777216
+        else:
+            y = 0.5
+        return y
+
+    with pytest.raises(StagingError, match="a float32 tensor would hold both, but not 16777217 exactly"):
+        function(mixed)(tf.constant(1))
+
+
+def test_a_python_int_that_the_loop_makes_a_python_float_is_carried_as_float32():
+    def halves(n):
+        s = 0
+        for _ in range(n):
+            s = s + 0.5          # was TensorFlow's TypeError: AddV2 of int32 and float32
+        return s
+
+    assert float(function(halves)(tf.constant(3))) == 1.5
+
+
+def test_a_tensor_step_of_zero_fails_instead_of_looping_forever():
+    def total(n, k):
+        t = 0
+        for i in range(0, n, k):
+            t += i
+        return t
+
+    f = function(total)
+    assert int(f(tf.constant(5), tf.constant(2))) == 6
+    with pytest.raises(tf.errors.InvalidArgumentError, match="range\\(\\) arg 3 must not be zero"):
+        f(tf.constant(5), tf.constant(0))
+
+
+def test_branches_may_give_different_shapes_as_tf_cond_allows():
+    def head_or_all(x):
+        if x[0] > 0:
+            y = x
+        else:
+            y = x[:1]
+        return y
+
+    assert tf.function(head_or_all)(tf.constant([-1, 2])).numpy().tolist() == [-1]    # TensorFlow's AutoGraph
+    f = function(head_or_all)
+    assert f(tf.constant([1, 2])).numpy().tolist() == [1, 2]
+    assert f(tf.constant([-1, 2])).numpy().tolist() == [-1]
+
+
+def test_zip_and_enumerate_of_a_range_with_a_tensor_bound():
+    def weighted(a, n):
+        s = 0
+        for i, y in zip(range(n), a):
+            s += i * y
+        for i, j in enumerate(range(1, n, 2)):
+            s += 100 * i * j
+        return s
+
+    assert int(function(weighted)(tf.constant([1, 2, 3]), tf.constant(6))) == (0 + 2 + 6) + 100 * (0 + 3 + 10)
+
+
+def test_an_append_of_another_dtype_is_refused_at_the_users_line():
+    def mixed(n):
+        out = [1]
+        for _ in range(n):
+            out.append(0.5)      # was TensorFlow's logged traceback, then an error when the graph ran
+        return out
+
+    with pytest.raises(StagingError, match="append of a float32 value to a list of int32 values"):
+        function(mixed)(tf.constant(2))
+
+
+def test_a_nested_list_the_loop_reassigns_is_carried_as_a_structure():
+    def nested(n):
+        rows = [[0, 1], [2]]     # was TensorFlow's "Inconsistent shapes" from a TensorArray of ragged rows
+        for _ in range(n):
+            rows = [[rows[0][0] + 1, rows[0][1]], [rows[1][0] * 2]]
+        return rows
+
+    assert tf.nest.map_structure(int, function(nested)(tf.constant(3))) == [[3, 1], [16]]
+
+
+def test_a_list_of_mixed_numbers_is_carried_in_the_dtype_that_holds_them():
+    def mixed(n):
+        out = [1, 0.5]
+        for _ in range(n):
+            out.append(2)
+        return out
+
+    assert function(mixed)(tf.constant(2)).numpy().tolist() == [1.0, 0.5, 2.0, 2.0]
+
+
+def test_shape_invariants_name_a_tensor_inside_a_loop_variable_or_one_the_loop_never_assigns():
+    def doubling(n):
+        state = (tf.zeros([1]), 0)
+        fixed = tf.zeros([1])
+        for _ in range(n):
+            ag.set_loop_options(shape_invariants=[(state[0], tf.TensorShape([None])),   # was refused
+                                                  (fixed, tf.TensorShape([None]))])     # TensorFlow ignores it
+            state = (tf.concat([state[0], state[0]], 0), state[1] + 1)
+        return tf.shape(state[0])[0], state[1]
+
+    length, count = function(doubling)(tf.constant(2))
+    assert (int(length), int(count)) == (4, 2)
+
+
+def test_a_number_a_later_iteration_makes_a_float_is_carried_as_float32():
+    def later(n):
+        s = 0
+        i = 0
+        while i < n:
+            if i > 0:            # Python's False on the first iteration's counter 0
+                s = s + 0.5      # was TensorFlow's AddV2 TypeError: s carried as int32
+            i += 1
+        return s
+
+    assert float(function(later)(tf.constant(3))) == 1.0
