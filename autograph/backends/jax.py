@@ -47,7 +47,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from autograph import backends
-from autograph.backends import jax_lists, jax_scan, jax_state
+from autograph.backends import jax_lists, jax_scan, jax_state, staging
 from autograph.errors import StagingError, at_user_line, user_location
 from autograph.operators.variables import is_undefined
 
@@ -208,27 +208,17 @@ def _returns_defined(state: tuple, names: tuple, body: Callable, item_avals: tup
 
 # --- for ---------------------------------------------------------------------------------------------
 
-class JaxRange:
+class JaxRange(staging.StagedRange):
     """`range(start, stop, step)` with a traced bound, iterated by the backend's `for_loop`."""
 
-    def __init__(self, *args):
-        if not 1 <= len(args) <= 3:
-            raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
-        start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
-        for bound in (start, stop, step):
-            if not jnp.issubdtype(jnp.asarray(bound).dtype, jnp.integer):
-                raise StagingError(at_user_line(
-                    f"range() needs integers, got a {jnp.asarray(bound).dtype} bound. Cast it with int(...) or "
-                    "use jnp.arange(...)."))
-        if isinstance(step, int) and step == 0:
-            raise ValueError("range() arg 3 must not be zero")
-        self.start, self.stop, self.step = start, stop, step
+    bound_kind = "traced"
+    cast_hint = "Cast it with int(...) or use jnp.arange(...)."
+    values_hint = ("For a list or comprehension, make the bound static (a Python int or static_argnums) or use "
+                   "jnp.arange(...) with a static length.")
 
-    def __iter__(self):
-        raise StagingError(at_user_line(
-            "a range() with a traced bound has no length while tracing, so it can only drive a `for` loop "
-            "(which becomes a lax loop). For a list or comprehension, make the bound static (a Python int "
-            "or static_argnums) or use jnp.arange(...) with a static length."))
+    def non_integer(self, bound):
+        dtype = jnp.asarray(bound).dtype
+        return None if jnp.issubdtype(dtype, jnp.integer) else str(dtype)
 
 
 class JaxEnumerate:

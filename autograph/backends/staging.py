@@ -249,3 +249,35 @@ def _relax(carried: Optional[tuple], new: Optional[tuple]) -> Optional[tuple]:
     if carried is None or new is None or len(carried) != len(new):
         return None
     return tuple(c if c == n else None for c, n in zip(carried, new))
+
+
+# --- range with a staged bound -------------------------------------------------------------------------
+
+class StagedRange:
+    """`range(*args)` with a staged bound, as a backend's `range` hook receives the user's one to three
+    arguments; its `for_loop` iterates it. A framework subclasses it with `non_integer(bound)` (the name of a
+    bound's non-integer dtype, or None) and the two hints below."""
+
+    bound_kind = "staged"                             # the framework's word for the bound: "tensor", "traced"
+    cast_hint = "Cast it to an integer."               # how to make a bound an integer, in this framework
+    values_hint = "Use the framework's arange."       # how to get the range's values as a tensor
+
+    def __init__(self, *args):
+        if not 1 <= len(args) <= 3:
+            raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
+        start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
+        for bound in (start, stop, step):
+            kind = "float" if isinstance(bound, float) else self.non_integer(bound)
+            if kind is not None:
+                raise StagingError(at_user_line(f"range() needs integers, got a {kind} bound. {self.cast_hint}"))
+        if isinstance(step, int) and step == 0:
+            raise ValueError("range() arg 3 must not be zero")
+        self.start, self.stop, self.step = start, stop, step
+
+    def non_integer(self, bound) -> Optional[str]:
+        return None
+
+    def __iter__(self):
+        raise StagingError(at_user_line(
+            f"a range() with a {self.bound_kind} bound has no length while tracing, so it can only drive a `for` "
+            f"loop (which the framework stages). {self.values_hint}"))

@@ -340,27 +340,16 @@ def _invariants(given, leaves: list) -> dict:
 
 # --- for ---------------------------------------------------------------------------------------------------
 
-class TfRange:
+class TfRange(staging.StagedRange):
     """`range(...)` with a tensor bound, iterated by the backend's `for_loop`."""
 
-    def __init__(self, *args):
-        if not 1 <= len(args) <= 3:
-            raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
-        start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
-        for bound in (start, stop, step):
-            dtype = tf.as_dtype(_dtype(bound)) if _is_tensor(bound) else None
-            if dtype is not None and not dtype.is_integer or isinstance(bound, float):
-                raise StagingError(at_user_line(
-                    f"range() needs integers, got a {dtype.name if dtype else 'float'} bound. Cast it with "
-                    "tf.cast(..., tf.int32)."))
-        if isinstance(step, int) and step == 0:
-            raise ValueError("range() arg 3 must not be zero")
-        self.start, self.stop, self.step = start, stop, step
+    bound_kind = "tensor"
+    cast_hint = "Cast it with tf.cast(..., tf.int32)."
+    values_hint = "Use tf.range(...) for a tensor of its values."
 
-    def __iter__(self):
-        raise StagingError(at_user_line(
-            "a range() with a tensor bound has no length while tracing, so it can only drive a `for` loop (which "
-            "becomes a tf.while_loop). Use tf.range(...) for a tensor of its values."))
+    def non_integer(self, bound):
+        dtype = tf.as_dtype(_dtype(bound)) if _is_tensor(bound) else None
+        return None if dtype is None or dtype.is_integer else dtype.name
 
 
 class TfEnumerate:

@@ -46,7 +46,7 @@ import torch
 
 from autograph import backends
 from autograph.backends import torch_capture as capture
-from autograph.backends import torch_compile
+from autograph.backends import staging, torch_compile
 from autograph.backends import torch_state as ts
 from autograph.errors import StagingError, at_user_line
 
@@ -333,26 +333,17 @@ def _step(body, carry, rebuild, leaves, layout, plan, from_number, construct) ->
 
 # --- for -------------------------------------------------------------------------------------------
 
-class TorchRange:
+class TorchRange(staging.StagedRange):
     """`range(start, stop, step)` with a tensor bound, iterated by the backend's `for_loop`."""
 
-    def __init__(self, *args):
-        if not 1 <= len(args) <= 3:
-            raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
-        start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
-        for bound in (start, stop, step):
-            if isinstance(bound, torch.Tensor) and (bound.is_floating_point() or bound.dtype == torch.bool):
-                raise StagingError(at_user_line(
-                    f"range() needs integers, got a {bound.dtype} tensor bound. Cast it with int(...) or "
-                    ".to(torch.int64)."))
-        if isinstance(step, int) and step == 0:
-            raise ValueError("range() arg 3 must not be zero")
-        self.start, self.stop, self.step = start, stop, step
+    bound_kind = "tensor"
+    cast_hint = "Cast it with int(...) or .to(torch.int64)."
+    values_hint = "Use torch.arange(...) to get a tensor of its values."
 
-    def __iter__(self):
-        raise StagingError(at_user_line(
-            "a `range` with a tensor bound can only be iterated by a `for` statement in converted code. "
-            "Use torch.arange(...) to get a tensor of its values."))
+    def non_integer(self, bound):
+        if isinstance(bound, torch.Tensor) and (bound.is_floating_point() or bound.dtype == torch.bool):
+            return f"{bound.dtype} tensor"
+        return None
 
 
 def _for_loop(iterable, body, state, extra_test, opts):
