@@ -23,6 +23,8 @@ def and_(a_fn, b_fn):
     a = a_fn()
     if a.__class__ is bool or (backend := backend_for(a)) is None:
         if a.__class__ is MaybeValue:   # defined on some staged paths only: read (and checked) here
+            if a.none:                  # None on the other paths, where `None and b` is None
+                return a.with_value(and_(lambda: a.value, b_fn), a.defined)
             return and_(lambda: a.read("and"), b_fn)
         return b_fn() if a else a
     if verbosity.level >= 2:
@@ -35,6 +37,8 @@ def or_(a_fn, b_fn):
     a = a_fn()
     if a.__class__ is bool or (backend := backend_for(a)) is None:
         if a.__class__ is MaybeValue:
+            if a.none:                  # None on the other paths, where `None or b` is b
+                return _where_defined(a, lambda: or_(lambda: a.value, b_fn), b_fn, "... or ...")
             return or_(lambda: a.read("or"), b_fn)
         return a if a else b_fn()
     if verbosity.level >= 2:
@@ -42,10 +46,20 @@ def or_(a_fn, b_fn):
     return staged_operands(backend.need("logical_or", "`or` on a tensor"), "`or`", a, b_fn)
 
 
+def _where_defined(a: MaybeValue, defined_fn, none_fn, expr_repr: str):
+    """`defined_fn()` on the paths where `a` is defined, `none_fn()` where it is None: a staged `x if c else y`
+    on its flag."""
+    from autograph.operators.control_flow import if_exp   # control_flow imports this module
+
+    return if_exp(a.defined, defined_fn, none_fn, expr_repr)
+
+
 def not_(a):
     """`not a`."""
     if a.__class__ is bool or (backend := backend_for(a)) is None:
         if a.__class__ is MaybeValue:
+            if a.none:                  # None on the other paths, where `not None` is True
+                return _where_defined(a, lambda: not_(a.value), lambda: True, "not ...")
             return not_(a.read("not"))
         return not a
     if verbosity.level >= 2:

@@ -663,3 +663,22 @@ def test_operands_are_loaded_before_the_operation_fails():
     assert agrees(none_plus_unbound, -1, 0)[1] is UnboundLocalError   # was TypeError (found by the fuzzer)
     assert agrees(none_plus_unbound, -1, 2)[1] is TypeError
     assert agrees(none_plus_unbound, 2, 2) == ("value", 3)
+
+
+def none_as_an_operand(a):
+    r = None
+    n = 0
+    while n < 1 and a > 3:
+        n += 1
+        r = a + 3
+    return r and r * 2, r or 7, not r
+
+
+@pytest.mark.parametrize("a", [0, 5])
+def test_a_value_none_on_some_paths_is_an_operand_of_and_or_not(a):
+    """`None and x` is None, `None or x` is x, `not None` is True: None is a falsy operand, not an error (these
+    raised 'None can't be used in `and`' on the path where the loop ran zero times; found by the fuzzer, seed
+    40395)."""
+    expected = none_as_an_operand(a)
+    got = tf.function(none_as_an_operand)(tf.constant(a))
+    assert [None if v is None else v.numpy().item() for v in got] == list(expected)
