@@ -201,9 +201,10 @@ def _handler_catching(frame, table: list, target: int, error: Exception):
     if instructions[index + 1].opname == "WITH_EXCEPT_START":
         line = _users_with(instructions, table, target, frame)
         return None if line is None else ("with", line)
-    if index + 2 < len(instructions) and instructions[index + 1].opname == "COPY" \
-            and instructions[index + 2].opname == "BUILD_LIST":   # `except*`
-        return "except", instructions[index + 1].positions.lineno   # (its types are not worked out)
+    if index + 2 < len(instructions) and {instructions[index + 1].opname, instructions[index + 2].opname} \
+            == {"COPY", "BUILD_LIST"}:   # `except*` (COPY first on 3.11, BUILD_LIST first since 3.12)
+        lines = [ins.positions.lineno for ins in instructions[index + 1:index + 3] if ins.positions]
+        return "except", next((line for line in lines if line is not None), None)   # (its types not worked out)
     clause = _clause_catching(frame, instructions, index + 1, error)
     if clause is None and (line := _finally_raising(instructions, index + 1)) is not None:
         return "finally", line
