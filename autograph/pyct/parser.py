@@ -199,7 +199,9 @@ def _find_lambda(tree, fn, filename: str) -> gast.Lambda:
                   and [a.id for a in n.args.args + n.args.kwonlyargs] == arg_names
                   and n.lineno <= code.co_firstlineno <= (n.end_lineno or n.lineno)]
     if len(candidates) > 1:
-        positions = [(line, col) for line, _, col, _ in code.co_positions() if line is not None and col is not None]
+        # an instruction's source span; zero-width ones (RESUME, and RETURN_VALUE before 3.13) point at the line's start
+        positions = [(line, col) for line, end_line, col, end_col in code.co_positions()
+                     if line is not None and col is not None and (end_line, end_col) != (line, col)]
         candidates = [n for n in candidates if positions and _contains(n.body, positions)] or candidates
     if len(candidates) != 1:
         raise ConversionError(

@@ -61,14 +61,6 @@ CASES = [
         "def f(n):\n    i = 0\n    while i < n:\n        ag.set_loop_options(maximum_iterations=10)\n"
         "        i += 1\n    return i\n"),
     ErrorCase(
-        "`ConversionError`: several lambdas on one line",
-        "A lambda's source is found from its line; with two lambdas on that line autograph can't tell "
-        "which one it was given.",
-        "inc, dec = lambda x: x + 1, lambda x: x - 1\n",
-        "ag.convert(inc)(1)",
-        "put each lambda on a line of its own, or make it a `def`.",
-        "inc = lambda x: x + 1  # noqa: E731\ndec = lambda x: x - 1  # noqa: E731\n"),
-    ErrorCase(
         "`SourceUnavailableError` (and its warning)",
         "A function without source (made by `exec`, built in, from a C extension) can't be converted. "
         "`to_code` raises; `convert` (and `runtime.function`) call it unconverted, with one warning "

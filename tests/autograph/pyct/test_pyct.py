@@ -222,3 +222,13 @@ def test_transformer_leaves_user_nested_functions_alone():
 
     src = "def f():\n    x = 1\n    def g():\n        return 1"
     assert "x = 2" in _transformed(src, Renumber) and "return 1" in _transformed(src, Renumber)
+
+
+def test_parser_tells_apart_two_lambdas_with_the_same_arguments_on_one_line():
+    """Told apart by the source positions of their code; before 3.13 a lambda's return instruction has a
+    zero-width position at the line's start, which made every candidate look wrong (a ConversionError)."""
+    inc, dec = (lambda x: x + 1), (lambda x: x - 1)  # noqa: E731
+    for fn, op in ((inc, gast.Add), (dec, gast.Sub)):
+        parsed = parser.parse_function(fn)
+        (ret,) = parsed.node.body if isinstance(parsed.node.body, list) else [parsed.node.body]
+        assert isinstance(getattr(ret, "value", ret).op, op)
