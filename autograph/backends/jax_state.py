@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from autograph.backends.staging import same_static
 from autograph.errors import StagingError, at_user_line
 
 _PY_SCALARS = (bool, int, float, complex)
@@ -114,15 +115,6 @@ def _promoted(weak, strong) -> bool:
     return jnp.result_type(_weak_scalar(weak.dtype), strong.dtype) == strong.dtype
 
 
-def _same_static(a, b) -> bool:
-    if a is b:
-        return True
-    try:
-        return bool(a == b)
-    except Exception:
-        return False
-
-
 def _describe(value) -> str:
     from autograph.backends.jax_lists import JaxList
 
@@ -159,7 +151,7 @@ def check_structure(out: Sequence, layout: Layout, construct: str) -> tuple[list
                 f"{_who(name)} changes structure in {construct}: it is {before} on one path and {after} on "
                 f"another. {hint}."))
     for i, (old, now) in enumerate(zip(layout.static, new.static)):
-        if (old is _DYNAMIC) != (now is _DYNAMIC) or (old is not _DYNAMIC and not _same_static(old, now)):
+        if (old is _DYNAMIC) != (now is _DYNAMIC) or (old is not _DYNAMIC and not same_static(old, now)):
             name = _name_of_leaf(layout, i)
             raise StagingError(at_user_line(
                 f"{_who(name)} holds a Python {type(old if old is not _DYNAMIC else now).__name__} that "

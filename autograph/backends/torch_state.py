@@ -20,6 +20,7 @@ from typing import Any, Optional, Sequence
 import torch
 from torch.utils import _pytree as pytree
 
+from autograph.backends.staging import same_static
 from autograph.errors import StagingError, at_user_line
 
 _NUMBERS = (bool, int, float)
@@ -134,15 +135,6 @@ def lift(leaf, dtype: Optional[torch.dtype]) -> torch.Tensor:
     if isinstance(leaf, torch.Tensor):
         return leaf
     return torch.tensor(leaf, dtype=dtype or number_dtype(leaf))
-
-
-def same_static(a, b) -> bool:
-    if a is b:
-        return True
-    try:
-        return type(a) is type(b) and bool(a == b)
-    except Exception:
-        return False
 
 
 def describe(leaf) -> str:
