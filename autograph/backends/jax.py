@@ -342,9 +342,7 @@ def _range_loop(r: JaxRange, body, state, names, extra_test, limit):
     go_on = None if extra_test is None else _test_of(extra_test, layout, "this loop's `break`")
 
     def in_range(i):
-        if isinstance(r.step, int):
-            return i < stop if r.step > 0 else i > stop
-        return jnp.where(step > 0, i < stop, i > stop)
+        return staging.before_stop(i, stop, r.step if isinstance(r.step, int) else step, jnp.where)
 
     def iteration(i, carry):
         return _checked(body(i, *jax_state.unflatten(carry, layout)), carry, layout, "this `for` loop")

@@ -251,6 +251,14 @@ def _relax(carried: Optional[tuple], new: Optional[tuple]) -> Optional[tuple]:
     return tuple(c if c == n else None for c, n in zip(carried, new))
 
 
+def before_stop(i, stop, step, where):
+    """Whether a range's counter `i` has not reached `stop` going by `step`: one comparison for a Python int
+    step, both selected by the step's sign (with the framework's `where`) for a staged one."""
+    if isinstance(step, int):
+        return i < stop if step > 0 else i > stop
+    return where(step > 0, i < stop, i > stop)
+
+
 # --- range with a staged bound -------------------------------------------------------------------------
 
 class StagedRange:

@@ -402,9 +402,7 @@ def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
         _check_step(step)
 
         def in_range(i):
-            if isinstance(step, int):
-                return i < stop if step > 0 else i > stop
-            return tf.where(step > 0, i < stop, i > stop)
+            return staging.before_stop(i, stop, step, tf.where)
 
         def item(i):
             return i

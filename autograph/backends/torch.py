@@ -354,9 +354,7 @@ def _for_loop(iterable, body, state, extra_test, opts):
         start, stop, step = iterable.start, iterable.stop, iterable.step
 
         def in_range(i):
-            if isinstance(step, int):
-                return i < stop if step > 0 else i > stop
-            return torch.where(step > 0, i < stop, i > stop)
+            return staging.before_stop(i, stop, step, torch.where)
 
         def item(i):
             return i

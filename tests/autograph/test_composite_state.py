@@ -5,21 +5,9 @@ import pytest
 
 import autograph as ag
 import runtime as tf
-from autograph import api
 from autograph.errors import StagingError
 from runtime.control_flow import ControlFlowError
-
-
-def python_run(fn, *args):
-    """The original and the generated code on Python values: both must agree exactly."""
-    expected = fn(*args)
-    api.run_generated_code(True)
-    try:
-        actual = ag.convert(fn)(*args)
-    finally:
-        api.run_generated_code(False)
-    assert actual == expected and type(actual) is type(expected), f"{actual!r} != {expected!r}"
-    return actual
+from tests.autograph.generated_code import python_run
 
 
 def staged(fn, *args):

@@ -9,22 +9,10 @@ import pytest
 
 import autograph as ag
 import runtime as tf
-from autograph import api
 from autograph.errors import StagingError
+from tests.autograph.generated_code import python_run
 
 pytestmark = pytest.mark.jit_twin   # every graph also runs under jit_compile=True (tests/jit_twin.py)
-
-
-def python_run(fn, *args):
-    """The original and the generated code on Python values: both must agree exactly."""
-    expected = fn(*args)
-    api.run_generated_code(True)
-    try:
-        actual = ag.convert(fn)(*args)
-    finally:
-        api.run_generated_code(False)
-    assert actual == expected and type(actual) is type(expected), f"{actual!r} != {expected!r}"
-    return actual
 
 
 def staged(fn, x, *args):

@@ -238,62 +238,51 @@ def test_an_int32_tensor_plus_a_python_int_keeps_tensorflow_arithmetic():
     assert int(tf.function(f)(tf.constant(2 ** 30), tf.constant(2))) == -2 ** 31
 
 
-def test_overflow_in_a_staged_branch_inside_the_loop_is_caught():
-    def f(n):
-        s = 1
-        i = 0
-        while i < n:
-            if i % 2 == 0:
-                s = s * 10
-            i += 1
-        return s
-
-    traced = tf.function(f)
-    assert int(traced(tf.constant(9))) == f(9) == 10 ** 5
-    with pytest.raises(tf.errors.InvalidArgumentError, match=r"'s' started as a Python int.*reaches 10000000000"):
-        traced(tf.constant(20))
+def _times_ten_in_a_branch(n):
+    s = 1
+    i = 0
+    while i < n:
+        if i % 2 == 0:
+            s = s * 10
+        i += 1
+    return s
 
 
-def test_arithmetic_after_the_loop_on_its_python_int_is_checked():
-    def f(n):
-        s = 0
-        for _ in tf.range(n):
-            s += 100000
-        return s * 1000
-
-    traced = tf.function(f)
-    assert int(traced(tf.constant(3))) == f(3) == 300000000
-    with pytest.raises(tf.errors.InvalidArgumentError, match=r"'s' started as a Python int.*reaches 3000000000"):
-        traced(tf.constant(30))
+def _scaled_after_the_loop(n):
+    s = 0
+    for _ in tf.range(n):
+        s += 100000
+    return s * 1000
 
 
-def test_a_python_int_carried_through_a_nested_loop_is_checked():
-    def f(n):
-        s = 1
-        for _ in tf.range(n):
-            for _ in tf.range(2):
-                s = s * 2
-        return s
-
-    traced = tf.function(f)
-    assert int(traced(tf.constant(15))) == f(15) == 2 ** 30
-    with pytest.raises(tf.errors.InvalidArgumentError, match=r"'s' started as a Python int.*reaches 2147483648"):
-        traced(tf.constant(16))
+def _doubled_in_a_nested_loop(n):
+    s = 1
+    for _ in tf.range(n):
+        for _ in tf.range(2):
+            s = s * 2
+    return s
 
 
-def test_a_python_int_below_int32_min_is_caught():
-    def f(n):
-        s = 0
-        i = 0
-        while i < n:
-            s = s - 2 ** 30
-            i += 1
-        return s
+def _below_int32_min(n):
+    s = 0
+    i = 0
+    while i < n:
+        s = s - 2 ** 30
+        i += 1
+    return s
 
-    traced = tf.function(f)
-    assert int(traced(tf.constant(2))) == -2 ** 31
-    with pytest.raises(tf.errors.InvalidArgumentError, match=r"reaches -3221225472"):
-        traced(tf.constant(3))
+
+@pytest.mark.parametrize("fn, fits, value, past, reached", [
+    (_times_ten_in_a_branch, 9, 10 ** 5, 20, "'s' started as a Python int.*reaches 10000000000"),   # in a branch
+    (_scaled_after_the_loop, 3, 300000000, 30, "'s' started as a Python int.*reaches 3000000000"),  # after the loop
+    (_doubled_in_a_nested_loop, 15, 2 ** 30, 16, "'s' started as a Python int.*reaches 2147483648"),
+    (_below_int32_min, 2, -2 ** 31, 3, "reaches -3221225472"),
+], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
+def test_a_python_int_carried_by_a_loop_is_checked_wherever_it_overflows(fn, fits, value, past, reached):
+    traced = tf.function(fn)
+    assert int(traced(tf.constant(fits))) == fn(fits) == value
+    with pytest.raises(tf.errors.InvalidArgumentError, match=reached):
+        traced(tf.constant(past))
 
 
 # --- the check at int32's limits, op by op (the executor writes it inline: runtime/executor/codegen.py) ------
