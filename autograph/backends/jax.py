@@ -48,7 +48,8 @@ from jax import lax
 
 from autograph import backends
 from autograph.backends import jax_lists, jax_scan, jax_state, staging
-from autograph.errors import StagingError, at_user_line, user_location
+from autograph.backends.jax_state import RULES
+from autograph.errors import StagingError, at_user_line
 from autograph.operators.variables import is_undefined
 
 __all__ = ["jit", "BACKEND", "JaxRange", "JaxEnumerate", "JaxZip"]
@@ -89,121 +90,51 @@ def _predicate(value, construct: str):
     return x if x.dtype == jnp.bool_ else x != 0
 
 
-def _names_for(state, names) -> tuple:
-    return tuple(names) if len(names) == len(state) else tuple(f"value #{i}" for i in range(len(state)))
-
-
 # --- if ----------------------------------------------------------------------------------------------
 
-class _Retry(Exception):
-    """Raised out of a branch trace when the branch traced first must be cast too: trace both again."""
-
-    def __init__(self, dtypes):
-        super().__init__("retry")
-        self.dtypes = dtypes
-
-
-# The dtypes an `if` needed the last time it was traced, by source location: a second trace of it (an
-# enclosing `if` traced again, a new jit) casts at once instead of retrying, so a chain of `elif`s with a
-# Python number in each branch costs linear, not exponential, tracing. A hint is checked before use.
-_dtype_hints: dict = {}
-_MAX_HINTS = 4096
-
-
 def _cond(pred, true_fn, false_fn, names=()):
-    """`if` on a traced value: `lax.cond`; both branches are traced, outputs unified per variable."""
-    pred = _predicate(pred, "this `if`")
-    site = (user_location(2), tuple(names))
-    dtypes = _dtype_hints.get(site)
-    while True:
-        traced: dict = {}
-        try:
-            out = lax.cond(pred, _branch(true_fn, names, traced, dtypes),
-                           _branch(false_fn, names, traced, dtypes))
-        except _Retry as retry:
-            dtypes = retry.dtypes
-            if len(_dtype_hints) >= _MAX_HINTS:
-                _dtype_hints.clear()
-            _dtype_hints[site] = dtypes
-            continue
-        return jax_state.unflatten(out, traced["layout"])
-
-
-def _branch(fn, names, traced: dict, dtypes):
-    """Trace one branch. The first traced records its outputs; the second unifies the two, casting
-    itself, and asks for a retry when the first must be cast too (or `dtypes`, a hint, was wrong)."""
-    def run():
-        state = tuple(fn())
-        first = "layout" not in traced
-        if first:
-            dynamic, layout = jax_state.flatten(state, _names_for(state, names))
-            cast = dtypes is not None and len(dtypes) == len(dynamic)
-            traced["layout"], traced["dynamic"], traced["first_as"] = layout, dynamic, dtypes if cast else None
-            return jax_state.cast_all(dynamic, dtypes) if cast else dynamic
-        dynamic, layout = jax_state.check_structure(state, traced["layout"], "this `if`")
-        wanted = jax_state.unify_branches(dynamic, traced["dynamic"], layout)
-        if wanted != (traced["first_as"] or jax_state.dtypes_of(traced["dynamic"])):
-            raise _Retry(wanted)
-        return jax_state.cast_all(dynamic, wanted)
-    return run
+    """`if` on a traced value: `lax.cond` (staging.cond works out which values are static and each carried
+    one's dtype)."""
+    return staging.cond(RULES, lax.cond, _predicate(pred, "this `if`"), true_fn, false_fn, names)
 
 
 # --- while -------------------------------------------------------------------------------------------
 
 def _while_loop(test, body, state, opts):
-    """`while` on a traced condition: `lax.while_loop` over the flattened state; a masked `lax.scan` when
+    """`while` on a traced condition: `lax.while_loop` over the carried state; a masked `lax.scan` when
     `maximum_iterations` is a Python int and the loop carries a float (see jax_scan.py)."""
     where = "this `while` loop"
-    names, state = state.names, state.values
-    jax_lists.reject_unknown_length(state, names, where)
-    state = _returns_defined(tuple(state), names, body)
-    init, layout = jax_state.flatten(state, names)
+    jax_lists.reject_unknown_length(state.values, state.names, where)
     limit = opts.get("maximum_iterations")
-
-    def ok(carry):
-        return _predicate(test(*jax_state.unflatten(carry, layout)), where)
-
-    def step(carry):
-        return _checked(body(*jax_state.unflatten(carry, layout)), carry, layout, where)
-
-    def while_loop(watch):
-        if limit is None:       # no iteration counter unless `set_loop_options(maximum_iterations=...)` asks
-            return lax.while_loop(ok, step, init)
-        return lax.while_loop(lambda c: jnp.logical_and(ok(c[1]), c[0] < limit),
-                              lambda c: (c[0] + 1, watch(step(c[1]))), (jnp.asarray(0), init))[1]
-
-    def masked():
-        return jax_scan.masked_scan(n, lambda _, carry: ok(carry), lambda _, carry: step(carry), init, user_test=True)
-
     n = jax_scan.static_bound(limit)
-    return jax_state.unflatten(jax_scan.lowered(n, init, masked, while_loop), layout)
+
+    def run(init, unpack, pack, shapes):
+        def ok(carry):
+            return _predicate(test(*unpack(carry)), where)
+
+        def step(carry):
+            return pack(body(*unpack(carry)))
+
+        def while_loop(watch):
+            if limit is None:   # no iteration counter unless `set_loop_options(maximum_iterations=...)` asks
+                return lax.while_loop(ok, step, init)
+            return lax.while_loop(lambda c: jnp.logical_and(ok(c[1]), c[0] < limit),
+                                  lambda c: (c[0] + 1, watch(step(c[1]))), (jnp.asarray(0), init))[1]
+
+        def masked():
+            return jax_scan.masked_scan(n, lambda _, c: ok(c), lambda _, c: step(c), init, user_test=True)
+        return jax_scan.lowered(n, init, masked, while_loop)
+
+    return staging.loop(RULES, _returns_defined(state, body), state.names, run, where)
 
 
-def _checked(out, carry, layout, construct: str) -> list:
-    """One iteration's new state, flattened, checked against the carried one (structure, dtypes, shapes)."""
-    dynamic, _ = jax_state.check_structure(tuple(out), layout, construct)
-    return jax_state.check_loop_types(dynamic, carry, layout, construct)
-
-
-def _test_of(test, layout, construct: str):
-    """`test(*state)` as a function of the flattened state, giving a scalar bool."""
-    return lambda carry: _predicate(test(*jax_state.unflatten(carry, layout)), construct)
-
-
-def _returns_defined(state: tuple, names: tuple, body: Callable, item_avals: tuple = ()) -> tuple:
-    """`state`, with each return value that is undefined before this loop (there is a `return` inside it)
-    replaced by zeros of the type the loop body gives it. One iteration, `body(*items, *state)`, is traced
-    abstractly to learn that type, on values as the lax loop's body sees them: the items (`item_avals`) and
-    every array and number of the state are abstract. (Traced on the Python number `s = 0.0`, `if s > 4`
-    would take Python's path and miss the `return` behind it.)"""
-    if not any(is_undefined(v) for v in state):
-        return state
-
-    def one_iteration(current: tuple):
-        dynamic, layout = jax_state.flatten(current, names)
-        return jax_state.probe(lambda items, carry: body(*items, *jax_state.unflatten(carry, layout)),
-                               item_avals, [jax_state.abstract(x) for x in dynamic])
-    return backends.LoopState(names, state, BACKEND).with_placeholders(one_iteration).values
+def _returns_defined(state: backends.LoopState, body: Callable, items: tuple = ()) -> tuple:
+    """The state's values, with each return value that is undefined before this loop (there is a `return`
+    inside it) replaced by zeros of the type the loop body gives it, learnt from an abstract trace of one
+    iteration, `body(*items, *state)` (jax_state.probe_body)."""
+    if not any(is_undefined(v) for v in state.values):
+        return state.values
+    return state.with_placeholders(lambda values: jax_state.probe_body(body, values, state.names, items)).values
 
 
 # --- for ---------------------------------------------------------------------------------------------
@@ -252,24 +183,49 @@ def _sequence(value):
 
 
 def _for_loop(iterable, body, state, extra_test, opts):
-    """`for` over a traced array (its first axis), a traced `range`, or an enumerate/zip of arrays."""
-    names, state = state.names, state.values
+    """`for` over a traced array (its first axis), a traced `range`, or an enumerate/zip of arrays: a `lax.scan`
+    over the rows; with `break` or `return`, a masked `lax.scan` when the loop carries a float (see
+    jax_scan.py), else a `lax.while_loop` over the row index."""
+    limit = opts.get("maximum_iterations")
     if isinstance(iterable, JaxRange):
-        jax_lists.reject_unknown_length(state, names, "this `for` loop over a range with a traced bound")
-        return _range_loop(iterable, body, state, names, extra_test, opts.get("maximum_iterations"))
+        jax_lists.reject_unknown_length(state.values, state.names, "this `for` loop over a range with a traced bound")
+        return _range_loop(iterable, body, state, extra_test, limit)
     arrays, item = _items_of(iterable)
     n = min(a.shape[0] for a in arrays)
-    limit = opts.get("maximum_iterations")
     n = n if limit is None else min(n, int(limit))
     avals = (jax.ShapeDtypeStruct((), jnp.int32), tuple(jax.ShapeDtypeStruct(a.shape[1:], a.dtype) for a in arrays))
+    xs = (jnp.arange(n) if _needs_index(item) else None, tuple(a[:n] for a in arrays))  # enumerate reads `i`
 
     def by_row(i, rows, *s):
         return body(item(i, rows), *s)
+
+    def scanned(init, unpack, pack, shapes):       # no early exit: reverse-mode `jax.grad` goes through it
+        return lax.scan(lambda carry, x: (pack(by_row(*x, *unpack(carry))), None), init, xs)[0]
+
+    def indexed(init, unpack, pack, shapes):
+        def go_on(carry):
+            return _predicate(extra_test(*unpack(carry)), "this loop's `break`")
+
+        def step(i, rows, carry):
+            return pack(by_row(i, rows, *unpack(carry)))
+
+        def masked():
+            return jax_scan.masked_scan(n, lambda _, carry: go_on(carry), lambda x, carry: step(*x, carry), init, xs)
+
+        def while_loop(watch):
+            def body_fun(carry):
+                i, carry = carry
+                rows = tuple(lax.dynamic_index_in_dim(a, i, keepdims=False) for a in arrays)
+                return i + 1, watch(step(i, rows, carry))
+            return lax.while_loop(lambda c: jnp.logical_and(c[0] < n, go_on(c[1])), body_fun,
+                                  (jnp.asarray(0), init))[1]
+        return jax_scan.lowered(n, init, masked, while_loop)
+
     if extra_test is None:
-        return jax_lists.with_lists(state, names, n, avals, by_row, lambda s: _scan(arrays, n, item, body, s, names))
-    jax_lists.reject_unknown_length(state, names, "this `for` loop with a `break` or `return`")
-    state = _returns_defined(tuple(state), names, by_row, avals)
-    return _indexed_loop(arrays, n, item, body, state, names, extra_test)
+        return jax_lists.with_lists(state.values, state.names, n, avals, by_row, lambda values: staging.loop(
+            RULES, values, state.names, scanned, "this `for` loop"))
+    jax_lists.reject_unknown_length(state.values, state.names, "this `for` loop with a `break` or `return`")
+    return staging.loop(RULES, _returns_defined(state, by_row, avals), state.names, indexed, "this `for` loop")
 
 
 def _items_of(iterable):
@@ -290,85 +246,43 @@ def _needs_index(item) -> bool:
     return getattr(item, "needs_index", False)
 
 
-def _scan(arrays, n: int, item, body, state, names):
-    """A static trip count and no early exit: `lax.scan`, which reverse-mode `jax.grad` can differentiate."""
-    init, layout = jax_state.flatten(state, names)
-    index = jnp.arange(n) if _needs_index(item) else None      # only enumerate reads the row number
-    xs = (index, tuple(a[:n] for a in arrays))
-
-    def step(carry, x):
-        i, rows = x
-        return _checked(body(item(i, rows), *jax_state.unflatten(carry, layout)), carry, layout, "this `for` loop"), None
-
-    out, _ = lax.scan(step, init, xs)
-    return jax_state.unflatten(out, layout)
-
-
-def _indexed_loop(arrays, n: int, item, body, state, names, extra_test):
-    """Early exit (`break`/`return` lowered into `extra_test`): a masked `lax.scan` over the rows when the
-    loop carries a float (see jax_scan.py), else a `lax.while_loop` over the row index."""
-    init, layout = jax_state.flatten(state, names)
-    go_on = _test_of(extra_test, layout, "this loop's `break`")
-
-    def step(i, rows, carry):
-        return _checked(body(item(i, rows), *jax_state.unflatten(carry, layout)), carry, layout, "this `for` loop")
-
-    def masked():
-        xs = (jnp.arange(n) if _needs_index(item) else None, tuple(a[:n] for a in arrays))
-        return jax_scan.masked_scan(n, lambda _, carry: go_on(carry), lambda x, carry: step(*x, carry), init, xs)
-
-    def while_loop(watch):
-        def cond_fun(carry):
-            i, carry = carry
-            return jnp.logical_and(i < n, go_on(carry))
-
-        def body_fun(carry):
-            i, carry = carry
-            rows = tuple(lax.dynamic_index_in_dim(a, i, keepdims=False) for a in arrays)
-            return i + 1, watch(step(i, rows, carry))
-        return lax.while_loop(cond_fun, body_fun, (jnp.asarray(0), init))[1]
-
-    return jax_state.unflatten(jax_scan.lowered(n, init, masked, while_loop), layout)
-
-
-def _range_loop(r: JaxRange, body, state, names, extra_test, limit):
+def _range_loop(r: JaxRange, body, state, extra_test, limit):
     """`for i in range(start, stop, step)` with a traced bound: a `lax.while_loop` over `i`; a masked
     `lax.scan` when its length is static (Python int bounds: a range a traced `break` stopped being a
     Python loop) or `maximum_iterations` is a Python int, and the loop carries a float."""
     dtype = jnp.result_type(*(jnp.asarray(b) for b in (r.start, r.stop, r.step)))
     start, stop, step = (jnp.asarray(b, dtype) for b in (r.start, r.stop, r.step))
-    state = _returns_defined(tuple(state), names, body, (jax.ShapeDtypeStruct((), dtype),))
-    init, layout = jax_state.flatten(state, names)
-    go_on = None if extra_test is None else _test_of(extra_test, layout, "this loop's `break`")
+    n = _range_bound(r, jax_scan.static_bound(limit))
 
     def in_range(i):
         return staging.before_stop(i, stop, r.step if isinstance(r.step, int) else step, jnp.where)
 
-    def iteration(i, carry):
-        return _checked(body(i, *jax_state.unflatten(carry, layout)), carry, layout, "this `for` loop")
+    def run(init, unpack, pack, shapes):
+        def go_on(ok, carry):
+            return ok if extra_test is None else jnp.logical_and(
+                ok, _predicate(extra_test(*unpack(carry)), "this loop's `break`"))
 
-    n = _range_bound(r, jax_scan.static_bound(limit))
+        def iteration(i, carry):
+            return pack(body(i, *unpack(carry)))
 
-    def masked():
-        static = _range_bound(r, None) is not None
+        def masked():
+            static = _range_bound(r, None) is not None      # (an `i` of a static range is always in range)
+            return jax_scan.masked_scan(n, lambda i, c: go_on(jnp.asarray(True) if static else in_range(i), c),
+                                        iteration, init, jnp.arange(n, dtype=dtype) * step + start)
 
-        def go(i, carry):       # (an `i` of a static range is always in range)
-            ok = jnp.asarray(True) if static else in_range(i)
-            return ok if go_on is None else jnp.logical_and(ok, go_on(carry))
-        return jax_scan.masked_scan(n, go, iteration, init, jnp.arange(n, dtype=dtype) * step + start)
+        def while_loop(watch):
+            def cond_fun(carry):
+                i, count, carry = carry
+                return go_on(in_range(i) if limit is None else jnp.logical_and(in_range(i), count < limit), carry)
 
-    def while_loop(watch):
-        def cond_fun(carry):
-            i, count, carry = carry
-            ok = in_range(i) if limit is None else jnp.logical_and(in_range(i), count < limit)
-            return ok if go_on is None else jnp.logical_and(ok, go_on(carry))
+            def body_fun(carry):
+                i, count, carry = carry
+                return i + step, None if count is None else count + 1, watch(iteration(i, carry))
+            return lax.while_loop(cond_fun, body_fun, (start, None if limit is None else jnp.asarray(0), init))[2]
+        return jax_scan.lowered(n, init, masked, while_loop)
 
-        def body_fun(carry):
-            i, count, carry = carry
-            return i + step, None if count is None else count + 1, watch(iteration(i, carry))
-        return lax.while_loop(cond_fun, body_fun, (start, None if limit is None else jnp.asarray(0), init))[2]
-
-    return jax_state.unflatten(jax_scan.lowered(n, init, masked, while_loop), layout)
+    values = _returns_defined(state, body, (jax.ShapeDtypeStruct((), dtype),))
+    return staging.loop(RULES, values, state.names, run, "this `for` loop")
 
 
 def _range_bound(r: JaxRange, limit: Optional[int]) -> Optional[int]:

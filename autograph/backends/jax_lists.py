@@ -69,6 +69,10 @@ class JaxList:
     def __jax_array__(self):
         return stack(self)
 
+    def describe(self) -> str:
+        """In words, for messages."""
+        return "a list being filled" if self.filling else f"a list of {len(self.items)} items"
+
     def __repr__(self) -> str:
         return f"JaxList(buffer={self.buffer!r})" if self.filling else f"JaxList({list(self.items)!r})"
 
@@ -161,16 +165,15 @@ def with_lists(state: tuple, names: Sequence[str], n: int, arg_avals: tuple, bod
 
 def _appends_per_iteration(state, names, growing, arg_avals, body) -> dict:
     """Trace the body once abstractly: {state index: (items appended per iteration, item aval)}."""
-    dynamic, layout = jax_state.flatten(state, names)
     found: dict = {}
 
-    def probe(args, leaves):
-        out = tuple(body(*args, *jax_state.unflatten(leaves, layout)))
+    def iteration(*args_and_state):
+        out = tuple(body(*args_and_state))
         for i in growing:
             found[i] = _growth(names[i], state[i], out[i])
-        return 0
+        return ()
 
-    jax.eval_shape(probe, arg_avals, [jax_state.abstract(x) for x in dynamic])
+    jax_state.probe_body(iteration, state, names, arg_avals)
     return {i: v for i, v in found.items() if v is not None}
 
 

@@ -73,13 +73,10 @@ def _integers_only(new: list) -> list:
     return new
 
 
-class _Promote(Exception):
-    """A weakly typed initial value (a Python number) that the loop body makes strongly typed: scan
-    again from the promoted value, as `lax.while_loop` does."""
-
-    def __init__(self, dtypes: list):
-        super().__init__("promote")
-        self.dtypes = dtypes            # per leaf: the dtype to promote it to, or None
+# Below this many steps the scan is not cut in chunks: a loop stopping early would save at most n - 2 sqrt(n)
+# masked steps, and the outer scan and its `lax.cond` double the trace (a scalar `while` capped at 24: 7.6 ms
+# in chunks against 3.7 ms, and no faster a call once compiled, at load 3.9 on 2 cores).
+_CHUNKED_FROM = 25
 
 
 def masked_scan(n: int, go_on, step, init: list, xs=None, user_test: bool = False) -> list:
@@ -90,32 +87,8 @@ def masked_scan(n: int, go_on, step, init: list, xs=None, user_test: bool = Fals
     flag): once the loop ends the state stops changing, and the test and the body (prints included) run as
     often as in a `lax.while_loop`. The steps are grouped in about sqrt(n) chunks of about sqrt(n) steps,
     a chunk skipped as a whole once done, so that a loop stopping early costs about 2 sqrt(n) steps, not n
-    (tools/bench/jax_control_flow.py). A weakly typed initial value the body changes is promoted as
-    `lax.while_loop` promotes it, by tracing the scan again (`_Promote`)."""
-    while True:
-        try:
-            return _scan_once(n, go_on, step, init, xs, user_test)
-        except _Promote as promote:
-            init = _promoted(init, promote.dtypes)
-
-
-def _promotions(before: list, after: list) -> list:
-    """Per leaf, the dtype a weakly typed leaf must be promoted to (the one the body gives it), or None."""
-    return [b.dtype if a.weak_type and (a.dtype, a.weak_type) != (b.dtype, b.weak_type) else None
-            for a, b in zip(before, after)]
-
-
-def _promoted(init: list, dtypes: list) -> list:
-    return [x if d is None else jnp.asarray(x, d) for x, d in zip(init, dtypes)]
-
-
-# Below this many steps the scan is not cut in chunks: a loop stopping early would save at most n - 2 sqrt(n)
-# masked steps, and the outer scan and its `lax.cond` double the trace (a scalar `while` capped at 24: 7.6 ms
-# in chunks against 3.7 ms, and no faster a call once compiled, at load 3.9 on 2 cores).
-_CHUNKED_FROM = 25
-
-
-def _scan_once(n: int, go_on, step, init: list, xs, user_test: bool) -> list:
+    (tools/bench/jax_control_flow.py). `step` gives the carried leaves their carried types (staging.loop's
+    `pack`)."""
     size = max(1, math.isqrt(max(n - 1, 0)) + 1) if n >= _CHUNKED_FROM else max(n, 1)  # ceil(sqrt(n)) a chunk
     chunks = -(-n // size)
     padded = chunks * size != n
@@ -128,7 +101,7 @@ def _scan_once(n: int, go_on, step, init: list, xs, user_test: bool) -> list:
             go = lax.cond(skip, lambda: jnp.asarray(False), lambda: go_on(x, leaves))
         else:
             go = jnp.logical_and(jnp.logical_not(skip), go_on(x, leaves))
-        return (jnp.logical_not(go), lax.cond(go, lambda: _same_types(step(x, leaves), leaves), lambda: leaves)), None
+        return (jnp.logical_not(go), lax.cond(go, lambda: step(x, leaves), lambda: leaves)), None
 
     def one_chunk(carry, x):
         return lax.cond(carry[0], lambda: carry, lambda: lax.scan(one_step, carry, x, length=size)[0]), None
@@ -148,15 +121,3 @@ def _in_chunks(a, chunks: int, size: int):
     if pad:
         a = jnp.concatenate([a, jnp.zeros((pad, *a.shape[1:]), a.dtype)])
     return a.reshape(chunks, size, *a.shape[1:])
-
-
-def _same_types(new: list, carried: list) -> list:
-    """`new`, each leaf with its carried type: a weakly typed value the body gives a strongly typed leaf is cast;
-    a weakly typed leaf (a Python number) the body gives another type raises `_Promote`, to scan again from
-    initial values promoted as `lax.while_loop` promotes them."""
-    before, after = [jax_state.aval(x) for x in carried], [jax_state.aval(x) for x in new]
-    promote = _promotions(before, after)
-    if any(d is not None for d in promote):
-        raise _Promote(promote)
-    return [x if a.weak_type == b.weak_type else lax.convert_element_type(x, a.dtype)
-            for x, a, b in zip(new, before, after)]

@@ -17,15 +17,18 @@ so the check raises `Retry` with the new *plan* (one entry per leaf: STATIC or a
 dtype), and the backend traces again; it can do so because its framework drops
 a trace that raised before building its op.
 
-A framework supplies its `LeafRules`; `autograph/backends/tensorflow.py` is
-built on this module.
+A framework supplies its `LeafRules` and its primitives: `cond` drives a staged
+`if` through the framework's conditional, `loop` a staged loop through
+whatever loop the framework builds (`tf.while_loop`, `lax.while_loop`, a
+`lax.scan`), retrying with a new plan until every leaf has one dtype and
+shape. The TensorFlow and JAX backends are built on them.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from autograph.errors import StagingError, at_user_line
+from autograph.errors import StagingError, at_user_line, user_location
 
 STATIC = "static"
 NUMBERS = (bool, int, float)
@@ -49,6 +52,11 @@ class LeafRules:
     describe_dtype: Callable[[Any], str] = str
     cast_hint: str = "cast one of them"    # how to change a dtype in this framework, for messages
     cond_relaxes_shapes: bool = False      # may a staged `if`'s branches give a variable different shapes?
+    # join(a, b): the dtype two tensors of different dtypes both take (JAX's weakly typed arrays), None if none
+    join: Optional[Callable[[Any, Any], Any]] = None
+    # None: a loop variable whose shape an iteration changes is carried with those dimensions unknown; else the
+    # framework's loops keep shapes, and this says what to do instead (the end of the error message)
+    loop_shape_hint: Optional[str] = None
 
 
 class Retry(Exception):
@@ -106,9 +114,13 @@ def same_static(a, b) -> bool:
 def describe(rules: LeafRules, leaf) -> str:
     if rules.is_tensor(leaf):
         shape = rules.shape(leaf)
-        return (f"a {rules.describe_dtype(rules.dtype(leaf))} tensor of shape "
+        return (f"{_a(rules.describe_dtype(rules.dtype(leaf)))} tensor of shape "
                 f"{'unknown' if shape is None else list(shape)}")
     return f"the Python {type(leaf).__name__} {leaf!r}"
+
+
+def _a(word: str) -> str:
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 def _who(name: str) -> str:
@@ -117,14 +129,39 @@ def _who(name: str) -> str:
     return "the function's return value" if name.startswith("retval") else f"'{name}'"
 
 
-def check_structure(layout: Layout, other: Layout, construct: str) -> None:
+def check_structure(rules: LeafRules, layout: Layout, other: Layout, construct: str) -> None:
     """Both branches (or both sides of an iteration) give every variable the same nesting."""
-    for name, a, b in zip(layout.names, layout.treedefs, other.treedefs):
+    for name, a, b, size, other_size in zip(layout.names, layout.treedefs, other.treedefs, layout.sizes,
+                                            other.sizes):
         if a != b:
+            before, after = _structure(rules, a, size), _structure(rules, b, other_size)
+            lists = "list" in before + after
             raise StagingError(at_user_line(
-                f"{_who(name)} changes structure in {construct} on a tensor ({b} instead of {a}). With a tensor "
-                "condition each variable must keep one structure (the same nesting of lists, tuples and dicts, "
-                "the same length of each list) on every path."))
+                f"{_who(name)} changes structure in {construct} on a tensor: it is {before} on one path and "
+                f"{after} on another. With a tensor condition each variable must keep one structure (the same "
+                "nesting of lists, tuples and dicts) on every path"
+                + (": a list must grow the same way on every path (append in both branches), or be a "
+                   "preallocated tensor whose items are set." if lists else ".")))
+
+
+class _Leaf:
+    def __repr__(self) -> str:
+        return "a single value"
+
+
+def _structure(rules: LeafRules, treedef, size: int) -> str:
+    """A variable's structure in words: 'a list of 2 items', 'a single value'."""
+    try:
+        value = rules.unflatten(treedef, [_Leaf()] * size)
+    except Exception:                                      # a framework's tree that can't be rebuilt so
+        return str(treedef)
+    if isinstance(value, _Leaf):
+        return "a single value"
+    if hasattr(value, "describe"):                         # a framework's list type (jax_lists.JaxList)
+        return value.describe()
+    if isinstance(value, (list, tuple, dict)):
+        return f"a {type(value).__name__} of {len(value)} item{'' if len(value) == 1 else 's'}"
+    return f"a {type(value).__name__}"
 
 
 # --- if ----------------------------------------------------------------------------------------------
@@ -144,7 +181,7 @@ def _leaf_plan(rules: LeafRules, a, b, name: str, construct: str):
             f"{describe(rules, b)} in the other. A staged `if` can only choose between tensors (or numbers): "
             "give it the same non-tensor value in both branches, or make it a tensor in both."))
     if ta and tb:
-        if rules.dtype(a) != rules.dtype(b):
+        if rules.dtype(a) != rules.dtype(b) and (rules.join is None or rules.join(a, b) is None):
             raise StagingError(at_user_line(
                 f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
                 f"{describe(rules, b)} in the other. Both branches must give it one dtype: {rules.cast_hint}."))
@@ -152,14 +189,14 @@ def _leaf_plan(rules: LeafRules, a, b, name: str, construct: str):
             raise StagingError(at_user_line(
                 f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
                 f"{describe(rules, b)} in the other. Both branches must give it one shape."))
-        return rules.dtype(a)
+        return rules.dtype(a) if rules.dtype(a) == rules.dtype(b) else rules.join(a, b)
     if ta or tb:
         tensor, number = (a, b) if ta else (b, a)
         dtype = rules.dtype(tensor)
         if not rules.takes(number, dtype):
             raise StagingError(at_user_line(
                 f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
-                f"{describe(rules, b)} in the other, and a {type(number).__name__} can't become "
+                f"{describe(rules, b)} in the other, and {_a(type(number).__name__)} can't become "
                 f"{rules.describe_dtype(dtype)} without changing its value: {rules.cast_hint}."))
         return dtype
     common = rules.promote(rules.number_dtype(a), rules.number_dtype(b))
@@ -192,6 +229,59 @@ def with_static(carried: Sequence, static_from: Sequence, plan: Sequence) -> lis
     return [s if dtype == STATIC else next(it) for s, dtype in zip(static_from, plan)]
 
 
+# The plan an `if` needed the last time it was traced, by source location and names: tracing it again (an
+# enclosing `if` or loop traced again, a new trace of the function) starts from it instead of retrying, so a
+# chain of `elif`s with a Python number in each branch costs linear, not exponential, tracing. A hint is only
+# a first guess: the second branch checks it like any plan.
+_hints: dict = {}
+_MAX_HINTS = 4096
+
+
+def cond(rules: LeafRules, branch_op: Callable, pred, true_fn: Callable, false_fn: Callable, names: Sequence[str],
+         construct: str = "this `if`") -> tuple:
+    """A staged `if`: `branch_op(pred, true_run, false_run)` is the framework's conditional, whose branches
+    return lists of tensors and which returns the chosen list. The branch traced first records its leaves;
+    the second works out the plan of both (which leaves are static, each carried one's dtype) and raises
+    `Retry` when the first must change, to trace both again (the framework drops a trace that raised)."""
+    site = (user_location(), tuple(names))
+    plan = _hints.get(site)
+    while True:
+        traced: dict = {}
+        try:
+            out = branch_op(pred, _branch(rules, true_fn, names, traced, plan, construct),
+                            _branch(rules, false_fn, names, traced, plan, construct))
+        except Retry as retry:
+            plan = retry.plan
+            if len(_hints) >= _MAX_HINTS:
+                _hints.clear()
+            _hints[site] = plan
+            continue
+        return unflatten(rules, with_static(list(out), traced["leaves"], traced["plan"]), traced["layout"])
+
+
+def _branch(rules: LeafRules, fn: Callable, names, traced: dict, plan, construct: str) -> Callable:
+    def run():
+        leaves, layout = flatten(rules, tuple(fn()), names)
+        if "layout" not in traced:                        # traced first
+            mine = plan if _fits(rules, plan, leaves) else loop_plan(rules, leaves)
+            traced.update(leaves=leaves, layout=layout, plan=mine, used=mine)
+            return lifted(rules, leaves, mine)
+        check_structure(rules, traced["layout"], layout, construct)
+        wanted = branch_plan(rules, traced["leaves"], leaves, layout, construct)
+        if wanted != traced["used"]:
+            raise Retry(wanted)
+        traced["plan"] = wanted
+        return lifted(rules, leaves, wanted)
+    return run
+
+
+def _fits(rules: LeafRules, plan: Optional[tuple], leaves: Sequence) -> bool:
+    """Can `plan` (a hint, or the plan of a retry) lift `leaves`: one entry per leaf, static for each leaf that
+    can't be carried, a dtype for each tensor?"""
+    return plan is not None and len(plan) == len(leaves) and all(
+        not rules.is_tensor(v) if dtype == STATIC else is_dynamic(rules, v) for v, dtype in zip(leaves, plan))
+
+
 # --- loops -------------------------------------------------------------------------------------------
 
 def loop_plan(rules: LeafRules, leaves: Sequence) -> tuple:
@@ -208,7 +298,7 @@ def check_iteration(rules: LeafRules, before: Sequence, after: Sequence, layout:
     Raises `Retry` when a variable that started as a Python number becomes a tensor of a wider dtype, or
     when a carried tensor's shape changes (the new plan carries it with those dimensions unknown); raises a
     StagingError naming the variable for any other change of structure, dtype or static value."""
-    check_structure(layout, after_layout, construct)
+    check_structure(rules, layout, after_layout, construct)
     out, relaxed = [], list(shapes)
     k = 0                                 # index among carried leaves
     for i, (old, new, dtype) in enumerate(zip(before, after, plan)):
@@ -224,7 +314,8 @@ def check_iteration(rules: LeafRules, before: Sequence, after: Sequence, layout:
                 f"{_who(name)} changes from {describe(rules, old)} to {describe(rules, new)} in {construct} on a "
                 "tensor. A loop variable must stay a tensor (or number) of one dtype."))
         if rules.is_tensor(new) and rules.dtype(new) != dtype:
-            if isinstance(old, rules.scalars) and rules.takes(old, rules.dtype(new)):
+            if (isinstance(old, rules.scalars) and rules.takes(old, rules.dtype(new)) or rules.is_tensor(old)
+                    and rules.join is not None and rules.join(old, new) == rules.dtype(new)):
                 raise Retry(plan[:i] + (rules.dtype(new),) + plan[i + 1:], shapes)
             raise StagingError(at_user_line(
                 f"{_who(name)} changes dtype from {rules.describe_dtype(dtype)} to "
@@ -237,11 +328,56 @@ def check_iteration(rules: LeafRules, before: Sequence, after: Sequence, layout:
                 "the loop."))
         value = rules.lift(new, dtype)
         relaxed[k] = _relax(shapes[k], rules.shape(value))
+        if rules.loop_shape_hint is not None and relaxed[k] != shapes[k]:
+            raise StagingError(at_user_line(
+                f"{_who(name)} changes shape from {_shape_text(shapes[k])} to {_shape_text(rules.shape(value))} "
+                f"in {construct} on a tensor. {rules.loop_shape_hint}"))
         out.append(value)
         k += 1
     if tuple(relaxed) != tuple(shapes):
         raise Retry(plan, tuple(relaxed))
     return out
+
+
+_MAX_RETRIES = 16
+
+
+def loop(rules: LeafRules, values: Sequence, names: Sequence[str], run: Callable, construct: str,
+         plan: Optional[tuple] = None) -> tuple:
+    """A staged loop carrying `values` (the user's variables, named `names`): returns their values after it.
+
+    `run(carried, unpack, pack, shapes)` builds the framework's loop from the initial carried tensors:
+    `unpack(carry)` gives the variables' values as the loop's test and body take them, `pack(new_values)` the
+    carried tensors of a body's result, checked against the loop's (it raises `Retry`, which `run` lets
+    through; the loop is then built again with the new plan and `shapes`, the carried shapes with None for a
+    dimension that changes). `plan` is the first plan (default: `loop_plan`)."""
+    leaves, layout = flatten(rules, values, names)
+    plan = plan or loop_plan(rules, leaves)
+    shapes = None
+    for _ in range(_MAX_RETRIES):
+        carried = lifted(rules, leaves, plan)
+        if shapes is None:
+            shapes = tuple(rules.shape(v) for v in carried)
+
+        def unpack(carry, plan=plan) -> tuple:
+            return unflatten(rules, with_static(list(carry), leaves, plan), layout)
+
+        def pack(new_values, plan=plan, shapes=shapes) -> list:
+            after, after_layout = flatten(rules, tuple(new_values), layout.names)
+            return check_iteration(rules, leaves, after, layout, after_layout, plan, shapes, construct)
+
+        try:
+            out = run(carried, unpack, pack, shapes)
+        except Retry as retry:
+            plan, shapes = retry.plan, retry.shapes if retry.plan == plan else None
+            continue
+        return unpack(out)
+    raise StagingError(at_user_line(f"the variables of {construct} keep changing dtype or shape; give each one "
+                                    "its final dtype before the loop."))  # pragma: no cover - each retry widens
+
+
+def _shape_text(shape: Optional[tuple]) -> str:
+    return "unknown" if shape is None else str(list(shape))
 
 
 def _relax(carried: Optional[tuple], new: Optional[tuple]) -> Optional[tuple]:

@@ -168,44 +168,17 @@ def _static_bool(pred) -> Optional[bool]:
 # --- if --------------------------------------------------------------------------------------------------
 
 def _cond(pred, true_fn, false_fn, names=(), construct: str = "this `if`"):
-    """`if` on a symbolic tensor: `tf.cond`. The first branch traced records its leaves; the second works out
-    the plan of both (which values are static, each carried one's dtype) and asks for a second trace when
-    the first must change (`staging.Retry`); TensorFlow drops a trace that raised before building its op."""
-    pred = _predicate(pred, construct)
-    plan = None
-    while True:
-        traced: dict = {}
-        try:
-            out = tf.cond(pred, _branch(true_fn, names, traced, plan, construct),
-                          _branch(false_fn, names, traced, plan, construct))
-        except staging.Retry as retry:
-            plan = retry.plan
-            continue
-        out = [] if out is None else [out] if not isinstance(out, (list, tuple)) else out
-        return staging.unflatten(RULES, staging.with_static(out, traced["leaves"], traced["plan"]), traced["layout"])
+    """`if` on a symbolic tensor: `tf.cond` (staging.cond works out which values are static and each carried
+    one's dtype)."""
+    return staging.cond(RULES, _tf_cond, _predicate(pred, construct), true_fn, false_fn, names, construct)
 
 
-def _branch(fn, names, traced: dict, plan, construct: str):
-    def run():
-        leaves, layout = staging.flatten(RULES, tuple(fn()), names)
-        if "layout" not in traced:                        # traced first
-            traced.update(leaves=leaves, layout=layout, plan=plan)
-            mine = plan if plan is not None else staging.loop_plan(RULES, leaves)
-            traced["used"] = mine
-            return staging.lifted(RULES, leaves, mine)
-        staging.check_structure(traced["layout"], layout, construct)
-        wanted = staging.branch_plan(RULES, traced["leaves"], leaves, layout, construct)
-        if wanted != traced["used"]:
-            raise staging.Retry(wanted)
-        traced["plan"] = wanted
-        return staging.lifted(RULES, leaves, wanted)
-    return run
+def _tf_cond(pred, true_run, false_run) -> list:
+    out = tf.cond(pred, true_run, false_run)
+    return [] if out is None else list(out) if isinstance(out, (list, tuple)) else [out]
 
 
 # --- while -------------------------------------------------------------------------------------------------
-
-_MAX_RETRIES = 16
-
 
 def _while_loop(test, body, state: backends.LoopState, opts):
     """`while` on a symbolic tensor: `tf.while_loop` over the carried leaves."""
@@ -244,39 +217,28 @@ def _staged_loop(test, body, state: backends.LoopState, opts: dict, construct: s
     """`while test(*state): state = body(*state)` as one `tf.while_loop`; `lead` are leading carried tensors
     (a `for` loop's index) that `test`/`body` take before the state."""
     leaves, layout = staging.flatten(RULES, state.values, state.names)
-    plan = _typed_numbers(body, state, leaves, layout, lead)
-    shapes = None
-    invariants = _invariants(opts.get("shape_invariants"), leaves)
-    for _ in range(_MAX_RETRIES):
-        carried = staging.lifted(RULES, leaves, plan)
-        if shapes is None:
-            shapes = tuple(_shape(v) for v in carried)
+    k, after_lead = len(lead), []
 
-        def rebuild(values):
-            return staging.unflatten(RULES, staging.with_static(values, leaves, plan), layout)
+    def run(carried, unpack, pack, shapes):
+        def cond_fn(*carry):
+            return _predicate(test(*carry[:k], *unpack(carry[k:])), construct)
 
-        def cond_fn(*carry, plan=plan, rebuild=rebuild):
-            return _predicate(test(*carry[:len(lead)], *rebuild(carry[len(lead):])), construct)
+        def body_fn(*carry):
+            out = tuple(body(*carry[:k], *unpack(carry[k:])))
+            return (*out[:k], *pack(out[k:]))
 
-        def body_fn(*carry, plan=plan, shapes=shapes, rebuild=rebuild):
-            out = tuple(body(*carry[:len(lead)], *rebuild(carry[len(lead):])))
-            new_lead, out = out[:len(lead)], out[len(lead):]
-            after, after_layout = staging.flatten(RULES, out, layout.names)
-            new = staging.check_iteration(RULES, leaves, after, layout, after_layout, plan, shapes, construct)
-            return (*new_lead, *new)
-
-        try:
-            out = tf.while_loop(cond_fn, body_fn, (*lead, *carried), maximum_iterations=opts.get("maximum_iterations"),
-                                shape_invariants=(*(tf.TensorShape(_shape(v)) for v in lead),
-                                                  *(invariants.get(k) or _invariant(v, s)
-                                                    for k, (v, s) in enumerate(zip(carried, shapes)))))
-        except staging.Retry as retry:
-            plan, shapes = retry.plan, retry.shapes if retry.plan == plan else None
-            continue
+        invariants = _invariants(opts.get("shape_invariants"), carried)
+        out = tf.while_loop(cond_fn, body_fn, (*lead, *carried), maximum_iterations=opts.get("maximum_iterations"),
+                            shape_invariants=(*(tf.TensorShape(_shape(v)) for v in lead),
+                                              *(invariants.get(i) or _invariant(v, shape)
+                                                for i, (v, shape) in enumerate(zip(carried, shapes)))))
         out = list(out) if isinstance(out, (list, tuple)) else [out]
-        return (*out[:len(lead)], *rebuild(out[len(lead):]))
-    raise StagingError(at_user_line(f"the variables of {construct} keep changing dtype or shape; give each one "
-                                    "its final dtype before the loop."))  # pragma: no cover - each retry widens
+        after_lead[:] = out[:k]
+        return out[k:]
+
+    values = staging.loop(RULES, state.values, state.names, run, construct,
+                          _typed_numbers(body, state, leaves, layout, lead))
+    return (*after_lead, *values)
 
 
 _TYPING_STEPS = 3
@@ -325,17 +287,11 @@ def _invariant(value, shape):
     return tf.TensorShape(shape)
 
 
-def _invariants(given, leaves: list) -> dict:
+def _invariants(given, carried: list) -> dict:
     """`set_loop_options(shape_invariants=[(x, shape), ...])`: carried-leaf index -> shape. `x` is a loop
     variable's tensor, or a tensor inside one (`st[0]` of a tuple); a tensor the loop does not carry (one it
     never assigns) needs no invariant and is passed over, as TensorFlow's AutoGraph does."""
-    chosen: dict = {}
-    carried = [i for i, v in enumerate(leaves) if staging.is_dynamic(RULES, v)]
-    for value, shape in given or ():
-        for k, i in enumerate(carried):
-            if leaves[i] is value:
-                chosen[k] = tf.TensorShape(shape)
-    return chosen
+    return {i: tf.TensorShape(shape) for value, shape in given or () for i, v in enumerate(carried) if v is value}
 
 
 # --- for ---------------------------------------------------------------------------------------------------

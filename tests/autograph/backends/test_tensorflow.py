@@ -201,7 +201,7 @@ def test_branches_of_different_dtypes_name_the_variable():
             y = tf.constant(1.0, tf.float32)
         return y
 
-    with pytest.raises(StagingError, match="'y' is a int32 tensor of shape \\[\\] in one branch.*tf.cast"):
+    with pytest.raises(StagingError, match="'y' is an int32 tensor of shape \\[\\] in one branch.*tf.cast"):
         function(mixed)(tf.constant(1))
 
 
