@@ -229,7 +229,7 @@ def with_static(carried: Sequence, static_from: Sequence, plan: Sequence) -> lis
     return [s if dtype == STATIC else next(it) for s, dtype in zip(static_from, plan)]
 
 
-# The plan an `if` needed the last time it was traced, by source location and names: tracing it again (an
+# The plan an `if` needed the last time it was traced, by framework, source location and names: tracing it again (an
 # enclosing `if` or loop traced again, a new trace of the function) starts from it instead of retrying, so a
 # chain of `elif`s with a Python number in each branch costs linear, not exponential, tracing. A hint is only
 # a first guess: the second branch checks it like any plan.
@@ -243,7 +243,7 @@ def cond(rules: LeafRules, branch_op: Callable, pred, true_fn: Callable, false_f
     return lists of tensors and which returns the chosen list. The branch traced first records its leaves;
     the second works out the plan of both (which leaves are static, each carried one's dtype) and raises
     `Retry` when the first must change, to trace both again (the framework drops a trace that raised)."""
-    site = (user_location(), tuple(names))
+    site = (rules.framework, user_location(), tuple(names))
     plan = _hints.get(site)
     while True:
         traced: dict = {}

@@ -48,6 +48,7 @@ from autograph import backends
 from autograph.backends import torch_capture as capture
 from autograph.backends import staging, torch_compile
 from autograph.backends import torch_state as ts
+from autograph.backends.torch_state import RULES
 from autograph.errors import StagingError, at_user_line
 
 __all__ = ["BACKEND", "TorchRange", "TorchEnumerate", "TorchZip"]
@@ -119,18 +120,17 @@ def _cond(pred, true_fn, false_fn, names=()):
     pred = _predicate(pred, "this `if`")
     true_run = capture.record(lambda: tuple(true_fn()))
     false_run = capture.record(lambda: tuple(false_fn()))
-    true_leaves, layout = ts.flatten(true_run.out, names)
-    false_leaves, false_layout = ts.flatten(false_run.out, names)
-    ts.check_structure(false_layout, layout, "this `if`")
-    ts.check_branch_shapes(true_leaves, false_leaves, layout.leaf_names)
-    plan = ts.branch_plan(true_leaves, false_leaves, layout.leaf_names)
+    true_leaves, layout = staging.flatten(RULES, true_run.out, names)
+    false_leaves, false_layout = staging.flatten(RULES, false_run.out, names)
+    staging.check_structure(RULES, layout, false_layout, "this `if`")
+    plan = staging.branch_plan(RULES, true_leaves, false_leaves, layout, "this `if`")
     free = _unique(true_run.free + false_run.free)
     changed = _unique([t for t, _, _ in true_run.changed + false_run.changed])
 
     def traced(fn):
         def run():
-            leaves, _ = ts.flatten(tuple(fn()), names)
-            outputs = [_fresh(ts.lift(v, dtype)) for v, dtype in zip(leaves, plan) if dtype != ts.STATIC]
+            leaves, _ = staging.flatten(RULES, tuple(fn()), names)
+            outputs = [_fresh(t) for t in staging.lifted(RULES, leaves, plan)]
             return (*outputs, *(_fresh(t) for t in changed))      # `t`: its copy, where this branch made one
         return capture.substituted(run, free)
 
@@ -141,9 +141,9 @@ def _cond(pred, true_fn, false_fn, names=()):
     dynamic = iter(out[:n])
     values = []
     for v, other, dtype in zip(true_leaves, false_leaves, plan):
-        value = v if dtype == ts.STATIC else next(dynamic)
+        value = v if dtype == staging.STATIC else next(dynamic)
         values.append(v if v is other and any(v is t for t in changed) else value)   # `x += 1` keeps `x`
-    return ts.unflatten(values, layout)
+    return staging.unflatten(RULES, values, layout)
 
 
 def _as_graph(branch: Callable, operands: tuple):
@@ -196,84 +196,74 @@ def _numbers_lifted(state) -> tuple:
     """The state as the staged loop carries it: Python numbers as tensors. A probe of the body on the
     numbers themselves would take Python's path through an `if` on them (`if s > 4` with `s = 0.0`),
     and miss the `return` that the staged loop can reach."""
-    return tuple(ts.lift(v, None) if ts.is_dynamic(v) else v for v in state)
+    return tuple(ts.lift(v, None) if staging.is_dynamic(RULES, v) else v for v in state)
 
 
 def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opts: dict, construct: str) -> tuple:
-    """`while test(*state): state = body(*state)` as one while_loop. The test and body run once first, to
-    find the tensors they read, the dtype of each variable that starts as a Python number, and the loop
-    variables they change in place (`steps += 1`): the body changes copies, and a tensor that came from
-    outside the loop gets the final value back afterwards."""
-    leaves, layout = ts.flatten(state, names)
-    plan = _number_dtypes(body, state, leaves, layout, ts.loop_plan(leaves))
-    from_number = tuple(not isinstance(v, torch.Tensor) for v in leaves)
-    for _ in range(2 * len(leaves) + 2):                # a number may widen twice: int64, float32, float64
-        try:
-            free, in_place, extra = _discover(test, body, leaves, layout, plan, from_number, construct)
-            break
-        except ts.Retry as retry:
-            plan = retry.plan
-    else:                                              # pragma: no cover - each retry widens one dtype
-        raise StagingError(at_user_line(f"the loop variables of this {construct} keep changing dtype; give each "
-                                        "one its final dtype before the loop."))
-    static = [v if dtype == ts.STATIC else None for v, dtype in zip(leaves, plan)]
-
-    def rebuild(carry) -> tuple:
-        dynamic = iter(carry)
-        return ts.unflatten([s if dtype == ts.STATIC else next(dynamic) for s, dtype in zip(static, plan)], layout)
-
+    """`while test(*state): state = body(*state)` as one while_loop (staging.loop drives it). The test and body
+    run once first, to find the tensors they read, and the loop variables they change in place (`steps += 1`):
+    the body changes copies, and a tensor that came from outside the loop gets the final value back
+    afterwards."""
+    leaves, layout = staging.flatten(RULES, state, names)
+    construct = f"this {construct}"
     limit = (opts or {}).get("maximum_iterations")
     counted = limit is not None
+    in_place: list = []
 
-    k = len(extra)               # tensors the body changes in place without assigning them, carried last
+    def run(carried, unpack, pack, shapes):
+        def step(carry):
+            new = tuple(body(*unpack(carry)))
+            ts.check_resized(staging.flatten(RULES, new, names)[1], layout, construct)
+            return pack(new)
+        free, in_place[:], extra = _discover(test, step, unpack, carried, leaves, layout, construct)
+        k = len(extra)               # tensors the body changes in place without assigning them, carried last
 
-    def carrying_extra(fn):
-        def run(*carry):
-            with capture.Substitute(extra, carry[len(carry) - k:]):
-                return fn(*carry[:len(carry) - k])
-        return run if k else fn
+        def carrying_extra(fn):
+            def run(*carry):
+                with capture.Substitute(extra, carry[len(carry) - k:]):
+                    return fn(*carry[:len(carry) - k])
+            return run if k else fn
 
-    def cond_fn(*carry):
-        ok = _predicate(test(*rebuild(carry[counted:])), f"this {construct}")
-        return torch.logical_and(ok, carry[0] < limit) if counted else ok
+        def cond_fn(*carry):
+            ok = _predicate(test(*unpack(carry[counted:])), construct)
+            return torch.logical_and(ok, carry[0] < limit) if counted else ok
 
-    def body_fn(*carry):
-        new = _step(body, carry[counted:], rebuild, leaves, layout, plan, from_number, construct)
-        changed = tuple(_fresh(t) for t in extra)          # each `t` as this iteration left it
-        return (*((carry[0] + 1,) if counted else ()), *(_fresh(v) for v in new), *changed)
+        def body_fn(*carry):
+            new = step(carry[counted:])
+            changed = tuple(_fresh(t) for t in extra)          # each `t` as this iteration left it
+            return (*((carry[0] + 1,) if counted else ()), *(_fresh(v) for v in new), *changed)
 
-    carried = tuple(ts.lift(v, dtype) for v, dtype in zip(leaves, plan) if dtype != ts.STATIC)
-    initial = (*((torch.tensor(0),) if counted else ()), *carried, *(capture.resolve(t) for t in extra))
-    operands = _operands([*initial, *(capture.resolve(t) for t in free)])
-    out = tuple(_while_op(capture.substituted(carrying_extra(cond_fn), free),
-                          capture.substituted(carrying_extra(body_fn), free),
-                          operands[:len(initial)], operands[len(initial):]))
-    _write_back(extra, out[len(out) - k:])
-    final = [v if dtype == ts.STATIC else None for v, dtype in zip(leaves, plan)]
-    dynamic = iter(out[counted:len(out) - k])
-    for i, dtype in enumerate(plan):
-        if dtype != ts.STATIC:
-            final[i] = next(dynamic)
+        initial = (*((torch.tensor(0),) if counted else ()), *carried, *(capture.resolve(t) for t in extra))
+        operands = _operands([*initial, *(capture.resolve(t) for t in free)])
+        out = tuple(_while_op(capture.substituted(carrying_extra(cond_fn), free),
+                              capture.substituted(carrying_extra(body_fn), free),
+                              operands[:len(initial)], operands[len(initial):]))
+        _write_back(extra, out[len(out) - k:])
+        return out[counted:len(out) - k]
+
+    final = list(staging.flatten(RULES, staging.loop(RULES, state, names, run, construct,
+                                                     _number_dtypes(body, state, leaves, layout)), names)[0])
     for i in in_place:                                  # `x += 1` in the body: `x` keeps its identity
         _write_back([leaves[i]], [final[i]])
         final[i] = leaves[i]
-    return ts.unflatten(final, layout)
+    return staging.unflatten(RULES, final, layout)
 
 
-def _number_dtypes(body, state: tuple, leaves: list, layout, plan: tuple) -> tuple:
-    """`plan` with the dtype each Python number of the state takes in the body: `total = 0` before a loop
-    that adds a float tensor to it is carried as that float. The body runs once, untraced, on the numbers
-    themselves, as Python would run it: on a lifted int64 tensor, `total += x` would be an in-place add
-    that torch refuses before the loop's own check could widen the dtype."""
+def _number_dtypes(body, state: tuple, leaves: list, layout) -> tuple:
+    """The loop's first plan, with the dtype each Python number of the state takes in the body: `total = 0`
+    before a loop that adds a float tensor to it is carried as that float. The body runs once, untraced, on the
+    numbers themselves, as Python would run it: on a lifted int64 tensor, `total += x` would be an in-place
+    add that torch refuses before the loop's own check could widen the dtype."""
+    plan = staging.loop_plan(RULES, leaves)
     numbers = [i for i, v in enumerate(leaves) if v.__class__ in (int, float)]
     if not numbers:
         return plan
     try:
         copies = [type(v)(v) if v.__class__ in (list, dict) else v for v in state]   # the body may append
-        after, after_layout = ts.flatten(tuple(capture.untraced(lambda: body(*copies))), layout.names)
+        after, after_layout = staging.flatten(RULES, tuple(capture.untraced(lambda: body(*copies))), layout.names)
     except Exception:          # the staged loop reports what is wrong, at the user's line
         return plan
-    if after_layout.specs != layout.specs:
+    if after_layout.treedefs != layout.treedefs:
         return plan
     widened = list(plan)
     for i in numbers:
@@ -283,22 +273,15 @@ def _number_dtypes(body, state: tuple, leaves: list, layout, plan: tuple) -> tup
     return tuple(widened)
 
 
-def _discover(test, body, leaves, layout, plan, from_number, construct) -> tuple:
-    """Run the test and one body step on the initial state: the tensors they read from outside (not counting
-    the next), the indices of the leaves from outside the loop (not lifted numbers) that the body changes in
-    place, and the tensors from outside that it changes in place without assigning them (`out[i] = v`)."""
-    carried = [ts.lift(v, dtype) for v, dtype in zip(leaves, plan) if dtype != ts.STATIC]
-    static = [v if dtype == ts.STATIC else None for v, dtype in zip(leaves, plan)]
-
-    def rebuild(carry) -> tuple:
-        dynamic = iter(carry)
-        return ts.unflatten([s if dtype == ts.STATIC else next(dynamic) for s, dtype in zip(static, plan)], layout)
-
+def _discover(test, step, unpack, carried, leaves, layout, construct) -> tuple:
+    """Run the test and one body step on the initial carried tensors: the tensors they read from outside (not
+    counting those), the indices of the leaves from outside the loop (not lifted numbers) that the body changes
+    in place, and the tensors from outside that it changes in place without assigning them (`out[i] = v`)."""
     def once():
-        _predicate(test(*rebuild(carried)), f"this {construct}")
-        return _step(body, carried, rebuild, leaves, layout, plan, from_number, construct)
+        _predicate(test(*unpack(carried)), construct)
+        return step(carried)
     run = capture.record(once, inputs=carried)
-    dynamic = [i for i, dtype in enumerate(plan) if dtype != ts.STATIC]
+    dynamic = [i for i, v in enumerate(leaves) if staging.is_dynamic(RULES, v)]
     in_place, extra = [], []
     for t, _, op in run.changed:
         j = next((j for j, c in enumerate(carried) if c is t), None)
@@ -308,27 +291,13 @@ def _discover(test, body, leaves, layout, plan, from_number, construct) -> tuple
         i = dynamic[j]
         if run.out[j] is not t:
             raise StagingError(at_user_line(
-                f"'{layout.leaf_names[i]}' is changed in place (`{op}`) and then reassigned in this tensor-dependent "
-                f"{construct}; PyTorch's while_loop can't change its inputs. Write the update as an assignment "
+                f"'{layout.leaf_names[i]}' is changed in place (`{op}`) and then reassigned in {construct}; "
+                "PyTorch's while_loop can't change its inputs. Write the update as an assignment "
                 f"(`{layout.leaf_names[i]} = {layout.leaf_names[i]} + ...`)."))
-        if not from_number[i]:
+        if isinstance(leaves[i], torch.Tensor):
             in_place.append(i)
     free = [t for t in run.free if not any(t is e for e in extra)]
     return free, in_place, extra
-
-
-def _step(body, carry, rebuild, leaves, layout, plan, from_number, construct) -> tuple:
-    """One body step: the new carried tensors, checked against the loop's dtypes, shapes, structure."""
-    new_leaves, new_layout = ts.flatten(tuple(body(*rebuild(carry))), layout.names)
-    ts.check_loop_structure(new_layout, layout, f"this {construct}")
-    old = iter(carry)
-    out = []
-    for i, (new, dtype) in enumerate(zip(new_leaves, plan)):
-        value = ts.check_loop_leaf(new, leaves[i], None if dtype == ts.STATIC else next(old), dtype,
-                                   layout.leaf_names[i], construct, plan, i, from_number[i])
-        if dtype != ts.STATIC:
-            out.append(value)
-    return tuple(out)
 
 
 # --- for -------------------------------------------------------------------------------------------
