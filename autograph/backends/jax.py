@@ -152,34 +152,29 @@ class JaxRange(staging.StagedRange):
         return None if jnp.issubdtype(dtype, jnp.integer) else str(dtype)
 
 
-class JaxEnumerate:
-    """`enumerate(array, start)` over a traced array."""
-
-    def __init__(self, array, start=0):
-        self.arrays, self.start = (_sequence(array),), start
-
-    def __iter__(self):                     # outside a `for` statement (a comprehension): shapes are static
-        return builtins.enumerate(self.arrays[0], self.start)
-
-
-class JaxZip:
-    """`zip(a, b, ...)` with a traced array among them (stops at the shortest)."""
-
-    def __init__(self, *iterables, strict=False):
-        self.arrays = tuple(_sequence(x) for x in iterables)
-        if strict and len({a.shape[0] for a in self.arrays}) > 1:
-            raise ValueError(at_user_line("zip() arguments have different lengths: "
-                                          f"{[a.shape[0] for a in self.arrays]} (strict=True)"))
-
-    def __iter__(self):
-        return builtins.zip(*self.arrays)
-
-
-def _sequence(value):
+def _sequence(value, what: str = "iteration"):
     x = jnp.asarray(value)
     if x.ndim == 0:
         raise StagingError(at_user_line(f"can't iterate over a 0-d array (shape {x.shape}) under jax.jit."))
     return x
+
+
+class JaxEnumerate(staging.StagedEnumerate):
+    """`enumerate(array, start)` over a traced array."""
+
+    rows, length = staticmethod(_sequence), staticmethod(lambda a: a.shape[0])
+
+    def __iter__(self):                     # outside a `for` statement (a comprehension): shapes are static
+        return builtins.enumerate(builtins.zip(*self.tensors) if self.zipped else self.tensors[0], self.start)
+
+
+class JaxZip(staging.StagedZip):
+    """`zip(a, b, ...)` with a traced array among them (stops at the shortest)."""
+
+    rows, length = staticmethod(_sequence), staticmethod(lambda a: a.shape[0])
+
+    def __iter__(self):
+        return builtins.zip(*self.tensors)
 
 
 def _for_loop(iterable, body, state, extra_test, opts):
@@ -190,11 +185,11 @@ def _for_loop(iterable, body, state, extra_test, opts):
     if isinstance(iterable, JaxRange):
         jax_lists.reject_unknown_length(state.values, state.names, "this `for` loop over a range with a traced bound")
         return _range_loop(iterable, body, state, extra_test, limit)
-    arrays, item = _items_of(iterable)
+    arrays, item = staging.rows_and_item(iterable, _sequence)
     n = min(a.shape[0] for a in arrays)
     n = n if limit is None else min(n, int(limit))
     avals = (jax.ShapeDtypeStruct((), jnp.int32), tuple(jax.ShapeDtypeStruct(a.shape[1:], a.dtype) for a in arrays))
-    xs = (jnp.arange(n) if _needs_index(item) else None, tuple(a[:n] for a in arrays))  # enumerate reads `i`
+    xs = (jnp.arange(n) if isinstance(iterable, JaxEnumerate) else None, tuple(a[:n] for a in arrays))  # `i`
 
     def by_row(i, rows, *s):
         return body(item(i, rows), *s)
@@ -226,24 +221,6 @@ def _for_loop(iterable, body, state, extra_test, opts):
             RULES, values, state.names, scanned, "this `for` loop"))
     jax_lists.reject_unknown_length(state.values, state.names, "this `for` loop with a `break` or `return`")
     return staging.loop(RULES, _returns_defined(state, by_row, avals), state.names, indexed, "this `for` loop")
-
-
-def _items_of(iterable):
-    """The arrays a loop walks through together, and how to build the loop item from their rows."""
-    if isinstance(iterable, JaxEnumerate):
-        start = iterable.start
-
-        def numbered(i, rows):
-            return i + start, rows[0]
-        numbered.needs_index = True
-        return iterable.arrays, numbered
-    if isinstance(iterable, JaxZip):
-        return iterable.arrays, lambda i, rows: tuple(rows)
-    return (_sequence(iterable),), lambda i, rows: rows[0]
-
-
-def _needs_index(item) -> bool:
-    return getattr(item, "needs_index", False)
 
 
 def _range_loop(r: JaxRange, body, state, extra_test, limit):
@@ -302,8 +279,8 @@ def _len(value):
     if isinstance(value, JaxRange):
         start, stop, step = (jnp.asarray(b) for b in (value.start, value.stop, value.step))
         return jnp.maximum(0, (stop - start + step - jnp.sign(step)) // step)
-    if isinstance(value, (JaxEnumerate, JaxZip)):
-        return min(a.shape[0] for a in value.arrays)
+    if isinstance(value, staging.StagedRows):
+        return min(a.shape[0] for a in value.tensors)
     if jnp.ndim(value) == 0:
         raise TypeError(at_user_line("len() of a 0-d array (a scalar) is undefined"))
     return jnp.shape(value)[0]

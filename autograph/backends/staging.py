@@ -425,3 +425,63 @@ class StagedRange:
         raise StagingError(at_user_line(
             f"a range() with a {self.bound_kind} bound has no length while tracing, so it can only drive a `for` "
             f"loop (which the framework stages). {self.values_hint}"))
+
+
+# --- enumerate and zip over staged tensors --------------------------------------------------------------
+
+class StagedRows:
+    """What a backend's `enumerate` and `zip` hooks give for staged tensors, and its `for_loop` iterates:
+    `tensors`, walked together along their first axis, and `item(i, rows)`, the loop's item from their rows
+    at index `i`. A framework subclasses `StagedEnumerate` and `StagedZip` with `rows(value, what)`: `value` as
+    a tensor of rows (a StagingError naming `what` for one that has none) and `length(rows)`: a Python int
+    when tracing knows it."""
+
+    tensors: tuple
+
+    @staticmethod
+    def rows(value, what: str):
+        raise NotImplementedError
+
+    @staticmethod
+    def length(rows):
+        raise NotImplementedError
+
+
+class StagedEnumerate(StagedRows):
+    """`enumerate(tensor, start)`, or `enumerate(zip(...))`: items `(i + start, row)`."""
+
+    def __init__(self, iterable, start=0):
+        self.zipped = isinstance(iterable, StagedZip)
+        self.tensors = iterable.tensors if self.zipped else (self.rows(iterable, "enumerate"),)
+        self.start = start
+
+    def item(self, i, rows):
+        return i + self.start, tuple(rows) if self.zipped else rows[0]
+
+
+class StagedZip(StagedRows):
+    """`zip(a, b, ...)` with a staged tensor among them: tuples of rows, stopping at the shortest. With
+    `strict=True`, lengths that tracing knows are checked, as Python checks them; others are refused."""
+
+    def __init__(self, *iterables, strict: bool = False):
+        self.tensors = tuple(self.rows(x, "zip") for x in iterables)
+        if strict:
+            lengths = [self.length(t) for t in self.tensors]
+            if not all(isinstance(n, int) for n in lengths):
+                raise StagingError(at_user_line(
+                    "zip(..., strict=True) over tensors whose lengths are known only when the graph runs: drop "
+                    "strict=True, or check the lengths with an assertion first."))
+            for k, n in enumerate(lengths[1:], 2):
+                if n != lengths[0]:
+                    raise ValueError(f"zip() argument {k} is {'shorter' if n < lengths[0] else 'longer'} than "
+                                     "argument 1")
+
+    def item(self, i, rows):
+        return tuple(rows)
+
+
+def rows_and_item(iterable, rows: Callable) -> tuple:
+    """The tensors a `for` over `iterable` walks together, and how to make its item from their rows at `i`."""
+    if isinstance(iterable, StagedRows):
+        return iterable.tensors, iterable.item
+    return (rows(iterable, "iteration"),), lambda i, found: found[0]

@@ -308,26 +308,6 @@ class TfRange(staging.StagedRange):
         return None if dtype is None or dtype.is_integer else dtype.name
 
 
-class TfEnumerate:
-    """`enumerate(tensor, start)` over a symbolic tensor, or over a zip of tensors."""
-
-    def __init__(self, tensor, start=0):
-        self.zipped = isinstance(tensor, TfZip)
-        self.tensors = tensor.tensors if self.zipped else (_rows(tensor, "enumerate"),)
-        self.start = start
-
-
-class TfZip:
-    """`zip(a, b, ...)` with a symbolic tensor among them (stops at the shortest)."""
-
-    def __init__(self, *tensors, strict: bool = False):
-        if strict:
-            raise StagingError(at_user_line("zip(..., strict=True) over tensors is not supported: the lengths are "
-                                            "known only when the graph runs. Check them with "
-                                            "tf.debugging.assert_equal instead."))
-        self.tensors = tuple(_rows(t, "zip") for t in tensors)
-
-
 def _check_step(step) -> None:
     """A tensor step of 0 fails when the graph runs, with Python's message (the loop would never end)."""
     if _is_tensor(step):
@@ -349,6 +329,18 @@ def _length(t):
     return n if n is not None else tf.shape(t)[0]
 
 
+class TfEnumerate(staging.StagedEnumerate):
+    """`enumerate(tensor, start)` over a symbolic tensor, or over a zip of tensors."""
+
+    rows, length = staticmethod(_rows), staticmethod(_length)
+
+
+class TfZip(staging.StagedZip):
+    """`zip(a, b, ...)` with a symbolic tensor among them (stops at the shortest)."""
+
+    rows, length = staticmethod(_rows), staticmethod(_length)
+
+
 def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
     """`for` over a symbolic tensor's first axis, a `range` with a tensor bound, or an enumerate/zip of tensors:
     a `tf.while_loop` over an int32 index carried in front of the state."""
@@ -363,7 +355,7 @@ def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
         def item(i):
             return i
     else:
-        tensors = iterable.tensors if isinstance(iterable, (TfEnumerate, TfZip)) else (_rows(iterable, "for"),)
+        tensors, item_of = staging.rows_and_item(iterable, _rows)
         n = functools.reduce(lambda a, b: tf.minimum(a, b) if _is_tensor(a) or _is_tensor(b) else min(a, b),
                              [_length(t) for t in tensors])
         start, step = 0, 1
@@ -372,10 +364,7 @@ def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
             return i < n
 
         def item(i):
-            rows = tuple(tf.gather(t, i) for t in tensors)
-            if isinstance(iterable, TfEnumerate):
-                return i + iterable.start, rows if iterable.zipped else rows[0]
-            return rows if isinstance(iterable, TfZip) else rows[0]
+            return item_of(i, tuple(tf.gather(t, i) for t in tensors))
 
     def test(i, *s):
         ok = in_range(i)

@@ -377,32 +377,13 @@ def _why_not_unrolled(iterable, extra_test, opts: dict) -> Optional[tuple]:
 def _unrolled(iterable, body, state, limit: Optional[int]) -> tuple:
     """The loop run in Python, the body once per row (at most `limit` times), as torch.export traces a `for`
     over a tensor in unconverted code: rows from iterating the tensor, enumerate's index a Python int."""
-    if isinstance(iterable, TorchEnumerate):
-        items = ((iterable.start + i, row) for i, row in builtins.enumerate(iterable.tensor))
-    elif isinstance(iterable, TorchZip):
-        items = builtins.zip(*iterable.tensors)
+    if isinstance(iterable, staging.StagedRows):
+        items = (iterable.item(i, rows) for i, rows in builtins.enumerate(builtins.zip(*iterable.tensors)))
     else:
         items = iter(iterable)
     for item in itertools.islice(items, limit):
         state = tuple(body(item, *state))
     return state
-
-
-class TorchEnumerate:
-    """`enumerate(tensor, start)` on a staged tensor: (index, row) pairs for the backend's `for_loop`."""
-
-    def __init__(self, tensor, start=0):
-        self.tensor, self.start = _as_rows(tensor, "enumerate"), start
-
-
-class TorchZip:
-    """`zip(*tensors)` with a staged tensor: tuples of rows, stopping at the shortest, like `zip`."""
-
-    def __init__(self, *tensors, strict: bool = False):
-        if strict:
-            raise StagingError(at_user_line("zip(..., strict=True) over tensors is not supported: the lengths "
-                                            "are checked at trace time only. Drop strict=True."))
-        self.tensors = tuple(_as_rows(t, "zip") for t in tensors)
 
 
 def _as_rows(value, what: str) -> torch.Tensor:
@@ -413,6 +394,18 @@ def _as_rows(value, what: str) -> torch.Tensor:
     return value
 
 
+class TorchEnumerate(staging.StagedEnumerate):
+    """`enumerate(tensor, start)` on a staged tensor: (index, row) pairs for the backend's `for_loop`."""
+
+    rows, length = staticmethod(_as_rows), staticmethod(lambda t: t.shape[0])
+
+
+class TorchZip(staging.StagedZip):
+    """`zip(*tensors)` with a staged tensor: tuples of rows, stopping at the shortest, like `zip`."""
+
+    rows, length = staticmethod(_as_rows), staticmethod(lambda t: t.shape[0])
+
+
 def _row(rows: torch.Tensor, i: torch.Tensor) -> torch.Tensor:
     """`rows[i]` for a traced 0-d index (plain indexing would need its value)."""
     return torch.index_select(rows, 0, i.reshape(1)).squeeze(0)
@@ -420,20 +413,14 @@ def _row(rows: torch.Tensor, i: torch.Tensor) -> torch.Tensor:
 
 def _rows(iterable) -> tuple:
     """(item(i), number of items) for a `for` over a tensor, an enumerate or a zip."""
-    if isinstance(iterable, TorchEnumerate):
-        rows, start = iterable.tensor, iterable.start
-        return (lambda i: (i + start, _row(rows, i))), rows.shape[0]
-    if isinstance(iterable, TorchZip):
-        tensors = iterable.tensors
-        return (lambda i: tuple(_row(t, i) for t in tensors)), builtins.min(t.shape[0] for t in tensors)
-    rows = _as_rows(iterable, "iteration")
-    return (lambda i: _row(rows, i)), rows.shape[0]
+    tensors, item = staging.rows_and_item(iterable, _as_rows)
+    return (lambda i: item(i, tuple(_row(t, i) for t in tensors))), builtins.min(t.shape[0] for t in tensors)
 
 
 def _len(value):
     if isinstance(value, TorchRange):
         raise StagingError(at_user_line("len() of a range with a tensor bound: compute it from the bounds."))
-    if isinstance(value, (TorchEnumerate, TorchZip)):
+    if isinstance(value, staging.StagedRows):
         return _rows(value)[1]
     if value.dim() == 0:
         raise TypeError("len() of a 0-d tensor")
