@@ -79,17 +79,18 @@ def first_call(make, args) -> float:
     return best
 
 
-def steady(fns: dict, args, repeat: int) -> dict:
-    """Seconds per call, best batch; batches interleaved and sized to about 20 ms."""
+def steady(calls: dict, repeat: int) -> dict:
+    """Seconds per call of each `name: (function, arguments)`, best batch; batches interleaved (so that the
+    machine's load falls on every function alike) and sized to about 20 ms."""
     numbers = {}
-    for name, fn in fns.items():
+    for name, (fn, args) in calls.items():
         _numpy(fn(*args))   # the first call traces and compiles: not a steady call to size the batches by
         start = time.perf_counter()
         _numpy(fn(*args))
         numbers[name] = max(1, int(0.02 / max(time.perf_counter() - start, 1e-7)))
-    samples: dict = {name: [] for name in fns}
+    samples: dict = {name: [] for name in calls}
     for _ in range(repeat):
-        for name, fn in fns.items():
+        for name, (fn, args) in calls.items():
             start = time.perf_counter()
             for _ in range(numbers[name]):
                 _numpy(fn(*args))
@@ -112,12 +113,12 @@ def layers(repeat: int) -> None:
         executable = concrete._compiled()
         values = [t._value for t in tensors]
         jitted = jax.jit(hand)
-        calls = {"jax.jit by hand + np.asarray": lambda: _numpy(jitted(*args)),
-                 "our jitted program + np.asarray": lambda: _numpy(executable._jitted(*values)),
-                 "+ generated run (NumPy outputs)": lambda: executable.run(*values),
-                 "+ ConcreteFunction._call_flat": lambda: concrete._call_flat(tensors),
-                 "+ Function.__call__ (trace cache)": lambda: function(*tensors)}
-        times = steady(calls, (), repeat)
+        calls = {"jax.jit by hand + np.asarray": (jitted, args),
+                 "our jitted program + np.asarray": (executable._jitted, values),
+                 "+ EagerTensors (Function.__call__, eager_call)": (function, tensors),
+                 "general path: + generated run (NumPy outputs)": (executable.run, values),
+                 "+ ConcreteFunction._call_flat": (concrete._call_flat, (tensors,))}
+        times = steady(calls, repeat)
         print(f"{name}: " + "; ".join(f"{k} {v * 1e6:.1f}" for k, v in times.items()) + " us")
 
 
@@ -142,8 +143,8 @@ def main() -> None:
         first_ex = first_call(lambda: tf.function(fn), tensors)
         first_jit = first_call(lambda: tf.function(fn, jit_compile=True), tensors)
         first_jax = first_call(lambda: jax.jit(hand), args)
-        times = steady({"executor": tf.function(fn), "jit": tf.function(fn, jit_compile=True)}, tensors, opts.repeat)
-        times.update(steady({"jax": jax.jit(hand)}, args, opts.repeat))
+        times = steady({"executor": (tf.function(fn), tensors), "jit": (tf.function(fn, jit_compile=True), tensors),
+                        "jax": (jax.jit(hand), args)}, opts.repeat)
         ex, jit, jx = times["executor"], times["jit"], times["jax"]
         per = f" ({jit / iterations * 1e6:.4f} / {jx / iterations * 1e6:.4f} us per iteration)" if iterations > 1 else ""
         print(f"{name:38} {first_ex * 1e3:16.1f} / {first_jit * 1e3:8.1f} / {first_jax * 1e3:8.1f}      "
