@@ -7,6 +7,12 @@ flat tuple (outputs, the written Variables' values, then the checks' slots if th
 `run` is generated straight-line code for this graph (`run_source`), which converts each output to NumPy
 with only the steps its dtype and rank need (a cast where JAX computes in another dtype: 64-bit types
 without `jax_enable_x64`) and raises a failed check's error after storing the Variables.
+
+`Function.__call__` goes shorter still once a call has run with EagerTensors by position (`eager_call`,
+installed by `Function._shorten`): a generated `call(args, kwargs)` checks that the call is eager (no tape, no
+graph being traced, not `run_functions_eagerly`) with EagerTensors of exactly that call's dtypes and shapes,
+calls the jitted function on their values and wraps the outputs as EagerTensors of the dtypes that call gave;
+anything else returns None and takes the general path (trace cache, `ConcreteFunction._call_flat`, `run`).
 """
 from __future__ import annotations
 

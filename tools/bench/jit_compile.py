@@ -5,10 +5,12 @@ collatz(27), fizzbuzz over 1..1,000 (counting, no printing), 100 steps of an RNN
 over `tf.range`), and the 1e6-element chain `tanh(x*2+1)*x-0.5`. For each: the NumPy executor, the same
 function with `jit_compile=True`, and the computation written by hand with `jax.lax` under `jax.jit`;
 first call (trace + lower + compile + run, fresh functions, best of 3) and steady state (best of
-`--repeat` batches; every result brought back as a NumPy array, which our calls do too).
+`--repeat` batches, the jit_compile and jax.jit batches interleaved, the executor's measured before them;
+every result brought back as a NumPy array, which our calls do too).
 
 Run from the repository root: PYTHONPATH=. python tools/bench/jit_compile.py [--repeat 7] [--layers]
-(`--layers`: a steady call's time layer by layer, from the compiled program alone to `Function.__call__`).
+(`--layers`: a steady call's time layer by layer, from the compiled program alone to `Function.__call__`,
+and the general path that a call takes when the short one declines).
 """
 from __future__ import annotations
 
@@ -103,8 +105,9 @@ def _numpy(result):
 
 
 def layers(repeat: int) -> None:
-    """Where a steady jit_compile call's time goes, layer by layer, beside the hand-written program (best of
-    `repeat` interleaved batches): each layer includes the ones above it."""
+    """Where a steady jit_compile call's time goes, beside the hand-written program (best of `repeat`
+    interleaved batches): the jitted program alone, the whole call (`Function.__call__`, which takes the
+    short path `JaxExecutable.eager_call`), and the general path's layers (generated `run`, `_call_flat`)."""
     for name, (fn, hand, args, _) in WORKLOADS.items():
         tensors = [tf.constant(a) for a in args]
         function = tf.function(fn, jit_compile=True)
@@ -115,7 +118,7 @@ def layers(repeat: int) -> None:
         jitted = jax.jit(hand)
         calls = {"jax.jit by hand + np.asarray": (jitted, args),
                  "our jitted program + np.asarray": (executable._jitted, values),
-                 "+ EagerTensors (Function.__call__, eager_call)": (function, tensors),
+                 "Function.__call__ (short path)": (function, tensors),
                  "general path: + generated run (NumPy outputs)": (executable.run, values),
                  "+ ConcreteFunction._call_flat": (concrete._call_flat, (tensors,))}
         times = steady(calls, repeat)
@@ -143,8 +146,10 @@ def main() -> None:
         first_ex = first_call(lambda: tf.function(fn), tensors)
         first_jit = first_call(lambda: tf.function(fn, jit_compile=True), tensors)
         first_jax = first_call(lambda: jax.jit(hand), args)
-        times = steady({"executor": (tf.function(fn), tensors), "jit": (tf.function(fn, jit_compile=True), tensors),
-                        "jax": (jax.jit(hand), args)}, opts.repeat)
+        times = steady({"executor": (tf.function(fn), tensors)}, opts.repeat)
+        # apart from the executor: a call right after a batch of the executor's takes longer (more for ours)
+        times.update(steady({"jit": (tf.function(fn, jit_compile=True), tensors), "jax": (jax.jit(hand), args)},
+                            opts.repeat))
         ex, jit, jx = times["executor"], times["jit"], times["jax"]
         per = f" ({jit / iterations * 1e6:.4f} / {jx / iterations * 1e6:.4f} us per iteration)" if iterations > 1 else ""
         print(f"{name:38} {first_ex * 1e3:16.1f} / {first_jit * 1e3:8.1f} / {first_jax * 1e3:8.1f}      "
