@@ -54,7 +54,7 @@ class JaxExecutable:
 
     def __init__(self, graph, outputs: list, name: str):
         check_lowerable(graph, name)
-        self.graph, self.name = graph, name
+        self.graph, self.outputs, self.name = graph, outputs, name
         self.handles = variable_handles(graph)
         self.checks = Checks.of(graph)
         self.slots = self.checks.slots() if self.checks else []
@@ -137,7 +137,7 @@ def _generate_eager_call(executable: JaxExecutable, arg_dtypes: list, arg_shapes
     if args:
         lines += [f"    {''.join(a + ', ' for a in args)}= args",
                   f"    if {' or '.join(guards)}:", "        return None"]
-    outputs = executable.graph.outputs
+    outputs = executable.outputs
     lines += _call_lines([f"{a}._value" for a in args], len(outputs), executable.handles, executable.written,
                          executable.checks, namespace)
     for i, tensor in enumerate(outputs):

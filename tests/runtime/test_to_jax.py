@@ -308,7 +308,7 @@ def _calls(f, args, times=3):
 
 
 @pytest.mark.parametrize("fn, args", PROGRAMS, ids=IDS)
-def test_repeated_calls_give_the_first_calls_results(fn, args):
+def test_repeated_calls_give_the_executors_results(fn, args):
     expected = tf.function(fn)(*args)
     calls = _calls(tf.function(fn, jit_compile=True), args)
     for result in calls:
