@@ -33,7 +33,7 @@ ALLOWED = {
     ("runtime/executor/codegen.py", "compile_graph", "exec"):
         "defines the generated executor function from the source compiled on the line before",
     ("runtime/lowering/jax_executable.py", "_define", "compile"):
-        "compiles jit_compile's call paths, generated from the graph's input and output counts, dtypes, shapes and ranks",
+        "compiles jit_compile's call paths, generated from the graph's inputs' and outputs' counts, dtypes, shapes",
     ("runtime/lowering/jax_executable.py", "_define", "exec"):
         "defines that generated call path from the source compiled in the same statement",
 }

@@ -96,7 +96,8 @@ def _generate_run(jitted, num_inputs: int, outputs: list, handles: list, written
     return _define("run", lines, namespace)
 
 
-def _call_lines(inputs: list[str], num_outputs: int, handles: list, written: list, checks, namespace: dict) -> list[str]:
+def _call_lines(inputs: list[str], num_outputs: int, handles: list, written: list, checks,
+                namespace: dict) -> list[str]:
     """The jitted call on `inputs` and the Variables' values; the written Variables stored; a failed check raised."""
     state = [f"h{i}.value" for i in range(len(handles))]
     namespace.update({f"h{i}": h for i, h in enumerate(handles)})
