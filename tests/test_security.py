@@ -32,9 +32,9 @@ ALLOWED = {
         "`python -m runtime.dot FILE FUNCTION`: runs the file the user named on the command line, as `python FILE` would",
     ("runtime/executor/codegen.py", "compile_graph", "exec"):
         "defines the generated executor function from the source compiled on the line before",
-    ("runtime/lowering/jax_executable.py", "_generate_run", "compile"):
-        "compiles jit_compile's call path, generated from the graph's input and output counts, dtypes and ranks",
-    ("runtime/lowering/jax_executable.py", "_generate_run", "exec"):
+    ("runtime/lowering/jax_executable.py", "_define", "compile"):
+        "compiles jit_compile's call paths, generated from the graph's inputs' and outputs' counts, dtypes, shapes",
+    ("runtime/lowering/jax_executable.py", "_define", "exec"):
         "defines that generated call path from the source compiled in the same statement",
 }
 SUSPECT = {"eval", "exec", "compile", "exec_module", "run_path", "run_module", "__import__"}

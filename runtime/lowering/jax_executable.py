@@ -7,19 +7,29 @@ flat tuple (outputs, the written Variables' values, then the checks' slots if th
 `run` is generated straight-line code for this graph (`run_source`), which converts each output to NumPy
 with only the steps its dtype and rank need (a cast where JAX computes in another dtype: 64-bit types
 without `jax_enable_x64`) and raises a failed check's error after storing the Variables.
+
+`Function.__call__` goes shorter still once a call has run with EagerTensors by position (`eager_call`,
+installed by `Function._shorten`): a generated `call(args, kwargs)` checks that the call is eager (no tape, no
+graph being traced, not `run_functions_eagerly`) with EagerTensors of exactly that call's dtypes and shapes,
+calls the jitted function on their values and wraps the outputs as EagerTensors of the dtypes that call gave;
+anything else returns None and takes the general path (trace cache, `ConcreteFunction._call_flat`, `run`).
 """
 from __future__ import annotations
 
+import itertools
+import linecache
 from typing import Callable
 
 import jax
 import numpy as np
 
-from runtime import dtypes
+from runtime import config, dtypes
 from runtime.errors import LoweringError
 from runtime.graph import made_at
 from runtime.lowering import variable_handles, walk
 from runtime.lowering.to_jax import CHECKS, EFFECTS, LOWERINGS, Checks, Lowering, jax_dtype, materialised
+from runtime.ops import registry
+from runtime.tensor import EagerTensor
 
 
 def check_lowerable(graph, function_name: str) -> None:
@@ -44,7 +54,7 @@ class JaxExecutable:
 
     def __init__(self, graph, outputs: list, name: str):
         check_lowerable(graph, name)
-        self.graph, self.name = graph, name
+        self.graph, self.outputs, self.name = graph, outputs, name
         self.handles = variable_handles(graph)
         self.checks = Checks.of(graph)
         self.slots = self.checks.slots() if self.checks else []
@@ -65,33 +75,90 @@ class JaxExecutable:
     def explain(self, error):
         return None
 
+    def eager_call(self, arg_dtypes: list, arg_shapes: list, out_dtypes: list, one_output: bool) -> Callable:
+        """The shortest call of this program for one signature, for `Function.__call__` (see
+        `_generate_eager_call`): `call(args, kwargs)` gives the outputs, or None to take the general path."""
+        return _generate_eager_call(self, arg_dtypes, arg_shapes, out_dtypes, one_output)[1]
+
 
 def _generate_run(jitted, num_inputs: int, outputs: list, handles: list, written: list, checks) -> tuple[str, Callable]:
     """`def run(v0, ...)`: the jitted call, the written Variables stored, a failed check's error raised,
     the outputs as NumPy values."""
     namespace = {"jitted": jitted, "asarray": np.asarray, "array": np.array, "scalar": _scalar}
     inputs = [f"v{i}" for i in range(num_inputs)]
-    state = [f"h{i}.value" for i in range(len(handles))]
-    namespace.update({f"h{i}": h for i, h in enumerate(handles)})
-    lines = [f"def run({', '.join(inputs)}):", f"    r = jitted({', '.join(inputs + state)})"]
-    lines += [f"    h{i}.value = array(r[{len(outputs) + k}])" for k, i in enumerate(written)]
-    if checks is not None:
-        namespace["checks"] = checks
-        code = len(outputs) + len(written)
-        lines += [f"    code = int(r[{code}])", "    if code:", f"        checks.fail(code, r[{code + 1}:])"]
+    lines = [f"def run({', '.join(inputs)}):", *_call_lines(inputs, len(outputs), handles, written, checks, namespace)]
     converted = []
     for i, tensor in enumerate(outputs):
-        expr = f"asarray(r[{i}])"
-        dtype = np.dtype(tensor.dtype.as_numpy_dtype)
-        if jax_dtype(tensor.dtype) != dtype:
-            namespace[f"d{i}"] = dtype
-            expr = f"{expr}.astype(d{i})"
+        expr = _as_numpy(i, tensor, namespace)
         rank = tensor.shape.rank
         converted.append(f"{expr}[()]" if rank == 0 else expr if rank else f"scalar({expr})")
     lines.append(f"    return ({''.join(c + ', ' for c in converted)})")
+    return _define("run", lines, namespace)
+
+
+def _call_lines(inputs: list[str], num_outputs: int, handles: list, written: list, checks,
+                namespace: dict) -> list[str]:
+    """The jitted call on `inputs` and the Variables' values; the written Variables stored; a failed check raised."""
+    state = [f"h{i}.value" for i in range(len(handles))]
+    namespace.update({f"h{i}": h for i, h in enumerate(handles)})
+    lines = [f"    r = jitted({', '.join(inputs + state)})"]
+    lines += [f"    h{i}.value = array(r[{num_outputs + k}])" for k, i in enumerate(written)]
+    if checks is not None:
+        namespace["checks"] = checks
+        code = num_outputs + len(written)
+        lines += [f"    code = int(r[{code}])", "    if code:", f"        checks.fail(code, r[{code + 1}:])"]
+    return lines
+
+
+def _as_numpy(i: int, tensor, namespace: dict) -> str:
+    """Output i as a NumPy array of the graph's dtype (JAX computes 64-bit types in 32 bits without x64)."""
+    dtype = np.dtype(tensor.dtype.as_numpy_dtype)
+    if jax_dtype(tensor.dtype) == dtype:
+        return f"asarray(r[{i}])"
+    namespace[f"d{i}"] = dtype
+    return f"asarray(r[{i}]).astype(d{i})"
+
+
+def _generate_eager_call(executable: JaxExecutable, arg_dtypes: list, arg_shapes: list, out_dtypes: list,
+                         one_output: bool) -> tuple[str, Callable]:
+    """`def call(args, kwargs)`: None unless the call is eager (no tape, no trace, not run eagerly) with exactly
+    these EagerTensors by position; then the jitted call and the outputs as EagerTensors of `out_dtypes`."""
+    namespace = {"jitted": executable._jitted, "asarray": np.asarray, "array": np.array, "Eager": EagerTensor,
+                 "new": object.__new__, "context": registry.context, "config": config}
+    namespace.update({f"k{i}": d for i, d in enumerate(arg_dtypes)})
+    namespace.update({f"s{i}": tuple(s) for i, s in enumerate(arg_shapes)})
+    namespace.update({f"o{i}": d for i, d in enumerate(out_dtypes)})
+    args = [f"a{i}" for i in range(len(arg_dtypes))]
+    guards = [f"{a}.__class__ is not Eager or {a}._dtype is not k{i} or {a}._value.shape != s{i}"
+              for i, a in enumerate(args)]
+    lines = ["def call(args, kwargs):",
+             f"    if kwargs or len(args) != {len(args)} or context.tapes or context.graph is not None "
+             "or config._run_eagerly:",
+             "        return None"]
+    if args:
+        lines += [f"    {''.join(a + ', ' for a in args)}= args",
+                  f"    if {' or '.join(guards)}:", "        return None"]
+    outputs = executable.outputs
+    lines += _call_lines([f"{a}._value" for a in args], len(outputs), executable.handles, executable.written,
+                         executable.checks, namespace)
+    for i, tensor in enumerate(outputs):
+        lines += [f"    t{i} = new(Eager)", f"    t{i}._value = {_as_numpy(i, tensor, namespace)}",
+                  f"    t{i}._dtype = o{i}"]
+    results = [f"t{i}" for i in range(len(outputs))]
+    lines.append(f"    return {results[0]}" if one_output else f"    return ({''.join(t + ', ' for t in results)})")
+    return _define("call", lines, namespace)
+
+
+def _define(name: str, lines: list[str], namespace: dict) -> tuple[str, Callable]:
+    """The generated function `name` from its source lines, registered in `linecache` for tracebacks."""
     source = "\n".join(lines) + "\n"
-    exec(compile(source, "<jit_compile run>", "exec"), namespace)   # the only code we compile is our own
-    return source, namespace["run"]
+    filename = f"<jit_compile {name} {next(_COUNTER)}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)   # the only code we compile is our own
+    return source, namespace[name]
+
+
+_COUNTER = itertools.count()
 
 
 def _scalar(array):

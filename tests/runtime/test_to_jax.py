@@ -7,6 +7,7 @@ import pytest
 
 import runtime as tf
 from runtime.errors import LoweringError
+from runtime.tensor import EagerTensor
 from graph_programs import branchy, capped_loop, collatz, counter_program, fizzbuzz, while_with_break  # noqa: E402
 
 pytest.importorskip("jax")
@@ -297,3 +298,100 @@ def test_a_reported_value_needs_a_static_shape():
 
     with pytest.raises(LoweringError, match="no static shape"):
         unknown_length(tf.constant([1.0]))
+
+
+# --- the short call path: repeated eager calls go straight to the compiled program -------------------------------
+
+def _calls(f, args, times=3):
+    """`f(*args)` `times` times: the first traces, the second takes the general path, the rest the short one."""
+    return [f(*args) for _ in range(times)]
+
+
+@pytest.mark.parametrize("fn, args", PROGRAMS, ids=IDS)
+def test_repeated_calls_give_the_executors_results(fn, args):
+    expected = tf.function(fn)(*args)
+    calls = _calls(tf.function(fn, jit_compile=True), args)
+    for result in calls:
+        assert type(result) is type(expected)
+        for g, e in zip(*(r if isinstance(r, tuple) else (r,) for r in (result, expected))):
+            assert isinstance(g, EagerTensor) and g.dtype is e.dtype and g.shape == e.shape
+            np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_the_short_path_is_taken_for_the_signature_of_the_last_call():
+    f = tf.function(lambda x, y: (x * y, tf.cast(x, tf.int64)), jit_compile=True)
+    x, y = tf.constant([1, 2]), tf.constant([3, 4])
+    _calls(f, (x, y), 2)
+    short = f._short_call
+    assert short is not None
+    product, cast = f(x, y)
+    assert f._short_call is short and product.numpy().tolist() == [3, 8]
+    assert cast.dtype is tf.int64 and cast.numpy().dtype == np.int64   # JAX's int32, cast as the executor does
+
+
+def test_a_new_shape_dtype_or_python_value_retraces_and_gives_its_own_results():
+    f = tf.function(lambda x, n=2: x * n, jit_compile=True)
+    _calls(f, (tf.constant([1, 2]),))
+    assert f(tf.constant([1, 2, 3])).numpy().tolist() == [2, 4, 6]
+    assert f(tf.constant([1.5, 2.0])).numpy().tolist() == [3.0, 4.0]
+    assert f(tf.constant([1, 2]), 3).numpy().tolist() == [3, 6]
+    assert f(tf.constant([1, 2]), n=3).numpy().tolist() == [3, 6]
+    assert f(np.array([1, 2], np.int32)).numpy().tolist() == [2, 4]
+    assert f.experimental_get_tracing_count() == 4
+    assert [t.numpy().tolist() for t in _calls(f, (tf.constant([5, 6]),))] == [[10, 12]] * 3
+
+
+def test_a_tape_a_trace_and_run_functions_eagerly_see_the_call_as_before():
+    ran = []
+
+    def triple_square(x):
+        ran.append(x)
+        return x * x * 3.0
+
+    f = tf.function(triple_square, jit_compile=True)
+    x = tf.constant(2.0)
+    _calls(f, (x,))
+    assert f._short_call is not None and len(ran) == 1
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert y.numpy() == 12.0 and tape.gradient(y, x).numpy() == 12.0
+    outer = tf.function(lambda x: f(x) + 1.0)
+    assert outer(x).numpy() == 13.0 and outer(tf.constant(1.0)).numpy() == 4.0   # f staged in outer's graph
+    tf.config.run_functions_eagerly(True)
+    try:
+        assert f(x).numpy() == 12.0 and len(ran) == 2 and ran[-1] is x   # traced once (outer reuses it), then run
+    finally:
+        tf.config.run_functions_eagerly(False)
+
+
+def test_variables_are_read_and_written_on_every_short_call():
+    v = tf.Variable(1.0)
+
+    def bump(x):
+        v.assign_add(x)
+        return v * 2.0
+
+    f = tf.function(bump, jit_compile=True)
+    assert [t.numpy() for t in _calls(f, (tf.constant(1.0),), 4)] == [4.0, 6.0, 8.0, 10.0]
+    v.assign(0.5)
+    assert f(tf.constant(1.0)).numpy() == 3.0 and v.numpy() == 1.5
+
+
+@pytest.mark.parametrize("fn, n, kind", CHECKED, ids=[f"{fn.__name__}-{n}" for fn, n, _ in CHECKED])
+def test_checks_raise_on_the_short_path_as_on_the_first_call(fn, n, kind, capsys):
+    expected = _outcome(fn, n, None, capsys)
+    f = tf.function(fn, jit_compile=True)
+    passing = next(m for g, m, k in CHECKED if g is fn and k == OK)
+    _calls(f, (tf.constant(passing),), 2)   # a call that passes its checks makes the next ones short
+    capsys.readouterr()
+    if f.get_concrete_function(tf.constant(n))._returns_one_tensor:
+        assert f._short_call is not None
+    for _ in range(2):
+        COUNTER.assign(0)
+        try:
+            result = ("returned", [a.tolist() for a in _numpy(f(tf.constant(n)))])
+        except Exception as error:   # noqa: BLE001 - the error is the outcome compared
+            result = ("raised", type(error), str(error), repr(error.args))
+        assert result == (expected[0] if kind == R else ("returned", [a.tolist() for a in expected[0][1]]))
+        assert (capsys.readouterr().out, COUNTER.numpy()) == expected[1:]   # no effect after a failed check

@@ -5,10 +5,12 @@ collatz(27), fizzbuzz over 1..1,000 (counting, no printing), 100 steps of an RNN
 over `tf.range`), and the 1e6-element chain `tanh(x*2+1)*x-0.5`. For each: the NumPy executor, the same
 function with `jit_compile=True`, and the computation written by hand with `jax.lax` under `jax.jit`;
 first call (trace + lower + compile + run, fresh functions, best of 3) and steady state (best of
-`--repeat` batches; every result brought back as a NumPy array, which our calls do too).
+`--repeat` batches, the jit_compile and jax.jit batches interleaved, the executor's measured before them;
+every result brought back as a NumPy array, which our calls do too).
 
 Run from the repository root: PYTHONPATH=. python tools/bench/jit_compile.py [--repeat 7] [--layers]
-(`--layers`: a steady call's time layer by layer, from the compiled program alone to `Function.__call__`).
+(`--layers`: a steady call's time layer by layer, from the compiled program alone to `Function.__call__`,
+and the general path that a call takes when the short one declines).
 """
 from __future__ import annotations
 
@@ -79,17 +81,18 @@ def first_call(make, args) -> float:
     return best
 
 
-def steady(fns: dict, args, repeat: int) -> dict:
-    """Seconds per call, best batch; batches interleaved and sized to about 20 ms."""
+def steady(calls: dict, repeat: int) -> dict:
+    """Seconds per call of each `name: (function, arguments)`, best batch; batches interleaved (so that the
+    machine's load falls on every function alike) and sized to about 20 ms."""
     numbers = {}
-    for name, fn in fns.items():
+    for name, (fn, args) in calls.items():
         _numpy(fn(*args))   # the first call traces and compiles: not a steady call to size the batches by
         start = time.perf_counter()
         _numpy(fn(*args))
         numbers[name] = max(1, int(0.02 / max(time.perf_counter() - start, 1e-7)))
-    samples: dict = {name: [] for name in fns}
+    samples: dict = {name: [] for name in calls}
     for _ in range(repeat):
-        for name, fn in fns.items():
+        for name, (fn, args) in calls.items():
             start = time.perf_counter()
             for _ in range(numbers[name]):
                 _numpy(fn(*args))
@@ -102,8 +105,9 @@ def _numpy(result):
 
 
 def layers(repeat: int) -> None:
-    """Where a steady jit_compile call's time goes, layer by layer, beside the hand-written program (best of
-    `repeat` interleaved batches): each layer includes the ones above it."""
+    """Where a steady jit_compile call's time goes, beside the hand-written program (best of `repeat`
+    interleaved batches): the jitted program alone, the whole call (`Function.__call__`, which takes the
+    short path `JaxExecutable.eager_call`), and the general path's layers (generated `run`, `_call_flat`)."""
     for name, (fn, hand, args, _) in WORKLOADS.items():
         tensors = [tf.constant(a) for a in args]
         function = tf.function(fn, jit_compile=True)
@@ -112,12 +116,12 @@ def layers(repeat: int) -> None:
         executable = concrete._compiled()
         values = [t._value for t in tensors]
         jitted = jax.jit(hand)
-        calls = {"jax.jit by hand + np.asarray": lambda: _numpy(jitted(*args)),
-                 "our jitted program + np.asarray": lambda: _numpy(executable._jitted(*values)),
-                 "+ generated run (NumPy outputs)": lambda: executable.run(*values),
-                 "+ ConcreteFunction._call_flat": lambda: concrete._call_flat(tensors),
-                 "+ Function.__call__ (trace cache)": lambda: function(*tensors)}
-        times = steady(calls, (), repeat)
+        calls = {"jax.jit by hand + np.asarray": (jitted, args),
+                 "our jitted program + np.asarray": (executable._jitted, values),
+                 "Function.__call__ (short path)": (function, tensors),
+                 "general path: + generated run (NumPy outputs)": (executable.run, values),
+                 "+ ConcreteFunction._call_flat": (concrete._call_flat, (tensors,))}
+        times = steady(calls, repeat)
         print(f"{name}: " + "; ".join(f"{k} {v * 1e6:.1f}" for k, v in times.items()) + " us")
 
 
@@ -142,8 +146,10 @@ def main() -> None:
         first_ex = first_call(lambda: tf.function(fn), tensors)
         first_jit = first_call(lambda: tf.function(fn, jit_compile=True), tensors)
         first_jax = first_call(lambda: jax.jit(hand), args)
-        times = steady({"executor": tf.function(fn), "jit": tf.function(fn, jit_compile=True)}, tensors, opts.repeat)
-        times.update(steady({"jax": jax.jit(hand)}, args, opts.repeat))
+        times = steady({"executor": (tf.function(fn), tensors)}, opts.repeat)
+        # apart from the executor: a call right after a batch of the executor's takes longer (more for ours)
+        times.update(steady({"jit": (tf.function(fn, jit_compile=True), tensors), "jax": (jax.jit(hand), args)},
+                            opts.repeat))
         ex, jit, jx = times["executor"], times["jit"], times["jax"]
         per = f" ({jit / iterations * 1e6:.4f} / {jx / iterations * 1e6:.4f} us per iteration)" if iterations > 1 else ""
         print(f"{name:38} {first_ex * 1e3:16.1f} / {first_jit * 1e3:8.1f} / {first_jax * 1e3:8.1f}      "
