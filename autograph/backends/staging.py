@@ -229,10 +229,10 @@ def with_static(carried: Sequence, static_from: Sequence, plan: Sequence) -> lis
     return [s if dtype == STATIC else next(it) for s, dtype in zip(static_from, plan)]
 
 
-# The plan an `if` needed the last time it was traced, by framework, source location and names: tracing it again (an
-# enclosing `if` or loop traced again, a new trace of the function) starts from it instead of retrying, so a
-# chain of `elif`s with a Python number in each branch costs linear, not exponential, tracing. A hint is only
-# a first guess: the second branch checks it like any plan.
+# The plan an `if` needed the last time it was traced, by framework, source location and names: tracing it
+# again (an enclosing `if` or loop traced again, a new trace of the function) starts from it instead of
+# retrying, so a chain of `elif`s with a Python number in each branch costs linear, not exponential, tracing.
+# A hint is only a first guess: the second branch checks it like any plan.
 _hints: dict = {}
 _MAX_HINTS = 4096
 

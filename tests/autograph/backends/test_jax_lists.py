@@ -62,5 +62,6 @@ def append_in_one_branch(xs):
 def test_lists_of_unknown_length_are_clear_errors():
     with pytest.raises(StagingError, match="'out' is a list appended to in this `while` loop"):
         jit(append_in_while)(3)
-    with pytest.raises(StagingError, match="'out' changes structure in this .if. on a tensor: it is a list of 1 items on one path and a list of 0 items"):
+    with pytest.raises(StagingError, match="'out' changes structure in this .if. on a tensor: it is a list of 1 "
+                                           "items on one path and a list of 0 items"):
         jit(append_in_one_branch)(jnp.ones(3))

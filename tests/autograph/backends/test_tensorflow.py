@@ -425,3 +425,43 @@ def test_a_number_a_later_iteration_makes_a_float_is_carried_as_float32():
         return s
 
     assert float(function(later)(tf.constant(3))) == 1.0
+
+
+traced_leaves = []
+
+
+def _leaf(x):
+    traced_leaves.append(1)
+    return x * 2
+
+
+def piecewise(x):
+    if x < 0:
+        y = 0            # a Python int in the branch traced first: a float32 tensor last needs a second trace
+    elif x < 1:
+        y = 1
+    elif x < 2:
+        y = 2
+    elif x < 3:
+        y = 3
+    elif x < 4:
+        y = 4
+    elif x < 5:
+        y = 5
+    elif x < 6:
+        y = 6
+    elif x < 7:
+        y = 7
+    elif x < 8:
+        y = 8
+    else:
+        y = _leaf(x)
+    return y
+
+
+def test_an_elif_chain_with_python_numbers_traces_linearly():
+    traced_leaves.clear()
+    f = function(piecewise)
+    values = (-1.0, 3.5, 9.0)
+    assert [float(f(tf.constant(v))) for v in values] == [piecewise(v) for v in values] == [0, 4, 18.0]
+    assert len(traced_leaves) <= 2 * 10          # without the plan kept per `if` (staging.cond): 2 ** 10
