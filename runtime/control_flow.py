@@ -171,6 +171,7 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
                 f"{where}: {labels[i]} is None in {'true_fn' if a is None else 'false_fn'} but a value "
                 "in the other branch; both branches must return a value there (or both None).")
         kept.append(True)
+        a, b = _numbers_meeting(a, b)
         a, b = (_as_branch_tensor(then_graph, a, b, f"{where}: {labels[i]}", "true_fn"),
                 _as_branch_tensor(else_graph, b, a, f"{where}: {labels[i]}", "false_fn"))
         if a.dtype is not b.dtype and registry.context.weak is not None:
@@ -184,6 +185,16 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
         else_t.append(b)
     then_graph.outputs, else_graph.outputs = then_t, else_t
     return then_t, else_t, kept
+
+
+def _numbers_meeting(a, b) -> tuple:
+    """An int in one branch and a float in the other (`y = 1` / `y = 2.5`): both as floats, the dtype a Cond
+    can carry them in (float32), when it holds the int exactly; otherwise as they are (the dtype error)."""
+    if {a.__class__, b.__class__} == {int, float}:
+        number = a if a.__class__ is int else b
+        if abs(number) < 2 ** 63 and int(np.float32(number)) == number:
+            return float(a), float(b)
+    return a, b
 
 
 def _weak_branches(then_graph, a, else_graph, b, where: str):

@@ -138,6 +138,19 @@ def _nested_if(x, y):
     return z
 
 
+def _numbers_of_two_kinds(x):
+    if x > 0:
+        y = 1            # an int in one branch, a float in the other: a float tensor holds both
+    else:
+        y = 2.5
+    return y, 0.5 if x > 1 else 2
+
+
+@pytest.mark.parametrize("x", [F32(3), F32(0.5), F32(-2)])
+def test_python_numbers_of_two_kinds_in_branches(harness, x):
+    harness.check(_numbers_of_two_kinds, x)
+
+
 @pytest.mark.parametrize("x", [F32(3), F32(-2)])
 def test_if_assigns_a_variable(harness, x):
     harness.check(_if_assign, x)
@@ -209,6 +222,20 @@ def _while_float_accumulator(x, n):
         total += x
         i += 1
     return total
+
+
+def _while_python_float_step(n):
+    i = 0
+    s = 0                # an int before the loop, a float after one iteration
+    while i < n:
+        s = s + 0.5
+        i += 1
+    return s, i
+
+
+@pytest.mark.parametrize("n", [I32(0), I32(3)])
+def test_python_int_becomes_python_float_in_loop(harness, n):
+    harness.check(_while_python_float_step, n)
 
 
 @pytest.mark.parametrize("n", [I32(0), I32(5)])

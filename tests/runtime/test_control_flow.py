@@ -33,6 +33,22 @@ def test_cond_branch_python_constant_takes_the_other_branchs_dtype():
     assert relu_like(tf.constant(False), tf.constant(3.5)).dtype == tf.float32
 
 
+def test_cond_branches_giving_an_int_and_a_float_give_the_float():
+    @tf.function
+    def f(p):
+        return tf.cond(p, lambda: 1, lambda: 2.5), tf.cond(p, lambda: 16777217, lambda: 0.5)
+
+    with pytest.raises(ControlFlowError, match="int32 in true_fn but float32 in false_fn"):
+        f(tf.constant(True))     # 16777217 as a float32 would be 16777216: refused, not rounded
+
+    @tf.function
+    def g(p):
+        return tf.cond(p, lambda: 1, lambda: 2.5)
+
+    assert [(g(tf.constant(p)).numpy(), g(tf.constant(p)).dtype) for p in (True, False)] == [
+        (1.0, tf.float32), (2.5, tf.float32)]
+
+
 def test_nested_cond_with_captures_from_two_levels():
     @tf.function
     def f(p, q, x, y):
