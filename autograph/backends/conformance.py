@@ -386,6 +386,119 @@ def test_nested_loops_with_break(harness, n):
     harness.check(_nested_loops, n)
 
 
+# --- more: floor division, flags, loop else, nested returns --------------------------------------------
+
+def _floor_div_mod(x, n):
+    q = x * 0
+    r = x * 0
+    i = 0
+    while i < n:
+        q = q + x // 3         # Python floors (-7 // 3 is -3) and takes the divisor's sign (-7 % 3 is 2)
+        r = r + x % 3
+        i += 1
+    return q, r
+
+
+def _found_flag(xs, t):
+    found = False
+    for x in xs:
+        if x > t:
+            found = True
+    return found
+
+
+def _while_continue(n):
+    i = 0
+    s = 0
+    while i < n:
+        i += 1
+        if i % 3 == 0:
+            continue
+        s += i
+    return s
+
+
+def _range_negative_step(n):
+    s = 0
+    for i in range(n, 0, -2):
+        s += i
+    return s
+
+
+def _return_from_nested(n, k):
+    for i in range(n):
+        for j in range(n):
+            if i * j > k:
+                return i - j
+    return -1
+
+
+def _not_and_or_in_loop(xs):
+    c = 0
+    for x in xs:
+        if not (x > 1 and x < 4) or x == 5:
+            c += 1
+    return c
+
+
+def _while_else(n):
+    i = 0
+    while i < n:
+        if i == 7:
+            break
+        i += 1
+    else:
+        i = -1
+    return i
+
+
+def _count_down(n):
+    steps = 0
+    while n > 0:
+        n = n - 2 if n % 2 == 0 else n - 1
+        steps += 1
+    return steps, n
+
+
+@pytest.mark.parametrize("x,n", [(I32(-7), I32(2)), (I32(8), I32(1))])
+def test_floor_division_and_modulo(harness, x, n):
+    harness.check(_floor_div_mod, x, n)
+
+
+@pytest.mark.parametrize("t", [F32(2.5), F32(5)])
+def test_bool_flag_set_in_loop(harness, t):
+    harness.check(_found_flag, np.array([1, 2, 3], dtype=F32), t)
+
+
+@pytest.mark.parametrize("n", [I32(0), I32(10)])
+def test_while_with_continue(harness, n):
+    harness.check(_while_continue, n)
+
+
+@pytest.mark.parametrize("n", [I32(0), I32(7)])
+def test_range_with_negative_step(harness, n):
+    harness.check(_range_negative_step, n)
+
+
+@pytest.mark.parametrize("n,k", [(I32(4), I32(5)), (I32(3), I32(50))])
+def test_return_from_nested_loops(harness, n, k):
+    harness.check(_return_from_nested, n, k)
+
+
+def test_not_and_or_in_loop(harness):
+    harness.check(_not_and_or_in_loop, np.array([0, 2, 5, 7], dtype=F32))
+
+
+@pytest.mark.parametrize("n", [I32(3), I32(10)])
+def test_while_else(harness, n):
+    harness.check(_while_else, n)
+
+
+@pytest.mark.parametrize("n", [I32(0), I32(9)])
+def test_conditional_expression_in_while(harness, n):
+    harness.check(_count_down, n)
+
+
 # --- never silently wrong --------------------------------------------------------------------------------
 
 def _defined_on_one_path(x):
@@ -443,6 +556,23 @@ def test_dtype_change_in_loop_is_never_a_wrong_value(harness, n):
 @pytest.mark.parametrize("x", [F32(1), F32(-1)])
 def test_string_or_number_is_never_a_wrong_value(harness, x):
     harness.check(_string_or_number, x, may_refuse=True)
+
+
+def _for_else_defines(xs, t):
+    for x in xs:
+        if x > t:
+            r = x
+            break
+    else:
+        r = t * 0 - 1
+    return r
+
+
+@pytest.mark.parametrize("t", [F32(2.5), F32(5)])
+def test_variable_defined_by_break_or_else_is_never_a_wrong_value(harness, t):
+    """`r` is defined after the loop on every path (by the iteration that breaks, or by `else`), but not before
+    it: a backend without `check_defined` may refuse it (the runtime gives Python's value)."""
+    harness.check(_for_else_defines, np.array([1, 2, 3], dtype=F32), t, may_refuse=True)
 
 
 def test_python_values_keep_python_semantics(harness):
