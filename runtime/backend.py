@@ -7,6 +7,7 @@ example of docs/backends.md.
 from __future__ import annotations
 
 from autograph import backends
+from autograph.backends import staging
 from autograph.errors import StagingError, at_user_line
 
 from runtime import control_flow, dtypes, errors
@@ -234,49 +235,42 @@ def _per_variable(invariants, state: tuple):
     return chosen
 
 
-class StagedEnumerate:
-    """`enumerate(t, start)` over a symbolic tensor (or a staged zip), iterated by `_for_loop`."""
-
-    def __init__(self, tensor, start=0):
-        self.zipped = isinstance(tensor, StagedZip)
-        self.tensors = tensor.tensors if self.zipped else (_iterable_tensor(tensor),)
-        self.start = start
-
-
-class StagedZip:
-    """`zip(a, b, ...)` with a symbolic tensor among them, iterated by `_for_loop` (shortest length)."""
-
-    def __init__(self, *iterables, strict=False):
-        if strict:
-            raise StagingError(at_user_line("zip(..., strict=True) over tensors is not supported in a graph; "
-                                            "check the lengths with runtime.debugging.assert_equal instead."))
-        self.tensors = tuple(_iterable_tensor(x) for x in iterables)
-
-
-def _iterable_tensor(value):
+def _iterable_tensor(value, what: str = "iteration"):
     tensor = convert_to_tensor(value)
     if tensor.shape.rank == 0:
         raise StagingError(at_user_line(f"can't iterate over a scalar tensor ({tensor.name})."))
     return tensor
 
 
+def _static_length(tensor):
+    """The first dimension when the graph's shapes know it, else None."""
+    dims = tensor.shape.dims
+    return None if dims is None else dims[0]
+
+
+class StagedEnumerate(staging.StagedEnumerate):
+    """`enumerate(t, start)` over a symbolic tensor (or a staged zip), iterated by `_for_loop`."""
+
+    rows, length = staticmethod(_iterable_tensor), staticmethod(_static_length)
+
+
+class StagedZip(staging.StagedZip):
+    """`zip(a, b, ...)` with a symbolic tensor among them, iterated by `_for_loop` (shortest length); with
+    `strict=True`, lengths the graph's shapes know are checked as Python checks them."""
+
+    rows, length = staticmethod(_iterable_tensor), staticmethod(_static_length)
+
+
 def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
     """Iterate over the first axis of a tensor (or of the tensors of an enumerate/zip) with a staged
     while loop over an index."""
-    if isinstance(iterable, (StagedEnumerate, StagedZip)):
-        tensors = iterable.tensors
-    else:
-        tensors = (_iterable_tensor(iterable),)
+    tensors, item_of = staging.rows_and_item(iterable, _iterable_tensor)
     n = array_ops.shape(tensors[0])[0]
     for other in tensors[1:]:
         n = math_ops.minimum(n, array_ops.shape(other)[0])
 
     def item(i):
-        if isinstance(iterable, StagedEnumerate):
-            return (i + iterable.start, tuple(t[i] for t in tensors) if iterable.zipped else tensors[0][i])
-        if isinstance(iterable, StagedZip):
-            return tuple(t[i] for t in tensors)
-        return tensors[0][i]
+        return item_of(i, tuple(t[i] for t in tensors))
 
     def test(i, *s):
         in_range = i < n

@@ -358,16 +358,20 @@ def test_enumerate_and_zip_over_symbolic_tensors_are_staged_loops():
     assert graph_ops(f, xs, ys).count("While") == 3
 
 
-def test_zip_strict_over_tensors_is_a_clear_error():
-    @tf.function
-    def f(xs):
+def test_zip_strict_over_tensors_checks_the_lengths_the_shapes_know():
+    def dot(xs, ys):
         total = tf.constant(0)
-        for a, b in zip(xs, xs, strict=True):
+        for a, b in zip(xs, ys, strict=True):
             total += a * b
         return total
 
-    with pytest.raises(StagingError, match="strict=True"):
-        f(tf.constant([1, 2]))
+    assert tf.function(dot)(tf.constant([1, 2]), tf.constant([3, 4])).numpy() == 11
+    with pytest.raises(ValueError, match="zip\\(\\) argument 2 is shorter than argument 1"):   # Python's error
+        tf.function(dot)(tf.constant([1, 2]), tf.constant([3]))
+    vector = tf.TensorSpec([None], tf.int32)
+    with pytest.raises(StagingError, match="strict=True\\) over tensors whose lengths are known only when the graph "
+                                           "runs"):
+        tf.function(dot, input_signature=[vector, vector])(tf.constant([1, 2]), tf.constant([3, 4]))
 
 
 # --- beyond TensorFlow: returns in staged loops, breaks that come to depend on tensors -------------------

@@ -266,13 +266,17 @@ CASES = [
         "iterate over `tf.range(x)` if you meant a count, or pass a vector.",
         "@tf.function\ndef total(x):\n    s = 0\n    for v in tf.range(x):\n        s += v\n    return s\n"),
     ErrorCase(
-        "`StagingError`: `zip(..., strict=True)` over tensors",
-        "A staged `zip` can't check lengths when tracing.",
-        "@tf.function\ndef dot(x, y):\n    s = 0\n    for a, b in zip(x, y, strict=True):\n        s += a * b\n"
-        "    return s\n",
+        "`StagingError`: `zip(..., strict=True)` over tensors of unknown length",
+        "A staged `zip(..., strict=True)` checks the lengths that the graph's shapes know, as Python does (a "
+        "ValueError while tracing); lengths known only when the graph runs can't be checked while tracing.",
+        "vector = tf.TensorSpec([None], tf.int32)\n\n\n"
+        "@tf.function(input_signature=[vector, vector])\ndef dot(x, y):\n    s = 0\n"
+        "    for a, b in zip(x, y, strict=True):\n        s += a * b\n    return s\n",
         "dot(tf.constant([1, 2]), tf.constant([3, 4]))",
         "drop `strict=True` and check the lengths with `tf.debugging.assert_equal`.",
-        "@tf.function\ndef dot(x, y):\n    tf.debugging.assert_equal(tf.size(x), tf.size(y))\n    s = 0\n"
+        "vector = tf.TensorSpec([None], tf.int32)\n\n\n"
+        "@tf.function(input_signature=[vector, vector])\ndef dot(x, y):\n"
+        "    tf.debugging.assert_equal(tf.size(x), tf.size(y))\n    s = 0\n"
         "    for a, b in zip(x, y):\n        s += a * b\n    return s\n"),
     ErrorCase(
         "`StagingError`: `pop` inside a larger expression, on a tensor list",
