@@ -229,8 +229,9 @@ class TensorArray:
     def write(self, index, value, name: Optional[str] = None) -> "TensorArray":
         value = convert_to_tensor(value, dtype_hint=self.dtype)
         if value.dtype is not self.dtype:
-            raise InvalidArgumentError(f"TensorArray of {self.dtype.name} can't hold a {value.dtype.name} value; "
-                                       "use runtime.cast first.", "TensorListWrite")
+            article = "an" if value.dtype.name[0] in "aeiou" else "a"
+            raise InvalidArgumentError(f"TensorArray of {self.dtype.name} can't hold {article} {value.dtype.name} "
+                                       "value; use runtime.cast first.", "TensorListWrite")
         self._merge_element_shape(value.shape)
         if self._items is not None and isinstance(value, EagerTensor) and not _is_symbolic(index):
             items = list(_grown(tuple(self._items), int(index), self.dynamic_size))
