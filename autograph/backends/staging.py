@@ -25,6 +25,7 @@ shape. The TensorFlow and JAX backends are built on them.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
@@ -210,6 +211,14 @@ def _leaf_plan(rules: LeafRules, a, b, name: str, construct: str):
             f"{describe(rules, b)} in the other; a {rules.describe_dtype(common)} tensor would hold both, but "
             f"not {a if not rules.takes(a, common) else b!r} exactly. Give it values of one type."))
     return common
+
+
+def float_kept(number: float, converted) -> bool:
+    """Does a Python float keep its magnitude as `converted`, its value in a tensor's float dtype (a complex's
+    real part)? Rounding is accepted, as a weakly typed number is rounded; a finite float that becomes inf
+    (1e5 as float16) or a nonzero one that becomes 0 (1e-8 as float16) is not."""
+    converted = complex(converted).real
+    return not (math.isfinite(number) and not math.isfinite(converted) or number != 0 and converted == 0)
 
 
 def _shapes_differ(a: Optional[tuple], b: Optional[tuple]) -> bool:

@@ -320,6 +320,27 @@ def test_numbers_no_float32_holds_exactly_are_refused():
         function(mixed)(tf.constant(1))
 
 
+def test_a_python_float_the_other_branchs_float_dtype_makes_inf_or_zero_is_refused():
+    def f16_or(x):
+        if x > 0:
+            y = x
+        else:
+            y = 1e5              # inf as a float16
+        return y
+
+    def small(x):
+        if x > 0:
+            y = 1e-50            # 0 as a float32
+        else:
+            y = 0.5
+        return y
+
+    with pytest.raises(StagingError, match="the Python float 100000.0 .*can't become float16"):
+        function(f16_or)(tf.constant(1, tf.float16))
+    with pytest.raises(StagingError, match="a float32 tensor would hold both, but not 1e-50 exactly"):
+        function(small)(tf.constant(1))
+
+
 def test_a_python_int_that_the_loop_makes_a_python_float_is_carried_as_float32():
     def halves(n):
         s = 0
