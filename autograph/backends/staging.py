@@ -362,6 +362,7 @@ def loop(rules: LeafRules, values: Sequence, names: Sequence[str], run: Callable
     dimension that changes). `plan` is the first plan (default: `loop_plan`)."""
     leaves, layout = flatten(rules, values, names)
     plan = plan or loop_plan(rules, leaves)
+    _check_numbers(rules, leaves, plan, layout, construct)
     shapes = None
     for _ in range(_MAX_RETRIES):
         carried = lifted(rules, leaves, plan)
@@ -383,6 +384,17 @@ def loop(rules: LeafRules, values: Sequence, names: Sequence[str], run: Callable
         return unpack(out)
     raise StagingError(at_user_line(f"the variables of {construct} keep changing dtype or shape; give each one "
                                     "its final dtype before the loop."))  # pragma: no cover - each retry widens
+
+
+def _check_numbers(rules: LeafRules, leaves: Sequence, plan: tuple, layout: Layout, construct: str) -> None:
+    """Each Python number a loop carries keeps its value in its dtype (1e39 is inf as a float32, 2**40 no
+    int32 when JAX has no int64)."""
+    for name, v, dtype in zip(layout.leaf_names, leaves, plan):
+        if dtype != STATIC and isinstance(v, rules.scalars) and not rules.is_tensor(v) and not rules.takes(v, dtype):
+            raise StagingError(at_user_line(
+                f"{_who(name)} is {describe(rules, v)} before {construct} on a tensor, and {_a(type(v).__name__)} "
+                f"can't become {rules.describe_dtype(dtype)} (the dtype the loop carries it in) without changing "
+                "its value. Give it a value that dtype holds, or a tensor of a wider dtype before the loop."))
 
 
 def _shape_text(shape: Optional[tuple]) -> str:

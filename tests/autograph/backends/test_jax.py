@@ -692,3 +692,21 @@ def test_a_python_float_the_other_branch_float_dtype_overflows_or_flushes_to_zer
     with pytest.raises(StagingError, match="'y' is a float16 tensor .* can't become float16"):
         ag.jax.jit(f16_or, static_argnums=1)(jnp.float16(1), number)
     assert ag.jax.jit(f16_or, static_argnums=1)(jnp.float16(-1), 0.1).dtype == jnp.float16      # rounding is fine
+
+
+def tenths_of(n, start):
+    s = start
+    i = 0
+    while i < n:
+        s = s / 10
+        i += 1
+    return s
+
+
+@pytest.mark.parametrize("start, message", [(1e39, "the Python float 1e\\+39 before this `while` loop .* can't "
+                                                    "become float32"),
+                                            (2 ** 40, "the Python int 1099511627776 before .* can't become int32")])
+def test_a_python_number_its_loop_dtype_cannot_hold_is_refused_naming_it(start, message):
+    # 1e39 was carried as inf; 2**40 raised JAX's own OverflowError, naming no variable
+    with pytest.raises(StagingError, match="'s' is " + message):
+        ag.jax.jit(tenths_of, static_argnums=1)(2, start)

@@ -341,6 +341,19 @@ def test_a_python_float_the_other_branchs_float_dtype_makes_inf_or_zero_is_refus
         function(small)(tf.constant(1))
 
 
+def test_a_python_float_a_loop_would_carry_as_inf_is_refused():
+    def tenths(n):
+        s = 1e39                 # inf as a float32
+        i = 0
+        while i < n:
+            s = s / 10
+            i += 1
+        return s
+
+    with pytest.raises(StagingError, match="'s' is the Python float 1e\\+39 before this `while` loop"):
+        function(tenths)(tf.constant(2))
+
+
 def test_a_python_int_that_the_loop_makes_a_python_float_is_carried_as_float32():
     def halves(n):
         s = 0
