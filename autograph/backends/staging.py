@@ -208,8 +208,8 @@ def _leaf_plan(rules: LeafRules, a, b, name: str, construct: str):
     if not (rules.takes(a, common) and rules.takes(b, common)):
         raise StagingError(at_user_line(
             f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
-            f"{describe(rules, b)} in the other; a {rules.describe_dtype(common)} tensor would hold both, but "
-            f"not {a if not rules.takes(a, common) else b!r} exactly. Give it values of one type."))
+            f"{describe(rules, b)} in the other; they would be {_a(rules.describe_dtype(common))} tensor, which "
+            f"can't hold {a if not rules.takes(a, common) else b!r} exactly. Give it values of one type."))
     return common
 
 
@@ -274,7 +274,10 @@ def _branch(rules: LeafRules, fn: Callable, names, traced: dict, plan, construct
         if "layout" not in traced:                        # traced first
             mine = plan if _fits(rules, plan, leaves) else loop_plan(rules, leaves)
             traced.update(leaves=leaves, layout=layout, plan=mine, used=mine)
-            return lifted(rules, leaves, mine)
+            # a number its first dtype can't hold (2**40 as JAX's int32) is a zero until the plan of both branches
+            # says which dtype holds it, or refuses it
+            return lifted(rules, [type(v)(0) if isinstance(v, NUMBERS + (complex,)) and dtype != STATIC
+                                  and not rules.takes(v, dtype) else v for v, dtype in zip(leaves, mine)], mine)
         check_structure(rules, traced["layout"], layout, construct)
         wanted = branch_plan(rules, traced["leaves"], leaves, layout, construct)
         if wanted != traced["used"]:

@@ -710,3 +710,18 @@ def test_a_python_number_its_loop_dtype_cannot_hold_is_refused_naming_it(start, 
     # 1e39 was carried as inf; 2**40 raised JAX's own OverflowError, naming no variable
     with pytest.raises(StagingError, match="'s' is " + message):
         ag.jax.jit(tenths_of, static_argnums=1)(2, start)
+
+
+def big_or_one(c):
+    if c > 0:
+        y = 2 ** 40
+    else:
+        y = 1
+    return y
+
+
+def test_a_python_int_beyond_int32_in_a_branch_is_refused_naming_it():
+    # the branch traced first lifted 2**40 to JAX's int32 and raised JAX's OverflowError, naming no variable
+    with pytest.raises(StagingError, match="'y' is the Python int 1099511627776 .* an int32 tensor, which can't "
+                                           "hold 1099511627776 exactly"):
+        jit(big_or_one)(1)

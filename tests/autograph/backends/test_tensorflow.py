@@ -316,7 +316,7 @@ def test_numbers_no_float32_holds_exactly_are_refused():
             y = 0.5
         return y
 
-    with pytest.raises(StagingError, match="a float32 tensor would hold both, but not 16777217 exactly"):
+    with pytest.raises(StagingError, match="they would be a float32 tensor, which can't hold 16777217 exactly"):
         function(mixed)(tf.constant(1))
 
 
@@ -337,7 +337,7 @@ def test_a_python_float_the_other_branchs_float_dtype_makes_inf_or_zero_is_refus
 
     with pytest.raises(StagingError, match="the Python float 100000.0 .*can't become float16"):
         function(f16_or)(tf.constant(1, tf.float16))
-    with pytest.raises(StagingError, match="a float32 tensor would hold both, but not 1e-50 exactly"):
+    with pytest.raises(StagingError, match="they would be a float32 tensor, which can't hold 1e-50 exactly"):
         function(small)(tf.constant(1))
 
 
