@@ -158,6 +158,8 @@ def _structure(rules: LeafRules, treedef, size: int) -> str:
         return str(treedef)
     if isinstance(value, _Leaf):
         return "a single value"
+    if value is None:
+        return "None"
     if hasattr(value, "describe"):                         # a framework's list type (jax_lists.JaxList)
         return value.describe()
     if isinstance(value, (list, tuple, dict)):

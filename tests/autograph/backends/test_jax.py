@@ -725,3 +725,26 @@ def test_a_python_int_beyond_int32_in_a_branch_is_refused_naming_it():
     with pytest.raises(StagingError, match="'y' is the Python int 1099511627776 .* an int32 tensor, which can't "
                                            "hold 1099511627776 exactly"):
         jit(big_or_one)(1)
+
+
+def none_until_a_row(xs):
+    m = None
+    for v in xs:
+        m = v
+    return m
+
+
+def dict_keys_differ(c, x):
+    if c > 0:
+        y = {"a": x}
+    else:
+        y = {"b": x}
+    return y
+
+
+def test_structure_errors_say_none_and_the_dict_keys():
+    # they said "a NoneType", and "a dict of 1 vs a dict of 1"
+    with pytest.raises(StagingError, match="'m' changes structure .*: it is None on one path and a single value"):
+        jit(none_until_a_row)(jnp.arange(2))
+    with pytest.raises(StagingError, match=r"a dict with keys \['a'\] at .* vs a dict with keys \['b'\]"):
+        jit(dict_keys_differ)(1, 2)
