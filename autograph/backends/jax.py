@@ -95,7 +95,35 @@ def _predicate(value, construct: str):
 def _cond(pred, true_fn, false_fn, names=()):
     """`if` on a traced value: `lax.cond` (staging.cond works out which values are static and each carried
     one's dtype)."""
-    return staging.cond(RULES, lax.cond, _predicate(pred, "this `if`"), true_fn, false_fn, names)
+    return staging.cond(RULES, _lax_cond, _predicate(pred, "this `if`"), true_fn, false_fn, names)
+
+
+def _lax_cond(pred, true_run, false_run):
+    """`lax.cond`, whose result is weakly typed only where both branches' are: lax.cond takes the weak type of
+    one branch, so `y = x` (an int32 array) against `y = 1` made `y * int8_array` an int8 (300 became 44)."""
+    weak = {}
+
+    def watched(run, key):
+        def traced():
+            out = run()
+            weak[key] = [jax_state.aval(v).weak_type for v in out]
+            return out
+        return traced
+    out = lax.cond(pred, watched(true_run, True), watched(false_run, False))
+    return [v if weak[True][k] and weak[False][k] else jax_state.strong(v) for k, v in enumerate(out)]
+
+
+def _strong_carry(run: Callable) -> Callable:
+    """A loop's `run` (staging.loop) whose carried values stay strongly typed when they start so: lax loops
+    give a weakly typed result for a strong initial value that the body makes weak (`y = x` before a loop
+    whose body sets `y = 1`; after no iteration `y * int8_array` was an int8, 300 became 44)."""
+    def wrapped(init, unpack, pack, shapes):
+        strong = [not jax_state.aval(v).weak_type for v in init]
+
+        def packed(values) -> list:
+            return [jax_state.strong(v) if s else v for v, s in zip(pack(values), strong)]
+        return run(init, unpack, packed, shapes)
+    return wrapped
 
 
 # --- while -------------------------------------------------------------------------------------------
@@ -125,7 +153,7 @@ def _while_loop(test, body, state, opts):
             return jax_scan.masked_scan(n, lambda _, c: ok(c), lambda _, c: step(c), init, user_test=True)
         return jax_scan.lowered(n, init, masked, while_loop)
 
-    return staging.loop(RULES, _returns_defined(state, body), state.names, run, where)
+    return staging.loop(RULES, _returns_defined(state, body), state.names, _strong_carry(run), where)
 
 
 def _returns_defined(state: backends.LoopState, body: Callable, items: tuple = ()) -> tuple:
@@ -218,9 +246,10 @@ def _for_loop(iterable, body, state, extra_test, opts):
 
     if extra_test is None:
         return jax_lists.with_lists(state.values, state.names, n, avals, by_row, lambda values: staging.loop(
-            RULES, values, state.names, scanned, "this `for` loop"))
+            RULES, values, state.names, _strong_carry(scanned), "this `for` loop"))
     jax_lists.reject_unknown_length(state.values, state.names, "this `for` loop with a `break` or `return`")
-    return staging.loop(RULES, _returns_defined(state, by_row, avals), state.names, indexed, "this `for` loop")
+    return staging.loop(RULES, _returns_defined(state, by_row, avals), state.names, _strong_carry(indexed),
+                        "this `for` loop")
 
 
 def _range_loop(r: JaxRange, body, state, extra_test, limit):
@@ -259,7 +288,7 @@ def _range_loop(r: JaxRange, body, state, extra_test, limit):
         return jax_scan.lowered(n, init, masked, while_loop)
 
     values = _returns_defined(state, body, (jax.ShapeDtypeStruct((), dtype),))
-    return staging.loop(RULES, values, state.names, run, "this `for` loop")
+    return staging.loop(RULES, values, state.names, _strong_carry(run), "this `for` loop")
 
 
 def _range_bound(r: JaxRange, limit: Optional[int]) -> Optional[int]:

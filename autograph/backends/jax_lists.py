@@ -106,9 +106,29 @@ def append(lst, value):
     """`lst.append(value)`: a new list (items) or a write at the fill count (buffer)."""
     if isinstance(lst, JaxList):
         if lst.filling:
+            _check_fits(value, lst.buffer.dtype)
             return JaxList(buffer=lst.buffer.at[lst.count].set(value), count=lst.count + 1)
         return JaxList((*lst.items, _item(value)), owned=lst.owned)
     return jnp.concatenate([jnp.asarray(lst), jnp.asarray(value)[None]])   # a list the loop turned into an array
+
+
+def _check_fits(value, dtype) -> None:
+    """A value appended to a preallocated list keeps its value as the list's dtype (`.at[i].set` would cast
+    it silently: 300 into an int8 list is 44, 0.5 into an int32 list 0): a Python number the dtype holds, an
+    array of that dtype, or a weakly typed array of a narrower one (an int into a float32 list)."""
+    if isinstance(value, jax_state.SCALARS):
+        if jax_state.RULES.takes(value, dtype):
+            return
+        what = f"the Python {type(value).__name__} {value!r}"
+    else:
+        a = jax_state.aval(value)
+        if a.dtype == dtype or a.weak_type and jnp.promote_types(a.dtype, dtype) == dtype:
+            return
+        what = f"a {a.dtype} value"
+    raise StagingError(at_user_line(
+        f"append of {what} to a list of {jnp.dtype(dtype)} values filled by a loop over traced values: under "
+        "jax.jit the list is one preallocated array of the dtype its first items have, which can't hold it "
+        "unchanged. Give the items one dtype (start a number as a float: `s = 0.0`, or cast with .astype(...))."))
 
 
 def pop(lst, index=None):

@@ -34,6 +34,11 @@ def aval(x):
     return _typeof(x)
 
 
+def strong(x):
+    """`x` (an array or tracer) strongly typed: promoting with a Python number's weak array keeps its dtype."""
+    return lax.convert_element_type(x, x.dtype) if aval(x).weak_type else x
+
+
 def abstract(x) -> jax.ShapeDtypeStruct:
     """The shape, dtype and weak type of an array, a tracer or a Python number, as `jax.eval_shape` takes them."""
     a = aval(x)
@@ -52,19 +57,28 @@ def _dtype(value):
 
 
 def _lift(value, dtype):
-    """A carried leaf as an array of `dtype`. A Python number of that dtype, or a weakly typed array, stays
-    weakly typed, so that it promotes as a Python number would after the `if` or loop (`0` or a float32 array
-    gives float32); `lax` promotes a weak carry that a branch or an iteration makes strong."""
+    """A carried leaf as an array of `dtype`. A Python number, or a weakly typed array, stays weakly typed
+    when `dtype` is the one its kind has weakly (the `1` of `1 if c else 2.5` is a weak float32), so that it
+    promotes as a Python number would after the `if` or loop (`0` or a float32 array gives float32); `lax.cond`
+    (jax.py) and the loops make a value strong where one path gives it strong."""
     if isinstance(value, jax.Array) and value.dtype == dtype:
         return value
-    if isinstance(value, SCALARS) and _number_dtype(value) == dtype:
-        return jnp.asarray(value)
+    kind = _weak_scalar(dtype)
+    if isinstance(value, SCALARS):
+        weak = jnp.asarray(type(kind)(value))
+    elif isinstance(value, jax.Array) and aval(value).weak_type:
+        weak = value * type(kind)(1)                        # exact: the cast, weakly typed
+    else:
+        weak = None
+    if weak is not None and weak.dtype == dtype and aval(weak).weak_type:
+        return weak
     return jnp.asarray(value, dtype)
 
 
 def _takes(number, dtype) -> bool:
     """Does the Python number keep its value as `dtype`? A bool does as any number (True is 1, as jnp.where
-    makes it), an int as an integer dtype that holds it or a float that is exact, a float as any float."""
+    makes it), an int as an integer dtype that holds it or a float that is exact, a float as any float that
+    keeps its magnitude (staging.float_kept)."""
     if number.__class__ is bool:
         return True
     if jnp.issubdtype(dtype, jnp.bool_):
@@ -75,8 +89,13 @@ def _takes(number, dtype) -> bool:
             return info.min <= number <= info.max
         return jnp.issubdtype(dtype, jnp.inexact) and _exact(number, dtype)    # 2**24 + 1 isn't a float32
     if isinstance(number, float):
-        return jnp.issubdtype(dtype, jnp.inexact)
+        return jnp.issubdtype(dtype, jnp.inexact) and staging.float_kept(number, _converted(number, dtype))
     return jnp.issubdtype(dtype, jnp.complexfloating)
+
+
+def _converted(number, dtype):
+    with np.errstate(over="ignore", under="ignore"):
+        return np.asarray(number, dtype)
 
 
 def _exact(number: int, dtype) -> bool:

@@ -25,6 +25,7 @@ shape. The TensorFlow and JAX backends are built on them.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
@@ -157,6 +158,8 @@ def _structure(rules: LeafRules, treedef, size: int) -> str:
         return str(treedef)
     if isinstance(value, _Leaf):
         return "a single value"
+    if value is None:
+        return "None"
     if hasattr(value, "describe"):                         # a framework's list type (jax_lists.JaxList)
         return value.describe()
     if isinstance(value, (list, tuple, dict)):
@@ -207,9 +210,17 @@ def _leaf_plan(rules: LeafRules, a, b, name: str, construct: str):
     if not (rules.takes(a, common) and rules.takes(b, common)):
         raise StagingError(at_user_line(
             f"{_who(name)} is {describe(rules, a)} in one branch of {construct} on a tensor and "
-            f"{describe(rules, b)} in the other; a {rules.describe_dtype(common)} tensor would hold both, but "
-            f"not {a if not rules.takes(a, common) else b!r} exactly. Give it values of one type."))
+            f"{describe(rules, b)} in the other; they would be {_a(rules.describe_dtype(common))} tensor, which "
+            f"can't hold {a if not rules.takes(a, common) else b!r} exactly. Give it values of one type."))
     return common
+
+
+def float_kept(number: float, converted) -> bool:
+    """Does a Python float keep its magnitude as `converted`, its value in a tensor's float dtype (a complex's
+    real part)? Rounding is accepted, as a weakly typed number is rounded; a finite float that becomes inf
+    (1e5 as float16) or a nonzero one that becomes 0 (1e-8 as float16) is not."""
+    converted = complex(converted).real
+    return not (math.isfinite(number) and not math.isfinite(converted) or number != 0 and converted == 0)
 
 
 def _shapes_differ(a: Optional[tuple], b: Optional[tuple]) -> bool:
@@ -265,7 +276,10 @@ def _branch(rules: LeafRules, fn: Callable, names, traced: dict, plan, construct
         if "layout" not in traced:                        # traced first
             mine = plan if _fits(rules, plan, leaves) else loop_plan(rules, leaves)
             traced.update(leaves=leaves, layout=layout, plan=mine, used=mine)
-            return lifted(rules, leaves, mine)
+            # a number its first dtype can't hold (2**40 as JAX's int32) is a zero until the plan of both branches
+            # says which dtype holds it, or refuses it
+            return lifted(rules, [type(v)(0) if isinstance(v, NUMBERS + (complex,)) and dtype != STATIC
+                                  and not rules.takes(v, dtype) else v for v, dtype in zip(leaves, mine)], mine)
         check_structure(rules, traced["layout"], layout, construct)
         wanted = branch_plan(rules, traced["leaves"], leaves, layout, construct)
         if wanted != traced["used"]:
@@ -353,6 +367,7 @@ def loop(rules: LeafRules, values: Sequence, names: Sequence[str], run: Callable
     dimension that changes). `plan` is the first plan (default: `loop_plan`)."""
     leaves, layout = flatten(rules, values, names)
     plan = plan or loop_plan(rules, leaves)
+    _check_numbers(rules, leaves, plan, layout, construct)
     shapes = None
     for _ in range(_MAX_RETRIES):
         carried = lifted(rules, leaves, plan)
@@ -374,6 +389,17 @@ def loop(rules: LeafRules, values: Sequence, names: Sequence[str], run: Callable
         return unpack(out)
     raise StagingError(at_user_line(f"the variables of {construct} keep changing dtype or shape; give each one "
                                     "its final dtype before the loop."))  # pragma: no cover - each retry widens
+
+
+def _check_numbers(rules: LeafRules, leaves: Sequence, plan: tuple, layout: Layout, construct: str) -> None:
+    """Each Python number a loop carries keeps its value in its dtype (1e39 is inf as a float32, 2**40 no
+    int32 when JAX has no int64)."""
+    for name, v, dtype in zip(layout.leaf_names, leaves, plan):
+        if dtype != STATIC and isinstance(v, rules.scalars) and not rules.is_tensor(v) and not rules.takes(v, dtype):
+            raise StagingError(at_user_line(
+                f"{_who(name)} is {describe(rules, v)} before {construct} on a tensor, and {_a(type(v).__name__)} "
+                f"can't become {rules.describe_dtype(dtype)} (the dtype the loop carries it in) without changing "
+                "its value. Give it a value that dtype holds, or a tensor of a wider dtype before the loop."))
 
 
 def _shape_text(shape: Optional[tuple]) -> str:

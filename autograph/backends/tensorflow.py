@@ -99,7 +99,8 @@ def _lift(value, dtype):
 
 
 def _takes(number, dtype) -> bool:
-    """Does the Python number keep its value as `dtype` (an int as a float does, a float as an int doesn't)?"""
+    """Does the Python number keep its value as `dtype` (an int as a float does, a float as an int doesn't, a
+    float that overflows or underflows the dtype doesn't: staging.float_kept)?"""
     dtype = tf.as_dtype(dtype)
     if number.__class__ is bool or isinstance(number, str):
         return dtype == _number_dtype(number)
@@ -109,7 +110,12 @@ def _takes(number, dtype) -> bool:
         if dtype.is_integer:
             return dtype.min <= number <= dtype.max
         return (dtype.is_floating or dtype.is_complex) and _exactly(number, dtype)   # 2**24 + 1 isn't a float32
-    return dtype.is_floating or dtype.is_complex
+    return (dtype.is_floating or dtype.is_complex) and staging.float_kept(number, _converted(number, dtype))
+
+
+def _converted(number: float, dtype):
+    with np.errstate(over="ignore", under="ignore"):
+        return np.asarray(number, dtype.as_numpy_dtype)
 
 
 def _exactly(number: int, dtype) -> bool:

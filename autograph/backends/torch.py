@@ -251,7 +251,7 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
 
 def _number_dtypes(body, state: tuple, leaves: list, layout) -> tuple:
     """The loop's first plan, with the dtype each Python number of the state takes in the body: `total = 0`
-    before a loop that adds a float tensor to it is carried as that float. The body runs once, untraced, on the
+    before a loop that adds a float tensor (or an int8 one) to it is carried as that float (that int8). The body runs once, untraced, on the
     numbers themselves, as Python would run it: on a lifted int64 tensor, `total += x` would be an in-place
     add that torch refuses before the loop's own check could widen the dtype."""
     plan = staging.loop_plan(RULES, leaves)
@@ -268,8 +268,9 @@ def _number_dtypes(body, state: tuple, leaves: list, layout) -> tuple:
     widened = list(plan)
     for i in numbers:
         new = after[i]
-        if isinstance(new, torch.Tensor) and torch.promote_types(plan[i], new.dtype) == new.dtype:
-            widened[i] = new.dtype
+        if isinstance(new, torch.Tensor) and (torch.promote_types(plan[i], new.dtype) == new.dtype
+                                              or RULES.takes(leaves[i], new.dtype)):
+            widened[i] = new.dtype          # wider, or narrower as Python's number makes it: 0 + an int8 is an int8
     return tuple(widened)
 
 
@@ -406,8 +407,11 @@ class TorchZip(staging.StagedZip):
     rows, length = staticmethod(_as_rows), staticmethod(lambda t: t.shape[0])
 
 
-def _row(rows: torch.Tensor, i: torch.Tensor) -> torch.Tensor:
-    """`rows[i]` for a traced 0-d index (plain indexing would need its value)."""
+def _row(rows: torch.Tensor, i) -> torch.Tensor:
+    """`rows[i]` for a traced 0-d index (plain indexing would need its value), or a Python int index (the
+    first run of the body, which learns the dtypes the loop's Python numbers take: _number_dtypes)."""
+    if isinstance(i, int):
+        return rows[i]
     return torch.index_select(rows, 0, i.reshape(1)).squeeze(0)
 
 

@@ -39,7 +39,8 @@ def lift(leaf, dtype: Optional[torch.dtype]) -> torch.Tensor:
 
 def _takes(number, dtype: torch.dtype) -> bool:
     """Does the Python number keep its value as `dtype`? A bool does as any number (True is 1, as torch.where
-    makes it), an int as an integer dtype that holds it or a float that is exact, a float as any float."""
+    makes it), an int as an integer dtype that holds it or a float that is exact, a float as any float that
+    keeps its magnitude (staging.float_kept)."""
     if number.__class__ is bool:
         return True
     if dtype == torch.bool:
@@ -53,7 +54,8 @@ def _takes(number, dtype: torch.dtype) -> bool:
         except (OverflowError, RuntimeError):
             return False
     if isinstance(number, float):
-        return dtype.is_floating_point or dtype.is_complex
+        return (dtype.is_floating_point or dtype.is_complex) and staging.float_kept(
+            number, torch.tensor(number, dtype=dtype).item())
     return dtype.is_complex
 
 

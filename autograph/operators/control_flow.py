@@ -514,6 +514,8 @@ def _describe(structure) -> str:
     if structure == ".":
         return "a single value"
     kind, items = structure
+    if kind == "dict":                     # two dicts of one item differ in their keys
+        return f"a dict with keys {[key for key, _ in items]}"
     return f"a {kind} of {len(items)}"
 
 

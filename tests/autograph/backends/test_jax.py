@@ -630,3 +630,121 @@ def test_a_python_int_that_the_other_branch_dtype_cannot_hold_is_refused():
     with pytest.raises(StagingError, match="'y' is an int8 tensor .* and the Python int 300 .* an int can't become "
                                            "int8 without changing its value"):
         jit(int8_or_300)(1)
+
+
+def x_or_one(c, x):
+    if c > 0:
+        y = x
+    else:
+        y = 1
+    return y * jnp.ones(2, jnp.int8)
+
+
+def x_until_one(x, n):
+    y = x
+    for _ in range(n):
+        y = 1
+    return y * jnp.ones(2, jnp.int8)
+
+
+def x_until_one_over(x, xs):
+    y = x
+    for _ in xs:
+        y = 1
+    return y * jnp.ones(2, jnp.int8)
+
+
+def one_or_two_and_a_half(c):
+    if c > 0:
+        y = 1
+    else:
+        y = 2.5
+    return y * jnp.ones(2, jnp.float16)
+
+
+def test_a_variable_strongly_typed_on_one_path_stays_strong_after_an_if_or_a_loop():
+    # lax.cond and lax loops took the weak type of one path: the int32 300 came out weak, and an int8 times it
+    # was an int8, 44
+    x = jnp.int32(300)
+    for c in (0, 1):
+        out = jit(x_or_one)(c, x)
+        assert out.dtype == jnp.int32 and out.tolist() == ([300, 300] if c else [1, 1])
+    for f, arg in ((x_until_one, 0), (x_until_one_over, jnp.zeros(0))):
+        out = jit(f)(x, arg)
+        assert out.dtype == jnp.int32 and out.tolist() == [300, 300], f.__name__
+    # two Python numbers stay weak, as Python's numbers would promote: 1 and 2.5 times a float16 are float16
+    for c, want in ((1, 1.0), (0, 2.5)):
+        out = jit(one_or_two_and_a_half)(c)
+        assert out.dtype == jnp.float16 and out.tolist() == [want, want]
+
+
+def f16_or(x, number):
+    if x > 0:
+        y = x
+    else:
+        y = number
+    return y
+
+
+@pytest.mark.parametrize("number", [1e5, 1e-8])
+def test_a_python_float_the_other_branch_float_dtype_overflows_or_flushes_to_zero_is_refused(number):
+    # as float16, 1e5 is inf and 1e-8 is 0
+    with pytest.raises(StagingError, match="'y' is a float16 tensor .* can't become float16"):
+        ag.jax.jit(f16_or, static_argnums=1)(jnp.float16(1), number)
+    assert ag.jax.jit(f16_or, static_argnums=1)(jnp.float16(-1), 0.1).dtype == jnp.float16      # rounding is fine
+
+
+def tenths_of(n, start):
+    s = start
+    i = 0
+    while i < n:
+        s = s / 10
+        i += 1
+    return s
+
+
+@pytest.mark.parametrize("start, message", [(1e39, "the Python float 1e\\+39 before this `while` loop .* can't "
+                                                    "become float32"),
+                                            (2 ** 40, "the Python int 1099511627776 before .* can't become int32")])
+def test_a_python_number_its_loop_dtype_cannot_hold_is_refused_naming_it(start, message):
+    # 1e39 was carried as inf; 2**40 raised JAX's own OverflowError, naming no variable
+    with pytest.raises(StagingError, match="'s' is " + message):
+        ag.jax.jit(tenths_of, static_argnums=1)(2, start)
+
+
+def big_or_one(c):
+    if c > 0:
+        y = 2 ** 40
+    else:
+        y = 1
+    return y
+
+
+def test_a_python_int_beyond_int32_in_a_branch_is_refused_naming_it():
+    # the branch traced first lifted 2**40 to JAX's int32 and raised JAX's OverflowError, naming no variable
+    with pytest.raises(StagingError, match="'y' is the Python int 1099511627776 .* an int32 tensor, which can't "
+                                           "hold 1099511627776 exactly"):
+        jit(big_or_one)(1)
+
+
+def none_until_a_row(xs):
+    m = None
+    for v in xs:
+        m = v
+    return m
+
+
+def dict_keys_differ(c, x):
+    if c > 0:
+        y = {"a": x}
+    else:
+        y = {"b": x}
+    return y
+
+
+def test_structure_errors_say_none_and_the_dict_keys():
+    # they said "a NoneType", and "a dict of 1 vs a dict of 1"
+    with pytest.raises(StagingError, match="'m' changes structure .*: it is None on one path and a single value"):
+        jit(none_until_a_row)(jnp.arange(2))
+    with pytest.raises(StagingError, match=r"a dict with keys \['a'\] at .* vs a dict with keys \['b'\]"):
+        jit(dict_keys_differ)(1, 2)

@@ -65,3 +65,30 @@ def test_lists_of_unknown_length_are_clear_errors():
     with pytest.raises(StagingError, match="'out' changes structure in this .if. on a tensor: it is a list of 1 "
                                            "items on one path and a list of 0 items"):
         jit(append_in_one_branch)(jnp.ones(3))
+
+
+def running_halves(xs):
+    s = 0
+    out = []
+    for _ in xs:
+        out.append(s)
+        s = s + 0.5          # the loop carries s as a float32, the list was preallocated as int32
+    return out
+
+
+def item_or_300(xs):
+    out = []
+    for v in xs:
+        if v > 0:
+            out.append(v)
+        else:
+            out.append(300)
+    return out
+
+
+def test_an_append_the_preallocated_lists_dtype_would_change_is_refused():
+    # .at[i].set cast it silently: [0, 0, 1] for [0, 0.5, 1.0], 44 for 300 in an int8 list
+    with pytest.raises(StagingError, match="append of a float32 value to a list of int32 values"):
+        jit(running_halves)(jnp.arange(3))
+    with pytest.raises(StagingError, match="append of the Python int 300 to a list of int8 values"):
+        jit(item_or_300)(jnp.array([1, -1], jnp.int8))

@@ -316,8 +316,42 @@ def test_numbers_no_float32_holds_exactly_are_refused():
             y = 0.5
         return y
 
-    with pytest.raises(StagingError, match="a float32 tensor would hold both, but not 16777217 exactly"):
+    with pytest.raises(StagingError, match="they would be a float32 tensor, which can't hold 16777217 exactly"):
         function(mixed)(tf.constant(1))
+
+
+def test_a_python_float_the_other_branchs_float_dtype_makes_inf_or_zero_is_refused():
+    def f16_or(x):
+        if x > 0:
+            y = x
+        else:
+            y = 1e5              # inf as a float16
+        return y
+
+    def small(x):
+        if x > 0:
+            y = 1e-50            # 0 as a float32
+        else:
+            y = 0.5
+        return y
+
+    with pytest.raises(StagingError, match="the Python float 100000.0 .*can't become float16"):
+        function(f16_or)(tf.constant(1, tf.float16))
+    with pytest.raises(StagingError, match="they would be a float32 tensor, which can't hold 1e-50 exactly"):
+        function(small)(tf.constant(1))
+
+
+def test_a_python_float_a_loop_would_carry_as_inf_is_refused():
+    def tenths(n):
+        s = 1e39                 # inf as a float32
+        i = 0
+        while i < n:
+            s = s / 10
+            i += 1
+        return s
+
+    with pytest.raises(StagingError, match="'s' is the Python float 1e\\+39 before this `while` loop"):
+        function(tenths)(tf.constant(2))
 
 
 def test_a_python_int_that_the_loop_makes_a_python_float_is_carried_as_float32():

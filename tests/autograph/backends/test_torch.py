@@ -533,3 +533,37 @@ def test_example_script_runs():
     assert "without autograph: export fails" in done.stdout
     assert "x = [1.0, 2.0, 3.0] -> [2.0, 4.0, 6.0]" in done.stdout
     assert "x = [-4.0, 0.5, 1.0] -> [-5.0, -0.5, 0.0]" in done.stdout
+
+
+def sum_from_zero(xs):
+    s = 0
+    for v in xs:
+        s = s + v
+    return s
+
+
+def running_max(xs):
+    best = -1
+    for v in xs:
+        if v > best:
+            best = v
+    return best
+
+
+def count_and_total(xs):
+    t = (0, 0.0)
+    for v in xs:
+        t = (t[0] + 1, t[1] + v)
+    return t
+
+
+def test_a_python_number_before_a_for_loop_takes_the_dtype_the_body_gives_it_narrower_too():
+    # the first run of the body, which learns the numbers' dtypes, failed on a `for` over a tensor; and a Python
+    # number only took a wider dtype: 0 + an int8 row was carried as int64 (200 where eager PyTorch gives -56)
+    i8, f16 = torch.tensor([100, 100], dtype=torch.int8), torch.tensor([1.0, 3.0], dtype=torch.float16)
+    out = export(ag.convert(sum_from_zero), i8).module()(i8)
+    assert out.dtype == torch.int8 and int(out) == int(sum_from_zero(i8)) == -56
+    best = export(ag.convert(running_max), f16).module()(f16)
+    assert best.dtype == torch.float16 and float(best) == 3.0
+    n, total = export(ag.convert(count_and_total), f16).module()(f16)
+    assert int(n) == 2 and total.dtype == torch.float16 and float(total) == 4.0

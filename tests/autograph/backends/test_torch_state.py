@@ -34,7 +34,9 @@ def test_branch_plan_static_values_dtypes_and_promotion():
                           ("a", "b", "'y' is the Python str 'a'.*'b'"),
                           (torch.ones(2), torch.ones(3), "'y'.*one shape"),
                           (torch.ones((), dtype=torch.int8), 300, "300 .*an int can't become int8"),
-                          (i64, 0.5, "a float can't become int64")]:
+                          (i64, 0.5, "a float can't become int64"),
+                          (torch.ones((), dtype=torch.float16), 1e5, "100000.0 .*a float can't become float16"),
+                          (torch.ones((), dtype=torch.float16), 1e-8, "1e-08 .*a float can't become float16")]:
         (x,), layout = flat((a,), ("y",))
         with pytest.raises(StagingError, match=message):
             staging.branch_plan(RULES, [x], flat((b,), ("y",))[0], layout, "this `if`")
