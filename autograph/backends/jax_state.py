@@ -109,14 +109,40 @@ def _exact(number: int, dtype) -> bool:
 
 def _join(a, b):
     """The dtype a weakly typed array and another array both take, as `jnp.where` would give it; None when
-    neither is weak or the weak one would not keep its kind (a weak float and an int32 array)."""
+    neither is weak, when the weak one would not keep its kind (a weak float and an int32 array), or when the
+    other's dtype may not hold its value, which tracing does not know (a weak int32 from `s = 0; s += 1`
+    against an int8 array would wrap 300 to 44, a weak float32 against float16 would make 1e5 inf)."""
     x, y = aval(a), aval(b)
     if x.weak_type and y.weak_type:
         return jnp.result_type(_weak_scalar(x.dtype), _weak_scalar(y.dtype))
-    for weak, strong in ((x, y), (y, x)):
-        if weak.weak_type and jnp.result_type(_weak_scalar(weak.dtype), strong.dtype) == strong.dtype:
+    for value, weak, strong in ((a, x, y), (b, y, x)):
+        if weak.weak_type and jnp.result_type(_weak_scalar(weak.dtype), strong.dtype) == strong.dtype \
+                and (_holds(strong.dtype, weak.dtype) or _kept(value, strong.dtype)):
             return strong.dtype
     return None
+
+
+def _kept(value, dtype) -> bool:
+    """Does a concrete array (a Python number made an array, not a tracer) keep its values as `dtype`?"""
+    if isinstance(value, jax.core.Tracer):
+        return False
+    old = np.asarray(value)
+    with np.errstate(over="ignore", invalid="ignore"):
+        new = old.astype(dtype)
+    if jnp.issubdtype(dtype, jnp.inexact):                 # rounding is a float's nature; overflow is not
+        return bool(np.all(np.isfinite(new) | ~np.isfinite(old)))
+    return bool(np.all(new.astype(old.dtype) == old))
+
+
+def _holds(wide, narrow) -> bool:
+    """Does every value of dtype `narrow` fit in `wide` without wrapping or overflowing (rounding allowed)?"""
+    if jnp.issubdtype(narrow, jnp.bool_) or jnp.issubdtype(wide, jnp.complexfloating):
+        return True
+    if jnp.issubdtype(narrow, jnp.integer):
+        if jnp.issubdtype(wide, jnp.integer):
+            return jnp.iinfo(wide).min <= jnp.iinfo(narrow).min and jnp.iinfo(narrow).max <= jnp.iinfo(wide).max
+        return jnp.finfo(wide).max >= jnp.iinfo(narrow).max
+    return jnp.issubdtype(wide, jnp.floating) and jnp.finfo(wide).max >= jnp.finfo(narrow).max
 
 
 RULES = staging.LeafRules(

@@ -748,3 +748,35 @@ def test_structure_errors_say_none_and_the_dict_keys():
         jit(none_until_a_row)(jnp.arange(2))
     with pytest.raises(StagingError, match=r"a dict with keys \['a'\] at .* vs a dict with keys \['b'\]"):
         jit(dict_keys_differ)(1, 2)
+
+
+def join_later(c, c2, x8):
+    y = 300 if c > 0 else 1          # a weakly typed int32 whose value tracing does not know
+    if c2 > 0:
+        z = y
+    else:
+        z = x8
+    return z
+
+
+def float_join_later(c, xh):
+    y = 1e5 if c > 0 else 2.0
+    if c > 1:
+        z = y
+    else:
+        z = xh
+    return z
+
+
+def small_constant_or_int8(c, x8):
+    return x8 if c > 0 else 3        # a Python 3 fits int8: the result is int8, as jnp.where gives it
+
+
+def test_a_weak_array_is_not_joined_into_a_dtype_that_may_not_hold_it():
+    # JAX's weak typing would make z an int8 (300 wraps to 44) and a float16 (1e5 becomes inf)
+    with pytest.raises(StagingError, match="'z' is an int32 tensor .* and an int8 tensor"):
+        jit(join_later)(1, 1, jnp.int8(3))
+    with pytest.raises(StagingError, match="'z' is a float32 tensor .* and a float16 tensor"):
+        jit(float_join_later)(2, jnp.float16(1))
+    out = jit(small_constant_or_int8)(-1, jnp.int8(5))
+    assert int(out) == 3 and out.dtype == jnp.int8
