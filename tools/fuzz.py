@@ -121,14 +121,14 @@ def _shrink(source: str, finding, modes: str, timeout: float, budget: float, che
 def run(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float = 30.0, budget: float = 60.0,
         progress: int = 0) -> int:
     start = time.perf_counter()
-    findings, refusals, skipped = [], jit.Refusals(), _skipped_note(modes)
+    findings, tally, skipped = [], jit.Tally(), _skipped_note(modes)
     modes = jit.usable(modes)
     counts = {"python": 0, "staged": 0}
     for i in range(n):
         for staged in (False, True):
             source = generator.generate(seed + i, staged=staged)
             kind_modes = modes if staged else re.sub("[cdj]", "", modes)
-            finding = _check(source, kind_modes, timeout, lambda s, m: runner.check(s, m, refusals))
+            finding = _check(source, kind_modes, timeout, lambda s, m: runner.check(s, m, tally))
             counts["staged" if staged else "python"] += 1
             if finding is not None:
                 small = _shrink(source, finding, kind_modes, timeout, budget)
@@ -142,7 +142,7 @@ def run(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float = 30.0,
     print(f"fuzz: {counts['python']} Python-only programs (modes a,b) + {counts['staged']} stageable programs "
           f"(modes {modes}), seeds {seed}..{seed + n - 1}: {disagreements} disagreements, {internal} internal "
           f"errors, {hangs} hangs, {time.perf_counter() - start:.1f}s", flush=True)
-    _print_jit(modes, skipped, refusals)
+    _print_jit(modes, skipped, tally)
     return 1 if findings else 0
 
 
@@ -150,12 +150,12 @@ def _skipped_note(modes: str) -> str | None:
     return jit.SKIPPED if jit.MODE in modes and not jit.installed() else None
 
 
-def _print_jit(modes: str, skipped: str | None, refusals) -> None:
-    """Mode j's line under the summary: skipped (no JAX), or which programs it could not lower."""
+def _print_jit(modes: str, skipped: str | None, tally: jit.Tally) -> None:
+    """Mode j's line under the summary: skipped (no JAX), or what it compared and could not lower."""
     if skipped:
         print(f"fuzz: {skipped}", flush=True)
     elif jit.MODE in modes:
-        print(f"fuzz: {refusals.summary()}", flush=True)
+        print(f"fuzz: {tally.summary()}", flush=True)
 
 
 def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float = 30.0, budget: float = 60.0,
@@ -163,7 +163,7 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
     """The python generator: for each seed a program on Python values (modes a, b, p) and a tensor program
     (a, b, p, t). Prints findings, the coverage table and a summary line."""
     start = time.perf_counter()
-    findings, coverage, refused, lowering, skipped = [], Counter(), 0, jit.Refusals(), _skipped_note(modes)
+    findings, coverage, refused, tally, skipped = [], Counter(), 0, jit.Tally(), _skipped_note(modes)
     modes = jit.usable(modes)
     in_tensor, refused_in = Counter(), Counter()   # tensor programs with each construct, and those refused
     for i in range(n):
@@ -174,7 +174,7 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
             check = _PythonCheck(tensor)
             finding = _check(source, kind_modes, timeout, check)
             refused += check.refusals
-            lowering.update(check.lowering)
+            tally.add(check.jit)
             if tensor:
                 kinds = {kind for kind, _ in covered}
                 in_tensor.update(kinds)
@@ -200,17 +200,17 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
           f"{by_kind['disagreement']} disagreements, {by_kind['internal error']} internal errors, "
           f"{by_kind['hang']} hangs (by mode: {dict(sorted(by_mode.items()))}); {refused} tensor runs refused "
           f"clearly; {time.perf_counter() - start:.1f}s", flush=True)
-    _print_jit(modes, skipped, lowering)
+    _print_jit(modes, skipped, tally)
     return 1 if findings else 0
 
 
 class _PythonCheck:
     """pyrunner.check as a `check(source, modes) -> finding` for _check and _shrink; keeps the number of
-    clear refusals (mode t) and mode j's LoweringErrors of its last call."""
+    clear refusals (mode t) and what mode j found in its last call."""
 
     def __init__(self, tensor: bool):
         self.tensor, self.refusals, self.reference, self.inputs, self.last_input = tensor, 0, None, None, None
-        self.lowering = jit.Refusals()
+        self.jit = jit.Tally()
 
     def keep_reference(self, source: str) -> None:
         """From now on, run only the input of the last finding, and count a program whose original behaves
@@ -220,11 +220,11 @@ class _PythonCheck:
         self.reference = pyrunner.reference(source, self.inputs)
 
     def __call__(self, source: str, modes: str):
-        self.refusals, self.lowering = 0, jit.Refusals()
+        self.refusals, self.jit = 0, jit.Tally()
         if self.reference is not None and pyrunner.reference(source, self.inputs) != self.reference:
             return None
         result = pyrunner.check(source, modes, self.tensor, self.inputs or pyrunner.INPUTS)
-        self.refusals, self.last_input, self.lowering = len(result.refusals), result.input, result.lowering
+        self.refusals, self.last_input, self.jit = len(result.refusals), result.input, result.jit
         return result.finding
 
 

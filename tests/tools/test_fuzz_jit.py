@@ -3,6 +3,7 @@ with the original and with the executor; a difference planted in a JAX lowering 
 JAX the mode is skipped with a note. The recorded runs are in docs/fuzzing.md."""
 import importlib.util
 import pathlib
+from collections import Counter
 
 import pytest
 
@@ -21,9 +22,10 @@ def _fuzz_cli():
 @needs_jax
 @pytest.mark.parametrize("seed", range(1000, 1003))
 def test_generated_programs_agree_under_jit_compile(seed):
-    refusals = jit.Refusals()
-    finding = runner.check(generator.generate(seed, staged=True), "abcdj", refusals)
+    tally = jit.Tally()
+    finding = runner.check(generator.generate(seed, staged=True), "abcdj", tally)
     assert finding is None, f"seed {seed}: {finding.kind} in mode {finding.mode}: {finding.detail}"
+    assert tally.values + tally.errors == len(runner.INPUTS)   # compared on every input
     result = pyrunner.check(pygen.generate(seed + 59000, tensor=True), "bptj", tensor=True)
     assert result.finding is None, f"seed {seed + 59000}: {result.finding.detail}"
 
@@ -81,8 +83,10 @@ def test_a_lowering_error_is_counted_by_its_cause():
     error = LoweringError("jit_compile=True can't lower While 'while': the values it carries change shape", "While")
     assert jit.lowering_refusal(("error", error)) == "While changes shape"
     assert jit.lowering_refusal(("error", ValueError("no"))) is None
-    refusals = jit.Refusals({"While changes shape": 2})
-    assert refusals.summary() == "mode j could not lower 2 programs (LoweringError: While changes shape 2)"
+    tally = jit.Tally(3, 1)
+    tally.add(jit.Tally(1, 0, Counter({"While changes shape": 2})))
+    assert tally.summary() == "mode j: 4 runs gave the executor's values, 1 raised its error (type and message); " \
+                              "2 programs could not be lowered (LoweringError: While changes shape 2)"
 
 
 def test_without_jax_mode_j_is_skipped_with_a_note(monkeypatch, tmp_path, capsys):

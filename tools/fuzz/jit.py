@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import re
 from collections import Counter
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -95,11 +96,27 @@ def _array(value):
     return np.asarray(value.numpy()) if hasattr(value, "numpy") else None
 
 
-class Refusals(Counter):
-    """Mode j's LoweringErrors over a run: how many programs, by the op (or cause) each names."""
+@dataclass
+class Tally:
+    """Mode j over a run: the runs (a program on one input) that gave the executor's values or raised its error,
+    and the programs it could not lower (a LoweringError on the first call), by cause."""
+
+    values: int = 0
+    errors: int = 0
+    unlowered: Counter = field(default_factory=Counter)
+
+    def agreed(self, outcome) -> None:
+        if outcome[0] == "error":
+            self.errors += 1
+        else:
+            self.values += 1
+
+    def add(self, other: "Tally") -> None:
+        self.values, self.errors = self.values + other.values, self.errors + other.errors
+        self.unlowered.update(other.unlowered)
 
     def summary(self) -> str:
-        if not self:
-            return "mode j lowered every program"
-        causes = ", ".join(f"{cause} {n}" for cause, n in self.most_common())
-        return f"mode j could not lower {sum(self.values())} programs (LoweringError: {causes})"
+        causes = ", ".join(f"{cause} {n}" for cause, n in self.unlowered.most_common())
+        return (f"mode j: {self.values} runs gave the executor's values, {self.errors} raised its error (type and "
+                f"message); {sum(self.unlowered.values())} programs could not be lowered"
+                + (f" (LoweringError: {causes})" if causes else ""))

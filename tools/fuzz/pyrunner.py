@@ -40,13 +40,13 @@ MODES = "bpt"
 class Result:
     finding: Optional[Finding] = None
     refusals: list = field(default_factory=list)   # (input, message) of mode t's clear refusals
-    lowering: jit.Refusals = field(default_factory=jit.Refusals)   # mode j's LoweringErrors (one per program)
+    jit: jit.Tally = field(default_factory=jit.Tally)   # what mode j found
     input: tuple = ()                               # the input of the finding
 
 
 def check(source: str, modes: str = MODES, tensor: bool = False, inputs=INPUTS) -> Result:
     """The first disagreement or internal error (input by input, mode by mode in the order of `modes`), t's
-    refusals and j's LoweringErrors."""
+    refusals and what mode j found."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)   # mode p retraces on every input, on purpose
         return _check(source, modes, tensor, inputs)
@@ -78,7 +78,7 @@ def _check(source: str, modes: str, tensor: bool, inputs) -> Result:
             result.input = (a, b)
             if mode == "j":
                 result.finding = _compare_jit(expected, got, outcomes, module, on_tensors, source, (a, b), result)
-                jitted = None if result.lowering else jitted   # it can't be lowered, whatever the input
+                jitted = None if result.jit.unlowered else jitted   # it can't be lowered, whatever the input
             else:
                 result.finding = _compare(mode, expected, got, source, (a, b), module.__file__, result.refusals)
             if result.finding:
@@ -90,7 +90,7 @@ def _compare_jit(expected, got, outcomes, module, on_tensors, source, args, resu
     """Mode j against the original (as t), then against t's outcome on the same input (as tests/jit_twin.py)."""
     refused = jit.lowering_refusal(outcomes["j"][0])
     if refused:
-        result.lowering[refused] += 1
+        result.jit.unlowered[refused] += 1
         return None
     finding = _compare("j", expected, got, source, args, module.__file__, [])
     if finding:
@@ -99,7 +99,10 @@ def _compare_jit(expected, got, outcomes, module, on_tensors, source, args, resu
         module.reset()
         outcomes["t"] = _outcome(lambda: on_tensors(*_tensors(args))), module.state()
     difference = jit.difference(outcomes["t"][0], outcomes["j"][0])
-    return Finding("disagreement", "j", f"f{args}: {difference}", source) if difference else None
+    if difference:
+        return Finding("disagreement", "j", f"f{args}: {difference}", source)
+    result.jit.agreed(outcomes["j"][0])
+    return None
 
 
 def reference(source: str, inputs=INPUTS) -> tuple:

@@ -75,8 +75,8 @@ def _as_ints(value):
     return int(value) if isinstance(value, bool) else value
 
 
-def check(source: str, modes: str = "abcd", refusals: Optional[jit.Refusals] = None) -> Optional[Finding]:
-    """The first disagreement or internal error, or None. Mode j's LoweringErrors are counted in `refusals`."""
+def check(source: str, modes: str = "abcd", tally: Optional[jit.Tally] = None) -> Optional[Finding]:
+    """The first disagreement or internal error, or None. What mode j found is added to `tally`."""
     module = load(source)
     try:
         converted = ag.convert(module.f)
@@ -85,23 +85,23 @@ def check(source: str, modes: str = "abcd", refusals: Optional[jit.Refusals] = N
     import runtime as tf
     traced = tf.function(module.f)   # traced once (int32 scalars), run on every input
     jitted = jit.function(module.f) if "j" in modes else None
-    refused = jit.Refusals()
+    found = jit.Tally()
     api.run_generated_code(True)
     try:
         for a, b in INPUTS:
-            finding = _check_input(module, converted, traced, jitted, modes, source, a, b, refused)
+            finding = _check_input(module, converted, traced, jitted, modes, source, a, b, found)
             if finding:
                 return finding
-            if refused:
+            if found.unlowered:
                 jitted = None   # it can't be lowered, whatever the input: compare the other modes only
     finally:
         api.run_generated_code(False)
-        if refusals is not None:
-            refusals.update(refused)
+        if tally is not None:
+            tally.add(found)
     return None
 
 
-def _check_input(module, converted, traced, jitted, modes, source, a, b, refusals) -> Optional[Finding]:
+def _check_input(module, converted, traced, jitted, modes, source, a, b, tally) -> Optional[Finding]:
     module.LOG.clear()
     expected = _outcome(lambda: module.f(a, b))
     expected_log = list(module.LOG)
@@ -126,19 +126,21 @@ def _check_input(module, converted, traced, jitted, modes, source, a, b, refusal
         finding = _compare("d", expected, _ints(executor), source, exact=False, args=(a, b))
         if finding:
             return finding
-    return _check_jit(jitted, expected, executor, source, a, b, refusals) if jitted is not None else None
+    return _check_jit(jitted, expected, executor, source, a, b, tally) if jitted is not None else None
 
 
-def _check_jit(jitted, expected, executor, source, a, b, refusals) -> Optional[Finding]:
+def _check_jit(jitted, expected, executor, source, a, b, tally) -> Optional[Finding]:
     got = _outcome(lambda: jitted(*_tensors(a, b)))
     refused = jit.lowering_refusal(got)
     if refused:
-        refusals[refused] += 1
+        tally.unlowered[refused] += 1
         return None
     finding = _compare("j", expected, _ints(got), source, exact=False, args=(a, b))
     difference = finding is None and jit.difference(executor, got)
     if difference:
         finding = Finding("disagreement", "j", f"{(a, b)}: {difference}", source)
+    if finding is None:
+        tally.agreed(got)
     return finding
 
 
