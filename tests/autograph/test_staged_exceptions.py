@@ -173,6 +173,44 @@ def test_a_helper_that_changes_a_variable_through_nonlocal_in_a_staged_branch_is
         tf.function(f)(tf.constant(3), tf.constant(7))   # was y == 2 on every path: the change was undone
 
 
+def test_the_nonlocal_change_is_refused_when_the_rest_of_the_trace_reads_it():
+    # the other branch, or the loop's test, read the variable the helper changed while the first branch (or a
+    # probe of the body) was traced: that trace failed on a tensor of another graph, hiding the refusal
+    # (the python fuzz generator, seed 71355)
+    def bump_then_read(a, b):
+        y = 2
+
+        def bump():
+            nonlocal y
+            y = y + a
+            return 0
+
+        x = a
+        if b >= 3:
+            x = x + bump()
+        else:
+            x = x + y
+        return x, y
+
+    def read_in_the_loop_test(a, b):
+        y, z, n = 2, 0, 0
+        while n < 3 and (z + 1 < 3 and y + 2 <= 4):
+            n += 1
+
+            def bump(v):
+                nonlocal y
+                y = y - 2
+                return v
+
+            z = z + bump(b)
+        return y
+
+    assert bump_then_read(3, 7) == (3, 5) and read_in_the_loop_test(0, 0) == -4
+    for f, construct in ((bump_then_read, "`if`"), (read_in_the_loop_test, "`while` loop")):
+        with pytest.raises(ag.StagingError, match=f"'y' is changed by a function called inside this {construct}"):
+            tf.function(f)(tf.constant(3), tf.constant(0))   # was InvalidArgumentError: a tensor of another graph
+
+
 def check3(v):
     if v % 3 == 0:
         raise ValueError(v)
