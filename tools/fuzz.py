@@ -77,11 +77,12 @@ class _Hang(BaseException):   # not caught by the runner's `except Exception`
 
 @contextlib.contextmanager
 def _time_limit(seconds: float):
-    """Raise _Hang in this (main) thread after `seconds`."""
+    """Raise _Hang in this (main) thread after `seconds`, and again every 0.1 s until the block is left: a
+    program's `with` whose `__exit__` returns True swallows it (a minimiser's candidate may loop for ever)."""
     def expire(signum, frame):
         raise _Hang()
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.1)
     try:
         yield
     finally:
