@@ -3,13 +3,13 @@ compiled by XLA (runtime/lowering/), compared with the same program on the NumPy
 
 Mode j must agree with the original as the executor's mode does (d for the control generator, t for the python
 generator), and with the executor as tests/jit_twin.py compares the two: the same values with the same dtypes
-and shapes, or the same exception type *and* message. So an error in both modes is agreement only when it is
-the same error; the documented differences of jit_compile (docs/graph.md: an integer division by zero or a
-failing index that does not raise, an op JAX refuses while tracing a branch not taken) are reported like any
-other difference, never matched away. Not compared: a graph that can't be lowered (a `LoweringError` on the
-first call: an op with no JAX rule, a loop variable whose shape changes), which is a clear, documented refusal,
-counted by the op or cause it names. JAX is an optional extra: without it mode j is skipped, and the fuzzer
-says so in one line.
+and shapes, or the same exception type *and* message (but for the addresses of objects it names: each mode
+traces anew). So an error in both modes is agreement only when it is the same error; the documented
+differences of jit_compile (docs/graph.md: an integer division by zero or a failing index that does not raise,
+an op JAX refuses while tracing a branch not taken) are reported like any other difference, never matched
+away. Not compared: a graph that can't be lowered (a `LoweringError` on the first call: an op with no JAX rule,
+a loop variable whose shape changes), which is a clear, documented refusal, counted by the op or cause it
+names. JAX is an optional extra: without it mode j is skipped, and the fuzzer says so in one line.
 """
 from __future__ import annotations
 
