@@ -5,12 +5,15 @@ Two independent program generators:
 * `--generator control` (the default, tools/fuzz/generator.py): control flow
   graph mode can stage; each program runs four ways: (a) original, (b)
   converted on Python values, (c) converted on eager runtime tensors, (d)
-  converted inside runtime.function.
+  converted inside runtime.function; and, opt-in with `--modes abcdj`, (j)
+  inside runtime.function(jit_compile=True), compared with (a) and with the
+  executor (tools/fuzz/jit.py; needs JAX, else skipped with a note).
 * `--generator python` (tools/fuzz/pygen.py): the rest of Python's statement
   grammar (try/with/match/walrus/closures/iterators/...); each program runs as
   (a) the original, (b) the generated code on Python values, (p) inside
   runtime.function on Python values, and tensor programs also (t) inside
-  runtime.function on tensors (tools/fuzz/pyrunner.py). Prints a coverage table.
+  runtime.function on tensors (tools/fuzz/pyrunner.py), and, opt-in with
+  `--modes bptj`, (j) as t with jit_compile=True. Prints a coverage table.
 * `--generator both`: one after the other.
 
 Prints a summary line per generator; saves a minimised reproducer for every
@@ -30,14 +33,15 @@ from collections import Counter
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from tools.fuzz import generator, pygen, pyrunner, runner  # noqa: E402
+from tools.fuzz import generator, jit, pygen, pyrunner, runner  # noqa: E402
 from tools.fuzz.minimize import minimize  # noqa: E402
 
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(
         description="Differential fuzzing of autograph: random programs run as the original, converted on Python "
-                    "values, converted on eager tensors, and traced with runtime.function must agree.",
+                    "values, converted on eager tensors, traced with runtime.function, and (opt-in, mode j) "
+                    "compiled with runtime.function(jit_compile=True) must agree.",
         epilog="example: python tools/fuzz.py --n 1000 --seed 7 --out /tmp/fuzz")
     parser.add_argument("--n", type=int, default=200, help="how many programs per kind (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="first seed; program i uses seed+i (default 0)")
@@ -45,8 +49,10 @@ def parse_args(argv=None):
                         help="which program generator: control (tools/fuzz/generator.py, the default), python "
                         "(tools/fuzz/pygen.py), or both")
     parser.add_argument("--modes", default=None,
-                        help="modes to compare with (a): any of b, c, d for the control generator (default abcd), "
-                        "of b, p, t for the python generator (default bpt)")
+                        help="modes to compare with (a): any of b, c, d, j for the control generator (default abcd), "
+                        "of b, p, t, j for the python generator (default bpt); j (opt-in: runtime.function("
+                        "jit_compile=True), XLA through JAX, compared with (a) and with the executor) needs JAX "
+                        "and is skipped with a note without it")
     parser.add_argument("--exclude", default="",
                         help="python generator: comma-separated construct kinds not to generate (to look past a "
                         f"known cause): {', '.join(pygen.KINDS)}")
@@ -71,11 +77,12 @@ class _Hang(BaseException):   # not caught by the runner's `except Exception`
 
 @contextlib.contextmanager
 def _time_limit(seconds: float):
-    """Raise _Hang in this (main) thread after `seconds`."""
+    """Raise _Hang in this (main) thread after `seconds`, and again every 0.1 s until the block is left: a
+    program's `with` whose `__exit__` returns True swallows it (a minimiser's candidate may loop for ever)."""
     def expire(signum, frame):
         raise _Hang()
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.1)
     try:
         yield
     finally:
@@ -115,13 +122,14 @@ def _shrink(source: str, finding, modes: str, timeout: float, budget: float, che
 def run(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float = 30.0, budget: float = 60.0,
         progress: int = 0) -> int:
     start = time.perf_counter()
-    findings = []
+    findings, tally, skipped = [], jit.Tally(), _skipped_note(modes)
+    modes = jit.usable(modes)
     counts = {"python": 0, "staged": 0}
     for i in range(n):
         for staged in (False, True):
             source = generator.generate(seed + i, staged=staged)
-            kind_modes = modes if staged else modes.replace("d", "").replace("c", "")
-            finding = _check(source, kind_modes, timeout)
+            kind_modes = modes if staged else re.sub("[cdj]", "", modes)
+            finding = _check(source, kind_modes, timeout, lambda s, m: runner.check(s, m, tally))
             counts["staged" if staged else "python"] += 1
             if finding is not None:
                 small = _shrink(source, finding, kind_modes, timeout, budget)
@@ -135,7 +143,20 @@ def run(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float = 30.0,
     print(f"fuzz: {counts['python']} Python-only programs (modes a,b) + {counts['staged']} stageable programs "
           f"(modes {modes}), seeds {seed}..{seed + n - 1}: {disagreements} disagreements, {internal} internal "
           f"errors, {hangs} hangs, {time.perf_counter() - start:.1f}s", flush=True)
+    _print_jit(modes, skipped, tally)
     return 1 if findings else 0
+
+
+def _skipped_note(modes: str) -> str | None:
+    return jit.SKIPPED if jit.MODE in modes and not jit.installed() else None
+
+
+def _print_jit(modes: str, skipped: str | None, tally: jit.Tally) -> None:
+    """Mode j's line under the summary: skipped (no JAX), or what it compared and could not lower."""
+    if skipped:
+        print(f"fuzz: {skipped}", flush=True)
+    elif jit.MODE in modes:
+        print(f"fuzz: {tally.summary()}", flush=True)
 
 
 def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float = 30.0, budget: float = 60.0,
@@ -143,16 +164,18 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
     """The python generator: for each seed a program on Python values (modes a, b, p) and a tensor program
     (a, b, p, t). Prints findings, the coverage table and a summary line."""
     start = time.perf_counter()
-    findings, coverage, refused = [], Counter(), 0
+    findings, coverage, refused, tally, skipped = [], Counter(), 0, jit.Tally(), _skipped_note(modes)
+    modes = jit.usable(modes)
     in_tensor, refused_in = Counter(), Counter()   # tensor programs with each construct, and those refused
     for i in range(n):
         for tensor in (False, True):
             source, covered = pygen.generate_with_coverage(seed + i, tensor=tensor, exclude=exclude)
             coverage += covered
-            kind_modes = modes if tensor else modes.replace("t", "")
+            kind_modes = modes if tensor else re.sub("[tj]", "", modes)
             check = _PythonCheck(tensor)
             finding = _check(source, kind_modes, timeout, check)
             refused += check.refusals
+            tally.add(check.jit)
             if tensor:
                 kinds = {kind for kind, _ in covered}
                 in_tensor.update(kinds)
@@ -173,20 +196,22 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
         print(f"| {kind} | {in_tensor[kind]} | {refused_in[kind]} |")
     by_kind = Counter(f.kind for f, _ in findings)
     by_mode = Counter(f.mode for f, _ in findings)
-    print(f"fuzz (python generator): {n} programs on Python values (modes a,{','.join(modes.replace('t', ''))}) + "
+    print(f"fuzz (python generator): {n} programs on Python values (modes a,{','.join(re.sub('[tj]', '', modes))}) + "
           f"{n} tensor programs (modes a,{','.join(modes)}), seeds {seed}..{seed + n - 1}: "
           f"{by_kind['disagreement']} disagreements, {by_kind['internal error']} internal errors, "
           f"{by_kind['hang']} hangs (by mode: {dict(sorted(by_mode.items()))}); {refused} tensor runs refused "
           f"clearly; {time.perf_counter() - start:.1f}s", flush=True)
+    _print_jit(modes, skipped, tally)
     return 1 if findings else 0
 
 
 class _PythonCheck:
     """pyrunner.check as a `check(source, modes) -> finding` for _check and _shrink; keeps the number of
-    clear refusals (mode t) of its last call."""
+    clear refusals (mode t) and what mode j found in its last call."""
 
     def __init__(self, tensor: bool):
         self.tensor, self.refusals, self.reference, self.inputs, self.last_input = tensor, 0, None, None, None
+        self.jit = jit.Tally()
 
     def keep_reference(self, source: str) -> None:
         """From now on, run only the input of the last finding, and count a program whose original behaves
@@ -196,11 +221,11 @@ class _PythonCheck:
         self.reference = pyrunner.reference(source, self.inputs)
 
     def __call__(self, source: str, modes: str):
-        self.refusals = 0
+        self.refusals, self.jit = 0, jit.Tally()
         if self.reference is not None and pyrunner.reference(source, self.inputs) != self.reference:
             return None
         result = pyrunner.check(source, modes, self.tensor, self.inputs or pyrunner.INPUTS)
-        self.refusals, self.last_input = len(result.refusals), result.input
+        self.refusals, self.last_input, self.jit = len(result.refusals), result.input, result.jit
         return result.finding
 
 

@@ -1096,15 +1096,17 @@ class _Shared:
         """Run `staged(state) -> new state` (the backend's cond or loop on the state functions) and set the
         variables to its result. Tracing runs the functions, which assign the shared variables: the other
         variables they assign (temporaries that nothing reads afterwards) get their values back after it,
-        and all of them do if it raises."""
+        and all of them do if it raises. A variable a called function changed through `nonlocal` is refused,
+        also when tracing then failed: a probe of the body leaves it holding a tensor of its throwaway graph,
+        on which the rest of the trace fails (tools/fuzz, seed 71355)."""
         initial = self.read()
         before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
-        changed_elsewhere = None
+        changed_elsewhere = failed = None
         try:
             with side_effects.staging(construct, _held(before, initial), self._aliased(initial)):
                 out = _as_tuple(staged(initial), len(self.names))
         except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
-            raise tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor")) from None
+            failed = tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor"))
         finally:
             carried, here = set(self.names), None
             for name, cell, value in before:
@@ -1120,6 +1122,8 @@ class _Shared:
                 "that assigns it through `nonlocal`). Tracing runs every branch (or the loop body) once, whatever "
                 f"the input, so that change can't follow the path the graph takes. Assign '{changed_elsewhere}' "
                 "in the statement itself, from a value the function returns.")))
+        if failed is not None:
+            raise failed from None
         self.write(out)
 
 

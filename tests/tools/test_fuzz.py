@@ -57,14 +57,40 @@ def test_staged_programs_return_on_a_loop_counter():
     assert any(pattern.search(generator.generate(s, staged=True)) for s in range(50))
 
 
-def test_a_finding_is_saved_as_a_reproducer_that_names_it(tmp_path, capsys):
+def _fuzz_cli():
     import importlib.util
     import pathlib
     spec = importlib.util.spec_from_file_location("fuzz_cli", pathlib.Path(__file__).parents[2] / "tools" / "fuzz.py")
     fuzz_cli = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fuzz_cli)
+    return fuzz_cli
+
+
+def test_a_finding_is_saved_as_a_reproducer_that_names_it(tmp_path, capsys):
+    fuzz_cli = _fuzz_cli()
     finding = runner.Finding("disagreement", "b", "f(1, 2): 3 vs 4", "def f(a, b):\n    return a\n")
     saved, path = fuzz_cli._save(tmp_path / "out", 7, "values", finding, "def f(a, b):\n    return a\n")
     assert saved is finding and path.name == "seed7_values_b.py"
     assert path.read_text().startswith('"""disagreement in mode b:\nf(1, 2): 3 vs 4\n"""')
     assert str(path) in capsys.readouterr().out
+
+
+def test_a_hang_is_reported_even_through_a_with_that_swallows_exceptions():
+    # a minimiser's candidate may loop for ever inside `with Suppress()`, whose __exit__ swallows the first _Hang
+    fuzz_cli = _fuzz_cli()
+
+    class Suppress:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return True
+
+    def loops_for_ever():
+        while True:
+            with Suppress():
+                sum(range(100))
+
+    with pytest.raises(fuzz_cli._Hang):
+        with fuzz_cli._time_limit(0.05):
+            loops_for_ever()

@@ -6,7 +6,8 @@
 (p) `runtime.function(f)` called with Python ints (each input traced once, so the
     generated code runs on Python values inside a trace);
 (t) tensor programs only: `runtime.function(f)` traced once on int32 scalar
-    tensors and run on every input.
+    tensors and run on every input;
+(j) opt-in, tensor programs only: as t with `jit_compile=True` (XLA through JAX).
 
 b and p must agree with a exactly: the value (p's tensors compared as ints),
 the exception type, and the side effects (`LOG` and the global `G`, via the
@@ -14,7 +15,10 @@ program's `state()`). t must agree in value, or raise the same exception type;
 or it may refuse, with an autograph `AutoGraphError` (StagingError,
 ConversionError, ...) or runtime `OperatorNotAllowedInGraphError` whose message
 names the program's file: a refusal is counted, not a finding. Any other error
-raised from inside autograph/ or runtime/ is an internal error.
+raised from inside autograph/ or runtime/ is an internal error. j must agree
+with a as t does, and with t as tests/jit_twin.py compares (the same values,
+dtypes and shapes, or the same exception type and message: tools/fuzz/jit.py);
+a LoweringError (the graph can't be lowered to JAX) is counted, not compared.
 """
 from __future__ import annotations
 
@@ -25,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from autograph import api
-from tools.fuzz.runner import Finding, _as_ints, _internal, _outcome, load
+from tools.fuzz import jit
+from tools.fuzz.runner import Finding, _as_ints, _internal, _ints, _outcome, load
 
 INPUTS = [(0, 0), (3, 7), (-4, 2), (9, -1), (5, 5)]
 MODES = "bpt"
@@ -35,11 +40,13 @@ MODES = "bpt"
 class Result:
     finding: Optional[Finding] = None
     refusals: list = field(default_factory=list)   # (input, message) of mode t's clear refusals
+    jit: jit.Tally = field(default_factory=jit.Tally)   # what mode j found
     input: tuple = ()                               # the input of the finding
 
 
 def check(source: str, modes: str = MODES, tensor: bool = False, inputs=INPUTS) -> Result:
-    """The first disagreement or internal error (input by input: mode b, then p, then t), and t's refusals."""
+    """The first disagreement or internal error (input by input, mode by mode in the order of `modes`), t's
+    refusals and what mode j found."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)   # mode p retraces on every input, on purpose
         return _check(source, modes, tensor, inputs)
@@ -56,19 +63,46 @@ def _check(source: str, modes: str, tensor: bool, inputs) -> Result:
         return result
     import runtime as tf
     on_python, on_tensors = tf.function(module.f), tf.function(module.f)
+    jitted = jit.function(module.f) if tensor and jit.MODE in modes else None
     for a, b in inputs:
         module.reset()
         expected = _outcome(lambda: module.f(a, b)), module.state()
+        outcomes = {}   # of this input, by mode
         for mode in modes:
-            if mode == "t" and not tensor:
+            if mode in "tj" and not tensor or mode == "j" and jitted is None:
                 continue
             module.reset()
-            got = _outcome(lambda: _call(mode, converted, on_python, on_tensors, a, b)), module.state()
-            result.finding = _compare(mode, expected, got, source, (a, b), module.__file__, result.refusals)
+            function = jitted if mode == "j" else on_tensors
+            raw = outcomes[mode] = _outcome(lambda: _call(mode, converted, on_python, function, a, b)), module.state()
+            got = (_ints(raw[0]) if mode in "tj" else raw[0]), raw[1]
             result.input = (a, b)
+            if mode == "j":
+                result.finding = _compare_jit(expected, got, outcomes, module, on_tensors, source, (a, b), result)
+                jitted = None if result.jit.unlowered else jitted   # it can't be lowered, whatever the input
+            else:
+                result.finding = _compare(mode, expected, got, source, (a, b), module.__file__, result.refusals)
             if result.finding:
                 return result
     return result
+
+
+def _compare_jit(expected, got, outcomes, module, on_tensors, source, args, result) -> Optional[Finding]:
+    """Mode j against the original (as t), then against t's outcome on the same input (as tests/jit_twin.py)."""
+    refused = jit.lowering_refusal(outcomes["j"][0])
+    if refused:
+        result.jit.unlowered[refused] += 1
+        return None
+    finding = _compare("j", expected, got, source, args, module.__file__, [])
+    if finding:
+        return finding
+    if "t" not in outcomes:
+        module.reset()
+        outcomes["t"] = _outcome(lambda: on_tensors(*_tensors(args))), module.state()
+    difference = jit.difference(outcomes["t"][0], outcomes["j"][0])
+    if difference:
+        return Finding("disagreement", "j", f"f{args}: {difference}", source)
+    result.jit.agreed(outcomes["j"][0])
+    return None
 
 
 def reference(source: str, inputs=INPUTS) -> tuple:
@@ -99,8 +133,13 @@ def _comparable(value):
     return _as_ints(value)
 
 
-def _call(mode: str, converted, on_python, on_tensors, a, b):
+def _tensors(args):
     import runtime as tf
+    return tuple(tf.constant(v) for v in args)
+
+
+def _call(mode: str, converted, on_python, on_tensors, a, b):
+    """Mode b, p, or t and j (`on_tensors`: runtime.function with or without jit_compile)."""
     if mode == "b":
         api.run_generated_code(True)
         try:
@@ -109,7 +148,7 @@ def _call(mode: str, converted, on_python, on_tensors, a, b):
             api.run_generated_code(False)
     if mode == "p":
         return _as_ints(on_python(a, b))
-    return _as_ints(on_tensors(tf.constant(a), tf.constant(b)))
+    return on_tensors(*_tensors((a, b)))
 
 
 def refused(error: BaseException, filename: str) -> bool:
@@ -127,10 +166,10 @@ def refused(error: BaseException, filename: str) -> bool:
 
 def _compare(mode, expected, got, source, args, filename, refusals) -> Optional[Finding]:
     ((kind_e, value_e), state_e), ((kind_g, value_g), state_g) = expected, got
-    if kind_g == "error" and mode == "t" and refused(value_g, filename):
+    if kind_g == "error" and mode in "tj" and refused(value_g, filename):
         refusals.append((args, str(value_g).splitlines()[0]))
         return None
-    if kind_g == "error" and (_internal(value_g) or mode == "t" and kind_e != "error"):
+    if kind_g == "error" and (_internal(value_g) or mode in "tj" and kind_e != "error"):
         detail = "".join(traceback.format_exception(value_g))
         return Finding("internal error", mode, f"f{args}: {detail}", source)
     if kind_e != kind_g:
@@ -143,6 +182,6 @@ def _compare(mode, expected, got, source, args, filename, refusals) -> Optional[
     elif _comparable(value_e) != _comparable(value_g):
         return Finding("disagreement", mode, f"f{args}: original returned {value_e!r}, mode {mode} returned "
                        f"{value_g!r}", source)
-    if mode != "t" and _logged(state_e) != _logged(state_g):
+    if mode not in "tj" and _logged(state_e) != _logged(state_g):
         return Finding("disagreement", mode, f"f{args}: side effects (LOG, G) {state_g} != {state_e}", source)
     return None

@@ -1,10 +1,12 @@
-"""Run a generated program four ways and compare.
+"""Run a generated program up to five ways and compare.
 
 (a) the original on Python ints; (b) the converted function's generated code on
 Python ints — must agree exactly, including the recorded side effects and the
 exception type; (c) the generated code on eager runtime tensors and (d) the
 converted function inside `runtime.function` (tensor arguments, so Cond and
-While ops are staged) — must agree with (a) in value, or raise too.
+While ops are staged) — must agree with (a) in value, or raise too; (j, opt-in)
+the same inside `runtime.function(jit_compile=True)` — must agree with (a) as d
+does, and with the executor as tests/jit_twin.py compares (tools/fuzz/jit.py).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from typing import Optional
 
 import autograph as ag
 from autograph import api
+from tools.fuzz import jit
 
 _ids = itertools.count()
 _DIR = pathlib.Path(tempfile.mkdtemp(prefix="autograph_fuzz_"))
@@ -72,8 +75,8 @@ def _as_ints(value):
     return int(value) if isinstance(value, bool) else value
 
 
-def check(source: str, modes: str = "abcd") -> Optional[Finding]:
-    """The first disagreement or internal error, or None."""
+def check(source: str, modes: str = "abcd", tally: Optional[jit.Tally] = None) -> Optional[Finding]:
+    """The first disagreement or internal error, or None. What mode j found is added to `tally`."""
     module = load(source)
     try:
         converted = ag.convert(module.f)
@@ -81,38 +84,76 @@ def check(source: str, modes: str = "abcd") -> Optional[Finding]:
         return Finding("internal error", "b", f"conversion failed: {''.join(traceback.format_exception(e))}", source)
     import runtime as tf
     traced = tf.function(module.f)   # traced once (int32 scalars), run on every input
+    jitted = jit.function(module.f) if "j" in modes else None
+    found = jit.Tally()
     api.run_generated_code(True)
     try:
         for a, b in INPUTS:
-            module.LOG.clear()
-            expected = _outcome(lambda: module.f(a, b))
-            expected_log = list(module.LOG)
-            if "b" in modes:
-                module.LOG.clear()
-                got = _outcome(lambda: converted(a, b))
-                finding = _compare("b", expected, got, source, exact=True)
-                if finding is None and module.LOG != expected_log:
-                    finding = Finding("disagreement", "b", f"f({a}, {b}): side effects {module.LOG} != "
-                                      f"{expected_log}", source)
-                if finding:
-                    return finding
-            for mode in "cd":
-                if mode in modes:
-                    got = _outcome(lambda: _tensor_call(mode, traced, converted, a, b))
-                    finding = _compare(mode, expected, got, source, exact=False, args=(a, b))
-                    if finding:
-                        return finding
+            finding = _check_input(module, converted, traced, jitted, modes, source, a, b, found)
+            if finding:
+                return finding
+            if found.unlowered:
+                jitted = None   # it can't be lowered, whatever the input: compare the other modes only
     finally:
         api.run_generated_code(False)
+        if tally is not None:
+            tally.add(found)
     return None
 
 
-def _tensor_call(mode: str, traced, converted, a, b):
+def _check_input(module, converted, traced, jitted, modes, source, a, b, tally) -> Optional[Finding]:
+    module.LOG.clear()
+    expected = _outcome(lambda: module.f(a, b))
+    expected_log = list(module.LOG)
+    if "b" in modes:
+        module.LOG.clear()
+        got = _outcome(lambda: converted(a, b))
+        finding = _compare("b", expected, got, source, exact=True)
+        if finding is None and module.LOG != expected_log:
+            finding = Finding("disagreement", "b", f"f({a}, {b}): side effects {module.LOG} != "
+                              f"{expected_log}", source)
+        if finding:
+            return finding
+    if "c" in modes:
+        finding = _compare("c", expected, _outcome(lambda: _as_ints(converted(*_tensors(a, b)))), source,
+                           exact=False, args=(a, b))
+        if finding:
+            return finding
+    if "d" not in modes and jitted is None:
+        return None
+    executor = _outcome(lambda: traced(*_tensors(a, b)))
+    if "d" in modes:
+        finding = _compare("d", expected, _ints(executor), source, exact=False, args=(a, b))
+        if finding:
+            return finding
+    return _check_jit(jitted, expected, executor, source, a, b, tally) if jitted is not None else None
+
+
+def _check_jit(jitted, expected, executor, source, a, b, tally) -> Optional[Finding]:
+    got = _outcome(lambda: jitted(*_tensors(a, b)))
+    refused = jit.lowering_refusal(got)
+    if refused:
+        tally.unlowered[refused] += 1
+        return None
+    finding = _compare("j", expected, _ints(got), source, exact=False, args=(a, b))
+    difference = finding is None and jit.difference(executor, got)
+    if difference:
+        finding = Finding("disagreement", "j", f"{(a, b)}: {difference}", source)
+    if finding is None:
+        tally.agreed(got)
+    return finding
+
+
+def _tensors(a, b):
     import runtime as tf
-    args = (tf.constant(a), tf.constant(b))
-    if mode == "c":
-        return _as_ints(converted(*args))
-    return _as_ints(traced(*args))
+    return tf.constant(a), tf.constant(b)
+
+
+def _ints(outcome):
+    kind, value = outcome
+    if kind == "error":
+        return outcome
+    return _outcome(lambda: _as_ints(value))
 
 
 def _compare(mode, expected, got, source, exact: bool, args=()) -> Optional[Finding]:
