@@ -28,13 +28,14 @@ from runtime.autodiff import GradientTape, add_gradients, differentiable, zeros_
 from runtime.control_flow import cond, while_loop
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building, made_at
-from runtime.interpret import interpret, reapply, replay, unrepeatable_ops
+from runtime.interpret import interpret, needed_ops, reapply, replay, unrepeatable_ops
 from runtime.ops import array_ops, math_ops, registry
 from runtime.tensor_array import TensorArray
 
 
 def _check_repeatable(op_type: str, *graphs) -> None:
-    """The Cond/While rules replay their graphs: a random draw there would be drawn again."""
+    """The Cond/While rules replay their graphs: a random draw there would be drawn again, and an
+    assignment would be made again or leave a replayed read seeing another value than the op saw."""
     for graph in graphs:
         for op in unrepeatable_ops(graph):
             if op.type.startswith("Random"):
@@ -42,6 +43,41 @@ def _check_repeatable(op_type: str, *graphs) -> None:
                     f"No gradient through a {op_type} whose branch or body draws random numbers ({op.type}"
                     f"{_on_one_line(made_at(op))}): its gradient would replay the draw. Draw the numbers before the "
                     f"{op_type.lower()} and pass them in.")
+    assignment = _replayed_assignment(graphs)
+    if assignment is not None:
+        raise LookupError(
+            f"No gradient through a {op_type} whose branch or body assigns the Variable "
+            f"'{assignment.attrs['handle'].name}' ({assignment.type}{_on_one_line(made_at(assignment))}) and reads "
+            f"it or needs the assignment: its gradient replays the {op_type.lower()}, which would assign again and "
+            "read values the first run did not see. Assign after the gradient is computed, or keep the values "
+            f"in tensors carried by the {op_type.lower()} and assign them once after it.")
+
+
+def _replayed_assignment(graphs):
+    """An assignment in `graphs` that a replay of their outputs would run again, or one to a Variable the
+    graphs also read (a replayed read would see the value after every assignment); None if there is none."""
+    assignments = [op for graph in graphs for op in unrepeatable_ops(graph) if "handle" in op.attrs]
+    if not assignments:
+        return None
+    read = {id(op.attrs["handle"]) for graph in graphs for op in _walk(graph) if op.type == "ReadVariableOp"}
+    replayed = {id(op) for graph in graphs for op in _replayed_ops(graph)}
+    return next((op for op in assignments if id(op) in replayed or id(op.attrs["handle"]) in read), None)
+
+
+def _replayed_ops(graph):
+    """The ops a replay of `graph`'s outputs runs: the ones they need, and all of the graphs nested in
+    those (a Cond's or While's kernel runs its graphs with their effects)."""
+    for op in needed_ops(graph, graph.outputs, with_effects=False):
+        yield op
+        for _, sub in op.subgraphs():
+            yield from _walk(sub)
+
+
+def _walk(graph):
+    for op in graph.operations:
+        yield op
+        for _, sub in op.subgraphs():
+            yield from _walk(sub)
 
 
 def _on_one_line(where: str) -> str:

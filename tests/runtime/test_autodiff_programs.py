@@ -50,3 +50,103 @@ def test_a_python_int_counter_in_a_staged_loop_is_replayed_by_the_gradient(x):
     # the While's gradient replays its body; ExactInt32's attributes were named `op` and `name`, which
     # registry.apply takes itself (TypeError: apply() got multiple values for argument 'op')
     _assert_matches_finite_differences(python_int_counter, x)
+
+
+# --- Variables assigned where a gradient rule would read them again --------------------------------------
+# The rules of Cond, While and a function's Call read the Variables again when they run. They gave the
+# gradient at another value (and a While's rule assigned again: the Variable ended at 12.4, not 4.6).
+
+def test_a_loop_that_assigns_a_variable_it_reads_refuses_its_gradient():
+    v = tf.Variable(0.7, dtype=F64)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            y = tf.zeros_like(x)
+            for _ in tf.range(3):
+                v.assign_add(x)
+                y = y + v * v
+        return tape.gradient(y, v)      # was 66.6; TensorFlow's 2 (2.0 + 3.3 + 4.6) = 19.8
+
+    with pytest.raises(LookupError, match=r"While whose branch or body assigns the Variable .*v.assign_add\(x\)"):
+        f(tf.constant(1.3, F64))
+
+
+def test_a_branch_that_assigns_a_variable_it_reads_refuses_its_gradient():
+    v = tf.Variable(0.7, dtype=F64)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            if x > 0:
+                a = v * x
+                v.assign_add(x)
+                y = a * v
+            else:
+                y = x
+        return tape.gradient(y, v)      # was 6.89; the reads' values give 2.0 + 0.7 = 2.7
+
+    with pytest.raises(LookupError, match="Cond whose branch or body assigns the Variable"):
+        f(tf.constant(1.3, F64))
+
+
+def test_a_loop_that_assigns_a_variable_it_does_not_read_keeps_its_gradient_and_the_count():
+    w = tf.Variable(0.9, dtype=F64)
+    counter = tf.Variable(0.0, trainable=False)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in tf.range(3):
+                y = y * w
+                counter.assign_add(1.0)
+        return tape.gradient(y, [w, x])
+
+    dw, dx = f(tf.constant(1.3, F64))
+    assert float(dw) == pytest.approx(3 * 0.81 * 1.3) and float(dx) == pytest.approx(0.729)
+    assert float(counter) == 3.0
+
+
+def _power_of_w(w):
+    def f(x):
+        y = x
+        for _ in tf.range(3):
+            y = y * w
+        return y
+    return f
+
+
+@pytest.mark.parametrize("assign", [False, True])
+def test_a_variable_assigned_after_the_loop_that_reads_it_tape_inside(assign):
+    w = tf.Variable(0.9, dtype=F64)
+    loop = _power_of_w(w)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            y = loop(x)
+        if assign:
+            w.assign(5.0)
+        return tape.gradient(y, w)      # was 97.5 = 3 * 25 * 1.3 after the assignment
+
+    if assign:
+        with pytest.raises(LookupError, match=r"'.*' was assigned \(made at .*w.assign\(5.0\)\) after the While"):
+            f(tf.constant(1.3, F64))
+    else:
+        assert float(f(tf.constant(1.3, F64))) == pytest.approx(3 * 0.81 * 1.3)
+
+
+@pytest.mark.parametrize("assign", [False, True])
+def test_a_variable_assigned_after_the_function_that_reads_it_tape_outside(assign):
+    w = tf.Variable(0.9, dtype=F64)
+    f = tf.function(_power_of_w(w))
+    with tf.GradientTape(persistent=True) as tape:
+        y = f(tf.constant(1.3, F64))
+    if assign:
+        w.assign(5.0)
+        with pytest.raises(LookupError, match="was assigned after the Call op that reads it"):
+            tape.gradient(y, w)
+    else:
+        assert float(tape.gradient(y, w)) == pytest.approx(3 * 0.81 * 1.3)
