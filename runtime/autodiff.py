@@ -204,7 +204,10 @@ class GradientTape:
             raise RuntimeError("A non-persistent GradientTape can compute one set of gradients only; "
                                "create it with GradientTape(persistent=True) to call gradient() again.")
         self._used = True
-        with self.stop_recording():
+        # as in TensorFlow, a persistent tape asked inside its `with` block records the gradient's own ops:
+        # asked again, it gives the gradient's gradient
+        recording = contextlib.nullcontext() if self._persistent else self.stop_recording()
+        with recording:
             grads, by_handle = self._backward(nest.flatten(target), output_gradients)
             flat = [self._gradient_of(s, grads, by_handle, unconnected_gradients) for s in nest.flatten(sources)]
         return nest.pack(sources, flat)

@@ -150,3 +150,29 @@ def test_a_variable_assigned_after_the_function_that_reads_it_tape_outside(assig
             tape.gradient(y, w)
     else:
         assert float(tape.gradient(y, w)) == pytest.approx(3 * 0.81 * 1.3)
+
+
+# --- a persistent tape asked inside its block ---------------------------------------------------------------
+
+def cube_or_sine(x):
+    if x > 0:
+        y = x * x * x
+    else:
+        y = tf.sin(x) * x
+    return y
+
+
+def _second_derivative_with_one_persistent_tape(x):
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = cube_or_sine(x)
+        dy = tape.gradient(y, x)        # recorded by the tape itself, as TensorFlow does
+    return tape.gradient(dy, x)
+
+
+@pytest.mark.parametrize("x, expected", [(1.3, 6 * 1.3), (-0.6, 2 * np.cos(-0.6) + 0.6 * np.sin(-0.6))])
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "in a function"])
+def test_a_persistent_tape_asked_inside_its_block_gives_second_derivatives(x, expected, traced):
+    second = tf.function(_second_derivative_with_one_persistent_tape) if traced else \
+        _second_derivative_with_one_persistent_tape
+    assert float(second(tf.constant(x, F64))) == pytest.approx(expected)   # was None
