@@ -176,3 +176,24 @@ def test_a_persistent_tape_asked_inside_its_block_gives_second_derivatives(x, ex
     second = tf.function(_second_derivative_with_one_persistent_tape) if traced else \
         _second_derivative_with_one_persistent_tape
     assert float(second(tf.constant(x, F64))) == pytest.approx(expected)   # was None
+
+
+# --- iterating an eager tensor under a tape ------------------------------------------------------------------
+
+def weighted_running_sum(x):
+    s = tf.constant(0.0, F64)
+    for v in x:                         # eagerly, EagerTensor.__iter__; in a function, a staged loop
+        s = s * v + v * v
+    return s
+
+
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "in a function"])
+def test_a_loop_over_the_rows_of_a_watched_tensor_is_differentiated(traced):
+    x = tf.constant([0.7, 1.3, -0.4], F64)
+    f = tf.function(weighted_running_sum) if traced else weighted_running_sum
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    # s = (x0^2 x1 + x1^2) x2 + x2^2; eagerly the rows came from NumPy, unseen by the tape: None
+    expected = [2 * 0.7 * 1.3 * -0.4, (0.7 ** 2 + 2 * 1.3) * -0.4, 0.7 ** 2 * 1.3 + 1.3 ** 2 + 2 * -0.4]
+    np.testing.assert_allclose(tape.gradient(y, x), expected)
