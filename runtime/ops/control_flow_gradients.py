@@ -31,6 +31,7 @@ from runtime.graph import FuncGraph, building, made_at
 from runtime.interpret import interpret, needed_ops, reapply, replay, unrepeatable_ops
 from runtime.ops import array_ops, math_ops, registry
 from runtime.tensor_array import TensorArray
+from runtime.variables import VariableHandle
 
 
 def _check_repeatable(op_type: str, *graphs) -> None:
@@ -200,13 +201,14 @@ def call_gradient(grads, inputs, outputs, function, graph, captures, variable_ha
     """Run the function's gradient graph (traced once per set of watched variables and gradient
     types, then compiled): replayed op by op when a tape records here (gradients of gradients),
     else by the executor."""
-    backward, executable = _call_gradient_graph(graph, captures, variable_handles, inputs, grads)
+    backward, executable, connected = _call_gradient_graph(graph, captures, variable_handles, inputs, grads)
     feeds = [*inputs, *grads]
     if any(tape._recording for tape in registry.context.tapes):
         found = replay(backward, feeds, backward.outputs)
     else:
         found = [registry.wrap(v) for v in executable.run(*(_scalar(t._value) for t in feeds))]
-    return tuple(g if differentiable(x) else None for g, x in zip(found, inputs)) + tuple(found[len(inputs):])
+    # None where the outputs do not depend on the input or variable, as a tape gives for the ops run eagerly
+    return tuple(g if joined else None for g, joined in zip(found, connected))
 
 
 def _scalar(value):
@@ -218,13 +220,14 @@ def _call_gradient_graph(graph, captures, handles, inputs, grads):
            tuple((g.dtype, tuple(g.shape.dims)) for g in grads))
     cache = graph.__dict__.setdefault("_call_gradients", {})
     if key not in cache:
-        backward = _trace_call_gradient(graph, captures, handles, inputs, grads)
-        cache[key] = backward, compile_graph(backward, backward.outputs, backward.name)
+        backward, connected = _trace_call_gradient(graph, captures, handles, inputs, grads)
+        cache[key] = backward, compile_graph(backward, backward.outputs, backward.name), connected
     return cache[key]
 
 
-def _trace_call_gradient(graph, captures, handles, inputs, grads) -> FuncGraph:
-    """d(graph's outputs, weighted by the upstream gradients)/d(each input, then each handle)."""
+def _trace_call_gradient(graph, captures, handles, inputs, grads) -> tuple[FuncGraph, list]:
+    """d(graph's outputs, weighted by the upstream gradients)/d(each input, then each handle), zeros where
+    they do not depend on it; and for each, whether they do."""
     backward = FuncGraph(f"{graph.name}_gradient")
     with building(backward):
         xs = [backward.placeholder(t.dtype, t.shape, f"x{i}") for i, t in enumerate(inputs)]
@@ -234,6 +237,14 @@ def _trace_call_gradient(graph, captures, handles, inputs, grads) -> FuncGraph:
         with GradientTape() as tape:
             tape.watch([x for x in xs if differentiable(x)] + list(handles))
             outs = interpret(graph, xs[:n], graph.outputs, reapply, with_effects=False, known=known)
-        found = tape.gradient(outs, [*xs, *handles], output_gradients=dys, unconnected_gradients="zero")
-        backward.outputs = [backward.capture(g) for g in found]
-    return backward
+        found = tape.gradient(outs, [*xs, *handles], output_gradients=dys)
+        connected = [g is not None and (i >= len(xs) or differentiable(xs[i])) for i, g in enumerate(found)]
+        backward.outputs = [backward.capture(g if g is not None else _zeros_of(source))
+                            for g, source in zip(found, [*xs, *handles])]
+    return backward, connected
+
+
+def _zeros_of(source):
+    if isinstance(source, VariableHandle):
+        return array_ops.zeros(source.shape.as_list(), dtype=source.dtype)
+    return zeros_for(source)

@@ -197,3 +197,30 @@ def test_a_loop_over_the_rows_of_a_watched_tensor_is_differentiated(traced):
     # s = (x0^2 x1 + x1^2) x2 + x2^2; eagerly the rows came from NumPy, unseen by the tape: None
     expected = [2 * 0.7 * 1.3 * -0.4, (0.7 ** 2 + 2 * 1.3) * -0.4, 0.7 ** 2 * 1.3 + 1.3 ** 2 + 2 * -0.4]
     np.testing.assert_allclose(tape.gradient(y, x), expected)
+
+
+# --- what does not depend on the source -------------------------------------------------------------------
+
+def constant_unless_positive(x):
+    c = tf.constant(3.0, F64)
+    if x > 0:
+        c = c * 2.0
+    return c
+
+
+@pytest.mark.parametrize("placement", ["eager", "tape inside", "tape outside"])
+def test_a_value_that_does_not_depend_on_the_source_has_no_gradient_in_every_placement(placement):
+    got = _in_every_placement(constant_unless_positive, 1.5)[placement]
+    assert got is None      # as TensorFlow; the function's Call rule gave zeros with the tape outside
+
+
+
+def test_the_tape_outside_a_function_gives_none_or_zeros_for_what_its_outputs_do_not_depend_on():
+    w = tf.Variable(2.0, dtype=F64)
+    f = tf.function(lambda x: constant_unless_positive(x) * tf.stop_gradient(w))
+    x = tf.constant(1.5, F64)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = f(x)
+    assert tape.gradient(y, [x, w]) == [None, None]
+    assert [float(g) for g in tape.gradient(y, [x, w], unconnected_gradients="zero")] == [0.0, 0.0]
