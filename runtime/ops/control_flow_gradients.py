@@ -160,7 +160,7 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
         summed = [add_gradients(a, b) for a, b in zip(gradients[len(loop_floats):], to_rest)]
         return (k, *to_state, *summed)
 
-    result = while_loop(more, back_step, (count, *start))
+    result = while_loop(more, back_step, (count, *start), relax_shapes=True)   # their gradients may change shape too
     return _by_input(inputs, result[1:], loop_floats, ext_floats, body_inputs)
 
 
@@ -181,7 +181,7 @@ def _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs
         return (i + 1, *state, *saved)
 
     saved = [TensorArray(spec.dtype, size=0, dynamic_size=True, element_shape=spec.shape) for spec in output_specs]
-    final = while_loop(more, step, (0, *inputs[:n], *saved))
+    final = while_loop(more, step, (0, *inputs[:n], *saved), relax_shapes=True)   # loop variables may change shape
     return final[0], list(final[1 + n:])
 
 

@@ -224,3 +224,26 @@ def test_the_tape_outside_a_function_gives_none_or_zeros_for_what_its_outputs_do
         y = f(x)
     assert tape.gradient(y, [x, w]) == [None, None]
     assert [float(g) for g in tape.gradient(y, [x, w], unconnected_gradients="zero")] == [0.0, 0.0]
+
+
+# --- a loop variable whose shape changes ---------------------------------------------------------------------
+
+def doubling_length(x):
+    y = x[:1]
+    for _ in tf.range(3):               # autograph relaxes y's shape to (None,)
+        y = tf.reshape(tf.sin(tf.expand_dims(y, 1) * tf.stack([x[1], x[0]])), [-1])
+    return tf.reduce_sum(y * y)
+
+
+def test_a_loop_variable_that_changes_shape_is_differentiated():
+    # the While's rule ran its own loops with shapes fixed: a ControlFlowError naming the user's tape line
+    x0 = np.array([0.7, 1.3])
+    eps = 1e-6
+    expected = [(float(doubling_length(tf.constant(x0 + d))) - float(doubling_length(tf.constant(x0 - d)))) / (2 * eps)
+                for d in np.eye(2) * eps]
+
+    def tape_inside(x):
+        return _gradient(doubling_length, x)
+    for got in (tape_inside(tf.constant(x0)), tf.function(tape_inside)(tf.constant(x0)),
+                _gradient(tf.function(doubling_length), tf.constant(x0))):
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
