@@ -281,7 +281,7 @@ def _check_not_assigned_since(entry: _Entry) -> None:
         where = ""
     else:
         ids = {id(h) for h in entry.handles}
-        assignments = [op for op in _walk_ops(graph.operations[since:]) if op.opdef.stateful
+        assignments = [op for op in _walk_ops(_operations_since(graph, since)) if op.opdef.stateful
                        and op.type != "ReadVariableOp" and id(op.attrs.get("handle")) in ids]
         changed = [assignments[0].attrs["handle"]] if assignments else []
         where = _where(assignments[0].location) if assignments else ""
@@ -290,6 +290,16 @@ def _check_not_assigned_since(entry: _Entry) -> None:
             f"GradientTape.gradient: the Variable '{changed[0].name}' was assigned{where} after the "
             f"{entry.name} op that reads it was recorded; its gradient would read the Variable again and "
             "differentiate at the new value. Compute the gradient before assigning the Variable.")
+
+
+def _operations_since(graph, since: int) -> list:
+    """The ops made after `graph` had `since` of them, up to now: its later ops, and every op of the graphs
+    being built inside it (a loop body traced now, whose While is not in `graph` yet)."""
+    found, current = [], registry.context.graph
+    while current is not None and current is not graph:
+        found += current.operations
+        current = current.outer_graph
+    return graph.operations[since:] + found
 
 
 def _walk_ops(operations):

@@ -247,3 +247,23 @@ def test_a_loop_variable_that_changes_shape_is_differentiated():
     for got in (tape_inside(tf.constant(x0)), tf.function(tape_inside)(tf.constant(x0)),
                 _gradient(tf.function(doubling_length), tf.constant(x0))):
         np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def test_a_variable_assigned_in_a_loop_body_before_the_gradient_is_asked_there():
+    w = tf.Variable(0.9, dtype=F64)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape(persistent=True) as tape:
+            if x > 0:
+                y = x * w * w
+            else:
+                y = x
+        g = tf.zeros([], F64)
+        for _ in tf.range(2):
+            w.assign_add(1.0)
+            g = g + tape.gradient(y, w)     # was 12.48: the Cond's rule read w after each assignment
+        return g
+
+    with pytest.raises(LookupError, match=r"assigned \(made at .*w.assign_add\(1.0\)\) after the Cond"):
+        f(tf.constant(1.3, F64))
