@@ -68,7 +68,7 @@ def _replayed_assignment(graphs):
 def _replayed_ops(graph):
     """The ops a replay of `graph`'s outputs runs: the ones they need, and all of the graphs nested in
     those (a Cond's or While's kernel runs its graphs with their effects)."""
-    for op in needed_ops(graph, graph.outputs, with_effects=False):
+    for op in needed_ops(graph, graph.outputs, with_effects=False, controls=False):
         yield op
         for _, sub in op.subgraphs():
             yield from _walk(sub)
@@ -87,11 +87,14 @@ def _on_one_line(where: str) -> str:
 
 def graph_gradient(graph, feeds: list, output_gradients: list, handles=()) -> list:
     """d(graph's outputs, weighted by `output_gradients`)/d(each feed, then each handle), with zeros
-    where there is no dependence. A tensor that feeds two inputs gets a gradient for each."""
+    where there is no dependence. A tensor that feeds two inputs gets a gradient for each. The replay
+    follows the ops' inputs only, not the order of stateful ops: `_check_repeatable` has refused graphs
+    where an assignment changes what they read, so a read need not wait for another Variable's assignment
+    (which would be made again)."""
     feeds = _distinct(feeds)
     with GradientTape() as tape:
         tape.watch([f for f in feeds if differentiable(f)])
-        outs = replay(graph, feeds, graph.outputs, with_effects=False)
+        outs = replay(graph, feeds, graph.outputs, with_effects=False, controls=False)
     return tape.gradient(outs, [*feeds, *handles], output_gradients=output_gradients, unconnected_gradients="zero")
 
 
@@ -172,12 +175,13 @@ def _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
 
     def more(i, *rest):
-        test = replay(cond_graph, [*rest[:n], *cond_ext], cond_graph.outputs, with_effects=False)[0]
+        test = replay(cond_graph, [*rest[:n], *cond_ext], cond_graph.outputs, with_effects=False,
+                      controls=False)[0]
         return test if limit is None else math_ops.logical_and(math_ops.less(i, limit), test)
 
     def step(i, *rest):
         saved = [ta.write(i, v) for ta, v in zip(rest[n:], rest[:n])]
-        state = replay(body_graph, [*rest[:n], *body_ext], body_graph.outputs, with_effects=False)
+        state = replay(body_graph, [*rest[:n], *body_ext], body_graph.outputs, with_effects=False, controls=False)
         return (i + 1, *state, *saved)
 
     saved = [TensorArray(spec.dtype, size=0, dynamic_size=True, element_shape=spec.shape) for spec in output_specs]

@@ -90,6 +90,28 @@ def test_a_branch_that_assigns_a_variable_it_reads_refuses_its_gradient():
         f(tf.constant(1.3, F64))
 
 
+@pytest.mark.parametrize("construct", ["loop", "branch"])
+def test_a_counter_assigned_before_a_read_of_another_variable_is_not_assigned_again_by_the_gradient(construct):
+    w = tf.Variable(0.9, dtype=F64)
+    counter = tf.Variable(0.0, trainable=False)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            y = x
+            if construct == "loop":
+                for _ in tf.range(3):
+                    counter.assign_add(1.0)     # the read of w below comes after it in program order
+                    y = y * w
+            elif x > 0:
+                counter.assign_add(1.0)
+                y = y * w * w * w
+        return tape.gradient(y, w)
+
+    assert float(f(tf.constant(1.3, F64))) == pytest.approx(3 * 0.81 * 1.3)
+    assert float(counter) == {"loop": 3.0, "branch": 1.0}[construct]    # the replays assigned again: 9.0, 2.0
+
+
 def test_a_loop_that_assigns_a_variable_it_does_not_read_keeps_its_gradient_and_the_count():
     w = tf.Variable(0.9, dtype=F64)
     counter = tf.Variable(0.0, trainable=False)
