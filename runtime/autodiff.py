@@ -51,6 +51,7 @@ class _Entry:
     multi_output: bool
     handles: tuple = ()
     location: Optional[tuple] = None   # the user's (file, line) for an op without a rule
+    snapshot: Optional[tuple] = None   # what tells whether `handles` were assigned since: see _snapshot
 
 
 def differentiable(t) -> bool:
@@ -150,7 +151,7 @@ class GradientTape:
             self._tracked[id(t)] = t
         location = None if op.grad is not None else _location(outputs)
         self._entries.append(_Entry(op.name, op.grad, tuple(inputs), outputs, attrs, op.multi_output, handles,
-                                    location))
+                                    location, _snapshot(handles) if handles else None))
 
     def _record_read(self, handle: VariableHandle, out) -> None:
         if not self._watches(handle):
@@ -203,7 +204,10 @@ class GradientTape:
             raise RuntimeError("A non-persistent GradientTape can compute one set of gradients only; "
                                "create it with GradientTape(persistent=True) to call gradient() again.")
         self._used = True
-        with self.stop_recording():
+        # as in TensorFlow, a persistent tape asked inside its `with` block records the gradient's own ops:
+        # asked again, it gives the gradient's gradient
+        recording = contextlib.nullcontext() if self._persistent else self.stop_recording()
+        with recording:
             grads, by_handle = self._backward(nest.flatten(target), output_gradients)
             flat = [self._gradient_of(s, grads, by_handle, unconnected_gradients) for s in nest.flatten(sources)]
         return nest.pack(sources, flat)
@@ -238,6 +242,8 @@ class GradientTape:
                 f"No gradient defined for the op {entry.name}{_where(entry.location)}: GradientTape cannot "
                 "differentiate through it. Wrap the computation in runtime.custom_gradient, or apply "
                 "runtime.stop_gradient before it.")
+        if entry.handles:
+            _check_not_assigned_since(entry)
         upstream = [g if g is not None else zeros_for(o) for g, o in zip(upstream, entry.outputs)]
         attrs = {**entry.attrs, "variable_handles": entry.handles} if entry.handles else entry.attrs
         if entry.multi_output:
@@ -255,6 +261,52 @@ class GradientTape:
         if total is None and unconnected == "zero":
             return _zeros_shaped_like(source)
         return total
+
+
+def _snapshot(handles: tuple) -> tuple:
+    """What `_check_not_assigned_since` compares with: eagerly the handles' arrays (an assignment replaces
+    the array, never writes into it); while tracing, the graph and how many ops it has."""
+    graph = registry.context.graph
+    if graph is None:
+        return (None, tuple(h.value for h in handles))
+    return (graph, len(graph.operations))
+
+
+def _check_not_assigned_since(entry: _Entry) -> None:
+    """The rules of ops holding graphs (Cond, While, a function's Call) read the Variables again when they
+    run: refuse if one was assigned after the op was recorded, which would differentiate at another value."""
+    graph, since = entry.snapshot
+    if graph is None:
+        changed = [h for h, value in zip(entry.handles, since) if h.value is not value]
+        where = ""
+    else:
+        ids = {id(h) for h in entry.handles}
+        assignments = [op for op in _walk_ops(_operations_since(graph, since)) if op.opdef.stateful
+                       and op.type != "ReadVariableOp" and id(op.attrs.get("handle")) in ids]
+        changed = [assignments[0].attrs["handle"]] if assignments else []
+        where = _where(assignments[0].location) if assignments else ""
+    if changed:
+        raise LookupError(
+            f"GradientTape.gradient: the Variable '{changed[0].name}' was assigned{where} after the "
+            f"{entry.name} op that reads it was recorded; its gradient would read the Variable again and "
+            "differentiate at the new value. Compute the gradient before assigning the Variable.")
+
+
+def _operations_since(graph, since: int) -> list:
+    """The ops made after `graph` had `since` of them, up to now: its later ops, and every op of the graphs
+    being built inside it (a loop body traced now, whose While is not in `graph` yet)."""
+    found, current = [], registry.context.graph
+    while current is not None and current is not graph:
+        found += current.operations
+        current = current.outer_graph
+    return graph.operations[since:] + found
+
+
+def _walk_ops(operations):
+    for op in operations:
+        yield op
+        for _, sub in op.subgraphs():
+            yield from _walk_ops(sub.operations)
 
 
 def _zeros_shaped_like(source):

@@ -27,18 +27,19 @@ from runtime.ops.registry import Spec
 ApplyOp = Callable[[object, list], list]
 
 
-def needed_ops(graph, wanted: list, with_effects: bool = True) -> list:
-    """The ops `wanted` depends on (and, `with_effects`, every stateful op), in program order.
+def needed_ops(graph, wanted: list, with_effects: bool = True, controls: bool = True) -> list:
+    """The ops `wanted` depends on (and, `with_effects`, every stateful op), in program order; without
+    `controls`, through their inputs only, not the stateful ops that came before them.
     Cached on the graph: a loop body is interpreted once per iteration."""
-    key = (tuple(id(t) for t in wanted), with_effects, len(graph.operations))
+    key = (tuple(id(t) for t in wanted), with_effects, controls, len(graph.operations))
     cache = graph.__dict__.setdefault("_needed_ops", {})
     found = cache.get(key)
     if found is None:
-        found = cache[key] = _needed_ops(graph, wanted, with_effects)
+        found = cache[key] = _needed_ops(graph, wanted, with_effects, controls)
     return found
 
 
-def _needed_ops(graph, wanted: list, with_effects: bool) -> list:
+def _needed_ops(graph, wanted: list, with_effects: bool, controls: bool) -> list:
     needed: set[int] = set()
     stack = [t.op for t in wanted if _is_tensor_of(t, graph)]
     if with_effects:
@@ -48,7 +49,8 @@ def _needed_ops(graph, wanted: list, with_effects: bool) -> list:
         if id(op) not in needed:
             needed.add(id(op))
             stack.extend(t.op for t in op.inputs)
-            stack.extend(op.control_inputs)
+            if controls:
+                stack.extend(op.control_inputs)
     return [op for op in graph.operations if id(op) in needed and op.type != "Placeholder"]
 
 
@@ -75,14 +77,15 @@ def _is_tensor_of(value, graph) -> bool:
 
 
 def interpret(graph, feeds: list, wanted: list, apply_op: ApplyOp, with_effects: bool = True,
-              known: Optional[dict] = None) -> list:
+              known: Optional[dict] = None, controls: bool = True) -> list:
     """The values of `wanted` (tensors of `graph`; anything else is returned as it is), with
     `graph.inputs` fed by `feeds` and every op evaluated by `apply_op`. `known` maps ids of
-    tensors of `graph` to values that stand for them (they are not computed)."""
+    tensors of `graph` to values that stand for them (they are not computed). `controls`: see
+    `needed_ops`."""
     env = dict(known) if known else {}
     for placeholder, value in zip(graph.inputs, feeds):
         env[id(placeholder)] = value
-    for op in needed_ops(graph, wanted, with_effects):
+    for op in needed_ops(graph, wanted, with_effects, controls):
         if op.outputs and id(op.outputs[0]) in env:   # a `known` value
             continue
         results = apply_op(op, [env[id(t)] for t in op.inputs])
@@ -110,12 +113,12 @@ def reapply(op, inputs: list) -> list:
     return out if op.opdef.multi_output else [out]
 
 
-def replay(graph, feeds: list, wanted: list, with_effects: bool = True) -> list:
+def replay(graph, feeds: list, wanted: list, with_effects: bool = True, controls: bool = True) -> list:
     """`interpret` with `reapply`: the ops run eagerly, or are recorded into the graph being traced,
     and GradientTapes record them. A constant the graph made for an eager tensor it captured stands
     for that very tensor, so a tape that watches it sees its uses."""
     known = {id(const): original for original, const in graph._eager_captures.values()}
-    return interpret(graph, feeds, wanted, reapply, with_effects, known)
+    return interpret(graph, feeds, wanted, reapply, with_effects, known, controls)
 
 
 def inline_into(target, prefix: str) -> ApplyOp:

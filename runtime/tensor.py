@@ -96,6 +96,10 @@ class EagerTensor(Tensor):
     def __iter__(self):
         if self._value.ndim == 0:
             raise TypeError("Cannot iterate over a scalar tensor.")
+        from runtime.ops import registry  # import cycle: registry imports this module
+
+        if registry.context.tapes:   # slices a tape records, so that gradients flow through the loop
+            return (self[i] for i in range(len(self._value)))
         return (EagerTensor._from_numpy(v) for v in self._value)
 
     def __hash__(self) -> int:

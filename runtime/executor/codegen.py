@@ -306,7 +306,7 @@ class _Codegen:
         if op.outputs[0].shape.rank != 0:
             return self.emit_call(op, expr, names, lines, depth)
         pad = "    " * depth
-        arithmetic, variable = op.attrs["op"], op.attrs["name"]
+        arithmetic, variable = op.attrs["arithmetic"], op.attrs["variable"]
         form = python_ints.PYTHON_INT_FORMS[arithmetic]
         args = [f"({a})" if a.startswith("-") else a for a in (expr(t, INT) for t in op.inputs)]  # `x - (-1)`
         if isinstance(form, str):

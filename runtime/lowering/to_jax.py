@@ -539,7 +539,7 @@ def _exact_int32(lowering: Lowering, op, *values):
     """A Python int's arithmetic (runtime/ops/python_ints.py): the int32 result, and a failed check where it
     wrapped, which raises the executor's error (naming the variable) after the call."""
     x, y = (jnp.asarray(materialised(v), jnp.int32) for v in (*values, values[0])[:2])
-    arithmetic = op.attrs["op"]
+    arithmetic = op.attrs["arithmetic"]
     operands = (x, jnp.maximum(y, 0)) if arithmetic == "Pow" else values   # a negative power fails the check
     result = LOWERINGS[arithmetic](*operands)
     _failing(lowering, op, jnp.any(_INT32_FAILS[arithmetic](x, y, result)), values)

@@ -28,13 +28,15 @@ from runtime.autodiff import GradientTape, add_gradients, differentiable, zeros_
 from runtime.control_flow import cond, while_loop
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building, made_at
-from runtime.interpret import interpret, reapply, replay, unrepeatable_ops
+from runtime.interpret import interpret, needed_ops, reapply, replay, unrepeatable_ops
 from runtime.ops import array_ops, math_ops, registry
 from runtime.tensor_array import TensorArray
+from runtime.variables import VariableHandle
 
 
 def _check_repeatable(op_type: str, *graphs) -> None:
-    """The Cond/While rules replay their graphs: a random draw there would be drawn again."""
+    """The Cond/While rules replay their graphs: a random draw there would be drawn again, and an
+    assignment would be made again or leave a replayed read seeing another value than the op saw."""
     for graph in graphs:
         for op in unrepeatable_ops(graph):
             if op.type.startswith("Random"):
@@ -42,6 +44,41 @@ def _check_repeatable(op_type: str, *graphs) -> None:
                     f"No gradient through a {op_type} whose branch or body draws random numbers ({op.type}"
                     f"{_on_one_line(made_at(op))}): its gradient would replay the draw. Draw the numbers before the "
                     f"{op_type.lower()} and pass them in.")
+    assignment = _replayed_assignment(graphs)
+    if assignment is not None:
+        raise LookupError(
+            f"No gradient through a {op_type} whose branch or body assigns the Variable "
+            f"'{assignment.attrs['handle'].name}' ({assignment.type}{_on_one_line(made_at(assignment))}) and reads "
+            f"it or needs the assignment: its gradient replays the {op_type.lower()}, which would assign again and "
+            "read values the first run did not see. Assign after the gradient is computed, or keep the values "
+            f"in tensors carried by the {op_type.lower()} and assign them once after it.")
+
+
+def _replayed_assignment(graphs):
+    """An assignment in `graphs` that a replay of their outputs would run again, or one to a Variable the
+    graphs also read (a replayed read would see the value after every assignment); None if there is none."""
+    assignments = [op for graph in graphs for op in unrepeatable_ops(graph) if "handle" in op.attrs]
+    if not assignments:
+        return None
+    read = {id(op.attrs["handle"]) for graph in graphs for op in _walk(graph) if op.type == "ReadVariableOp"}
+    replayed = {id(op) for graph in graphs for op in _replayed_ops(graph)}
+    return next((op for op in assignments if id(op) in replayed or id(op.attrs["handle"]) in read), None)
+
+
+def _replayed_ops(graph):
+    """The ops a replay of `graph`'s outputs runs: the ones they need, and all of the graphs nested in
+    those (a Cond's or While's kernel runs its graphs with their effects)."""
+    for op in needed_ops(graph, graph.outputs, with_effects=False, controls=False):
+        yield op
+        for _, sub in op.subgraphs():
+            yield from _walk(sub)
+
+
+def _walk(graph):
+    for op in graph.operations:
+        yield op
+        for _, sub in op.subgraphs():
+            yield from _walk(sub)
 
 
 def _on_one_line(where: str) -> str:
@@ -50,11 +87,14 @@ def _on_one_line(where: str) -> str:
 
 def graph_gradient(graph, feeds: list, output_gradients: list, handles=()) -> list:
     """d(graph's outputs, weighted by `output_gradients`)/d(each feed, then each handle), with zeros
-    where there is no dependence. A tensor that feeds two inputs gets a gradient for each."""
+    where there is no dependence. A tensor that feeds two inputs gets a gradient for each. The replay
+    follows the ops' inputs only, not the order of stateful ops: `_check_repeatable` has refused graphs
+    where an assignment changes what they read, so a read need not wait for another Variable's assignment
+    (which would be made again)."""
     feeds = _distinct(feeds)
     with GradientTape() as tape:
         tape.watch([f for f in feeds if differentiable(f)])
-        outs = replay(graph, feeds, graph.outputs, with_effects=False)
+        outs = replay(graph, feeds, graph.outputs, with_effects=False, controls=False)
     return tape.gradient(outs, [*feeds, *handles], output_gradients=output_gradients, unconnected_gradients="zero")
 
 
@@ -123,7 +163,7 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
         summed = [add_gradients(a, b) for a, b in zip(gradients[len(loop_floats):], to_rest)]
         return (k, *to_state, *summed)
 
-    result = while_loop(more, back_step, (count, *start))
+    result = while_loop(more, back_step, (count, *start), relax_shapes=True)   # their gradients may change shape too
     return _by_input(inputs, result[1:], loop_floats, ext_floats, body_inputs)
 
 
@@ -135,16 +175,17 @@ def _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
 
     def more(i, *rest):
-        test = replay(cond_graph, [*rest[:n], *cond_ext], cond_graph.outputs, with_effects=False)[0]
+        test = replay(cond_graph, [*rest[:n], *cond_ext], cond_graph.outputs, with_effects=False,
+                      controls=False)[0]
         return test if limit is None else math_ops.logical_and(math_ops.less(i, limit), test)
 
     def step(i, *rest):
         saved = [ta.write(i, v) for ta, v in zip(rest[n:], rest[:n])]
-        state = replay(body_graph, [*rest[:n], *body_ext], body_graph.outputs, with_effects=False)
+        state = replay(body_graph, [*rest[:n], *body_ext], body_graph.outputs, with_effects=False, controls=False)
         return (i + 1, *state, *saved)
 
     saved = [TensorArray(spec.dtype, size=0, dynamic_size=True, element_shape=spec.shape) for spec in output_specs]
-    final = while_loop(more, step, (0, *inputs[:n], *saved))
+    final = while_loop(more, step, (0, *inputs[:n], *saved), relax_shapes=True)   # loop variables may change shape
     return final[0], list(final[1 + n:])
 
 
@@ -164,13 +205,14 @@ def call_gradient(grads, inputs, outputs, function, graph, captures, variable_ha
     """Run the function's gradient graph (traced once per set of watched variables and gradient
     types, then compiled): replayed op by op when a tape records here (gradients of gradients),
     else by the executor."""
-    backward, executable = _call_gradient_graph(graph, captures, variable_handles, inputs, grads)
+    backward, executable, connected = _call_gradient_graph(graph, captures, variable_handles, inputs, grads)
     feeds = [*inputs, *grads]
     if any(tape._recording for tape in registry.context.tapes):
         found = replay(backward, feeds, backward.outputs)
     else:
         found = [registry.wrap(v) for v in executable.run(*(_scalar(t._value) for t in feeds))]
-    return tuple(g if differentiable(x) else None for g, x in zip(found, inputs)) + tuple(found[len(inputs):])
+    # None where the outputs do not depend on the input or variable, as a tape gives for the ops run eagerly
+    return tuple(g if joined else None for g, joined in zip(found, connected))
 
 
 def _scalar(value):
@@ -182,13 +224,14 @@ def _call_gradient_graph(graph, captures, handles, inputs, grads):
            tuple((g.dtype, tuple(g.shape.dims)) for g in grads))
     cache = graph.__dict__.setdefault("_call_gradients", {})
     if key not in cache:
-        backward = _trace_call_gradient(graph, captures, handles, inputs, grads)
-        cache[key] = backward, compile_graph(backward, backward.outputs, backward.name)
+        backward, connected = _trace_call_gradient(graph, captures, handles, inputs, grads)
+        cache[key] = backward, compile_graph(backward, backward.outputs, backward.name), connected
     return cache[key]
 
 
-def _trace_call_gradient(graph, captures, handles, inputs, grads) -> FuncGraph:
-    """d(graph's outputs, weighted by the upstream gradients)/d(each input, then each handle)."""
+def _trace_call_gradient(graph, captures, handles, inputs, grads) -> tuple[FuncGraph, list]:
+    """d(graph's outputs, weighted by the upstream gradients)/d(each input, then each handle), zeros where
+    they do not depend on it; and for each, whether they do."""
     backward = FuncGraph(f"{graph.name}_gradient")
     with building(backward):
         xs = [backward.placeholder(t.dtype, t.shape, f"x{i}") for i, t in enumerate(inputs)]
@@ -198,6 +241,14 @@ def _trace_call_gradient(graph, captures, handles, inputs, grads) -> FuncGraph:
         with GradientTape() as tape:
             tape.watch([x for x in xs if differentiable(x)] + list(handles))
             outs = interpret(graph, xs[:n], graph.outputs, reapply, with_effects=False, known=known)
-        found = tape.gradient(outs, [*xs, *handles], output_gradients=dys, unconnected_gradients="zero")
-        backward.outputs = [backward.capture(g) for g in found]
-    return backward
+        found = tape.gradient(outs, [*xs, *handles], output_gradients=dys)
+        connected = [g is not None and (i >= len(xs) or differentiable(xs[i])) for i, g in enumerate(found)]
+        backward.outputs = [backward.capture(g if g is not None else _zeros_of(source))
+                            for g, source in zip(found, [*xs, *handles])]
+    return backward, connected
+
+
+def _zeros_of(source):
+    if isinstance(source, VariableHandle):
+        return array_ops.zeros(source.shape.as_list(), dtype=source.dtype)
+    return zeros_for(source)

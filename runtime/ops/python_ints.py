@@ -47,24 +47,24 @@ KEPT = frozenset({"FloorMod", "Maximum", "Minimum", "Identity", "Sign"})
 INT32_RANGE = (-2 ** 31, 2 ** 31 - 1)
 
 
-def _exact_int32(x, y=None, *, op: str, name: str, where: str):
-    """`op` on the int32 `x` (and `y`), computed exactly: an error naming the variable if it doesn't fit int32."""
-    if op in _DOMAIN:
-        _check_domain(op, y)
+def _exact_int32(x, y=None, *, arithmetic: str, variable: str, where: str):
+    """`arithmetic` on the int32 `x` (and `y`), computed exactly: an error naming the variable if it doesn't fit int32."""
+    if arithmetic in _DOMAIN:
+        _check_domain(arithmetic, y)
     if x.__class__ is _INT32 and (y is None or y.__class__ is _INT32):   # 0-d: Python int arithmetic, fast
-        exact, fast = _SCALAR[op]
+        exact, fast = _SCALAR[arithmetic]
         if y is None:
             if -2147483648 <= exact(int(x)) <= 2147483647:
                 return fast(x)
-            raise overflow(exact(int(x)), name, where)
+            raise overflow(exact(int(x)), variable, where)
         if -2147483648 <= exact(int(x), int(y)) <= 2147483647:
             return fast(x, y)
-        raise overflow(exact(int(x), int(y)), name, where)
+        raise overflow(exact(int(x), int(y)), variable, where)
     values = (x,) if y is None else (x, y)
-    exact = np.asarray(_EXACT[op](*(np.asarray(v, np.int64) for v in values)))
+    exact = np.asarray(_EXACT[arithmetic](*(np.asarray(v, np.int64) for v in values)))
     outside = (exact < INT32_RANGE[0]) | (exact > INT32_RANGE[1])
     if outside.any():
-        raise overflow(exact.flat[int(np.argmax(outside))], name, where)
+        raise overflow(exact.flat[int(np.argmax(outside))], variable, where)
     out = exact.astype(np.int32)
     return out[()] if out.ndim == 0 else out
 
@@ -120,14 +120,14 @@ def overflow(value, name: str, where: str) -> InvalidArgumentError:
         f"runtime.constant(..., runtime.int64) to carry 64 bits.", "ExactInt32")
 
 
-def _infer(*values, op: str, **_) -> Spec:
+def _infer(*values, arithmetic: str, **_) -> Spec:
     from runtime.ops.registry import OPS
 
-    return OPS[op].infer(*values)
+    return OPS[arithmetic].infer(*values)
 
 
 EXACT_INT32 = defop("ExactInt32", _exact_int32, _infer,
-                    doc="The int32 arithmetic `op` computed exactly: an error instead of wrapping around.")
+                    doc="The int32 arithmetic named by `arithmetic` computed exactly: an error instead of wrapping around.")
 
 
 def mark(graph, t, name: str) -> None:
@@ -151,7 +151,7 @@ def exact(graph, op, inputs: tuple, attrs: dict):
         return op, attrs
     from runtime.control_flow import user_location   # import cycle: control_flow imports the ops
 
-    return EXACT_INT32, dict(op=op.name, name=name, where=user_location())
+    return EXACT_INT32, dict(arithmetic=op.name, variable=name, where=user_location())
 
 
 def _python_int_inputs(graph, inputs: tuple):
@@ -169,7 +169,7 @@ def _python_int_inputs(graph, inputs: tuple):
 def propagate(graph, op, inputs: tuple, outputs: list, attrs: dict) -> None:
     """Mark the outputs of an op just recorded that hold Python ints."""
     if op is EXACT_INT32:
-        mark(graph, outputs[0], attrs["name"])
+        mark(graph, outputs[0], attrs["variable"])
     elif op.name in KEPT and (name := _python_int_inputs(graph, inputs)) is not None:
         mark(graph, outputs[0], name)
     elif op.name == "Cond":

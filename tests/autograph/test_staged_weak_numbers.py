@@ -324,7 +324,7 @@ def exact_ops(fn, *args) -> list:
     found, graphs = [], [fn.get_concrete_function(*args).graph]
     while graphs:
         for op in graphs.pop().get_operations():
-            found += [op.attrs["op"]] if op.type == "ExactInt32" else []
+            found += [op.attrs["arithmetic"]] if op.type == "ExactInt32" else []
             graphs += [v for v in op.attrs.values() if hasattr(v, "get_operations")]
     return found
 
@@ -535,7 +535,7 @@ def test_the_exact_int32_kernel_on_scalars_and_arrays():
     from runtime.ops.python_ints import EXACT_INT32
 
     def run(*values, op):
-        return EXACT_INT32.kernel(*values, op=op, name="s", where="f.py:1")
+        return EXACT_INT32.kernel(*values, arithmetic=op, variable="s", where="f.py:1")
 
     assert run(np.int32(2 ** 30), np.int32(-1), op="Mul") == -2 ** 30
     assert run(np.int32(3), np.int32(19), op="Pow") == 3 ** 19
