@@ -13,6 +13,7 @@ from jax import lax  # noqa: E402
 
 import autograph as ag  # noqa: E402
 from autograph import backends  # noqa: E402
+from tests.autograph.backends._programs import piecewise, traced_leaves  # noqa: E402
 from autograph.errors import StagingError  # noqa: E402
 
 
@@ -139,38 +140,6 @@ def test_python_scalars_lists_and_static_values_in_branches():
         jit(keeps_a_string)(1.0)          # "" vs "up": depends on the traced condition
     with pytest.raises(StagingError, match="'mode' is the Python str 'down' in one branch"):
         jit(changes_a_string)(1.0)
-
-
-traced_leaves = []
-
-
-def leaf(x):
-    traced_leaves.append(1)
-    return x * 2
-
-
-def piecewise(x):
-    if x < 0:
-        y = 0            # a Python int in the branch traced first: the cast needs a second trace
-    elif x < 1:
-        y = 1
-    elif x < 2:
-        y = 2
-    elif x < 3:
-        y = 3
-    elif x < 4:
-        y = 4
-    elif x < 5:
-        y = 5
-    elif x < 6:
-        y = 6
-    elif x < 7:
-        y = 7
-    elif x < 8:
-        y = 8
-    else:
-        y = leaf(x)
-    return y
 
 
 def test_an_elif_chain_with_python_numbers_traces_linearly():

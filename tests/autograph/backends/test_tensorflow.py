@@ -13,6 +13,7 @@ tf = pytest.importorskip("tensorflow", reason="TensorFlow is not installed (pip 
 
 import autograph as ag  # noqa: E402
 from autograph.errors import StagingError  # noqa: E402
+from tests.autograph.backends._programs import piecewise, traced_leaves  # noqa: E402
 
 function = ag.tensorflow.function
 
@@ -459,38 +460,6 @@ def test_a_number_a_later_iteration_makes_a_float_is_carried_as_float32():
         return s
 
     assert float(function(later)(tf.constant(3))) == 1.0
-
-
-traced_leaves = []
-
-
-def _leaf(x):
-    traced_leaves.append(1)
-    return x * 2
-
-
-def piecewise(x):
-    if x < 0:
-        y = 0            # a Python int in the branch traced first: a float32 tensor last needs a second trace
-    elif x < 1:
-        y = 1
-    elif x < 2:
-        y = 2
-    elif x < 3:
-        y = 3
-    elif x < 4:
-        y = 4
-    elif x < 5:
-        y = 5
-    elif x < 6:
-        y = 6
-    elif x < 7:
-        y = 7
-    elif x < 8:
-        y = 8
-    else:
-        y = _leaf(x)
-    return y
 
 
 def test_an_elif_chain_with_python_numbers_traces_linearly():
