@@ -368,12 +368,20 @@ def _reject_falling_off(did_return, message_fn):
     raise StagingError(message_fn())
 
 
+# JAX's errors for Python meeting a traced value (`x.item()`, `bool(x)`, `int(x)`, `np.asarray(x)`, `x[x > 0]`):
+# a converted function's `except` clauses let them through (converters/exceptions.py), as they would not be
+# raised on concrete values, where Python's answer comes from
+_GRAPH_ERRORS = tuple(getattr(jax.errors, name) for name in (
+    "ConcretizationTypeError", "TracerIntegerConversionError", "TracerArrayConversionError",
+    "UnexpectedTracerError", "NonConcreteBooleanIndexError") if hasattr(jax.errors, name))
+
 BACKEND = backends.register_backend(backends.Backend(
     name="jax",
     staged_types=(jax.core.Tracer, JaxRange, JaxEnumerate, JaxZip),
     is_staged=_is_staged,
     modules=("jax", "jaxlib"),
     is_staging=_is_staging if _trace_ctx is not None else None,
+    graph_errors=_GRAPH_ERRORS,
     cond=_cond,
     while_loop=_while_loop,
     for_loop=_for_loop,

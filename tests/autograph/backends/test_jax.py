@@ -749,3 +749,19 @@ def test_a_weak_array_is_not_joined_into_a_dtype_that_may_not_hold_it():
         jit(float_join_later)(2, jnp.float16(1))
     out = jit(small_constant_or_int8)(-1, jnp.int8(5))
     assert int(out) == 3 and out.dtype == jnp.int8
+
+
+def item_in_try(x):
+    try:
+        y = x.item() + 1          # concrete in Python; a ConcretizationTypeError on a tracer
+        r = 1
+    except Exception:
+        r = 2
+    return r
+
+
+def test_a_concretization_error_passes_the_users_except_clause():
+    # the user's `except Exception` took it for the program's own error: 2 where Python gives 1
+    assert item_in_try(np.float32(3.0)) == 1
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jit(item_in_try)(jnp.float32(3.0))
