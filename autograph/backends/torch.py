@@ -82,6 +82,12 @@ except ImportError:                                   # pragma: no cover - torch
 
 _is_compiling: Callable[[], bool] = torch.compiler.is_compiling
 
+try:   # torch's error for Python meeting a traced value (`if v > 0` in a comprehension, `bool(x)`)
+    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as _DataDependent
+    _GRAPH_ERRORS: tuple = (_DataDependent,)
+except ImportError:                                   # pragma: no cover - an older torch
+    _GRAPH_ERRORS = ()
+
 
 def _is_staged(value) -> bool:
     """A tensor while PyTorch traces, a fake/functional tensor, or one of our staged records."""
@@ -495,6 +501,7 @@ BACKEND = backends.register_backend(backends.Backend(
     is_staged=_is_staged,
     modules=("torch",),
     is_staging=_is_compiling,
+    graph_errors=_GRAPH_ERRORS,     # they pass a converted function's `except` clauses (converters/exceptions.py)
     cond=_cond if _cond_op is not None else None,
     while_loop=_while_loop if _while_op is not None else None,
     for_loop=_for_loop if _while_op is not None else None,

@@ -567,3 +567,20 @@ def test_a_python_number_before_a_for_loop_takes_the_dtype_the_body_gives_it_nar
     assert best.dtype == torch.float16 and float(best) == 3.0
     n, total = export(ag.convert(count_and_total), f16).module()(f16)
     assert int(n) == 2 and total.dtype == torch.float16 and float(total) == 4.0
+
+
+def positives_in_try(x):
+    try:
+        n = len([v for v in x if v > 0])     # a comprehension's `if` on a traced row: a data-dependent guard
+        r = x * 0 + n
+    except Exception:
+        r = x * 0 - 1
+    return r
+
+
+def test_a_data_dependent_guard_passes_the_users_except_clause():
+    # the user's `except Exception` took torch's GuardOnDataDependentSymNode for the program's own error and
+    # exported a function that always returns -1, where Python gives the count
+    assert positives_in_try(torch.tensor([1.0, -1.0])).tolist() == [1.0, 1.0]
+    with pytest.raises(RuntimeError, match="data-dependent"):
+        export(ag.convert(positives_in_try), torch.tensor([1.0, -1.0]))
