@@ -47,7 +47,7 @@ _CONTROL = {gast.If, gast.While, gast.For}
 NEEDS = {
     comprehensions.transform: {gast.ListComp, gast.SetComp, gast.DictComp},
     directives.transform: ("set_loop_options",),
-    exceptions.transform: {gast.Try, gast.TryStar} if hasattr(gast, "TryStar") else {gast.Try},
+    exceptions.transform: {gast.Try, gast.With, *([gast.TryStar] if hasattr(gast, "TryStar") else [])},
     break_statements.transform: {gast.Break, "loop else"},   # it also moves a loop's `else:` after the loop
     continue_statements.transform: {gast.Continue},
     asserts.transform: {gast.Assert},

@@ -1,5 +1,6 @@
 """A `try` with `except` clauses first lets through the errors that mean tracing failed, so that a handler
-of the user's never takes them for an error of the code it guards.
+of the user's never takes them for an error of the code it guards; a `with` statement's context manager
+may not swallow them either (`with ag__.context(manager):`, operators/exceptions.py).
 
 Before:                          After:
     try:                             try:
@@ -34,6 +35,14 @@ class ExceptTransformer(Base):
         return node
 
     visit_TryStar = visit_Try
+
+    def visit_With(self, node):
+        self.generic_visit(node)
+        for item in node.items:
+            item.context_expr = located(templates.replace_as_expression("ag__.context(manager)",
+                                                                        manager=item.context_expr),
+                                        item.context_expr)
+        return node
 
 
 def transform(node, ctx: Context):

@@ -1,7 +1,10 @@
-"""Exceptions in generated code: a `finally:` block that jumps discards the exception in flight."""
+"""Exceptions in generated code: a `finally:` block that jumps discards the exception in flight; a `with`
+does not swallow an error that means tracing failed."""
 from __future__ import annotations
 
 import sys
+
+from autograph import backends
 
 
 def caught_exception():
@@ -10,3 +13,34 @@ def caught_exception():
     Read this way, not bound with `except ... as e`: Python deletes that name when the clause ends, and
     a loop body that carries its variables would read it afterwards."""
     return sys.exc_info()[1]
+
+
+def context(manager):
+    """`with manager:` in converted code (converters/exceptions.py): the manager's own `__enter__` and
+    `__exit__`, except that an exit that would swallow an error meaning tracing failed lets it through: a
+    framework's error for Python meeting a staged value (`x.item()` on a JAX tracer, `bool` of a symbolic
+    tensor) or autograph's carrier of a failed staging (`backends.tracing_errors()`). On Python values they
+    are never raised; swallowed, tracing would go on as if the statement had run (`contextlib.suppress`)."""
+    cls = type(manager)
+    if not hasattr(cls, "__enter__"):
+        raise TypeError(f"'{cls.__name__}' object does not support the context manager protocol")
+    if not hasattr(cls, "__exit__"):
+        raise TypeError(f"'{cls.__name__}' object does not support the context manager protocol (missed __exit__ "
+                        "method)")
+    return _Context(manager, cls)
+
+
+class _Context:
+    __slots__ = ("_manager", "_cls")
+
+    def __init__(self, manager, cls):
+        self._manager, self._cls = manager, cls
+
+    def __enter__(self):
+        return self._cls.__enter__(self._manager)
+
+    def __exit__(self, kind, error, traceback):
+        swallowed = self._cls.__exit__(self._manager, kind, error, traceback)
+        if swallowed and error is not None and isinstance(error, backends.tracing_errors()):
+            return False
+        return swallowed

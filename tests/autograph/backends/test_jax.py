@@ -1,6 +1,7 @@
 """autograph.backends.jax: converted Python control flow under jax.jit against hand-written lax."""
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import textwrap
@@ -765,3 +766,18 @@ def test_a_concretization_error_passes_the_users_except_clause():
     assert item_in_try(np.float32(3.0)) == 1
     with pytest.raises(jax.errors.ConcretizationTypeError):
         jit(item_in_try)(jnp.float32(3.0))
+
+
+def item_in_suppressing_with(x):
+    r = 0
+    with contextlib.suppress(Exception):
+        y = x.item()              # concrete in Python; a ConcretizationTypeError on a tracer
+        r = 1
+    return r
+
+
+def test_a_suppressing_with_does_not_swallow_a_concretization_error():
+    # contextlib.suppress swallowed it under jax.jit: 0 where Python gives 1 (converters/exceptions.py)
+    assert item_in_suppressing_with(np.float32(3.0)) == 1
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jit(item_in_suppressing_with)(jnp.float32(3.0))

@@ -2,6 +2,7 @@
 torch.cond / while_loop, and Python semantics on eager tensors."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import subprocess
@@ -584,3 +585,16 @@ def test_a_data_dependent_guard_passes_the_users_except_clause():
     assert positives_in_try(torch.tensor([1.0, -1.0])).tolist() == [1.0, 1.0]
     with pytest.raises(RuntimeError, match="data-dependent"):
         export(ag.convert(positives_in_try), torch.tensor([1.0, -1.0]))
+
+
+def positives_in_suppressing_with(x):
+    r = x * 0 - 1
+    with contextlib.suppress(Exception):
+        r = x * 0 + len([v for v in x if v > 0])
+    return r
+
+
+def test_a_suppressing_with_does_not_swallow_a_data_dependent_guard():
+    assert positives_in_suppressing_with(torch.tensor([1.0, -1.0])).tolist() == [1.0, 1.0]
+    with pytest.raises(RuntimeError, match="data-dependent"):
+        export(ag.convert(positives_in_suppressing_with), torch.tensor([1.0, -1.0]))
