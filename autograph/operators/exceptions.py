@@ -22,25 +22,37 @@ def context(manager):
     tensor) or autograph's carrier of a failed staging (`backends.tracing_errors()`). On Python values they
     are never raised; swallowed, tracing would go on as if the statement had run (`contextlib.suppress`)."""
     cls = type(manager)
-    if not hasattr(cls, "__enter__"):
+    enter, exit_ = _special(cls, manager, "__enter__"), _special(cls, manager, "__exit__")
+    if enter is None:
         raise TypeError(f"'{cls.__name__}' object does not support the context manager protocol")
-    if not hasattr(cls, "__exit__"):
+    if exit_ is None:
         raise TypeError(f"'{cls.__name__}' object does not support the context manager protocol (missed __exit__ "
                         "method)")
-    return _Context(manager, cls)
+    return _Context(enter, exit_)
+
+
+def _special(cls, manager, name: str):
+    """`manager.<name>` looked up as Python looks up a special method: on the type, bound by its descriptor
+    (a staticmethod stays unbound), or None."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            attr = klass.__dict__[name]
+            get = getattr(type(attr), "__get__", None)
+            return attr if get is None else get(attr, manager, cls)
+    return None
 
 
 class _Context:
-    __slots__ = ("_manager", "_cls")
+    __slots__ = ("_enter", "_exit")
 
-    def __init__(self, manager, cls):
-        self._manager, self._cls = manager, cls
+    def __init__(self, enter, exit_):
+        self._enter, self._exit = enter, exit_
 
     def __enter__(self):
-        return self._cls.__enter__(self._manager)
+        return self._enter()
 
     def __exit__(self, kind, error, traceback):
-        swallowed = self._cls.__exit__(self._manager, kind, error, traceback)
+        swallowed = self._exit(kind, error, traceback)
         if swallowed and error is not None and isinstance(error, backends.tracing_errors()):
             return False
         return swallowed
