@@ -10,8 +10,6 @@ tensor's dtype when it converts exactly.
 from __future__ import annotations
 
 import numbers
-import os
-import sys
 from typing import Optional
 
 import numpy as np
@@ -191,13 +189,9 @@ class SymbolicTensor(Tensor):
     def _not_allowed(self, what: str, instead: str):
         from runtime.control_flow import user_location
 
-        error = OperatorNotAllowedInGraphError(
+        raise OperatorNotAllowedInGraphError(
             f"{user_location()}: {what} a symbolic tensor ({self.name}) is not allowed while tracing a function: "
             f"its value is only known when the graph runs. {instead}")
-        scope = sys.modules.get("autograph.operators.function_scope")   # loaded wherever converted code runs
-        if scope is not None:   # given back if a `with` of the user's swallows it (not if autograph's code called us)
-            scope.note_graph_error(error, _caller_outside_runtime())
-        raise error
 
     def __bool__(self):
         self._not_allowed("Using as a Python bool",
@@ -405,13 +399,3 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: Optional[str] = 
             dtype = hinted
     return constant(value, dtype=dtype, name=name)
 
-
-def _caller_outside_runtime():
-    """The frame of the code that called into runtime (the innermost frame outside the runtime package)."""
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_RUNTIME_DIR):
-        frame = frame.f_back
-    return frame
-
-
-_RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep

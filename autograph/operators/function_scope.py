@@ -119,16 +119,6 @@ def tracing_failed(error: Exception) -> BaseException:
     return TracingFailed(error)
 
 
-def note_graph_error(error: BaseException, frame) -> None:
-    """A framework's error for Python meeting a staged value (`OperatorNotAllowedInGraphError`: `for v in
-    range(n)` in a comprehension, `bool(x)`), raised for the converted code running in `frame`: its converted
-    function gives it back if a `with` of the user's swallows it (a context manager whose exit returns True;
-    the function's `except` clauses let it through already, converters/exceptions.py). Tracing can't go on as
-    if the statement had run: the graph would compute something else (the python fuzz generator, seed 72225)."""
-    if _depth.value and frame is not None and is_converted(frame.f_code):
-        _depth.pending = (error, _depth.value)
-
-
 def traced(fn, *args):
     """`fn(*args)`, the user's code of a branch, body or operand, called by a framework while it stages a
     statement: an exception a statement staged inside it carried past the user's `except` clauses is itself
