@@ -77,34 +77,18 @@ def _lift(value, dtype):
 
 def _takes(number, dtype) -> bool:
     """Does the Python number keep its value as `dtype`? A bool does as any number (True is 1, as jnp.where
-    makes it), an int as an integer dtype that holds it or a float that is exact, a float as any float that
-    keeps its magnitude (staging.float_kept)."""
+    makes it); the others as staging.number_kept says."""
     if number.__class__ is bool:
         return True
-    if jnp.issubdtype(dtype, jnp.bool_):
-        return False
-    if isinstance(number, int):
-        if jnp.issubdtype(dtype, jnp.integer):
-            info = jnp.iinfo(dtype)
-            return info.min <= number <= info.max
-        return jnp.issubdtype(dtype, jnp.inexact) and _exact(number, dtype)    # 2**24 + 1 isn't a float32
-    if isinstance(number, float):
-        return jnp.issubdtype(dtype, jnp.inexact) and staging.float_kept(number, _converted(number, dtype))
-    return jnp.issubdtype(dtype, jnp.complexfloating)
+    kind = "b" if jnp.issubdtype(dtype, jnp.bool_) else "i" if jnp.issubdtype(dtype, jnp.integer) else \
+        "c" if jnp.issubdtype(dtype, jnp.complexfloating) else "f" if jnp.issubdtype(dtype, jnp.inexact) else "?"
+    info = jnp.iinfo(dtype) if kind == "i" else None
+    return staging.number_kept(number, kind, lambda n: _converted(n, dtype), info and (info.min, info.max))
 
 
 def _converted(number, dtype):
-    with np.errstate(over="ignore", under="ignore"):
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         return np.asarray(number, dtype)
-
-
-def _exact(number: int, dtype) -> bool:
-    try:
-        with np.errstate(over="ignore", invalid="ignore"):
-            x = np.asarray(number, dtype).real.astype(np.float64)
-    except OverflowError:
-        return False
-    return bool(np.isfinite(x)) and int(x) == number
 
 
 def _join(a, b):

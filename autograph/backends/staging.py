@@ -215,6 +215,31 @@ def _leaf_plan(rules: LeafRules, a, b, name: str, construct: str):
     return common
 
 
+def number_kept(number, kind: str, convert: Callable, int_range: Optional[tuple] = None) -> bool:
+    """Does the Python int, float or complex `number` keep its value in a dtype of `kind` ("b" bool, "i" an
+    integer dtype holding `int_range`, (min, max); "f" float, "c" complex), `convert(number)` being its value
+    there (it may raise OverflowError)? An int must stay exact (2**24 + 1 isn't a float32), a float keep its
+    magnitude (`float_kept`), a complex needs a complex dtype. A framework's `takes` decides bools itself."""
+    if kind == "b":
+        return False
+    if isinstance(number, int):
+        if kind == "i":
+            return int_range[0] <= number <= int_range[1]
+        try:
+            converted = complex(convert(number)).real
+        except (OverflowError, RuntimeError):
+            return False
+        return kind in "fc" and math.isfinite(converted) and int(converted) == number
+    if isinstance(number, float):
+        if kind not in "fc":
+            return False
+        try:
+            return float_kept(number, convert(number))
+        except (OverflowError, RuntimeError):
+            return False
+    return kind == "c"
+
+
 def float_kept(number: float, converted) -> bool:
     """Does a Python float keep its magnitude as `converted`, its value in a tensor's float dtype (a complex's
     real part)? Rounding is accepted, as a weakly typed number is rounded; a finite float that becomes inf

@@ -100,27 +100,20 @@ def _lift(value, dtype):
 
 def _takes(number, dtype) -> bool:
     """Does the Python number keep its value as `dtype` (an int as a float does, a float as an int doesn't, a
-    float that overflows or underflows the dtype doesn't: staging.float_kept)?"""
+    float that overflows or underflows the dtype doesn't: staging.number_kept)? A bool or a string only as its
+    own dtype."""
     dtype = tf.as_dtype(dtype)
     if number.__class__ is bool or isinstance(number, str):
         return dtype == _number_dtype(number)
-    if dtype in (tf.bool, tf.string):
-        return False
-    if isinstance(number, int):
-        if dtype.is_integer:
-            return dtype.min <= number <= dtype.max
-        return (dtype.is_floating or dtype.is_complex) and _exactly(number, dtype)   # 2**24 + 1 isn't a float32
-    return (dtype.is_floating or dtype.is_complex) and staging.float_kept(number, _converted(number, dtype))
+    kind = "b" if dtype in (tf.bool, tf.string) else "i" if dtype.is_integer else "c" if dtype.is_complex else \
+        "f" if dtype.is_floating else "?"
+    return staging.number_kept(number, kind, lambda n: _converted(n, dtype),
+                               (dtype.min, dtype.max) if kind == "i" else None)
 
 
-def _converted(number: float, dtype):
-    with np.errstate(over="ignore", under="ignore"):
+def _converted(number, dtype):
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         return np.asarray(number, dtype.as_numpy_dtype)
-
-
-def _exactly(number: int, dtype) -> bool:
-    with np.errstate(over="ignore"):
-        return int(np.asarray(number, dtype.as_numpy_dtype).real) == number
 
 
 def _promote(a, b):

@@ -39,24 +39,13 @@ def lift(leaf, dtype: Optional[torch.dtype]) -> torch.Tensor:
 
 def _takes(number, dtype: torch.dtype) -> bool:
     """Does the Python number keep its value as `dtype`? A bool does as any number (True is 1, as torch.where
-    makes it), an int as an integer dtype that holds it or a float that is exact, a float as any float that
-    keeps its magnitude (staging.float_kept)."""
+    makes it); the others as staging.number_kept says."""
     if number.__class__ is bool:
         return True
-    if dtype == torch.bool:
-        return False
-    if isinstance(number, int):
-        if not (dtype.is_floating_point or dtype.is_complex):
-            info = torch.iinfo(dtype)
-            return info.min <= number <= info.max
-        try:
-            return torch.tensor(number, dtype=dtype).real.item() == number     # 2**24 + 1 isn't a float32
-        except (OverflowError, RuntimeError):
-            return False
-    if isinstance(number, float):
-        return (dtype.is_floating_point or dtype.is_complex) and staging.float_kept(
-            number, torch.tensor(number, dtype=dtype).item())
-    return dtype.is_complex
+    kind = "b" if dtype == torch.bool else "c" if dtype.is_complex else "f" if dtype.is_floating_point else "i"
+    info = torch.iinfo(dtype) if kind == "i" else None
+    return staging.number_kept(number, kind, lambda n: torch.tensor(n, dtype=dtype).item(),
+                               info and (info.min, info.max))
 
 
 def _promote(a: torch.dtype, b: torch.dtype) -> torch.dtype:

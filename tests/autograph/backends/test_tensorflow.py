@@ -468,3 +468,16 @@ def test_an_elif_chain_with_python_numbers_traces_linearly():
     values = (-1.0, 3.5, 9.0)
     assert [float(f(tf.constant(v))) for v in values] == [piecewise(v) for v in values] == [0, 4, 18.0]
     assert len(traced_leaves) <= 2 * 10          # without the plan kept per `if` (staging.cond): 2 ** 10
+
+
+def huge_or_x(x):
+    if x > 0:
+        y = 2 ** 2000         # no float32 holds it (numpy's conversion raised OverflowError out of the backend)
+    else:
+        y = x
+    return y
+
+
+def test_an_int_no_dtype_of_the_other_branch_holds_is_refused_naming_the_variable():
+    with pytest.raises(StagingError, match="'y' is the Python int .* can't become float32"):
+        function(huge_or_x)(tf.constant(1.0))
