@@ -126,6 +126,7 @@ def _cond(pred, true_fn, false_fn, names=()):
     pred = _predicate(pred, "this `if`")
     true_run = capture.record(lambda: tuple(true_fn()))
     false_run = capture.record(lambda: tuple(false_fn()))
+    runs = (true_run, false_run)
     true_leaves, layout = staging.flatten(RULES, true_run.out, names)
     false_leaves, false_layout = staging.flatten(RULES, false_run.out, names)
     staging.check_structure(RULES, layout, false_layout, "this `if`")
@@ -149,7 +150,18 @@ def _cond(pred, true_fn, false_fn, names=()):
     for v, other, dtype in zip(true_leaves, false_leaves, plan):
         value = v if dtype == staging.STATIC else next(dynamic)
         values.append(v if v is other and any(v is t for t in changed) else value)   # `x += 1` keeps `x`
+        if capture.is_number(v) and capture.is_number(other):
+            capture.note_number(values[-1])
+        elif isinstance(values[-1], torch.Tensor):
+            for kept, where in ((v, pred), (other, ~pred)):       # `y = x` in a branch, or a branch not
+                if isinstance(kept, torch.Tensor) and kept is not values[-1] and _from_outside(kept, runs):
+                    capture.note_kept(values[-1], kept, where)   # assigning `y`: `y` is that tensor there
     return staging.unflatten(RULES, values, layout)
+
+
+def _from_outside(t: torch.Tensor, runs) -> bool:
+    """Is `t` a tensor from before the `if` (which one of its branches read or gave as it is)?"""
+    return any(t is f for run in runs for f in run.free)
 
 
 def _as_graph(branch: Callable, operands: tuple):
@@ -215,13 +227,19 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     limit = (opts or {}).get("maximum_iterations")
     counted = limit is not None
     in_place: list = []
+    dynamic = [i for i, v in enumerate(leaves) if staging.is_dynamic(RULES, v)]   # the leaves carried
+    numbers: list = []          # which carried values stand for Python numbers, in and out of the body
 
     def run(carried, unpack, pack, shapes):
         def step(carry):
             new = tuple(body(*unpack(carry)))
             ts.check_resized(staging.flatten(RULES, new, names)[1], layout, construct)
             return pack(new)
-        free, in_place[:], extra = _discover(test, step, unpack, carried, leaves, layout, construct)
+        numbers[:] = [j for j, i in enumerate(dynamic) if capture.is_number(leaves[i])]
+        for j in numbers:
+            capture.note_number(carried[j])
+        free, in_place[:], extra, numbers[:] = _discover(test, step, unpack, carried, leaves, layout, construct,
+                                                         numbers)
         k = len(extra)               # tensors the body changes in place without assigning them, carried last
 
         def carrying_extra(fn):
@@ -231,10 +249,14 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
             return run if k else fn
 
         def cond_fn(*carry):
+            for j in numbers:
+                capture.note_number(carry[counted + j])
             ok = _predicate(test(*unpack(carry[counted:])), construct)
             return torch.logical_and(ok, carry[0] < limit) if counted else ok
 
         def body_fn(*carry):
+            for j in numbers:
+                capture.note_number(carry[counted + j])
             new = step(carry[counted:])
             changed = tuple(_fresh(t) for t in extra)          # each `t` as this iteration left it
             return (*((carry[0] + 1,) if counted else ()), *(_fresh(v) for v in new), *changed)
@@ -252,6 +274,8 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     for i in in_place:                                  # `x += 1` in the body: `x` keeps its identity
         _write_back([leaves[i]], [final[i]])
         final[i] = leaves[i]
+    for j in numbers:
+        capture.note_number(final[dynamic[j]])
     return staging.unflatten(RULES, final, layout)
 
 
@@ -280,14 +304,16 @@ def _number_dtypes(body, state: tuple, leaves: list, layout) -> tuple:
     return tuple(widened)
 
 
-def _discover(test, step, unpack, carried, leaves, layout, construct) -> tuple:
+def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: list) -> tuple:
     """Run the test and one body step on the initial carried tensors: the tensors they read from outside (not
     counting those), the indices of the leaves from outside the loop (not lifted numbers) that the body changes
-    in place, and the tensors from outside that it changes in place without assigning them (`out[i] = v`)."""
+    in place, the tensors from outside that it changes in place without assigning them (`out[i] = v`), and
+    those of the carried values standing for Python numbers, `numbers`, that the body keeps numbers."""
     def once():
         _predicate(test(*unpack(carried)), construct)
         return step(carried)
     run = capture.record(once, inputs=carried)
+    numbers = [j for j in numbers if capture.is_number(run.out[j])]
     dynamic = [i for i, v in enumerate(leaves) if staging.is_dynamic(RULES, v)]
     in_place, extra = [], []
     for t, _, op in run.changed:
@@ -304,7 +330,7 @@ def _discover(test, step, unpack, carried, leaves, layout, construct) -> tuple:
         if isinstance(leaves[i], torch.Tensor):
             in_place.append(i)
     free = [t for t in run.free if not any(t is e for e in extra)]
-    return free, in_place, extra
+    return free, in_place, extra, numbers
 
 
 # --- for -------------------------------------------------------------------------------------------

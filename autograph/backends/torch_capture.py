@@ -26,10 +26,25 @@ tensors it copied (`Run.changed`), and the backend gives the new values back to
 them after the operator, as Python's in-place update would have. An in-place
 change through a view of such a tensor (`row = x[0]; row += 1`) can't be
 redirected to a copy, and is an error that says what to write instead.
+
+After a staged statement, for the rest of the converted function (the
+`_AfterStaging` mode), two of Python's answers need help:
+
+- A Python number that a staged `if` or loop carries is a 0-d tensor from then
+  on, and torch's `n += 1` changes a tensor in place, where Python rebinds `n`
+  to a new number: after `m = n`, `m` would change too. So the backend
+  registers each tensor that stands for a Python number (`note_number`), what
+  is computed from such tensors alone stands for one too, and `n op= v` on one
+  is `n = n op v` (in the modes above as well).
+- A staged `if` whose branch kept a tensor from outside (`m = y; if c: y = y *
+  2`) gives a new tensor, where Python's `y` is `m` itself when `c` is false.
+  The backend notes that (`note_kept`), and an in-place change of either is
+  given to the other where the branch that kept it was taken.
 """
 from __future__ import annotations
 
 import threading
+import weakref
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
@@ -39,13 +54,17 @@ from torch.utils import _pytree as pytree
 
 from autograph.backends import torch_index
 from autograph.errors import StagingError, at_user_line
+from autograph.operators import function_scope
 
 try:
     from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing as _not_traced
 except ImportError:                              # pragma: no cover - an older torch: the run is traced, then dead
     from contextlib import nullcontext as _not_traced
 
-_local = threading.local()  # .active: this thread's Substitute modes in force, innermost last
+_local = threading.local()  # .active: this thread's Substitute modes in force, innermost last; .tracked: how many
+                            # _Tracked modes are in force; .numbers: the tensors standing for Python numbers, by id;
+                            # .kept: id(t) -> [(t, other, where)], see note_kept; .after: this thread's
+                            # _AfterStaging, while it is in force
 
 
 def _active() -> list:
@@ -58,6 +77,97 @@ def _active() -> list:
 
 def _tensors(tree) -> list:
     return [t for t in pytree.tree_leaves(tree) if isinstance(t, torch.Tensor)]
+
+
+def _numbers() -> weakref.WeakValueDictionary:
+    try:
+        return _local.numbers
+    except AttributeError:
+        _local.numbers = weakref.WeakValueDictionary()
+        return _local.numbers
+
+
+def is_number(value) -> bool:
+    """Does `value` stand for a Python number: a bool, int, float, or a tensor registered by `note_number`?"""
+    if isinstance(value, torch.Tensor):
+        return _numbers().get(id(value)) is value
+    return value.__class__ in (bool, int, float)
+
+
+def note_number(t) -> None:
+    """Register `t`, a tensor a staged statement made of a Python number."""
+    if isinstance(t, torch.Tensor):
+        _numbers()[id(t)] = t
+        _after_staging()
+
+
+def note_kept(t: torch.Tensor, original: torch.Tensor, where: torch.Tensor) -> None:
+    """`t`, a staged `if`'s result, is `original` itself in Python where the 0-d bool `where` holds (the branch
+    taken there kept it): an in-place change of either from now on is given to the other there. Outside a
+    branch or loop body of converted code only (inside, the change is on a copy: see above)."""
+    if t.shape == original.shape and t.dtype == original.dtype and _after_staging():
+        kept = _local.kept
+        kept.setdefault(id(t), []).append((t, original, where))
+        kept.setdefault(id(original), []).append((original, t, where))
+
+
+def _after_staging() -> bool:
+    """Is `_AfterStaging` in force (entered now if need be)? Not inside a branch or loop body, nor outside
+    converted code."""
+    if getattr(_local, "after", None) is None and getattr(_local, "tracked", 0) == 0:
+        mode = _AfterStaging()
+        if function_scope.enter_until_outermost_returns(mode):
+            _local.after = mode
+    return getattr(_local, "after", None) is not None
+
+
+# `n op= v` on a tensor standing for a Python number (torch's `n.add_(v)`, `n.__iand__(v)`, ...): what Python
+# does to the number, `n = n op v`
+_REBINDING = {**{name: getattr(torch.Tensor, name[:-1]) for name in (
+    "add_", "sub_", "mul_", "div_", "floor_divide_", "remainder_", "pow_")}, **{
+    name: getattr(torch.Tensor, name.replace("__i", "__", 1)) for name in (
+        "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__")}}
+
+
+def _as_numbers(func, name: str, args: tuple):
+    """`func` to run on `args`: an augmented assignment's in-place op on a number is its plain op."""
+    if name in _REBINDING and args and is_number(args[0]):
+        return _REBINDING[name]
+    return func
+
+
+def _note_numbers(out, args: tuple, kwargs: dict) -> None:
+    """An op gives numbers when all the tensors it is given stand for numbers (`n * 2`, `n.to(...)`)."""
+    if isinstance(out, torch.Tensor) and _numbers():
+        given = _tensors((args, kwargs))
+        if given and all(is_number(t) for t in given):
+            _numbers()[id(out)] = out
+
+
+class _AfterStaging(TorchFunctionMode):
+    """For the rest of a converted function after a staged statement: augmented assignments to numbers
+    rebind, and in-place changes reach what a staged `if` may have kept (see the module's docstring)."""
+
+    def __enter__(self):
+        _local.kept = {}
+        return super().__enter__()
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        func = _as_numbers(func, getattr(func, "__name__", ""), args)
+        out = func(*args, **kwargs)
+        _note_numbers(out, args, kwargs)
+        if _local.kept:
+            target = _changed_in_place(getattr(func, "__name__", ""), args, kwargs)
+            for changed, other, where in _local.kept.get(id(target), ()):
+                other.copy_(torch.where(where, changed, other))
+        return out
+
+    def __exit__(self, *exc):
+        _local.after = None
+        _local.kept = {}
+        _numbers().clear()
+        return super().__exit__(*exc)
 
 
 _IN_PLACE_OPERATORS = frozenset({"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
@@ -92,6 +202,17 @@ class _Tracked(TorchFunctionMode):
         self._made_ids = {id(t) for t in self._made}
         self.copied: dict = {}                     # id(copy) -> (the tensor it stands for, the op that changed it)
         self._gathered: dict = {}                  # id(xs[i]) -> (xs[i], xs, key, dim): see torch_index.py
+        for t in self.originals:                   # a stand-in for a number stands for it
+            if id(t) in self.mapping and is_number(t):
+                _numbers()[id(self.mapping[id(t)])] = self.mapping[id(t)]
+
+    def __enter__(self):
+        _local.tracked = getattr(_local, "tracked", 0) + 1
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        _local.tracked -= 1
+        return super().__exit__(*exc)
 
     def swap(self, value):
         return self.mapping.get(id(value), value) if isinstance(value, torch.Tensor) else value
@@ -104,12 +225,14 @@ class _Tracked(TorchFunctionMode):
         self._read(args, kwargs)
         if self.mapping:
             args, kwargs = pytree.tree_map_only(torch.Tensor, self.swap, (args, kwargs))
+        func = _as_numbers(func, getattr(func, "__name__", ""), args)
         name = getattr(func, "__name__", "")
         target = _changed_in_place(name, args, kwargs)
         if target is not None:
             args, kwargs = self._before_change(target, name, args, kwargs)
         out = self._call(func, name, args, kwargs)
         self._note_made(_tensors(out))
+        _note_numbers(out, args, kwargs)
         if target is not None and id(target) in self._gathered:
             self._write_gathered_back(target)
         return out
@@ -205,6 +328,11 @@ class Substitute(_Tracked):
     def __exit__(self, *exc):
         _active().remove(self)
         return super().__exit__(*exc)
+
+
+def in_subgraph() -> bool:
+    """Is a branch or loop body being traced into its operator's sub-graph?"""
+    return bool(_active())
 
 
 def resolve(t: torch.Tensor) -> torch.Tensor:

@@ -15,7 +15,7 @@ from typing import Optional
 import torch
 from torch.utils import _pytree as pytree
 
-from autograph.backends import staging
+from autograph.backends import staging, torch_capture
 from autograph.errors import StagingError, at_user_line
 
 SCALARS = (bool, int, float, complex)
@@ -34,7 +34,10 @@ def lift(leaf, dtype: Optional[torch.dtype]) -> torch.Tensor:
     """A dynamic leaf as a tensor of `dtype` (a Python number becomes a fresh 0-d tensor)."""
     if isinstance(leaf, torch.Tensor):
         return leaf if dtype is None or leaf.dtype == dtype else leaf.to(dtype)
-    return torch.tensor(leaf, dtype=dtype or number_dtype(leaf))
+    dtype = dtype or number_dtype(leaf)
+    if torch_capture.in_subgraph():        # a constant tensor in a branch or body breaks run_decompositions
+        return torch.full((), leaf, dtype=dtype)
+    return torch.tensor(leaf, dtype=dtype)   # leaves no op in the graph when an unrolled loop does not use it
 
 
 def _takes(number, dtype: torch.dtype) -> bool:

@@ -42,6 +42,7 @@ class _Depth(threading.local):
     value = 0   # converted functions running in this thread, one inside another
     pending = None   # (error, level) a TracingFailed on its way out carries, and the level of the converted
                      # function whose frame it is in (given back if that function's code swallows it)
+    managers: tuple = ()   # context managers to exit when the outermost converted function returns
 
 
 _depth = _Depth()
@@ -66,6 +67,10 @@ class FunctionScope:
     def __exit__(self, exc_type, exc, tb) -> bool:
         level = _depth.value
         _depth.value = level - 1
+        if level == 1 and _depth.managers:
+            managers, _depth.managers = _depth.managers, ()
+            for manager in reversed(managers):
+                manager.__exit__(None, None, None)
         pending = _depth.pending
         if exc_type is TracingFailed:
             if level == 1:
@@ -108,6 +113,16 @@ class FunctionScope:
         check = backend.check_returned or backend.need("assert_", "a function that returns on some tensor-chosen "
                                                                   "paths only")
         check(did_return, lambda: message)
+
+
+def enter_until_outermost_returns(manager) -> bool:
+    """Enter the context manager `manager` now, and exit it when the outermost converted function running in
+    this thread returns (a backend's mode for the rest of a trace); False, entering nothing, outside one."""
+    if not _depth.value:
+        return False
+    manager.__enter__()
+    _depth.managers = (*_depth.managers, manager)
+    return True
 
 
 def tracing_failed(error: Exception) -> BaseException:

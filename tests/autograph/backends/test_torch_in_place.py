@@ -60,6 +60,89 @@ def alias_sees_the_change(x):          # `alias` is the same tensor as `y`, as i
     return alias
 
 
+# A Python number that a staged statement carried is a 0-d tensor from then on; `+=` on it must rebind, as on
+# the number, not change the tensor in place, or an alias of it changes too (torch_capture.py's `_AfterStaging`)
+
+def number_alias_after_if(x):
+    n = 0
+    if x.sum() > 0:
+        n = 1
+    m = n
+    n += 1
+    return x + m, x + n
+
+
+def number_alias_in_loop(x):           # `n` is carried by the loop; `m` keeps the value before `+=`
+    n = 0
+    acc = x * 0
+    while n < x.sum():
+        m = n
+        n += 1
+        acc = acc + m
+    return acc, x + n
+
+
+def number_derived_from_a_carried_one(x):   # `k` is made from a number: a number too
+    n = 0
+    if x.sum() > 0:
+        n = 2
+    k = n * 3
+    j = k
+    k += 1
+    j *= 2
+    return x + j, x + k
+
+
+def range_index_rebound(x, n):         # `i` of a range is an int in Python
+    total = x * 0
+    for i in range(n):
+        j = i
+        i += 10
+        total = total + j + i
+    return total
+
+
+def count_then_alias(xs):
+    count = 0
+    for r in xs:
+        if r > 0:
+            count += 1
+    before = count
+    count += 1
+    return xs * before, xs * count
+
+
+# A tensor a staged `if` may have kept is a new tensor after it; an in-place change of it, or of the tensor it
+# may be, reaches the other where the branch that kept it was taken, as in Python (`note_kept`)
+
+def kept_then_changed(x):
+    y = x * 3
+    m = y
+    if x.sum() > 0:
+        y = y * 2
+    y += 1
+    return y, m
+
+
+def kept_and_the_original_changed(x):
+    y = x * 3
+    m = y
+    if x.sum() > 0:
+        y = y * 2
+    m[0] = 7
+    return y, m
+
+
+def one_of_two_kept(a):
+    b, c = a * 2, a * 3
+    if a.sum() > 0:
+        y = b
+    else:
+        y = c
+    y += 1
+    return b, c, y
+
+
 def fill(xs, n):                       # preallocate and fill: `out` is carried although not assigned
     out = torch.zeros(4)
     for i in range(n):
@@ -128,6 +211,18 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (column, (A, N_TRACED), (A, N_RUN)),
     (augmented_item, (XS, N_TRACED), (XS, N_RUN)),
     (row_changed_in_place, (A, N_TRACED), (A, N_RUN)),
+    (number_alias_after_if, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
+    (number_alias_after_if, (torch.tensor([-1.0]),), (torch.tensor([2.0]),)),
+    (number_alias_in_loop, (torch.tensor([2.5]),), (torch.tensor([4.5]),)),
+    (number_derived_from_a_carried_one, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
+    (number_derived_from_a_carried_one, (torch.tensor([-1.0]),), (torch.tensor([1.0]),)),
+    (range_index_rebound, (XS, N_TRACED), (XS, N_RUN)),
+    (count_then_alias, (torch.tensor([1.0, -2.0, 3.0]),), (torch.tensor([1.0, 2.0, 3.0]),)),
+    (kept_then_changed, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
+    (kept_then_changed, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
+    (kept_and_the_original_changed, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
+    (one_of_two_kept, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
+    (one_of_two_kept, (torch.tensor([-1.0]),), (torch.tensor([1.0]),)),
 ]
 IDS = [f"{fn.__name__}-{n}" for n, (fn, _, _) in enumerate(PROGRAMS)]
 
@@ -161,6 +256,31 @@ def test_compiled_programs_agree_with_eager(fn, traced, run):
     compiled = torch.compile(module(fn), fullgraph=True, backend="aot_eager")
     assert same(compiled(*fresh(traced)), fn(*fresh(traced)))
     assert same(compiled(*fresh(run)), fn(*fresh(run)))
+
+
+def test_the_numbers_mode_ends_with_the_converted_function():
+    """The mode that makes `+=` on a carried number rebind is in force until the converted function returns."""
+    from torch.overrides import _get_current_function_mode_stack
+
+    from autograph.backends import torch_capture
+
+    program = torch.export.export(module(number_alias_after_if), (torch.tensor([1.0]),))
+    assert not any(isinstance(m, torch_capture._AfterStaging) for m in _get_current_function_mode_stack())
+    assert not torch_capture._numbers() and not torch_capture._local.kept and program.module()(torch.tensor([-1.0]))[0].tolist() == [-1.0]
+
+
+def test_an_argument_a_staged_if_may_have_kept_is_changed_as_python_would():
+    def bump_unless_doubled(x):
+        y = x
+        if x.sum() > 0:
+            y = y * 2
+        y += 1
+        return y * 1
+
+    program = torch.export.export(module(bump_unless_doubled), (torch.tensor([1.0]),))
+    for value, changed in ((-1.0, 0.0), (1.0, 1.0)):      # kept (the input changes too), and replaced
+        x = torch.tensor([value])
+        assert same(program.module()(x), bump_unless_doubled(torch.tensor([value]))) and x.tolist() == [changed]
 
 
 def test_nested_loops_index_with_both_counters():
