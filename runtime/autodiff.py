@@ -29,13 +29,14 @@ from typing import Any, Callable, Optional
 
 from autograph import do_not_convert
 from runtime import dtypes, nest
-from runtime.graph import FuncGraph, building, creation_site
+from runtime.graph import FuncGraph, Graph, building, creation_site
 from runtime.interpret import replay
 from runtime.ops import array_ops, math_ops, registry
+from runtime.ops.held_variables import assigned_handles, read_handles
 from runtime.ops.registry import Spec, defop
 from runtime.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime.tensor_array import TENSOR_LIST_ADD, TENSOR_LIST_ZEROS
-from runtime.variables import READ, Variable, VariableHandle
+from runtime.variables import HELD_READ, READ, Variable, VariableHandle
 
 
 @dataclass
@@ -51,7 +52,19 @@ class _Entry:
     multi_output: bool
     handles: tuple = ()
     location: Optional[tuple] = None   # the user's (file, line) for an op without a rule
-    snapshot: Optional[tuple] = None   # what tells whether `handles` were assigned since: see _snapshot
+    forward: Optional["_Forward"] = None   # for an op whose graphs use Variables: what they held
+
+
+@dataclass
+class _Forward:
+    """What the Variables used by an op's graphs held when it ran, for a rule that replays the graphs
+    (see `runtime/ops/held_variables.py`). Eagerly, their arrays before the op (an assignment replaces
+    the array, never writes into it); while tracing, the op, before which a read is added when needed."""
+
+    variables: dict                     # id -> VariableHandle
+    before: Optional[dict] = None       # eagerly: id -> array
+    op: Any = None                      # while tracing: the Operation
+    reads: Optional[dict] = None        # while tracing: id -> the tensor of the read added before `op`
 
 
 def differentiable(t) -> bool:
@@ -98,6 +111,7 @@ class GradientTape:
         self._reads: dict[int, Any] = {}            # id of a ReadVariableOp output -> VariableHandle
         self._handles: dict[int, Any] = {}          # id of a watched VariableHandle -> handle
         self._variables: list[Variable] = []
+        self._before: dict[int, dict] = {}          # id of an eager op's attrs -> its Variables' arrays before it
 
     def __enter__(self) -> "GradientTape":
         self._recording = True
@@ -134,13 +148,20 @@ class GradientTape:
 
     # -- recording (called by registry.apply) -------------------------------------------
 
+    def before(self, attrs: dict) -> None:
+        """Called before an op that holds graphs runs eagerly: note what its graphs' Variables hold."""
+        if self._recording:
+            self._before[id(attrs)] = {key: h.value for key, h in _variables_in(attrs).items()}
+
     def record(self, op, inputs, attrs, out) -> None:
+        before = self._before.pop(id(attrs), None) if self._before else None
         if not self._recording:
             return
-        if op is READ:
+        if op is READ or op is HELD_READ:
             self._record_read(attrs["handle"], out)
             return
-        handles = self._handles_in_graphs(attrs)
+        variables = _variables_in(attrs) if op.holds_graphs else {}
+        handles = tuple(h for h in variables.values() if self._watches(h))
         if not handles and not any(id(t) in self._tracked for t in inputs):
             return
         outputs = out if op.multi_output else [out]
@@ -150,8 +171,9 @@ class GradientTape:
         for t in kept:
             self._tracked[id(t)] = t
         location = None if op.grad is not None else _location(outputs)
+        forward = _forward(variables, before, outputs) if variables else None
         self._entries.append(_Entry(op.name, op.grad, tuple(inputs), outputs, attrs, op.multi_output, handles,
-                                    location, _snapshot(handles) if handles else None))
+                                    location, forward))
 
     def _record_read(self, handle: VariableHandle, out) -> None:
         if not self._watches(handle):
@@ -174,14 +196,6 @@ class GradientTape:
             owner = handle.owner() if handle.owner is not None else None
             if owner is not None:
                 self._variables.append(owner)
-
-    def _handles_in_graphs(self, attrs: dict) -> tuple:
-        """The watched Variables that the branch or body graphs among `attrs` read."""
-        found: dict[int, VariableHandle] = {}
-        for value in attrs.values():
-            if hasattr(value, "operations"):
-                _handles_in(value, found)
-        return tuple(h for h in found.values() if self._watches(h))
 
     def _record_custom(self, inputs: list, outputs: list, grad_fn: Callable) -> None:
         if not any(id(t) in self._tracked for t in inputs):
@@ -242,10 +256,11 @@ class GradientTape:
                 f"No gradient defined for the op {entry.name}{_where(entry.location)}: GradientTape cannot "
                 "differentiate through it. Wrap the computation in runtime.custom_gradient, or apply "
                 "runtime.stop_gradient before it.")
-        if entry.handles:
-            _check_not_assigned_since(entry)
         upstream = [g if g is not None else zeros_for(o) for g, o in zip(upstream, entry.outputs)]
         attrs = {**entry.attrs, "variable_handles": entry.handles} if entry.handles else entry.attrs
+        held = _held_variables(entry) if entry.forward is not None else None
+        if held:
+            attrs = {**attrs, "held_variables": held}
         if entry.multi_output:
             return entry.rule(upstream, entry.inputs, entry.outputs, **attrs)
         return entry.rule(upstream[0], entry.inputs, entry.outputs[0], **attrs)
@@ -263,43 +278,61 @@ class GradientTape:
         return total
 
 
-def _snapshot(handles: tuple) -> tuple:
-    """What `_check_not_assigned_since` compares with: eagerly the handles' arrays (an assignment replaces
-    the array, never writes into it); while tracing, the graph and how many ops it has."""
-    graph = registry.context.graph
-    if graph is None:
-        return (None, tuple(h.value for h in handles))
-    return (graph, len(graph.operations))
+def _variables_in(attrs: dict) -> dict:
+    """id -> handle of every Variable that the graphs among an op's `attrs` read or write."""
+    found: dict[int, VariableHandle] = {}
+    for value in attrs.values():
+        if isinstance(value, Graph):
+            _handles_in(value, found)
+    return found
 
 
-def _check_not_assigned_since(entry: _Entry) -> None:
-    """The rules of ops holding graphs (Cond, While, a function's Call) read the Variables again when they
-    run: refuse if one was assigned after the op was recorded, which would differentiate at another value."""
-    graph, since = entry.snapshot
-    if graph is None:
-        changed = [h for h, value in zip(entry.handles, since) if h.value is not value]
-        where = ""
-    else:
-        ids = {id(h) for h in entry.handles}
-        assignments = [op for op in _walk_ops(_operations_since(graph, since)) if op.opdef.stateful
-                       and op.type != "ReadVariableOp" and id(op.attrs.get("handle")) in ids]
-        changed = [assignments[0].attrs["handle"]] if assignments else []
-        where = _where(assignments[0].location) if assignments else ""
-    if changed:
-        raise LookupError(
-            f"GradientTape.gradient: the Variable '{changed[0].name}' was assigned{where} after the "
-            f"{entry.name} op that reads it was recorded; its gradient would read the Variable again and "
-            "differentiate at the new value. Compute the gradient before assigning the Variable.")
+def _forward(variables: dict, before: Optional[dict], outputs: list) -> _Forward:
+    if isinstance(outputs[0], SymbolicTensor):
+        return _Forward(variables, op=outputs[0].op, reads={})
+    return _Forward(variables, before=before or {key: h.value for key, h in variables.items()})
 
 
-def _operations_since(graph, since: int) -> list:
-    """The ops made after `graph` had `since` of them, up to now: its later ops, and every op of the graphs
-    being built inside it (a loop body traced now, whose While is not in `graph` yet)."""
+def _held_variables(entry: _Entry) -> dict:
+    """For the rule of an op holding graphs: the Variables whose values a replay of its graphs must take
+    from the forward pass (id -> (handle, value when the op started)). They are those the graphs assign, and
+    those they read that were assigned after the op was recorded."""
+    forward = entry.forward
+    graphs = [v for v in entry.attrs.values() if isinstance(v, Graph)]
+    assigned = {key for graph in graphs for key in assigned_handles(graph)}
+    read = {key for graph in graphs for key in read_handles(graph)}
+    held = assigned | (_assigned_since(forward, read - assigned) if read - assigned else set())
+    return {key: (forward.variables[key], _value_before(forward, key)) for key in held if key in forward.variables}
+
+
+def _assigned_since(forward: _Forward, keys: set) -> set:
+    """Which of the Variables `keys` were assigned after the op ran (eagerly) or was recorded (tracing)."""
+    if forward.op is None:
+        return {key for key in keys if forward.variables[key].value is not forward.before[key]}
+    graph = forward.op.graph
+    later = graph.operations[graph.operations.index(forward.op) + 1:]
+    return {id(op.attrs["handle"]) for op in _walk_ops(later + _operations_being_built(graph))
+            if op.opdef.stateful and op.type != "ReadVariableOp" and id(op.attrs.get("handle")) in keys}
+
+
+def _value_before(forward: _Forward, key: int):
+    """What the Variable `key` held when the op started: its array, or a read added just before the op."""
+    if forward.op is None:
+        return registry.wrap(forward.before[key])
+    if key not in forward.reads:
+        graph = forward.op.graph
+        forward.reads[key] = graph.insert_before(forward.op, READ, {"handle": forward.variables[key]})[0]
+    return forward.reads[key]
+
+
+def _operations_being_built(graph) -> list:
+    """Every op of the graphs being built inside `graph` now (a loop body traced now, whose While is not in
+    `graph` yet)."""
     found, current = [], registry.context.graph
     while current is not None and current is not graph:
         found += current.operations
         current = current.outer_graph
-    return graph.operations[since:] + found
+    return found
 
 
 def _walk_ops(operations):

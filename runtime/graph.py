@@ -195,6 +195,19 @@ class Graph:
         self.operations.append(operation)
         return operation.outputs
 
+    def insert_before(self, anchor: Operation, op: OpDef, attrs: dict) -> list:
+        """Record the stateful op `op` (no inputs) just before the stateful op `anchor`, in program order
+        too: a tape asked for a gradient after a Cond or While reads a Variable's value before it."""
+        assert anchor.stateful and anchor.graph is self, f"{anchor.name} is not a stateful op of {self.name}"
+        spec = op.infer(**attrs)
+        operation = Operation(self, self.unique_name(_default_name(op.name)), op, (), attrs)
+        operation.location = anchor.location
+        operation.outputs = [SymbolicTensor(operation, i, s.dtype, s.shape)
+                             for i, s in enumerate(spec if op.multi_output else [spec])]
+        operation.control_inputs, anchor.control_inputs = anchor.control_inputs, (operation,)
+        self.operations.insert(self.operations.index(anchor), operation)
+        return operation.outputs
+
     def capture(self, t):
         """This graph's view of tensor `t` (a Const for an eager tensor)."""
         if isinstance(t, SymbolicTensor):
