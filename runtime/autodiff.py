@@ -111,7 +111,7 @@ class GradientTape:
         self._reads: dict[int, Any] = {}            # id of a ReadVariableOp output -> VariableHandle
         self._handles: dict[int, Any] = {}          # id of a watched VariableHandle -> handle
         self._variables: list[Variable] = []
-        self._before: dict[int, dict] = {}          # id of an eager op's attrs -> its Variables' arrays before it
+        self._before: dict[int, tuple] = {}         # id of an eager op's attrs -> (attrs, its Variables' arrays)
 
     def __enter__(self) -> "GradientTape":
         self._recording = True
@@ -150,11 +150,11 @@ class GradientTape:
 
     def before(self, attrs: dict) -> None:
         """Called before an op that holds graphs runs eagerly: note what its graphs' Variables hold."""
-        if self._recording:
-            self._before[id(attrs)] = {key: h.value for key, h in _variables_in(attrs).items()}
+        if self._recording:   # keeping `attrs` keeps its id from being reused by another op's
+            self._before[id(attrs)] = attrs, {key: h.value for key, h in _variables_in(attrs).items()}
 
     def record(self, op, inputs, attrs, out) -> None:
-        before = self._before.pop(id(attrs), None) if self._before else None
+        before = self._before.pop(id(attrs), (None, None))[1] if self._before else None
         if not self._recording:
             return
         if op is READ or op is HELD_READ:

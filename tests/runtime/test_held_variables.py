@@ -68,6 +68,61 @@ def nested_loops(v):
     return program, pure
 
 
+def loop_with_a_branch_that_assigns(v):
+    def program(x):
+        y = x
+        for i in tf.range(4):
+            if i % 2 == 0:
+                v.assign_add(x)
+            y = y * v
+        return y
+
+    def pure(v, x):
+        y = x
+        for i in range(4):
+            if i % 2 == 0:
+                v = v + x
+            y = y * v
+        return y
+    return program, pure
+
+
+def branch_with_a_loop_that_assigns(v):
+    def program(x):
+        y = x
+        if x > 0:
+            for _ in tf.range(3):
+                v.assign_add(x)
+                y = y * v
+        return y
+
+    def pure(v, x):
+        y = x
+        if x > 0:
+            for _ in range(3):
+                v = v + x
+                y = y * v
+        return y
+    return program, pure
+
+
+def loop_while_the_variable_is_small(v):
+    def program(x):
+        y = x
+        while v < 2.0:          # the loop's test reads it too
+            v.assign_add(0.5)
+            y = y * v * x
+        return y
+
+    def pure(v, x):
+        y = x
+        for _ in range(3):      # 0.7 -> 1.2 -> 1.7 -> 2.2, and the same near it
+            v = v + 0.5
+            y = y * v * x
+        return y
+    return program, pure
+
+
 def loop_then_assigned(v):
     def program(x):
         y = x
@@ -95,7 +150,9 @@ def branch_then_assigned(v):
     return program, pure
 
 
-PROGRAMS = [assign_add_then_square, assigned_on_one_side, nested_loops, loop_then_assigned, branch_then_assigned]
+PROGRAMS = [assign_add_then_square, assigned_on_one_side, nested_loops, loop_with_a_branch_that_assigns,
+            branch_with_a_loop_that_assigns, loop_while_the_variable_is_small, loop_then_assigned,
+            branch_then_assigned]
 
 
 def _gradient(placement: str, program, v, x):
@@ -129,7 +186,7 @@ def _jax_gradient(pure, x: float) -> float:
 
 
 def _has_loop(make) -> bool:
-    return make in (assign_add_then_square, nested_loops, loop_then_assigned)
+    return make not in (assigned_on_one_side, branch_then_assigned)
 
 
 @pytest.mark.parametrize("x", [X, -0.6])
