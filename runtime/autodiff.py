@@ -32,7 +32,7 @@ from runtime import dtypes, nest
 from runtime.graph import FuncGraph, Graph, building, creation_site
 from runtime.interpret import replay
 from runtime.ops import array_ops, math_ops, registry
-from runtime.ops.held_variables import assigned_handles, read_handles
+from runtime.ops.held_variables import assigned_by, assigned_handles, read_handles, variables_of
 from runtime.ops.registry import Spec, defop
 from runtime.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime.tensor_array import TENSOR_LIST_ADD, TENSOR_LIST_ZEROS
@@ -280,11 +280,10 @@ class GradientTape:
 
 def _variables_in(attrs: dict) -> dict:
     """id -> handle of every Variable that the graphs among an op's `attrs` read or write."""
-    found: dict[int, VariableHandle] = {}
-    for value in attrs.values():
-        if isinstance(value, Graph):
-            _handles_in(value, found)
-    return found
+    graphs = [value for value in attrs.values() if isinstance(value, Graph)]
+    if len(graphs) == 1:
+        return variables_of(graphs[0])
+    return {key: h for graph in graphs for key, h in variables_of(graph).items()}
 
 
 def _forward(variables: dict, before: Optional[dict], outputs: list) -> _Forward:
@@ -306,13 +305,17 @@ def _held_variables(entry: _Entry) -> dict:
 
 
 def _assigned_since(forward: _Forward, keys: set) -> set:
-    """Which of the Variables `keys` were assigned after the op ran (eagerly) or was recorded (tracing)."""
+    """Which of the Variables `keys` were assigned after the op ran (eagerly) or was recorded (tracing: in
+    its graph, or in a graph being built inside it now, such as a loop body where `gradient` is asked)."""
     if forward.op is None:
         return {key for key in keys if forward.variables[key].value is not forward.before[key]}
-    graph = forward.op.graph
-    later = graph.operations[graph.operations.index(forward.op) + 1:]
-    return {id(op.attrs["handle"]) for op in _walk_ops(later + _operations_being_built(graph))
-            if op.opdef.stateful and op.type != "ReadVariableOp" and id(op.attrs.get("handle")) in keys}
+    found: set = set()
+    graph, current = forward.op.graph, registry.context.graph
+    while current is not None and current is not graph:
+        found.update(key for op in current.stateful_since(None) for key in assigned_by(op) if key in keys)
+        current = current.outer_graph
+    found.update(key for op in graph.stateful_since(forward.op) for key in assigned_by(op) if key in keys)
+    return found
 
 
 def _value_before(forward: _Forward, key: int):
@@ -323,23 +326,6 @@ def _value_before(forward: _Forward, key: int):
         graph = forward.op.graph
         forward.reads[key] = graph.insert_before(forward.op, READ, {"handle": forward.variables[key]})[0]
     return forward.reads[key]
-
-
-def _operations_being_built(graph) -> list:
-    """Every op of the graphs being built inside `graph` now (a loop body traced now, whose While is not in
-    `graph` yet)."""
-    found, current = [], registry.context.graph
-    while current is not None and current is not graph:
-        found += current.operations
-        current = current.outer_graph
-    return found
-
-
-def _walk_ops(operations):
-    for op in operations:
-        yield op
-        for _, sub in op.subgraphs():
-            yield from _walk_ops(sub.operations)
 
 
 def _zeros_shaped_like(source):
@@ -353,18 +339,6 @@ def _accumulate(grads: dict, key_of, g) -> None:
         g = math_ops.cast(g, key_of.dtype)
     previous = grads.get(id(key_of))
     grads[id(key_of)] = g if previous is None else add_gradients(previous, g)
-
-
-def _handles_in(graph, found: dict) -> dict:
-    """Every VariableHandle read or written in `graph` and the branch/body graphs nested in it."""
-    for op in graph.operations:
-        for value in op.attrs.values():
-            if hasattr(value, "operations"):
-                _handles_in(value, found)
-        handle = op.attrs.get("handle")
-        if isinstance(handle, VariableHandle):
-            found[id(handle)] = handle
-    return found
 
 
 def _location(outputs: list) -> Optional[tuple]:

@@ -195,6 +195,14 @@ class Graph:
         self.operations.append(operation)
         return operation.outputs
 
+    def stateful_since(self, op: Optional[Operation]) -> Iterator[Operation]:
+        """The stateful ops recorded after `op` (all of them if None), latest first: they are chained with
+        control inputs in program order."""
+        current = self._last_stateful
+        while current is not None and current is not op:
+            yield current
+            current = current.control_inputs[0] if current.control_inputs else None
+
     def insert_before(self, anchor: Operation, op: OpDef, attrs: dict) -> list:
         """Record the stateful op `op` (no inputs) just before the stateful op `anchor`, in program order
         too: a tape asked for a gradient after a Cond or While reads a Variable's value before it."""

@@ -50,9 +50,24 @@ def assigned_handles(graph) -> dict:
     return _handles(graph, "_assigned_handles", lambda op: op.opdef in _VARIABLE_OPS and op.opdef is not READ)
 
 
+def assigned_by(op) -> dict:
+    """id -> handle of every Variable that `op` assigns, itself or in its graphs."""
+    if op.opdef in _VARIABLE_OPS:
+        return {} if op.opdef is READ else {id(op.attrs["handle"]): op.attrs["handle"]}
+    if not op.opdef.holds_graphs:
+        return {}
+    return {key: h for _, sub in op.subgraphs() for key, h in assigned_handles(sub).items()}
+
+
 def read_handles(graph) -> dict:
     """id -> handle of every Variable read (by a ReadVariableOp) in `graph` or the graphs nested in it."""
     return _handles(graph, "_read_handles", lambda op: op.opdef is READ)
+
+
+def variables_of(graph) -> dict:
+    """id -> handle of every Variable that `graph` or the graphs nested in it read or write (by any op with
+    a `handle`, HeldVariableRead too)."""
+    return _handles(graph, "_variables_of", lambda op: "handle" in op.attrs)
 
 
 def _used_handles(graph) -> dict:
