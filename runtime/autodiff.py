@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from autograph import do_not_convert
-from runtime import dtypes, nest
+from runtime import dtypes, jacobians, nest
 from runtime.graph import FuncGraph, Graph, building, creation_site
 from runtime.interpret import replay
 from runtime.ops import array_ops, math_ops, registry
@@ -212,19 +212,49 @@ class GradientTape:
 
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients: str = "none"):
         """d(sum of `target`)/d(each of `sources`), in the structure of `sources`."""
-        if unconnected_gradients not in ("none", "zero"):
-            raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected_gradients!r}.")
-        if self._used and not self._persistent:
-            raise RuntimeError("A non-persistent GradientTape can compute one set of gradients only; "
-                               "create it with GradientTape(persistent=True) to call gradient() again.")
-        self._used = True
-        # as in TensorFlow, a persistent tape asked inside its `with` block records the gradient's own ops:
-        # asked again, it gives the gradient's gradient
-        recording = contextlib.nullcontext() if self._persistent else self.stop_recording()
-        with recording:
-            grads, by_handle = self._backward(nest.flatten(target), output_gradients)
-            flat = [self._gradient_of(s, grads, by_handle, unconnected_gradients) for s in nest.flatten(sources)]
+        _check_unconnected(unconnected_gradients)
+        self._use()
+        with self._recording_gradients():
+            flat = self._gradients(nest.flatten(target), nest.flatten(sources), output_gradients,
+                                   unconnected_gradients)
         return nest.pack(sources, flat)
+
+    def jacobian(self, target, sources, unconnected_gradients: str = "none", parallel_iterations=None,
+                 experimental_use_pfor: bool = True):
+        """d target[i...]/d source[j...] for each of `sources`, shaped target.shape + source.shape, in the
+        structure of `sources` (one backward pass per element of `target`: runtime/jacobians.py)."""
+        _check_unconnected(unconnected_gradients)
+        with self._recording_gradients():
+            return jacobians.jacobian(self, target, sources, unconnected_gradients, experimental_use_pfor)
+
+    def batch_jacobian(self, target, source, unconnected_gradients: str = "none", parallel_iterations=None,
+                       experimental_use_pfor: bool = True):
+        """d target[b, i...]/d source[b, j...], shaped [batch] + target.shape[1:] + source.shape[1:], for a
+        target whose row b depends on row b of `source` only."""
+        _check_unconnected(unconnected_gradients)
+        with self._recording_gradients():
+            return jacobians.batch_jacobian(self, target, source, unconnected_gradients, experimental_use_pfor)
+
+    def _use(self) -> None:
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can compute one set of gradients (or jacobians) "
+                               "only; create it with GradientTape(persistent=True) to ask again.")
+        self._used = True
+
+    def _start_jacobian(self, name: str, use_pfor: bool) -> None:
+        if not use_pfor and not self._persistent and registry.context.graph is None:
+            raise RuntimeError(f"GradientTape must be created with persistent=True to compute the {name} with "
+                               "eager execution enabled and with experimental_use_pfor set to False.")
+        self._use()
+
+    def _recording_gradients(self):
+        """As in TensorFlow, a persistent tape asked inside its `with` block records the gradient's own ops:
+        asked again, it gives the gradient's gradient."""
+        return contextlib.nullcontext() if self._persistent else self.stop_recording()
+
+    def _gradients(self, targets: list, sources: list, output_gradients, unconnected: str) -> list:
+        grads, by_handle = self._backward(targets, output_gradients)
+        return [self._gradient_of(s, grads, by_handle, unconnected) for s in sources]
 
     def _backward(self, targets: list, output_gradients) -> tuple[dict, dict]:
         """Gradients by id of tensor, and by id of VariableHandle for the reads inside Cond/While graphs."""
@@ -276,6 +306,11 @@ class GradientTape:
         if total is None and unconnected == "zero":
             return _zeros_shaped_like(source)
         return total
+
+
+def _check_unconnected(value: str) -> None:
+    if value not in ("none", "zero"):
+        raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {value!r}.")
 
 
 def _variables_in(attrs: dict) -> dict:
