@@ -29,7 +29,7 @@ from typing import Any, Callable, Optional
 
 from autograph import do_not_convert
 from runtime import dtypes, jacobians, nest
-from runtime.graph import FuncGraph, Graph, building, creation_site
+from runtime.graph import FuncGraph, Graph, assignments_recorded, building, creation_site
 from runtime.interpret import replay
 from runtime.ops import array_ops, math_ops, registry
 from runtime.ops.held_variables import assigned_by, assigned_handles, read_handles, variables_of
@@ -65,6 +65,7 @@ class _Forward:
     before: Optional[dict] = None       # eagerly: id -> array
     op: Any = None                      # while tracing: the Operation
     reads: Optional[dict] = None        # while tracing: id -> the tensor of the read added before `op`
+    assignments: int = 0                # while tracing: `assignments_recorded()` when `op` was recorded
 
 
 def differentiable(t) -> bool:
@@ -160,8 +161,11 @@ class GradientTape:
         if op is READ or op is HELD_READ:
             self._record_read(attrs["handle"], out)
             return
-        variables = _variables_in(attrs) if op.holds_graphs else {}
-        handles = tuple(h for h in variables.values() if self._watches(h))
+        if op.holds_graphs:
+            variables = _variables_in(attrs)
+            handles = tuple(h for h in variables.values() if self._watches(h))
+        else:
+            variables, handles = None, ()
         if not handles and not any(id(t) in self._tracked for t in inputs):
             return
         outputs = out if op.multi_output else [out]
@@ -323,7 +327,7 @@ def _variables_in(attrs: dict) -> dict:
 
 def _forward(variables: dict, before: Optional[dict], outputs: list) -> _Forward:
     if isinstance(outputs[0], SymbolicTensor):
-        return _Forward(variables, op=outputs[0].op, reads={})
+        return _Forward(variables, op=outputs[0].op, reads={}, assignments=assignments_recorded())
     return _Forward(variables, before=before or {key: h.value for key, h in variables.items()})
 
 
@@ -344,6 +348,8 @@ def _assigned_since(forward: _Forward, keys: set) -> set:
     its graph, or in a graph being built inside it now, such as a loop body where `gradient` is asked)."""
     if forward.op is None:
         return {key for key in keys if forward.variables[key].value is not forward.before[key]}
+    if assignments_recorded() == forward.assignments:   # no graph has recorded an assignment since
+        return set()
     found: set = set()
     graph, current = forward.op.graph, registry.context.graph
     while current is not None and current is not graph:

@@ -192,6 +192,8 @@ class Graph:
             if self._last_stateful is not None:
                 operation.control_inputs = (self._last_stateful,)
             self._last_stateful = operation
+            if "handle" in attrs and op.name != "ReadVariableOp":
+                _assignments.count += 1
         self.operations.append(operation)
         return operation.outputs
 
@@ -293,6 +295,20 @@ class Graph:
 
     def _header(self) -> str:
         return self.name
+
+
+class _Assignments:
+    """How many assignments to Variables have been recorded into graphs, by every thread: a tape that
+    finds the count unchanged since it recorded an op knows that no graph assigned a Variable since."""
+
+    count = 0
+
+
+_assignments = _Assignments()
+
+
+def assignments_recorded() -> int:
+    return _assignments.count
 
 
 def _lint_control_flow(op: Operation) -> None:

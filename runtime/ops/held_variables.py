@@ -47,7 +47,8 @@ def replay_holding(graph, feeds: list, wanted: list, held: dict, known: Optional
 
 def assigned_handles(graph) -> dict:
     """id -> handle of every Variable assigned in `graph` or in the graphs nested in its ops."""
-    return _handles(graph, "_assigned_handles", lambda op: op.opdef in _VARIABLE_OPS and op.opdef is not READ)
+    return _handles(graph, "_assigned_handles", lambda op: op.opdef in _VARIABLE_OPS and op.opdef is not READ,
+                    stateful=True)
 
 
 def assigned_by(op) -> dict:
@@ -61,7 +62,7 @@ def assigned_by(op) -> dict:
 
 def read_handles(graph) -> dict:
     """id -> handle of every Variable read (by a ReadVariableOp) in `graph` or the graphs nested in it."""
-    return _handles(graph, "_read_handles", lambda op: op.opdef is READ)
+    return _handles(graph, "_read_handles", lambda op: op.opdef is READ, stateful=True)
 
 
 def variables_of(graph) -> dict:
@@ -71,19 +72,22 @@ def variables_of(graph) -> dict:
 
 
 def _used_handles(graph) -> dict:
-    return _handles(graph, "_used_handles", lambda op: op.opdef in _VARIABLE_OPS)
+    return _handles(graph, "_used_handles", lambda op: op.opdef in _VARIABLE_OPS, stateful=True)
 
 
-def _handles(graph, key: str, chosen) -> dict:
+def _handles(graph, key: str, chosen, stateful: bool = False) -> dict:
+    """id -> handle of the ops `chosen` in `graph` and the graphs nested in it, cached on the graph. Reads
+    and assignments are stateful, and so is an op whose graphs hold one: `stateful` walks those only
+    (the chain of stateful ops, much shorter than a gradient's graph)."""
     cache = graph.__dict__.setdefault(key, {})
     size = len(graph.operations)
     if size not in cache:
         found = {}
-        for op in graph.operations:
+        for op in graph.stateful_since(None) if stateful else graph.operations:
             if chosen(op):
                 found[id(op.attrs["handle"])] = op.attrs["handle"]
             for _, sub in op.subgraphs():
-                found.update(_handles(sub, key, chosen))
+                found.update(_handles(sub, key, chosen, stateful))
         cache[size] = found
     return cache[size]
 

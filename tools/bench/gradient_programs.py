@@ -8,6 +8,7 @@ To compare two checkouts, run it alternately from each (the machine's load chang
 """
 from __future__ import annotations
 
+import time
 import timeit
 
 import numpy as np
@@ -16,7 +17,8 @@ import runtime as tf
 
 
 def best(fn, number: int, repeat: int = 7) -> float:
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+    """The best per-call CPU time (process time: less disturbed by other processes than wall time)."""
+    return min(timeit.repeat(fn, number=number, repeat=repeat, timer=time.process_time)) / number
 
 
 def main() -> None:
@@ -54,10 +56,10 @@ def main() -> None:
         return tf.function(step).get_concrete_function(x)
 
     inside(x), outside_step()
-    rows = [("eager tape, 3 ops", best(eager_step, 2000)),
-            ("tape inside function: call", best(lambda: inside(x), 500)),
-            ("tape outside function: call + gradient", best(outside_step, 500)),
-            ("tape inside function: trace", best(trace, 5, repeat=5))]
+    rows = [("eager tape, 3 ops", best(eager_step, 2000, repeat=15)),
+            ("tape inside function: call", best(lambda: inside(x), 500, repeat=15)),
+            ("tape outside function: call + gradient", best(outside_step, 500, repeat=15)),
+            ("tape inside function: trace", best(trace, 10, repeat=15))]
     for label, seconds in rows:
         print(f"{label:42} {seconds * 1e6:10.1f}us")
 
