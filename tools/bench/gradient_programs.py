@@ -1,7 +1,8 @@
 """What ordinary gradient programs cost: a GradientTape eagerly, inside a traced function (per call and per
-trace), and outside one (a Call op and its compiled gradient graph). None of them assigns a Variable, so
-none needs the values a gradient rule holds (runtime/ops/held_variables.py): this is the common path that
-holding must not slow down.
+trace), and outside one (a Call op and its compiled gradient graph). None of the first four assigns a
+Variable, so none needs the values a gradient rule holds (runtime/ops/held_variables.py): this is the
+common path that holding must not slow down. The last two rows compare a loop whose gradient holds a
+Variable it assigns with the same loop carrying the value itself.
 
 Run from the repository root: PYTHONPATH=. python tools/bench/gradient_programs.py
 To compare two checkouts, run it alternately from each (the machine's load changes between runs).
@@ -55,11 +56,34 @@ def main() -> None:
     def trace():
         return tf.function(step).get_concrete_function(x)
 
-    inside(x), outside_step()
+    v = tf.Variable(np.float32(0.7))
+
+    @tf.function
+    def assigning_step(x):               # the loop assigns what it reads: the gradient holds v's values
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(x)
+            for _ in tf.range(5):
+                v.assign_add(0.1)
+                y = y + v * v
+        return tape.gradient(y, v)
+
+    @tf.function
+    def reading_step(x):                 # the same loop reading a value it carries: nothing held
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y, u = tf.reduce_sum(x), tf.reduce_sum(x) * 0.0 + 0.7
+            for _ in tf.range(5):
+                u = u + 0.1
+                y = y + u * u
+        return tape.gradient(y, x)
+
+    inside(x), outside_step(), assigning_step(x)
     rows = [("eager tape, 3 ops", best(eager_step, 2000, repeat=15)),
             ("tape inside function: call", best(lambda: inside(x), 500, repeat=15)),
             ("tape outside function: call + gradient", best(outside_step, 500, repeat=15)),
-            ("tape inside function: trace", best(trace, 10, repeat=15))]
+            ("tape inside function: trace", best(trace, 10, repeat=15)),
+            ("loop carrying a value: call", best(lambda: reading_step(x), 500, repeat=15)),
+            ("loop assigning a Variable it reads: call", best(lambda: assigning_step(x), 500, repeat=15))]
     for label, seconds in rows:
         print(f"{label:42} {seconds * 1e6:10.1f}us")
 
