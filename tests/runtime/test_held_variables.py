@@ -157,8 +157,8 @@ PROGRAMS = [assign_add_then_square, assigned_on_one_side, nested_loops, loop_wit
 
 def _gradient(placement: str, program, v, x):
     """d program(x)/d v with the tape inside a tf.function (jit-compiled or not) or outside it."""
-    if placement == "tape outside":
-        f = tf.function(program)
+    if placement.startswith("tape outside"):     # a function that assigns is replayed op by op, also under jit
+        f = tf.function(program, jit_compile=placement.endswith("jit_compile"))
         with tf.GradientTape() as tape:
             y = f(x)
         return tape.gradient(y, v)
@@ -186,7 +186,8 @@ def _jax_gradient(pure, x: float) -> float:
 
 
 BRANCHES = [assigned_on_one_side, branch_then_assigned]   # no While: their gradients also lower to JAX
-CASES = [(make, placement) for make in PROGRAMS for placement in ("tape inside", "tape outside")] + \
+CASES = [(make, placement) for make in PROGRAMS
+         for placement in ("tape inside", "tape outside", "tape outside, jit_compile")] + \
         [(make, "tape inside, jit_compile") for make in BRANCHES]
 
 
@@ -205,7 +206,7 @@ def test_the_gradient_uses_the_values_the_reads_saw(make, placement, x):
     v.assign(V0)
     tf.function(program)(tf.constant(x, F64))
     assert after == pytest.approx(float(v), rel=1e-6)    # the gradient assigned nothing again
-    jit = placement.endswith("jit_compile")
+    jit = placement == "tape inside, jit_compile"
     assert float(got) == pytest.approx(expected, rel=1e-5 if jit else 1e-6)    # JAX computes float64 in 32 bits
 
 
