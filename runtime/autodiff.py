@@ -5,9 +5,13 @@ graph being traced — from `registry.apply`, which offers every op to the
 tapes in `registry.context.tapes`. It keeps the ops whose inputs depend on
 what it watches: tensors given to `watch`, and trainable float `Variable`s
 read inside the `with` block (also those read inside the branches and bodies
-of a `Cond` or `While`: the tape keeps them with the op). `gradient` walks
-the ops backwards and calls each op's gradient rule (`OpDef.grad`: its
-entry in the gradient table, filled by `runtime.ops.gradients`).
+of a `Cond` or `While`: the tape keeps them with the op, and what they held
+when it ran, so that its rule replays the graphs on the values the forward
+pass read even where the graphs, or later code, assign them:
+`runtime/ops/held_variables.py`). `gradient` walks the ops backwards and
+calls each op's gradient rule (`OpDef.grad`: its entry in the gradient
+table, filled by `runtime.ops.gradients`); `jacobian` and `batch_jacobian`
+run that walk once per element of the target (`runtime/jacobians.py`).
 
 Rules are written with the public ops, so the same tape works eagerly and
 inside a function being traced (the gradient becomes ops of that graph), and
