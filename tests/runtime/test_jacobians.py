@@ -194,3 +194,17 @@ def test_batch_jacobian_needs_a_batch_dimension_in_both():
         y = tf.ones([3, 2]) * tf.reduce_sum(x)
     with pytest.raises(ValueError, match=r"need first dimension of target shape \(\(3, 2\)\) and source shape"):
         g.batch_jacobian(y, x)
+
+
+def test_under_jit_compile_a_jacobian_is_a_lowering_error_naming_the_line():
+    pytest.importorskip("jax")
+
+    @tf.function(jit_compile=True)
+    def f(x):
+        with tf.GradientTape() as g:
+            g.watch(x)
+            y = x * x
+        return g.jacobian(y, x)
+
+    with pytest.raises(tf.errors.LoweringError, match=r"(?s)TensorListNew.*return g.jacobian\(y, x\)"):
+        f(tf.constant([1.0, 2.0]))
