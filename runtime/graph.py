@@ -193,7 +193,7 @@ class Graph:
                 operation.control_inputs = (self._last_stateful,)
             self._last_stateful = operation
             if "handle" in attrs and op.name != "ReadVariableOp":
-                _assignments.count += 1
+                registry.context.assignments += 1
         self.operations.append(operation)
         return operation.outputs
 
@@ -297,18 +297,10 @@ class Graph:
         return self.name
 
 
-class _Assignments:
-    """How many assignments to Variables have been recorded into graphs, by every thread: a tape that
-    finds the count unchanged since it recorded an op knows that no graph assigned a Variable since."""
-
-    count = 0
-
-
-_assignments = _Assignments()
-
-
 def assignments_recorded() -> int:
-    return _assignments.count
+    """How many assignments to Variables this thread has recorded into graphs: a tape that finds the count
+    unchanged since it recorded an op knows that no graph being built here assigned a Variable since."""
+    return registry.context.assignments
 
 
 def _lint_control_flow(op: Operation) -> None:

@@ -89,6 +89,7 @@ class TraceContext(threading.local):
     tapes: tuple = ()
     name_scope = ""   # `runtime.name_scope`: prefixes the names of the ops built in a graph
     weak = None       # a `weak.WeakProbe` while autograph probes the dtypes of a loop's Python numbers
+    assignments = 0   # assignments to Variables recorded into graphs (`graph.assignments_recorded`)
 
 
 context = TraceContext()
