@@ -34,7 +34,7 @@ from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building, made_at
 from runtime.interpret import interpret, needed_ops, reapply, replay, unrepeatable_ops
 from runtime.ops import array_ops, math_ops, registry
-from runtime.ops.held_variables import replay_holding
+from runtime.ops.held_variables import assigned_handles, replay_holding
 from runtime.tensor_array import TensorArray
 from runtime.variables import VariableHandle
 
@@ -156,9 +156,12 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
     if not start:
         return ()
     _check_repeatable("While", held_variables, cond_graph, body_graph)
-    held = list((held_variables or {}).items())
+    held = held_variables or {}
+    changing = {**assigned_handles(cond_graph), **assigned_handles(body_graph)}
+    carried = [(key, value) for key, value in held.items() if key in changing]    # kept per iteration
+    fixed = {key: value for key, value in held.items() if key not in changing}   # assigned after the loop
     count, history = _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, output_specs,
-                                      max_iterations_input, held)
+                                      max_iterations_input, carried, fixed)
 
     def more(k, *gradients):
         return math_ops.greater(k, 0)
@@ -166,7 +169,7 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
     def back_step(k, *gradients):
         k = k - 1
         state = [saved.read(k) for saved in history]
-        at_k = {key: (handle, value) for (key, (handle, _)), value in zip(held, state[n:])}
+        at_k = {**fixed, **{key: (handle, value) for (key, (handle, _)), value in zip(carried, state[n:])}}
         seeds = [None] * n
         for k_, g in zip(loop_floats, gradients):
             seeds[k_] = g
@@ -181,21 +184,22 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
 
 
 def _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, output_specs,
-                     max_iterations_input, held: list):
+                     max_iterations_input, carried: list, fixed: dict):
     """The loop run again, keeping each iteration's loop state: (trip count, a TensorArray per loop var,
-    then one per Variable `held`, whose values are carried after the loop variables)."""
+    then one per Variable held that the loop assigns, whose values are carried after the loop variables;
+    those held at one value, `fixed`, are read at it)."""
     cond_ext = [inputs[i] for i in cond_inputs]
     body_ext = [inputs[i] for i in body_inputs]
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
-    m = n + len(held)
+    m = n + len(carried)
 
     def run(graph, state, ext) -> list:
         """`graph` replayed on the loop variables and Variables held in `state`; a body gives both anew."""
-        if not held:
+        if not carried and not fixed:
             return replay(graph, [*state, *ext], graph.outputs, with_effects=False, controls=False)
-        mine = {key: (handle, value) for (key, (handle, _)), value in zip(held, state[n:])}
+        mine = {**fixed, **{key: (handle, value) for (key, (handle, _)), value in zip(carried, state[n:])}}
         outs = replay_holding(graph, [*state[:n], *ext], graph.outputs, mine)
-        return outs if graph is cond_graph else [*outs, *(mine[key][1] for key, _ in held)]
+        return outs if graph is cond_graph else [*outs, *(mine[key][1] for key, _ in carried)]
 
     def more(i, *rest):
         test = run(cond_graph, rest[:m], cond_ext)[0]
@@ -205,9 +209,9 @@ def _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs
         saved = [ta.write(i, v) for ta, v in zip(rest[m:], rest[:m])]
         return (i + 1, *run(body_graph, rest[:m], body_ext), *saved)
 
-    specs = [*output_specs, *((h.dtype, h.shape) for _, (h, _) in held)]
+    specs = [*output_specs, *((h.dtype, h.shape) for _, (h, _) in carried)]
     saved = [TensorArray(dtype, size=0, dynamic_size=True, element_shape=shape) for dtype, shape in specs]
-    start = (0, *inputs[:n], *(value for _, (_, value) in held), *saved)
+    start = (0, *inputs[:n], *(value for _, (_, value) in carried), *saved)
     final = while_loop(more, step, start, relax_shapes=True)   # loop variables may change shape
     return final[0], list(final[1 + m:])
 
