@@ -5,9 +5,13 @@ graph being traced — from `registry.apply`, which offers every op to the
 tapes in `registry.context.tapes`. It keeps the ops whose inputs depend on
 what it watches: tensors given to `watch`, and trainable float `Variable`s
 read inside the `with` block (also those read inside the branches and bodies
-of a `Cond` or `While`: the tape keeps them with the op). `gradient` walks
-the ops backwards and calls each op's gradient rule (`OpDef.grad`: its
-entry in the gradient table, filled by `runtime.ops.gradients`).
+of a `Cond` or `While`: the tape keeps them with the op, and what they held
+when it ran, so that its rule replays the graphs on the values the forward
+pass read even where the graphs, or later code, assign them:
+`runtime/ops/held_variables.py`). `gradient` walks the ops backwards and
+calls each op's gradient rule (`OpDef.grad`: its entry in the gradient
+table, filled by `runtime.ops.gradients`); `jacobian` and `batch_jacobian`
+run that walk once per element of the target (`runtime/jacobians.py`).
 
 Rules are written with the public ops, so the same tape works eagerly and
 inside a function being traced (the gradient becomes ops of that graph), and
@@ -28,14 +32,15 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from autograph import do_not_convert
-from runtime import dtypes, nest
-from runtime.graph import FuncGraph, building, creation_site
+from runtime import dtypes, jacobians, nest
+from runtime.graph import FuncGraph, Graph, assignments_recorded, building, creation_site
 from runtime.interpret import replay
 from runtime.ops import array_ops, math_ops, registry
+from runtime.ops.held_variables import assigned_by, assigned_handles, read_handles, variables_of
 from runtime.ops.registry import Spec, defop
 from runtime.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime.tensor_array import TENSOR_LIST_ADD, TENSOR_LIST_ZEROS
-from runtime.variables import READ, Variable, VariableHandle
+from runtime.variables import HELD_READ, READ, Variable, VariableHandle
 
 
 @dataclass
@@ -51,7 +56,20 @@ class _Entry:
     multi_output: bool
     handles: tuple = ()
     location: Optional[tuple] = None   # the user's (file, line) for an op without a rule
-    snapshot: Optional[tuple] = None   # what tells whether `handles` were assigned since: see _snapshot
+    forward: Optional["_Forward"] = None   # for an op whose graphs use Variables: what they held
+
+
+@dataclass
+class _Forward:
+    """What the Variables used by an op's graphs held when it ran, for a rule that replays the graphs
+    (see `runtime/ops/held_variables.py`). Eagerly, their arrays before the op (an assignment replaces
+    the array, never writes into it); while tracing, the op, before which a read is added when needed."""
+
+    variables: dict                     # id -> VariableHandle
+    before: Optional[dict] = None       # eagerly: id -> array
+    op: Any = None                      # while tracing: the Operation
+    reads: Optional[dict] = None        # while tracing: id -> the tensor of the read added before `op`
+    assignments: int = 0                # while tracing: `assignments_recorded()` when `op` was recorded
 
 
 def differentiable(t) -> bool:
@@ -98,6 +116,7 @@ class GradientTape:
         self._reads: dict[int, Any] = {}            # id of a ReadVariableOp output -> VariableHandle
         self._handles: dict[int, Any] = {}          # id of a watched VariableHandle -> handle
         self._variables: list[Variable] = []
+        self._before: dict[int, tuple] = {}         # id of an eager op's attrs -> (attrs, its Variables' arrays)
 
     def __enter__(self) -> "GradientTape":
         self._recording = True
@@ -134,13 +153,23 @@ class GradientTape:
 
     # -- recording (called by registry.apply) -------------------------------------------
 
+    def before(self, attrs: dict) -> None:
+        """Called before an op that holds graphs runs eagerly: note what its graphs' Variables hold."""
+        if self._recording:   # keeping `attrs` keeps its id from being reused by another op's
+            self._before[id(attrs)] = attrs, {key: h.value for key, h in _variables_in(attrs).items()}
+
     def record(self, op, inputs, attrs, out) -> None:
+        before = self._before.pop(id(attrs), (None, None))[1] if self._before else None
         if not self._recording:
             return
-        if op is READ:
+        if op is READ or op is HELD_READ:
             self._record_read(attrs["handle"], out)
             return
-        handles = self._handles_in_graphs(attrs)
+        if op.holds_graphs:
+            variables = _variables_in(attrs)
+            handles = tuple(h for h in variables.values() if self._watches(h))
+        else:
+            variables, handles = None, ()
         if not handles and not any(id(t) in self._tracked for t in inputs):
             return
         outputs = out if op.multi_output else [out]
@@ -150,8 +179,9 @@ class GradientTape:
         for t in kept:
             self._tracked[id(t)] = t
         location = None if op.grad is not None else _location(outputs)
+        forward = _forward(variables, before, outputs) if variables else None
         self._entries.append(_Entry(op.name, op.grad, tuple(inputs), outputs, attrs, op.multi_output, handles,
-                                    location, _snapshot(handles) if handles else None))
+                                    location, forward))
 
     def _record_read(self, handle: VariableHandle, out) -> None:
         if not self._watches(handle):
@@ -175,14 +205,6 @@ class GradientTape:
             if owner is not None:
                 self._variables.append(owner)
 
-    def _handles_in_graphs(self, attrs: dict) -> tuple:
-        """The watched Variables that the branch or body graphs among `attrs` read."""
-        found: dict[int, VariableHandle] = {}
-        for value in attrs.values():
-            if hasattr(value, "operations"):
-                _handles_in(value, found)
-        return tuple(h for h in found.values() if self._watches(h))
-
     def _record_custom(self, inputs: list, outputs: list, grad_fn: Callable) -> None:
         if not any(id(t) in self._tracked for t in inputs):
             return
@@ -198,19 +220,49 @@ class GradientTape:
 
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients: str = "none"):
         """d(sum of `target`)/d(each of `sources`), in the structure of `sources`."""
-        if unconnected_gradients not in ("none", "zero"):
-            raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected_gradients!r}.")
-        if self._used and not self._persistent:
-            raise RuntimeError("A non-persistent GradientTape can compute one set of gradients only; "
-                               "create it with GradientTape(persistent=True) to call gradient() again.")
-        self._used = True
-        # as in TensorFlow, a persistent tape asked inside its `with` block records the gradient's own ops:
-        # asked again, it gives the gradient's gradient
-        recording = contextlib.nullcontext() if self._persistent else self.stop_recording()
-        with recording:
-            grads, by_handle = self._backward(nest.flatten(target), output_gradients)
-            flat = [self._gradient_of(s, grads, by_handle, unconnected_gradients) for s in nest.flatten(sources)]
+        _check_unconnected(unconnected_gradients)
+        self._use()
+        with self._recording_gradients():
+            flat = self._gradients(nest.flatten(target), nest.flatten(sources), output_gradients,
+                                   unconnected_gradients)
         return nest.pack(sources, flat)
+
+    def jacobian(self, target, sources, unconnected_gradients: str = "none", parallel_iterations=None,
+                 experimental_use_pfor: bool = True):
+        """d target[i...]/d source[j...] for each of `sources`, shaped target.shape + source.shape, in the
+        structure of `sources` (one backward pass per element of `target`: runtime/jacobians.py)."""
+        _check_unconnected(unconnected_gradients)
+        with self._recording_gradients():
+            return jacobians.jacobian(self, target, sources, unconnected_gradients, experimental_use_pfor)
+
+    def batch_jacobian(self, target, source, unconnected_gradients: str = "none", parallel_iterations=None,
+                       experimental_use_pfor: bool = True):
+        """d target[b, i...]/d source[b, j...], shaped [batch] + target.shape[1:] + source.shape[1:], for a
+        target whose row b depends on row b of `source` only."""
+        _check_unconnected(unconnected_gradients)
+        with self._recording_gradients():
+            return jacobians.batch_jacobian(self, target, source, unconnected_gradients, experimental_use_pfor)
+
+    def _use(self) -> None:
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can compute one set of gradients (or jacobians) "
+                               "only; create it with GradientTape(persistent=True) to ask again.")
+        self._used = True
+
+    def _start_jacobian(self, name: str, use_pfor: bool) -> None:
+        if not use_pfor and not self._persistent and registry.context.graph is None:
+            raise RuntimeError(f"GradientTape must be created with persistent=True to compute the {name} with "
+                               "eager execution enabled and with experimental_use_pfor set to False.")
+        self._use()
+
+    def _recording_gradients(self):
+        """As in TensorFlow, a persistent tape asked inside its `with` block records the gradient's own ops:
+        asked again, it gives the gradient's gradient."""
+        return contextlib.nullcontext() if self._persistent else self.stop_recording()
+
+    def _gradients(self, targets: list, sources: list, output_gradients, unconnected: str) -> list:
+        grads, by_handle = self._backward(targets, output_gradients)
+        return [self._gradient_of(s, grads, by_handle, unconnected) for s in sources]
 
     def _backward(self, targets: list, output_gradients) -> tuple[dict, dict]:
         """Gradients by id of tensor, and by id of VariableHandle for the reads inside Cond/While graphs."""
@@ -242,10 +294,11 @@ class GradientTape:
                 f"No gradient defined for the op {entry.name}{_where(entry.location)}: GradientTape cannot "
                 "differentiate through it. Wrap the computation in runtime.custom_gradient, or apply "
                 "runtime.stop_gradient before it.")
-        if entry.handles:
-            _check_not_assigned_since(entry)
         upstream = [g if g is not None else zeros_for(o) for g, o in zip(upstream, entry.outputs)]
         attrs = {**entry.attrs, "variable_handles": entry.handles} if entry.handles else entry.attrs
+        held = _held_variables(entry) if entry.forward is not None else None
+        if held:
+            attrs = {**attrs, "held_variables": held}
         if entry.multi_output:
             return entry.rule(upstream, entry.inputs, entry.outputs, **attrs)
         return entry.rule(upstream[0], entry.inputs, entry.outputs[0], **attrs)
@@ -263,50 +316,61 @@ class GradientTape:
         return total
 
 
-def _snapshot(handles: tuple) -> tuple:
-    """What `_check_not_assigned_since` compares with: eagerly the handles' arrays (an assignment replaces
-    the array, never writes into it); while tracing, the graph and how many ops it has."""
-    graph = registry.context.graph
-    if graph is None:
-        return (None, tuple(h.value for h in handles))
-    return (graph, len(graph.operations))
+def _check_unconnected(value: str) -> None:
+    if value not in ("none", "zero"):
+        raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {value!r}.")
 
 
-def _check_not_assigned_since(entry: _Entry) -> None:
-    """The rules of ops holding graphs (Cond, While, a function's Call) read the Variables again when they
-    run: refuse if one was assigned after the op was recorded, which would differentiate at another value."""
-    graph, since = entry.snapshot
-    if graph is None:
-        changed = [h for h, value in zip(entry.handles, since) if h.value is not value]
-        where = ""
-    else:
-        ids = {id(h) for h in entry.handles}
-        assignments = [op for op in _walk_ops(_operations_since(graph, since)) if op.opdef.stateful
-                       and op.type != "ReadVariableOp" and id(op.attrs.get("handle")) in ids]
-        changed = [assignments[0].attrs["handle"]] if assignments else []
-        where = _where(assignments[0].location) if assignments else ""
-    if changed:
-        raise LookupError(
-            f"GradientTape.gradient: the Variable '{changed[0].name}' was assigned{where} after the "
-            f"{entry.name} op that reads it was recorded; its gradient would read the Variable again and "
-            "differentiate at the new value. Compute the gradient before assigning the Variable.")
+def _variables_in(attrs: dict) -> dict:
+    """id -> handle of every Variable that the graphs among an op's `attrs` read or write."""
+    graphs = [value for value in attrs.values() if isinstance(value, Graph)]
+    if len(graphs) == 1:
+        return variables_of(graphs[0])
+    return {key: h for graph in graphs for key, h in variables_of(graph).items()}
 
 
-def _operations_since(graph, since: int) -> list:
-    """The ops made after `graph` had `since` of them, up to now: its later ops, and every op of the graphs
-    being built inside it (a loop body traced now, whose While is not in `graph` yet)."""
-    found, current = [], registry.context.graph
+def _forward(variables: dict, before: Optional[dict], outputs: list) -> _Forward:
+    if isinstance(outputs[0], SymbolicTensor):
+        return _Forward(variables, op=outputs[0].op, reads={}, assignments=assignments_recorded())
+    return _Forward(variables, before=before or {key: h.value for key, h in variables.items()})
+
+
+def _held_variables(entry: _Entry) -> dict:
+    """For the rule of an op holding graphs: the Variables whose values a replay of its graphs must take
+    from the forward pass (id -> (handle, value when the op started)). They are those the graphs assign, and
+    those they read that were assigned after the op was recorded."""
+    forward = entry.forward
+    graphs = [v for v in entry.attrs.values() if isinstance(v, Graph)]
+    assigned = {key for graph in graphs for key in assigned_handles(graph)}
+    read = {key for graph in graphs for key in read_handles(graph)}
+    held = assigned | (_assigned_since(forward, read - assigned) if read - assigned else set())
+    return {key: (forward.variables[key], _value_before(forward, key)) for key in held if key in forward.variables}
+
+
+def _assigned_since(forward: _Forward, keys: set) -> set:
+    """Which of the Variables `keys` were assigned after the op ran (eagerly) or was recorded (tracing: in
+    its graph, or in a graph being built inside it now, such as a loop body where `gradient` is asked)."""
+    if forward.op is None:
+        return {key for key in keys if forward.variables[key].value is not forward.before[key]}
+    if assignments_recorded() == forward.assignments:   # no graph has recorded an assignment since
+        return set()
+    found: set = set()
+    graph, current = forward.op.graph, registry.context.graph
     while current is not None and current is not graph:
-        found += current.operations
+        found.update(key for op in current.stateful_since(None) for key in assigned_by(op) if key in keys)
         current = current.outer_graph
-    return graph.operations[since:] + found
+    found.update(key for op in graph.stateful_since(forward.op) for key in assigned_by(op) if key in keys)
+    return found
 
 
-def _walk_ops(operations):
-    for op in operations:
-        yield op
-        for _, sub in op.subgraphs():
-            yield from _walk_ops(sub.operations)
+def _value_before(forward: _Forward, key: int):
+    """What the Variable `key` held when the op started: its array, or a read added just before the op."""
+    if forward.op is None:
+        return registry.wrap(forward.before[key])
+    if key not in forward.reads:
+        graph = forward.op.graph
+        forward.reads[key] = graph.insert_before(forward.op, READ, {"handle": forward.variables[key]})[0]
+    return forward.reads[key]
 
 
 def _zeros_shaped_like(source):
@@ -320,18 +384,6 @@ def _accumulate(grads: dict, key_of, g) -> None:
         g = math_ops.cast(g, key_of.dtype)
     previous = grads.get(id(key_of))
     grads[id(key_of)] = g if previous is None else add_gradients(previous, g)
-
-
-def _handles_in(graph, found: dict) -> dict:
-    """Every VariableHandle read or written in `graph` and the branch/body graphs nested in it."""
-    for op in graph.operations:
-        for value in op.attrs.values():
-            if hasattr(value, "operations"):
-                _handles_in(value, found)
-        handle = op.attrs.get("handle")
-        if isinstance(handle, VariableHandle):
-            found[id(handle)] = handle
-    return found
 
 
 def _location(outputs: list) -> Optional[tuple]:

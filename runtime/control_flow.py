@@ -49,9 +49,9 @@ def _outputs_infer(*_inputs, output_specs, **_attrs):
     return list(output_specs)
 
 
-COND = defop("Cond", _cond_kernel, _outputs_infer, multi_output=True,
+COND = defop("Cond", _cond_kernel, _outputs_infer, multi_output=True, holds_graphs=True,
              doc="if inputs[0]: then_graph else: else_graph, each reading the inputs its *_inputs attr lists.")
-WHILE = defop("While", _while_kernel, _outputs_infer, multi_output=True,
+WHILE = defop("While", _while_kernel, _outputs_infer, multi_output=True, holds_graphs=True,
               doc="Loop state starts as inputs[:num_loop_vars]; body_graph runs while cond_graph is true.")
 
 

@@ -637,7 +637,7 @@ def _call_kernel(*values, function, graph, captures):
 
 
 CALL = defop("Call", _call_kernel, lambda *inputs, function, graph, captures: [
-    Spec(t.dtype, t.shape) for t in graph.outputs], multi_output=True,
+    Spec(t.dtype, t.shape) for t in graph.outputs], multi_output=True, holds_graphs=True,
     doc="a traced function run by its compiled graph, as eager GradientTapes record it; inputs[len(graph.inputs):] "
         "are the eager tensors the graph captured as the constants `captures`")
 

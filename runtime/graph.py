@@ -192,7 +192,30 @@ class Graph:
             if self._last_stateful is not None:
                 operation.control_inputs = (self._last_stateful,)
             self._last_stateful = operation
+            if "handle" in attrs and op.name != "ReadVariableOp":
+                registry.context.assignments += 1
         self.operations.append(operation)
+        return operation.outputs
+
+    def stateful_since(self, op: Optional[Operation]) -> Iterator[Operation]:
+        """The stateful ops recorded after `op` (all of them if None), latest first: they are chained with
+        control inputs in program order."""
+        current = self._last_stateful
+        while current is not None and current is not op:
+            yield current
+            current = current.control_inputs[0] if current.control_inputs else None
+
+    def insert_before(self, anchor: Operation, op: OpDef, attrs: dict) -> list:
+        """Record the stateful op `op` (no inputs) just before the stateful op `anchor`, in program order
+        too: a tape asked for a gradient after a Cond or While reads a Variable's value before it."""
+        assert anchor.stateful and anchor.graph is self, f"{anchor.name} is not a stateful op of {self.name}"
+        spec = op.infer(**attrs)
+        operation = Operation(self, self.unique_name(_default_name(op.name)), op, (), attrs)
+        operation.location = anchor.location
+        operation.outputs = [SymbolicTensor(operation, i, s.dtype, s.shape)
+                             for i, s in enumerate(spec if op.multi_output else [spec])]
+        operation.control_inputs, anchor.control_inputs = anchor.control_inputs, (operation,)
+        self.operations.insert(self.operations.index(anchor), operation)
         return operation.outputs
 
     def capture(self, t):
@@ -272,6 +295,12 @@ class Graph:
 
     def _header(self) -> str:
         return self.name
+
+
+def assignments_recorded() -> int:
+    """How many assignments to Variables this thread has recorded into graphs: a tape that finds the count
+    unchanged since it recorded an op knows that no graph being built here assigned a Variable since."""
+    return registry.context.assignments
 
 
 def _lint_control_flow(op: Operation) -> None:

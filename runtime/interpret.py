@@ -77,15 +77,15 @@ def _is_tensor_of(value, graph) -> bool:
 
 
 def interpret(graph, feeds: list, wanted: list, apply_op: ApplyOp, with_effects: bool = True,
-              known: Optional[dict] = None, controls: bool = True) -> list:
+              known: Optional[dict] = None, controls: bool = True, ops: Optional[list] = None) -> list:
     """The values of `wanted` (tensors of `graph`; anything else is returned as it is), with
     `graph.inputs` fed by `feeds` and every op evaluated by `apply_op`. `known` maps ids of
     tensors of `graph` to values that stand for them (they are not computed). `controls`: see
-    `needed_ops`."""
+    `needed_ops`; `ops`, when given, are the ops to evaluate instead (in program order)."""
     env = dict(known) if known else {}
     for placeholder, value in zip(graph.inputs, feeds):
         env[id(placeholder)] = value
-    for op in needed_ops(graph, wanted, with_effects, controls):
+    for op in needed_ops(graph, wanted, with_effects, controls) if ops is None else ops:
         if op.outputs and id(op.outputs[0]) in env:   # a `known` value
             continue
         results = apply_op(op, [env[id(t)] for t in op.inputs])

@@ -82,6 +82,22 @@ READ = defop("ReadVariableOp", _read, _handle_spec, stateful=True)
 ASSIGN = defop("AssignVariableOp", _assign, _handle_spec, stateful=True)
 ASSIGN_ADD = defop("AssignAddVariableOp", _assign_add, _handle_spec, stateful=True)
 ASSIGN_SUB = defop("AssignSubVariableOp", _assign_sub, _handle_spec, stateful=True)
+ASSIGNMENTS = (ASSIGN, ASSIGN_ADD, ASSIGN_SUB)
+
+
+def _held_read(value, handle):
+    return value
+
+
+def _held_read_spec(value, handle) -> Spec:
+    return Spec(handle.dtype, handle.shape)
+
+
+# What a gradient rule's replay of a graph reads instead of a Variable it holds as a value
+# (runtime/ops/held_variables.py): its input, the value the read saw in the forward pass. Tapes take its
+# output as a read of `handle`, so gradients reach the Variable and not what computed the value.
+HELD_READ = defop("HeldVariableRead", _held_read, _held_read_spec,
+                  doc="inputs[0], the value a read of the Variable `handle` saw; tapes take it as a read of it")
 
 
 class Variable:

@@ -158,6 +158,7 @@ LOWERINGS: dict[str, Callable] = {
     "Const": lambda value: value,
     "Identity": materialised,
     "StopGradient": lambda x: lax.stop_gradient(materialised(x)),
+    "HeldVariableRead": lambda value, handle: materialised(value),
     "AddV2": _binary(jnp.add), "Sub": _binary(jnp.subtract), "Mul": _binary(jnp.multiply),
     "RealDiv": _binary(_true_divide), "FloorDiv": _binary(jnp.floor_divide), "FloorMod": _binary(jnp.remainder),
     "Pow": _binary(jnp.power), "Maximum": _binary(jnp.maximum), "Minimum": _binary(jnp.minimum),

@@ -488,6 +488,7 @@ def _list_from_tensor(g, value):
 MAPPINGS: dict[str, Callable] = {
     "Const": lambda g, value: g.const(np.asarray(value, g.op.outputs[0].dtype.as_numpy_dtype)),
     "Identity": lambda g, x: x.name, "StopGradient": lambda g, x: x.name,
+    "HeldVariableRead": lambda g, value, handle: value.name,
     "AddV2": _simple("Add"), "Sub": _simple("Sub"), "Mul": _simple("Mul"), "RealDiv": _real_div,
     "FloorDiv": _floor_div, "FloorMod": _floor_mod, "Pow": _simple("Pow"),
     # a Python int's checked arithmetic (runtime/ops/python_ints.py): ONNX has no run-time error, so it wraps

@@ -18,7 +18,11 @@ under a tape) and compiled, so a training step whose tape is outside the
 function runs compiled code forwards and backwards.
 
 Variables that the graphs read come as `variable_handles` (the tape found
-them); their gradients follow the inputs' in the returned tuple.
+them); their gradients follow the inputs' in the returned tuple. Variables
+that the graphs assign, or that were assigned after the op, come as
+`held_variables` with the values they had when the op started: the replays
+read and assign those values instead (`held_variables.py`), so the gradient
+uses what the forward pass read, and a While's keeps them per iteration.
 """
 from __future__ import annotations
 
@@ -30,13 +34,15 @@ from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building, made_at
 from runtime.interpret import interpret, needed_ops, reapply, replay, unrepeatable_ops
 from runtime.ops import array_ops, math_ops, registry
+from runtime.ops.held_variables import assigned_handles, replay_holding
 from runtime.tensor_array import TensorArray
 from runtime.variables import VariableHandle
 
 
-def _check_repeatable(op_type: str, *graphs) -> None:
+def _check_repeatable(op_type: str, held, *graphs) -> None:
     """The Cond/While rules replay their graphs: a random draw there would be drawn again, and an
-    assignment would be made again or leave a replayed read seeing another value than the op saw."""
+    assignment would be made again or leave a replayed read seeing another value than the op saw
+    (the tape gives the Variables that the graphs assign as `held`, so this is a safety net)."""
     for graph in graphs:
         for op in unrepeatable_ops(graph):
             if op.type.startswith("Random"):
@@ -44,7 +50,7 @@ def _check_repeatable(op_type: str, *graphs) -> None:
                     f"No gradient through a {op_type} whose branch or body draws random numbers ({op.type}"
                     f"{_on_one_line(made_at(op))}): its gradient would replay the draw. Draw the numbers before the "
                     f"{op_type.lower()} and pass them in.")
-    assignment = _replayed_assignment(graphs)
+    assignment = _replayed_assignment(graphs, held or {})
     if assignment is not None:
         raise LookupError(
             f"No gradient through a {op_type} whose branch or body assigns the Variable "
@@ -54,10 +60,12 @@ def _check_repeatable(op_type: str, *graphs) -> None:
             f"in tensors carried by the {op_type.lower()} and assign them once after it.")
 
 
-def _replayed_assignment(graphs):
+def _replayed_assignment(graphs, held: dict):
     """An assignment in `graphs` that a replay of their outputs would run again, or one to a Variable the
-    graphs also read (a replayed read would see the value after every assignment); None if there is none."""
-    assignments = [op for graph in graphs for op in unrepeatable_ops(graph) if "handle" in op.attrs]
+    graphs also read (a replayed read would see the value after every assignment); None if there is none.
+    Assignments to the Variables `held` are replayed on the values held instead."""
+    assignments = [op for graph in graphs for op in unrepeatable_ops(graph)
+                   if "handle" in op.attrs and id(op.attrs["handle"]) not in held]
     if not assignments:
         return None
     read = {id(op.attrs["handle"]) for graph in graphs for op in _walk(graph) if op.type == "ReadVariableOp"}
@@ -85,16 +93,19 @@ def _on_one_line(where: str) -> str:
     return where.replace("\n    made at", ", made at")
 
 
-def graph_gradient(graph, feeds: list, output_gradients: list, handles=()) -> list:
+def graph_gradient(graph, feeds: list, output_gradients: list, handles=(), held=None) -> list:
     """d(graph's outputs, weighted by `output_gradients`)/d(each feed, then each handle), with zeros
     where there is no dependence. A tensor that feeds two inputs gets a gradient for each. The replay
-    follows the ops' inputs only, not the order of stateful ops: `_check_repeatable` has refused graphs
-    where an assignment changes what they read, so a read need not wait for another Variable's assignment
-    (which would be made again)."""
+    follows the ops' inputs only, not the order of stateful ops: the Variables that the graph assigns are
+    `held` (their reads and assignments replayed on values, in program order), so a read of another one
+    need not wait for an assignment (which would be made again)."""
     feeds = _distinct(feeds)
     with GradientTape() as tape:
         tape.watch([f for f in feeds if differentiable(f)])
-        outs = replay(graph, feeds, graph.outputs, with_effects=False, controls=False)
+        if held:
+            outs = replay_holding(graph, feeds, graph.outputs, dict(held))
+        else:
+            outs = replay(graph, feeds, graph.outputs, with_effects=False, controls=False)
     return tape.gradient(outs, [*feeds, *handles], output_gradients=output_gradients, unconnected_gradients="zero")
 
 
@@ -110,15 +121,15 @@ def _distinct(feeds: list) -> list:
 # --- Cond ---------------------------------------------------------------------------------
 
 def cond_gradient(grads, inputs, outputs, then_graph, else_graph, then_inputs, else_inputs, output_specs,
-                  variable_handles=()):
+                  variable_handles=(), held_variables=None):
     wanted = [i for i in range(1, len(inputs)) if differentiable(inputs[i])]
     if not wanted and not variable_handles:
         return ()
-    _check_repeatable("Cond", then_graph, else_graph)
+    _check_repeatable("Cond", held_variables, then_graph, else_graph)
 
     def branch(graph, positions):
         def differentiate():
-            found = graph_gradient(graph, [inputs[i] for i in positions], grads, variable_handles)
+            found = graph_gradient(graph, [inputs[i] for i in positions], grads, variable_handles, held_variables)
             by_position = dict(zip(positions, found))
             return [_or_zeros(by_position.get(i), inputs[i]) for i in wanted] + list(found[len(positions):])
         return differentiate
@@ -135,7 +146,7 @@ def _or_zeros(gradient, like):
 # --- While --------------------------------------------------------------------------------
 
 def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_inputs,
-                   output_specs, max_iterations_input, variable_handles=()):
+                   output_specs, max_iterations_input, variable_handles=(), held_variables=None):
     n = num_loop_vars
     body_ext = [inputs[i] for i in body_inputs]
     loop_floats = [k for k in range(n) if differentiable(inputs[k])]
@@ -144,9 +155,13 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
              + [array_ops.zeros(h.shape.as_list(), dtype=h.dtype) for h in variable_handles])
     if not start:
         return ()
-    _check_repeatable("While", cond_graph, body_graph)
+    _check_repeatable("While", held_variables, cond_graph, body_graph)
+    held = held_variables or {}
+    changing = {**assigned_handles(cond_graph), **assigned_handles(body_graph)}
+    carried = [(key, value) for key, value in held.items() if key in changing]    # kept per iteration
+    fixed = {key: value for key, value in held.items() if key not in changing}   # assigned after the loop
     count, history = _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, output_specs,
-                                      max_iterations_input)
+                                      max_iterations_input, carried, fixed)
 
     def more(k, *gradients):
         return math_ops.greater(k, 0)
@@ -154,10 +169,11 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
     def back_step(k, *gradients):
         k = k - 1
         state = [saved.read(k) for saved in history]
+        at_k = {**fixed, **{key: (handle, value) for (key, (handle, _)), value in zip(carried, state[n:])}}
         seeds = [None] * n
         for k_, g in zip(loop_floats, gradients):
             seeds[k_] = g
-        found = graph_gradient(body_graph, [*state, *body_ext], seeds, variable_handles)
+        found = graph_gradient(body_graph, [*state[:n], *body_ext], seeds, variable_handles, at_k)
         to_state = [found[j] for j in loop_floats]
         to_rest = [found[n + j] for j in ext_floats] + list(found[n + len(body_ext):])
         summed = [add_gradients(a, b) for a, b in zip(gradients[len(loop_floats):], to_rest)]
@@ -168,25 +184,36 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
 
 
 def _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, output_specs,
-                     max_iterations_input):
-    """The loop run again, keeping each iteration's loop state: (trip count, a TensorArray per loop var)."""
+                     max_iterations_input, carried: list, fixed: dict):
+    """The loop run again, keeping each iteration's loop state: (trip count, a TensorArray per loop var,
+    then one per Variable held that the loop assigns, whose values are carried after the loop variables;
+    those held at one value, `fixed`, are read at it)."""
     cond_ext = [inputs[i] for i in cond_inputs]
     body_ext = [inputs[i] for i in body_inputs]
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
+    m = n + len(carried)
+
+    def run(graph, state, ext) -> list:
+        """`graph` replayed on the loop variables and Variables held in `state`; a body gives both anew."""
+        if not carried and not fixed:
+            return replay(graph, [*state, *ext], graph.outputs, with_effects=False, controls=False)
+        mine = {**fixed, **{key: (handle, value) for (key, (handle, _)), value in zip(carried, state[n:])}}
+        outs = replay_holding(graph, [*state[:n], *ext], graph.outputs, mine)
+        return outs if graph is cond_graph else [*outs, *(mine[key][1] for key, _ in carried)]
 
     def more(i, *rest):
-        test = replay(cond_graph, [*rest[:n], *cond_ext], cond_graph.outputs, with_effects=False,
-                      controls=False)[0]
+        test = run(cond_graph, rest[:m], cond_ext)[0]
         return test if limit is None else math_ops.logical_and(math_ops.less(i, limit), test)
 
     def step(i, *rest):
-        saved = [ta.write(i, v) for ta, v in zip(rest[n:], rest[:n])]
-        state = replay(body_graph, [*rest[:n], *body_ext], body_graph.outputs, with_effects=False, controls=False)
-        return (i + 1, *state, *saved)
+        saved = [ta.write(i, v) for ta, v in zip(rest[m:], rest[:m])]
+        return (i + 1, *run(body_graph, rest[:m], body_ext), *saved)
 
-    saved = [TensorArray(spec.dtype, size=0, dynamic_size=True, element_shape=spec.shape) for spec in output_specs]
-    final = while_loop(more, step, (0, *inputs[:n], *saved), relax_shapes=True)   # loop variables may change shape
-    return final[0], list(final[1 + n:])
+    specs = [*output_specs, *((h.dtype, h.shape) for _, (h, _) in carried)]
+    saved = [TensorArray(dtype, size=0, dynamic_size=True, element_shape=shape) for dtype, shape in specs]
+    start = (0, *inputs[:n], *(value for _, (_, value) in carried), *saved)
+    final = while_loop(more, step, start, relax_shapes=True)   # loop variables may change shape
+    return final[0], list(final[1 + m:])
 
 
 def _by_input(inputs, results, loop_floats, ext_floats, body_inputs) -> tuple:
@@ -201,12 +228,14 @@ def _by_input(inputs, results, loop_floats, ext_floats, body_inputs) -> tuple:
 
 # --- Call: a traced function run under an eager tape ---------------------------------------------
 
-def call_gradient(grads, inputs, outputs, function, graph, captures, variable_handles=()):
-    """Run the function's gradient graph (traced once per set of watched variables and gradient
+def call_gradient(grads, inputs, outputs, function, graph, captures, variable_handles=(), held_variables=None):
+    """Run the function's gradient graph (traced once per set of watched and held variables and gradient
     types, then compiled): replayed op by op when a tape records here (gradients of gradients),
-    else by the executor."""
-    backward, executable, connected = _call_gradient_graph(graph, captures, variable_handles, inputs, grads)
-    feeds = [*inputs, *grads]
+    else by the executor. The values of `held_variables` (Variables the function reads, assigned after
+    it ran) are inputs of the gradient graph."""
+    held = list((held_variables or {}).items())
+    backward, executable, connected = _call_gradient_graph(graph, captures, variable_handles, inputs, grads, held)
+    feeds = [*inputs, *grads, *(value for _, (_, value) in held)]
     if any(tape._recording for tape in registry.context.tapes):
         found = replay(backward, feeds, backward.outputs)
     else:
@@ -219,28 +248,32 @@ def _scalar(value):
     return value[()] if value.__class__ is np.ndarray and value.ndim == 0 else value
 
 
-def _call_gradient_graph(graph, captures, handles, inputs, grads):
+def _call_gradient_graph(graph, captures, handles, inputs, grads, held: list):
     key = (tuple(id(c) for c in captures), tuple(id(h) for h in handles),
-           tuple((g.dtype, tuple(g.shape.dims)) for g in grads))
+           tuple((g.dtype, tuple(g.shape.dims)) for g in grads), tuple(key for key, _ in held))
     cache = graph.__dict__.setdefault("_call_gradients", {})
     if key not in cache:
-        backward, connected = _trace_call_gradient(graph, captures, handles, inputs, grads)
+        backward, connected = _trace_call_gradient(graph, captures, handles, inputs, grads, held)
         cache[key] = backward, compile_graph(backward, backward.outputs, backward.name), connected
     return cache[key]
 
 
-def _trace_call_gradient(graph, captures, handles, inputs, grads) -> tuple[FuncGraph, list]:
+def _trace_call_gradient(graph, captures, handles, inputs, grads, held: list) -> tuple[FuncGraph, list]:
     """d(graph's outputs, weighted by the upstream gradients)/d(each input, then each handle), zeros where
     they do not depend on it; and for each, whether they do."""
     backward = FuncGraph(f"{graph.name}_gradient")
     with building(backward):
         xs = [backward.placeholder(t.dtype, t.shape, f"x{i}") for i, t in enumerate(inputs)]
         dys = [backward.placeholder(g.dtype, g.shape, f"dy{i}") for i, g in enumerate(grads)]
+        values = {key: (h, backward.placeholder(h.dtype, h.shape, f"held{i}")) for i, (key, (h, _)) in enumerate(held)}
         n = len(graph.inputs)
         known = {id(const): x for const, x in zip(captures, xs[n:])}
         with GradientTape() as tape:
             tape.watch([x for x in xs if differentiable(x)] + list(handles))
-            outs = interpret(graph, xs[:n], graph.outputs, reapply, with_effects=False, known=known)
+            if values:
+                outs = replay_holding(graph, xs[:n], graph.outputs, values, known=known)
+            else:
+                outs = interpret(graph, xs[:n], graph.outputs, reapply, with_effects=False, known=known)
         found = tape.gradient(outs, [*xs, *handles], output_gradients=dys)
         connected = [g is not None and (i >= len(xs) or differentiable(xs[i])) for i, g in enumerate(found)]
         backward.outputs = [backward.capture(g if g is not None else _zeros_of(source))

@@ -53,6 +53,7 @@ class OpDef:
     export: Any = None
     doc: str = ""
     multi_output: bool = False
+    holds_graphs: bool = False   # Cond, While, Call: attributes hold graphs that may read and assign Variables
 
     def __repr__(self) -> str:
         return f"<OpDef {self.name}>"
@@ -70,11 +71,11 @@ GRADIENTS: dict[str, Callable[..., Any]] = {}
 
 
 def defop(name: str, kernel: Callable, infer: Callable, *, stateful: bool = False,
-          multi_output: bool = False, doc: str = "") -> OpDef:
+          multi_output: bool = False, holds_graphs: bool = False, doc: str = "") -> OpDef:
     """Define an op and add it to the registry; the name must be new."""
     if name in OPS:
         raise ValueError(f"op {name!r} is already defined")
-    op = OpDef(name, kernel, infer, stateful=stateful, multi_output=multi_output, doc=doc)
+    op = OpDef(name, kernel, infer, stateful=stateful, multi_output=multi_output, holds_graphs=holds_graphs, doc=doc)
     OPS[name] = op
     return op
 
@@ -88,6 +89,7 @@ class TraceContext(threading.local):
     tapes: tuple = ()
     name_scope = ""   # `runtime.name_scope`: prefixes the names of the ops built in a graph
     weak = None       # a `weak.WeakProbe` while autograph probes the dtypes of a loop's Python numbers
+    assignments = 0   # assignments to Variables recorded into graphs (`graph.assignments_recorded`)
 
 
 context = TraceContext()
@@ -96,9 +98,15 @@ context = TraceContext()
 def apply(op: OpDef, *inputs, name: Optional[str] = None, **attrs):
     """Run `op` on tensors now, or record it in the graph being built; offer it to the tapes."""
     graph = context.graph
-    if graph is not None and context.name_scope:
-        name = context.name_scope + (name or op.name)
-    out = run_eager(op, inputs, attrs) if graph is None else graph.add_op(op, inputs, attrs, name=name)
+    if graph is None:
+        if op.holds_graphs and context.tapes:   # tapes note what its graphs' Variables hold before it runs
+            for tape in context.tapes:
+                tape.before(attrs)
+        out = run_eager(op, inputs, attrs)
+    else:
+        if context.name_scope:
+            name = context.name_scope + (name or op.name)
+        out = graph.add_op(op, inputs, attrs, name=name)
     for tape in context.tapes:
         tape.record(op, inputs, attrs, out)
     return out

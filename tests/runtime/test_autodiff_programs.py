@@ -53,42 +53,9 @@ def test_a_python_int_counter_in_a_staged_loop_is_replayed_by_the_gradient(x):
 
 
 # --- Variables assigned where a gradient rule would read them again --------------------------------------
-# The rules of Cond, While and a function's Call read the Variables again when they run. They gave the
-# gradient at another value (and a While's rule assigned again: the Variable ended at 12.4, not 4.6).
-
-def test_a_loop_that_assigns_a_variable_it_reads_refuses_its_gradient():
-    v = tf.Variable(0.7, dtype=F64)
-
-    @tf.function
-    def f(x):
-        with tf.GradientTape() as tape:
-            y = tf.zeros_like(x)
-            for _ in tf.range(3):
-                v.assign_add(x)
-                y = y + v * v
-        return tape.gradient(y, v)      # was 66.6; TensorFlow's 2 (2.0 + 3.3 + 4.6) = 19.8
-
-    with pytest.raises(LookupError, match=r"While whose branch or body assigns the Variable .*v.assign_add\(x\)"):
-        f(tf.constant(1.3, F64))
-
-
-def test_a_branch_that_assigns_a_variable_it_reads_refuses_its_gradient():
-    v = tf.Variable(0.7, dtype=F64)
-
-    @tf.function
-    def f(x):
-        with tf.GradientTape() as tape:
-            if x > 0:
-                a = v * x
-                v.assign_add(x)
-                y = a * v
-            else:
-                y = x
-        return tape.gradient(y, v)      # was 6.89; the reads' values give 2.0 + 0.7 = 2.7
-
-    with pytest.raises(LookupError, match="Cond whose branch or body assigns the Variable"):
-        f(tf.constant(1.3, F64))
-
+# The rules of Cond, While and a function's Call read the Variables again when they run; those assigned
+# are held as the values the forward pass read (tests/runtime/test_held_variables.py). A While's rule
+# assigned again: the Variable ended at 12.4, not 4.6.
 
 @pytest.mark.parametrize("construct", ["loop", "branch"])
 def test_a_counter_assigned_before_a_read_of_another_variable_is_not_assigned_again_by_the_gradient(construct):
@@ -151,13 +118,9 @@ def test_a_variable_assigned_after_the_loop_that_reads_it_tape_inside(assign):
             y = loop(x)
         if assign:
             w.assign(5.0)
-        return tape.gradient(y, w)      # was 97.5 = 3 * 25 * 1.3 after the assignment
+        return tape.gradient(y, w)      # was 97.5 = 3 * 25 * 1.3 after the assignment, then a LookupError
 
-    if assign:
-        with pytest.raises(LookupError, match=r"'.*' was assigned \(made at .*w.assign\(5.0\)\) after the While"):
-            f(tf.constant(1.3, F64))
-    else:
-        assert float(f(tf.constant(1.3, F64))) == pytest.approx(3 * 0.81 * 1.3)
+    assert float(f(tf.constant(1.3, F64))) == pytest.approx(3 * 0.81 * 1.3)
 
 
 @pytest.mark.parametrize("assign", [False, True])
@@ -168,10 +131,7 @@ def test_a_variable_assigned_after_the_function_that_reads_it_tape_outside(assig
         y = f(tf.constant(1.3, F64))
     if assign:
         w.assign(5.0)
-        with pytest.raises(LookupError, match="was assigned after the Call op that reads it"):
-            tape.gradient(y, w)
-    else:
-        assert float(tape.gradient(y, w)) == pytest.approx(3 * 0.81 * 1.3)
+    assert float(tape.gradient(y, w)) == pytest.approx(3 * 0.81 * 1.3)
 
 
 # --- a persistent tape asked inside its block ---------------------------------------------------------------
@@ -269,23 +229,3 @@ def test_a_loop_variable_that_changes_shape_is_differentiated():
     for got in (tape_inside(tf.constant(x0)), tf.function(tape_inside)(tf.constant(x0)),
                 _gradient(tf.function(doubling_length), tf.constant(x0))):
         np.testing.assert_allclose(got, expected, rtol=1e-6)
-
-
-def test_a_variable_assigned_in_a_loop_body_before_the_gradient_is_asked_there():
-    w = tf.Variable(0.9, dtype=F64)
-
-    @tf.function
-    def f(x):
-        with tf.GradientTape(persistent=True) as tape:
-            if x > 0:
-                y = x * w * w
-            else:
-                y = x
-        g = tf.zeros([], F64)
-        for _ in tf.range(2):
-            w.assign_add(1.0)
-            g = g + tape.gradient(y, w)     # was 12.48: the Cond's rule read w after each assignment
-        return g
-
-    with pytest.raises(LookupError, match=r"assigned \(made at .*w.assign_add\(1.0\)\) after the Cond"):
-        f(tf.constant(1.3, F64))

@@ -84,6 +84,18 @@ EXISTS = [
             optimizer.apply_gradients(zip(grads, model.trainable_variables))
         print(round(float(model.W), 2), round(float(model.B), 2), int(optimizer.iterations))
         """),
+    Entry("`GradientTape.jacobian` and `batch_jacobian` (TensorFlow's examples)", """
+        with tf.GradientTape() as g:
+            x = tf.constant([1.0, 2.0])
+            g.watch(x)
+            y = x * x
+        print(g.jacobian(y, x))
+        with tf.GradientTape(persistent=True) as g:
+            x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+            g.watch(x)
+            y = x * x
+        print(g.batch_jacobian(y, x).numpy().tolist(), g.jacobian(y, x).shape)
+        """),
     Entry("`tf.train.Checkpoint` and `tf.keras.metrics.Mean` (seed 002)", """
         x = tf.Variable(10.)
         checkpoint = tf.train.Checkpoint(x=x)
