@@ -225,10 +225,11 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     leaves, layout = staging.flatten(RULES, state, names)
     construct = f"this {construct}"
     limit = (opts or {}).get("maximum_iterations")
-    counted = limit is not None
     in_place: list = []
     dynamic = [i for i, v in enumerate(leaves) if staging.is_dynamic(RULES, v)]   # the leaves carried
     numbers: list = []          # which carried values stand for Python numbers, in and out of the body
+    kept: list = []             # which carried tensors from outside the body replaces: Python's result, after no
+    iterations: list = []       # iteration, is that tensor itself (capture.note_kept); and the count of them
 
     def run(carried, unpack, pack, shapes):
         def step(carry):
@@ -241,6 +242,9 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
         free, in_place[:], extra, numbers[:] = _discover(test, step, unpack, carried, leaves, layout, construct,
                                                          numbers)
         k = len(extra)               # tensors the body changes in place without assigning them, carried last
+        kept[:] = [j for j, i in enumerate(dynamic) if isinstance(leaves[i], torch.Tensor) and i not in in_place
+                   and not capture.is_number(leaves[i])]
+        counted = limit is not None or bool(kept and capture.can_note_kept())
 
         def carrying_extra(fn):
             def run(*carry):
@@ -252,7 +256,7 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
             for j in numbers:
                 capture.note_number(carry[counted + j])
             ok = _predicate(test(*unpack(carry[counted:])), construct)
-            return torch.logical_and(ok, carry[0] < limit) if counted else ok
+            return torch.logical_and(ok, carry[0] < limit) if limit is not None else ok
 
         def body_fn(*carry):
             for j in numbers:
@@ -267,6 +271,7 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
                               capture.substituted(carrying_extra(body_fn), free),
                               operands[:len(initial)], operands[len(initial):]))
         _write_back(extra, out[len(out) - k:])
+        iterations[:] = out[:counted]
         return out[counted:len(out) - k]
 
     final = list(staging.flatten(RULES, staging.loop(RULES, state, names, run, construct,
@@ -276,6 +281,9 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
         final[i] = leaves[i]
     for j in numbers:
         capture.note_number(final[dynamic[j]])
+    for j in kept if iterations else ():
+        if final[dynamic[j]] is not leaves[dynamic[j]]:
+            capture.note_kept(final[dynamic[j]], leaves[dynamic[j]], iterations[0] == 0)
     return staging.unflatten(RULES, final, layout)
 
 

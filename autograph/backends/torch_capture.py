@@ -39,7 +39,8 @@ After a staged statement, for the rest of the converted function (the
 - A staged `if` whose branch kept a tensor from outside (`m = y; if c: y = y *
   2`) gives a new tensor, where Python's `y` is `m` itself when `c` is false.
   The backend notes that (`note_kept`), and an in-place change of either is
-  given to the other where the branch that kept it was taken.
+  given to the other where the branch that kept it was taken; likewise after
+  a staged loop that replaces a tensor from outside, where it ran no iteration.
 """
 from __future__ import annotations
 
@@ -109,6 +110,11 @@ def note_kept(t: torch.Tensor, original: torch.Tensor, where: torch.Tensor) -> N
         kept = _local.kept
         kept.setdefault(id(t), []).append((t, original, where))
         kept.setdefault(id(original), []).append((original, t, where))
+
+
+def can_note_kept() -> bool:
+    """Would `note_kept` take note now (outside a branch or loop body, in converted code)?"""
+    return _after_staging()
 
 
 def _after_staging() -> bool:

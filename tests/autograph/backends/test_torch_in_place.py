@@ -143,6 +143,24 @@ def one_of_two_kept(a):
     return b, c, y
 
 
+def kept_by_a_loop_that_did_not_run(x):   # after no iteration, `y` is `m` itself
+    y = x * 1
+    m = y
+    while y.sum() < 0:
+        y = y * 0.5 + 1
+    y += 1
+    return y, m
+
+
+def kept_by_a_range_loop(x, n):
+    y = x * 1
+    m = y
+    for i in range(n):
+        y = y + i
+    m += 1
+    return y, m
+
+
 def fill(xs, n):                       # preallocate and fill: `out` is carried although not assigned
     out = torch.zeros(4)
     for i in range(n):
@@ -223,6 +241,10 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (kept_and_the_original_changed, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
     (one_of_two_kept, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
     (one_of_two_kept, (torch.tensor([-1.0]),), (torch.tensor([1.0]),)),
+    (kept_by_a_loop_that_did_not_run, (torch.tensor([-1.0]),), (torch.tensor([1.0]),)),
+    (kept_by_a_loop_that_did_not_run, (torch.tensor([1.0]),), (torch.tensor([-3.0]),)),
+    (kept_by_a_range_loop, (XS, N_TRACED), (XS, torch.tensor(0))),
+    (kept_by_a_range_loop, (XS, torch.tensor(0)), (XS, N_RUN)),
 ]
 IDS = [f"{fn.__name__}-{n}" for n, (fn, _, _) in enumerate(PROGRAMS)]
 
