@@ -244,7 +244,7 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
         k = len(extra)               # tensors the body changes in place without assigning them, carried last
         kept[:] = [j for j, i in enumerate(dynamic) if isinstance(leaves[i], torch.Tensor) and i not in in_place
                    and not capture.is_number(leaves[i])]
-        counted = limit is not None or bool(kept and capture.can_note_kept())
+        counted = limit is not None or bool(kept and capture.after_staging())
 
         def carrying_extra(fn):
             def run(*carry):

@@ -99,27 +99,22 @@ def note_number(t) -> None:
     """Register `t`, a tensor a staged statement made of a Python number."""
     if isinstance(t, torch.Tensor):
         _numbers()[id(t)] = t
-        _after_staging()
+        after_staging()
 
 
 def note_kept(t: torch.Tensor, original: torch.Tensor, where: torch.Tensor) -> None:
     """`t`, a staged `if`'s result, is `original` itself in Python where the 0-d bool `where` holds (the branch
     taken there kept it): an in-place change of either from now on is given to the other there. Outside a
     branch or loop body of converted code only (inside, the change is on a copy: see above)."""
-    if t.shape == original.shape and t.dtype == original.dtype and _after_staging():
+    if t.shape == original.shape and t.dtype == original.dtype and after_staging():
         kept = _local.kept
         kept.setdefault(id(t), []).append((t, original, where))
         kept.setdefault(id(original), []).append((original, t, where))
 
 
-def can_note_kept() -> bool:
-    """Would `note_kept` take note now (outside a branch or loop body, in converted code)?"""
-    return _after_staging()
-
-
-def _after_staging() -> bool:
-    """Is `_AfterStaging` in force (entered now if need be)? Not inside a branch or loop body, nor outside
-    converted code."""
+def after_staging() -> bool:
+    """Is `_AfterStaging` in force, entered now if need be (so that `note_kept` takes note)? Not inside a branch
+    or loop body, nor outside converted code."""
     if getattr(_local, "after", None) is None and getattr(_local, "tracked", 0) == 0:
         mode = _AfterStaging()
         if function_scope.enter_until_outermost_returns(mode):
