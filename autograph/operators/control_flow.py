@@ -12,7 +12,7 @@ variables they share with the function they are written in through
 `nonlocal` (or `global`), so on Python values they are the user's own
 statements, exceptions and closures included. `names` are the variables a
 staged statement must carry (those read afterwards); the operator reads and
-writes them through the functions' closure cells (`_Shared`). Internally, a
+writes them through the functions' closure cells (`Shared`, shared.py). Internally, a
 staged statement works on functions of explicit state — taking the variables
 as arguments and returning the new state: the value itself for one variable,
 a tuple for several, nothing for none — which is what backends see. A staged
@@ -33,22 +33,13 @@ from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
 from autograph.operators import maybe, side_effects, staged_raise
 from autograph.operators.maybe import MaybeValue
-from autograph.operators.function_scope import is_generated, raised_while_tracing, traced, tracing_failed
+from autograph.operators.shared import Shared as _Shared
+from autograph.operators.shared import as_tuple as _as_tuple
+from autograph.operators.shared import result as _result
+from autograph.operators.function_scope import tracing_failed
 from autograph.operators.logical import staged_operands
 from autograph.operators.staged_raise import BranchRaised, stage_if_raised
-from autograph.operators.variables import UNBOUND, Undefined, UndefinedReturnValue, cell_value, is_undefined, set_cell
-
-
-def _as_tuple(value, n: int) -> tuple:
-    if n == 1:
-        return (value,)
-    return () if n == 0 else tuple(value)
-
-
-def _result(state: tuple, n: int):
-    if n == 1:
-        return state[0]
-    return None if n == 0 else tuple(state)
+from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
 
 
 # --- if -------------------------------------------------------------------------------------------
@@ -985,189 +976,3 @@ class _Carried:
             raise
         self._set(out[self.n:])
         return _result(out[:self.n], self.n)
-
-
-# --- the variables a statement's functions share with the function they are written in -------------------
-
-_EMPTY = UNBOUND   # an unbound variable's value in a snapshot
-
-
-class _Shared:
-    """The variables `names` as the statement's functions see them: a closure cell (the function declares
-    the variable `nonlocal`) or a global of the function's module (`global`). A staged statement reads its
-    state from them and writes the result back; an unbound variable reads as `Undefined`."""
-
-    def __init__(self, names: tuple, functions: tuple, backend=None):
-        self.names = names
-        self.backend = backend   # the backend staging the statement: for a `raise` in its functions
-        self.functions = [fn for fn in functions if fn is not None]
-        self.slots = [self._slot(name) for name in names]
-
-    def _slot(self, name: str):
-        for fn in self.functions:
-            code = fn.__code__
-            if name in code.co_freevars:
-                return fn.__closure__[code.co_freevars.index(name)]
-        return _GlobalSlot(self.functions[0].__globals__, name)
-
-    def read(self) -> tuple:
-        return tuple(Undefined(name) if (value := slot_get(slot)) is _EMPTY else value
-                     for name, slot in zip(self.names, self.slots))
-
-    def write(self, values) -> None:
-        for slot, value in zip(self.slots, values):
-            slot_set(slot, _EMPTY if value.__class__ is Undefined else value)
-
-    def function(self, fn, lead: int = 0):
-        """`fn` (taking `lead` arguments) as a function of the state that returns the new state."""
-        n = len(self.names)
-
-        def with_state(*args):
-            self.write(args[lead:])
-            if fn is not None:   # an `if` without `else:`
-                try:
-                    traced(fn, *args[:lead])
-                except Exception as error:
-                    stage_if_raised(self.backend, error)   # the user's `raise`: BranchRaised, now an op
-                    raise
-            return _result(self.read(), n)
-        with_state.__wrapped__ = fn   # where `_assigned_at` finds the user's assignments
-        return with_state
-
-    def test(self, fn):
-        """A loop's test (or `extra_test`) as a function of the state. A staged loop's test can't assign the
-        state (`while (n := n - 1) > 0`): the graph's test and body both start from the carried values."""
-        if fn is None:
-            return None
-
-        def with_state(*args):
-            self.write(args)
-            written = [slot_get(slot) for slot in self.slots]
-            out = traced(fn)
-            for name, slot, value in zip(self.names, self.slots, written):
-                if slot_get(slot) is not value:
-                    raise StagingError(at_user_line(
-                        f"the test of this loop over tensors assigns '{name}' (with `:=`). A staged loop's test "
-                        f"can't change the loop's variables; assign '{name}' at the end of the body (and "
-                        "before the loop) instead."))
-            return out
-        with_state.__wrapped__ = fn
-        return with_state
-
-    def _cells(self) -> list:
-        """(name, cell) of every variable the statement's functions close over, and the functions they can
-        call through those variables (a helper `def`ined in the function) close over."""
-        found, seen, todo = [], set(), list(self.functions)
-        while todo:
-            fn = todo.pop()
-            for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
-                if id(cell) in seen:
-                    continue
-                seen.add(id(cell))
-                found.append((name, cell))
-                value = slot_get(cell)
-                if value.__class__ is types.FunctionType and value.__closure__:
-                    todo.append(value)
-        return found
-
-    def _assigned_here(self) -> set:
-        """The variables the statement's own code assigns or deletes (its functions, and the functions the
-        converters made inside them), as opposed to a function of the user's that it calls."""
-        return set().union(*(_stored_names(fn.__code__) for fn in self.functions))
-
-    def _aliased(self, state: tuple) -> list:
-        """(current value, name, other name) for each carried variable holding a list that another variable
-        of the function holds too (see operators/side_effects.py)."""
-        lists = [i for i, value in enumerate(state) if value.__class__ is list]
-        if not lists:
-            return []
-        variables = side_effects.caller_variables()
-        found = []
-        for i in lists:
-            name, value = self.names[i], state[i]
-            others = {**{n: v for n, v in zip(self.names, state)}, **variables}
-            others.pop(name, None)
-            other = side_effects.holder(value, others)
-            if other is not None:
-                found.append((lambda slot=self.slots[i]: slot_get(slot), name, other))
-        return found
-
-    def stage(self, construct: str, staged) -> None:
-        """Run `staged(state) -> new state` (the backend's cond or loop on the state functions) and set the
-        variables to its result. Tracing runs the functions, which assign the shared variables: the other
-        variables they assign (temporaries that nothing reads afterwards) get their values back after it,
-        and all of them do if it raises. A variable a called function changed through `nonlocal` is refused,
-        also when tracing then failed: a probe of the body leaves it holding a tensor of its throwaway graph,
-        on which the rest of the trace fails (tools/fuzz, seed 71355)."""
-        initial = self.read()
-        before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
-        changed_elsewhere = failed = None
-        try:
-            with side_effects.staging(construct, _held(before, initial), self._aliased(initial)):
-                out = _as_tuple(staged(initial), len(self.names))
-        except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
-            failed = tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor"))
-        finally:
-            carried, here = set(self.names), None
-            for name, cell, value in before:
-                if slot_get(cell) is not value:
-                    slot_set(cell, value)
-                    if name not in carried:
-                        here = self._assigned_here() if here is None else here
-                        if name not in here and changed_elsewhere is None:
-                            changed_elsewhere = name
-        if changed_elsewhere is not None:
-            raise tracing_failed(StagingError(at_user_line(
-                f"'{changed_elsewhere}' is changed by a function called inside this {construct} on a tensor (one "
-                "that assigns it through `nonlocal`). Tracing runs every branch (or the loop body) once, whatever "
-                f"the input, so that change can't follow the path the graph takes. Assign '{changed_elsewhere}' "
-                "in the statement itself, from a value the function returns.")))
-        if failed is not None:
-            raise failed from None
-        self.write(out)
-
-
-def _held(before: list, state: tuple) -> list:
-    """The objects bound before a staged statement to the variables its code reads, which it may not change
-    (operators/side_effects.py); but for the lists it carries, which it copies or makes the backend's lists,
-    and a framework's values (a tensor's `add` or `sort` makes a new tensor; a tensor list it carries)."""
-    carried = {id(v) for v in state if v.__class__ is list}
-    return [value for _, _, value in before if id(value) not in carried and backend_for(value) is None]
-
-
-def _stored_names(code) -> frozenset:
-    """Names `code` stores or deletes as closure variables, with those the converters' functions nested in it
-    store (see operators/function_scope.py), cached per code object."""
-    found = _STORED.get(code)
-    if found is None:
-        names = {i.argval for i in dis.get_instructions(code) if i.opname in ("STORE_DEREF", "DELETE_DEREF")}
-        for const in code.co_consts:
-            if const.__class__ is code.__class__ and is_generated(const):
-                names |= _stored_names(const)
-        found = _STORED[code] = frozenset(names)
-    return found
-
-
-_STORED: dict = {}
-
-
-class _GlobalSlot:
-    __slots__ = ("namespace", "name")
-
-    def __init__(self, namespace: dict, name: str):
-        self.namespace, self.name = namespace, name
-
-
-def slot_get(slot):
-    if slot.__class__ is _GlobalSlot:
-        return slot.namespace.get(slot.name, _EMPTY)
-    return cell_value(slot)
-
-
-def slot_set(slot, value) -> None:
-    if slot.__class__ is not _GlobalSlot:
-        set_cell(slot, value)
-    elif value is _EMPTY:
-        slot.namespace.pop(slot.name, None)
-    else:
-        slot.namespace[slot.name] = value
