@@ -21,10 +21,6 @@ after the variables.
 """
 from __future__ import annotations
 
-import dis
-import os
-import re
-import types
 from collections.abc import Sequence
 
 from autograph import verbosity
@@ -32,11 +28,12 @@ from autograph.backends import LoopState, backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
 from autograph.operators import maybe, side_effects, staged_raise
+from autograph.operators import variable_checks as checks
+from autograph.operators.function_scope import tracing_failed
 from autograph.operators.maybe import MaybeValue
 from autograph.operators.shared import Shared as _Shared
 from autograph.operators.shared import as_tuple as _as_tuple
 from autograph.operators.shared import result as _result
-from autograph.operators.function_scope import tracing_failed
 from autograph.operators.logical import staged_operands
 from autograph.operators.staged_raise import BranchRaised, stage_if_raised
 from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
@@ -126,7 +123,7 @@ def _staged_if_carrying(backend, pred, true_fn, false_fn, state: tuple, names: t
         return tuple(_dead_value(backend, before, after, name) for before, after, name in zip(state, theirs, names))
 
     def slot(i: int, which: str, value):
-        name, returned = names[i], _fillable(names[i])
+        name, returned = names[i], checks.fillable(names[i])
         other = "false" if which == "true" else "true"
         if returned:   # `return y` reads `y`
             value = maybe.checked_return(value)
@@ -138,7 +135,7 @@ def _staged_if_carrying(backend, pred, true_fn, false_fn, state: tuple, names: t
             kinds = {which: k, other: maybe.kind(theirs, returned)}
             values = {which: value, other: theirs}
             if not name.isidentifier() and "undefined" in kinds.values() and k != kinds[other]:
-                return value   # an item or attribute made on some paths only: refused (_check_defined_after_if)
+                return value   # an item or attribute made on some paths only: refused (checks.check_defined_after_if)
             if i not in lift:
                 if kinds[other] == k == "undefined":
                     unset.add(i)
@@ -169,11 +166,11 @@ def _staged_if_carrying(backend, pred, true_fn, false_fn, state: tuple, names: t
             out = tuple(slot(i, which, v) for i, v in enumerate(out))
             kept = [i for i in range(n) if i not in unset]
             if which not in dead:
-                _check_defined_after_if([out[i] for i in kept], [names[i] for i in kept], which,
+                checks.check_defined_after_if([out[i] for i in kept], [names[i] for i in kept], which,
                                         functions["false" if which == "true" else "true"], fn)
             lifted_out[which] = out
             if len(lifted_out) == 2:
-                _check_same_structure(lifted_out["true"], lifted_out["false"], names, true_fn, false_fn)
+                checks.check_same_structure(lifted_out["true"], lifted_out["false"], names, true_fn, false_fn)
             return tuple(out[i] for i in kept)
         return run
 
@@ -239,7 +236,7 @@ def _staged_if_filling(backend, pred, true_fn, false_fn, state: tuple, names: tu
     def fill_returns(out: tuple, which: str) -> tuple:
         """A return value undefined in this branch gets a zero shaped like the other branch's."""
         missing = [i for i, (name, v) in enumerate(zip(names, out))
-                   if _fillable(name) and is_undefined(v) and i not in unset]
+                   if checks.fillable(name) and is_undefined(v) and i not in unset]
         if not missing or not _can_fill(backend):
             return out
         known = other_outputs(which)   # this branch was traced first: the other's types from a probe
@@ -257,12 +254,12 @@ def _staged_if_filling(backend, pred, true_fn, false_fn, state: tuple, names: tu
                 out = _dead_outputs(backend, state, names, other_outputs(which), unset)
             else:
                 out = fill_returns(out, which)
-                _check_defined_after_if([v for i, v in enumerate(out) if i not in unset],
+                checks.check_defined_after_if([v for i, v in enumerate(out) if i not in unset],
                                         [name for i, name in enumerate(names) if i not in unset], which,
                                         functions["false" if which == "true" else "true"], fn)
             outputs[which] = out
             if len(outputs) == 2:
-                _check_same_structure(outputs["true"], outputs["false"], names, true_fn, false_fn)
+                checks.check_same_structure(outputs["true"], outputs["false"], names, true_fn, false_fn)
             return tuple(v for i, v in enumerate(out) if i not in unset)
         return run
 
@@ -299,7 +296,7 @@ def _dead_outputs(backend, state: tuple, names: tuple, live, unset: set) -> tupl
         unset.update(i for i, v in enumerate(state) if is_undefined(v))
         return tuple(state)
     out = tuple(_placeholder(backend, before, after, name) for before, after, name in zip(state, live, names))
-    unset.update(i for i, (name, v) in enumerate(zip(names, out)) if _fillable(name) and is_undefined(v))
+    unset.update(i for i, (name, v) in enumerate(zip(names, out)) if checks.fillable(name) and is_undefined(v))
     return out
 
 
@@ -317,22 +314,6 @@ def _placeholder(backend, before, after, name: str):
                 f"`raise`, so a placeholder stands for '{name}' there; none can be made for its value "
                 f"({type(after).__name__}). Assign '{name}' before the `if`.")) from None
         return before
-
-
-def _meaning(name: str) -> str:
-    """'retval_' and 'do_return' for the generated return value and flag, which are `retval__1`... when the
-    user's code has a variable of that name (pyct/naming.py); any other name as it is."""
-    match = _GENERATED.match(name)
-    return match.group(1) if match else name
-
-
-_GENERATED = re.compile(r"^(retval_|do_return)(?:_\d+)?$")
-
-
-def _fillable(name: str) -> bool:
-    """Whether a variable may be undefined on some staged paths: the return value (`do_return` says whether
-    it is real)."""
-    return _meaning(name) == "retval_"
 
 
 def _copied(state) -> list:
@@ -376,7 +357,7 @@ def define_loop_state(backend, step, state: tuple, names: tuple = ()) -> tuple:
             f"traced. Assign '{unknown[0]}' an initial value of the right type before the loop.")) from None
     if not (probed.__class__ is tuple and len(probed) == len(state)):   # loop bodies return a tuple, even of one
         probed = _as_tuple(probed, len(state))
-    never = [i for i in pending if _never_defined(state[i], probed[i], carry, i < len(names) and _fillable(names[i]))]
+    never = [i for i in pending if _never_defined(state[i], probed[i], carry, i < len(names) and checks.fillable(names[i]))]
     if never:
         raise _UnsetLoopState(never)
     defined = list(state)
@@ -412,7 +393,7 @@ def _never_defined(before, after, carry: bool, returned: bool) -> bool:
 def _loop_maybe(backend, name: str, before, after, where: str) -> MaybeValue:
     """The initial value of a loop variable undefined (or None) before the loop at `where` and defined by its body
     (`after`, one iteration's value): a placeholder of that type, not defined."""
-    returned = _fillable(name)
+    returned = checks.fillable(name)
     kinds = [maybe.kind(before, returned), maybe.kind(after, returned)]
     none = True if returned else maybe.absent_is_none(kinds, [before, after])
     if none is None:
@@ -432,94 +413,6 @@ def _loop_maybe(backend, name: str, before, after, where: str) -> MaybeValue:
         inside = f"it is first assigned inside the loop at {where}, and no earlier iteration assigned it"
     shown = "the return value" if returned else name
     return MaybeValue(maybe.placeholder(backend, after, shown), False, shown, why, none, backend, inside)
-
-
-def _check_defined_after_if(values, names, which: str, other_fn=None, this_fn=None) -> None:
-    for name, value in zip(names, values):
-        if is_undefined(value):
-            if _meaning(name) in ("retval_", "do_return"):
-                raise StagingError(at_user_line(
-                    f"this `if` on a tensor returns from the function in only one branch ({which} branch "
-                    "does not). With a tensor condition both branches must return, or neither: add a "
-                    "return to the other branch or assign a result variable and return it after the if."))
-            other = "false" if which == "true" else "true"
-            if not name.isidentifier():   # an attribute or item the statement creates (operators/composites.py)
-                raise StagingError(at_user_line(
-                    f"`{name}` is set in only one branch of this `if` on a tensor (the {other} branch sets it"
-                    f"{_assigned_at(other_fn, name)}; the {which} branch does not), and it does not exist before "
-                    f"the `if`. A graph can't create {_kind(name)} on one path only: set `{name}` before the `if` "
-                    f"(to a value of the same type), or in the {which} branch too."))
-            raise StagingError(at_user_line(
-                f"'{name}' is assigned in only one branch of this `if` on a tensor (the {other} branch assigns "
-                f"it{_assigned_at(other_fn, name)}; the {which} branch leaves it undefined"
-                f"{_assigned_at(this_fn, name)}) and is used "
-                f"afterwards. Assign '{name}' before the `if` or in the {which} branch too."))
-
-
-def _kind(name: str) -> str:
-    """'an item' or 'an attribute', for the name of a composite (`d['k']`, `o.v`)."""
-    return "an item" if name.endswith("]") else "an attribute"
-
-
-def _assigned_at(fn, name: str) -> str:
-    """' at file.py:N' of `fn`'s assignments to `name` (converted code keeps the user's lines), or ''."""
-    while hasattr(fn, "__wrapped__"):
-        fn = fn.__wrapped__
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return ""
-    try:
-        lines = _store_lines(code, name)
-    except (TypeError, ValueError, AttributeError):
-        return ""
-    where = os.path.basename(code.co_filename)
-    return " at " + ", ".join(f"{where}:{line}" for line in lines) if lines else ""
-
-
-def _store_lines(code, name: str) -> list[int]:
-    """Lines that store `name`: those of the innermost generated functions that do (a branch or body
-    function stores a variable where the user assigns it; its caller only stores the operator's result).
-    For an attribute (`self.count`), the lines that store an attribute of that name."""
-    inner = sorted({line for const in code.co_consts if isinstance(const, types.CodeType)
-                    for line in _store_lines(const, name)})
-    if inner:
-        return inner
-    if name.isidentifier():
-        opnames, stored = ("STORE_FAST", "STORE_DEREF", "DELETE_FAST", "DELETE_DEREF", "STORE_GLOBAL"), name
-    else:
-        opnames, stored = ("STORE_ATTR",), name.rpartition(".")[2]
-    return sorted({i.positions.lineno for i in dis.get_instructions(code)
-                   if i.opname in opnames and i.argval == stored
-                   and i.positions is not None and i.positions.lineno})
-
-
-def _structure(value):
-    if isinstance(value, (tuple, list)):
-        return (type(value).__name__, tuple(_structure(v) for v in value))
-    if isinstance(value, dict):
-        return ("dict", tuple(sorted((k, _structure(v)) for k, v in value.items())))
-    return "."
-
-
-def _describe(structure) -> str:
-    if structure == ".":
-        return "a single value"
-    kind, items = structure
-    if kind == "dict":                     # two dicts of one item differ in their keys
-        return f"a dict with keys {[key for key, _ in items]}"
-    return f"a {kind} of {len(items)}"
-
-
-def _check_same_structure(true_out, false_out, names, true_fn=None, false_fn=None) -> None:
-    for name, a, b in zip(names, true_out, false_out):
-        sa, sb = _structure(a), _structure(b)
-        if sa != sb:
-            what = "the function's return value" if _meaning(name) == "retval_" else f"'{name}'"
-            raise StagingError(at_user_line(
-                f"{what} has a different structure in the two branches of this `if` on a tensor "
-                f"({_describe(sa)}{_assigned_at(true_fn, name)} vs {_describe(sb)}{_assigned_at(false_fn, name)}). "
-                "With a tensor condition both branches must produce the same structure; return (or assign) "
-                "values of the same shape on every path."))
 
 
 def match_subject(subject):
@@ -645,22 +538,22 @@ def _check_defined_before_loop(state, names, construct: str, backend=None, body_
     for name, value in zip(names, state):
         if flags and name.isidentifier():   # (not an item or attribute: whether it exists is the object's
             continue                        # structure, which `len`, `in` and `get` see)
-        if is_undefined(value) and not (fill and _fillable(name)):
-            if _meaning(name) in ("retval_", "do_return"):
+        if is_undefined(value) and not (fill and checks.fillable(name)):
+            if checks.meaning(name) in ("retval_", "do_return"):
                 raise StagingError(at_user_line(
                     f"a `return` inside this {construct} over tensors needs the returned value to have a "
                     "known type before the loop: assign the result to a variable defined before the loop, "
                     "`break`, and return it after the loop."))
             if not name.isidentifier():   # an attribute or item the loop creates (operators/composites.py)
                 raise StagingError(at_user_line(
-                    f"`{name}` is first set inside this {construct} over tensors{_assigned_at(body_fn, name)}: "
+                    f"`{name}` is first set inside this {construct} over tensors{checks.assigned_at(body_fn, name)}: "
                     f"it does not exist before the loop, and a loop over tensors carries it from one iteration "
                     f"to the next and past the loop, which needs a value of the right type before the loop. "
                     f"Set `{name}` before the loop (e.g. to 0 or a zero tensor of its type)."))
             raise StagingError(at_user_line(
                 f"'{name}' must be defined before this {construct} over tensors, because its value is "
                 f"carried from one iteration to the next or used after the loop; it is first assigned inside "
-                f"the loop{_assigned_at(body_fn, name)}. Assign '{name}' an initial value of the right type "
+                f"the loop{checks.assigned_at(body_fn, name)}. Assign '{name}' an initial value of the right type "
                 "before the loop."))
 
 
@@ -701,23 +594,23 @@ def _pick(out, names, kept: list, body_fn, carried: tuple, backend=None) -> tupl
             continue
         if (template := _needs_flag(backend, before, values[i], name)) is not None:
             raise _Reloop({i: template})
-        if values[i].__class__ is Undefined and not _fillable(name):
+        if values[i].__class__ is Undefined and not checks.fillable(name):
             raise StagingError(at_user_line(
-                f"'{name}' is left undefined by this loop's body{_assigned_at(body_fn, name)} (deleted, "
+                f"'{name}' is left undefined by this loop's body{checks.assigned_at(body_fn, name)} (deleted, "
                 "or assigned only on some paths), but a loop over tensors carries it to the next iteration or "
                 f"past the loop. Give '{name}' a value on every path through the body."))
-        if not _fillable(name) and not _keeps_structure(before, values[i]):
-            where = _assigned_at(body_fn, name)
+        if not checks.fillable(name) and not _keeps_structure(before, values[i]):
+            where = checks.assigned_at(body_fn, name)
             raise StagingError(at_user_line(
-                f"'{name}' is {_describe(_structure(before))} when an iteration of this loop over tensors starts "
-                f"but {_describe(_structure(values[i]))} when it ends" + (f" (assigned{where})" if where else "")
+                f"'{name}' is {checks.describe(checks.structure(before))} when an iteration of this loop over tensors starts "
+                f"but {checks.describe(checks.structure(values[i]))} when it ends" + (f" (assigned{where})" if where else "")
                 + ". A loop variable must keep its structure from one iteration to the next."))
     return tuple(values[i] for i in kept)
 
 
 def _carried_on(before: MaybeValue, after, name: str):
     """A loop variable carried as a MaybeValue, as an iteration leaves it (`after`)."""
-    returned = _fillable(name)
+    returned = checks.fillable(name)
     if returned:   # `return y` reads `y`
         after = maybe.checked_return(after)
     k = maybe.kind(after, returned)
@@ -744,7 +637,7 @@ def _needs_flag(backend, before, after, name: str):
     if after.__class__ is MaybeValue:
         return after.with_value(None, None)
     if after is None:
-        shown = "the return value" if _fillable(name) else name
+        shown = "the return value" if checks.fillable(name) else name
         return MaybeValue(None, None, shown, f"the loop at {maybe.location()} set it to None", True, backend)
     return None
 
@@ -859,7 +752,7 @@ def for_stmt(iterable, body_fn, names: tuple = (), extra_test=None, opts=None, c
 
 def _check_no_outer(outer: tuple, construct: str, *functions) -> None:
     if outer:
-        where = next((w for fn in functions if fn is not None and (w := _assigned_at(fn, outer[0]))), "")
+        where = next((w for fn in functions if fn is not None and (w := checks.assigned_at(fn, outer[0]))), "")
         raise tracing_failed(StagingError(at_user_line(
             f"'{outer[0]}' is declared global or nonlocal and assigned{where} inside this {construct} on a tensor. A graph "
             f"can't assign a variable outside the function each time it runs. Return the value from the function "
@@ -951,7 +844,7 @@ class _Carried:
             self._set(args[lead + n:])
             out = _as_tuple(fn(*args[:lead + n]), n)
             return _result((*out, *(c.get() for c in self.composites)), size)
-        carried.__wrapped__ = fn     # where `_assigned_at` finds the user's assignments
+        carried.__wrapped__ = fn     # where `checks.assigned_at` finds the user's assignments
         return carried
 
     def test(self, fn):

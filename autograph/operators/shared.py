@@ -74,7 +74,7 @@ class Shared:
                     stage_if_raised(self.backend, error)   # the user's `raise`: BranchRaised, now an op
                     raise
             return result(self.read(), n)
-        with_state.__wrapped__ = fn   # where `_assigned_at` finds the user's assignments
+        with_state.__wrapped__ = fn   # where `variable_checks.assigned_at` finds the user's assignments
         return with_state
 
     def test(self, fn):
