@@ -45,7 +45,7 @@ class LoopState:
         variable that is None before the loop): `step(values) -> new values`, one iteration of the body on the
         state as the backend's loop carries it, is run once in the backend's `probe` to learn each type.
         Its values are the same when nothing needs a placeholder."""
-        from autograph.operators.control_flow import define_loop_state   # operators import this module
+        from autograph.operators.placeholders import define_loop_state   # operators import this module
         return LoopState(self.names, define_loop_state(self.backend, step, self.values, self.names), self.backend)
 
 

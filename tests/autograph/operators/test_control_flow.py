@@ -654,7 +654,7 @@ def _probing_backend(calls: list):
 
 
 def test_define_loop_state_fills_an_undefined_return_value_from_one_probed_iteration():
-    from autograph.operators.control_flow import define_loop_state
+    from autograph.operators.placeholders import define_loop_state
     from autograph.operators.variables import UndefinedReturnValue
     calls: list = []
     state = (3, False, UndefinedReturnValue())
@@ -664,7 +664,7 @@ def test_define_loop_state_fills_an_undefined_return_value_from_one_probed_itera
 
 
 def test_define_loop_state_learns_an_empty_lists_element_type_and_leaves_defined_state_alone():
-    from autograph.operators.control_flow import define_loop_state
+    from autograph.operators.placeholders import define_loop_state
     calls: list = []
     backend = _probing_backend(calls)
     assert define_loop_state(backend, lambda s: s, (1, 2)) == (1, 2) and calls == []     # nothing to learn
@@ -675,7 +675,7 @@ def test_define_loop_state_learns_an_empty_lists_element_type_and_leaves_defined
 
 def test_define_loop_state_leaves_empty_lists_to_a_backend_without_list_empty_like():
     from autograph.backends import Backend
-    from autograph.operators.control_flow import define_loop_state
+    from autograph.operators.placeholders import define_loop_state
     from autograph.operators.variables import UndefinedReturnValue
     backend = Backend(name="probing", probe=lambda fn: fn(), zeros_like=lambda v: type(v)(0))
     out = []
@@ -685,6 +685,6 @@ def test_define_loop_state_leaves_empty_lists_to_a_backend_without_list_empty_li
 
 
 def test_define_loop_state_rejects_an_empty_list_nothing_is_appended_to():
-    from autograph.operators.control_flow import define_loop_state
+    from autograph.operators.placeholders import define_loop_state
     with pytest.raises(StagingError, match="the empty list 'xs'.*nothing is appended"):
         define_loop_state(_probing_backend([]), lambda s: s, ([],), ("xs",))
