@@ -237,6 +237,23 @@ CASES = [
         "@tf.function\ndef f(n):\n    d = {'last': 0}\n    for i in range(n):\n        d['last'] = i\n"
         "    return d['last']\n"),
     ErrorCase(
+        "`StagingError`: a property (or a `__setattr__`/`__setitem__` of the class) assigned in a tensor `if` or loop",
+        "A staged statement carries an attribute or item by storing it and reading it back at the start of each "
+        "branch or iteration and after the statement. A store that runs Python code of the object's class (a "
+        "property's setter, a `__setattr__` or `__setitem__` defined in Python) would run more often than in "
+        "Python and may give back another value, so it is refused.",
+        "class Celsius:\n    def __init__(self):\n        self._kelvin = 273.0\n\n    @property\n"
+        "    def degrees(self):\n        return self._kelvin - 273.0\n\n    @degrees.setter\n"
+        "    def degrees(self, value):\n        self._kelvin = value + 273.0\n\n\n@tf.function\ndef f(x):\n"
+        "    c = Celsius()\n    if x > 0:\n        c.degrees = x\n    return c.degrees\n",
+        "f(tf.constant(4.0))",
+        "compute the value in a local variable in the statement and assign the property after it.",
+        "class Celsius:\n    def __init__(self):\n        self._kelvin = 273.0\n\n    @property\n"
+        "    def degrees(self):\n        return self._kelvin - 273.0\n\n    @degrees.setter\n"
+        "    def degrees(self, value):\n        self._kelvin = value + 273.0\n\n\n@tf.function\ndef f(x):\n"
+        "    c = Celsius()\n    degrees = c.degrees\n    if x > 0:\n        degrees = x\n    c.degrees = degrees\n"
+        "    return c.degrees\n"),
+    ErrorCase(
         "`StagingError`: a tensor-dependent `break` in a loop over a Python list",
         "A loop over a Python list is unrolled while tracing, so it can't stop at a point only known "
         "when the graph runs.",
