@@ -27,6 +27,7 @@ from typing import Any, Callable, Optional, ParamSpec, TypeVar, overload
 import gast
 
 from autograph import backends, verbosity
+from autograph.converters import comprehensions
 from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError, filter_traceback, user_location
 from autograph.operators import function_scope
 from autograph.operators.function_scope import ConversionOptions
@@ -216,6 +217,8 @@ def _convert_uncached(fn: types.FunctionType, recursive: bool) -> _Conversion:
         raise SourceUnavailableError(
             f"{code.co_filename}:{code.co_firstlineno}: the source of {fn.__qualname__} can't be read ({e.args[0]}); "
             "was the file changed after it was imported? Re-import it.") from None
+    if parsed.is_lambda and (renamed := comprehensions.renamed_in(parsed.filename, parsed.node)):
+        comprehensions.rename_lambda(parsed.node, renamed)   # as the conversion of the code around it did
     converted = convert_node(parsed.node, parsed.filename, fn.__name__ if not parsed.is_lambda else "lambda_",
                              recursive)
     alias = module_alias(converted)

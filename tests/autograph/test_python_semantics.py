@@ -203,3 +203,35 @@ def test_a_comprehension_variable_named_like_a_function_variable_keeps_both_apar
         assert tuple(int(v) for v in got) == expected
     code = ag.to_code(comprehension_shadowing)
     assert "for z_1 in" in code and "[z_1 * 2 + x for z_1 in" in code
+
+
+k = 100   # a global named like the comprehension variable below: what a converted lambda read by mistake
+
+
+def lambdas_in_a_renamed_comprehension(x):
+    scaled = [lambda v: v * k for k in range(3)]            # each reads the comprehension's `k` (2 at the end)
+    nested = [lambda v: (lambda w: w + k)(v) * k for k in range(3)]
+    own = [lambda k: k * 2 for k in range(3)]               # its own `k`, called by keyword below
+    with_default = [lambda v, m=k: v * m for k in range(3)]
+    k = 5
+    return ([f(x) for f in scaled], [f(x) for f in nested], own[0](k=x), [f(x) for f in with_default], k)
+
+
+def test_a_lambda_in_a_renamed_comprehension_reads_the_comprehension_variable():
+    """The comprehension's `k` is renamed `k_1` (above); a lambda inside it that reads it is converted again,
+    from its source (`k`), when converted code calls it: that conversion renames it too. It read the global
+    `k` (300 where Python gives 6), silently, in `runtime.function` and in the generated code."""
+    import runtime as tf
+
+    expected = ([4, 4, 4], [8, 8, 8], 4, [0, 2, 4], 5)
+    assert lambdas_in_a_renamed_comprehension(2) == expected
+    api.run_generated_code(True)
+    try:
+        assert ag.convert(lambdas_in_a_renamed_comprehension)(2) == expected
+    finally:
+        api.run_generated_code(False)
+    got = tf.function(lambdas_in_a_renamed_comprehension)(tf.constant(2))
+    scaled, nested, own, with_default, last = got
+    assert ([int(v) for v in scaled], [int(v) for v in nested], int(own), [int(v) for v in with_default],
+            int(last)) == expected
+    assert "lambda v: v * k_1 for k_1 in" in ag.to_code(lambdas_in_a_renamed_comprehension)
