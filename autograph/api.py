@@ -70,6 +70,8 @@ def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bo
     found = pipeline.scan(node)    # one walk for what the context and the pipeline need to know
     if gast.Yield in found.types or gast.YieldFrom in found.types:
         _reject_generators(node, filename)
+    if not found.ids.isdisjoint(_FRAME_READERS):
+        _reject_frame_readers(node, filename)
     ctx = _context(node, filename, name, recursive, found, module_alias)
     if ctx.ag != "ag__":
         _mark_user_module_names(node)
@@ -111,6 +113,35 @@ def _reject_generators(node: gast.FunctionDef, filename: str) -> None:
                                   n.col_offset)
         if not isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
             stack.extend(gast.iter_child_nodes(n))
+
+
+# Builtins that read the variables of the frame that calls them, with the arguments they are called with here
+# (`eval(s)`: one argument, no namespace). Converted code runs the user's statements in functions of its own
+# (branches, loop bodies) and calls builtins through `converted_call`, so they would read those frames' variables.
+_FRAME_READERS = {"locals": 0, "vars": 0, "dir": 0, "eval": 1, "exec": 1}
+
+
+def _reject_frame_readers(node: gast.FunctionDef, filename: str) -> None:
+    calls, stored = [], set()
+    stack = list(node.body)
+    while stack:
+        n = stack.pop()
+        if n.__class__ is gast.Name and n.id in _FRAME_READERS and n.ctx.__class__ is not gast.Load:
+            stored.add(n.id)
+        elif (n.__class__ is gast.Call and n.func.__class__ is gast.Name and n.func.id in _FRAME_READERS
+              and len(n.args) == _FRAME_READERS[n.func.id] and not n.keywords):
+            calls.append(n)
+        if not isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
+            stack.extend(gast.iter_child_nodes(n))
+    calls = sorted((c for c in calls if c.func.id not in stored), key=lambda c: (c.lineno, c.col_offset))
+    if calls:
+        call = calls[0]
+        what = f"`{call.func.id}()`" if not call.args else f"`{call.func.id}(...)` without a namespace"
+        raise ConversionError(
+            f"{what} reads the variables of the code that calls it, and converted code runs your statements in "
+            "functions of its own (branches, loop bodies), so it would see other variables than yours. Name "
+            "what you need (`{'a': a, 'b': b}`, or pass the namespace: `eval(s, globals(), {'a': a})`), or mark "
+            "the function with autograph.do_not_convert", filename, call.lineno, call.col_offset)
 
 
 def node_to_source(node) -> str:

@@ -4,10 +4,13 @@ Branch and loop-body functions share the function's variables through `nonlocal`
 a closure, a lambda, an exception handler or an iterator, the generated code shows too. Each test runs the
 generated code (not the original fast path) and compares with the original.
 """
+import re
+
 import pytest
 
 import autograph as ag
 from autograph import api
+from autograph.errors import ConversionError
 
 
 @pytest.fixture(autouse=True)
@@ -235,3 +238,84 @@ def test_a_lambda_in_a_renamed_comprehension_reads_the_comprehension_variable():
     assert ([int(v) for v in scaled], [int(v) for v in nested], int(own), [int(v) for v in with_default],
             int(last)) == expected
     assert "lambda v: v * k_1 for k_1 in" in ag.to_code(lambdas_in_a_renamed_comprehension)
+
+
+# --- builtins that read the calling frame's variables ---------------------------------------------------
+# Converted code runs the statements in branch and loop-body functions and calls builtins through
+# converted_call: `locals()` in a branch gave converted_call's own variables (['args', 'caller_fn_scope', ...]),
+# and `eval('a')` read a global `a` where the function has its own.
+
+a = "the global a"
+
+
+def locals_in_a_branch(x):
+    b = 1
+    if x > 0:
+        return sorted(locals())
+    return b
+
+
+def eval_in_a_loop(x):
+    a = 0
+    for i in range(x):
+        a = eval("a + i")
+    return a
+
+
+def vars_after_a_loop(x):
+    for i in range(x):
+        pass
+    return sorted(vars())
+
+
+def dir_at_the_top(x):
+    return dir()
+
+
+def exec_in_a_branch(x):
+    if x:
+        exec("x = 5")
+    return x
+
+
+def namespaces_given(x):
+    a = 2
+    if x > 0:
+        return eval("a * x", globals(), {"a": a, "x": x}), vars(api).get("__name__"), dir(api)[:1]
+    return None
+
+
+def locals_of_its_own(x):
+    locals = lambda: {"mine": x}   # noqa: E731
+    if x > 0:
+        return locals()
+    return None
+
+
+@pytest.mark.parametrize("fn, call", [(locals_in_a_branch, "locals()"), (eval_in_a_loop, "eval(...)"),
+                                      (vars_after_a_loop, "vars()"), (dir_at_the_top, "dir()"),
+                                      (exec_in_a_branch, "exec(...)")])
+def test_a_builtin_reading_the_callers_variables_is_refused(fn, call):
+    with pytest.raises(ConversionError, match=re.escape(f"`{call}`")):
+        ag.convert(fn)
+
+
+def test_a_helper_reading_the_callers_variables_runs_as_python_runs_it():
+    def caller(x):
+        return locals_in_a_branch(x), eval_in_a_loop(x)
+
+    api.run_generated_code(True)
+    try:
+        with pytest.warns(RuntimeWarning, match="runs it as is"):
+            assert ag.convert(caller)(3) == (["b", "x"], 3) == caller(3)
+    finally:
+        api.run_generated_code(False)
+
+
+@pytest.mark.parametrize("fn", [namespaces_given, locals_of_its_own])
+def test_namespaces_given_and_a_locals_of_its_own_are_converted(fn):
+    api.run_generated_code(True)
+    try:
+        assert ag.convert(fn)(3) == fn(3)
+    finally:
+        api.run_generated_code(False)

@@ -39,6 +39,18 @@ CASES = [
         "ag.to_code(f)",
         "convert the synchronous function that does the computation, and await around it."),
     ErrorCase(
+        "`ConversionError`: `locals()`, `vars()`, `dir()`, or `eval`/`exec` without a namespace",
+        "These builtins read the variables of the frame that calls them. Converted code runs the function's "
+        "statements in functions of its own (the branches and loop bodies) and calls builtins through "
+        "`converted_call`, so they would see other variables. A helper that uses them runs unconverted, "
+        "with a warning; the function handed to `convert` or `function` is refused.",
+        "@tf.function\ndef f(x):\n    a = 2\n    if x > 0:\n        return eval('a * x')\n    return x\n",
+        "f(tf.constant(3))",
+        "name the variables you need, or pass the namespace explicitly.",
+        "@tf.function\ndef f(x):\n    a = 2\n    if x > 0:\n        return eval('a * x', globals(), {'a': a, 'x': x})\n"
+        "    return x\n",
+        "f(tf.constant(3))"),
+    ErrorCase(
         "`StagingError`: a `global` or `nonlocal` variable assigned in a tensor loop or `if`",
         "On Python values a converted function assigns globals as Python does. A staged loop or `if` runs "
         "once, when the function is traced, so it can't assign a variable outside the function each time "
