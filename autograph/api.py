@@ -304,6 +304,9 @@ def _dispatcher(original: types.FunctionType, generated: types.FunctionType) -> 
 
     def converted(*args, **kwargs):
         if _run_generated_always or any_staging():
+            if generated.__defaults__ is not original.__defaults__ or (
+                    generated.__kwdefaults__ is not original.__kwdefaults__):
+                _follow_defaults(generated, original)
             try:
                 return generated(*args, **kwargs)
             except Exception as e:   # the user's frames only (autograph.disable_traceback_filtering shows all)
@@ -317,6 +320,13 @@ def _dispatcher(original: types.FunctionType, generated: types.FunctionType) -> 
     # `tf.function(ag.convert(f))` runs our conversion instead of converting the generated code a second time
     converted.autograph_info__ = {}
     return converted
+
+
+def _follow_defaults(generated: types.FunctionType, original: types.FunctionType) -> None:
+    """The generated function's default values are the original's, which the user may have replaced since
+    the conversion (`f.__defaults__ = (10,)`): Python calls `f` with the new ones."""
+    generated.__defaults__ = original.__defaults__
+    generated.__kwdefaults__ = original.__kwdefaults__
 
 
 def _instantiate(conversion: _Conversion, fn: types.FunctionType) -> types.FunctionType:
