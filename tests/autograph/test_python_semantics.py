@@ -319,3 +319,59 @@ def test_namespaces_given_and_a_locals_of_its_own_are_converted(fn):
         assert ag.convert(fn)(3) == fn(3)
     finally:
         api.run_generated_code(False)
+
+
+# --- private names of methods, mangled as Python mangles them in the class body --------------------------
+# The converted method is compiled outside the class: `self.__total` was the attribute `__total`, not the
+# `_Account__total` that the class's other methods (and Python) use, so a staged update was not seen by them.
+
+class Account:
+    def __init__(self):
+        self.__total = 0
+
+    def deposit(self, n):
+        i = 0
+        while i < n:
+            self.__total = self.__total + self.__step(i)
+            i += 1
+        return self.__total
+
+    def __step(self, i, *, __scale=2):
+        return i * __scale
+
+    def reset(self, n):
+        if n > 0:
+            self.__total = n
+        else:
+            self.__total = -n
+        return n
+
+    def total(self):   # not converted: reads the mangled attribute
+        return self.__total
+
+
+def deposit_and_read(n):
+    account = Account()
+    account.deposit(n)
+    return account.total()
+
+
+def reset(account, n):
+    account.reset(n)
+    return n
+
+
+def test_a_methods_private_names_are_mangled_as_in_its_class():
+    import runtime as tf
+
+    api.run_generated_code(True)
+    try:
+        account = Account()
+        ag.convert(reset)(account, 4)
+        assert account.total() == 4   # was 0: the converted method had set `__total`
+        assert ag.convert(deposit_and_read)(4) == deposit_and_read(4) == 12
+    finally:
+        api.run_generated_code(False)
+    assert int(tf.function(deposit_and_read)(tf.constant(4))) == 12
+    assert "self._Account__total = self._Account__total + ag__.converted_call(self._Account__step" in ag.to_code(
+        Account.deposit)
