@@ -248,8 +248,8 @@ def _convert_uncached(fn: types.FunctionType, recursive: bool) -> _Conversion:
         raise SourceUnavailableError(
             f"{code.co_filename}:{code.co_firstlineno}: the source of {fn.__qualname__} can't be read ({e.args[0]}); "
             "was the file changed after it was imported? Re-import it.") from None
-    if (owner := mangling.owning_class(fn.__code__)) is not None:
-        mangling.mangle(parsed.node, owner)   # as Python compiled it, in the class body
+    if (private := mangling.private_prefix(fn.__code__)) is not None:
+        mangling.mangle(parsed.node, private)   # as Python compiled it, in the class body
     if parsed.is_lambda and (renamed := comprehensions.renamed_in(parsed.filename, parsed.node)):
         comprehensions.rename_lambda(parsed.node, renamed)   # as the conversion of the code around it did
     converted = convert_node(parsed.node, parsed.filename, fn.__name__ if not parsed.is_lambda else "lambda_",

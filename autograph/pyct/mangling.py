@@ -29,11 +29,21 @@ def owning_class(code: types.CodeType) -> str | None:
     return classes[-1] if classes else None
 
 
-def mangle(node: gast.AST, class_name: str) -> None:
-    """Mangle, in place, every private identifier in `node` as Python does in the body of `class_name`."""
-    prefix = "_" + class_name.lstrip("_")
-    if prefix == "_":
-        return   # a class named only with underscores mangles nothing
+def private_prefix(code: types.CodeType) -> str | None:
+    """What Python puts before the private names of `code` (`_C` in class `C`); None where it mangles nothing
+    (outside a class, or in a class named with underscores only)."""
+    owner = owning_class(code)
+    prefix = None if owner is None else "_" + owner.lstrip("_")
+    return None if prefix == "_" else prefix
+
+
+def mangled(name: str, prefix: str | None) -> str:
+    """`name` as Python compiles it where private names get `prefix`."""
+    return prefix + name if prefix is not None and _private(name) else name
+
+
+def mangle(node: gast.AST, prefix: str) -> None:
+    """Mangle, in place, every private identifier in `node` with `prefix` (`private_prefix`)."""
     _Mangler(prefix).visit(node)
 
 
@@ -46,7 +56,7 @@ class _Mangler(gast.NodeVisitor):
         self.prefix = prefix
 
     def _name(self, name):
-        return self.prefix + name if _private(name) else name
+        return mangled(name, self.prefix)
 
     def visit_Name(self, node):
         node.id = self._name(node.id)

@@ -5,6 +5,7 @@ a closure, a lambda, an exception handler or an iterator, the generated code sho
 generated code (not the original fast path) and compares with the original.
 """
 import re
+import warnings
 
 import pytest
 
@@ -339,6 +340,9 @@ class Account:
     def __step(self, i, *, __scale=2):
         return i * __scale
 
+    def scaled(self, n):
+        return (lambda __by: n * __by)(3)   # a lambda with a private parameter is found and converted
+
     def reset(self, n):
         if n > 0:
             self.__total = n
@@ -370,6 +374,9 @@ def test_a_methods_private_names_are_mangled_as_in_its_class():
         ag.convert(reset)(account, 4)
         assert account.total() == 4   # was 0: the converted method had set `__total`
         assert ag.convert(deposit_and_read)(4) == deposit_and_read(4) == 12
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")   # not run unconverted, with a warning
+            assert ag.convert(Account().scaled)(2) == 6
     finally:
         api.run_generated_code(False)
     assert int(tf.function(deposit_and_read)(tf.constant(4))) == 12

@@ -36,7 +36,7 @@ def test_private_identifiers_are_mangled_and_dunders_are_not():
                       "    global __g\n"
                       "    import __mod as __alias\n"
                       "    self.__x = f(__a, __kw=__k) + self.__init__ + __g.__y__\n")
-    mangling.mangle(tree, "__Cls")
+    mangling.mangle(tree, "_Cls")
     names = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)}
     attrs = {n.attr for n in gast.walk(tree) if isinstance(n, gast.Attribute)}
     assert names >= {"_Cls__a", "_Cls__k", "_Cls__g", "self", "f"} and "__a" not in names
@@ -46,7 +46,14 @@ def test_private_identifiers_are_mangled_and_dunders_are_not():
     assert [g.names for g in gast.walk(tree) if isinstance(g, gast.Global)] == [["_Cls__g"]]
 
 
-def test_a_class_named_with_underscores_only_mangles_nothing():
-    tree = gast.parse("self.__x")
-    mangling.mangle(tree, "__")
-    assert [n.attr for n in gast.walk(tree) if isinstance(n, gast.Attribute)] == ["__x"]
+class __:
+    def method(self):
+        return 1
+
+
+def test_the_prefix_strips_the_class_names_underscores_and_a_class_of_underscores_mangles_nothing():
+    assert mangling.private_prefix(Outer._Inner.method.__code__) == "_Inner"
+    assert mangling.private_prefix(__.method.__code__) is None
+    assert mangling.private_prefix(plain.__code__) is None
+    assert mangling.mangled("__x", "_C") == "_C__x" and mangling.mangled("__x__", "_C") == "__x__"
+    assert mangling.mangled("__x", None) == "__x"
