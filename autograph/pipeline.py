@@ -52,7 +52,7 @@ NEEDS = {
     continue_statements.transform: {gast.Continue},
     asserts.transform: {gast.Assert},
     lists.transform: ("append", "pop"),
-    side_effects.transform: [{gast.Delete, activity.COMPOSITE_STORE}, tuple(side_effects.NAMES)],   # either
+    side_effects.transform: [{gast.Delete, gast.AugAssign, activity.COMPOSITE_STORE}, tuple(side_effects.NAMES)],   # either
     call_trees.transform: {gast.Call},
     conditional_expressions.transform: {gast.IfExp},
     comparisons.transform: {"chained compare", "none test"},

@@ -66,6 +66,25 @@ def mutating(obj, what: str):
     return obj
 
 
+_CHANGED_IN_PLACE = (list, set, dict, bytearray)
+
+
+def in_place(obj, value, what: str):
+    """`value`, which `what` (`'l += ...'`) adds to `obj` in place when `obj` is a list, set or dict (or the
+    framework's list a staged loop carries a list as): refused,
+    as `mutating` refuses it, while a statement that carries the list as a new one (or that `obj` was bound
+    before) is staged."""
+    if _active and _staging.frames and (isinstance(obj, _CHANGED_IN_PLACE) or _tensor_list(obj)):
+        _check(obj, what)
+    return value
+
+
+def _tensor_list(obj) -> bool:
+    """A framework's list, as which a staged loop carries a Python list (`l += [x]` appends to it)."""
+    backend = backends.backend_for(obj)
+    return backend is not None and bool(backend.list_types) and isinstance(obj, backend.list_types)
+
+
 def carrying(names) -> None:
     """The statement being staged carries these attributes and items (`d[k]`, composites.py): storing them is
     not a change it refuses."""

@@ -434,6 +434,56 @@ def test_appending_to_a_list_another_variable_holds_is_refused(fn, arg):
     refused(fn, arg, "changes the list 'entries', which is also 'log'", "entries = list(log)")
 
 
+def alias_extended_with_plus_equals_in_a_loop(n):
+    log = [0]
+    entries = log
+    i = 0
+    while i < n:
+        entries += [i]   # extends the list in place, as append does
+        i += 1
+    return len(log)
+
+
+def alias_extended_with_plus_equals_in_both_branches(x):
+    log = [0]
+    entries = log
+    if x > 0:
+        entries += [1]
+    else:
+        entries += [2]
+    return log[-1]
+
+
+@pytest.mark.parametrize("fn, arg", [(alias_extended_with_plus_equals_in_a_loop, 3),
+                                     (alias_extended_with_plus_equals_in_both_branches, -3)])
+def test_plus_equals_on_a_list_another_variable_holds_is_refused(fn, arg):
+    """`entries += [i]` changes the list `log` holds too; the staged statement carried `entries` as a new list,
+    so `log` stayed [0]: 1 where Python gives 4, silently."""
+    python_run(fn, arg)
+    refused(fn, arg, "`entries += ...` changes the list 'entries', which is also 'log'", "entries = list(log)")
+
+
+def test_or_equals_on_a_dict_of_before_the_statement_is_refused():
+    def f(x):
+        d = {"a": 0}
+        if x > 0:
+            d |= {"a": 5}   # changed at trace time, on both paths
+        return d["a"]
+
+    assert python_run(f, -3) == 0
+    refused(f, -3, "`d |= ...` changes an object that exists before this `if`")
+
+
+def test_plus_equals_on_a_list_no_other_variable_holds_is_carried():
+    def f(n):
+        entries = [0]
+        for i in range(n):
+            entries += [i]
+        return entries
+
+    assert [int(v) for v in staged(f, 3)] == python_run(f, 3) == [0, 0, 1, 2]
+
+
 def test_appending_to_a_list_held_in_another_list_is_refused():
     def f(x):
         rows = [[1], [2]]
