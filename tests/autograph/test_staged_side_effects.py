@@ -673,3 +673,79 @@ def test_a_backends_own_frames_are_not_taken_for_the_users_variables():
         tf.function(filter_into_empty_list)(tf.constant([1, 2, 3, 4]))
     assert "'out' has a different structure in the two branches" in str(e.value)
     assert "element of" not in str(e.value)
+
+
+# --- changes a called function makes to an object a variable of the statement holds ------------------------
+# The statement's own stores are carried or refused; a function it calls changed the object once, at trace
+# time, on every path (and once more for each time a loop body is traced): `a.inc()` three times gave 2.
+
+class Steps:
+    def __init__(self):
+        self.count = 0
+        self.log = []
+
+    def inc(self):
+        self.count = self.count + 1
+        return self.count
+
+
+def method_changes_an_attribute(n):
+    a = Steps()
+    i = 0
+    while i < n:
+        a.inc()
+        i += 1
+    return a.count
+
+
+def helper_sets_an_item(x):
+    def mark(d):
+        d["sign"] = 1
+
+    d = {"sign": 0}
+    if x > 0:
+        mark(d)
+    return d["sign"]
+
+
+def helper_appends(x):
+    @ag.do_not_convert   # its `append` is not marked (a converted helper's is, and refused at its line)
+    def add(items):
+        items.append(1)
+
+    items = [0]
+    if x > 0:
+        add(items)
+    return len(items)
+
+
+@pytest.mark.parametrize("fn, arg, what", [(method_changes_an_attribute, 3, "`a.count`"),
+                                           (helper_sets_an_item, -3, "`d['sign']`"),
+                                           (helper_appends, -3, "the length of 'items'")])
+def test_a_change_a_called_function_makes_is_refused(fn, arg, what):
+    python_run(fn, arg)
+    refused(fn, arg, f"{what} is changed by a function called inside this", "Make the change in the statement")
+
+
+def test_a_called_function_changing_what_the_statement_carries_is_carried():
+    def f(n):
+        a = Steps()
+        i = 0
+        while i < n:
+            a.count = a.count * 2   # the loop carries `a.count`: what `inc` does to it is carried too
+            a.inc()
+            i += 1
+        return a.count
+
+    assert staged(f, 3) == python_run(f, 3) == 7
+
+
+def test_a_called_function_changing_an_object_made_in_the_statement_is_allowed():
+    def f(x):
+        r = 0
+        if x > 0:
+            a = Steps()
+            r = a.inc()
+        return r
+
+    assert staged(f, 3) == python_run(f, 3) == 1

@@ -221,6 +221,20 @@ CASES = [
         "carries those. Or assign a new object to a variable (`l = [9] + l`).",
         "@tf.function\ndef bump(x):\n    d = {'a': 1}\n    if x > 0:\n        d['a'] = 5\n    return d['a']\n"),
     ErrorCase(
+        "`StagingError`: a function called in a tensor `if` or loop changes an object the statement reads",
+        "A staged statement carries the attributes and items its own code assigns. A function it calls that "
+        "changes an attribute (or an item of a dict or list) of an object a variable of the statement holds would "
+        "make that change once, while tracing, on every path: it is found after the statement is traced.",
+        "class Counter:\n    def __init__(self):\n        self.count = 0\n\n    def inc(self):\n"
+        "        self.count += 1\n\n\n@tf.function\ndef f(n):\n    c = Counter()\n    i = 0\n"
+        "    while i < n:\n        c.inc()\n        i += 1\n    return c.count\n",
+        "f(tf.constant(3))",
+        "make the change in the statement itself, from a value the function returns.",
+        "class Counter:\n    def __init__(self):\n        self.count = 0\n\n    def next_count(self):\n"
+        "        return self.count + 1\n\n\n@tf.function\ndef f(n):\n    c = Counter()\n    i = 0\n"
+        "    while i < n:\n        c.count = c.next_count()\n        i += 1\n    return c.count\n",
+        "f(tf.constant(3))"),
+    ErrorCase(
         "`StagingError`: appending to a list that another variable also holds, in a tensor `if` or loop",
         "A staged statement carries a list it appends to as a new list (a copy, or a tensor list); when "
         "another variable holds the same list, Python's append changes both, the graph only one.",

@@ -83,21 +83,20 @@ def test_python_values_ignore_composites():
 
 def test_staged_if_carries_an_attribute_after_the_variables(toy):
     box = Box(x=Toy(1))
-    seen = {}
     a = Toy(0)
 
-    def true_fn():
+    def true_fn():   # what each branch sees is kept on the function (an object the branches read may not change)
         nonlocal a
-        seen["true"] = box.x
+        true_fn.seen = box.x
         box.x = box.x + 10
         a = a + 1
 
     def false_fn():
-        seen["false"] = box.x
+        false_fn.seen = box.x
 
     assert ag.if_stmt(Toy(True), true_fn, false_fn, ("a",), composites={"box.x": lambda: box}) is None
     assert a.value == 1
-    assert box.x.value == 11 and seen["true"].value == seen["false"].value == 1
+    assert box.x.value == 11 and true_fn.seen.value == false_fn.seen.value == 1
 
 
 def test_staged_if_keeps_the_old_value_on_the_branch_that_does_not_assign(toy):
