@@ -27,11 +27,12 @@ from typing import Any, Callable, Optional, ParamSpec, TypeVar, overload
 import gast
 
 from autograph import backends, verbosity
+from autograph.converters import comprehensions
 from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError, filter_traceback, user_location
 from autograph.operators import function_scope
 from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
-from autograph.pyct import activity, anno, parser
+from autograph.pyct import activity, anno, mangling, parser
 from autograph.pyct.anno import Key
 from autograph.pyct.naming import Namer
 from autograph.pyct.to_ast import to_ast
@@ -69,6 +70,8 @@ def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bo
     found = pipeline.scan(node)    # one walk for what the context and the pipeline need to know
     if gast.Yield in found.types or gast.YieldFrom in found.types:
         _reject_generators(node, filename)
+    if not found.ids.isdisjoint(_FRAME_READERS):
+        _reject_frame_readers(node, filename)
     ctx = _context(node, filename, name, recursive, found, module_alias)
     if ctx.ag != "ag__":
         _mark_user_module_names(node)
@@ -110,6 +113,35 @@ def _reject_generators(node: gast.FunctionDef, filename: str) -> None:
                                   n.col_offset)
         if not isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
             stack.extend(gast.iter_child_nodes(n))
+
+
+# Builtins that read the variables of the frame that calls them, with the arguments they are called with here
+# (`eval(s)`: one argument, no namespace). Converted code runs the user's statements in functions of its own
+# (branches, loop bodies) and calls builtins through `converted_call`, so they would read those frames' variables.
+_FRAME_READERS = {"locals": 0, "vars": 0, "dir": 0, "eval": 1, "exec": 1}
+
+
+def _reject_frame_readers(node: gast.FunctionDef, filename: str) -> None:
+    calls, stored = [], set()
+    stack = list(node.body)
+    while stack:
+        n = stack.pop()
+        if n.__class__ is gast.Name and n.id in _FRAME_READERS and n.ctx.__class__ is not gast.Load:
+            stored.add(n.id)
+        elif (n.__class__ is gast.Call and n.func.__class__ is gast.Name and n.func.id in _FRAME_READERS
+              and len(n.args) == _FRAME_READERS[n.func.id] and not n.keywords):
+            calls.append(n)
+        if not isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
+            stack.extend(gast.iter_child_nodes(n))
+    calls = sorted((c for c in calls if c.func.id not in stored), key=lambda c: (c.lineno, c.col_offset))
+    if calls:
+        call = calls[0]
+        what = f"`{call.func.id}()`" if not call.args else f"`{call.func.id}(...)` without a namespace"
+        raise ConversionError(
+            f"{what} reads the variables of the code that calls it, and converted code runs your statements in "
+            "functions of its own (branches, loop bodies), so it would see other variables than yours. Name "
+            "what you need (`{'a': a, 'b': b}`, or pass the namespace: `eval(s, globals(), {'a': a})`), or mark "
+            "the function with autograph.do_not_convert", filename, call.lineno, call.col_offset)
 
 
 def node_to_source(node) -> str:
@@ -216,6 +248,10 @@ def _convert_uncached(fn: types.FunctionType, recursive: bool) -> _Conversion:
         raise SourceUnavailableError(
             f"{code.co_filename}:{code.co_firstlineno}: the source of {fn.__qualname__} can't be read ({e.args[0]}); "
             "was the file changed after it was imported? Re-import it.") from None
+    if (private := mangling.private_prefix(fn.__code__)) is not None:
+        mangling.mangle(parsed.node, private)   # as Python compiled it, in the class body
+    if parsed.is_lambda and (renamed := comprehensions.renamed_in(parsed.filename, parsed.node)):
+        comprehensions.rename_lambda(parsed.node, renamed)   # as the conversion of the code around it did
     converted = convert_node(parsed.node, parsed.filename, fn.__name__ if not parsed.is_lambda else "lambda_",
                              recursive)
     alias = module_alias(converted)
@@ -270,6 +306,9 @@ def _dispatcher(original: types.FunctionType, generated: types.FunctionType) -> 
 
     def converted(*args, **kwargs):
         if _run_generated_always or any_staging():
+            if generated.__defaults__ is not original.__defaults__ or (
+                    generated.__kwdefaults__ is not original.__kwdefaults__):
+                _follow_defaults(generated, original)
             try:
                 return generated(*args, **kwargs)
             except Exception as e:   # the user's frames only (autograph.disable_traceback_filtering shows all)
@@ -283,6 +322,13 @@ def _dispatcher(original: types.FunctionType, generated: types.FunctionType) -> 
     # `tf.function(ag.convert(f))` runs our conversion instead of converting the generated code a second time
     converted.autograph_info__ = {}
     return converted
+
+
+def _follow_defaults(generated: types.FunctionType, original: types.FunctionType) -> None:
+    """The generated function's default values are the original's, which the user may have replaced since
+    the conversion (`f.__defaults__ = (10,)`): Python calls `f` with the new ones."""
+    generated.__defaults__ = original.__defaults__
+    generated.__kwdefaults__ = original.__kwdefaults__
 
 
 def _instantiate(conversion: _Conversion, fn: types.FunctionType) -> types.FunctionType:

@@ -52,7 +52,7 @@ NEEDS = {
     continue_statements.transform: {gast.Continue},
     asserts.transform: {gast.Assert},
     lists.transform: ("append", "pop"),
-    side_effects.transform: [{gast.Delete, activity.COMPOSITE_STORE}, tuple(side_effects.NAMES)],   # either
+    side_effects.transform: [{gast.Delete, gast.AugAssign, activity.COMPOSITE_STORE}, tuple(side_effects.NAMES)],   # either
     call_trees.transform: {gast.Call},
     conditional_expressions.transform: {gast.IfExp},
     comparisons.transform: {"chained compare", "none test"},
@@ -75,7 +75,7 @@ class Scan:
 
     types: set = field(default_factory=set)     # node types, "loop else" for a loop with an `else:`,
                                                 # "chained compare" for `a < b < c`, "none test"
-                                                # for `x is None` and `x is not None`, and
+                                                # for `x is None`, `x is not None` and `a is b`, and
                                                 # activity.COMPOSITE_STORE
     ids: set = field(default_factory=set)       # the ids of Names
     attrs: set = field(default_factory=set)     # attribute names
@@ -92,10 +92,6 @@ class Scan:
     def names(self) -> set:
         """The names and attributes used (what NEEDS looks for)."""
         return self.ids | self.attrs
-
-
-def _none_in(compare) -> bool:
-    return any(v.__class__ is gast.Constant and v.value is None for v in (compare.left, *compare.comparators))
 
 
 def scan(node) -> Scan:
@@ -118,8 +114,8 @@ def scan(node) -> Scan:
             types.add("loop else")
         elif cls is gast.Compare and len(n.ops) > 1:
             types.add("chained compare")
-        elif cls is gast.Compare and n.ops[0].__class__ in (gast.Is, gast.IsNot) and _none_in(n):
-            types.add("none test")
+        elif cls is gast.Compare and n.ops[0].__class__ in (gast.Is, gast.IsNot):
+            types.add("none test")   # `x is None`, and `a is b` (comparisons.py)
         elif cls is gast.FunctionDef or cls is gast.ClassDef or cls is gast.AsyncFunctionDef:
             found.defs.add(n.name)
         elif cls is gast.Global or cls is gast.Nonlocal:

@@ -105,26 +105,79 @@ def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
     runtime/ops/weak.py): the dtype of the first tensor the test or body combines it with, else the dtype
     the body assigns it, else int32 for an int and float32 for a float (the dtypes `runtime.constant` gives
     them). An int the loop keeps a Python int (nothing types it) is marked as one (runtime/ops/python_ints.py):
-    its arithmetic raises where int32 would wrap around."""
-    numbers = [i for i, v in enumerate(state) if v.__class__ in (int, float)]
+    its arithmetic raises where int32 would wrap around. A number inside a tuple or dict the loop carries
+    (`t = (t[0] * 3, t[1])`) is typed the same way, as `t[0]`."""
+    numbers = [key for i, v in enumerate(state) for key in _number_keys(v, i)]
     if not numbers:
         return state
-    met: dict = {}   # slot -> (dtype, 'file:line'): decided; probed again until no weak variable meets one
+    met: dict = {}   # key -> (dtype, 'file:line'): decided; probed again until no weak variable meets one
     for _ in numbers:
         weak, out = _probe_numbers(step, test, state, names, numbers, met)
-        found = {i: weak.chosen(i) for i in numbers if i not in met and weak.chosen(i) is not None}
+        found = {k: weak.chosen(k) for k in numbers if k not in met and weak.chosen(k) is not None}
         met.update(found)
         if not found or out is None:
             break
     typed = list(state)
-    for i in numbers:
-        dtype = met[i][0] if i in met else _weak_dtype(weak, i, state[i], out)
-        typed[i] = _number_tensor(state[i], dtype, _name(names, i), met.get(i))
-        dtype_origins.record(registry.context.graph, typed[i], _name(names, i), _number_origin(state[i], dtype,
-                                                                                                met.get(i)))
-        if state[i].__class__ is int and _stays_python_int(i, out):
-            typed[i] = _python_int(typed[i], _name(names, i))
+    for key in numbers:
+        value, name = _at(state, key), _key_name(names, key)
+        dtype = met[key][0] if key in met else _weak_dtype(weak, key, value, out)
+        number = _number_tensor(value, dtype, name, met.get(key))
+        dtype_origins.record(registry.context.graph, number, name, _number_origin(value, dtype, met.get(key)))
+        if value.__class__ is int and _stays_python_int(key, out):
+            number = _python_int(number, name)
+        typed = _with(typed, key, number)
     return tuple(typed)
+
+
+# A number of the loop state is found by a key: its variable's index `i`, or (i, path) for one inside a tuple
+# or dict the variable holds, `path` the keys from the variable to it.
+
+def _number_keys(value, i: int, path: tuple = ()) -> list:
+    if value.__class__ in (int, float):
+        return [(i, path) if path else i]
+    if value.__class__ is tuple:
+        return [k for j, v in enumerate(value) for k in _number_keys(v, i, (*path, j))]
+    if value.__class__ is dict:
+        return [k for j, v in value.items() for k in _number_keys(v, i, (*path, j))]
+    return []
+
+
+def _at(state, key):
+    """The value at `key` of `state`; None where `state` (a body's result) has another structure."""
+    i, path = (key, ()) if key.__class__ is int else key
+    value = state[i] if i < len(state) else None
+    for step in path:
+        if value.__class__ is tuple and step.__class__ is int and step < len(value):
+            value = value[step]
+        elif value.__class__ is dict and step in value:
+            value = value[step]
+        else:
+            return None
+    return value
+
+
+def _with(state: list, key, number) -> list:
+    """`state` with the value at `key` replaced by `number` (tuples and dicts on the way copied)."""
+    i, path = (key, ()) if key.__class__ is int else key
+    state = list(state)
+    state[i] = _replaced(state[i], path, number)
+    return state
+
+
+def _replaced(value, path: tuple, number):
+    if not path:
+        return number
+    step, rest = path[0], path[1:]
+    if value.__class__ is tuple:
+        return tuple(_replaced(v, rest, number) if j == step else v for j, v in enumerate(value))
+    return {k: _replaced(v, rest, number) if k == step else v for k, v in value.items()}
+
+
+def _key_name(names: tuple, key) -> str:
+    if key.__class__ is int:
+        return _name(names, key)
+    i, path = key
+    return _name(names, i) + "".join(f"[{step!r}]" for step in path)
 
 
 def _number_origin(value, dtype, met) -> str:
@@ -135,10 +188,10 @@ def _number_origin(value, dtype, met) -> str:
     return f"it is the Python {type(value).__name__} {short_repr(value)} before the loop at {where}, which {why}"
 
 
-def _stays_python_int(i: int, out) -> bool:
-    """Whether the body keeps loop variable `i` (first a Python int) a Python int: the probe (where it is one)
+def _stays_python_int(key, out) -> bool:
+    """Whether the body keeps the number at `key` (first a Python int) a Python int: the probe (where it is one)
     says the body computes it from Python ints and constants only, or the probe failed."""
-    after = None if out is None or i >= len(out) else out[i]
+    after = None if out is None else _at(out, key)
     return out is None or not isinstance(after, Tensor) or python_ints.name_of(after) is not None
 
 
@@ -157,11 +210,13 @@ def _probe_numbers(step, test, state, names, numbers, met):
     def run():
         graph = registry.context.graph
         values = list(_as_placeholders(state))
-        for i in numbers:
-            values[i] = (graph.placeholder(met[i][0], (), "probed") if i in met
-                         else weak.placeholder(graph, state[i], i, _name(names, i)))
-            if state[i].__class__ is int:
-                python_ints.mark(graph, values[i], _name(names, i))
+        for key in numbers:
+            value, name = _at(state, key), _key_name(names, key)
+            number = (graph.placeholder(met[key][0], (), "probed") if key in met
+                      else weak.placeholder(graph, value, key, name))
+            if value.__class__ is int:
+                python_ints.mark(graph, number, name)
+            values = _with(values, key, number)
         previous, registry.context.weak = registry.context.weak, weak
         try:
             if test is not None:
@@ -183,15 +238,15 @@ def _name(names: tuple, i: int) -> str:
     return names[i] if i < len(names) else f"loop variable {i}"
 
 
-def _weak_dtype(weak: WeakProbe, i: int, value, out: tuple):
-    """What `_typed_numbers` says loop variable `i`, first the Python number `value`, becomes."""
-    met = weak.chosen(i)
+def _weak_dtype(weak: WeakProbe, key, value, out: tuple):
+    """What `_typed_numbers` says the number at `key`, first the Python number `value`, becomes."""
+    met = weak.chosen(key)
     if met is not None:
         return met[0]
     kind = value.__class__
     if out is None:   # the probe failed: a Python number's own dtype
         return dtypes.int32 if kind is int else dtypes.float32
-    after = out[i] if i < len(out) else None
+    after = _at(out, key)
     if isinstance(after, Tensor) and weak.info(after) is None and weak_accepts(after.dtype, kind):
         return after.dtype
     return dtypes.int32 if kind is int else dtypes.float32

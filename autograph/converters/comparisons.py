@@ -10,7 +10,9 @@ so they are passed as values; `c` is evaluated only when `a < b` holds, so it is
 where Python's `and` would call `bool()` on the tensor. A comparison with one operator is left alone:
 the framework's operators handle it, except `x is None` and `x is not None`, which become
 `ag__.is_none(x)` and `ag__.is_not_none(x)`: a variable a staged statement left None on some paths only is
-a placeholder and a flag there (operators/maybe.py), which Python's `is` can't see.
+a placeholder and a flag there (operators/maybe.py), which Python's `is` can't see; and any other `a is b`,
+which becomes `ag__.is_(a, b)`: between two different staged tensors it is refused (a staged statement gives
+the variables it carries new tensors, so `y is x` after `if c: y = x + 1` is not known while tracing).
 """
 from __future__ import annotations
 
@@ -49,7 +51,8 @@ class ChainedComparisons(Thunks):
         elif _is_none(node.left):
             subject = right
         else:
-            return node
+            name = "ag__.is_" if isinstance(op, gast.Is) else "ag__.is_not"
+            return templates.replace_as_expression(f"{name}(a, b)", a=node.left, b=right)
         name = "ag__.is_none" if isinstance(op, gast.Is) else "ag__.is_not_none"
         call = templates.replace_as_expression(f"{name}(subject)", subject=subject)
         return call

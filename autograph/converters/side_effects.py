@@ -5,6 +5,7 @@ Before:                          After:
     del d[k]                         del ag__.mutating(d, 'del d[k]')[k]
     setattr(o, 'v', 5)               setattr(ag__.mutating(o, 'setattr(o, ...)'), 'v', 5)
     l[1:2] = [7]                     ag__.mutating(l, 'l[1:2] = ...')[1:2] = [7]
+    l += [x]                         l += ag__.in_place(l, [x], 'l += ...')
 
 `ag__.mutating(d, ...)` is `d` (operators/side_effects.py): on Python values the code does what the user's
 does. While a statement on a tensor is traced, it refuses an object that was already bound to a variable
@@ -15,6 +16,12 @@ are the lists converter's, which runs first), `del` of an item or attribute, `se
 stores to an item whose key is not a constant (`d[k] = v`, slices), on an object reached from a local
 variable or parameter of the function. Stores to an attribute or to an item with a constant key are
 carried by the statement instead (converters/control_flow.py).
+
+An augmented assignment to a local variable whose value is a list, set or dict display or comprehension
+(`l += [x]`, `s |= {k}`) changes a list, set or dict in place: `ag__.in_place(l, value, ...)` is `value`, and
+refuses, while a statement is staged, the change of a list it carries as a new list that another variable also
+holds (as `l.append(x)` is): that variable would not see it. (`i += 1` is left alone: a number is never changed
+in place.)
 """
 from __future__ import annotations
 
@@ -33,6 +40,10 @@ MUTATORS = frozenset({
     "appendleft", "extendleft", "popleft", "rotate",                             # deque
 })
 _ATTRIBUTE_FUNCTIONS = frozenset({"setattr", "delattr"})
+# `l += [x]`, `s |= {k}`: the values whose augmented assignment changes a list, set or dict in place
+_CONTAINER_DISPLAYS = (gast.List, gast.ListComp, gast.Set, gast.SetComp, gast.Dict, gast.DictComp, gast.Tuple)
+_OPERATORS = {gast.Add: "+", gast.Mult: "*", gast.BitOr: "|", gast.BitAnd: "&", gast.BitXor: "^", gast.Sub: "-"}
+_IN_PLACE_OPS = tuple(_OPERATORS)
 NAMES = MUTATORS | _ATTRIBUTE_FUNCTIONS   # what the pipeline looks for (with `del` and item stores)
 
 
@@ -66,6 +77,13 @@ class SideEffectsTransformer(Base):
     def visit_AugAssign(self, node):
         self.generic_visit(node)
         self._store(node.target)
+        target = node.target
+        if (target.__class__ is gast.Name and target.id in self.ctx.user_locals
+                and node.value.__class__ in _CONTAINER_DISPLAYS and node.op.__class__ in _IN_PLACE_OPS):
+            what = f"{target.id} {_OPERATORS[node.op.__class__]}= ..."
+            node.value = located(templates.replace_as_expression(
+                "ag__.in_place(root, value, what)", root=target.id, value=node.value,
+                what=gast.Constant(value=what, kind=None)), node.value)
         return node
 
     def visit_AnnAssign(self, node):

@@ -15,14 +15,23 @@ the function gives the root and the key's value.
 One the statement creates (`d['b'] = 1` in both branches, `d` having no 'b' yet) starts as `Undefined`: it
 is carried like a variable first assigned in the statement (both branches of an `if` must create it; a loop
 needs it before the loop), and a branch or body that starts from `Undefined` starts without it.
+
+Carrying sets and reads a composite more often than the user's code does (each branch and the body start by
+setting it; the result is set after the statement), so only a plain store is carried: one that keeps the
+value as given and does nothing else. A store that runs the user's Python code (a property's setter, a
+class's own `__setattr__` or `__setitem__`, a `__getattribute__`) could change the value or count the
+stores: it is refused (`StagingError`) at the statement.
 """
 from __future__ import annotations
 
 import ast
 import functools
+import types
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from autograph import backends
+from autograph.errors import StagingError, at_user_line
 from autograph.operators.variables import Undefined
 
 
@@ -65,11 +74,12 @@ class Composite:
 _MISSING = (NameError, AttributeError, LookupError, TypeError)
 
 
-def read(composites: dict[str, Callable[[], Any]]) -> list[tuple[Composite, Any]]:
+def read(composites: dict[str, Callable[[], Any]], construct: str) -> list[tuple[Composite, Any]]:
     """Each composite whose object exists now, with its value: `Undefined` for an attribute the object does
     not have or a key a mapping does not hold (the statement creates it). One whose object can't be reached
     (an unbound root, a missing step of the chain), or that can't be read otherwise (an index out of range),
-    is left out: the statement then runs as it would without it."""
+    is left out: the statement then runs as it would without it. One whose store runs Python code of its
+    class is refused: a `StagingError` naming it and the staged `construct` (e.g. "`if`")."""
     found = []
     for name, root in composites.items():
         try:
@@ -81,12 +91,62 @@ def read(composites: dict[str, Callable[[], Any]]) -> list[tuple[Composite, Any]
             for step, attribute in path:
                 owner = getattr(owner, step) if attribute else owner[step]
             composite = Composite(name, owner, key, is_attribute)
+            _refuse_unplain(composite, construct)
             if not is_attribute and not _is_mapping(owner):
                 owner[key]   # an index out of range is not created by a store: raises, and is left out
             found.append((composite, composite.get()))
         except _MISSING:
             continue
     return found
+
+
+def _refuse_unplain(composite: Composite, construct: str) -> None:
+    cls = type(composite.owner)
+    if composite.is_attribute:
+        hooks = ("__setattr__", "__getattribute__", "__delattr__")
+        found = _python_hook(cls, hooks) or _descriptor(cls, composite.key)
+    else:
+        found = _python_hook(cls, ("__setitem__", "__getitem__", "__delitem__"))
+    if found is None:
+        return
+    raise StagingError(at_user_line(
+        f"`{composite.name}` is assigned inside this {construct} on a tensor, but {found}. A staged statement "
+        "carries an attribute or item by storing and reading it again (at the start of each branch or "
+        "iteration, and after the statement), which would run that code more often than Python does, and the "
+        "value read back may not be the one stored. Compute the value in a local variable and assign "
+        f"`{composite.name}` after the statement, or store it in a plain attribute or item."))
+
+
+def _python_hook(cls: type, names: tuple[str, ...]) -> str | None:
+    """How `cls` (or a base) stores with Python code of its own: one of `names` defined in Python, other
+    than by a registered framework (`torch.nn.Module.__setattr__` files a tensor as a buffer, and reads it
+    back as it was stored)."""
+    for name in names:
+        hook = getattr(cls, name, None)
+        if isinstance(hook, types.FunctionType) and not _framework_code(hook):
+            return f"{cls.__name__} defines `{name}` in Python (code of its own runs on each store)"
+    return None
+
+
+def _framework_code(fn) -> bool:
+    module = getattr(fn, "__module__", None) or ""
+    return any(module == p or module.startswith(p + ".") for p in backends.owned_module_prefixes())
+
+
+def _descriptor(cls: type, key: str) -> str | None:
+    """How the class attribute `key` of `cls` takes over stores: a data descriptor (a property) other
+    than a `__slots__` entry."""
+    for base in cls.__mro__:
+        if key in base.__dict__:
+            attribute = base.__dict__[key]
+            if isinstance(attribute, (types.MemberDescriptorType, types.GetSetDescriptorType)):
+                return None
+            kind = type(attribute)
+            if hasattr(kind, "__set__") or hasattr(kind, "__delete__"):
+                what = "a property" if isinstance(attribute, property) else f"a {kind.__name__} descriptor"
+                return f"`{key}` is {what} of {cls.__name__} (its setter runs Python code on each store)"
+            return None
+    return None
 
 
 _KEYED = object()   # in a path: the last step's key is a variable (`d[k]`), whose value `root` gives

@@ -74,7 +74,7 @@ def _static_bool(backend, pred):
 def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple, composites=None):
     """The backend's cond. Kept out of `if_stmt`: its closures would make every Python-path call
     allocate cells for the arguments they capture."""
-    if composites and (carried := _Carried.read(composites, len(names))):
+    if composites and (carried := _Carried.read(composites, len(names), "`if`")):
         return carried.run(lambda: _staged_if(backend, pred, carried.body(true_fn), carried.body(false_fn),
                                               carried.state(state), carried.names(names)))
     if maybe.can_carry(backend):
@@ -466,7 +466,7 @@ def _check_defined_before_loop(state, names, construct: str, backend=None, body_
 
 
 def _staged_while(backend, test_fn, body_fn, state, names, opts, composites=None):
-    if composites and (carried := _Carried.read(composites, len(names))):
+    if composites and (carried := _Carried.read(composites, len(names), "`while` loop")):
         return carried.run(lambda: _staged_while(backend, carried.test(test_fn), carried.body(body_fn),
                                                  carried.state(state), carried.names(names), opts))
     _check_defined_before_loop(state, names, "`while` loop", backend, body_fn)
@@ -693,7 +693,7 @@ def _stage_for(backend, iterable, body_fn, names, extra_test, opts, composites) 
 
 
 def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts, composites=None):
-    if composites and (carried := _Carried.read(composites, len(names))):
+    if composites and (carried := _Carried.read(composites, len(names), "`for` loop")):
         return carried.run(lambda: _staged_for(backend, iterable, carried.body(body_fn, lead=1),
                                                carried.state(state), carried.names(names),
                                                carried.test(extra_test), opts))
@@ -721,9 +721,9 @@ class _Carried:
         self.n = n
 
     @classmethod
-    def read(cls, composites: dict, n: int) -> _Carried | None:
-        found = composite_state.read(composites)
-        side_effects.carrying(composite.name for composite, _ in found)
+    def read(cls, composites: dict, n: int, construct: str) -> _Carried | None:
+        found = composite_state.read(composites, construct)
+        side_effects.carrying(composite for composite, _ in found)
         return cls(found, n) if found else None
 
     def state(self, state: tuple) -> tuple:

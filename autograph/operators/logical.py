@@ -82,6 +82,26 @@ def is_not_none(value):
     return not_(value.is_none())
 
 
+def is_(a, b) -> bool:
+    """`a is b`. Between two different staged values it is refused: a staged statement gives the variables it
+    carries new values (`y = x; if c: y = x + 1` leaves `y` a new tensor on both paths), so whether two
+    variables hold one object can depend on the path the graph takes, which tracing does not know."""
+    if a is b:
+        return True
+    if backend_for(a) is not None and backend_for(b) is not None:
+        raise tracing_failed(StagingError(at_user_line(
+            "`is` between two different tensors while they are staged: a staged `if` or loop gives the variables "
+            "it carries new tensors on every path, so whether they are one object when the graph runs can't be "
+            "told. Keep a Python flag of what you assigned (e.g. `changed = True` in the branch), or compare "
+            "values (`tf.reduce_all(a == b)`).")))
+    return False
+
+
+def is_not(a, b) -> bool:
+    """`a is not b`, as `is_`."""
+    return not is_(a, b)
+
+
 def staged_operands(staged, what: str, *args, watched=None):
     """`staged(*args)`, where the functions among `args` (or `watched`, the user's operands they call) are
     operands a backend traces in a branch. An operand that assigns a variable of the function (`:=`, made a

@@ -144,10 +144,13 @@ class Shared:
         on which the rest of the trace fails (tools/fuzz, seed 71355)."""
         initial = self.read()
         before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
-        changed_elsewhere = failed = None
+        held = _held(before, initial)
+        contents = side_effects.snapshot(_named(before, held))
+        changed_elsewhere = failed = object_changed = None
         try:
-            with side_effects.staging(construct, _held(before, initial), self._aliased(initial)):
+            with side_effects.staging(construct, held, self._aliased(initial)) as frame:
                 out = as_tuple(staged(initial), len(self.names))
+            object_changed = side_effects.changed(contents, frame[4])
         except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
             failed = tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor"))
         finally:
@@ -167,7 +170,25 @@ class Shared:
                 "in the statement itself, from a value the function returns.")))
         if failed is not None:
             raise failed from None
+        if object_changed is not None:
+            raise tracing_failed(StagingError(at_user_line(
+                f"{object_changed} is changed by a function called inside this {construct} on a tensor (the "
+                "statement's own code neither assigns it nor calls a method that changes it). Tracing runs every "
+                "branch (or the loop body) once, whatever the input, so that change would be made once, when the "
+                "function is traced, on every path. Make the change in the statement itself (`a.x = ...` or "
+                "`d['k'] = ...`, which a staged statement carries), from a value the function returns.")))
         self.write(out)
+
+
+def _named(before: list, held: list) -> list:
+    """(name, object) of each object in `held`, named by the first variable in `before` bound to it."""
+    ids = {id(o) for o in held}
+    found, seen = [], set()
+    for name, _, value in before:
+        if id(value) in ids and id(value) not in seen:
+            seen.add(id(value))
+            found.append((name, value))
+    return found
 
 
 def _held(before: list, state: tuple) -> list:

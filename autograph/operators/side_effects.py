@@ -11,6 +11,11 @@ The converter `side_effects` marks each change it can see as `ag__.mutating(d, '
 is `d`. A staged statement, while it is traced, holds the objects bound before it to the variables its
 code reads (`staging`); `mutating` refuses those. An object made while the statement is traced (a new
 list in a branch) can be changed freely.
+
+A change no marked code makes (a function the statement calls that sets `self.count` or `d['k']` of an
+object a variable of the statement holds) is found afterwards: `snapshot` keeps those objects' attributes
+(a dict's or list's items, a set's elements) before the statement is traced, and `changed` names one that
+differs after it and that the statement does not carry (control_flow.py `_Shared.stage` refuses it).
 """
 from __future__ import annotations
 
@@ -25,8 +30,8 @@ from autograph.operators.function_scope import is_generated, tracing_failed
 
 
 class _Staging(threading.local):
-    # (construct, {id: object held}, aliased lists, names of the items it carries) of each statement being
-    # staged, innermost last
+    # (construct, {id: object held}, aliased lists, names of the items it carries, (id(owner), key) of the
+    # items it carries) of each statement being staged, innermost last
     frames: tuple = ()
 
 
@@ -43,10 +48,11 @@ def staging(construct: str, objects, aliased=()):
     global _active
     held = {id(o): o for o in objects if _may_change(o)}
     outer = _staging.frames
-    _staging.frames = (*outer, (construct, held, tuple(aliased), set()))
+    frame = (construct, held, tuple(aliased), set(), set())
+    _staging.frames = (*outer, frame)
     _active += 1
     try:
-        yield
+        yield frame
     finally:
         _active -= 1
         _staging.frames = outer
@@ -66,15 +72,89 @@ def mutating(obj, what: str):
     return obj
 
 
-def carrying(names) -> None:
+_CHANGED_IN_PLACE = (list, set, dict, bytearray)
+
+
+def in_place(obj, value, what: str):
+    """`value`, which `what` (`'l += ...'`) adds to `obj` in place when `obj` is a list, set or dict (or the
+    framework's list a staged loop carries a list as): refused,
+    as `mutating` refuses it, while a statement that carries the list as a new one (or that `obj` was bound
+    before) is staged."""
+    if _active and _staging.frames and (isinstance(obj, _CHANGED_IN_PLACE) or _tensor_list(obj)):
+        _check(obj, what)
+    return value
+
+
+def _tensor_list(obj) -> bool:
+    """A framework's list, as which a staged loop carries a Python list (`l += [x]` appends to it)."""
+    backend = backends.backend_for(obj)
+    return backend is not None and bool(backend.list_types) and isinstance(obj, backend.list_types)
+
+
+def carrying(composites) -> None:
     """The statement being staged carries these attributes and items (`d[k]`, composites.py): storing them is
     not a change it refuses."""
     if _staging.frames:
-        _staging.frames[-1][3].update(names)
+        for composite in composites:
+            _staging.frames[-1][3].add(composite.name)
+            _staging.frames[-1][4].add((id(composite.owner), composite.key))
+
+
+# --- changes no marked code made: a called function's --------------------------------------------------------
+
+_MISSING = object()
+
+
+def snapshot(bound: list) -> list:
+    """What `bound` ((name, object) of the variables a staged statement reads) hold before it is traced: each
+    object's attributes, or a dict's items, a list's items, a set's elements (one level, by identity)."""
+    found = []
+    for name, obj in bound:
+        if not _may_change(obj) or backends.backend_for(obj) is not None or _framework_object(obj):
+            continue
+        cls = obj.__class__
+        if cls is dict:
+            found.append((name, obj, dict(obj)))
+        elif cls is list:
+            found.append((name, obj, list(obj)))
+        elif cls is set:
+            found.append((name, obj, set(obj)))
+        elif isinstance(getattr(obj, "__dict__", None), dict) and cls not in (dict, list, set):
+            found.append((name, obj, dict(obj.__dict__)))
+    return found
+
+
+def _framework_object(obj) -> bool:
+    """An object of a registered framework's own classes (a layer, a variable): its bookkeeping is its own."""
+    module = type(obj).__module__ or ""
+    return any(module == p or module.startswith(p + ".") for p in ("autograph", *backends.owned_module_prefixes()))
+
+
+def changed(before: list, carried: set) -> str | None:
+    """The first change since `snapshot` gave `before` to an item or attribute that the statement does not
+    carry (`carried`: (id(owner), key)), as the user would write it (`a.x`, `d['k']`, `len(l)`); None if none."""
+    for name, obj, old in before:
+        if obj.__class__ is set:
+            if obj != old:
+                return f"the set '{name}'"
+            continue
+        if obj.__class__ is list:
+            if len(obj) != len(old):
+                return f"the length of '{name}'"
+            pairs = enumerate(zip(old, obj))
+            keys = [i for i, (a, b) in pairs if a is not b]
+        else:
+            new = obj if obj.__class__ is dict else obj.__dict__
+            keys = [k for k in {**old, **new} if old.get(k, _MISSING) is not new.get(k, _MISSING)]
+        for key in keys:
+            if (id(obj), key) in carried or (obj.__class__ is list and (id(obj), key - len(obj)) in carried):
+                continue
+            return f"`{name}.{key}`" if obj.__class__ not in (dict, list) else f"`{name}[{key!r}]`"
+    return None
 
 
 def _check(obj, what: str) -> None:
-    for construct, held, aliased, carried in reversed(_staging.frames):
+    for construct, held, aliased, carried, _ in reversed(_staging.frames):
         if id(obj) in held and not (what.endswith(" = ...") and what[:-6] in carried):
             raise tracing_failed(StagingError(at_user_line(_message(what, construct))))
         for current, name, other in aliased:

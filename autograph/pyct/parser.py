@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import gast
 
 from autograph.errors import ConversionError, SourceUnavailableError
+from autograph.pyct import mangling
 from autograph.pyct.to_ast import from_ast
 
 
@@ -195,8 +196,9 @@ def _shift_locations(tree, line_delta: int, col_delta: int) -> None:
 def _find_lambda(tree, fn, filename: str) -> gast.Lambda:
     code = fn.__code__
     arg_names = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    private = mangling.private_prefix(code)   # a lambda in a class has its private parameters mangled
     candidates = [n for n in gast.walk(tree) if isinstance(n, gast.Lambda)
-                  and [a.id for a in n.args.args + n.args.kwonlyargs] == arg_names
+                  and [mangling.mangled(a.id, private) for a in n.args.args + n.args.kwonlyargs] == arg_names
                   and n.lineno <= code.co_firstlineno <= (n.end_lineno or n.lineno)]
     if len(candidates) > 1:
         # an instruction's source span; zero-width ones (RESUME, and RETURN_VALUE before 3.13) point at the line's start

@@ -65,6 +65,27 @@ def test_closures_are_late_bound():
     assert converted(3) == 30
 
 
+def test_default_values_replaced_after_conversion_are_used():
+    """A helper's generated function kept the defaults it was converted with: `scale.__defaults__ = (10,)` and a
+    new trace still multiplied by 1, where Python uses 10."""
+    def scale(x, k=1, *, m=1):
+        return x * k * m
+
+    def caller(x):
+        return scale(x)
+
+    traced = tf.function(caller)
+    assert int(traced(tf.constant(2))) == 2
+    scale.__defaults__, scale.__kwdefaults__ = (10,), {"m": 5}
+    assert caller(3) == 150
+    assert float(traced(tf.constant(3.0))) == 150.0   # a new trace
+    api.run_generated_code(True)
+    try:
+        assert ag.convert(caller)(3) == 150
+    finally:
+        api.run_generated_code(False)
+
+
 def test_lambdas_including_two_on_one_line():
     double, triple = (lambda x: x * 2), (lambda y: y * 3)
     assert ag.convert(double)(4) == 8 and ag.convert(triple)(4) == 12

@@ -271,3 +271,100 @@ def test_torch_export_carries_attributes_and_items():
     for x in (2, 5):
         count, total = program.module()(torch.tensor(x))
         assert (count.item(), total.item()) == (count_then_scale(x), dict_sum_of_range(x))
+
+
+# --- stores that run the class's own Python code are refused, not carried ---------------------------------
+# Carrying stores and reads an attribute or item again at the start of each branch or iteration and after the
+# statement: a property's setter, or a `__setattr__`/`__setitem__` of the class, ran more often than in Python
+# and gave back another value (`p.v = x` in a tensor `if` returned 18 where Python gives 8).
+
+class Doubled:
+    def __init__(self, v):
+        self._v = v
+
+    @property
+    def v(self):
+        return self._v * 2
+
+    @v.setter
+    def v(self, value):
+        self._v = value + 1
+
+
+class CountsStores:
+    def __init__(self):
+        self.a = 0
+
+    def __setattr__(self, key, value):
+        object.__setattr__(self, key, value)
+        object.__setattr__(self, "stores", getattr(self, "stores", 0) + 1)
+
+
+class LastKept(dict):
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        super().__setitem__("last", value)
+
+
+class Slotted:
+    __slots__ = ("v",)
+
+    def __init__(self, v):
+        self.v = v
+
+
+def property_in_if(x):
+    p = Doubled(x)
+    if x > 0:
+        p.v = x
+    return p.v
+
+
+def property_in_while(n):
+    p = Doubled(1)
+    i = 0
+    while i < n:
+        p.v += 1
+        i += 1
+    return p.v
+
+
+def setattr_in_if(x):
+    s = CountsStores()
+    if x > 0:
+        s.a = x
+    return s.a, s.stores
+
+
+def setitem_in_for(n):
+    d = LastKept(total=0, last=0)
+    for i in range(n):
+        d["total"] = d["total"] + i
+    return d["total"], d["last"]
+
+
+def slot_in_while(n):
+    s = Slotted(0)
+    i = 0
+    while i < n:
+        s.v = s.v + i
+        i += 1
+    return s.v
+
+
+@pytest.mark.parametrize("fn, arg, python, what", [
+    (property_in_if, 3, 8, "`v` is a property of Doubled"),
+    (property_in_while, 3, 44, "`v` is a property of Doubled"),
+    (setattr_in_if, 3, (3, 2), "CountsStores defines `__setattr__` in Python"),
+    (setitem_in_for, 4, (6, 6), "LastKept defines `__setitem__` in Python"),
+])
+def test_a_store_running_python_code_of_the_class_is_refused(fn, arg, python, what):
+    assert fn(arg) == python_run(fn, arg) == python
+    with pytest.raises(StagingError, match=what) as raised:
+        tf.function(fn)(tf.constant(arg))
+    assert "test_composite_state.py" in str(raised.value)
+
+
+def test_a_slot_is_a_plain_store_and_is_carried():
+    value, ops = staged(slot_in_while, tf.constant(4))
+    assert value == slot_in_while(4) == 6 and "While" in ops

@@ -4,10 +4,14 @@ Branch and loop-body functions share the function's variables through `nonlocal`
 a closure, a lambda, an exception handler or an iterator, the generated code shows too. Each test runs the
 generated code (not the original fast path) and compares with the original.
 """
+import re
+import warnings
+
 import pytest
 
 import autograph as ag
 from autograph import api
+from autograph.errors import ConversionError
 
 
 @pytest.fixture(autouse=True)
@@ -203,3 +207,178 @@ def test_a_comprehension_variable_named_like_a_function_variable_keeps_both_apar
         assert tuple(int(v) for v in got) == expected
     code = ag.to_code(comprehension_shadowing)
     assert "for z_1 in" in code and "[z_1 * 2 + x for z_1 in" in code
+
+
+k = 100   # a global named like the comprehension variable below: what a converted lambda read by mistake
+
+
+def lambdas_in_a_renamed_comprehension(x):
+    scaled = [lambda v: v * k for k in range(3)]            # each reads the comprehension's `k` (2 at the end)
+    nested = [lambda v: (lambda w: w + k)(v) * k for k in range(3)]
+    own = [lambda k: k * 2 for k in range(3)]               # its own `k`, called by keyword below
+    with_default = [lambda v, m=k: v * m for k in range(3)]
+    k = 5
+    return ([f(x) for f in scaled], [f(x) for f in nested], own[0](k=x), [f(x) for f in with_default], k)
+
+
+def test_a_lambda_in_a_renamed_comprehension_reads_the_comprehension_variable():
+    """The comprehension's `k` is renamed `k_1` (above); a lambda inside it that reads it is converted again,
+    from its source (`k`), when converted code calls it: that conversion renames it too. It read the global
+    `k` (300 where Python gives 6), silently, in `runtime.function` and in the generated code."""
+    import runtime as tf
+
+    expected = ([4, 4, 4], [8, 8, 8], 4, [0, 2, 4], 5)
+    assert lambdas_in_a_renamed_comprehension(2) == expected
+    api.run_generated_code(True)
+    try:
+        assert ag.convert(lambdas_in_a_renamed_comprehension)(2) == expected
+    finally:
+        api.run_generated_code(False)
+    got = tf.function(lambdas_in_a_renamed_comprehension)(tf.constant(2))
+    scaled, nested, own, with_default, last = got
+    assert ([int(v) for v in scaled], [int(v) for v in nested], int(own), [int(v) for v in with_default],
+            int(last)) == expected
+    assert "lambda v: v * k_1 for k_1 in" in ag.to_code(lambdas_in_a_renamed_comprehension)
+
+
+# --- builtins that read the calling frame's variables ---------------------------------------------------
+# Converted code runs the statements in branch and loop-body functions and calls builtins through
+# converted_call: `locals()` in a branch gave converted_call's own variables (['args', 'caller_fn_scope', ...]),
+# and `eval('a')` read a global `a` where the function has its own.
+
+a = "the global a"
+
+
+def locals_in_a_branch(x):
+    b = 1
+    if x > 0:
+        return sorted(locals())
+    return b
+
+
+def eval_in_a_loop(x):
+    a = 0
+    for i in range(x):
+        a = eval("a + i")
+    return a
+
+
+def vars_after_a_loop(x):
+    for i in range(x):
+        pass
+    return sorted(vars())
+
+
+def dir_at_the_top(x):
+    return dir()
+
+
+def exec_in_a_branch(x):
+    if x:
+        exec("x = 5")
+    return x
+
+
+def namespaces_given(x):
+    a = 2
+    if x > 0:
+        return eval("a * x", globals(), {"a": a, "x": x}), vars(api).get("__name__"), dir(api)[:1]
+    return None
+
+
+def locals_of_its_own(x):
+    locals = lambda: {"mine": x}   # noqa: E731
+    if x > 0:
+        return locals()
+    return None
+
+
+@pytest.mark.parametrize("fn, call", [(locals_in_a_branch, "locals()"), (eval_in_a_loop, "eval(...)"),
+                                      (vars_after_a_loop, "vars()"), (dir_at_the_top, "dir()"),
+                                      (exec_in_a_branch, "exec(...)")])
+def test_a_builtin_reading_the_callers_variables_is_refused(fn, call):
+    with pytest.raises(ConversionError, match=re.escape(f"`{call}`")):
+        ag.convert(fn)
+
+
+def test_a_helper_reading_the_callers_variables_runs_as_python_runs_it():
+    def caller(x):
+        return locals_in_a_branch(x), eval_in_a_loop(x)
+
+    api.run_generated_code(True)
+    try:
+        with pytest.warns(RuntimeWarning, match="runs it as is"):
+            assert ag.convert(caller)(3) == (["b", "x"], 3) == caller(3)
+    finally:
+        api.run_generated_code(False)
+
+
+@pytest.mark.parametrize("fn", [namespaces_given, locals_of_its_own])
+def test_namespaces_given_and_a_locals_of_its_own_are_converted(fn):
+    api.run_generated_code(True)
+    try:
+        assert ag.convert(fn)(3) == fn(3)
+    finally:
+        api.run_generated_code(False)
+
+
+# --- private names of methods, mangled as Python mangles them in the class body --------------------------
+# The converted method is compiled outside the class: `self.__total` was the attribute `__total`, not the
+# `_Account__total` that the class's other methods (and Python) use, so a staged update was not seen by them.
+
+class Account:
+    def __init__(self):
+        self.__total = 0
+
+    def deposit(self, n):
+        i = 0
+        while i < n:
+            self.__total = self.__total + self.__step(i)
+            i += 1
+        return self.__total
+
+    def __step(self, i, *, __scale=2):
+        return i * __scale
+
+    def scaled(self, n):
+        return (lambda __by: n * __by)(3)   # a lambda with a private parameter is found and converted
+
+    def reset(self, n):
+        if n > 0:
+            self.__total = n
+        else:
+            self.__total = -n
+        return n
+
+    def total(self):   # not converted: reads the mangled attribute
+        return self.__total
+
+
+def deposit_and_read(n):
+    account = Account()
+    account.deposit(n)
+    return account.total()
+
+
+def reset(account, n):
+    account.reset(n)
+    return n
+
+
+def test_a_methods_private_names_are_mangled_as_in_its_class():
+    import runtime as tf
+
+    api.run_generated_code(True)
+    try:
+        account = Account()
+        ag.convert(reset)(account, 4)
+        assert account.total() == 4   # was 0: the converted method had set `__total`
+        assert ag.convert(deposit_and_read)(4) == deposit_and_read(4) == 12
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")   # not run unconverted, with a warning
+            assert ag.convert(Account().scaled)(2) == 6
+    finally:
+        api.run_generated_code(False)
+    assert int(tf.function(deposit_and_read)(tf.constant(4))) == 12
+    assert "self._Account__total = self._Account__total + ag__.converted_call(self._Account__step" in ag.to_code(
+        Account.deposit)

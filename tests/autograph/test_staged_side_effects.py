@@ -434,6 +434,56 @@ def test_appending_to_a_list_another_variable_holds_is_refused(fn, arg):
     refused(fn, arg, "changes the list 'entries', which is also 'log'", "entries = list(log)")
 
 
+def alias_extended_with_plus_equals_in_a_loop(n):
+    log = [0]
+    entries = log
+    i = 0
+    while i < n:
+        entries += [i]   # extends the list in place, as append does
+        i += 1
+    return len(log)
+
+
+def alias_extended_with_plus_equals_in_both_branches(x):
+    log = [0]
+    entries = log
+    if x > 0:
+        entries += [1]
+    else:
+        entries += [2]
+    return log[-1]
+
+
+@pytest.mark.parametrize("fn, arg", [(alias_extended_with_plus_equals_in_a_loop, 3),
+                                     (alias_extended_with_plus_equals_in_both_branches, -3)])
+def test_plus_equals_on_a_list_another_variable_holds_is_refused(fn, arg):
+    """`entries += [i]` changes the list `log` holds too; the staged statement carried `entries` as a new list,
+    so `log` stayed [0]: 1 where Python gives 4, silently."""
+    python_run(fn, arg)
+    refused(fn, arg, "`entries += ...` changes the list 'entries', which is also 'log'", "entries = list(log)")
+
+
+def test_or_equals_on_a_dict_of_before_the_statement_is_refused():
+    def f(x):
+        d = {"a": 0}
+        if x > 0:
+            d |= {"a": 5}   # changed at trace time, on both paths
+        return d["a"]
+
+    assert python_run(f, -3) == 0
+    refused(f, -3, "`d |= ...` changes an object that exists before this `if`")
+
+
+def test_plus_equals_on_a_list_no_other_variable_holds_is_carried():
+    def f(n):
+        entries = [0]
+        for i in range(n):
+            entries += [i]
+        return entries
+
+    assert [int(v) for v in staged(f, 3)] == python_run(f, 3) == [0, 0, 1, 2]
+
+
 def test_appending_to_a_list_held_in_another_list_is_refused():
     def f(x):
         rows = [[1], [2]]
@@ -623,3 +673,79 @@ def test_a_backends_own_frames_are_not_taken_for_the_users_variables():
         tf.function(filter_into_empty_list)(tf.constant([1, 2, 3, 4]))
     assert "'out' has a different structure in the two branches" in str(e.value)
     assert "element of" not in str(e.value)
+
+
+# --- changes a called function makes to an object a variable of the statement holds ------------------------
+# The statement's own stores are carried or refused; a function it calls changed the object once, at trace
+# time, on every path (and once more for each time a loop body is traced): `a.inc()` three times gave 2.
+
+class Steps:
+    def __init__(self):
+        self.count = 0
+        self.log = []
+
+    def inc(self):
+        self.count = self.count + 1
+        return self.count
+
+
+def method_changes_an_attribute(n):
+    a = Steps()
+    i = 0
+    while i < n:
+        a.inc()
+        i += 1
+    return a.count
+
+
+def helper_sets_an_item(x):
+    def mark(d):
+        d["sign"] = 1
+
+    d = {"sign": 0}
+    if x > 0:
+        mark(d)
+    return d["sign"]
+
+
+def helper_appends(x):
+    @ag.do_not_convert   # its `append` is not marked (a converted helper's is, and refused at its line)
+    def add(items):
+        items.append(1)
+
+    items = [0]
+    if x > 0:
+        add(items)
+    return len(items)
+
+
+@pytest.mark.parametrize("fn, arg, what", [(method_changes_an_attribute, 3, "`a.count`"),
+                                           (helper_sets_an_item, -3, "`d['sign']`"),
+                                           (helper_appends, -3, "the length of 'items'")])
+def test_a_change_a_called_function_makes_is_refused(fn, arg, what):
+    python_run(fn, arg)
+    refused(fn, arg, f"{what} is changed by a function called inside this", "Make the change in the statement")
+
+
+def test_a_called_function_changing_what_the_statement_carries_is_carried():
+    def f(n):
+        a = Steps()
+        i = 0
+        while i < n:
+            a.count = a.count * 2   # the loop carries `a.count`: what `inc` does to it is carried too
+            a.inc()
+            i += 1
+        return a.count
+
+    assert staged(f, 3) == python_run(f, 3) == 7
+
+
+def test_a_called_function_changing_an_object_made_in_the_statement_is_allowed():
+    def f(x):
+        r = 0
+        if x > 0:
+            a = Steps()
+            r = a.inc()
+        return r
+
+    assert staged(f, 3) == python_run(f, 3) == 1

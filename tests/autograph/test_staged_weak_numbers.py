@@ -93,6 +93,41 @@ def test_a_python_int_meeting_only_python_numbers_does_not_wrap_at_int32():
         traced(tf.constant(25))                          # never the int32 wrap-around 1180052131
 
 
+def grow_a_tuple_and_a_dict(n):
+    t = (1, 0.5, {"k": 2})
+    i = 0
+    while i < n:
+        t = (t[0] * 1000, t[1] * 2, {"k": t[2]["k"] + i})
+        i += 1
+    return t
+
+
+def test_a_python_int_inside_a_tuple_or_dict_the_loop_carries_does_not_wrap_at_int32():
+    """`t[0]` was an int32 constant, not a Python int: four times `* 1000` gave -727379968, silently, where
+    Python gives 10**12. Each number inside a tuple or dict is typed as a loop variable is."""
+    traced = tf.function(grow_a_tuple_and_a_dict)
+    first, half, inner = traced(tf.constant(3))
+    assert (int(first), float(half), int(inner["k"])) == (10 ** 9, 4.0, 5) == (
+        grow_a_tuple_and_a_dict(3)[0], grow_a_tuple_and_a_dict(3)[1], grow_a_tuple_and_a_dict(3)[2]["k"])
+    assert first.dtype == tf.int32 and half.dtype == tf.float32
+    assert grow_a_tuple_and_a_dict(4)[0] == 10 ** 12
+    with pytest.raises(InvalidArgumentError, match=r"'t\[0\]' started as a Python int.*1000000000000"):
+        traced(tf.constant(4))
+
+
+def test_a_python_int_inside_a_tuple_takes_the_float_dtype_the_loop_gives_it():
+    def f(x):
+        t = (0, 1)
+        i = 0
+        while i < 3:
+            t = (t[0] + x, t[1] * 2)
+            i += 1
+        return t
+
+    total, doubled = tf.function(f)(tf.constant(2.5))
+    assert (float(total), int(doubled)) == f(2.5) == (7.5, 8) and total.dtype == tf.float32
+
+
 def test_python_numbers_combined_with_each_other_share_the_dtype_they_meet():
     def f(n):
         total = 0

@@ -39,6 +39,18 @@ CASES = [
         "ag.to_code(f)",
         "convert the synchronous function that does the computation, and await around it."),
     ErrorCase(
+        "`ConversionError`: `locals()`, `vars()`, `dir()`, or `eval`/`exec` without a namespace",
+        "These builtins read the variables of the frame that calls them. Converted code runs the function's "
+        "statements in functions of its own (the branches and loop bodies) and calls builtins through "
+        "`converted_call`, so they would see other variables. A helper that uses them runs unconverted, "
+        "with a warning; the function handed to `convert` or `function` is refused.",
+        "@tf.function\ndef f(x):\n    a = 2\n    if x > 0:\n        return eval('a * x')\n    return x\n",
+        "f(tf.constant(3))",
+        "name the variables you need, or pass the namespace explicitly.",
+        "@tf.function\ndef f(x):\n    a = 2\n    if x > 0:\n        return eval('a * x', globals(), {'a': a, 'x': x})\n"
+        "    return x\n",
+        "f(tf.constant(3))"),
+    ErrorCase(
         "`StagingError`: a `global` or `nonlocal` variable assigned in a tensor loop or `if`",
         "On Python values a converted function assigns globals as Python does. A staged loop or `if` runs "
         "once, when the function is traced, so it can't assign a variable outside the function each time "
@@ -209,6 +221,20 @@ CASES = [
         "carries those. Or assign a new object to a variable (`l = [9] + l`).",
         "@tf.function\ndef bump(x):\n    d = {'a': 1}\n    if x > 0:\n        d['a'] = 5\n    return d['a']\n"),
     ErrorCase(
+        "`StagingError`: a function called in a tensor `if` or loop changes an object the statement reads",
+        "A staged statement carries the attributes and items its own code assigns. A function it calls that "
+        "changes an attribute (or an item of a dict or list) of an object a variable of the statement holds would "
+        "make that change once, while tracing, on every path: it is found after the statement is traced.",
+        "class Counter:\n    def __init__(self):\n        self.count = 0\n\n    def inc(self):\n"
+        "        self.count += 1\n\n\n@tf.function\ndef f(n):\n    c = Counter()\n    i = 0\n"
+        "    while i < n:\n        c.inc()\n        i += 1\n    return c.count\n",
+        "f(tf.constant(3))",
+        "make the change in the statement itself, from a value the function returns.",
+        "class Counter:\n    def __init__(self):\n        self.count = 0\n\n    def next_count(self):\n"
+        "        return self.count + 1\n\n\n@tf.function\ndef f(n):\n    c = Counter()\n    i = 0\n"
+        "    while i < n:\n        c.count = c.next_count()\n        i += 1\n    return c.count\n",
+        "f(tf.constant(3))"),
+    ErrorCase(
         "`StagingError`: appending to a list that another variable also holds, in a tensor `if` or loop",
         "A staged statement carries a list it appends to as a new list (a copy, or a tensor list); when "
         "another variable holds the same list, Python's append changes both, the graph only one.",
@@ -236,6 +262,23 @@ CASES = [
         "set it before the loop, to a value of the type the loop gives it.",
         "@tf.function\ndef f(n):\n    d = {'last': 0}\n    for i in range(n):\n        d['last'] = i\n"
         "    return d['last']\n"),
+    ErrorCase(
+        "`StagingError`: a property (or a `__setattr__`/`__setitem__` of the class) assigned in a tensor `if` or loop",
+        "A staged statement carries an attribute or item by storing it and reading it back at the start of each "
+        "branch or iteration and after the statement. A store that runs Python code of the object's class (a "
+        "property's setter, a `__setattr__` or `__setitem__` defined in Python) would run more often than in "
+        "Python and may give back another value, so it is refused.",
+        "class Celsius:\n    def __init__(self):\n        self._kelvin = 273.0\n\n    @property\n"
+        "    def degrees(self):\n        return self._kelvin - 273.0\n\n    @degrees.setter\n"
+        "    def degrees(self, value):\n        self._kelvin = value + 273.0\n\n\n@tf.function\ndef f(x):\n"
+        "    c = Celsius()\n    if x > 0:\n        c.degrees = x\n    return c.degrees\n",
+        "f(tf.constant(4.0))",
+        "compute the value in a local variable in the statement and assign the property after it.",
+        "class Celsius:\n    def __init__(self):\n        self._kelvin = 273.0\n\n    @property\n"
+        "    def degrees(self):\n        return self._kelvin - 273.0\n\n    @degrees.setter\n"
+        "    def degrees(self, value):\n        self._kelvin = value + 273.0\n\n\n@tf.function\ndef f(x):\n"
+        "    c = Celsius()\n    degrees = c.degrees\n    if x > 0:\n        degrees = x\n    c.degrees = degrees\n"
+        "    return c.degrees\n"),
     ErrorCase(
         "`StagingError`: a tensor-dependent `break` in a loop over a Python list",
         "A loop over a Python list is unrolled while tracing, so it can't stop at a point only known "

@@ -80,3 +80,42 @@ def test_a_walrus_in_a_later_operand_is_refused_when_staged_and_kept_on_python_v
     assert dual_run(walrus, 10) == (True, 20)
     with pytest.raises(StagingError, match="assigns 'z'"):
         tf.function(walrus)(tf.constant(10))
+
+
+# --- `a is b` ----------------------------------------------------------------------------------------------
+
+def same_after_if(x):
+    y = x
+    if x > 0:
+        y = x + 1
+    return y is x, y is not x
+
+
+class Node:
+    pass
+
+
+def identities(first, second):
+    a, b = Node(), Node()
+    c = a
+    return a is c, a is b, first is second, first is not second, [a] is not [a]
+
+
+@pytest.mark.parametrize("args", [(1, 1), (1, 2), (None, None), ("s", "t")])
+def test_is_keeps_python_values(args):
+    dual_run(lambda: identities(*args))
+
+
+def test_is_between_two_staged_tensors_is_refused():
+    """`y is x` after a tensor `if`: the staged `if` gives `y` a new tensor on both paths, so the graph said False
+    where Python says True for x <= 0, silently."""
+    assert same_after_if(-1) == (True, False) and same_after_if(1) == (False, True)
+    with pytest.raises(StagingError, match="`is` between two different tensors"):
+        tf.function(same_after_if)(tf.constant(-1))
+
+
+def test_is_of_one_tensor_and_of_a_tensor_and_a_python_value_are_answered():
+    def f(x):
+        return x is x, x is 3, 3 is not x   # noqa: F632
+
+    assert tf.function(f)(tf.constant(3)) == (True, False, True)

@@ -22,7 +22,7 @@ def never_read():
 
 def test_read_follows_attribute_and_item_chains():
     box = Box(stats={"n": [5, 6]}, inner=Box(c=7))
-    found = composites.read({"box.stats['n'][-1]": lambda: box, "box.inner.c": lambda: box})
+    found = composites.read({"box.stats['n'][-1]": lambda: box, "box.inner.c": lambda: box}, "`if`")
     assert [(c.name, c.owner, c.key, c.is_attribute, value) for c, value in found] == [
         ("box.stats['n'][-1]", box.stats["n"], -1, False, 6), ("box.inner.c", box.inner, "c", True, 7)]
     found[0][0].set(9)
@@ -36,13 +36,13 @@ def test_read_leaves_out_what_can_not_be_reached():
 
     box = Box(x=[1], d={})
     found = composites.read({"box.x[3]": lambda: box, "box.z.w": lambda: box, "other.x": unbound,
-                             "box.x[0]": lambda: box})
+                             "box.x[0]": lambda: box}, "`if`")
     assert [c.name for c, _ in found] == ["box.x[0]"]
 
 
 def test_read_gives_undefined_for_what_the_statement_creates():
     box = Box(x=1, d={})
-    found = composites.read({"box.y": lambda: box, "box.d['k']": lambda: box})
+    found = composites.read({"box.y": lambda: box, "box.d['k']": lambda: box}, "`if`")
     assert [(c.name, repr(value)) for c, value in found] == [
         ("box.y", "Undefined('box.y')"), ("box.d['k']", "Undefined(\"box.d['k']\")")]
     (y, _), (k, _) = found
@@ -83,21 +83,20 @@ def test_python_values_ignore_composites():
 
 def test_staged_if_carries_an_attribute_after_the_variables(toy):
     box = Box(x=Toy(1))
-    seen = {}
     a = Toy(0)
 
-    def true_fn():
+    def true_fn():   # what each branch sees is kept on the function (an object the branches read may not change)
         nonlocal a
-        seen["true"] = box.x
+        true_fn.seen = box.x
         box.x = box.x + 10
         a = a + 1
 
     def false_fn():
-        seen["false"] = box.x
+        false_fn.seen = box.x
 
     assert ag.if_stmt(Toy(True), true_fn, false_fn, ("a",), composites={"box.x": lambda: box}) is None
     assert a.value == 1
-    assert box.x.value == 11 and seen["true"].value == seen["false"].value == 1
+    assert box.x.value == 11 and true_fn.seen.value == false_fn.seen.value == 1
 
 
 def test_staged_if_keeps_the_old_value_on_the_branch_that_does_not_assign(toy):
