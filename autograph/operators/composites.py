@@ -32,6 +32,8 @@ from typing import Any, Callable
 
 from autograph import backends
 from autograph.errors import StagingError, at_user_line
+from autograph.operators import side_effects
+from autograph.operators.shared import as_tuple, result
 from autograph.operators.variables import Undefined
 
 
@@ -98,6 +100,67 @@ def read(composites: dict[str, Callable[[], Any]], construct: str) -> list[tuple
         except _MISSING:
             continue
     return found
+
+
+class Carried:
+    """The composites (above) that a staged statement carries after its `n`
+    variables, and the branch, body and test functions that set them on their objects and read them back."""
+
+    def __init__(self, found: list, n: int):
+        self.composites = [composite for composite, _ in found]
+        self.initial = tuple(value for _, value in found)
+        self.n = n
+
+    @classmethod
+    def read(cls, composites: dict, n: int, construct: str) -> Carried | None:
+        found = read(composites, construct)
+        side_effects.carrying(composite for composite, _ in found)
+        return cls(found, n) if found else None
+
+    def state(self, state: tuple) -> tuple:
+        return (*state, *self.initial)
+
+    def names(self, names: tuple) -> tuple:
+        return (*names, *(c.name for c in self.composites))
+
+    def _set(self, values) -> None:
+        for composite, value in zip(self.composites, values):
+            composite.set(value)
+
+    def body(self, fn, lead: int = 0):
+        """`fn` (`lead` arguments, then the variables; returns the variables) as a function of the
+        variables and the composites, returning both."""
+        n, size = self.n, self.n + len(self.composites)
+
+        def carried(*args):
+            self._set(args[lead + n:])
+            out = as_tuple(fn(*args[:lead + n]), n)
+            return result((*out, *(c.get() for c in self.composites)), size)
+        carried.__wrapped__ = fn     # where `variable_checks.assigned_at` finds the user's assignments
+        return carried
+
+    def test(self, fn):
+        """A loop's test or `extra_test`, which may read the composites too."""
+        if fn is None:
+            return None
+        n = self.n
+
+        def carried(*args):
+            self._set(args[n:])
+            return fn(*args[:n])
+        carried.__wrapped__ = fn
+        return carried
+
+    def run(self, staged):
+        """The variables' values after `staged()` (the statement on the carried state), whose composites'
+        values are set on their objects; if it raises, the objects get their values back."""
+        try:
+            out = as_tuple(staged(), self.n + len(self.composites))
+        except BaseException:
+            self._set(self.initial)
+            raise
+        self._set(out[self.n:])
+        return result(out[:self.n], self.n)
 
 
 def _refuse_unplain(composite: Composite, construct: str) -> None:

@@ -16,7 +16,8 @@ writes them through the functions' closure cells (`Shared`, shared.py). Internal
 staged statement works on functions of explicit state — taking the variables
 as arguments and returning the new state: the value itself for one variable,
 a tuple for several, nothing for none — which is what backends see. A staged
-statement also carries the attributes and items it assigns (`composites`),
+statement also carries the attributes and items it assigns (`composites`,
+composites.Carried),
 after the variables.
 """
 from __future__ import annotations
@@ -27,7 +28,7 @@ from autograph import verbosity
 from autograph.backends import LoopState, backend_for
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import composites as composite_state
-from autograph.operators import maybe, side_effects, staged_raise
+from autograph.operators import maybe, staged_raise
 from autograph.operators import variable_checks as checks
 from autograph.operators.function_scope import tracing_failed
 from autograph.operators.maybe import MaybeValue
@@ -74,7 +75,7 @@ def _static_bool(backend, pred):
 def _staged_if(backend, pred, true_fn, false_fn, state: tuple, names: tuple, composites=None):
     """The backend's cond. Kept out of `if_stmt`: its closures would make every Python-path call
     allocate cells for the arguments they capture."""
-    if composites and (carried := _Carried.read(composites, len(names), "`if`")):
+    if composites and (carried := composite_state.Carried.read(composites, len(names), "`if`")):
         return carried.run(lambda: _staged_if(backend, pred, carried.body(true_fn), carried.body(false_fn),
                                               carried.state(state), carried.names(names)))
     if maybe.can_carry(backend):
@@ -466,7 +467,7 @@ def _check_defined_before_loop(state, names, construct: str, backend=None, body_
 
 
 def _staged_while(backend, test_fn, body_fn, state, names, opts, composites=None):
-    if composites and (carried := _Carried.read(composites, len(names), "`while` loop")):
+    if composites and (carried := composite_state.Carried.read(composites, len(names), "`while` loop")):
         return carried.run(lambda: _staged_while(backend, carried.test(test_fn), carried.body(body_fn),
                                                  carried.state(state), carried.names(names), opts))
     _check_defined_before_loop(state, names, "`while` loop", backend, body_fn)
@@ -693,7 +694,7 @@ def _stage_for(backend, iterable, body_fn, names, extra_test, opts, composites) 
 
 
 def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts, composites=None):
-    if composites and (carried := _Carried.read(composites, len(names), "`for` loop")):
+    if composites and (carried := composite_state.Carried.read(composites, len(names), "`for` loop")):
         return carried.run(lambda: _staged_for(backend, iterable, carried.body(body_fn, lead=1),
                                                carried.state(state), carried.names(names),
                                                carried.test(extra_test), opts))
@@ -707,66 +708,3 @@ def _staged_for(backend, iterable, body_fn, state, names, extra_test, opts, comp
         return loop(iterable, body, LoopState(tuple(names[i] for i in kept), initial, backend), test,
                     dict(opts or {}))
     return _staged_loop(backend, run, state, names)
-
-
-# --- attributes and items carried by a staged statement ---------------------------------------------------
-
-class _Carried:
-    """The composites (see `operators/composites.py`) that a staged statement carries after its `n`
-    variables, and the branch, body and test functions that set them on their objects and read them back."""
-
-    def __init__(self, found: list, n: int):
-        self.composites = [composite for composite, _ in found]
-        self.initial = tuple(value for _, value in found)
-        self.n = n
-
-    @classmethod
-    def read(cls, composites: dict, n: int, construct: str) -> _Carried | None:
-        found = composite_state.read(composites, construct)
-        side_effects.carrying(composite for composite, _ in found)
-        return cls(found, n) if found else None
-
-    def state(self, state: tuple) -> tuple:
-        return (*state, *self.initial)
-
-    def names(self, names: tuple) -> tuple:
-        return (*names, *(c.name for c in self.composites))
-
-    def _set(self, values) -> None:
-        for composite, value in zip(self.composites, values):
-            composite.set(value)
-
-    def body(self, fn, lead: int = 0):
-        """`fn` (`lead` arguments, then the variables; returns the variables) as a function of the
-        variables and the composites, returning both."""
-        n, size = self.n, self.n + len(self.composites)
-
-        def carried(*args):
-            self._set(args[lead + n:])
-            out = _as_tuple(fn(*args[:lead + n]), n)
-            return _result((*out, *(c.get() for c in self.composites)), size)
-        carried.__wrapped__ = fn     # where `checks.assigned_at` finds the user's assignments
-        return carried
-
-    def test(self, fn):
-        """A loop's test or `extra_test`, which may read the composites too."""
-        if fn is None:
-            return None
-        n = self.n
-
-        def carried(*args):
-            self._set(args[n:])
-            return fn(*args[:n])
-        carried.__wrapped__ = fn
-        return carried
-
-    def run(self, staged):
-        """The variables' values after `staged()` (the statement on the carried state), whose composites'
-        values are set on their objects; if it raises, the objects get their values back."""
-        try:
-            out = _as_tuple(staged(), self.n + len(self.composites))
-        except BaseException:
-            self._set(self.initial)
-            raise
-        self._set(out[self.n:])
-        return _result(out[:self.n], self.n)
