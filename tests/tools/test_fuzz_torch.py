@@ -109,3 +109,13 @@ def test_help_names_mode_x(capsys):
     with pytest.raises(SystemExit):
         _fuzz_cli().parse_args(["--help"])
     assert "torch.export" in " ".join(capsys.readouterr().out.split())
+
+
+@needs_torch
+def test_a_fake_tensor_returned_is_named_not_converted():
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    with FakeTensorMode():
+        fake = torch.zeros(())
+    assert torchx.leaked((torch.tensor(1), fake)) == "[1] a FakeTensor (a tensor of the trace, with no value)"
+    assert torchx.leaked((torch.tensor(1), 2)) is None

@@ -80,10 +80,10 @@ def _check(source: str, modes: str, tensor: bool, inputs) -> Result:
             module.reset()
             function = jitted if mode == "j" else exported if mode == "x" else on_tensors
             raw = outcomes[mode] = _outcome(lambda: _call(mode, converted, on_python, function, a, b)), module.state()
-            got = (_ints(raw[0]) if mode in "tjx" else raw[0]), raw[1]
+            got = (_ints(raw[0]) if mode in "tj" else raw[0]), raw[1]
             result.input = (a, b)
             if mode == "x":
-                result.finding = _compare_torch(expected, got, source, (a, b), module.__file__, exported,
+                result.finding = _compare_torch(expected, raw, source, (a, b), module.__file__, exported,
                                                 result.torch)
             elif mode == "j":
                 result.finding = _compare_jit(expected, got, outcomes, module, on_tensors, source, (a, b), result)
@@ -114,14 +114,19 @@ def _compare_jit(expected, got, outcomes, module, on_tensors, source, args, resu
     return None
 
 
-def _compare_torch(expected, got, source, args, filename, exported, tally) -> Optional[Finding]:
+def _compare_torch(expected, raw, source, args, filename, exported, tally) -> Optional[Finding]:
     """Mode x against the original, as t; a clear refusal is counted by its cause, and a difference that eager
     torch makes too (torch's semantics) by how it differs."""
-    (kind_g, value_g), _ = got
+    kind_g, value_g = raw[0]
     cause = torchx.refusal(value_g, filename) if kind_g == "error" else None
     if cause:
         tally.refused[cause] += 1
         return None
+    leaked = torchx.leaked(value_g) if kind_g == "value" else None
+    if leaked:   # a fake tensor of the trace returned by the exported program: no value to compare
+        return Finding("disagreement", "x", f"f{args}: original gave {expected[0][0]} {expected[0][1]!r}, mode x "
+                       f"returned {leaked}", source)
+    got = _ints(raw[0]), raw[1]
     finding = _compare("x", expected, got, source, args, filename, [])
     if finding is None and kind_g == "error" and torchx.internal(value_g):
         finding = Finding("internal error", "x", f"f{args}: {''.join(traceback.format_exception(value_g))}", source)

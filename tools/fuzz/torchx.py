@@ -180,6 +180,18 @@ class Tally:
                    if self.like_eager else ""))
 
 
+def leaked(value) -> str | None:
+    """The tensors of the trace (FakeTensor, FunctionalTensor: tensor subclasses with no value) in a result of the
+    exported program, named by type, or None."""
+    import torch
+    if isinstance(value, (tuple, list)):
+        found = [leaked(v) for v in value]
+        return ", ".join(f"[{i}] {f}" for i, f in enumerate(found) if f) or None
+    if isinstance(value, torch.Tensor) and type(value) is not torch.Tensor:
+        return f"a {type(value).__name__} (a tensor of the trace, with no value)"
+    return None
+
+
 def same_as_eager(got, eager) -> str | None:
     """How the exported program's outcome, equal to eager torch's, differs from Python's (counted by it), or None
     if it is not eager torch's: the same value (as ints), or the same exception type and message."""
