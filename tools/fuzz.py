@@ -171,6 +171,7 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
     torch_tally, torch_skipped = torchx.Tally(), torchx.MODE in modes and not torchx.installed()
     modes = torchx.usable(jit.usable(modes))
     in_tensor, refused_in = Counter(), Counter()   # tensor programs with each construct, and those refused
+    refused_x = Counter()                           # ... and those mode x refused
     for i in range(n):
         for tensor in (False, True):
             source, covered = pygen.generate_with_coverage(seed + i, tensor=tensor, exclude=exclude)
@@ -186,6 +187,8 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
                 in_tensor.update(kinds)
                 if check.refusals:
                     refused_in.update(kinds)
+                if check.torch.refused:
+                    refused_x.update(kinds)
             if finding is not None:
                 check.keep_reference(source)
                 small = _shrink(source, finding, finding.mode, timeout, budget, check)   # only its mode
@@ -195,10 +198,13 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
                   file=sys.stderr, flush=True)
     print(pygen.coverage_table(coverage), flush=True)
     print("\nTensor programs: how many contain each construct, and how many of those mode t refused on some "
-          "input (the rest agreed with Python on every input, or are findings)\n")
-    print("| construct | tensor programs | refused on some input |\n|---|---|---|")
+          "input (the rest agreed with Python on every input, or are findings), and with mode x how many mode x "
+          "refused on some input\n")
+    with_x = torchx.MODE in modes
+    print("| construct | tensor programs | refused on some input |" + (" mode x refused on some input |" if with_x
+                                                                      else "") + "\n|---|---|---|" + "---|" * with_x)
     for kind in sorted(in_tensor):
-        print(f"| {kind} | {in_tensor[kind]} | {refused_in[kind]} |")
+        print(f"| {kind} | {in_tensor[kind]} | {refused_in[kind]} |" + (f" {refused_x[kind]} |" if with_x else ""))
     by_kind = Counter(f.kind for f, _ in findings)
     by_mode = Counter(f.mode for f, _ in findings)
     print(f"fuzz (python generator): {n} programs on Python values (modes a,{','.join(re.sub('[tjx]', '', modes))}) + "
