@@ -134,8 +134,8 @@ def _cause(message: str, filename: str) -> str:
     text = re.sub(r"`[^`]*`", "`...`", text)
     text = re.sub(r"'[^']*'", "'...'", text)
     text = re.sub(r"\b\w+\.py:\d+", "LINE", text)
-    text = re.sub(r"<function [^>]*>", "<function>", text)
-    text = re.sub(r"\b(an?) (int32|int64|float32|bool) tensor of shape \[[^\]]*\]", "a tensor", text)
+    text = re.sub(r"<function .*? at 0x[0-9a-f]+>", "<function>", text)
+    text = re.sub(r" tensor of shape \[[^\]]*\]", " tensor", text)
     text = re.sub(r"\[[\d, ]*\]", "[...]", text)
     text = re.sub(r"\b-?\d+\b", "N", text)
     return text.split(". ")[0][:110]
