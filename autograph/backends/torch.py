@@ -337,7 +337,10 @@ def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: l
                 f"(`{layout.leaf_names[i]} = {layout.leaf_names[i]} + ...`)."))
         if isinstance(leaves[i], torch.Tensor):
             in_place.append(i)
-    free = [t for t in run.free if not any(t is e for e in extra)]
+    # A loop variable that starts as a tensor from outside (`v = a`) is that tensor in the first run, so the
+    # run can't tell `a` read through the closure from `v`: each such tensor is passed as a free one too
+    user = [c for j, c in enumerate(carried) if c is leaves[dynamic[j]]]
+    free = _unique([t for t in [*run.free, *user] if not any(t is e for e in extra)])
     return free, in_place, extra, numbers
 
 

@@ -161,6 +161,29 @@ def kept_by_a_range_loop(x, n):
     return y, m
 
 
+# A loop variable that starts as a tensor the loop also reads from outside (`v = a`; fuzz mode x, seeds 52187
+# and 52207): the loop read its trace-time value, a constant (a wrong value, or torch's data-dependent error)
+
+def starts_as_a_tensor_it_reads(a):
+    v = a
+    n = 0
+    while n < a.sum() % 3:
+        n += 1
+        v = v + a
+    return v
+
+
+def range_loop_starts_as_a_tensor_it_reads(a):
+    v = a
+    for _ in range(int_bound(a)):
+        v = a + 2
+    return v
+
+
+def int_bound(a):
+    return (a.sum() % 3).to(torch.int64)
+
+
 def fill(xs, n):                       # preallocate and fill: `out` is carried although not assigned
     out = torch.zeros(4)
     for i in range(n):
@@ -245,6 +268,8 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (kept_by_a_loop_that_did_not_run, (torch.tensor([1.0]),), (torch.tensor([-3.0]),)),
     (kept_by_a_range_loop, (XS, N_TRACED), (XS, torch.tensor(0))),
     (kept_by_a_range_loop, (XS, torch.tensor(0)), (XS, N_RUN)),
+    (starts_as_a_tensor_it_reads, (torch.tensor([0.0]),), (torch.tensor([5.0]),)),
+    (range_loop_starts_as_a_tensor_it_reads, (torch.tensor([0.0]),), (torch.tensor([4.0]),)),
 ]
 IDS = [f"{fn.__name__}-{n}" for n, (fn, _, _) in enumerate(PROGRAMS)]
 
