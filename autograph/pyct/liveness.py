@@ -50,8 +50,18 @@ class _Facts(threading.local):
     def get(self, stmt) -> tuple[set, set]:
         facts = self.found.get(stmt)
         if facts is None:
-            facts = self.found[stmt] = (writes(stmt), simple_reads(stmt))
+            facts = self.found[stmt] = (_definite_writes(stmt), simple_reads(stmt))
         return facts
+
+
+def _definite_writes(stmt) -> set[str]:
+    """The names `stmt` surely binds. A hoisted operand function (`def and_operand(): nonlocal x; return (x :=
+    4) > 4`) binds its name only: its `:=` runs if and when the operator calls it (`and` may not), so it
+    neither ends `x`'s liveness nor defines `x` (a loop's test that reads `x` first was taken to assign it, and
+    the `if` around the loop did not carry `x`: the branch's trace read the first trace's value, fuzz seed 53794)."""
+    if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+        return {stmt.name}
+    return writes(stmt)
 
 
 _simple_facts = _Facts()

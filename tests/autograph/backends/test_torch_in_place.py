@@ -184,6 +184,17 @@ def int_bound(a):
     return (a.sum() % 3).to(torch.int64)
 
 
+def walrus_in_a_loop_test_after_a_return(a):    # fuzz mode x, seed 53794: `x` is read before the `:=`
+    x = a
+    if a.sum() > -2:
+        return a * 0
+    n = 0
+    while n > 0 and (x := a * 4).sum() > 4:
+        pass
+    x = x + 1
+    return x
+
+
 def fill(xs, n):                       # preallocate and fill: `out` is carried although not assigned
     out = torch.zeros(4)
     for i in range(n):
@@ -270,6 +281,7 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (kept_by_a_range_loop, (XS, torch.tensor(0)), (XS, N_RUN)),
     (starts_as_a_tensor_it_reads, (torch.tensor([0.0]),), (torch.tensor([5.0]),)),
     (range_loop_starts_as_a_tensor_it_reads, (torch.tensor([0.0]),), (torch.tensor([4.0]),)),
+    (walrus_in_a_loop_test_after_a_return, (torch.tensor([0.0]),), (torch.tensor([-4.0]),)),
 ]
 IDS = [f"{fn.__name__}-{n}" for n, (fn, _, _) in enumerate(PROGRAMS)]
 

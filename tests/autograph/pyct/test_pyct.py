@@ -232,3 +232,19 @@ def test_parser_tells_apart_two_lambdas_with_the_same_arguments_on_one_line():
         parsed = parser.parse_function(fn)
         (ret,) = parsed.node.body if isinstance(parsed.node.body, list) else [parsed.node.body]
         assert isinstance(getattr(ret, "value", ret).op, op)
+
+
+def test_a_hoisted_operand_function_neither_ends_liveness_nor_defines_what_its_walrus_assigns():
+    """`def and_operand(): nonlocal x; return (x := 4) > 4` runs its `:=` only if `and` calls it (fuzz seed
+    53794: `x` read after the loop was taken as assigned by the def, and the `if` around it did not carry it)."""
+    fn = _analysed(
+        "def f(a, n):\n"
+        "    def and_operand():\n"
+        "        nonlocal x\n"
+        "        return (x := 4) > 4\n"
+        "    y = n and and_operand()\n"
+        "    return x + 1\n")
+    anno.set(fn.body[0], Key.SHARED, ("x",))     # as the logical-expression converter marks it
+    liveness.analyse(fn, {"a", "n"})
+    assert "x" in anno.get(fn.body[0], Key.LIVE_IN)          # still live before the def
+    assert "x" not in anno.get(fn.body[2], Key.DEFINED_IN)
