@@ -34,12 +34,16 @@ After a staged statement, for the rest of the converted function (the
   on, and torch's `n += 1` changes a tensor in place, where Python rebinds `n`
   to a new number: after `m = n`, `m` would change too. So the backend
   registers each tensor that stands for a Python number (`note_number`), what
-  is computed from such tensors alone stands for one too, and `n op= v` on one
-  is `n = n op v` (in the modes above as well).
+  Python's operators make of such tensors alone (`n * 3`, `-n`) stands for one
+  too, and `n op= v` on one is `n = n op v` (in the modes above as well). A
+  torch function of numbers gives a tensor, as in Python (`torch.as_tensor(n)`
+  is a new tensor, not `n`).
 - A staged `if` whose branch kept a tensor from outside (`m = y; if c: y = y *
   2`) gives a new tensor, where Python's `y` is `m` itself when `c` is false.
-  The backend notes that (`note_kept`), and an in-place change of either is
-  given to the other where the branch that kept it was taken.
+  The backend notes that (`note_kept`), and an in-place change of either (or
+  of a view of either: `r = y[0]; r += 1`) is given to the other where the
+  branch that kept it was taken, and on from there (a later `if` may have
+  kept it again).
 """
 from __future__ import annotations
 
@@ -136,12 +140,41 @@ def _as_numbers(func, name: str, args: tuple):
     return func
 
 
-def _note_numbers(out, args: tuple, kwargs: dict) -> None:
-    """An op gives numbers when all the tensors it is given stand for numbers (`n * 2`, `n.to(...)`)."""
-    if isinstance(out, torch.Tensor) and _numbers():
-        given = _tensors((args, kwargs))
-        if given and all(is_number(t) for t in given):
-            _numbers()[id(out)] = out
+def _is_method(func) -> bool:
+    """Is `func` a method of torch.Tensor (`n * 2` is `n.mul(2)`), not a torch function (`torch.as_tensor(n)`)?"""
+    return getattr(func, "__qualname__", "").startswith(("TensorBase.", "Tensor."))
+
+
+def _note_numbers(func, out, args: tuple, kwargs: dict):
+    """`out` of `func`: a Python operator on numbers alone gives a number (`n * 2`, `-n`; and `n.to(...)`,
+    which the backend uses). A torch function gives a tensor, as in Python: `torch.as_tensor(n)` is a new
+    tensor (not `n` itself, which it returns for a 0-d tensor), and `+=` changes it in place."""
+    if not isinstance(out, torch.Tensor) or not _numbers():
+        return out
+    given = _tensors((args, kwargs))
+    if not given or not all(is_number(t) for t in given):
+        return out
+    if _is_method(func):
+        _numbers()[id(out)] = out
+    elif any(out is t for t in given):
+        return out.clone()
+    return out
+
+
+def _reach_kept(target: Optional[torch.Tensor]) -> None:
+    """An in-place change of `target`, or of a view of it, given to each tensor a staged `if` may have kept
+    in its place (note_kept), and on from those to theirs (`m = y; if a: y = y * 2` then `if b: y = y + 1`)."""
+    if target is None:
+        return
+    todo = [target, target._base] if target._is_view() else [target]
+    seen = {id(t) for t in todo}
+    while todo:
+        changed = todo.pop()
+        for _, other, where in _local.kept.get(id(changed), ()):
+            if id(other) not in seen:
+                seen.add(id(other))
+                other.copy_(torch.where(where, changed, other))
+                todo.append(other)
 
 
 class _AfterStaging(TorchFunctionMode):
@@ -155,12 +188,9 @@ class _AfterStaging(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         func = _as_numbers(func, getattr(func, "__name__", ""), args)
-        out = func(*args, **kwargs)
-        _note_numbers(out, args, kwargs)
+        out = _note_numbers(func, func(*args, **kwargs), args, kwargs)
         if _local.kept:
-            target = _changed_in_place(getattr(func, "__name__", ""), args, kwargs)
-            for changed, other, where in _local.kept.get(id(target), ()):
-                other.copy_(torch.where(where, changed, other))
+            _reach_kept(_changed_in_place(getattr(func, "__name__", ""), args, kwargs))
         return out
 
     def __exit__(self, *exc):
@@ -231,8 +261,8 @@ class _Tracked(TorchFunctionMode):
         if target is not None:
             args, kwargs = self._before_change(target, name, args, kwargs)
         out = self._call(func, name, args, kwargs)
+        out = _note_numbers(func, out, args, kwargs)
         self._note_made(_tensors(out))
-        _note_numbers(out, args, kwargs)
         if target is not None and id(target) in self._gathered:
             self._write_gathered_back(target)
         return out

@@ -102,6 +102,16 @@ def range_index_rebound(x, n):         # `i` of a range is an int in Python
     return total
 
 
+def tensor_of_a_number(x):            # torch.as_tensor(n) is a new tensor in Python: `+=` changes it in place
+    n = 0
+    if x.sum() > 0:
+        n = 1
+    t = torch.as_tensor(n)
+    u = t
+    t += 1
+    return x + t, x + u, x + n
+
+
 def count_then_alias(xs):
     count = 0
     for r in xs:
@@ -131,6 +141,30 @@ def kept_and_the_original_changed(x):
         y = y * 2
     m[0] = 7
     return y, m
+
+
+def kept_then_changed_through_a_view(x):
+    y = x * 3
+    m = y
+    if x.sum() > 0:
+        y = y * 2
+    r = y[0]
+    r += 5
+    s = m[1]
+    s -= 1
+    return y, m
+
+
+def kept_by_two_ifs(x):               # `y` may be `k`, which may be `m`
+    y = x * 3
+    m = y
+    if x[0] > 0:
+        y = y * 2
+    k = y
+    if x[1] > 0:
+        y = y + 1
+    y += 10
+    return y, m, k
 
 
 def one_of_two_kept(a):
@@ -221,6 +255,11 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (kept_then_changed, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
     (kept_then_changed, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
     (kept_and_the_original_changed, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
+    (tensor_of_a_number, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
+    (kept_then_changed_through_a_view, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
+    (kept_then_changed_through_a_view, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
+    (kept_by_two_ifs, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
+    (kept_by_two_ifs, (torch.tensor([-1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
     (one_of_two_kept, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
     (one_of_two_kept, (torch.tensor([-1.0]),), (torch.tensor([1.0]),)),
 ]
