@@ -65,8 +65,9 @@ try:
 except ImportError:                              # pragma: no cover - an older torch: the run is traced, then dead
     from contextlib import nullcontext as _not_traced
 
-_local = threading.local()  # .active: this thread's Substitute modes in force, innermost last; .tracked: how many
-                            # _Tracked modes are in force; .numbers: the tensors standing for Python numbers, by id;
+_local = threading.local()  # .active: this thread's Substitute modes in force, innermost last; .tracked: its
+                            # _Tracked modes in force, innermost last; .numbers: the tensors standing for Python
+                            # numbers, by id;
                             # .kept: id(t) -> [(t, other, where)], see note_kept; .after: this thread's
                             # _AfterStaging, while it is in force
 
@@ -107,18 +108,25 @@ def note_number(t) -> None:
 
 def note_kept(t: torch.Tensor, original: torch.Tensor, where: torch.Tensor) -> None:
     """`t`, a staged `if`'s result, is `original` itself in Python where the 0-d bool `where` holds (the branch
-    taken there kept it): an in-place change of either from now on is given to the other there. Outside a
-    branch or loop body of converted code only (inside, the change is on a copy: see above)."""
-    if t.shape == original.shape and t.dtype == original.dtype and _after_staging():
+    taken there kept it): an in-place change of either from now on is given to the other there (for the rest
+    of the converted function, or of the branch or loop body being run, for an `if` inside one)."""
+    if t.shape != original.shape or t.dtype != original.dtype:
+        return
+    tracked = getattr(_local, "tracked", None)
+    if tracked:
+        kept = tracked[-1].kept
+    elif _after_staging():
         kept = _local.kept
-        kept.setdefault(id(t), []).append((t, original, where))
-        kept.setdefault(id(original), []).append((original, t, where))
+    else:
+        return
+    kept.setdefault(id(t), []).append((t, original, where))
+    kept.setdefault(id(original), []).append((original, t, where))
 
 
 def _after_staging() -> bool:
     """Is `_AfterStaging` in force (entered now if need be)? Not inside a branch or loop body, nor outside
     converted code."""
-    if getattr(_local, "after", None) is None and getattr(_local, "tracked", 0) == 0:
+    if getattr(_local, "after", None) is None and not getattr(_local, "tracked", None):
         mode = _AfterStaging()
         if function_scope.enter_until_outermost_returns(mode):
             _local.after = mode
@@ -161,19 +169,28 @@ def _note_numbers(func, out, args: tuple, kwargs: dict):
     return out
 
 
-def _reach_kept(target: Optional[torch.Tensor]) -> None:
-    """An in-place change of `target`, or of a view of it, given to each tensor a staged `if` may have kept
-    in its place (note_kept), and on from those to theirs (`m = y; if a: y = y * 2` then `if b: y = y + 1`)."""
+def _changed_tensors(target: Optional[torch.Tensor]) -> list:
+    """The tensors an in-place change of `target` changes: it, and its base if it is a view."""
     if target is None:
-        return
-    todo = [target, target._base] if target._is_view() else [target]
+        return []
+    return [target, target._base] if target._is_view() else [target]
+
+
+def _reach_kept(changed: list, kept: dict, current: Callable = lambda t: t,
+                writable: Callable = lambda t: t) -> None:
+    """An in-place change of the tensors `changed` (see _changed_tensors) given to each tensor a staged `if`
+    may have kept in their place (`kept`: see note_kept), and on from those to theirs (`m = y; if a: y = y *
+    2` then `if b: y = y + 1`). `current(t)`: the tensor holding `t`'s value, `writable(t)`: the one to change
+    for `t`."""
+    todo = list(changed)
     seen = {id(t) for t in todo}
     while todo:
         changed = todo.pop()
-        for _, other, where in _local.kept.get(id(changed), ()):
+        for _, other, where in kept.get(id(changed), ()):
             if id(other) not in seen:
                 seen.add(id(other))
-                other.copy_(torch.where(where, changed, other))
+                into = writable(other)
+                into.copy_(torch.where(where, current(changed), into))
                 todo.append(other)
 
 
@@ -190,7 +207,8 @@ class _AfterStaging(TorchFunctionMode):
         func = _as_numbers(func, getattr(func, "__name__", ""), args)
         out = _note_numbers(func, func(*args, **kwargs), args, kwargs)
         if _local.kept:
-            _reach_kept(_changed_in_place(getattr(func, "__name__", ""), args, kwargs))
+            _reach_kept(_changed_tensors(_changed_in_place(getattr(func, "__name__", ""), args, kwargs)),
+                        _local.kept)
         return out
 
     def __exit__(self, *exc):
@@ -232,16 +250,19 @@ class _Tracked(TorchFunctionMode):
         self._made_ids = {id(t) for t in self._made}
         self.copied: dict = {}                     # id(copy) -> (the tensor it stands for, the op that changed it)
         self._gathered: dict = {}                  # id(xs[i]) -> (xs[i], xs, key, dim): see torch_index.py
+        self.kept: dict = {}                       # what an `if` inside the run may have kept: see note_kept
         for t in self.originals:                   # a stand-in for a number stands for it
             if id(t) in self.mapping and is_number(t):
                 _numbers()[id(self.mapping[id(t)])] = self.mapping[id(t)]
 
     def __enter__(self):
-        _local.tracked = getattr(_local, "tracked", 0) + 1
+        if getattr(_local, "tracked", None) is None:
+            _local.tracked = []
+        _local.tracked.append(self)
         return super().__enter__()
 
     def __exit__(self, *exc):
-        _local.tracked -= 1
+        _local.tracked.remove(self)
         return super().__exit__(*exc)
 
     def swap(self, value):
@@ -253,9 +274,12 @@ class _Tracked(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         self._read(args, kwargs)
-        if self.mapping:
+        changes = self.kept and _changed_in_place(getattr(func, "__name__", ""), args, kwargs)  # as the run
+        if self.mapping:                                                                      # names it
             args, kwargs = pytree.tree_map_only(torch.Tensor, self.swap, (args, kwargs))
-        func = _as_numbers(func, getattr(func, "__name__", ""), args)
+        given, func = func, _as_numbers(func, getattr(func, "__name__", ""), args)
+        if func is not given:                      # `n += 1` on a number rebinds `n`
+            changes = None
         name = getattr(func, "__name__", "")
         target = _changed_in_place(name, args, kwargs)
         if target is not None:
@@ -265,7 +289,21 @@ class _Tracked(TorchFunctionMode):
         self._note_made(_tensors(out))
         if target is not None and id(target) in self._gathered:
             self._write_gathered_back(target)
+        if isinstance(changes, torch.Tensor):
+            _reach_kept(self._named(changes), self.kept, self.swap, lambda t: self._writable(t, name))
         return out
+
+    def _named(self, t: torch.Tensor) -> list:
+        """`t` and, for a view, its base, and the tensors the run's code knows by them (a stand-in's)."""
+        found = _changed_tensors(t)
+        found += [o for o in self.originals if any(self.mapping.get(id(o)) is f for f in found)]
+        return found
+
+    def _writable(self, t: torch.Tensor, op: str) -> torch.Tensor:
+        """The tensor to change for `t` (which an `if` may have kept, and `op` changed in place through
+        the other name) in the run: its stand-in, or a copy (see above)."""
+        t = self.swap(t)
+        return self._before_change(t, f"{op} on a tensor an `if` may have kept", (t,), {})[0][0]
 
     def _before_change(self, target: torch.Tensor, op: str, args: tuple, kwargs: dict) -> tuple:
         """The op's arguments with `target`, which it changes in place, replaced by a copy if the run did

@@ -167,6 +167,30 @@ def kept_by_two_ifs(x):               # `y` may be `k`, which may be `m`
     return y, m, k
 
 
+def kept_inside_a_branch(x):          # the inner `if` may keep `y`, made in the branch
+    if x[0] > 0:
+        y = x * 3
+        m = y
+        if x[1] > 0:
+            y = y * 2
+        y += 1
+        out = m * 1
+    else:
+        out = x * 0
+    return out
+
+
+def kept_from_outside_a_branch(x):    # ... or `y`, from before it: changed on a copy, given back after it
+    y = x * 3
+    m = y
+    if x[0] > 0:
+        if x[1] > 0:
+            y = y * 2
+        y += 1
+        y = y * 1
+    return y, m
+
+
 def one_of_two_kept(a):
     b, c = a * 2, a * 3
     if a.sum() > 0:
@@ -260,6 +284,8 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (kept_then_changed_through_a_view, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
     (kept_by_two_ifs, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
     (kept_by_two_ifs, (torch.tensor([-1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
+    (kept_inside_a_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
+    (kept_from_outside_a_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
     (one_of_two_kept, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
     (one_of_two_kept, (torch.tensor([-1.0]),), (torch.tensor([1.0]),)),
 ]
@@ -370,6 +396,23 @@ def test_a_loop_variable_changed_in_place_then_reassigned_is_an_error():
 
     with pytest.raises(StagingError, match="'acc' is changed in place .* and then reassigned"):
         torch.export.export(module(mixed), (torch.tensor([1.0]),))
+
+
+def test_a_loop_variable_a_staged_if_in_the_body_may_have_kept_and_changed_in_place_is_an_error():
+    def keep_or_double(x, n):
+        y = x * 3
+        acc = x * 0
+        for _ in range(n):
+            m = y
+            if x[0] > 0:
+                y = y * 2
+            y += 1             # changes `m` too where the `if` kept `y`, and `m` is the loop's `y`
+            acc = acc + m
+        return y, acc
+
+    with pytest.raises(StagingError, match=r"test_torch_in_place.py:\d+: 'y' is changed in place .* an `if` may "
+                                           r"have kept"):
+        torch.export.export(module(keep_or_double), (torch.tensor([1.0, 2.0]), N_TRACED))
 
 
 def test_the_onnx_export_of_the_docs_examples_runs_in_onnxruntime():
