@@ -123,6 +123,33 @@ def note_kept(t: torch.Tensor, original: torch.Tensor, where: torch.Tensor) -> N
     kept.setdefault(id(original), []).append((original, t, where))
 
 
+def kept_paths(kept: dict, start: torch.Tensor, goal: torch.Tensor) -> list:
+    """The ways `start` may be `goal` by what `if`s kept (`kept`: see note_kept), each as the list of the
+    conditions under which it is (`y` after `if a: if b: y = y * 2` is `y` before it where `~b`, or `~a`)."""
+    paths, todo = [], [(start, [], {id(start)})]
+    while todo:
+        t, wheres, seen = todo.pop()
+        for _, other, where in kept.get(id(t), ()):
+            if other is goal:
+                paths.append([*wheres, where])
+            elif id(other) not in seen:
+                todo.append((other, [*wheres, where], seen | {id(other)}))
+    return paths
+
+
+def kept_where(start: torch.Tensor, goal: torch.Tensor) -> Optional[torch.Tensor]:
+    """Where `start` is `goal` by what the `if`s of the run being traced (a branch) kept: a 0-d bool, or None
+    if nowhere."""
+    tracked = getattr(_local, "tracked", None)
+    where = None
+    for wheres in kept_paths(tracked[-1].kept if tracked else {}, start, goal):
+        path = wheres[0]
+        for w in wheres[1:]:
+            path = path & w
+        where = path if where is None else where | path
+    return where
+
+
 def _after_staging() -> bool:
     """Is `_AfterStaging` in force (entered now if need be)? Not inside a branch or loop body, nor outside
     converted code."""
@@ -303,7 +330,7 @@ class _Tracked(TorchFunctionMode):
         """The tensor to change for `t` (which an `if` may have kept, and `op` changed in place through
         the other name) in the run: its stand-in, or a copy (see above)."""
         t = self.swap(t)
-        return self._before_change(t, f"{op} on a tensor an `if` may have kept", (t,), {})[0][0]
+        return self._before_change(t, op, (t,), {})[0][0]
 
     def _before_change(self, target: torch.Tensor, op: str, args: tuple, kwargs: dict) -> tuple:
         """The op's arguments with `target`, which it changes in place, replaced by a copy if the run did
@@ -414,11 +441,13 @@ def resolve(t: torch.Tensor) -> torch.Tensor:
 class Run:
     """What `record` saw: `fn`'s result (a copy made on write given as the tensor it stands for), the free
     tensors in first-use order, and `changed`: each tensor from outside that the run changed in place, with
-    the copy holding its new value and the name of the first op that changed it."""
+    the copy holding its new value and the name of the first op that changed it; `kept`: what the `if`s in
+    it may have kept (see note_kept)."""
 
     out: object
     free: list
     changed: list      # [(tensor, its new value, op name)]
+    kept: dict
 
 
 def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
@@ -429,7 +458,8 @@ def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
         out = fn()
     recorder.note(out)
     changed = [(target, recorder.swap(target), op) for target, op in recorder.copied.values()]
-    return Run(pytree.tree_map_only(torch.Tensor, recorder.original, out), list(recorder.free.values()), changed)
+    return Run(pytree.tree_map_only(torch.Tensor, recorder.original, out), list(recorder.free.values()), changed,
+               recorder.kept)
 
 
 def substituted(fn: Callable, originals: list) -> Callable:

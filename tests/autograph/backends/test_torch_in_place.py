@@ -180,6 +180,16 @@ def kept_inside_a_branch(x):          # the inner `if` may keep `y`, made in the
     return out
 
 
+def kept_by_an_inner_if(x):          # `y` after the outer `if` is `m` where `x[0] <= 0 or x[1] <= 0`
+    y = x * 3
+    m = y
+    if x[0] > 0:
+        if x[1] > 0:
+            y = y * 2
+    y += 1
+    return y, m
+
+
 def kept_from_outside_a_branch(x):    # ... or `y`, from before it: changed on a copy, given back after it
     y = x * 3
     m = y
@@ -286,6 +296,8 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (kept_by_two_ifs, (torch.tensor([-1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
     (kept_inside_a_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
     (kept_from_outside_a_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
+    (kept_by_an_inner_if, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
+    (kept_by_an_inner_if, (torch.tensor([-1.0, 2.0]),), (torch.tensor([1.0, 2.0]),)),
     (one_of_two_kept, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
     (one_of_two_kept, (torch.tensor([-1.0]),), (torch.tensor([1.0]),)),
 ]
@@ -410,8 +422,8 @@ def test_a_loop_variable_a_staged_if_in_the_body_may_have_kept_and_changed_in_pl
             acc = acc + m
         return y, acc
 
-    with pytest.raises(StagingError, match=r"test_torch_in_place.py:\d+: 'y' is changed in place .* an `if` may "
-                                           r"have kept"):
+    with pytest.raises(StagingError, match=r"test_torch_in_place.py:\d+: 'y' is changed in place \(`add_`\) and then "
+                                           r"reassigned"):
         torch.export.export(module(keep_or_double), (torch.tensor([1.0, 2.0]), N_TRACED))
 
 
