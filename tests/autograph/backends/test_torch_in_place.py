@@ -201,6 +201,30 @@ def kept_from_outside_a_branch(x):    # ... or `y`, from before it: changed on a
     return y, m
 
 
+def kept_in_a_loop_body(x, n):       # `z`, from before the loop, changes where the `if` kept it
+    z = x * 1
+    acc = x * 0
+    for i in range(n):
+        y = z
+        if x[0] > i:
+            y = y * 2
+        y += 1
+        acc = acc + y
+    return z, acc
+
+
+def kept_made_in_a_loop_body(x, n):
+    acc = x * 0
+    for i in range(n):
+        y = x * 3
+        m = y
+        if x[0] > i:
+            y = y * 2
+        y += 1
+        acc = acc + m
+    return acc
+
+
 def one_of_two_kept(a):
     b, c = a * 2, a * 3
     if a.sum() > 0:
@@ -298,6 +322,8 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (kept_from_outside_a_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
     (kept_by_an_inner_if, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
     (kept_by_an_inner_if, (torch.tensor([-1.0, 2.0]),), (torch.tensor([1.0, 2.0]),)),
+    (kept_in_a_loop_body, (torch.tensor([1.0, 2.0]), N_TRACED), (torch.tensor([2.0, 2.0]), N_RUN)),
+    (kept_made_in_a_loop_body, (torch.tensor([1.0, 2.0]), N_TRACED), (torch.tensor([2.0, 2.0]), N_RUN)),
     (one_of_two_kept, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
     (one_of_two_kept, (torch.tensor([-1.0]),), (torch.tensor([1.0]),)),
 ]
