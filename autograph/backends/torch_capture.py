@@ -207,8 +207,8 @@ def _reach_kept(changed: list, kept: dict, current: Callable = lambda t: t,
                 writable: Callable = lambda t: t) -> None:
     """An in-place change of the tensors `changed` (see _changed_tensors) given to each tensor a staged `if`
     may have kept in their place (`kept`: see note_kept), and on from those to theirs (`m = y; if a: y = y *
-    2` then `if b: y = y + 1`). `current(t)`: the tensor holding `t`'s value, `writable(t)`: the one to change
-    for `t`."""
+    2` then `if b: y = y + 1`). `current(t)`: the tensor holding `t`'s value (or the condition `t`), and
+    `writable(t)`: the one to change for `t`."""
     todo = list(changed)
     seen = {id(t) for t in todo}
     while todo:
@@ -217,7 +217,7 @@ def _reach_kept(changed: list, kept: dict, current: Callable = lambda t: t,
             if id(other) not in seen:
                 seen.add(id(other))
                 into = writable(other)
-                into.copy_(torch.where(where, current(changed), into))
+                into.copy_(torch.where(current(where), current(changed), into))
                 todo.append(other)
 
 
@@ -317,7 +317,7 @@ class _Tracked(TorchFunctionMode):
         if target is not None and id(target) in self._gathered:
             self._write_gathered_back(target)
         if isinstance(changes, torch.Tensor):
-            _reach_kept(self._named(changes), self.kept, self.swap, lambda t: self._writable(t, name))
+            _reach_kept(self._named(changes), self.kept, self._reading, lambda t: self._writable(t, name))
         return out
 
     def _named(self, t: torch.Tensor) -> list:
@@ -325,6 +325,11 @@ class _Tracked(TorchFunctionMode):
         found = _changed_tensors(t)
         found += [o for o in self.originals if any(self.mapping.get(id(o)) is f for f in found)]
         return found
+
+    def _reading(self, t: torch.Tensor) -> torch.Tensor:
+        """`t` as an op the run reads it with would see it (noted as free if it is from outside the run)."""
+        self._read((t,), {})
+        return self.swap(t)
 
     def _writable(self, t: torch.Tensor, op: str) -> torch.Tensor:
         """The tensor to change for `t` (which an `if` may have kept, and `op` changed in place through

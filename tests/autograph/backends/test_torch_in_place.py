@@ -190,6 +190,19 @@ def kept_by_an_inner_if(x):          # `y` after the outer `if` is `m` where `x[
     return y, m
 
 
+def kept_on_a_condition_from_outside(x):   # the inner `if` keeps `y` where `c`, read from outside the branch
+    c = x[1] > 0
+    y = x * 3
+    m = y
+    if x[0] > 0:
+        if c:
+            z = 1
+        else:
+            y = y * 2
+        y += 1
+    return y, m
+
+
 def kept_from_outside_a_branch(x):    # ... or `y`, from before it: changed on a copy, given back after it
     y = x * 3
     m = y
@@ -321,6 +334,7 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (kept_inside_a_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
     (kept_from_outside_a_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
     (kept_by_an_inner_if, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
+    (kept_on_a_condition_from_outside, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
     (kept_by_an_inner_if, (torch.tensor([-1.0, 2.0]),), (torch.tensor([1.0, 2.0]),)),
     (kept_in_a_loop_body, (torch.tensor([1.0, 2.0]), N_TRACED), (torch.tensor([2.0, 2.0]), N_RUN)),
     (kept_made_in_a_loop_body, (torch.tensor([1.0, 2.0]), N_TRACED), (torch.tensor([2.0, 2.0]), N_RUN)),
