@@ -156,6 +156,8 @@ def _cond(pred, true_fn, false_fn, names=()):
         if capture.is_number(v) and capture.is_number(other):
             capture.note_number(values[-1])
         elif isinstance(values[-1], torch.Tensor):
+            if capture.is_number(v) or capture.is_number(other):   # a number in one branch only
+                capture.note_partly_number(values[-1], pred if capture.is_number(v) else ~pred)
             for kept, where in ((v, pred), (other, ~pred)):       # `y = x` in a branch, or a branch not
                 if isinstance(kept, torch.Tensor) and kept is not values[-1] and _from_outside(kept, runs) \
                         and not any(j == i and f is kept for j, f in nested):   # assigning `y`: `y` is that

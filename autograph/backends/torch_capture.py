@@ -37,7 +37,10 @@ After a staged statement, for the rest of the converted function (the
   Python's operators make of such tensors alone (`n * 3`, `-n`) stands for one
   too, and `n op= v` on one is `n = n op v` (in the modes above as well). A
   torch function of numbers gives a tensor, as in Python (`torch.as_tensor(n)`
-  is a new tensor, not `n`).
+  is a new tensor, not `n`). A staged `if` that gives a number in one branch
+  only (`if c: n = 1 else: n = x.sum()`) gives a tensor standing for one where
+  that branch was taken (`note_partly_number`): `n += 1` rebinds `n` and changes
+  the tensor in place where it is not a number.
 - A staged `if` whose branch kept a tensor from outside (`m = y; if c: y = y *
   2`) gives a new tensor, where Python's `y` is `m` itself when `c` is false.
   The backend notes that (`note_kept`), and an in-place change of either (or
@@ -226,11 +229,14 @@ class _AfterStaging(TorchFunctionMode):
     rebind, and in-place changes reach what a staged `if` may have kept (see the module's docstring)."""
 
     def __enter__(self):
-        _local.kept = {}
+        _local.kept, _local.partly = {}, {}
         return super().__enter__()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        partly = _local.partly.get(id(args[0])) if args and isinstance(args[0], torch.Tensor) else None
+        if partly is not None and partly[0] is args[0] and getattr(func, "__name__", "") in _REBINDING:
+            return _rebind_partly(_REBINDING[func.__name__](*args, **kwargs), *partly)
         func = _as_numbers(func, getattr(func, "__name__", ""), args)
         out = _note_numbers(func, func(*args, **kwargs), args, kwargs)
         if _local.kept:
@@ -240,9 +246,28 @@ class _AfterStaging(TorchFunctionMode):
 
     def __exit__(self, *exc):
         _local.after = None
-        _local.kept = {}
+        _local.kept, _local.partly = {}, {}
         _numbers().clear()
         return super().__exit__(*exc)
+
+
+def note_partly_number(t, number: torch.Tensor) -> None:
+    """`t`, a staged `if`'s result, stands for a Python number where the 0-d bool `number` holds (one branch
+    gave a number, `if c: n = 1 else: n = x.sum()`), and is a tensor elsewhere: `n += 1` on it rebinds `n`
+    there, and changes the tensor in place elsewhere (outside a branch or loop body only)."""
+    if isinstance(t, torch.Tensor) and not getattr(_local, "tracked", None) and _after_staging():
+        _local.partly[id(t)] = (t, number)
+
+
+def _rebind_partly(new: torch.Tensor, t: torch.Tensor, number: torch.Tensor) -> torch.Tensor:
+    """`n op= v` on `t`, which stands for a number where `number` holds: `new` (`t op v`) is `n` from now
+    on; where `t` is a tensor, it is `t` itself in Python, changed in place."""
+    if new.shape == t.shape and new.dtype == t.dtype:
+        t.copy_(torch.where(number, t, new))
+        _reach_kept([t], _local.kept)
+        note_kept(new, t, ~number)
+    _local.partly[id(new)] = (new, number)
+    return new
 
 
 _IN_PLACE_OPERATORS = frozenset({"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",

@@ -112,6 +112,17 @@ def tensor_of_a_number(x):            # torch.as_tensor(n) is a new tensor in Py
     return x + t, x + u, x + n
 
 
+def number_in_one_branch(x):          # `n += 1` rebinds where `n` is a number, changes `n` (and `m`) elsewhere
+    if x.sum() > 0:
+        n = 1
+    else:
+        n = x.sum()
+    m = n
+    n += 1
+    n *= 2
+    return x + m, x + n
+
+
 def count_then_alias(xs):
     count = 0
     for r in xs:
@@ -327,6 +338,8 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (kept_then_changed, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
     (kept_and_the_original_changed, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
     (tensor_of_a_number, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
+    (number_in_one_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
+    (number_in_one_branch, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
     (kept_then_changed_through_a_view, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
     (kept_then_changed_through_a_view, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
     (kept_by_two_ifs, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
