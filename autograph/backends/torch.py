@@ -158,6 +158,9 @@ def _cond(pred, true_fn, false_fn, names=()):
         elif isinstance(values[-1], torch.Tensor):
             if capture.is_number(v) or capture.is_number(other):   # a number in one branch only
                 capture.note_partly_number(values[-1], pred if capture.is_number(v) else ~pred)
+            if any(_view_seen_elsewhere(leaf, run, leaves) for leaf, run, leaves in (
+                    (v, true_run, true_leaves), (other, false_run, false_leaves))):    # `n = y[0]`
+                capture.note_view_given(values[-1])
             for kept, where in ((v, pred), (other, ~pred)):       # `y = x` in a branch, or a branch not
                 if isinstance(kept, torch.Tensor) and kept is not values[-1] and _from_outside(kept, runs) \
                         and not any(j == i and f is kept for j, f in nested):   # assigning `y`: `y` is that
@@ -174,6 +177,14 @@ def _kept_here(v, f: torch.Tensor) -> torch.Tensor:
     if where is None:
         return torch.full((), v is f, dtype=torch.bool)
     return _fresh(where)
+
+
+def _view_seen_elsewhere(leaf, run, leaves: list) -> bool:
+    """Is `leaf`, which a branch gives, a view it made of a tensor from outside or of another it gives?"""
+    if not isinstance(leaf, torch.Tensor) or not leaf._is_view() or _from_outside(leaf, (run,)):
+        return False
+    base = leaf._base
+    return _from_outside(base, (run,)) or any(base is t for t in leaves)
 
 
 def _from_outside(t: torch.Tensor, runs) -> bool:

@@ -229,11 +229,14 @@ class _AfterStaging(TorchFunctionMode):
     rebind, and in-place changes reach what a staged `if` may have kept (see the module's docstring)."""
 
     def __enter__(self):
-        _local.kept, _local.partly = {}, {}
+        _local.kept, _local.partly, _local.views = {}, {}, {}
         return super().__enter__()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        if _local.views:
+            _check_not_a_view_given(_changed_tensors(_changed_in_place(getattr(func, "__name__", ""), args,
+                                                                       kwargs)))
         partly = _local.partly.get(id(args[0])) if args and isinstance(args[0], torch.Tensor) else None
         if partly is not None and partly[0] is args[0] and getattr(func, "__name__", "") in _REBINDING:
             return _rebind_partly(_REBINDING[func.__name__](*args, **kwargs), *partly)
@@ -246,7 +249,7 @@ class _AfterStaging(TorchFunctionMode):
 
     def __exit__(self, *exc):
         _local.after = None
-        _local.kept, _local.partly = {}, {}
+        _local.kept, _local.partly, _local.views = {}, {}, {}
         _numbers().clear()
         return super().__exit__(*exc)
 
@@ -257,6 +260,22 @@ def note_partly_number(t, number: torch.Tensor) -> None:
     there, and changes the tensor in place elsewhere (outside a branch or loop body only)."""
     if isinstance(t, torch.Tensor) and not getattr(_local, "tracked", None) and _after_staging():
         _local.partly[id(t)] = (t, number)
+
+
+def note_view_given(t: torch.Tensor) -> None:
+    """`t`, a staged `if`'s result, is in Python a view a branch made of another tensor (`n = y[0]`) that is
+    seen elsewhere: an in-place change of `t` from now on is an error (it would not reach that tensor)."""
+    if isinstance(t, torch.Tensor) and not getattr(_local, "tracked", None) and _after_staging():
+        _local.views[id(t)] = t
+
+
+def _check_not_a_view_given(changed: list) -> None:
+    if any(_local.views.get(id(t)) is t for t in changed):
+        raise StagingError(at_user_line(
+            "this statement changes in place a tensor that a branch of a staged `if` before it gave as a view "
+            "of another tensor (`n = y[0]` in a branch); after the `if` it is a new tensor, and the change "
+            "would not reach the other one. Change that tensor itself (`y[0] += 1` in the branch), or give "
+            "a copy in the branch (`n = y[0].clone()`)."))
 
 
 def _rebind_partly(new: torch.Tensor, t: torch.Tensor, number: torch.Tensor) -> torch.Tensor:

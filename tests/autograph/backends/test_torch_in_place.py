@@ -480,6 +480,20 @@ def test_a_loop_variable_a_staged_if_in_the_body_may_have_kept_and_changed_in_pl
         torch.export.export(module(keep_or_double), (torch.tensor([1.0, 2.0]), N_TRACED))
 
 
+def test_an_in_place_change_of_a_view_a_branch_gave_is_an_error_at_the_users_line():
+    def pick_and_bump(x):
+        y = x * 1
+        if x.sum() > 0:
+            n = y[0]
+        else:
+            n = y[1]
+        n += 1                 # changes `y` in Python; after the `if`, `n` is a new tensor
+        return y
+
+    with pytest.raises(StagingError, match=r"test_torch_in_place.py:\d+: .*gave as a view of another tensor"):
+        torch.export.export(module(pick_and_bump), (torch.tensor([1.0, 2.0]),))
+
+
 def test_the_onnx_export_of_the_docs_examples_runs_in_onnxruntime():
     pytest.importorskip("onnxscript", reason="torch.onnx.export(dynamo=True) needs onnxscript (pip install "
                                              "onnxscript)")
