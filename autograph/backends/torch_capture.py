@@ -40,7 +40,9 @@ After a staged statement, for the rest of the converted function (the
   is a new tensor, not `n`). A staged `if` that gives a number in one branch
   only (`if c: n = 1 else: n = x.sum()`) gives a tensor standing for one where
   that branch was taken (`note_partly_number`): `n += 1` rebinds `n` and changes
-  the tensor in place where it is not a number.
+  the tensor in place where it is not a number. An in-place change of what a
+  branch gave as a view it made of a tensor seen elsewhere (`n = y[0]`) is an
+  error (`note_view_given`): it would not reach that tensor.
 - A staged `if` whose branch kept a tensor from outside (`m = y; if c: y = y *
   2`) gives a new tensor, where Python's `y` is `m` itself when `c` is false.
   The backend notes that (`note_kept`), and an in-place change of either (or
