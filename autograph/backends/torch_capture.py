@@ -34,10 +34,10 @@ After a staged statement, for the rest of the converted function (the
   on, and torch's `n += 1` changes a tensor in place, where Python rebinds `n`
   to a new number: after `m = n`, `m` would change too. So the backend
   registers each tensor that stands for a Python number (`note_number`), what
-  Python's operators make of such tensors alone (`n * 3`, `-n`) stands for one
+  is computed from such tensors alone (`n * 3`, `-n`) stands for one
   too, and `n op= v` on one is `n = n op v` (in the modes above as well). A
-  torch function of numbers gives a tensor, as in Python (`torch.as_tensor(n)`
-  is a new tensor, not `n`). A staged `if` that gives a number in one branch
+  function that makes a tensor of a number gives a tensor, as in Python
+  (`torch.as_tensor(n)` is a new tensor, not `n`). A staged `if` that gives a number in one branch
   only (`if c: n = 1 else: n = x.sum()`) gives a tensor standing for one where
   that branch was taken (`note_partly_number`): `n += 1` rebinds `n` and changes
   the tensor in place where it is not a number. An in-place change of what a
@@ -180,21 +180,22 @@ def _as_numbers(func, name: str, args: tuple):
     return func
 
 
-def _is_method(func) -> bool:
-    """Is `func` a method of torch.Tensor (`n * 2` is `n.mul(2)`), not a torch function (`torch.as_tensor(n)`)?"""
-    return getattr(func, "__qualname__", "").startswith(("TensorBase.", "Tensor."))
+# torch functions that make a tensor of a Python number (`torch.as_tensor(n)`), as they do in Python
+_MAKE_TENSORS = frozenset({"as_tensor", "asarray", "tensor", "scalar_tensor", "full", "zeros_like", "ones_like",
+                           "empty_like", "full_like", "rand_like", "randn_like", "randint_like"})
 
 
 def _note_numbers(func, out, args: tuple, kwargs: dict):
-    """`out` of `func`: a Python operator on numbers alone gives a number (`n * 2`, `-n`; and `n.to(...)`,
-    which the backend uses). A torch function gives a tensor, as in Python: `torch.as_tensor(n)` is a new
-    tensor (not `n` itself, which it returns for a 0-d tensor), and `+=` changes it in place."""
+    """`out` of `func`: an op on numbers alone gives a number (`n * 2`, `-n`, `max(n, 2)`, which export makes
+    a clamp; and `n.to(...)`, which the backend uses), but a function that makes a tensor of one gives a
+    tensor, as in Python: `torch.as_tensor(n)` is a new tensor (not `n` itself, which it returns for a 0-d
+    tensor), and `+=` changes it in place."""
     if not isinstance(out, torch.Tensor) or not _numbers():
         return out
     given = _tensors((args, kwargs))
     if not given or not all(is_number(t) for t in given):
         return out
-    if _is_method(func):
+    if getattr(func, "__name__", "") not in _MAKE_TENSORS:
         _numbers()[id(out)] = out
     elif any(out is t for t in given):
         return out.clone()

@@ -480,6 +480,22 @@ def test_a_loop_variable_a_staged_if_in_the_body_may_have_kept_and_changed_in_pl
         torch.export.export(module(keep_or_double), (torch.tensor([1.0, 2.0]), N_TRACED))
 
 
+def test_the_max_of_numbers_is_a_number():
+    """Exported only: torch.compile can't trace `max` of a tensor (a data-dependent guard)."""
+    def larger_then_bump(x):
+        n = 1
+        if x.sum() > 0:
+            n = 3
+        k = max(n, 2)              # export makes it a clamp, of numbers alone: a number
+        j = k
+        k += 1
+        return x + j, x + k
+
+    program = torch.export.export(module(larger_then_bump), (torch.tensor([1.0]),))
+    for value in (1.0, -1.0):
+        assert same(program.module()(torch.tensor([value])), larger_then_bump(torch.tensor([value])))
+
+
 def test_an_in_place_change_of_a_view_a_branch_gave_is_an_error_at_the_users_line():
     def pick_and_bump(x):
         y = x * 1
