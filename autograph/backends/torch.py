@@ -133,30 +133,58 @@ def _cond(pred, true_fn, false_fn, names=()):
     plan = staging.branch_plan(RULES, true_leaves, false_leaves, layout, "this `if`")
     free = _unique(true_run.free + false_run.free)
     changed = _unique([t for t, _, _ in true_run.changed + false_run.changed])
+    nested = [(i, f) for i, leaves in enumerate(zip(true_leaves, false_leaves)) for f in free   # `if b: y = y *
+              if any(capture.kept_paths(run.kept, v, f) for run, v in zip(runs, leaves))]    # 2` in a branch
 
     def traced(fn):
         def run():
             leaves, _ = staging.flatten(RULES, tuple(fn()), names)
             outputs = [_fresh(t) for t in staging.lifted(RULES, leaves, plan)]
-            return (*outputs, *(_fresh(t) for t in changed))      # `t`: its copy, where this branch made one
+            kept = [_kept_here(leaves[i], f) for i, f in nested]
+            return (*outputs, *(_fresh(t) for t in changed), *kept)   # `t`: its copy, where this branch made one
         return capture.substituted(run, free)
 
     operands = _operands([capture.resolve(t) for t in free])
     out = _cond_op(pred, _as_graph(traced(true_fn), operands), _as_graph(traced(false_fn), operands), operands)
-    n = len(out) - len(changed)
-    _write_back(changed, out[n:])
+    n = len(out) - len(changed) - len(nested)
+    _write_back(changed, out[n:n + len(changed)])
     dynamic = iter(out[:n])
     values = []
-    for v, other, dtype in zip(true_leaves, false_leaves, plan):
+    for i, (v, other, dtype) in enumerate(zip(true_leaves, false_leaves, plan)):
         value = v if dtype == staging.STATIC else next(dynamic)
         values.append(v if v is other and any(v is t for t in changed) else value)   # `x += 1` keeps `x`
         if capture.is_number(v) and capture.is_number(other):
             capture.note_number(values[-1])
         elif isinstance(values[-1], torch.Tensor):
+            if capture.is_number(v) or capture.is_number(other):   # a number in one branch only
+                capture.note_partly_number(values[-1], pred if capture.is_number(v) else ~pred)
+            if any(_view_seen_elsewhere(leaf, run, leaves) for leaf, run, leaves in (
+                    (v, true_run, true_leaves), (other, false_run, false_leaves))):    # `n = y[0]`
+                capture.note_view_given(values[-1])
             for kept, where in ((v, pred), (other, ~pred)):       # `y = x` in a branch, or a branch not
-                if isinstance(kept, torch.Tensor) and kept is not values[-1] and _from_outside(kept, runs):
-                    capture.note_kept(values[-1], kept, where)   # assigning `y`: `y` is that tensor there
+                if isinstance(kept, torch.Tensor) and kept is not values[-1] and _from_outside(kept, runs) \
+                        and not any(j == i and f is kept for j, f in nested):   # assigning `y`: `y` is that
+                    capture.note_kept(values[-1], kept, where)                 # tensor there
+    for (i, f), where in zip(nested, out[len(out) - len(nested):]):
+        if isinstance(values[i], torch.Tensor) and values[i] is not f:
+            capture.note_kept(values[i], f, where)
     return staging.unflatten(RULES, values, layout)
+
+
+def _kept_here(v, f: torch.Tensor) -> torch.Tensor:
+    """Where the branch being traced gives `f` itself as `v` (0-d bool): `v is f`, or by what its `if`s kept."""
+    where = capture.kept_where(v, f) if isinstance(v, torch.Tensor) and v is not f else None
+    if where is None:
+        return torch.full((), v is f, dtype=torch.bool)
+    return _fresh(where)
+
+
+def _view_seen_elsewhere(leaf, run, leaves: list) -> bool:
+    """Is `leaf`, which a branch gives, a view it made of a tensor from outside or of another it gives?"""
+    if not isinstance(leaf, torch.Tensor) or not leaf._is_view() or _from_outside(leaf, (run,)):
+        return False
+    base = leaf._base
+    return _from_outside(base, (run,)) or any(base is t for t in leaves)
 
 
 def _from_outside(t: torch.Tensor, runs) -> bool:

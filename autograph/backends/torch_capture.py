@@ -34,13 +34,22 @@ After a staged statement, for the rest of the converted function (the
   on, and torch's `n += 1` changes a tensor in place, where Python rebinds `n`
   to a new number: after `m = n`, `m` would change too. So the backend
   registers each tensor that stands for a Python number (`note_number`), what
-  is computed from such tensors alone stands for one too, and `n op= v` on one
-  is `n = n op v` (in the modes above as well).
+  is computed from such tensors alone (`n * 3`, `-n`) stands for one
+  too, and `n op= v` on one is `n = n op v` (in the modes above as well). A
+  function that makes a tensor of a number gives a tensor, as in Python
+  (`torch.as_tensor(n)` is a new tensor, not `n`). A staged `if` that gives a number in one branch
+  only (`if c: n = 1 else: n = x.sum()`) gives a tensor standing for one where
+  that branch was taken (`note_partly_number`): `n += 1` rebinds `n` and changes
+  the tensor in place where it is not a number. An in-place change of what a
+  branch gave as a view it made of a tensor seen elsewhere (`n = y[0]`) is an
+  error (`note_view_given`): it would not reach that tensor.
 - A staged `if` whose branch kept a tensor from outside (`m = y; if c: y = y *
   2`) gives a new tensor, where Python's `y` is `m` itself when `c` is false.
-  The backend notes that (`note_kept`), and an in-place change of either is
-  given to the other where the branch that kept it was taken; likewise after
-  a staged loop that replaces a tensor from outside, where it ran no iteration.
+  The backend notes that (`note_kept`), and an in-place change of either (or
+  of a view of either: `r = y[0]; r += 1`) is given to the other where the
+  branch that kept it was taken, and on from there (a later `if` may have
+  kept it again); likewise after a staged loop that replaces a tensor from
+  outside, where it ran no iteration.
 """
 from __future__ import annotations
 
@@ -62,8 +71,9 @@ try:
 except ImportError:                              # pragma: no cover - an older torch: the run is traced, then dead
     from contextlib import nullcontext as _not_traced
 
-_local = threading.local()  # .active: this thread's Substitute modes in force, innermost last; .tracked: how many
-                            # _Tracked modes are in force; .numbers: the tensors standing for Python numbers, by id;
+_local = threading.local()  # .active: this thread's Substitute modes in force, innermost last; .tracked: its
+                            # _Tracked modes in force, innermost last; .numbers: the tensors standing for Python
+                            # numbers, by id;
                             # .kept: id(t) -> [(t, other, where)], see note_kept; .after: this thread's
                             # _AfterStaging, while it is in force
 
@@ -104,18 +114,52 @@ def note_number(t) -> None:
 
 def note_kept(t: torch.Tensor, original: torch.Tensor, where: torch.Tensor) -> None:
     """`t`, a staged `if`'s result, is `original` itself in Python where the 0-d bool `where` holds (the branch
-    taken there kept it): an in-place change of either from now on is given to the other there. Outside a
-    branch or loop body of converted code only (inside, the change is on a copy: see above)."""
-    if t.shape == original.shape and t.dtype == original.dtype and after_staging():
+    taken there kept it): an in-place change of either from now on is given to the other there (for the rest
+    of the converted function, or of the branch or loop body being run, for an `if` inside one)."""
+    if t.shape != original.shape or t.dtype != original.dtype:
+        return
+    tracked = getattr(_local, "tracked", None)
+    if tracked:
+        kept = tracked[-1].kept
+    elif after_staging():
         kept = _local.kept
-        kept.setdefault(id(t), []).append((t, original, where))
-        kept.setdefault(id(original), []).append((original, t, where))
+    else:
+        return
+    kept.setdefault(id(t), []).append((t, original, where))
+    kept.setdefault(id(original), []).append((original, t, where))
+
+
+def kept_paths(kept: dict, start: torch.Tensor, goal: torch.Tensor) -> list:
+    """The ways `start` may be `goal` by what `if`s kept (`kept`: see note_kept), each as the list of the
+    conditions under which it is (`y` after `if a: if b: y = y * 2` is `y` before it where `~b`, or `~a`)."""
+    paths, todo = [], [(start, [], {id(start)})]
+    while todo:
+        t, wheres, seen = todo.pop()
+        for _, other, where in kept.get(id(t), ()):
+            if other is goal:
+                paths.append([*wheres, where])
+            elif id(other) not in seen:
+                todo.append((other, [*wheres, where], seen | {id(other)}))
+    return paths
+
+
+def kept_where(start: torch.Tensor, goal: torch.Tensor) -> Optional[torch.Tensor]:
+    """Where `start` is `goal` by what the `if`s of the run being traced (a branch) kept: a 0-d bool, or None
+    if nowhere."""
+    tracked = getattr(_local, "tracked", None)
+    where = None
+    for wheres in kept_paths(tracked[-1].kept if tracked else {}, start, goal):
+        path = wheres[0]
+        for w in wheres[1:]:
+            path = path & w
+        where = path if where is None else where | path
+    return where
 
 
 def after_staging() -> bool:
-    """Is `_AfterStaging` in force, entered now if need be (so that `note_kept` takes note)? Not inside a branch
-    or loop body, nor outside converted code."""
-    if getattr(_local, "after", None) is None and getattr(_local, "tracked", 0) == 0:
+    """Is `_AfterStaging` in force, entered now if need be? Not inside a branch or loop body, nor outside
+    converted code."""
+    if getattr(_local, "after", None) is None and not getattr(_local, "tracked", None):
         mode = _AfterStaging()
         if function_scope.enter_until_outermost_returns(mode):
             _local.after = mode
@@ -137,12 +181,51 @@ def _as_numbers(func, name: str, args: tuple):
     return func
 
 
-def _note_numbers(out, args: tuple, kwargs: dict) -> None:
-    """An op gives numbers when all the tensors it is given stand for numbers (`n * 2`, `n.to(...)`)."""
-    if isinstance(out, torch.Tensor) and _numbers():
-        given = _tensors((args, kwargs))
-        if given and all(is_number(t) for t in given):
-            _numbers()[id(out)] = out
+# torch functions that make a tensor of a Python number (`torch.as_tensor(n)`), as they do in Python
+_MAKE_TENSORS = frozenset({"as_tensor", "asarray", "tensor", "scalar_tensor", "full", "zeros_like", "ones_like",
+                           "empty_like", "full_like", "rand_like", "randn_like", "randint_like"})
+
+
+def _note_numbers(func, out, args: tuple, kwargs: dict):
+    """`out` of `func`: an op on numbers alone gives a number (`n * 2`, `-n`, `max(n, 2)`, which export makes
+    a clamp; and `n.to(...)`, which the backend uses), but a function that makes a tensor of one gives a
+    tensor, as in Python: `torch.as_tensor(n)` is a new tensor (not `n` itself, which it returns for a 0-d
+    tensor), and `+=` changes it in place."""
+    if not isinstance(out, torch.Tensor) or not _numbers():
+        return out
+    given = _tensors((args, kwargs))
+    if not given or not all(is_number(t) for t in given):
+        return out
+    if getattr(func, "__name__", "") not in _MAKE_TENSORS:
+        _numbers()[id(out)] = out
+    elif any(out is t for t in given):
+        return out.clone()
+    return out
+
+
+def _changed_tensors(target: Optional[torch.Tensor]) -> list:
+    """The tensors an in-place change of `target` changes: it, and its base if it is a view."""
+    if target is None:
+        return []
+    return [target, target._base] if target._is_view() else [target]
+
+
+def _reach_kept(changed: list, kept: dict, current: Callable = lambda t: t,
+                writable: Callable = lambda t: t) -> None:
+    """An in-place change of the tensors `changed` (see _changed_tensors) given to each tensor a staged `if`
+    may have kept in their place (`kept`: see note_kept), and on from those to theirs (`m = y; if a: y = y *
+    2` then `if b: y = y + 1`). `current(t)`: the tensor holding `t`'s value (or the condition `t`), and
+    `writable(t)`: the one to change for `t`."""
+    todo = list(changed)
+    seen = {id(t) for t in todo}
+    while todo:
+        changed = todo.pop()
+        for _, other, where in kept.get(id(changed), ()):
+            if id(other) not in seen:
+                seen.add(id(other))
+                into = writable(other)
+                into.copy_(torch.where(current(where), current(changed), into))
+                todo.append(other)
 
 
 class _AfterStaging(TorchFunctionMode):
@@ -150,25 +233,64 @@ class _AfterStaging(TorchFunctionMode):
     rebind, and in-place changes reach what a staged `if` may have kept (see the module's docstring)."""
 
     def __enter__(self):
-        _local.kept = {}
+        _local.kept, _local.partly, _local.views = {}, {}, {}
         return super().__enter__()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        if _local.views:
+            _check_not_a_view_given(_changed_tensors(_changed_in_place(getattr(func, "__name__", ""), args,
+                                                                       kwargs)))
+        partly = _local.partly.get(id(args[0])) if args and isinstance(args[0], torch.Tensor) else None
+        if partly is not None and partly[0] is args[0] and getattr(func, "__name__", "") in _REBINDING:
+            return _rebind_partly(_REBINDING[func.__name__](*args, **kwargs), *partly)
         func = _as_numbers(func, getattr(func, "__name__", ""), args)
-        out = func(*args, **kwargs)
-        _note_numbers(out, args, kwargs)
+        out = _note_numbers(func, func(*args, **kwargs), args, kwargs)
         if _local.kept:
-            target = _changed_in_place(getattr(func, "__name__", ""), args, kwargs)
-            for changed, other, where in _local.kept.get(id(target), ()):
-                other.copy_(torch.where(where, changed, other))
+            _reach_kept(_changed_tensors(_changed_in_place(getattr(func, "__name__", ""), args, kwargs)),
+                        _local.kept)
         return out
 
     def __exit__(self, *exc):
         _local.after = None
-        _local.kept = {}
+        _local.kept, _local.partly, _local.views = {}, {}, {}
         _numbers().clear()
         return super().__exit__(*exc)
+
+
+def note_partly_number(t, number: torch.Tensor) -> None:
+    """`t`, a staged `if`'s result, stands for a Python number where the 0-d bool `number` holds (one branch
+    gave a number, `if c: n = 1 else: n = x.sum()`), and is a tensor elsewhere: `n += 1` on it rebinds `n`
+    there, and changes the tensor in place elsewhere (outside a branch or loop body only)."""
+    if isinstance(t, torch.Tensor) and not getattr(_local, "tracked", None) and after_staging():
+        _local.partly[id(t)] = (t, number)
+
+
+def note_view_given(t: torch.Tensor) -> None:
+    """`t`, a staged `if`'s result, is in Python a view a branch made of another tensor (`n = y[0]`) that is
+    seen elsewhere: an in-place change of `t` from now on is an error (it would not reach that tensor)."""
+    if isinstance(t, torch.Tensor) and not getattr(_local, "tracked", None) and after_staging():
+        _local.views[id(t)] = t
+
+
+def _check_not_a_view_given(changed: list) -> None:
+    if any(_local.views.get(id(t)) is t for t in changed):
+        raise StagingError(at_user_line(
+            "this statement changes in place a tensor that a branch of a staged `if` before it gave as a view "
+            "of another tensor (`n = y[0]` in a branch); after the `if` it is a new tensor, and the change "
+            "would not reach the other one. Change that tensor itself (`y[0] += 1` in the branch), or give "
+            "a copy in the branch (`n = y[0].clone()`)."))
+
+
+def _rebind_partly(new: torch.Tensor, t: torch.Tensor, number: torch.Tensor) -> torch.Tensor:
+    """`n op= v` on `t`, which stands for a number where `number` holds: `new` (`t op v`) is `n` from now
+    on; where `t` is a tensor, it is `t` itself in Python, changed in place."""
+    if new.shape == t.shape and new.dtype == t.dtype:
+        t.copy_(torch.where(number, t, new))
+        _reach_kept([t], _local.kept)
+        note_kept(new, t, ~number)
+    _local.partly[id(new)] = (new, number)
+    return new
 
 
 _IN_PLACE_OPERATORS = frozenset({"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
@@ -203,16 +325,19 @@ class _Tracked(TorchFunctionMode):
         self._made_ids = {id(t) for t in self._made}
         self.copied: dict = {}                     # id(copy) -> (the tensor it stands for, the op that changed it)
         self._gathered: dict = {}                  # id(xs[i]) -> (xs[i], xs, key, dim): see torch_index.py
+        self.kept: dict = {}                       # what an `if` inside the run may have kept: see note_kept
         for t in self.originals:                   # a stand-in for a number stands for it
             if id(t) in self.mapping and is_number(t):
                 _numbers()[id(self.mapping[id(t)])] = self.mapping[id(t)]
 
     def __enter__(self):
-        _local.tracked = getattr(_local, "tracked", 0) + 1
+        if getattr(_local, "tracked", None) is None:
+            _local.tracked = []
+        _local.tracked.append(self)
         return super().__enter__()
 
     def __exit__(self, *exc):
-        _local.tracked -= 1
+        _local.tracked.remove(self)
         return super().__exit__(*exc)
 
     def swap(self, value):
@@ -224,19 +349,41 @@ class _Tracked(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         self._read(args, kwargs)
-        if self.mapping:
+        changes = self.kept and _changed_in_place(getattr(func, "__name__", ""), args, kwargs)  # as the run
+        if self.mapping:                                                                      # names it
             args, kwargs = pytree.tree_map_only(torch.Tensor, self.swap, (args, kwargs))
-        func = _as_numbers(func, getattr(func, "__name__", ""), args)
+        given, func = func, _as_numbers(func, getattr(func, "__name__", ""), args)
+        if func is not given:                      # `n += 1` on a number rebinds `n`
+            changes = None
         name = getattr(func, "__name__", "")
         target = _changed_in_place(name, args, kwargs)
         if target is not None:
             args, kwargs = self._before_change(target, name, args, kwargs)
         out = self._call(func, name, args, kwargs)
+        out = _note_numbers(func, out, args, kwargs)
         self._note_made(_tensors(out))
-        _note_numbers(out, args, kwargs)
         if target is not None and id(target) in self._gathered:
             self._write_gathered_back(target)
+        if isinstance(changes, torch.Tensor):
+            _reach_kept(self._named(changes), self.kept, self._reading, lambda t: self._writable(t, name))
         return out
+
+    def _named(self, t: torch.Tensor) -> list:
+        """`t` and, for a view, its base, and the tensors the run's code knows by them (a stand-in's)."""
+        found = _changed_tensors(t)
+        found += [o for o in self.originals if any(self.mapping.get(id(o)) is f for f in found)]
+        return found
+
+    def _reading(self, t: torch.Tensor) -> torch.Tensor:
+        """`t` as an op the run reads it with would see it (noted as free if it is from outside the run)."""
+        self._read((t,), {})
+        return self.swap(t)
+
+    def _writable(self, t: torch.Tensor, op: str) -> torch.Tensor:
+        """The tensor to change for `t` (which an `if` may have kept, and `op` changed in place through
+        the other name) in the run: its stand-in, or a copy (see above)."""
+        t = self.swap(t)
+        return self._before_change(t, op, (t,), {})[0][0]
 
     def _before_change(self, target: torch.Tensor, op: str, args: tuple, kwargs: dict) -> tuple:
         """The op's arguments with `target`, which it changes in place, replaced by a copy if the run did
@@ -347,11 +494,13 @@ def resolve(t: torch.Tensor) -> torch.Tensor:
 class Run:
     """What `record` saw: `fn`'s result (a copy made on write given as the tensor it stands for), the free
     tensors in first-use order, and `changed`: each tensor from outside that the run changed in place, with
-    the copy holding its new value and the name of the first op that changed it."""
+    the copy holding its new value and the name of the first op that changed it; `kept`: what the `if`s in
+    it may have kept (see note_kept)."""
 
     out: object
     free: list
     changed: list      # [(tensor, its new value, op name)]
+    kept: dict
 
 
 def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
@@ -362,7 +511,8 @@ def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
         out = fn()
     recorder.note(out)
     changed = [(target, recorder.swap(target), op) for target, op in recorder.copied.values()]
-    return Run(pytree.tree_map_only(torch.Tensor, recorder.original, out), list(recorder.free.values()), changed)
+    return Run(pytree.tree_map_only(torch.Tensor, recorder.original, out), list(recorder.free.values()), changed,
+               recorder.kept)
 
 
 def substituted(fn: Callable, originals: list) -> Callable:

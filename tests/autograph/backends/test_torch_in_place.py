@@ -102,6 +102,27 @@ def range_index_rebound(x, n):         # `i` of a range is an int in Python
     return total
 
 
+def tensor_of_a_number(x):            # torch.as_tensor(n) is a new tensor in Python: `+=` changes it in place
+    n = 0
+    if x.sum() > 0:
+        n = 1
+    t = torch.as_tensor(n)
+    u = t
+    t += 1
+    return x + t, x + u, x + n
+
+
+def number_in_one_branch(x):          # `n += 1` rebinds where `n` is a number, changes `n` (and `m`) elsewhere
+    if x.sum() > 0:
+        n = 1
+    else:
+        n = x.sum()
+    m = n
+    n += 1
+    n *= 2
+    return x + m, x + n
+
+
 def count_then_alias(xs):
     count = 0
     for r in xs:
@@ -131,6 +152,101 @@ def kept_and_the_original_changed(x):
         y = y * 2
     m[0] = 7
     return y, m
+
+
+def kept_then_changed_through_a_view(x):
+    y = x * 3
+    m = y
+    if x.sum() > 0:
+        y = y * 2
+    r = y[0]
+    r += 5
+    s = m[1]
+    s -= 1
+    return y, m
+
+
+def kept_by_two_ifs(x):               # `y` may be `k`, which may be `m`
+    y = x * 3
+    m = y
+    if x[0] > 0:
+        y = y * 2
+    k = y
+    if x[1] > 0:
+        y = y + 1
+    y += 10
+    return y, m, k
+
+
+def kept_inside_a_branch(x):          # the inner `if` may keep `y`, made in the branch
+    if x[0] > 0:
+        y = x * 3
+        m = y
+        if x[1] > 0:
+            y = y * 2
+        y += 1
+        out = m * 1
+    else:
+        out = x * 0
+    return out
+
+
+def kept_by_an_inner_if(x):          # `y` after the outer `if` is `m` where `x[0] <= 0 or x[1] <= 0`
+    y = x * 3
+    m = y
+    if x[0] > 0:
+        if x[1] > 0:
+            y = y * 2
+    y += 1
+    return y, m
+
+
+def kept_on_a_condition_from_outside(x):   # the inner `if` keeps `y` where `c`, read from outside the branch
+    c = x[1] > 0
+    y = x * 3
+    m = y
+    if x[0] > 0:
+        if c:
+            z = 1
+        else:
+            y = y * 2
+        y += 1
+    return y, m
+
+
+def kept_from_outside_a_branch(x):    # ... or `y`, from before it: changed on a copy, given back after it
+    y = x * 3
+    m = y
+    if x[0] > 0:
+        if x[1] > 0:
+            y = y * 2
+        y += 1
+        y = y * 1
+    return y, m
+
+
+def kept_in_a_loop_body(x, n):       # `z`, from before the loop, changes where the `if` kept it
+    z = x * 1
+    acc = x * 0
+    for i in range(n):
+        y = z
+        if x[0] > i:
+            y = y * 2
+        y += 1
+        acc = acc + y
+    return z, acc
+
+
+def kept_made_in_a_loop_body(x, n):
+    acc = x * 0
+    for i in range(n):
+        y = x * 3
+        m = y
+        if x[0] > i:
+            y = y * 2
+        y += 1
+        acc = acc + m
+    return acc
 
 
 def one_of_two_kept(a):
@@ -273,6 +389,20 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (kept_then_changed, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
     (kept_then_changed, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
     (kept_and_the_original_changed, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
+    (tensor_of_a_number, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
+    (number_in_one_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
+    (number_in_one_branch, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
+    (kept_then_changed_through_a_view, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
+    (kept_then_changed_through_a_view, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
+    (kept_by_two_ifs, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
+    (kept_by_two_ifs, (torch.tensor([-1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
+    (kept_inside_a_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
+    (kept_from_outside_a_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
+    (kept_by_an_inner_if, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
+    (kept_on_a_condition_from_outside, (torch.tensor([1.0, 2.0]),), (torch.tensor([1.0, -2.0]),)),
+    (kept_by_an_inner_if, (torch.tensor([-1.0, 2.0]),), (torch.tensor([1.0, 2.0]),)),
+    (kept_in_a_loop_body, (torch.tensor([1.0, 2.0]), N_TRACED), (torch.tensor([2.0, 2.0]), N_RUN)),
+    (kept_made_in_a_loop_body, (torch.tensor([1.0, 2.0]), N_TRACED), (torch.tensor([2.0, 2.0]), N_RUN)),
     (one_of_two_kept, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
     (one_of_two_kept, (torch.tensor([-1.0]),), (torch.tensor([1.0]),)),
     (kept_by_a_loop_that_did_not_run, (torch.tensor([-1.0]),), (torch.tensor([1.0]),)),
@@ -390,6 +520,53 @@ def test_a_loop_variable_changed_in_place_then_reassigned_is_an_error():
 
     with pytest.raises(StagingError, match="'acc' is changed in place .* and then reassigned"):
         torch.export.export(module(mixed), (torch.tensor([1.0]),))
+
+
+def test_a_loop_variable_a_staged_if_in_the_body_may_have_kept_and_changed_in_place_is_an_error():
+    def keep_or_double(x, n):
+        y = x * 3
+        acc = x * 0
+        for _ in range(n):
+            m = y
+            if x[0] > 0:
+                y = y * 2
+            y += 1             # changes `m` too where the `if` kept `y`, and `m` is the loop's `y`
+            acc = acc + m
+        return y, acc
+
+    with pytest.raises(StagingError, match=r"test_torch_in_place.py:\d+: 'y' is changed in place \(`add_`\) and then "
+                                           r"reassigned"):
+        torch.export.export(module(keep_or_double), (torch.tensor([1.0, 2.0]), N_TRACED))
+
+
+def test_the_max_of_numbers_is_a_number():
+    """Exported only: torch.compile can't trace `max` of a tensor (a data-dependent guard)."""
+    def larger_then_bump(x):
+        n = 1
+        if x.sum() > 0:
+            n = 3
+        k = max(n, 2)              # export makes it a clamp, of numbers alone: a number
+        j = k
+        k += 1
+        return x + j, x + k
+
+    program = torch.export.export(module(larger_then_bump), (torch.tensor([1.0]),))
+    for value in (1.0, -1.0):
+        assert same(program.module()(torch.tensor([value])), larger_then_bump(torch.tensor([value])))
+
+
+def test_an_in_place_change_of_a_view_a_branch_gave_is_an_error_at_the_users_line():
+    def pick_and_bump(x):
+        y = x * 1
+        if x.sum() > 0:
+            n = y[0]
+        else:
+            n = y[1]
+        n += 1                 # changes `y` in Python; after the `if`, `n` is a new tensor
+        return y
+
+    with pytest.raises(StagingError, match=r"test_torch_in_place.py:\d+: .*gave as a view of another tensor"):
+        torch.export.export(module(pick_and_bump), (torch.tensor([1.0, 2.0]),))
 
 
 def test_the_onnx_export_of_the_docs_examples_runs_in_onnxruntime():
