@@ -150,6 +150,13 @@ def _cond(pred, true_fn, false_fn, names=()):
     _write_back(changed, out[n:n + len(changed)])
     dynamic = iter(out[:n])
     values = []
+    negated: list = []
+
+    def where_false() -> torch.Tensor:   # `~pred`, made once and only if needed (it is an op in the graph)
+        if not negated:
+            negated.append(~pred)
+        return negated[0]
+
     for i, (v, other, dtype) in enumerate(zip(true_leaves, false_leaves, plan)):
         value = v if dtype == staging.STATIC else next(dynamic)
         values.append(v if v is other and any(v is t for t in changed) else value)   # `x += 1` keeps `x`
@@ -157,14 +164,14 @@ def _cond(pred, true_fn, false_fn, names=()):
             capture.note_number(values[-1])
         elif isinstance(values[-1], torch.Tensor):
             if capture.is_number(v) or capture.is_number(other):   # a number in one branch only
-                capture.note_partly_number(values[-1], pred if capture.is_number(v) else ~pred)
+                capture.note_partly_number(values[-1], pred if capture.is_number(v) else where_false())
             if any(_view_seen_elsewhere(leaf, run, leaves) for leaf, run, leaves in (
                     (v, true_run, true_leaves), (other, false_run, false_leaves))):    # `n = y[0]`
                 capture.note_view_given(values[-1])
-            for kept, where in ((v, pred), (other, ~pred)):       # `y = x` in a branch, or a branch not
+            for kept, in_true in ((v, True), (other, False)):      # `y = x` in a branch, or a branch not
                 if isinstance(kept, torch.Tensor) and kept is not values[-1] and _from_outside(kept, runs) \
                         and not any(j == i and f is kept for j, f in nested):   # assigning `y`: `y` is that
-                    capture.note_kept(values[-1], kept, where)                 # tensor there
+                    capture.note_kept(values[-1], kept, pred if in_true else where_false())   # tensor there
     for (i, f), where in zip(nested, out[len(out) - len(nested):]):
         if isinstance(values[i], torch.Tensor) and values[i] is not f:
             capture.note_kept(values[i], f, where)
