@@ -119,3 +119,12 @@ def test_a_fake_tensor_returned_is_named_not_converted():
         fake = torch.zeros(())
     assert torchx.leaked((torch.tensor(1), fake)) == "[1] a FakeTensor (a tensor of the trace, with no value)"
     assert torchx.leaked((torch.tensor(1), 2)) is None
+
+
+def test_a_function_among_the_outputs_is_exports_refusal_not_an_internal_error():
+    """torch.export returns tensors only (seed 56073 returned a function, which mode t compares by name)."""
+    from tools.fuzz import torchx
+
+    error = RuntimeError("Found <class 'function'> in output, which is not a known type.")
+    assert torchx.refusal(error, "seed56073_tensor_x.py") == "torch.export: a function among the outputs"
+    assert torchx.refusal(RuntimeError("something else"), "seed56073_tensor_x.py") is None

@@ -117,6 +117,8 @@ def refusal(error: BaseException, filename: str) -> str | None:
         return f"{type(error).__name__}: {_cause(str(error), filename)}"
     if _data_dependent(error) and filename in str(error) + notes:
         return "GuardOnDataDependentSymNode"
+    if isinstance(error, RuntimeError) and str(error).startswith("Found <class 'function'> in output"):
+        return "torch.export: a function among the outputs"   # export's outputs are tensors (seed 56073)
     return None
 
 
