@@ -238,15 +238,15 @@ class _AfterStaging(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        name = getattr(func, "__name__", "")
         if _local.views:
-            _check_not_a_view_given(_changed_tensors(_changed_in_place(getattr(func, "__name__", ""), args,
-                                                                       kwargs)))
+            _check_not_a_view_given(_changed_tensors(_changed_in_place(name, args, kwargs)))
         partly = _local.partly.get(id(args[0])) if args and isinstance(args[0], torch.Tensor) else None
-        if partly is not None and partly[0] is args[0] and getattr(func, "__name__", "") in _REBINDING:
-            return _rebind_partly(_REBINDING[func.__name__](*args, **kwargs), *partly)
-        func = _as_numbers(func, getattr(func, "__name__", ""), args)
+        if partly is not None and partly[0] is args[0] and name in _REBINDING:
+            return _rebind_partly(_REBINDING[name](*args, **kwargs), *partly)
+        func = _as_numbers(func, name, args)
         out = _note_numbers(func, func(*args, **kwargs), args, kwargs)
-        if _local.kept:
+        if _local.kept:     # (a number's `n += 1` ran as `n + 1` above: nothing was changed in place)
             _reach_kept(_changed_tensors(_changed_in_place(getattr(func, "__name__", ""), args, kwargs)),
                         _local.kept)
         return out
@@ -262,15 +262,20 @@ def note_partly_number(t, number: torch.Tensor) -> None:
     """`t`, a staged `if`'s result, stands for a Python number where the 0-d bool `number` holds (one branch
     gave a number, `if c: n = 1 else: n = x.sum()`), and is a tensor elsewhere: `n += 1` on it rebinds `n`
     there, and changes the tensor in place elsewhere (outside a branch or loop body only)."""
-    if isinstance(t, torch.Tensor) and not getattr(_local, "tracked", None) and after_staging():
+    if _outside_runs(t):
         _local.partly[id(t)] = (t, number)
 
 
 def note_view_given(t: torch.Tensor) -> None:
     """`t`, a staged `if`'s result, is in Python a view a branch made of another tensor (`n = y[0]`) that is
     seen elsewhere: an in-place change of `t` from now on is an error (it would not reach that tensor)."""
-    if isinstance(t, torch.Tensor) and not getattr(_local, "tracked", None) and after_staging():
+    if _outside_runs(t):
         _local.views[id(t)] = t
+
+
+def _outside_runs(t) -> bool:
+    """Is `t` a tensor noted outside a branch or loop body, with `_AfterStaging` in force?"""
+    return isinstance(t, torch.Tensor) and not getattr(_local, "tracked", None) and after_staging()
 
 
 def _check_not_a_view_given(changed: list) -> None:
