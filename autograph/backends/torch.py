@@ -562,8 +562,11 @@ def _assert(condition, message_fn):
 def _zeros_like(value):
     """A placeholder for a value undefined on some path (a `return` inside a staged loop)."""
     if isinstance(value, torch.Tensor):
-        return torch.zeros(value.shape, dtype=value.dtype, device=value.device)   # not zeros_like: `value`
-                                                                                   # comes from an untraced probe
+        # `value` may come from a branch's untraced run or a probe: reading its shape inside a branch being
+        # recorded would make it an operand, a constant the graph can't hold (so the mode must not see it)
+        with torch._C.DisableTorchFunction():
+            shape, dtype, device = value.shape, value.dtype, value.device
+        return torch.zeros(shape, dtype=dtype, device=device)   # not zeros_like(value), which would read it
     return type(value)(0) if isinstance(value, (bool, int, float)) else value
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import os
 import subprocess
 import sys
@@ -240,6 +241,26 @@ def returns_from_loops(x):
 def test_return_inside_loops_over_python_numbers_matches_python(values):
     program = export(ag.convert(returns_from_loops), torch.tensor([2.0]))
     assert float(program.module()(torch.tensor(values))) == float(returns_from_loops(torch.tensor(values)))
+
+
+def return_never_taken(a, b):
+    """A `return` under a Python `if` that is false, inside a staged loop: the function's last `if` (`return
+    a + 4` where the loop did not return) leaves the return value to a zero shaped like its other branch's."""
+    n = 0
+    while n < 1 and b > 5:
+        n += 1
+        if 2 > 3:
+            return 1
+    return a + 4
+
+
+@pytest.mark.parametrize("b", [5, 6])
+def test_a_return_no_path_takes_inside_a_staged_loop_exports(b):
+    # the zero was made from the other branch's untraced run, reading its shape made that tensor an operand
+    # of the cond, and torch.export failed ("a fake tensor in the exported program constant's list")
+    i32 = functools.partial(torch.tensor, dtype=torch.int32)
+    program = export(ag.convert(return_never_taken), i32(0), i32(0))
+    assert same(program.module()(i32(5), i32(b)), return_never_taken(i32(5), i32(b)))
 
 
 def weighted(x, y):
