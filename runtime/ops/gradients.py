@@ -19,6 +19,8 @@ gradients, None standing for zeros. `Cond` and `While` have their rules in
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from runtime import tensor_array as L
@@ -37,7 +39,7 @@ from runtime.ops.registry import GRADIENTS, Spec, apply, defop
 NOT_DIFFERENTIABLE = frozenset({
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
     "LogicalXor", "LogicalNot", "ArgMax", "ArgMin", "Shape", "Size", "Rank", "Floor", "Ceil", "Round",
-    "Sign", "FloorDiv", "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
+    "FloorDiv", "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
     "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert", "Raise",
     "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros", "StringLength", "StringJoin",
     "ReduceJoin", "StringFormat", "AsString", "StringToNumber", "StringUpper", "StringLower", "StringSplitV2",
@@ -464,12 +466,18 @@ def _gelu(grad, inputs, output, approximate):
         c = NN._GELU_C
         t = M.tanh(c * (x + 0.044715 * x * x * x))
         return (grad * (0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * c * (1.0 + 3 * 0.044715 * x * x)),)
-    cdf = 0.5 * (1.0 + EM.erf(x * (1 / np.sqrt(2.0))))
-    return (grad * (cdf + x * M.exp(-0.5 * x * x) * (1 / np.sqrt(2 * np.pi))),)
+    cdf = 0.5 * (1.0 + EM.erf(x * (1 / math.sqrt(2.0))))     # Python floats: a NumPy float64 would be a
+    return (grad * (cdf + x * M.exp(-0.5 * x * x) * (1 / math.sqrt(2 * math.pi))),)   # float64 tensor
 
 
 def _where_positive(grad, x, negative_grad):
     return A.where(x > M.cast(0, x.dtype), grad, negative_grad)
+
+
+def _where_negative(negative_grad, x, grad):
+    """TensorFlow's rule for Elu and Selu: the slope of the negative side only where x < 0 (at 0, the
+    positive side's)."""
+    return A.where(x < M.cast(0, x.dtype), negative_grad, grad)
 
 
 def _softmax(grad, inputs, output, axis):
@@ -561,12 +569,13 @@ RULES = {
     "Expm1": _unary(lambda g, x, out: g * (out + 1.0)),
     "Reciprocal": _unary(lambda g, x, out: -g * out * out),
     "Rsqrt": _unary(lambda g, x, out: -0.5 * g * out * out * out),
-    "Erf": _unary(lambda g, x, out: g * (2 / np.sqrt(np.pi)) * M.exp(-x * x)),
+    "Erf": _unary(lambda g, x, out: g * (2 / math.sqrt(math.pi)) * M.exp(-x * x)),
     "ReduceLogSumExp": _logsumexp,
     "Relu": _unary(lambda g, x, out: _where_positive(g, x, A.zeros_like(g))),
     "Relu6": _unary(lambda g, x, out: A.where(M.logical_and(x > 0, x < 6), g, A.zeros_like(g))),
-    "Elu": _unary(lambda g, x, out: _where_positive(g, x, g * (out + 1.0))),
-    "Selu": _unary(lambda g, x, out: _where_positive(g * NN.SELU_SCALE, x, g * (out + NN.SELU_SCALE * NN.SELU_ALPHA))),
+    "Elu": _unary(lambda g, x, out: _where_negative(g * (out + 1.0), x, g)),
+    "Selu": _unary(lambda g, x, out: _where_negative(g * (out + NN.SELU_SCALE * NN.SELU_ALPHA), x, g * NN.SELU_SCALE)),
+    "Sign": _unary(lambda g, x, out: A.zeros_like(g)),   # TensorFlow's: zeros, not None
     "Gelu": _gelu,
     "Softplus": _unary(lambda g, x, out: g * M.sigmoid(x)),
     "Softmax": _softmax,

@@ -134,7 +134,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     labels = convert_to_tensor(labels, dtype_hint=logits.dtype)
     same_dtype("SigmoidCrossEntropyWithLogits", logits, labels)
     _same_shape("sigmoid_cross_entropy_with_logits", labels, logits)
-    loss = relu(logits) - logits * labels + extra_math.log1p(math_ops.exp(-math_ops.abs(logits)))
+    # TensorFlow's composition: both kinks take the x >= 0 side, so the gradient at x = 0 is sigmoid(0) - z,
+    # as everywhere else (relu and abs have subgradient 0 there, which gave -z)
+    positive = logits >= math_ops.cast(0, logits.dtype)
+    zeros = array_ops.zeros_like(logits)
+    loss = (array_ops.where(positive, logits, zeros) - logits * labels
+            + extra_math.log1p(math_ops.exp(array_ops.where(positive, -logits, logits))))
     return array_ops.identity(loss, name=name)
 
 

@@ -88,6 +88,7 @@ def appended_list(x):
 PROGRAMS = {
     "Neg": (lambda x: -x * x, None),
     "Abs": (lambda x: tf.abs(x) * x, _away_from([0.0])),
+    "Sign": (lambda x: tf.sign(x) * x, _away_from([0.0])),          # zeros, as TensorFlow gives
     "Square": (lambda x: tf.square(x) * x, None),
     "Sqrt": (lambda x: tf.sqrt(tf.abs(x) + 0.5), _away_from([0.0])),
     "Exp": (tf.exp, None),

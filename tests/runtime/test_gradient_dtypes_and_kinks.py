@@ -1,0 +1,70 @@
+"""Gradients where the hypothesis checks (test_gradient_checks.py: float64, points away from kinks) don't
+look: every rule in float32, smooth functions composed of kinked ops evaluated at the kink, and the
+subgradient TensorFlow picks at a kink (TensorFlow code should get TensorFlow's numbers)."""
+import numpy as np
+import pytest
+
+import runtime as tf
+
+from gradcheck import check_gradient
+
+X = np.array([[0.5, -1.2, 2.0], [3.0, 0.0, -0.7]])
+LABELS = np.array([[0.2, 0.9, 0.0], [1.0, 0.3, 0.5]])
+
+
+def _gradient(f, x, dtype):
+    x = tf.constant(x, dtype)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(f(x))
+    return tape.gradient(y, x)
+
+
+FLOAT_RULES = {
+    "erf": tf.math.erf, "gelu": tf.nn.gelu, "gelu_tanh": lambda x: tf.nn.gelu(x, approximate=True),
+    "elu": tf.nn.elu, "selu": tf.nn.selu, "softplus": tf.nn.softplus, "sigmoid": tf.sigmoid, "tanh": tf.tanh,
+    "exp": tf.exp, "expm1": tf.math.expm1, "log1p": lambda x: tf.math.log1p(tf.abs(x)),
+    "log": lambda x: tf.math.log(tf.abs(x) + 1), "sqrt": lambda x: tf.sqrt(tf.abs(x) + 1),
+    "rsqrt": lambda x: tf.math.rsqrt(tf.abs(x) + 1), "reciprocal": lambda x: tf.math.reciprocal(x + 5),
+    "sin": tf.sin, "cos": tf.cos, "square": tf.square, "relu6": tf.nn.relu6,
+    "softmax": tf.nn.softmax, "log_softmax": tf.nn.log_softmax, "logsumexp": tf.reduce_logsumexp,
+    "l2_loss": tf.nn.l2_loss,
+    "sigmoid_xent": lambda x: tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.cast(LABELS, x.dtype), logits=x),
+    "softmax_xent": lambda x: tf.nn.softmax_cross_entropy_with_logits(labels=tf.cast(LABELS, x.dtype), logits=x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLOAT_RULES))
+def test_each_rule_differentiates_float32_as_float64(name):
+    # a rule that multiplies by a NumPy float64 constant (erf's 2/sqrt(pi), gelu's) made a float64 tensor that a
+    # float32 gradient can't be combined with: InvalidArgumentError on every float32 gradient of erf and gelu
+    f = FLOAT_RULES[name]
+    got = _gradient(f, X, tf.float32)
+    assert got.dtype == tf.float32
+    np.testing.assert_allclose(got.numpy(), _gradient(f, X, tf.float64).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_sigmoid_cross_entropy_is_smooth_at_zero_logits():
+    # max(x, 0) - x z + log(1 + exp(-|x|)) is smooth, but its parts have kinks at 0 where relu's and abs's
+    # subgradients (0 and 0) gave -z instead of sigmoid(0) - z = 0.5 - z: a wrong gradient at every zero logit
+    logits = np.array([0.0, 0.0, 1.5, -2.0])
+    labels = np.array([0.3, 1.0, 0.5, 0.0])
+    check_gradient(lambda x: tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.constant(labels), logits=x),
+                   logits, eps=1e-4)
+    got = _gradient(lambda x: tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.constant(labels), logits=x),
+                    logits, tf.float64)
+    np.testing.assert_allclose(got.numpy()[:2], 0.5 - labels[:2])
+
+
+@pytest.mark.parametrize("name, f, expected", [
+    ("relu", tf.nn.relu, 0.0),                                 # TF: features > 0
+    ("relu6", tf.nn.relu6, 0.0),                               # TF: 0 < features < 6
+    ("elu", tf.nn.elu, 1.0),                                   # TF: outputs < 0 takes the negative side
+    ("selu", tf.nn.selu, 1.0507009873554805),                  # so selu's slope at 0 is the scale, not scale*alpha
+    ("abs", tf.abs, 0.0),
+    ("sign", tf.sign, 0.0),                                    # TF: zeros (not None)
+])
+def test_the_subgradient_at_zero_is_tensorflows(name, f, expected):
+    got = _gradient(f, np.array([0.0]), tf.float32)
+    assert got is not None
+    np.testing.assert_allclose(got.numpy(), [expected], rtol=1e-6)
