@@ -76,9 +76,10 @@ def conj(x, name=None):
 
 def angle(input, name=None):  # noqa: A002
     x = _complex_input(ANGLE, input)
-    if not x.dtype.is_complex:
-        from runtime.ops.array_ops import zeros_like  # import cycle
-        x = complex(x, zeros_like(x))
+    if not x.dtype.is_complex:      # TensorFlow's rule for a real x: pi where x < 0, else 0 (NaN and -0.0 too)
+        from runtime.ops.array_ops import fill, shape, where  # import cycle
+        return where(x < 0, fill(shape(x), np.asarray(np.pi, x.dtype.as_numpy_dtype)),
+                     fill(shape(x), np.zeros((), x.dtype.as_numpy_dtype)), name=name)
     return apply(ANGLE, x, name=name)
 
 

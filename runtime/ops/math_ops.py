@@ -115,7 +115,11 @@ def subtract(x, y, name=None):
 
 
 def multiply(x, y, name=None):
-    return _numeric_binary(MUL, x, y, name)
+    x, y = binary_operands(x, y, MUL.name)
+    if x.dtype is dtypes.bool:         # TensorFlow's product of bools: their logical and
+        return apply(LOGICAL_AND, x, y, name=name)
+    check_dtype(MUL.name, x.dtype)
+    return apply(MUL, x, y, name=name)
 
 
 def truediv(x, y, name=None):
@@ -496,15 +500,21 @@ ARGMAX = defop("ArgMax", _argmax, _arg_infer)
 ARGMIN = defop("ArgMin", _argmin, _arg_infer)
 
 
+def _arg_operand(op, value):
+    """argmax/argmin's operand: a bool tensor as int8 (TensorFlow's: the first True for argmax)."""
+    x = convert_to_tensor(value)
+    return cast(x, dtypes.int8) if x.dtype is dtypes.bool else _numeric(op, x)
+
+
 def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
-    x = _numeric(ARGMAX, input)
+    x = _arg_operand(ARGMAX, input)
     axis = 0 if axis is None else _static_axis(axis)
     _axes(axis, x.shape.rank)
     return apply(ARGMAX, x, axis=axis, output_type=dtypes.as_dtype(output_type), name=name)
 
 
 def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
-    x = _numeric(ARGMIN, input)
+    x = _arg_operand(ARGMIN, input)
     axis = 0 if axis is None else _static_axis(axis)
     _axes(axis, x.shape.rank)
     return apply(ARGMIN, x, axis=axis, output_type=dtypes.as_dtype(output_type), name=name)

@@ -165,7 +165,7 @@ def test_math_namespace_is_a_superset():
         assert getattr(tf.math, name) is getattr(tf, name)
 
 
-BOOL_REJECTED = [tf.add, tf.subtract, tf.multiply, tf.truediv, tf.floordiv, tf.floormod, tf.pow, tf.maximum,
+BOOL_REJECTED = [tf.add, tf.subtract, tf.truediv, tf.floordiv, tf.floormod, tf.pow, tf.maximum,
                  tf.minimum, tf.less, tf.less_equal, tf.greater, tf.greater_equal]
 
 
@@ -176,6 +176,17 @@ def test_arithmetic_and_ordering_reject_bool_tensors(op):
         op(a, b)
     with pytest.raises(InvalidArgumentError):   # TensorFlow's eager error type too
         op(a, True)
+
+
+def test_product_and_argmax_of_bools_are_tensorflows():
+    # real TensorFlow computes these (tests/runtime/test_against_tensorflow.py): `*` of bools is their logical
+    # and, argmax/argmin find the first True/False; the runtime refused both, saying TensorFlow did too
+    a, b = tf.constant([False, True, True]), tf.constant([True, True, False])
+    for product in (a * b, tf.multiply(a, b), tf.function(lambda a, b: a * b, autograph=False)(a, b)):
+        assert product.dtype == tf.bool and product.numpy().tolist() == [False, True, False]
+    assert (a * True).numpy().tolist() == [False, True, True]
+    assert int(tf.argmax(a)) == 1 and int(tf.argmin(a)) == 0
+    assert tf.argmax(tf.constant([[True, False], [True, True]]), axis=1, output_type=tf.int32).numpy().tolist() == [0, 0]
 
 
 def test_bool_arithmetic_is_an_error_at_the_users_line_eagerly_and_traced():

@@ -1,0 +1,307 @@
+"""The runtime against real TensorFlow: the same code run with `import runtime as tf` and with TensorFlow must
+give the same values, dtypes and shapes, and the same gradients. Where the runtime refuses what TensorFlow
+does, the refusal must be one listed in REFUSED (with why); everything else that TensorFlow computes, the
+runtime computes too. Skipped without TensorFlow (the `tensorflow` extra; CI installs it)."""
+import operator
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+real_tf = pytest.importorskip("tensorflow", reason="TensorFlow is not installed (pip install -e '.[tensorflow]')")
+
+import runtime as rt  # noqa: E402
+
+RNG = np.random.default_rng(0)
+DTYPES = ["int32", "int64", "float32", "float64", "bool"]
+
+# What TensorFlow computes and the runtime refuses with an error of its own, and why.
+REFUSED = {
+    "bool arithmetic": "a Python bool with a number tensor, or a Python number with a bool tensor (TensorFlow: "
+                       "`bool_tensor * 2` is a logical and, `2 * bool_tensor` a TypeError): the runtime never "
+                       "converts dtypes implicitly (cast it)",
+    "bitwise": "& | ^ ~ on integer tensors (TensorFlow: bitwise ops): not in the runtime yet",
+}
+
+
+def _array(dtype: str, shape: tuple) -> np.ndarray:
+    if dtype == "bool":
+        return np.asarray(RNG.random(shape) > 0.5)
+    if dtype.startswith("int"):
+        return np.asarray(RNG.integers(-6, 7, shape).astype(dtype))
+    return np.asarray(RNG.normal(0, 3, shape).astype(dtype))
+
+
+def _run(lib, fn, args):
+    values = [lib.constant(a) if isinstance(a, np.ndarray) else a for a in args]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return True, fn(lib, *values)
+        except Exception as e:       # noqa: BLE001 - compared below: which side refused
+            return False, e
+
+
+def _plain(out):
+    if isinstance(out, (list, tuple)):
+        return [_plain(o) for o in out]
+    if hasattr(out, "numpy"):
+        return np.asarray(out.numpy()), real_tf.as_dtype(out.dtype.name).name
+    return np.asarray(out), type(out).__name__
+
+
+def _assert_same(expected, got, what):
+    if isinstance(expected, list):
+        assert isinstance(got, list) and len(got) == len(expected), what
+        for e, g in zip(expected, got):
+            _assert_same(e, g, what)
+        return
+    (ev, ed), (gv, gd) = expected, got
+    assert gd == ed and gv.shape == ev.shape, f"{what}: TensorFlow gives {ed} {ev.shape}, the runtime {gd} {gv.shape}"
+    if ev.dtype.kind in "fc":
+        np.testing.assert_allclose(gv, ev, rtol=1e-5, atol=1e-6, err_msg=what)
+    else:
+        np.testing.assert_array_equal(gv, ev, err_msg=what)
+
+
+def compare(what: str, fn, *args, refused=None):
+    """`fn(lib, *args)` with lib = TensorFlow and lib = runtime (array arguments become constants of each)."""
+    tf_ok, tf_out = _run(real_tf, fn, args)
+    rt_ok, rt_out = _run(rt, fn, args)
+    if tf_ok and not rt_ok:
+        assert refused in REFUSED, f"{what}: TensorFlow computes it, the runtime raised {rt_out!r}"
+        return
+    if not tf_ok:
+        return      # the runtime may do more than TensorFlow (Python's semantics); not compared
+    assert refused is None, f"{what}: listed as refused ({refused}), but the runtime computes it: update REFUSED"
+    _assert_same(_plain(tf_out), _plain(rt_out), what)
+
+
+UNARY = ["abs", "negative", "sign", "square", "sqrt", "exp", "sin", "cos", "tanh", "sigmoid", "round", "identity",
+         "zeros_like", "ones_like", "shape", "size", "rank", "logical_not", "math.floor", "math.ceil", "math.log",
+         "math.log1p", "math.expm1", "math.erf", "math.rsqrt", "math.reciprocal", "math.softplus", "math.real",
+         "math.conj", "math.angle"]
+
+
+def _op(lib, name):
+    for part in name.split("."):
+        lib = getattr(lib, part)
+    return lib
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_ops(name):
+    for dtype in DTYPES:
+        for shape in [(), (3,), (2, 3)]:
+            compare(f"{name} {dtype}{shape}", lambda lib, x: _op(lib, name)(x), _array(dtype, shape))
+    compare(f"{name} edges", lambda lib, x: _op(lib, name)(x),
+            np.array([0.5, 1.5, 2.5, -0.5, -1.5, np.nan, np.inf, -np.inf, -0.0, 1e30], "float32"))
+
+
+BINARY = ["add", "subtract", "multiply", "divide", "truediv", "math.floordiv", "math.floormod", "math.mod", "pow",
+          "maximum", "minimum", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+          "logical_and", "logical_or", "logical_xor"]
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_ops(name):
+    for dtype in DTYPES:
+        for a, b in [((), ()), ((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3))]:
+            compare(f"{name} {dtype}{a}{b}", lambda lib, x, y: _op(lib, name)(x, y), _array(dtype, a), _array(dtype, b))
+        for scalar in [2, -3, 0, 2.5, True]:
+            why = "bool arithmetic" if scalar is True and dtype != "bool" and not name.startswith("logical") else None
+            x = _array(dtype, (3,))
+            compare(f"{name} {dtype} {scalar!r}", lambda lib, x, s: _op(lib, name)(x, s), x, scalar, refused=why)
+    for dtype in ["int32", "int64", "float32", "float64"]:
+        x, y = np.array([7, -7, 7, -7, 0, 5], dtype), np.array([2, 2, -2, -2, 3, 1], dtype)
+        compare(f"{name} signs {dtype}", lambda lib, a, b: _op(lib, name)(a, b), x, y)
+
+
+OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+             "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "<": operator.lt, "<=": operator.le,
+             ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne, "&": operator.and_,
+             "|": operator.or_, "^": operator.xor}
+
+
+@pytest.mark.parametrize("symbol", sorted(OPERATORS))
+def test_python_operators_on_tensors(symbol):
+    op = OPERATORS[symbol]
+    for dtype in DTYPES:
+        bitwise = symbol in "&|^" and dtype != "bool"
+        why = "bitwise" if bitwise else None
+        x, y = _array(dtype, (4,)), _array(dtype, (4,))
+        compare(f"{dtype} {symbol} {dtype}", lambda lib, a, b: op(a, b), x, y, refused=why)
+        for scalar in [2, -3, 0, 2.5, True]:
+            scalar_why = why or ("bool arithmetic" if (scalar is True) != (dtype == "bool") and symbol not in "&|^"
+                                 else None)
+            compare(f"{dtype} {symbol} {scalar!r}", lambda lib, a, s: op(a, s), x, scalar, refused=scalar_why)
+            compare(f"{scalar!r} {symbol} {dtype}", lambda lib, a, s: op(s, a), x, scalar, refused=scalar_why)
+    if symbol == "&":
+        for dtype in DTYPES:
+            compare(f"-{dtype}", lambda lib, a: -a, _array(dtype, (4,)))
+            compare(f"abs {dtype}", lambda lib, a: abs(a), _array(dtype, (4,)))
+            compare(f"~{dtype}", lambda lib, a: ~a, _array(dtype, (4,)), refused=None if dtype == "bool" else "bitwise")
+
+
+REDUCTIONS = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any", "reduce_all",
+              "reduce_logsumexp"]
+
+
+@pytest.mark.parametrize("name", REDUCTIONS + ["argmax", "argmin", "cumsum"])
+def test_reductions(name):
+    for dtype in DTYPES:
+        for shape in [(4,), (2, 3), (2, 3, 2)]:
+            x = _array(dtype, shape)
+            for axis in [None, 0, -1, [0, 1], (0, -1)]:
+                if name in REDUCTIONS:
+                    for keepdims in (False, True):
+                        compare(f"{name} {dtype}{shape} axis={axis} keepdims={keepdims}",
+                                lambda lib, t: _op(lib, name)(t, axis=axis, keepdims=keepdims), x)
+                elif name == "cumsum" and isinstance(axis, int):
+                    for exclusive in (False, True):
+                        for reverse in (False, True):
+                            compare(f"cumsum {dtype}{shape} {axis} {exclusive} {reverse}",
+                                    lambda lib, t: lib.cumsum(t, axis=axis, exclusive=exclusive, reverse=reverse), x)
+                elif name != "cumsum" and not isinstance(axis, (list, tuple)):
+                    compare(f"{name} {dtype}{shape} axis={axis}", lambda lib, t: _op(lib, name)(t, axis=axis), x)
+
+
+X3 = np.arange(24).reshape(2, 3, 4).astype("float32")
+M2 = np.arange(6).reshape(2, 3).astype("float32")
+SHAPED = {
+    "slices": lambda lib, t: [t[0], t[-1], t[:, 1], t[..., 2], t[:, ::-1], t[::-1, ::2, 1:3], t[:, None, 1], t[..., None],
+                              t[1, -2:, ::-3], t[:, 5:], t[:, -10:2], t[0, 1, 2], t[1:, ..., -1], t[::-2],
+                              t[-1:-3:-1, 0], t[:, 3:0:-1]],
+    "gather": lambda lib, t: [lib.gather(t, [2, 0, 1], axis=1), lib.gather(t, [3, 0, 0], axis=-1)],
+    "where": lambda lib, t: [lib.where(t > 10, t, -t), lib.where(t[0] > 5)],
+    "boolean_mask": lambda lib, t: [lib.boolean_mask(t, [True, False]),
+                                    lib.boolean_mask(t, [[True, False, True], [False, False, True]]),
+                                    lib.boolean_mask(t, [True, False, True], axis=1)],
+    "one_hot": lambda lib, t: [lib.one_hot([0, 2, -1, 4], 3), lib.one_hot([0, 2, -1], 4, 5.0, -1.0, axis=0),
+                               lib.one_hot([[0, 2], [1, 1]], 3, 5, -1, dtype=lib.int32)],
+    "pad": lambda lib, t: [lib.pad(t, [[1, 1], [2, 0], [0, 1]], mode=m) for m in ("CONSTANT", "REFLECT", "SYMMETRIC")]
+    + [lib.pad(t, [[1, 0], [0, 0], [1, 2]], constant_values=7)],
+    "tile, split, stack": lambda lib, t: [lib.tile(t, [2, 1, 3]), *lib.split(t, 2, axis=2), *lib.split(t, [1, -1, 2], axis=2),
+                                          *lib.unstack(t, axis=1), lib.stack([t, t * 2], axis=-1), lib.concat([t, t], -2)],
+    "reshape": lambda lib, t: [lib.reshape(t, [-1, 4]), lib.transpose(t), lib.transpose(t, [2, 0, 1]),
+                               lib.expand_dims(t, -1), lib.expand_dims(t, -4), lib.squeeze(lib.reshape(t, [2, 1, 12, 1])),
+                               lib.squeeze(lib.reshape(t, [2, 1, 12, 1]), axis=[1]), lib.broadcast_to(t[0, 0], [2, 3, 4])],
+    "clip": lambda lib, t: [lib.clip_by_value(t, 3, 10), lib.clip_by_norm(t, 5.0), lib.clip_by_norm(t, 5.0, axes=[2]),
+                            *lib.clip_by_global_norm([t, t * 2], 10.0)[0]],
+    "matmul, einsum": lambda lib, t: [lib.matmul(t, lib.ones([4, 2])), lib.matmul(t[0], t[1], transpose_b=True),
+                                      lib.matmul(t[0], t[1], transpose_a=True), t[0] @ lib.transpose(t[1]),
+                                      lib.einsum("bij,bkj->bik", t, t), lib.einsum("ijk->kji", t),
+                                      lib.einsum("ij,ij->i", t[0], t[1]), lib.einsum("...j,j->...", t, t[0, 0])],
+    "sort": lambda lib, t: [lib.sort(t, direction="DESCENDING"), lib.argsort(t % 5, stable=True),
+                            lib.argsort(t % 5, axis=0, direction="DESCENDING", stable=True),
+                            *lib.math.top_k(t % 7, k=2)],
+    "nn": lambda lib, t: [lib.nn.softmax(t / 10), lib.nn.softmax(t / 10, axis=1), lib.nn.log_softmax(t / 10),
+                          lib.nn.relu(t - 10), lib.nn.relu6(t - 10), lib.nn.elu(t - 10), lib.nn.selu(t - 10),
+                          lib.nn.gelu(t / 10 - 1), lib.nn.softplus(t - 10), lib.nn.l2_loss(t)],
+    "making": lambda lib, t: [lib.range(5), lib.range(2, 9, 3), lib.range(9, 2, -2), lib.range(0.5, 3.0, 0.7),
+                              lib.range(5, dtype=lib.float32), lib.linspace(0.0, 1.0, 5), lib.linspace(1.0, -1.0, 3),
+                              lib.fill([2, 3], 7), lib.fill([2], 7.5), lib.eye(3, 4), lib.eye(2, batch_shape=[3]),
+                              lib.zeros([2, 2], lib.int32), lib.ones([2])],
+    "cast": lambda lib, t: [lib.cast(t / 7 - 1.5, d) for d in (lib.int32, lib.int64, lib.uint8, lib.bool, lib.float16)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPED))
+def test_shape_ops_indexing_and_makers(name):
+    compare(name, SHAPED[name], X3)
+    compare(name + " in a function", lambda lib, t: lib.function(lambda u: SHAPED[name](lib, u))(t), X3)
+
+
+W = np.array([[1., 2., 3.], [4., 5., 6.]], "float32")
+GRADIENTS = {
+    "unary": lambda lib, a, b: sum(lib.reduce_sum(f(a) * W) for f in (
+        lib.abs, lib.sign, lib.sin, lib.cos, lib.exp, lib.tanh, lib.sigmoid, lib.square, lib.negative, lib.round,
+        lib.math.floor, lib.math.erf, lambda v: lib.sqrt(lib.abs(v) + 0.1), lambda v: lib.math.log(lib.abs(v) + 0.1),
+        lib.math.expm1, lib.math.softplus, lambda v: lib.math.reciprocal(v + 5))),
+    "binary": lambda lib, a, b: sum(lib.reduce_sum(f(lib.abs(a) + 0.5, b) * W) for f in (
+        lib.add, lib.subtract, lib.multiply, lib.divide, lib.maximum, lib.minimum, lib.pow, lib.math.floormod)),
+    "ties": lambda lib, a, b: lib.reduce_sum(lib.maximum(a, a)) + lib.reduce_max(lib.round(a)) + lib.reduce_min(a * 0),
+    "reductions": lambda lib, a, b: (lib.reduce_sum(lib.reduce_mean(a * a, axis=0)) + lib.reduce_sum(lib.reduce_prod(a, 1))
+                                     + lib.reduce_sum(lib.reduce_logsumexp(a, axis=1)) + lib.reduce_prod(a * 0 + b)),
+    "nn": lambda lib, a, b: sum(lib.reduce_sum(f(a) * W) for f in (
+        lib.nn.softmax, lib.nn.log_softmax, lib.nn.relu, lambda v: lib.nn.relu6(v * 4), lib.nn.elu, lib.nn.selu,
+        lib.nn.gelu, lambda v: lib.nn.gelu(v, approximate=True), lib.nn.softplus, lib.nn.l2_loss)),
+    "losses": lambda lib, a, b: (
+        lib.reduce_sum(lib.nn.softmax_cross_entropy_with_logits(labels=lib.nn.softmax(b), logits=a))
+        + lib.reduce_sum(lib.nn.sigmoid_cross_entropy_with_logits(labels=lib.sigmoid(b), logits=a))
+        + lib.reduce_sum(lib.nn.sparse_softmax_cross_entropy_with_logits(labels=lib.constant([2, 0]), logits=a))),
+    "shapes": lambda lib, a, b: (
+        lib.reduce_sum(lib.gather(a, [0, 2, 2], axis=1) * lib.constant([1., 2., 3.])) + lib.reduce_sum(a[:, ::-2] * 3)
+        + lib.reduce_sum(lib.concat([a, b * 2], 0) ** 2) + lib.reduce_sum(lib.stack([a, b]) ** 2)
+        + lib.reduce_sum(lib.transpose(a) * lib.transpose(W)) + lib.reduce_sum(lib.reshape(a, [3, 2]) ** 3)
+        + lib.reduce_sum(lib.where(a > 0, a * b, b)) + lib.reduce_sum(lib.boolean_mask(a, a > 0) ** 2)
+        + lib.reduce_sum(lib.pad(a, [[1, 0], [0, 2]]) ** 2) + lib.reduce_sum(lib.split(a, [1, 2], axis=1)[1] * 2)),
+    "linear algebra": lambda lib, a, b: (
+        lib.reduce_sum(lib.matmul(a, b, transpose_b=True)) + lib.reduce_sum(lib.einsum("ij,kj->ik", a, b) ** 2)
+        + lib.reduce_sum(lib.cumsum(a, axis=1, exclusive=True, reverse=True) * W)
+        + lib.reduce_sum(lib.clip_by_norm(a, 1.0) * W) + lib.reduce_sum(lib.clip_by_value(a, -1.0, 1.0))),
+    "sorting": lambda lib, a, b: (lib.reduce_sum(lib.math.top_k(a, 2).values * lib.constant([[1., 2.], [3., 4.]]))
+                                  + lib.reduce_sum(lib.sort(a) * W)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRADIENTS))
+@pytest.mark.parametrize("where", ["eager", "function"])
+def test_gradients(name, where):
+    a = np.array([[0.5, -1.2, 2.0], [3.0, 0.0, -0.7]], "float32")       # a 0: the kinks
+    b = np.array([[1.5, 2.2, -2.0], [1.0, 0.3, -0.1]], "float32")
+
+    def gradients(lib, x, y):
+        def run(x, y):
+            with lib.GradientTape(persistent=True) as tape:
+                tape.watch([x, y])
+                out = GRADIENTS[name](lib, x, y)
+            return [tape.gradient(out, x), tape.gradient(out, y)]
+        found = run(x, y) if where == "eager" else lib.function(run)(x, y)
+        return [lib.zeros_like(x) if g is None else g for g in found]
+    compare(f"gradients of {name} ({where})", gradients, a, b)
+
+
+OPTIMIZERS = {
+    "SGD": lambda lib: lib.keras.optimizers.SGD(0.1),
+    "SGD momentum": lambda lib: lib.keras.optimizers.SGD(0.1, momentum=0.9),
+    "SGD nesterov": lambda lib: lib.keras.optimizers.SGD(0.1, momentum=0.9, nesterov=True),
+    "Adam": lambda lib: lib.keras.optimizers.Adam(0.1),
+    "Adam betas": lambda lib: lib.keras.optimizers.Adam(learning_rate=0.05, beta_1=0.5, beta_2=0.9, epsilon=1e-3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_optimizer_steps(name):
+    def train(lib):
+        v, w = lib.Variable([1.0, -2.0, 3.0]), lib.Variable([[0.5], [0.1], [-0.3]])
+        optimizer = OPTIMIZERS[name](lib)
+        for _ in range(5):
+            with lib.GradientTape() as tape:
+                loss = lib.reduce_sum(lib.square(v * lib.constant([1.0, 2.0, 3.0]) - 1.0)) + lib.reduce_sum(w * w)
+            optimizer.apply_gradients(zip(tape.gradient(loss, [v, w]), [v, w]))
+        return [v.read_value(), w.read_value()]
+    compare(name, train)
+
+
+def test_keras_losses_and_metrics():
+    labels = np.array([1, 0, 2], "int32")
+    logits = np.array([[1., 2., 0.5], [0.1, -1., 2.], [0., 0., 0.]], "float32")
+    probabilities = (np.exp(logits) / np.exp(logits).sum(1, keepdims=True)).astype("float32")
+    weights = np.array([1., 0., 2.], "float32")
+    compare("losses", lambda lib, t, p, q, sw: [
+        lib.keras.losses.sparse_categorical_crossentropy(t, p, from_logits=True),
+        lib.keras.losses.sparse_categorical_crossentropy(t, q),
+        lib.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(t, p),
+        lib.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(t, p, sample_weight=sw),
+        lib.keras.losses.MeanSquaredError()(p, q), lib.keras.losses.MeanSquaredError()(p, q, sample_weight=sw)],
+        labels, logits, probabilities, weights)
+
+    def mean(lib):
+        m = lib.keras.metrics.Mean()
+        m.update_state(lib.constant([1., 2., 3.]))
+        m.update_state(lib.constant([10.]), sample_weight=lib.constant([2.]))
+        return m.result()
+    compare("metrics.Mean", mean)
