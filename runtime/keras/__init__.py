@@ -2,7 +2,7 @@
 
 - `Model`: a `Module` whose call runs its `call` method; its Variables are
   found by `variables`/`trainable_variables`, as for any Module.
-- `optimizers` (`SGD`, `Adam`), `losses` (`MeanSquaredError`,
+- `optimizers` (`SGD`, `Adam`, `RMSprop`, `Adagrad`), `losses` (`MeanSquaredError`,
   `SparseCategoricalCrossentropy`), `metrics.Mean`.
 
 Layers, `Sequential`, `Input`, datasets, `compile`/`fit` and the rest of Keras

@@ -270,20 +270,39 @@ OPTIMIZERS = {
     "SGD nesterov": lambda lib: lib.keras.optimizers.SGD(0.1, momentum=0.9, nesterov=True),
     "Adam": lambda lib: lib.keras.optimizers.Adam(0.1),
     "Adam betas": lambda lib: lib.keras.optimizers.Adam(learning_rate=0.05, beta_1=0.5, beta_2=0.9, epsilon=1e-3),
+    "Adam amsgrad, weight decay, global clipnorm": lambda lib: lib.keras.optimizers.Adam(
+        0.1, amsgrad=True, weight_decay=0.2, global_clipnorm=1.0),
+    "SGD momentum, clipnorm, weight decay": lambda lib: lib.keras.optimizers.SGD(
+        0.1, momentum=0.8, clipnorm=0.3, weight_decay=0.1),
+    "SGD clipvalue": lambda lib: lib.keras.optimizers.SGD(0.1, clipvalue=0.5),
+    "RMSprop": lambda lib: lib.keras.optimizers.RMSprop(0.1),
+    "RMSprop momentum": lambda lib: lib.keras.optimizers.RMSprop(0.05, momentum=0.5),
+    "RMSprop centered": lambda lib: lib.keras.optimizers.RMSprop(0.05, centered=True, rho=0.8),
+    "RMSprop all": lambda lib: lib.keras.optimizers.RMSprop(0.05, centered=True, momentum=0.3, epsilon=1e-3,
+                                                            clipvalue=0.7, weight_decay=0.05),
+    "Adagrad": lambda lib: lib.keras.optimizers.Adagrad(0.1),
+    "Adagrad initial": lambda lib: lib.keras.optimizers.Adagrad(0.2, initial_accumulator_value=1.0, epsilon=1e-3),
 }
 
 
 @pytest.mark.parametrize("name", sorted(OPTIMIZERS))
-def test_optimizer_steps(name):
+@pytest.mark.parametrize("where", ["eager", "function"])
+def test_optimizer_steps(name, where):
     def train(lib):
-        v, w = lib.Variable([1.0, -2.0, 3.0]), lib.Variable([[0.5], [0.1], [-0.3]])
+        v, w = lib.Variable([1.0, -2.0, 3.0], name="v"), lib.Variable([[0.5], [0.1], [-0.3]], name="bias")
         optimizer = OPTIMIZERS[name](lib)
-        for _ in range(5):
+        if optimizer.weight_decay:
+            optimizer.exclude_from_weight_decay(var_names=["bias"])
+
+        def step():
             with lib.GradientTape() as tape:
                 loss = lib.reduce_sum(lib.square(v * lib.constant([1.0, 2.0, 3.0]) - 1.0)) + lib.reduce_sum(w * w)
             optimizer.apply_gradients(zip(tape.gradient(loss, [v, w]), [v, w]))
+        step = step if where == "eager" else lib.function(step)
+        for _ in range(5):
+            step()
         return [v.read_value(), w.read_value()]
-    compare(name, train)
+    compare(f"{name} ({where})", train)
 
 
 def test_keras_losses_and_metrics():

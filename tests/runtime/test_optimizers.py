@@ -1,4 +1,5 @@
-"""SGD (with momentum) and Adam against NumPy transcriptions of Keras's formulas, eagerly and traced."""
+"""SGD (with momentum), Adam, RMSprop and Adagrad against NumPy transcriptions of Keras's formulas, eagerly and
+traced; gradient clipping and weight decay (test_against_tensorflow.py compares all of them with Keras itself)."""
 import numpy as np
 import pytest
 
@@ -57,6 +58,75 @@ def test_adam_matches_keras_formula(traced):
     opt = tf.optimizers.Adam(learning_rate=0.05)
     np.testing.assert_allclose(train(opt, 6, traced), numpy_adam(W0, 0.05, 0.9, 0.999, 1e-7, 6), rtol=1e-5)
     assert {v.name.split(":")[0].rsplit("/", 1)[-1] for v in opt.variables()[2:]} == {"m", "v"}
+
+
+def numpy_rmsprop(w, lr, rho, momentum, eps, centered, steps):
+    velocity, mom, average = np.zeros_like(w), np.zeros_like(w), np.zeros_like(w)
+    for _ in range(steps):
+        g = quadratic_grads(w)
+        velocity = rho * velocity + (1 - rho) * g * g
+        average = rho * average + (1 - rho) * g
+        increment = lr * g / np.sqrt(velocity - average ** 2 + eps if centered else velocity + eps)
+        mom = momentum * mom + increment
+        w = w - (mom if momentum else increment)
+    return w
+
+
+def numpy_adagrad(w, lr, initial, eps, steps):
+    accumulator = np.full_like(w, initial)
+    for _ in range(steps):
+        g = quadratic_grads(w)
+        accumulator = accumulator + g * g
+        w = w - lr * g / np.sqrt(accumulator + eps)
+    return w
+
+
+@pytest.mark.parametrize("traced", [False, True])
+@pytest.mark.parametrize("momentum,centered", [(0.0, False), (0.5, False), (0.0, True), (0.3, True)])
+def test_rmsprop_matches_keras_formula(traced, momentum, centered):
+    opt = tf.keras.optimizers.RMSprop(0.05, rho=0.8, momentum=momentum, centered=centered)
+    np.testing.assert_allclose(train(opt, 5, traced), numpy_rmsprop(W0, 0.05, 0.8, momentum, 1e-7, centered, 5),
+                               rtol=1e-5)
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_adagrad_matches_keras_formula(traced):
+    opt = tf.keras.optimizers.Adagrad(0.2, initial_accumulator_value=1.0)
+    np.testing.assert_allclose(train(opt, 5, traced), numpy_adagrad(W0, 0.2, 1.0, 1e-7, 5), rtol=1e-5)
+
+
+def test_amsgrad_keeps_the_largest_second_moment():
+    w = tf.Variable([1.0])
+    opt = tf.keras.optimizers.Adam(0.1, amsgrad=True)
+    for g in (10.0, 0.1):                 # the second moment falls; v_hat keeps the first one
+        opt.apply_gradients([(tf.constant([g]), w)])
+    slots = {v.name.split(":")[0].rsplit("/", 1)[-1]: float(v.numpy()[0]) for v in opt.variables()[2:]}
+    assert slots["v_hat"] == pytest.approx(0.001 * 100) and slots["v"] < slots["v_hat"]
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_clipping_then_weight_decay_then_the_update(traced):
+    # Keras's order: the gradients are clipped, each variable shrinks by w * weight_decay * lr, then the step
+    lr, wd = 0.1, 0.5
+    for kwargs, clip in [({"clipnorm": 1.0}, lambda g: g * min(1.0, 1.0 / np.linalg.norm(g))),
+                         ({"global_clipnorm": 1.0}, lambda g: g * min(1.0, 1.0 / np.linalg.norm(g))),
+                         ({"clipvalue": 1.0}, lambda g: np.clip(g, -1.0, 1.0))]:
+        opt = tf.keras.optimizers.SGD(lr, weight_decay=wd, **kwargs)
+        expected = W0.copy()
+        for _ in range(3):
+            g = clip(quadratic_grads(expected))
+            expected = expected - expected * wd * lr - lr * g
+        np.testing.assert_allclose(train(opt, 3, traced), expected, rtol=1e-5, err_msg=str(kwargs))
+
+
+def test_weight_decay_leaves_excluded_variables_alone_and_clip_options_are_exclusive():
+    kept, decayed = tf.Variable([1.0], name="bias"), tf.Variable([1.0], name="kernel")
+    opt = tf.keras.optimizers.SGD(0.1, weight_decay=0.5)
+    opt.exclude_from_weight_decay(var_names=["bias"])
+    opt.apply_gradients([(tf.constant([0.0]), kept), (tf.constant([0.0]), decayed)])
+    assert float(kept.numpy()[0]) == 1.0 and float(decayed.numpy()[0]) == pytest.approx(0.95)
+    with pytest.raises(ValueError, match="Only one of `clipnorm`"):
+        tf.keras.optimizers.Adam(clipnorm=1.0, clipvalue=1.0)
 
 
 def test_minimize_with_a_callable_loss_and_a_changed_learning_rate_seen_by_a_traced_step():
