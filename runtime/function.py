@@ -176,7 +176,7 @@ class Function:
         if isinstance(value, TensorSpec):
             return spec
         if not isinstance(spec, TensorSpec):  # a structure of specs: the value must have that structure
-            if isinstance(spec, dict) and isinstance(value, dict) and sorted(spec, key=repr) == sorted(value, key=repr):
+            if isinstance(spec, dict) and isinstance(value, dict) and nest.sorted_keys(spec) == nest.sorted_keys(value):
                 return {k: self._check_against_spec(i, value[k], s) for k, s in spec.items()}
             if isinstance(spec, (tuple, list)) and isinstance(value, (tuple, list)) and len(spec) == len(value):
                 items = [self._check_against_spec(i, v, s) for v, s in zip(value, spec)]
@@ -402,7 +402,7 @@ def _leaf_names(structure, param_names: list[str]) -> list[str]:
         base = param_names[i] if i < len(param_names) else f"arg{i}"
         count = len(nest.flatten(value))
         names += [base] if count == 1 else [f"{base}_{j}" for j in range(count)]
-    for key in sorted(kwargs, key=repr):
+    for key in nest.sorted_keys(kwargs):
         count = len(nest.flatten(kwargs[key]))
         names += [key] if count == 1 else [f"{key}_{j}" for j in range(count)]
     return names

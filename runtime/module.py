@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Iterator, Optional
 
+from runtime import nest
 from runtime.variables import Variable
 
 
@@ -63,7 +64,7 @@ class Module:
             elif isinstance(value, (list, tuple)):
                 stack.extend(reversed(value))
             elif isinstance(value, dict):
-                stack.extend(value[k] for k in sorted(value, key=repr)[::-1])
+                stack.extend(value[k] for k in nest.sorted_keys(value)[::-1])
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} '{self.name}'>"

@@ -32,7 +32,12 @@ FORMAT = "runtime-graph/1"
 
 
 def save_function(concrete, path: str) -> None:
-    """Write `concrete` (a ConcreteFunction) to `path` as JSON."""
+    """Write `concrete` (a ConcreteFunction, or a Function with an input_signature) to `path` as JSON."""
+    if not hasattr(concrete, "graph") and hasattr(concrete, "get_concrete_function"):
+        if getattr(concrete, "input_signature", None) is None:
+            raise TypeError("save_function needs one traced graph: pass f.get_concrete_function(...) of the "
+                            "signature to save, or give the tf.function an input_signature.")
+        concrete = concrete.get_concrete_function()
     variables: dict[str, Any] = {}
     doc = {
         "format": FORMAT,
@@ -105,7 +110,7 @@ def _json_leaf(value):
 
 def _encode_structure(structure, leaves):
     if isinstance(structure, dict):
-        encoded = {key: _encode_structure(structure[key], leaves) for key in sorted(structure, key=repr)}
+        encoded = {key: _encode_structure(structure[key], leaves) for key in nest.sorted_keys(structure)}
         return {"dict": [[_json_leaf(key), encoded[key]] for key in structure]}
     if isinstance(structure, (tuple, list)):
         kind = "tuple" if isinstance(structure, tuple) else "list"

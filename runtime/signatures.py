@@ -88,7 +88,7 @@ def encode(value):
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, tuple(encode(v) for v in value))
     if isinstance(value, dict):
-        return ("dict", tuple((k, encode(value[k])) for k in sorted(value, key=repr)))
+        return ("dict", tuple((k, encode(value[k])) for k in nest.sorted_keys(value)))
     return leaf_key(value)
 
 
@@ -181,8 +181,8 @@ def _match(name: str, i: int, value, spec, tensors: list) -> None:
             raise TypeError(f"{name}: argument {i} is a {tensor.dtype.name} tensor of shape {tensor.shape} where "
                             f"the traced signature has {spec}.")
         tensors.append(tensor)
-    elif isinstance(spec, dict) and isinstance(value, dict) and sorted(value, key=repr) == sorted(spec, key=repr):
-        for key in sorted(spec, key=repr):  # the order of nest.flatten, which made the placeholders
+    elif isinstance(spec, dict) and isinstance(value, dict) and nest.sorted_keys(value) == nest.sorted_keys(spec):
+        for key in nest.sorted_keys(spec):  # the order of nest.flatten, which made the placeholders
             _match(name, i, value[key], spec[key], tensors)
     elif isinstance(spec, (tuple, list)) and isinstance(value, (tuple, list)) and len(value) == len(spec):
         for item, item_spec in zip(value, spec):

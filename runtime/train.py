@@ -24,7 +24,7 @@ from typing import Optional
 
 import numpy as np
 
-from runtime import dtypes
+from runtime import dtypes, nest
 from runtime.module import Module
 from runtime.optimizers import Optimizer
 from runtime.variables import Variable
@@ -196,7 +196,7 @@ def _collect(value, path: str, found: dict, optimizers: list, seen: set) -> None
         for i, item in enumerate(value):
             _collect(item, f"{path}/{i}", found, optimizers, seen)
     elif isinstance(value, dict):
-        for key in sorted(value, key=repr):
+        for key in nest.sorted_keys(value):
             _collect(value[key], f"{path}/{key}", found, optimizers, seen)
     elif isinstance(value, Module):
         for name, child in sorted(vars(value).items()):

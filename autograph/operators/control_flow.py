@@ -574,7 +574,7 @@ def _loop_structure(value):
     if cls is list or cls is tuple:
         return ("sequence", tuple(_loop_structure(v) for v in value))
     if cls is dict:
-        return ("dict", tuple(sorted((k, _loop_structure(v)) for k, v in value.items())))
+        return ("dict", tuple((k, _loop_structure(value[k])) for k in maybe.sorted_keys(value)))
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         return (cls.__name__, tuple(_loop_structure(v) for v in value))
     return "."

@@ -307,10 +307,19 @@ def _leaves(structure) -> int:
     return 1
 
 
+def sorted_keys(d: dict) -> list:
+    """A dict's keys in the frameworks' flattening order: sorted (by repr where they don't sort together, as
+    runtime.nest does)."""
+    try:
+        return sorted(d)
+    except TypeError:
+        return sorted(d, key=repr)
+
+
 def _pack(structure, leaves):
     """`structure` with the next leaves of `leaves` in place of its own (the frameworks' nest order)."""
     if isinstance(structure, dict):
-        packed = {key: _pack(structure[key], leaves) for key in sorted(structure, key=repr)}
+        packed = {key: _pack(structure[key], leaves) for key in sorted_keys(structure)}
         return type(structure)((key, packed[key]) for key in structure)
     if isinstance(structure, (tuple, list)):
         items = [_pack(v, leaves) for v in structure]

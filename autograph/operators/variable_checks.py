@@ -12,6 +12,7 @@ import re
 import types
 
 from autograph.errors import StagingError, at_user_line
+from autograph.operators.maybe import sorted_keys
 from autograph.operators.variables import is_undefined
 
 
@@ -94,7 +95,7 @@ def structure(value):
     if isinstance(value, (tuple, list)):
         return (type(value).__name__, tuple(structure(v) for v in value))
     if isinstance(value, dict):
-        return ("dict", tuple(sorted((k, structure(v)) for k, v in value.items())))
+        return ("dict", tuple((k, structure(value[k])) for k in sorted_keys(value)))
     return "."
 
 
