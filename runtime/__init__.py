@@ -17,6 +17,8 @@ from runtime.ops.logging_ops import print  # noqa: A004
 from runtime.ops.extra_array_ops import boolean_mask, broadcast_to, linspace, pad, split
 from runtime.ops.sort_ops import argsort, einsum, sort
 from runtime.ops.extra_math import clip_by_global_norm, clip_by_norm, reduce_logsumexp
+from runtime.ops.composites import (add_n, ensure_shape, get_static_value, identity_n, is_tensor, meshgrid, norm,
+                                    repeat, reverse, roll, sequence_mask, tensordot)
 
 from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_value, cos, cumsum, divide,  # noqa: A004
                                   equal, exp, floor, floordiv, floormod, greater, greater_equal, less, less_equal,

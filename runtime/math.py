@@ -10,3 +10,7 @@ from runtime.ops.extra_math import erf, expm1, log1p, reciprocal, reduce_logsume
 from runtime.ops.nn_ops import softplus  # noqa: F401,E402
 from runtime.ops.sort_ops import top_k  # noqa: F401,E402
 from runtime.ops.complex_ops import angle, complex, conj, imag, real  # noqa: F401,E402,A004
+from runtime.ops.composites import (add_n, count_nonzero, cosh, divide_no_nan, is_finite, is_inf, is_nan,  # noqa: F401,E402
+                                    l2_normalize, log_sigmoid, reduce_euclidean_norm, reduce_std, reduce_variance,
+                                    sinh, softsign, squared_difference, tan)
+from runtime.ops.nn_ops import log_softmax, softmax  # noqa: F401,E402

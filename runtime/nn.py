@@ -5,3 +5,5 @@ from runtime.ops.nn_ops import (dropout, elu, gelu, l2_loss, log_softmax, relu, 
                                 sigmoid_cross_entropy_with_logits, softmax, softmax_cross_entropy_with_logits,
                                 softplus, sparse_softmax_cross_entropy_with_logits)
 from runtime.ops.sort_ops import top_k  # noqa: F401
+from runtime.ops.composites import (bias_add, embedding_lookup, l2_normalize, leaky_relu, moments, silu,  # noqa: F401
+                                    softsign, swish)

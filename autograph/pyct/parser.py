@@ -49,8 +49,13 @@ def parse_function(fn: types.FunctionType) -> ParsedFunction:
             return ParsedFunction(found, textwrap.dedent(text), filename, False)
     dedented = textwrap.dedent(text)
     indent = _indent_removed(text, dedented)
-    tree = _parse_fragment(dedented, filename, first_line)
-    _shift_locations(tree, first_line - 1, indent)
+    try:
+        tree = _parse_fragment(dedented, filename, first_line)
+        _shift_locations(tree, first_line - 1, indent)
+    except ConversionError:
+        if name != "<lambda>":
+            raise
+        tree = _parse_whole_file(code, filename, first_line)   # `f(\n lambda u: g(u))(t), x)`: unbalanced lines
     if name == "<lambda>":
         node = _find_lambda(tree, fn, filename)
         return ParsedFunction(_lambda_to_def(node), dedented, filename, True)
@@ -179,6 +184,15 @@ def _parse_fragment(text: str, filename: str, first_line: int) -> gast.Module:
             return tree
     raise ConversionError("could not parse the source of this function (is it a fragment of a larger "
                           "expression?)", filename, first_line, 0)
+
+
+def _parse_whole_file(code, filename: str, first_line: int) -> gast.Module:
+    """The whole source file of `code` (a lambda on a line that no fragment of the file parses alone)."""
+    try:
+        return gast.parse("".join(inspect.findsource(code)[0]))
+    except (OSError, SyntaxError):
+        raise ConversionError("could not parse the source of this function (is it a fragment of a larger "
+                              "expression?)", filename, first_line, 0) from None
 
 
 def _shift_locations(tree, line_delta: int, col_delta: int) -> None:

@@ -214,6 +214,46 @@ def test_shape_ops_indexing_and_makers(name):
     compare(name + " in a function", lambda lib, t: lib.function(lambda u: SHAPED[name](lib, u))(t), X3)
 
 
+COMPOSED = {          # runtime/ops/composites.py: TensorFlow functions written with other ops
+    "math": lambda lib, t: [lib.math.squared_difference(t, 3.0), lib.math.is_nan(t / (t - 5)),
+                            lib.math.is_inf(t / (t - 5)), lib.math.is_finite(t / (t - 5)),
+                            lib.math.reduce_variance(t, axis=1), lib.math.reduce_std(t, axis=[0, 2], keepdims=True),
+                            lib.math.count_nonzero(t % 3), lib.math.count_nonzero(t > 4, axis=1),
+                            lib.math.count_nonzero(t, axis=0, keepdims=True, dtype=lib.int32),
+                            lib.math.reduce_euclidean_norm(t, axis=-1), lib.math.reduce_euclidean_norm(lib.cast(t, lib.int32)),
+                            lib.math.l2_normalize(t, axis=-1), lib.math.l2_normalize(t * 0),
+                            lib.math.log_sigmoid(t - 10), lib.math.softsign(t - 10),
+                            lib.math.divide_no_nan(t, t % 3), lib.math.tan(t / 20), lib.math.sinh(t / 5),
+                            lib.math.cosh(t / 5), lib.math.add_n([t, t * 2, t]), lib.add_n([t[0], t[1]]),
+                            lib.math.softmax(t / 10), lib.math.log_softmax(t / 10)],
+    "nn": lambda lib, t: [lib.nn.leaky_relu(t - 10), lib.nn.leaky_relu(t - 10, alpha=0.5), lib.nn.silu(t / 5 - 2),
+                          lib.nn.swish(t / 5 - 2), *lib.nn.moments(t, axes=[0, 1]),
+                          *lib.nn.moments(t, axes=[2], keepdims=True), lib.nn.bias_add(t, lib.constant([1., 2., 3., 4.])),
+                          lib.nn.bias_add(t, lib.constant([1., 2., 3.]), data_format="NCW"),
+                          lib.nn.embedding_lookup(t[0], [2, 0, 2]), lib.nn.l2_normalize(t, axis=0),
+                          lib.nn.softsign(t - 5)],
+    "top level": lambda lib, t: [lib.reverse(t, [0, 2]), lib.reverse(t, [-1]), lib.roll(t, 1, 2),
+                                 lib.roll(t, [1, -2], [0, 2]), lib.roll(t, [2, 3], [2, 2]),
+                                 *lib.meshgrid(lib.range(2), lib.range(3)), *lib.meshgrid([1, 2], [3, 4, 5], indexing="ij"),
+                                 *lib.meshgrid([1., 2.], [3., 4., 5.], [6., 7., 8., 9.]),
+                                 lib.repeat(t, 2, axis=1), lib.repeat(t[0], [1, 0, 2], axis=0), lib.repeat([1, 2], 3),
+                                 lib.norm(t), lib.norm(t, axis=1), lib.norm(t, ord=1, axis=-1, keepdims=True),
+                                 lib.norm(t, ord=np.inf), lib.sequence_mask([1, 3, 0], 4),
+                                 lib.sequence_mask([[1, 2], [3, 0]]), lib.sequence_mask([2, 1], 3, dtype=lib.float32),
+                                 lib.tensordot(t, t, [[1, 2], [1, 2]]), lib.tensordot(t[0], t[1], 1),
+                                 lib.tensordot(t[0], t[1], [[0], [0]]), lib.tensordot(t[0, 0], t[1, 1], 0),
+                                 *lib.identity_n([t, t[0]]), lib.ensure_shape(t, [2, None, 4]),
+                                 int(lib.is_tensor(t)) + 2 * int(lib.is_tensor(3)), lib.get_static_value(t[0])],
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPOSED))
+def test_composed_functions(name):
+    compare(name, COMPOSED[name], X3)
+    compare(name + " in a function", lambda lib, t: lib.function(
+        lambda u: [v for v in COMPOSED[name](lib, u) if lib.is_tensor(v)])(t), X3)
+
+
 W = np.array([[1., 2., 3.], [4., 5., 6.]], "float32")
 GRADIENTS = {
     "unary": lambda lib, a, b: sum(lib.reduce_sum(f(a) * W) for f in (
@@ -242,6 +282,14 @@ GRADIENTS = {
         lib.reduce_sum(lib.matmul(a, b, transpose_b=True)) + lib.reduce_sum(lib.einsum("ij,kj->ik", a, b) ** 2)
         + lib.reduce_sum(lib.cumsum(a, axis=1, exclusive=True, reverse=True) * W)
         + lib.reduce_sum(lib.clip_by_norm(a, 1.0) * W) + lib.reduce_sum(lib.clip_by_value(a, -1.0, 1.0))),
+    "composed": lambda lib, a, b: sum(lib.reduce_sum(v * lib.cast(lib.ones_like(v), v.dtype)) for v in (
+        lib.math.squared_difference(a, b), lib.math.reduce_variance(a, axis=1), lib.math.reduce_std(a * b),
+        lib.math.l2_normalize(a, axis=1), lib.math.log_sigmoid(a), lib.math.softsign(a) * W,
+        lib.math.divide_no_nan(a, lib.round(b)), lib.math.tan(a / 4), lib.math.sinh(a), lib.math.cosh(b),
+        lib.math.add_n([a, b * a]), lib.nn.leaky_relu(a) * W, lib.nn.silu(a) * W, *lib.nn.moments(a * b, axes=[1]),
+        lib.nn.bias_add(a, b[0]), lib.reverse(a, [1]) * W, lib.roll(a, 1, 1) * W, lib.repeat(a, 2, axis=0),
+        lib.norm(a), lib.norm(b, ord=1, axis=1), lib.tensordot(a, b, [[1], [1]]),
+        lib.math.reduce_euclidean_norm(a, axis=0))),
     "sorting": lambda lib, a, b: (lib.reduce_sum(lib.math.top_k(a, 2).values * lib.constant([[1., 2.], [3., 4.]]))
                                   + lib.reduce_sum(lib.sort(a) * W)),
 }

@@ -133,6 +133,22 @@ def test_parser_finds_each_of_two_lambdas_on_one_line():
         assert [a.id for a in parsed.node.args.args] == [arg]
 
 
+def _returned(f):
+    return f
+
+
+def test_parser_finds_a_lambda_on_a_continuation_line_of_a_call():
+    # the lambda's line, `    lambda w: [v * 3 for v in w])`, closes a parenthesis it doesn't open: no fragment
+    # of its lines parses, and converting it was a ConversionError; the whole file has it
+    sample = _returned(
+        lambda w: [v * 3 for v in w if v > 0])
+    parsed = parser.parse_function(sample)
+    assert parsed.is_lambda and [a.id for a in parsed.node.args.args] == ["w"]
+    assert parsed.node.lineno == sample.__code__.co_firstlineno
+    import autograph as ag
+    assert ag.convert(sample)([1, -2, 4]) == [3, 12]
+
+
 def test_parser_without_source_raises_source_unavailable():
     fn = eval("lambda q: q")  # no file to read
     with pytest.raises(parser.SourceUnavailableError):
