@@ -247,6 +247,19 @@ COMPOSED = {          # runtime/ops/composites.py: TensorFlow functions written 
 }
 
 
+COMPOSED["higher-order"] = lambda lib, t: [
+    lib.map_fn(lambda r: r * 2 + 1, t), lib.map_fn(lambda r: lib.reduce_sum(r), t, fn_output_signature=lib.float32),
+    *lib.map_fn(lambda p: (p[0] + 1, p[1] * 2), (t, lib.range(2))), lib.map_fn(lambda r: r[0], lib.cast(t, lib.int32)),
+    lib.scan(lambda a, r: a + r, t), lib.scan(lambda a, r: a * r + 1, t, reverse=True),
+    lib.scan(lambda a, r: a + lib.reduce_sum(r), t, initializer=lib.constant(1.0)),
+    *lib.scan(lambda a, r: (a[0] + r, a[1] - r), t, initializer=(t[0] * 0, t[0])),
+    lib.foldl(lambda a, r: a + r, t), lib.foldr(lambda a, r: a * 0.5 + r, t),
+    lib.foldl(lambda a, r: a - lib.reduce_max(r), t, initializer=lib.constant(0.0)),
+    *[lib.switch_case(lib.constant(k), [lambda: t[0], lambda: t[1] * 2, lambda: t[0] - 1]) for k in (0, 1, 2, 5, -1)],
+    *[lib.switch_case(lib.constant(k), {0: lambda: t[0], 4: lambda: t[1]}, default=lambda: t[0] * 0) for k in (4, 3)],
+]
+
+
 @pytest.mark.parametrize("name", sorted(COMPOSED))
 def test_composed_functions(name):
     compare(name, COMPOSED[name], X3)
@@ -290,6 +303,10 @@ GRADIENTS = {
         lib.nn.bias_add(a, b[0]), lib.reverse(a, [1]) * W, lib.roll(a, 1, 1) * W, lib.repeat(a, 2, axis=0),
         lib.norm(a), lib.norm(b, ord=1, axis=1), lib.tensordot(a, b, [[1], [1]]),
         lib.math.reduce_euclidean_norm(a, axis=0))),
+    "higher-order": lambda lib, a, b: (
+        lib.reduce_sum(lib.map_fn(lambda r: r * r * b[0], a) * W) + lib.reduce_sum(lib.scan(lambda c, r: c * r + b[1], a))
+        + lib.reduce_sum(lib.foldr(lambda c, r: c * 0.5 + r * r, a))
+        + lib.reduce_sum(lib.switch_case(lib.constant(1), [lambda: a[0], lambda: a[1] * b[1]]))),
     "sorting": lambda lib, a, b: (lib.reduce_sum(lib.math.top_k(a, 2).values * lib.constant([[1., 2.], [3., 4.]]))
                                   + lib.reduce_sum(lib.sort(a) * W)),
 }

@@ -1,0 +1,160 @@
+"""TensorFlow's higher-order functions: `map_fn`, `scan`, `foldl`, `foldr` (a `while_loop` over the rows,
+writing a `TensorArray`) and `switch_case` (nested `cond`s).
+
+As in TensorFlow, `map_fn`'s output has the structure and dtypes of `elems`
+unless `fn_output_signature` says otherwise, and `scan`'s those of its
+initializer: a different dtype is an error naming the signature to pass. They
+run eagerly and traced, and differentiate through the loop.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from runtime import dtypes, nest
+from runtime.control_flow import cond, while_loop
+from runtime.errors import InvalidArgumentError
+from runtime.ops import array_ops, math_ops
+from runtime.tensor import convert_to_tensor
+from runtime.tensor_array import TensorArray
+
+__all__ = ["map_fn", "scan", "foldl", "foldr", "switch_case"]
+
+
+def _rows(elems, what: str) -> tuple:
+    """The leaves of `elems` as tensors, and their common number of rows (a Python int when known)."""
+    leaves = [convert_to_tensor(e) for e in nest.flatten(elems)]
+    if not leaves:
+        raise ValueError(f"{what}: elems must hold at least one tensor.")
+    for t in leaves:
+        if t.shape.rank == 0:
+            raise InvalidArgumentError(f"{what}: elems must be tensors of rank >= 1, got a scalar.", what)
+    static = [t.shape.dims[0] for t in leaves if t.shape.dims is not None and t.shape.dims[0] is not None]
+    if len(set(static)) > 1:
+        raise InvalidArgumentError(f"{what}: the tensors of elems have different first dimensions {static}.", what)
+    n = static[0] if static and len(static) == len(leaves) else array_ops.shape(leaves[0])[0]
+    return leaves, n
+
+
+def _dtypes_of(signature) -> list:
+    out = []
+    for leaf in nest.flatten(signature):
+        dtype = getattr(leaf, "dtype", leaf)
+        out.append(dtypes.as_dtype(dtype))
+    return out
+
+
+def _written(what: str, arrays: list, i, values, structure, hint: str) -> list:
+    flat = nest.flatten(values)
+    if len(flat) != len(arrays) or not nest.same_structure(structure, values):
+        raise ValueError(f"{what}: fn returned {nest.structure_repr(values)}, but the output structure is "
+                         f"{nest.structure_repr(structure)}. {hint}")
+    out = []
+    for ta, v in zip(arrays, flat):
+        v = convert_to_tensor(v, dtype_hint=ta.dtype)
+        if v.dtype is not ta.dtype:
+            raise TypeError(f"{what}: fn returned a {v.dtype.name} value where the output is {ta.dtype.name}. {hint}")
+        out.append(ta.write(i, v))
+    return out
+
+
+def map_fn(fn: Callable, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
+           infer_shape=True, name=None, fn_output_signature=None):
+    """`fn` applied to each row of `elems` (a tensor or a structure of tensors with the same first dimension),
+    the results stacked."""
+    leaves, n = _rows(elems, "map_fn")
+    signature = fn_output_signature if fn_output_signature is not None else dtype
+    structure = elems if signature is None else signature
+    kinds = [t.dtype for t in leaves] if signature is None else _dtypes_of(signature)
+    hint = "Pass fn_output_signature= with the dtype (or structure of dtypes and TensorSpecs) fn returns."
+
+    def body(i, *arrays):
+        row = nest.pack(elems, [array_ops.gather(t, i) for t in leaves])
+        return (i + 1, *_written("map_fn", list(arrays), i, fn(row), structure, hint))
+
+    _, *arrays = while_loop(lambda i, *_: i < n, body, (0, *[TensorArray(k, size=n) for k in kinds]),
+                            parallel_iterations=parallel_iterations or 10)
+    return nest.pack(structure, [ta.stack() for ta in arrays]) if nest.is_nested(structure) else arrays[0].stack()
+
+
+def scan(fn: Callable, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
+         infer_shape=True, reverse=False, name=None):
+    """The running accumulation `a = fn(a, row)` over the rows of `elems`, each value of `a` stacked; `a` starts
+    at `initializer`, or at the first row (which is then the first output)."""
+    return _accumulate("scan", fn, elems, initializer, reverse, stacked=True)
+
+
+def foldl(fn: Callable, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
+          name=None):
+    """`a = fn(a, row)` over the rows of `elems`, first to last: the final `a`."""
+    return _accumulate("foldl", fn, elems, initializer, False, stacked=False)
+
+
+def foldr(fn: Callable, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
+          name=None):
+    """`a = fn(a, row)` over the rows of `elems`, last to first: the final `a`."""
+    return _accumulate("foldr", fn, elems, initializer, True, stacked=False)
+
+
+def _accumulate(what: str, fn: Callable, elems, initializer, reverse: bool, stacked: bool):
+    leaves, n = _rows(elems, what)
+
+    def row(i):
+        index = n - 1 - i if reverse else i
+        return index, nest.pack(elems, [array_ops.gather(t, index) for t in leaves])
+
+    if initializer is None:
+        start, (_, first) = 1, row(0)
+        accumulator = first
+    else:
+        start, accumulator = 0, nest.map_structure(convert_to_tensor, initializer)
+    structure = accumulator
+    flat = [convert_to_tensor(a) for a in nest.flatten(accumulator)]
+    hint = "fn must return a value with the structure and dtypes of the initializer (or of elems' rows)."
+    arrays = [TensorArray(a.dtype, size=n) for a in flat] if stacked else []
+    if stacked and initializer is None:
+        arrays = [ta.write(n - 1 if reverse else 0, a) for ta, a in zip(arrays, flat)]
+
+    def body(i, acc, *arrays):
+        index, x = row(i)
+        new = fn(nest.pack(structure, list(acc)), x)
+        new_flat = nest.flatten(new)
+        if len(new_flat) != len(flat) or not nest.same_structure(structure, new):
+            raise ValueError(f"{what}: fn returned {nest.structure_repr(new)}, but the accumulator is "
+                             f"{nest.structure_repr(structure)}. {hint}")
+        new_flat = [convert_to_tensor(v, dtype_hint=a.dtype) for v, a in zip(new_flat, flat)]
+        for v, a in zip(new_flat, flat):
+            if v.dtype is not a.dtype:
+                raise TypeError(f"{what}: fn returned a {v.dtype.name} value where the accumulator is "
+                                f"{a.dtype.name}. {hint}")
+        return (i + 1, tuple(new_flat), *(ta.write(index, v) for ta, v in zip(arrays, new_flat)))
+
+    _, final, *arrays = while_loop(lambda i, *_: i < n, body, (start, tuple(flat), *arrays))
+    if not stacked:
+        return nest.pack(structure, list(final))
+    return nest.pack(structure, [ta.stack() for ta in arrays])
+
+
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """The result of `branch_fns[branch_index]()` (a list of functions, a dict or pairs of int keys to
+    functions); `default` for an index no branch has (the last branch when `default` is None)."""
+    if isinstance(branch_fns, dict):
+        pairs = sorted(branch_fns.items())
+    elif branch_fns and all(isinstance(b, (tuple, list)) for b in branch_fns):
+        pairs = sorted((int(k), f) for k, f in branch_fns)
+    else:
+        pairs = list(enumerate(branch_fns))
+    if not pairs:
+        raise ValueError("switch_case: branch_fns must not be empty.")
+    if default is None:
+        default = pairs[-1][1]
+    index = convert_to_tensor(branch_index)
+    if index.dtype not in (dtypes.int32, dtypes.int64) or index.shape.rank not in (0, None):
+        raise TypeError(f"switch_case: branch_index must be a scalar int32 or int64 tensor, got {index.dtype.name} "
+                        f"of shape {index.shape}.")
+
+    def chain(k: int):
+        if k == len(pairs):
+            return default()
+        key, fn = pairs[k]
+        return cond(math_ops.equal(index, math_ops.cast(key, index.dtype)), fn, lambda: chain(k + 1))
+    return chain(0)
