@@ -389,3 +389,33 @@ def test_keras_losses_and_metrics():
         m.update_state(lib.constant([10.]), sample_weight=lib.constant([2.]))
         return m.result()
     compare("metrics.Mean", mean)
+
+
+def test_debugging_assertions_pass_and_fail_where_tensorflows_do():
+    def outcomes(lib):
+        d = lib.debugging
+        x, y, z = lib.constant([1.0, 2.0]), lib.constant([1.0, 2.5]), lib.constant([0.0, float("nan")])
+        checks = [
+            lambda: d.assert_equal(x, x), lambda: d.assert_equal(x, y), lambda: d.assert_greater(y, x),
+            lambda: d.assert_greater_equal(y, x), lambda: d.assert_greater_equal(x, y), lambda: d.assert_less_equal(x, y),
+            lambda: d.assert_less_equal(y, x), lambda: d.assert_none_equal(x, y * 3), lambda: d.assert_none_equal(x, y),
+            lambda: d.assert_positive(x), lambda: d.assert_positive(x - 1), lambda: d.assert_negative(-x),
+            lambda: d.assert_non_negative(x - 1), lambda: d.assert_non_positive(x), lambda: d.assert_near(x, x + 1e-7),
+            lambda: d.assert_near(x, y), lambda: d.assert_near(x, y, atol=0.6), lambda: d.check_numerics(x, "m"),
+            lambda: d.check_numerics(z, "m"), lambda: d.assert_all_finite(x / 0.0, "m"),
+            lambda: d.assert_rank(x, 1), lambda: d.assert_rank(x, 2), lambda: d.assert_rank_at_least(x, 1),
+            lambda: d.assert_rank_at_least(x, 2), lambda: d.assert_rank_in(x, [0, 1]), lambda: d.assert_rank_in(x, [2]),
+            lambda: d.assert_scalar(x), lambda: d.assert_type(x, lib.float32), lambda: d.assert_type(x, lib.int32),
+            lambda: d.assert_integer(x), lambda: d.assert_integer(lib.constant([1])),
+            lambda: None if d.is_numeric_tensor(x) and not d.is_numeric_tensor(x > 0) else 1 / 0,
+        ]
+        found = []
+        for check in checks:
+            try:
+                check()
+                found.append("ok")
+            except Exception as e:        # noqa: BLE001 - which family TensorFlow raises, compared
+                found.append("InvalidArgumentError" if "InvalidArgument" in type(e).__name__ else
+                             "ValueError" if isinstance(e, ValueError) else type(e).__name__)
+        return found
+    compare("tf.debugging outcomes", lambda lib: [np.asarray(outcomes(lib))])
