@@ -154,6 +154,98 @@ def _binary(fn: Callable) -> Callable:
     return lambda x, y: fn(materialised(x), materialised(y))
 
 
+def _where_negative_expm1(x):
+    return jnp.expm1(jnp.minimum(x, 0))
+
+
+def _gelu(x, approximate):
+    if approximate:
+        c = np.sqrt(2.0 / np.pi).astype(x.dtype)
+        return (0.5 * x * (1 + jnp.tanh(c * (x + 0.044715 * x ** 3)))).astype(x.dtype)
+    return (0.5 * x * (1 + jax.scipy.special.erf(x / np.sqrt(2.0).astype(x.dtype)))).astype(x.dtype)
+
+
+def _logsumexp(x, axis=None, keepdims=False):
+    if x.size == 0:
+        return jnp.full(jnp.sum(x, axis=_axis(axis), keepdims=keepdims).shape, -jnp.inf, x.dtype)
+    return jax.scipy.special.logsumexp(x, axis=_axis(axis), keepdims=keepdims).astype(x.dtype)
+
+
+def _pad(x, constant_values, paddings, mode):
+    if not paddings:
+        return x
+    if mode == "CONSTANT":
+        return jnp.pad(x, paddings, mode="constant", constant_values=constant_values)
+    for (before, after), n in zip(paddings, x.shape):   # the kernel's error, while JAX traces (shapes are static)
+        limit = n - 1 if mode == "REFLECT" else n
+        if before > limit or after > limit:
+            raise InvalidArgumentError(f"Pad: paddings {list(paddings)} are too large for shape {x.shape} in "
+                                       f"{mode} mode.", "Pad")
+    return jnp.pad(x, paddings, mode=mode.lower())
+
+
+def _one_hot(indices, depth, on_value, off_value, axis, dtype):
+    rank = jnp.ndim(indices) + 1
+    hot = jnp.expand_dims(indices, axis) == jnp.expand_dims(jnp.arange(depth), tuple(
+        i for i in range(rank) if i != axis % rank))
+    return jnp.where(hot, on_value, off_value).astype(jax_dtype(dtype))
+
+
+def _stable_order(x, axis, descending):
+    """The executor's order (sort_ops._stable_order): stable, and descending with ties in their first order."""
+    if not descending:
+        return jnp.argsort(x, axis=axis, stable=True)
+    n = x.shape[axis]
+    return n - 1 - jnp.flip(jnp.argsort(jnp.flip(x, axis), axis=axis, stable=True), axis)
+
+
+def _sort(x, axis, descending):
+    order = _stable_order(x, axis, descending)
+    return [jnp.take_along_axis(x, order, axis), order.astype(jnp.int32)]
+
+
+def _top_k(x, k, sorted):  # noqa: A002 - TensorFlow's name
+    if k > x.shape[-1]:
+        raise InvalidArgumentError(f"TopKV2: input must have at least k={k} columns, got shape {x.shape}.", "TopKV2")
+    order = _stable_order(x, -1, True)[..., :k]
+    return [jnp.take_along_axis(x, order, -1), order.astype(jnp.int32)]
+
+
+def _take_along_axis_grad(grad, like, indices, axis):
+    out = jnp.zeros_like(like)
+    axis = axis % out.ndim
+    grids = jnp.meshgrid(*[jnp.arange(n) for n in indices.shape], indexing="ij")
+    grids[axis] = indices
+    return out.at[tuple(grids)].set(grad)
+
+
+def _gather_grad(grad, like, indices, axis):
+    moved = jnp.moveaxis(jnp.zeros_like(like), axis, 0)
+    lead = jnp.ndim(indices)
+    rows = jnp.moveaxis(grad, list(range(axis, axis + lead)), list(range(lead)))
+    return jnp.moveaxis(moved.at[indices].add(rows), 0, axis)
+
+
+def _sum_to_shape(grad, like):
+    lead = jnp.ndim(grad) - jnp.ndim(like)
+    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(jnp.shape(like))
+                                      if d == 1 and jnp.shape(grad)[lead + i] != 1)
+    return jnp.sum(grad, axis=axes).reshape(jnp.shape(like)) if axes else grad
+
+
+def _broadcast_like(value, like, axes):
+    if axes is not None:
+        value = jnp.expand_dims(value, tuple(a % jnp.ndim(like) for a in axes))
+    return jnp.broadcast_to(value, jnp.shape(like))
+
+
+def _linspace(start, stop, num, axis):
+    return jnp.linspace(start, stop, num, axis=axis).astype(jnp.result_type(start))
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805
+
+
 LOWERINGS: dict[str, Callable] = {
     "Const": lambda value: value,
     "Identity": materialised,
@@ -173,7 +265,8 @@ LOWERINGS: dict[str, Callable] = {
     "Sin": _unary(jnp.sin), "Cos": _unary(jnp.cos), "Tanh": _unary(jnp.tanh), "Sigmoid": _unary(jax.nn.sigmoid),
     "Floor": _unary(jnp.floor), "Ceil": _unary(jnp.ceil), "Round": _unary(jnp.round),
     "Relu": _unary(jax.nn.relu), "Softplus": _unary(jax.nn.softplus),
-    "Softmax": _unary(jax.nn.softmax), "LogSoftmax": _unary(jax.nn.log_softmax),
+    "Softmax": lambda x, axis: jax.nn.softmax(materialised(x), axis=axis),
+    "LogSoftmax": lambda x, axis: jax.nn.log_softmax(materialised(x), axis=axis),
     "Cast": lambda x, dtype: _cast(materialised(x), dtype),
     "ClipByValue": lambda t, lo, hi: jnp.minimum(jnp.maximum(t, lo), hi),
     "SelectV2": lambda c, x, y: jnp.where(c, x, y),
@@ -207,8 +300,31 @@ LOWERINGS: dict[str, Callable] = {
     "ZerosLike": jnp.zeros_like, "OnesLike": jnp.ones_like,
     "CustomGradient": lambda *values, num_inputs, num_outputs, grad_graph, has_gradient: list(
         values[num_inputs:num_inputs + num_outputs]),
-    "Complex": _binary(lax.complex), "Real": _unary(jnp.real), "Imag": _unary(jnp.imag), "Conj": _unary(jnp.conj),
+    "Complex": _binary(lambda x, y: lax.complex(*jnp.broadcast_arrays(x, y))), "Real": _unary(jnp.real), "Imag": _unary(jnp.imag), "Conj": _unary(jnp.conj),
     "ComplexAbs": _unary(jnp.abs), "Angle": _unary(jnp.angle),
+    "Einsum": lambda *operands, equation: jnp.einsum(equation, *[materialised(o) for o in operands]),
+    "Elu": _unary(lambda x: jnp.where(x > 0, x, _where_negative_expm1(x)).astype(x.dtype)),
+    "Selu": _unary(lambda x: (_SELU_SCALE * jnp.where(x > 0, x, _SELU_ALPHA * _where_negative_expm1(x))).astype(x.dtype)),
+    "Gelu": lambda x, approximate: _gelu(materialised(x), approximate),
+    "Relu6": _unary(lambda x: jnp.clip(x, 0, 6).astype(x.dtype)),
+    "Erf": _unary(lambda x: jax.scipy.special.erf(x).astype(x.dtype)),
+    "L2Loss": _unary(lambda t: (jnp.sum(jnp.square(t)) / 2).astype(t.dtype)),
+    "ReduceLogSumExp": lambda x, axis=None, keepdims=False: _logsumexp(materialised(x), axis, keepdims),
+    "Pad": lambda x, constant_values, paddings, mode: _pad(materialised(x), constant_values, paddings, mode),
+    "OneHot": lambda indices, depth, on_value, off_value, axis, dtype: _one_hot(
+        materialised(indices), depth, on_value, off_value, axis, dtype),
+    "BroadcastTo": lambda x, *s, shape: jnp.broadcast_to(materialised(x), _static(s, shape, "BroadcastTo's shape")),
+    "LinSpace": _linspace,
+    "SplitV": lambda x, sizes, axis: jnp.split(materialised(x), np.cumsum(sizes)[:-1].tolist(), axis=axis),
+    "Sort": lambda x, axis, descending: _sort(materialised(x), axis, descending),
+    "TopKV2": lambda x, k, sorted: _top_k(materialised(x), k, sorted),
+    "TakeAlongAxis": lambda x, indices, axis: jnp.take_along_axis(materialised(x), indices, axis),
+    "TakeAlongAxisGrad": _take_along_axis_grad,
+    "GatherV2Grad": _gather_grad,
+    "StridedSliceGrad": lambda grad, like, *values, spec: jnp.zeros_like(like).at[_key(spec, values)].set(grad),
+    "SumToShape": _sum_to_shape,
+    "BroadcastLike": _broadcast_like,
+    "ReshapeLike": lambda grad, like: jnp.reshape(grad, jnp.shape(like)),
 }
 
 
@@ -240,8 +356,9 @@ class Lowering:
     def lower_op(self, op, inputs: list) -> list:
         self.op = op   # the op being lowered, for a rule's error message
         check = CHECKS.get(op.type)
-        if check is not None:
-            return [check(self, op, *inputs)]
+        if check is not None and checked(op):
+            out = check(self, op, *inputs)
+            return out if op.opdef.multi_output else [out]
         effect = EFFECTS.get(op.type)
         if effect is not None:
             out = effect(self, *inputs, **op.attrs)
@@ -431,7 +548,7 @@ class Checks:
 
     @classmethod
     def of(cls, graph) -> "Checks | None":
-        ops = [op for op in walk(graph) if op.type in CHECKS]
+        ops = [op for op in walk(graph) if op.type in CHECKS and checked(op)]
         if not ops:
             return None
         values = {id(op): [_value_slot(op, t) for t in _reported(op, op.inputs)] for op in ops}
@@ -447,7 +564,10 @@ class Checks:
         reported = iter(values[sum(len(self.values[id(other)]) for other in self.ops[:code - 1]):])
         args = [_as_executor_value(next(reported), t) for t in _reported(op, op.inputs)]
         kernel_inputs = {"CheckDefined": lambda: [None, False], "Raise": lambda: args,
-                         "Assert": lambda: [False, *args], "ExactInt32": lambda: args}[op.type]()
+                         "Assert": lambda: [False, *args], "ExactInt32": lambda: args,
+                         "StridedSlice": lambda: _slice_inputs(op, args),
+                         "GatherV2": lambda: [np.zeros(args[1]), args[0]],
+                         "SparseSoftmaxCrossEntropyWithLogits": lambda: [args[0], np.zeros(args[1])]}[op.type]()
         try:
             op.opdef.kernel(*kernel_inputs, **op.attrs)
         except OpError as error:   # as the executor shows an assertion: where the op was made
@@ -456,8 +576,76 @@ class Checks:
 
 
 def _reported(op, inputs: list) -> list:
-    """The inputs a failed check reports: a Raise's tensor arguments, an Assert's data, ExactInt32's operands."""
+    """What a failed check reports (tensors of the graph, or `_Shape`s): a Raise's tensor arguments, an Assert's
+    data, ExactInt32's operands; an index check's indices and the shape they index."""
+    if op.type == "StridedSlice":
+        return [inputs[1 + k] for k in _int_slots(op)] + [_Shape(inputs[0])]
+    if op.type in ("GatherV2", "SparseSoftmaxCrossEntropyWithLogits"):
+        indexed = inputs[0] if op.type == "GatherV2" else inputs[1]
+        return [inputs[1] if op.type == "GatherV2" else inputs[0], _Shape(indexed)]
     return {"CheckDefined": [], "Raise": list(inputs), "Assert": list(inputs[1:]), "ExactInt32": list(inputs)}[op.type]
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """A reported value that is no tensor of the graph: the shape of `of` (a rank-1 int32 value)."""
+
+    of: object
+
+    @property
+    def dtype(self):
+        from runtime import dtypes
+        return dtypes.int32
+
+    @property
+    def shape(self):
+        from runtime.shape import TensorShape
+        if self.of.shape.rank is None:
+            return TensorShape(None)
+        return TensorShape([self.of.shape.rank])
+
+
+def _key_items(op) -> list:
+    spec = op.attrs["spec"]
+    return list(spec) if isinstance(spec, tuple) and not (spec and spec[0] in ("slice", "$")) else [spec]
+
+
+def _int_slots(op) -> list:
+    """The slot numbers of the scalar tensor indices in a StridedSlice's key (not a slice's bounds, which clamp
+    as Python's do): each is checked to be in range, as the executor's kernel checks it."""
+    return [k[1] for k in _key_items(op) if _is_int_slot(k)]
+
+
+def _int_slot_axes(op, rank: int) -> list:
+    """(slot number, the axis it indexes) of each of `_int_slots(op)`, for a tensor of `rank`."""
+    key, found, axis = _key_items(op), [], 0
+    for i, k in enumerate(key):
+        if k == "...":
+            axis = rank - sum(1 for later in key[i + 1:] if later is not None)
+        elif k is not None:
+            if _is_int_slot(k):
+                found.append((k[1], axis))
+            axis += 1
+    return found
+
+
+def _is_int_slot(k) -> bool:
+    return isinstance(k, tuple) and len(k) == 2 and k[0] == "$"
+
+
+def checked(op) -> bool:
+    """Whether `op`, of a type CHECKS has a rule for, needs its check (a StridedSlice only with a tensor index)."""
+    return op.type != "StridedSlice" or bool(_int_slots(op))
+
+
+def _slice_inputs(op, args: list) -> list:
+    """The executor kernel's inputs that raise its error: zeros of the reported shape, the reported indices in
+    their slots (0 for a slice's bounds, which never raise)."""
+    slots = _int_slots(op)
+    values = [0] * (len(op.inputs) - 1)
+    for k, value in zip(slots, args):
+        values[k] = value
+    return [np.zeros(tuple(int(d) for d in args[len(slots)])), *values]
 
 
 def _value_slot(op, tensor) -> Slot:
@@ -547,9 +735,47 @@ def _exact_int32(lowering: Lowering, op, *values):
     return result
 
 
+def _checked_slice(lowering: Lowering, op, x, *index_values):
+    """A StridedSlice with tensor indices: XLA clamps an index out of range, the executor raises, so each one is
+    checked (`-n <= i < n`), reporting the indices and the shape."""
+    lazy = isinstance(x, LazyRange) and len(_key_items(op)) == 1   # `r[i]` of a range with traced bounds
+    shape = jnp.reshape(x.length(), (1,)) if lazy else jnp.asarray(materialised(x).shape)
+    if not lazy:
+        x = materialised(x)
+    fails = jnp.asarray(False)
+    slots = _int_slot_axes(op, 1 if lazy else x.ndim)
+    for k, axis in slots:
+        i, n = index_values[k], shape[axis]
+        fails = fails | (i < -n) | (i >= n)
+    _failing(lowering, op, fails, [index_values[k] for k, _ in slots] + [shape.astype(jnp.int32)])
+    return _strided_slice(x, *index_values, spec=op.attrs["spec"])
+
+
+def _checked_gather(lowering: Lowering, op, params, indices):
+    params = materialised(params)
+    axis = op.attrs["axis"]
+    n = params.shape[axis]
+    _failing(lowering, op, jnp.any((indices < 0) | (indices >= n)), [indices, jnp.asarray(params.shape, jnp.int32)])
+    return jnp.take(params, indices, axis=axis)
+
+
+def _checked_sparse_xent(lowering: Lowering, op, labels, logits):
+    n = logits.shape[-1]
+    _failing(lowering, op, jnp.any((labels < 0) | (labels >= n)), [labels, jnp.asarray(logits.shape, jnp.int32)])
+    log_p = jax.nn.log_softmax(logits, axis=-1)
+    index = jnp.clip(labels, 0, n - 1)[..., None]
+    loss = -jnp.take_along_axis(log_p, index, -1)[..., 0]
+    backprop = jnp.exp(log_p)
+    backprop = jnp.where(jnp.arange(n) == index, backprop - 1, backprop)
+    return [loss.astype(logits.dtype), backprop.astype(logits.dtype)]
+
+
 CHECKS: dict[str, Callable] = {   # rule(lowering, op, *inputs): they number themselves by their op
     "CheckDefined": _check_defined,
     "Raise": _raise,
     "Assert": _assert,
     "ExactInt32": _exact_int32,
+    "StridedSlice": _checked_slice,     # with a tensor index: range-checked (`checked`)
+    "GatherV2": _checked_gather,
+    "SparseSoftmaxCrossEntropyWithLogits": _checked_sparse_xent,
 }

@@ -53,8 +53,38 @@ def complex_numbers(a, b):
     return tf.abs(w) + tf.math.angle(z), tf.math.real(w), tf.math.imag(w)
 
 
+def array_ops(x, idx):
+    return (tf.gather(x, idx), tf.gather(x, idx, axis=1), tf.one_hot(idx, 4), tf.one_hot(idx, 3, 5.0, -1.0, axis=0),
+            tf.pad(x, [[1, 0], [0, 2]]), tf.pad(x, [[1, 1], [1, 0]], mode="REFLECT"),
+            tf.pad(x, [[0, 1], [2, 1]], mode="SYMMETRIC", constant_values=0.0), tf.broadcast_to(x[0], [4, 3]),
+            tf.linspace(0.0, 1.0, 5), *tf.split(x, [1, 2], axis=1), tf.einsum("ij,kj->ik", x, x),
+            tf.sort(x, direction="DESCENDING"), tf.argsort(x % 2.0, stable=True), *tf.math.top_k(x, 2),
+            tf.roll(x, 1, 1), tf.repeat(x, 2, axis=0))
+
+
+def nn_ops(x, labels):
+    return (tf.nn.softmax(x, axis=0), tf.nn.log_softmax(x), tf.nn.elu(x), tf.nn.selu(x), tf.nn.gelu(x),
+            tf.nn.gelu(x, approximate=True), tf.nn.relu6(x * 4), tf.math.erf(x), tf.nn.l2_loss(x),
+            tf.reduce_logsumexp(x, axis=1), tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=x),
+            tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.sigmoid(x), logits=x))
+
+
+def gradients(x, idx):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = (tf.reduce_sum(tf.gather(x, idx) * 2.0) + tf.reduce_sum(x[1] * x[0, 2]) + tf.reduce_sum(x + x[0])
+             + tf.reduce_sum(tf.sort(x) * tf.range(3.0)) + tf.reduce_sum(tf.math.top_k(x, 2).values)
+             + tf.reduce_sum(tf.nn.softmax(x) * x) + tf.reduce_sum(tf.reshape(x, [3, 2]) ** 2.0))
+    return tape.gradient(y, x)
+
+
+def indexes(x, i, j, n):
+    return x[i], x[-1, j], x[..., j], x[i, 1:], tf.range(n)[i], tf.gather(x, [i, 0])
+
+
 RNG = np.random.default_rng(0)
 MAT = tf.constant(RNG.standard_normal((3, 3)), tf.float32)
+X23 = tf.constant([[0.5, -1.2, 2.0], [3.0, 0.0, -0.7]])
 PROGRAMS = [
     (arithmetic, (tf.constant([1.5, -2.0]), tf.constant([3.0, 0.25]))),
     (integer_ops, (tf.constant([7, -7, 9]), tf.constant([2, 3, -4]))),
@@ -70,12 +100,45 @@ PROGRAMS = [
     (fizzbuzz, (tf.constant(31),)),
     (nested_functions, (tf.zeros([1, 3]), tf.constant(RNG.standard_normal((3, 1, 3)), tf.float32), MAT)),
     (complex_numbers, (tf.constant([1.5, -2.0]), tf.constant([0.5, 3.0]))),
+    (array_ops, (X23, tf.constant([1, 0, 1]))),
+    (nn_ops, (X23, tf.constant([2, 0]))),
+    (gradients, (X23, tf.constant([1, 1, 0]))),
+    (indexes, (X23, tf.constant(1), tf.constant(-3), tf.constant(4))),
 ]
 IDS = [f"{fn.__name__}-{i}" for i, (fn, _) in enumerate(PROGRAMS)]
 
 
 def _numpy(result):
     return [np.asarray(r) for r in (result if isinstance(result, (tuple, list)) else [result])]
+
+
+@pytest.mark.parametrize("args", [
+    (tf.constant(2), tf.constant(0), tf.constant(4)),      # x[2] of 2 rows
+    (tf.constant(-3), tf.constant(0), tf.constant(4)),
+    (tf.constant(0), tf.constant(3), tf.constant(4)),      # x[-1, 3] of 3 columns
+    (tf.constant(1), tf.constant(-4), tf.constant(4)),
+    (tf.constant(1), tf.constant(0), tf.constant(1)),      # tf.range(1)[1]
+])
+def test_an_index_out_of_range_is_the_executors_error_not_a_clamped_value(args):
+    # XLA clamps an index out of range: x[5] of 3 items gave the last item under jit_compile, silently, where the
+    # executor raises; each tensor index (and gather's, and sparse_softmax_cross_entropy's labels) is now a check
+    with pytest.raises(tf.errors.InvalidArgumentError) as expected:
+        tf.function(indexes)(X23, *args)
+    with pytest.raises(tf.errors.InvalidArgumentError) as got:
+        tf.function(indexes, jit_compile=True)(X23, *args)
+    assert str(got.value).split("\n")[0] == str(expected.value).split("\n")[0]
+
+
+@pytest.mark.parametrize("fn, args", [
+    (lambda x, idx: tf.gather(x, idx, axis=1), (X23, tf.constant([0, 3]))),
+    (lambda x, labels: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=x), (X23, tf.constant([1, 3]))),
+])
+def test_gather_and_label_out_of_range_are_the_executors_errors(fn, args):
+    with pytest.raises(tf.errors.InvalidArgumentError) as expected:
+        tf.function(fn)(*args)
+    with pytest.raises(tf.errors.InvalidArgumentError) as got:
+        tf.function(fn, jit_compile=True)(*args)
+    assert str(got.value).split("\n")[0] == str(expected.value).split("\n")[0]
 
 
 @pytest.mark.parametrize("fn, args", PROGRAMS, ids=IDS)
