@@ -28,7 +28,7 @@ from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_
                                   square, subtract, tanh, truediv)
 from runtime.ops.complex_ops import complex  # noqa: A004
 from runtime.ops.script_ops import py_function
-from runtime import debugging, math, nn, random, strings
+from runtime import bitwise, debugging, math, nn, random, strings
 from runtime.variables import Variable
 from runtime.autodiff import GradientTape, custom_gradient
 from runtime.ops import gradients as _gradients  # noqa: F401  (attaches the gradient table's rules to the ops)

@@ -497,6 +497,8 @@ MAPPINGS: dict[str, Callable] = {
     "Equal": _simple("Equal"), "NotEqual": _not("Equal"), "Less": _simple("Less"),
     "LessEqual": _simple("LessOrEqual"), "Greater": _simple("Greater"), "GreaterEqual": _simple("GreaterOrEqual"),
     "LogicalAnd": _simple("And"), "LogicalOr": _simple("Or"), "LogicalXor": _simple("Xor"),
+    "BitwiseAnd": _simple("BitwiseAnd"), "BitwiseOr": _simple("BitwiseOr"), "BitwiseXor": _simple("BitwiseXor"),
+    "Invert": _simple("BitwiseNot"),
     "LogicalNot": _simple("Not"),
     "Neg": _simple("Neg"), "Abs": _simple("Abs"), "Sign": _simple("Sign"), "Square": _square,
     "Sqrt": _simple("Sqrt"), "Rsqrt": _rsqrt, "Reciprocal": _simple("Reciprocal"), "Exp": _simple("Exp"),

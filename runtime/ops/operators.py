@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops import indexing, math_ops
+from runtime.ops import bitwise_ops, indexing, math_ops
 from runtime.tensor import Tensor
 
 
@@ -17,18 +17,24 @@ def _swap(fn):
     return lambda x, y: fn(y, x)
 
 
-def _logical(logical_fn):
+def _logical(logical_fn, bitwise_fn):
+    """`&`, `|` or `^`: the logical op on bools, the bitwise op on integers (as TensorFlow's)."""
     def operator(x, y):
-        if getattr(x, "dtype", None) is not dtypes.bool and getattr(y, "dtype", None) is not dtypes.bool:
-            raise InvalidArgumentError("&, | and ^ are defined on bool tensors only; compare first (x > 0).")
-        return logical_fn(x, y)
+        kinds = [getattr(v, "dtype", None) for v in (x, y)]
+        if dtypes.bool in kinds:
+            return logical_fn(x, y)
+        if any(k is not None and k.is_integer for k in kinds):
+            return bitwise_fn(x, y)
+        raise InvalidArgumentError("&, | and ^ are defined on bool and integer tensors; compare first (x > 0).")
     return operator
 
 
 def _invert(x):
-    if x.dtype is not dtypes.bool:
-        raise InvalidArgumentError("~ is defined on bool tensors only; use runtime.logical_not on a comparison.")
-    return math_ops.logical_not(x)
+    if x.dtype is dtypes.bool:
+        return math_ops.logical_not(x)
+    if x.dtype.is_integer:
+        return bitwise_ops.invert(x)
+    raise InvalidArgumentError("~ is defined on bool and integer tensors; use runtime.logical_not on a comparison.")
 
 
 OPERATORS = {
@@ -43,9 +49,12 @@ OPERATORS = {
     "__lt__": math_ops.less, "__le__": math_ops.less_equal,
     "__gt__": math_ops.greater, "__ge__": math_ops.greater_equal,
     "__eq__": math_ops.equal, "__ne__": math_ops.not_equal,
-    "__and__": _logical(math_ops.logical_and), "__rand__": _swap(_logical(math_ops.logical_and)),
-    "__or__": _logical(math_ops.logical_or), "__ror__": _swap(_logical(math_ops.logical_or)),
-    "__xor__": _logical(math_ops.logical_xor), "__rxor__": _swap(_logical(math_ops.logical_xor)),
+    "__and__": _logical(math_ops.logical_and, bitwise_ops.bitwise_and),
+    "__rand__": _swap(_logical(math_ops.logical_and, bitwise_ops.bitwise_and)),
+    "__or__": _logical(math_ops.logical_or, bitwise_ops.bitwise_or),
+    "__ror__": _swap(_logical(math_ops.logical_or, bitwise_ops.bitwise_or)),
+    "__xor__": _logical(math_ops.logical_xor, bitwise_ops.bitwise_xor),
+    "__rxor__": _swap(_logical(math_ops.logical_xor, bitwise_ops.bitwise_xor)),
     "__neg__": math_ops.negative, "__abs__": math_ops.abs, "__invert__": _invert,
     "__pos__": lambda x: x,
     "__getitem__": indexing.getitem,

@@ -22,7 +22,6 @@ REFUSED = {
     "bool arithmetic": "a Python bool with a number tensor, or a Python number with a bool tensor (TensorFlow: "
                        "`bool_tensor * 2` is a logical and, `2 * bool_tensor` a TypeError): the runtime never "
                        "converts dtypes implicitly (cast it)",
-    "bitwise": "& | ^ ~ on integer tensors (TensorFlow: bitwise ops): not in the runtime yet",
 }
 
 
@@ -129,20 +128,18 @@ OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": opera
 def test_python_operators_on_tensors(symbol):
     op = OPERATORS[symbol]
     for dtype in DTYPES:
-        bitwise = symbol in "&|^" and dtype != "bool"
-        why = "bitwise" if bitwise else None
+        why = None
         x, y = _array(dtype, (4,)), _array(dtype, (4,))
         compare(f"{dtype} {symbol} {dtype}", lambda lib, a, b: op(a, b), x, y, refused=why)
         for scalar in [2, -3, 0, 2.5, True]:
-            scalar_why = why or ("bool arithmetic" if (scalar is True) != (dtype == "bool") and symbol not in "&|^"
-                                 else None)
+            scalar_why = why or ("bool arithmetic" if (scalar is True) != (dtype == "bool") else None)
             compare(f"{dtype} {symbol} {scalar!r}", lambda lib, a, s: op(a, s), x, scalar, refused=scalar_why)
             compare(f"{scalar!r} {symbol} {dtype}", lambda lib, a, s: op(s, a), x, scalar, refused=scalar_why)
     if symbol == "&":
         for dtype in DTYPES:
             compare(f"-{dtype}", lambda lib, a: -a, _array(dtype, (4,)))
             compare(f"abs {dtype}", lambda lib, a: abs(a), _array(dtype, (4,)))
-            compare(f"~{dtype}", lambda lib, a: ~a, _array(dtype, (4,)), refused=None if dtype == "bool" else "bitwise")
+            compare(f"~{dtype}", lambda lib, a: ~a, _array(dtype, (4,)))
 
 
 REDUCTIONS = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any", "reduce_all",
@@ -243,7 +240,12 @@ COMPOSED = {          # runtime/ops/composites.py: TensorFlow functions written 
                                  lib.tensordot(t, t, [[1, 2], [1, 2]]), lib.tensordot(t[0], t[1], 1),
                                  lib.tensordot(t[0], t[1], [[0], [0]]), lib.tensordot(t[0, 0], t[1, 1], 0),
                                  *lib.identity_n([t, t[0]]), lib.ensure_shape(t, [2, None, 4]),
-                                 int(lib.is_tensor(t)) + 2 * int(lib.is_tensor(3)), lib.get_static_value(t[0])],
+                                 int(lib.is_tensor(t)) + 2 * int(lib.is_tensor(3)), lib.get_static_value(t[0]),
+                                 *[f(lib.cast(t, d), lib.constant(k, d)) for d in (lib.int32, lib.int64) for k in (3, -6)
+                                   for f in (lib.bitwise.bitwise_and, lib.bitwise.bitwise_or, lib.bitwise.bitwise_xor,
+                                             lambda a, b: lib.bitwise.left_shift(a, b % 5),
+                                             lambda a, b: lib.bitwise.right_shift(a, b % 5))],
+                                 lib.bitwise.invert(lib.cast(t, lib.int32))],
 }
 
 

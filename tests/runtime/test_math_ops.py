@@ -150,8 +150,17 @@ def test_logical_ops_and_operators_on_bools():
     assert (a | b).numpy().tolist() == [True, True]
     assert (a ^ b).numpy().tolist() == [False, True]
     assert (~a).numpy().tolist() == [False, True]
-    with pytest.raises(InvalidArgumentError, match="bool"):
-        tf.constant(1) & tf.constant(2)
+    # on integers they are TensorFlow's bitwise ops (they were refused); on floats an error
+    i, j = tf.constant([5, -3, 12]), tf.constant([3, 6, -1])
+    assert (i & j).numpy().tolist() == [5 & 3, -3 & 6, 12 & -1]
+    assert (i | 2).numpy().tolist() == [5 | 2, -3 | 2, 12 | 2] and (6 ^ i).numpy().tolist() == [6 ^ 5, 6 ^ -3, 6 ^ 12]
+    assert (~i).numpy().tolist() == [~5, ~-3, ~12]
+    assert tf.bitwise.left_shift(i, 2).numpy().tolist() == [20, -12, 48]
+    assert tf.bitwise.right_shift(i, 1).numpy().tolist() == [2, -2, 6]
+    with pytest.raises(InvalidArgumentError, match="bool and integer"):
+        tf.constant(1.0) & tf.constant(2.0)
+    with pytest.raises(InvalidArgumentError, match="integer tensors"):
+        tf.bitwise.bitwise_and(tf.constant(1.0), tf.constant(2.0))
 
 
 def test_clip_by_value_and_where():

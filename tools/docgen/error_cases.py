@@ -344,9 +344,9 @@ CASES = [
         "@tf.function\ndef with_default(x):\n    return tf.cast(x, tf.float32) or 2.5\n"),
     ErrorCase(
         "`DTypeNotAllowedError` (runtime): arithmetic or ordering on bool tensors",
-        "`+ - * / // % **`, `maximum`, `minimum`, `matmul` and `< <= > >=` are not defined on bool "
-        "tensors, as in TensorFlow (Python would count `True` as 1). It is a `TypeError` and an "
-        "`InvalidArgumentError`.",
+        "`+ - / // % **`, `maximum`, `minimum`, `matmul` and `< <= > >=` are not defined on bool "
+        "tensors, as in TensorFlow (Python would count `True` as 1; `*` of bools is their logical and, as "
+        "TensorFlow's). It is a `TypeError` and an `InvalidArgumentError`.",
         "@tf.function\ndef count_positive(x):\n    return (x > 0) + (x > 2)\n",
         "count_positive(tf.constant(3))",
         "cast the comparisons to a number first.",
