@@ -303,11 +303,13 @@ LOWERINGS: dict[str, Callable] = {
     "ZerosLike": jnp.zeros_like, "OnesLike": jnp.ones_like,
     "CustomGradient": lambda *values, num_inputs, num_outputs, grad_graph, has_gradient: list(
         values[num_inputs:num_inputs + num_outputs]),
-    "Complex": _binary(lambda x, y: lax.complex(*jnp.broadcast_arrays(x, y))), "Real": _unary(jnp.real), "Imag": _unary(jnp.imag), "Conj": _unary(jnp.conj),
+    "Complex": _binary(lambda x, y: lax.complex(*jnp.broadcast_arrays(x, y))),
+    "Real": _unary(jnp.real), "Imag": _unary(jnp.imag), "Conj": _unary(jnp.conj),
     "ComplexAbs": _unary(jnp.abs), "Angle": _unary(jnp.angle),
     "Einsum": lambda *operands, equation: jnp.einsum(equation, *[materialised(o) for o in operands]),
     "Elu": _unary(lambda x: jnp.where(x > 0, x, _where_negative_expm1(x)).astype(x.dtype)),
-    "Selu": _unary(lambda x: (_SELU_SCALE * jnp.where(x > 0, x, _SELU_ALPHA * _where_negative_expm1(x))).astype(x.dtype)),
+    "Selu": _unary(lambda x: (_SELU_SCALE * jnp.where(x > 0, x, _SELU_ALPHA * _where_negative_expm1(x)))
+                   .astype(x.dtype)),
     "Gelu": lambda x, approximate: _gelu(materialised(x), approximate),
     "Relu6": _unary(lambda x: jnp.clip(x, 0, 6).astype(x.dtype)),
     "Erf": _unary(lambda x: jax.scipy.special.erf(x).astype(x.dtype)),
