@@ -421,3 +421,219 @@ def test_debugging_assertions_pass_and_fail_where_tensorflows_do():
                              "ValueError" if isinstance(e, ValueError) else type(e).__name__)
         return found
     compare("tf.debugging outcomes", lambda lib: [np.asarray(outcomes(lib))])
+
+
+def _tape_cases():
+    """GradientTape's rules, as TensorFlow applies them: (name, program of `lib`)."""
+    cases = []
+
+    def case(lib):
+        x = lib.constant(3)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = x * x
+        return t.gradient(y, x)
+    cases.append(('int source', case))
+
+    def case(lib):
+        x = lib.constant(3.0)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = x * x
+        t.gradient(y, x)
+        return t.gradient(y, x)
+    cases.append(('twice non persistent', case))
+
+    def case(lib):
+        x = lib.constant(3.0)
+        z = lib.constant(1.0)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = x * x
+        return t.gradient(y, [x, z], unconnected_gradients="zero")
+    cases.append(('unconnected zero', case))
+
+    def case(lib):
+        x = lib.constant(3.0)
+        z = lib.constant(1.0)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = x * x
+        return t.gradient(y, [x, z])
+    cases.append(('unconnected none', case))
+
+    def case(lib):
+        v = lib.Variable(2.0)
+        with lib.GradientTape(watch_accessed_variables=False) as t:
+            y = v * v
+        return t.gradient(y, v)
+    cases.append(('no watch accessed', case))
+
+    def case(lib):
+        x = lib.constant([1.0, 2.0])
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = [x * 2, lib.reduce_sum(x * x)]
+        return t.gradient(y, x)
+    cases.append(('list target', case))
+
+    def case(lib):
+        x = lib.constant([1.0, 2.0])
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = {"a": x * 2, "b": x * x}
+        return t.gradient(y, {"p": x, "q": [x]})
+    cases.append(('dict target/sources', case))
+
+    def case(lib):
+        v = lib.Variable(2.0)
+        @lib.function
+        def f(): return v * v * 3
+        with lib.GradientTape() as t:
+            y = f()
+        return t.gradient(y, v)
+    cases.append(('var in function', case))
+
+    def case(lib):
+        x = lib.constant(2.0)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.cast(x, lib.int32) * 2
+        return t.gradient(y, x)
+    cases.append(('through int cast', case))
+
+    def case(lib):
+        x = lib.constant(2.0)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.cast(x, lib.float64) * 3.0
+        return t.gradient(y, x)
+    cases.append(('through f64 cast', case))
+
+    def case(lib):
+        x = lib.constant([1.0, 2.0])
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = x * 3
+        return t.gradient(y, x, output_gradients=lib.constant([1.0, -1.0]))
+    cases.append(('output_gradients', case))
+
+    def case(lib):
+        x = lib.constant(2.0)
+        with lib.GradientTape(persistent=True) as t:
+            t.watch(x)
+            y = x ** 3
+            g = t.gradient(y, x)
+        return [g, t.gradient(g, x) if g is not None else None]
+    cases.append(('gradient inside persistent', case))
+
+    def case(lib):
+        x = lib.Variable(2.0, trainable=False)
+        with lib.GradientTape() as t:
+            y = x * x
+        return t.gradient(y, x)
+    cases.append(('non trainable var', case))
+
+    def case(lib):
+        x = lib.constant(2.0)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.stop_gradient(x) * x
+        return t.gradient(y, x)
+    cases.append(('stop_gradient', case))
+
+    def case(lib):
+        x = lib.constant([[1.0, 2.0], [3.0, 4.0]])
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = x[0, 1] * 2 + x[1][0]
+        return t.gradient(y, x)
+    cases.append(('slices', case))
+
+    def case(lib):
+        x = lib.constant(2.0)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * x), [0, lib.constant(1.0)])[1]
+        return t.gradient(y, x)
+    cases.append(('while_loop', case))
+
+    def case(lib):
+        x = lib.constant(2.0)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.cond(x > 1, lambda: x * x, lambda: x)
+        return t.gradient(y, x)
+    cases.append(('cond', case))
+
+    def case(lib):
+        x = lib.constant([1.0, 2.0, 3.0])
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.reduce_max(x * lib.constant([1.0, 3.0, 1.0]))
+        return t.gradient(y, x)
+    cases.append(('reduce_max', case))
+
+    def case(lib):
+        x = lib.constant(0.0)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.sqrt(x)
+        return t.gradient(y, x)
+    cases.append(('sqrt 0', case))
+
+    def case(lib):
+        x = lib.constant([0.0, 0.0])
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.norm(x)
+        return t.gradient(y, x)
+    cases.append(('norm at 0', case))
+
+    def case(lib):
+        x = lib.constant([0.0, 4.0])
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.reduce_sum(lib.math.divide_no_nan(x, x))
+        return t.gradient(y, x)
+    cases.append(('divide_no_nan 0', case))
+
+    def case(lib):
+        x = lib.constant([1.0, 1.0, 1.0])
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.math.reduce_std(x)
+        return t.gradient(y, x)
+    cases.append(('reduce_std const', case))
+
+    def case(lib):
+        x = lib.constant(2.0)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.constant(5.0)
+        return t.gradient(y, x)
+    cases.append(('unconnected target', case))
+    return cases
+
+
+
+
+@pytest.mark.parametrize("name, program", _tape_cases(), ids=[n for n, _ in _tape_cases()])
+def test_gradient_tape_rules_are_tensorflows(name, program):
+    # int sources, a second gradient of a non-persistent tape, unconnected gradients, watch_accessed_variables,
+    # structured targets and sources, Variables read in a function, casts, stop_gradient, loops and branches
+    def outcome(lib):
+        try:
+            found = program(lib)
+        except Exception as e:        # noqa: BLE001 - which family TensorFlow raises, compared
+            return ["raised " + ("InvalidArgumentError" if "InvalidArgument" in type(e).__name__ else type(e).__name__)]
+        return ["ok", *_tape_values(found)]
+    compare(name, lambda lib: [np.asarray(str(v)) if isinstance(v, str) else v for v in outcome(lib)])
+
+
+def _tape_values(found):
+    if isinstance(found, dict):
+        return [v for k in sorted(found) for v in _tape_values(found[k])]
+    if isinstance(found, (list, tuple)):
+        return [v for item in found for v in _tape_values(item)]
+    return [np.asarray("None")] if found is None else [found]
