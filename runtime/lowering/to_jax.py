@@ -572,7 +572,9 @@ class Checks:
                          "Assert": lambda: [False, *args], "ExactInt32": lambda: args,
                          "StridedSlice": lambda: _slice_inputs(op, args),
                          "GatherV2": lambda: [np.zeros(args[1]), args[0]],
-                         "SparseSoftmaxCrossEntropyWithLogits": lambda: [args[0], np.zeros(args[1])]}[op.type]()
+                         "SparseSoftmaxCrossEntropyWithLogits": lambda: [args[0], np.zeros(args[1])],
+                         "GatherNd": lambda: [np.zeros(args[1]), args[0]],
+                         "ScatterNd": lambda: [args[0], np.zeros(args[0].shape[:-1]), list(args[1])]}[op.type]()
         try:
             op.opdef.kernel(*kernel_inputs, **op.attrs)
         except OpError as error:   # as the executor shows an assertion: where the op was made
@@ -585,6 +587,10 @@ def _reported(op, inputs: list) -> list:
     data, ExactInt32's operands; an index check's indices and the shape they index."""
     if op.type == "StridedSlice":
         return [inputs[1 + k] for k in _int_slots(op)] + [_Shape(inputs[0])]
+    if op.type == "GatherNd":
+        return [inputs[1], _Shape(inputs[0])]
+    if op.type == "ScatterNd":
+        return [inputs[0], _Shape(op.outputs[0])]
     if op.type in ("GatherV2", "SparseSoftmaxCrossEntropyWithLogits"):
         indexed = inputs[0] if op.type == "GatherV2" else inputs[1]
         return [inputs[1] if op.type == "GatherV2" else inputs[0], _Shape(indexed)]
@@ -775,6 +781,22 @@ def _checked_sparse_xent(lowering: Lowering, op, labels, logits):
     return [loss.astype(logits.dtype), backprop.astype(logits.dtype)]
 
 
+def _nd_fails(indices, shape):
+    return jnp.any((indices < 0) | (indices >= jnp.asarray(shape[:indices.shape[-1]])))
+
+
+def _checked_gather_nd(lowering: Lowering, op, params, indices):
+    params = materialised(params)
+    _failing(lowering, op, _nd_fails(indices, params.shape), [indices, jnp.asarray(params.shape, jnp.int32)])
+    return params[tuple(jnp.moveaxis(indices, -1, 0))]
+
+
+def _checked_scatter_nd(lowering: Lowering, op, indices, updates):
+    shape = tuple(op.attrs["shape"])
+    _failing(lowering, op, _nd_fails(indices, shape), [indices, jnp.asarray(shape, jnp.int32)])
+    return jnp.zeros(shape, updates.dtype).at[tuple(jnp.moveaxis(indices, -1, 0))].add(updates)
+
+
 CHECKS: dict[str, Callable] = {   # rule(lowering, op, *inputs): they number themselves by their op
     "CheckDefined": _check_defined,
     "Raise": _raise,
@@ -783,4 +805,6 @@ CHECKS: dict[str, Callable] = {   # rule(lowering, op, *inputs): they number the
     "StridedSlice": _checked_slice,     # with a tensor index: range-checked (`checked`)
     "GatherV2": _checked_gather,
     "SparseSoftmaxCrossEntropyWithLogits": _checked_sparse_xent,
+    "GatherNd": _checked_gather_nd,
+    "ScatterNd": _checked_scatter_nd,
 }

@@ -268,6 +268,16 @@ def _gather(g, params, indices, axis):
     return g.node("Gather", params, indices, axis=int(axis))
 
 
+def _gather_nd(g, params, indices):
+    return g.node("GatherND", params, g.cast(indices, dtypes.int64))
+
+
+def _scatter_nd(g, indices, updates, shape):
+    zeros = g.node("ConstantOfShape", g.ints(shape),
+                   value=numpy_helper.from_array(np.zeros(1, g.op.outputs[0].dtype.as_numpy_dtype)))
+    return g.node("ScatterND", zeros, g.cast(indices, dtypes.int64), updates, reduction="add")
+
+
 def _einsum(g, *operands, equation):
     return g.node("Einsum", *operands, equation=equation)
 
@@ -515,7 +525,7 @@ MAPPINGS: dict[str, Callable] = {
     "Any": _boolean_reduction("ReduceMax"), "All": _boolean_reduction("ReduceMin"),
     "ArgMax": _arg("ArgMax"), "ArgMin": _arg("ArgMin"), "Cumsum": _cumsum,
     "Shape": _shape, "Size": _size, "Rank": _rank,
-    "Range": _range, "StridedSlice": _strided_slice, "GatherV2": _gather,
+    "Range": _range, "StridedSlice": _strided_slice, "GatherV2": _gather, "GatherNd": _gather_nd, "ScatterNd": _scatter_nd,
     "Reshape": _reshape, "Transpose": lambda g, x, perm: g.node("Transpose", x, perm=list(perm)),
     "ExpandDims": _expand_dims, "Squeeze": _squeeze, "ConcatV2": _concat, "Pack": _pack, "Unpack": _unpack,
     "Tile": _tile, "Fill": _fill, "BroadcastTo": _broadcast_to, "Eye": _eye,

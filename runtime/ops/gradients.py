@@ -31,6 +31,7 @@ from runtime.ops import control_flow_gradients, indexing
 from runtime.ops import extra_array_ops as X
 from runtime.ops import extra_math as EM
 from runtime.ops import math_ops as M
+from runtime.ops import nd_ops as ND
 from runtime.ops import nn_ops as NN
 from runtime.ops import script_ops
 from runtime.ops import sort_ops as S
@@ -530,6 +531,9 @@ RULES = {
     "Pack": _stack,
     "StridedSlice": _strided_slice,
     "GatherV2": _gather,
+    "GatherNd": lambda grad, inputs, output: (
+        apply(ND.SCATTER_ND, inputs[1], grad, shape=_static_dims(inputs[0], "the gradient of gather_nd")), None),
+    "ScatterNd": lambda grad, inputs, output, shape: (None, apply(ND.GATHER_ND, grad, inputs[0])),
     "Tile": _tile,
     "Cumsum": _cumsum,
     "Unpack": _unstack,

@@ -249,6 +249,12 @@ COMPOSED = {          # runtime/ops/composites.py: TensorFlow functions written 
 }
 
 
+COMPOSED["nd"] = lambda lib, t: [
+    lib.gather_nd(t, [[1, 2, 3], [0, 0, 1]]), lib.gather_nd(t, [[1], [0]]), lib.gather_nd(t, [[[0, 2]], [[1, 1]]]),
+    lib.scatter_nd([[0], [2], [0]], [1.0, 2.0, 3.0], [4]), lib.scatter_nd([[1, 0]], [[5.0, 6.0]], [2, 2, 2]),
+    lib.tensor_scatter_nd_update(t, [[0, 1], [1, 2]], t[0, :2] * 10), lib.tensor_scatter_nd_add(t, [[1]], t[:1]),
+    lib.tensor_scatter_nd_sub(t, [[0, 0, 0], [1, 2, 3]], [100.0, 200.0]),
+    lib.tensor_scatter_nd_update(lib.cast(t, lib.int32), [[1, 1, 1]], [-7])]
 COMPOSED["higher-order"] = lambda lib, t: [
     lib.map_fn(lambda r: r * 2 + 1, t), lib.map_fn(lambda r: lib.reduce_sum(r), t, fn_output_signature=lib.float32),
     *lib.map_fn(lambda p: (p[0] + 1, p[1] * 2), (t, lib.range(2))), lib.map_fn(lambda r: r[0], lib.cast(t, lib.int32)),
@@ -309,6 +315,11 @@ GRADIENTS = {
         lib.reduce_sum(lib.map_fn(lambda r: r * r * b[0], a) * W) + lib.reduce_sum(lib.scan(lambda c, r: c * r + b[1], a))
         + lib.reduce_sum(lib.foldr(lambda c, r: c * 0.5 + r * r, a))
         + lib.reduce_sum(lib.switch_case(lib.constant(1), [lambda: a[0], lambda: a[1] * b[1]]))),
+    "nd": lambda lib, a, b: (
+        lib.reduce_sum(lib.gather_nd(a, [[1, 2], [0, 0], [1, 2]]) * lib.constant([1.0, 2.0, 3.0]))
+        + lib.reduce_sum(lib.tensor_scatter_nd_update(a, [[0, 1], [1, 0]], b[0, :2]) * a)
+        + lib.reduce_sum(lib.tensor_scatter_nd_add(a, [[1]], b[:1] * b[:1]) ** 2)
+        + lib.reduce_sum(lib.scatter_nd([[2], [0]], b[1, :2], [3]) * lib.constant([1.0, 2.0, 3.0]))),
     "sorting": lambda lib, a, b: (lib.reduce_sum(lib.math.top_k(a, 2).values * lib.constant([[1., 2.], [3., 4.]]))
                                   + lib.reduce_sum(lib.sort(a) * W)),
 }

@@ -89,6 +89,8 @@ PROGRAMS = {
     "Neg": (lambda x: -x * x, None),
     "Abs": (lambda x: tf.abs(x) * x, _away_from([0.0])),
     "Sign": (lambda x: tf.sign(x) * x, _away_from([0.0])),          # zeros, as TensorFlow gives
+    "GatherNd": (lambda x: tf.gather_nd(tf.reshape(x, [3, 1]), [[2, 0], [0, 0], [2, 0]]) * x, None),
+    "ScatterNd": (lambda x: tf.scatter_nd([[1], [0], [1]], x * x, [3]) * x, None),
     "Square": (lambda x: tf.square(x) * x, None),
     "Sqrt": (lambda x: tf.sqrt(tf.abs(x) + 0.5), _away_from([0.0])),
     "Exp": (tf.exp, None),

@@ -22,6 +22,8 @@ SAMPLES = {
     "Equal": (tf.equal, (I, I)), "NotEqual": (tf.not_equal, (I, I)), "Less": (tf.less, (F, F)),
     "LessEqual": (tf.less_equal, (F, F)), "Greater": (tf.greater, (I, tf.constant(1))),
     "GreaterEqual": (tf.greater_equal, (I, tf.constant(1))), "LogicalAnd": (tf.logical_and, (B, B)),
+    "GatherNd": (tf.gather_nd, (tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([[1, 0], [0, 1]]))),
+    "ScatterNd": (lambda i, u: tf.scatter_nd(i, u, [3]), (tf.constant([[2], [0]]), tf.constant([1.0, 2.0]))),
     "BitwiseAnd": (tf.bitwise.bitwise_and, (I, tf.constant(6))), "BitwiseOr": (tf.bitwise.bitwise_or, (I, tf.constant(6))),
     "BitwiseXor": (tf.bitwise.bitwise_xor, (I, I)), "Invert": (tf.bitwise.invert, (I,)),
     "LeftShift": (tf.bitwise.left_shift, (I, tf.constant(2))), "RightShift": (tf.bitwise.right_shift, (I, tf.constant(1))),

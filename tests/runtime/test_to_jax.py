@@ -78,6 +78,11 @@ def gradients(x, idx):
     return tape.gradient(y, x)
 
 
+def nd_ops(x, idx):
+    return (tf.gather_nd(x, idx), tf.scatter_nd(idx, x[0, :2], [2, 3]), tf.tensor_scatter_nd_update(x, idx, [7.0, 8.0]),
+            tf.tensor_scatter_nd_add(x, idx, [1.0, 2.0]))
+
+
 def indexes(x, i, j, n):
     return x[i], x[-1, j], x[..., j], x[i, 1:], tf.range(n)[i], tf.gather(x, [i, 0])
 
@@ -104,6 +109,7 @@ PROGRAMS = [
     (nn_ops, (X23, tf.constant([2, 0]))),
     (gradients, (X23, tf.constant([1, 1, 0]))),
     (indexes, (X23, tf.constant(1), tf.constant(-3), tf.constant(4))),
+    (nd_ops, (X23, tf.constant([[1, 2], [0, 0]]))),
 ]
 IDS = [f"{fn.__name__}-{i}" for i, (fn, _) in enumerate(PROGRAMS)]
 
@@ -132,6 +138,8 @@ def test_an_index_out_of_range_is_the_executors_error_not_a_clamped_value(args):
 @pytest.mark.parametrize("fn, args", [
     (lambda x, idx: tf.gather(x, idx, axis=1), (X23, tf.constant([0, 3]))),
     (lambda x, labels: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=x), (X23, tf.constant([1, 3]))),
+    (nd_ops, (X23, tf.constant([[1, 3], [0, 0]]))),
+    (nd_ops, (X23, tf.constant([[0, 0], [-1, 0]]))),
 ])
 def test_gather_and_label_out_of_range_are_the_executors_errors(fn, args):
     with pytest.raises(tf.errors.InvalidArgumentError) as expected:
