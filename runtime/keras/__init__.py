@@ -3,7 +3,9 @@
 - `Model`: a `Module` whose call runs its `call` method; its Variables are
   found by `variables`/`trainable_variables`, as for any Module.
 - `optimizers` (`SGD`, `Adam`, `RMSprop`, `Adagrad`), `losses` (`MeanSquaredError`,
-  `SparseCategoricalCrossentropy`), `metrics.Mean`.
+  `MeanAbsoluteError`, `Huber`, `BinaryCrossentropy`, `CategoricalCrossentropy`,
+  `SparseCategoricalCrossentropy`), `metrics` (`Mean`, `Sum`, `Accuracy`, `BinaryAccuracy`,
+  `CategoricalAccuracy`, `SparseCategoricalAccuracy`).
 
 Layers, `Sequential`, `Input`, datasets, `compile`/`fit` and the rest of Keras
 are out of scope: using them raises `errors.OutOfScopeError`, which says so.
@@ -27,6 +29,6 @@ def __getattr__(name: str):
     if name in OUT_OF_SCOPE:
         raise OutOfScopeError(
             f"tf.keras.{name} is out of scope for runtime, which provides only keras.Model (a Module calling "
-            "`call`), keras.optimizers, keras.losses and keras.metrics.Mean. Hold tf.Variables in a "
+            "`call`), keras.optimizers, keras.losses and keras.metrics. Hold tf.Variables in a "
             "tf.keras.Model subclass and train it with tf.GradientTape and an optimizer (see docs/tf-compat.md).")
     raise AttributeError(f"module 'runtime.keras' has no attribute {name!r}")

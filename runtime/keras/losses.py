@@ -1,8 +1,12 @@
-"""Keras losses the seeds use: `MeanSquaredError` and `SparseCategoricalCrossentropy`, as objects
-(`loss_object(y_true, y_pred)`, the mean over the batch) and as functions (per example)."""
+"""Keras losses: `MeanSquaredError`, `MeanAbsoluteError`, `Huber`, `BinaryCrossentropy`,
+`CategoricalCrossentropy` and `SparseCategoricalCrossentropy`, as objects (`loss_object(y_true, y_pred)`,
+the mean over the batch) and as functions (per example), with Keras 3's formulas (compared with Keras in
+tests/runtime/test_against_tensorflow.py)."""
 from __future__ import annotations
 
 from runtime import nn
+from runtime.ops.array_ops import shape, where
+from runtime.ops.math_ops import abs as abs_
 from runtime.ops.math_ops import cast, clip_by_value, log, reduce_mean, reduce_sum, square
 from runtime.tensor import convert_to_tensor
 
@@ -25,7 +29,51 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits: bool = False):
     return nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=y_pred)
 
 
+def mean_absolute_error(y_true, y_pred):
+    """The mean of the absolute differences over the last axis."""
+    y_pred = convert_to_tensor(y_pred)
+    return reduce_mean(abs_(y_pred - cast(y_true, y_pred.dtype)), axis=-1)
+
+
+def huber(y_true, y_pred, delta=1.0):
+    """The mean over the last axis of 0.5 * e**2 where |e| <= delta, else delta * |e| - 0.5 * delta**2."""
+    y_pred = convert_to_tensor(y_pred)
+    error = y_pred - cast(y_true, y_pred.dtype)
+    delta = cast(delta, y_pred.dtype)
+    small = abs_(error) <= delta
+    return reduce_mean(where(small, 0.5 * square(error), delta * abs_(error) - 0.5 * square(delta)), axis=-1)
+
+
+def binary_crossentropy(y_true, y_pred, from_logits: bool = False, label_smoothing: float = 0.0, axis: int = -1):
+    """The mean over `axis` of the cross-entropy of each probability (or logit) against its 0/1 label."""
+    y_pred = convert_to_tensor(y_pred)
+    y_true = cast(y_true, y_pred.dtype)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    if from_logits:
+        losses = nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+    else:
+        p = clip_by_value(y_pred, _EPSILON, 1.0 - _EPSILON)
+        losses = -(y_true * log(p) + (1 - y_true) * log(1 - p))
+    return reduce_mean(losses, axis=axis)
+
+
+def categorical_crossentropy(y_true, y_pred, from_logits: bool = False, label_smoothing: float = 0.0,
+                             axis: int = -1):
+    """Cross-entropy of the one-hot (or soft) labels `y_true` against `y_pred`, probabilities or logits."""
+    y_pred = convert_to_tensor(y_pred)
+    y_true = cast(y_true, y_pred.dtype)
+    if label_smoothing:
+        classes = cast(shape(y_true)[-1], y_pred.dtype)
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
+    if from_logits:
+        return nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
+    p = clip_by_value(y_pred / reduce_sum(y_pred, axis=axis, keepdims=True), _EPSILON, 1.0 - _EPSILON)
+    return -reduce_sum(y_true * log(p), axis=axis)
+
+
 MSE = mse = mean_squared_error
+MAE = mae = mean_absolute_error
 
 
 class Loss:
@@ -49,3 +97,27 @@ class MeanSquaredError(Loss):
 class SparseCategoricalCrossentropy(Loss):
     def __init__(self, from_logits: bool = False, name: str = "sparse_categorical_crossentropy"):
         super().__init__(sparse_categorical_crossentropy, name, from_logits=from_logits)
+
+
+class MeanAbsoluteError(Loss):
+    def __init__(self, name: str = "mean_absolute_error"):
+        super().__init__(mean_absolute_error, name)
+
+
+class Huber(Loss):
+    def __init__(self, delta: float = 1.0, name: str = "huber_loss"):
+        super().__init__(huber, name, delta=delta)
+
+
+class BinaryCrossentropy(Loss):
+    def __init__(self, from_logits: bool = False, label_smoothing: float = 0.0, axis: int = -1,
+                 name: str = "binary_crossentropy"):
+        super().__init__(binary_crossentropy, name, from_logits=from_logits, label_smoothing=label_smoothing,
+                         axis=axis)
+
+
+class CategoricalCrossentropy(Loss):
+    def __init__(self, from_logits: bool = False, label_smoothing: float = 0.0, axis: int = -1,
+                 name: str = "categorical_crossentropy"):
+        super().__init__(categorical_crossentropy, name, from_logits=from_logits, label_smoothing=label_smoothing,
+                         axis=axis)
