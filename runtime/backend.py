@@ -325,7 +325,7 @@ def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
         n = math_ops.minimum(n, array_ops.shape(other)[0])
 
     def item(i):
-        return item_of(i, tuple(t[i] for t in tensors))
+        return item_of(i, tuple(_row(t, i) for t in tensors))
 
     def test(i, *s):
         in_range = i < n
@@ -343,6 +343,16 @@ def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
                                   shape_invariants=None if invariants is None else [None, *invariants],
                                   relax_shapes=True, names=("iteration_", *loop.names))
     return tuple(out[1:])
+
+
+def _row(tensor, i):
+    """`tensor[i]` for the loop's index `i` (in range by the loop's test); of a `range`, `start + i * delta`, with
+    no indexing for an executor or a compiler to check."""
+    op = getattr(tensor, "op", None)
+    if op is not None and op.type == "Range":
+        start, _, delta = op.inputs
+        return start + math_ops.cast(i, tensor.dtype) * delta
+    return tensor[i]
 
 
 def _len(value):

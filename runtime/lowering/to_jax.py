@@ -19,7 +19,7 @@ anything is compiled (on the function's first call). The compiled function itsel
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import jax
@@ -550,13 +550,16 @@ class Checks:
     ops: list
     code: Slot
     values: dict
+    shapes: dict = field(default_factory=dict)   # id(op) -> the static shape an index check indexes (lowering)
 
     @classmethod
     def of(cls, graph) -> "Checks | None":
         ops = [op for op in walk(graph) if op.type in CHECKS and checked(op)]
         if not ops:
             return None
-        values = {id(op): [_value_slot(op, t) for t in _reported(op, op.inputs)] for op in ops}
+        looped = _loop_graphs(graph)
+        values = {id(op): [] if op.graph in looped and op.type in _INDEX_CHECKS else
+                  [_value_slot(op, t) for t in _reported(op, op.inputs)] for op in ops}
         return cls(ops, Slot(np.int32, (), "failed check"), values)
 
     def slots(self) -> list:
@@ -566,15 +569,19 @@ class Checks:
         """Raise the error of check number `code` as the executor does: its op's kernel, on the values it reported
         (`values`: every check's value slots, in `slots()` order)."""
         op = self.ops[code - 1]
+        if op.type in _INDEX_CHECKS and not self.values[id(op)]:
+            raise _index_error_in_loop(op, self.shapes.get(id(op)))
         reported = iter(values[sum(len(self.values[id(other)]) for other in self.ops[:code - 1]):])
         args = [_as_executor_value(next(reported), t) for t in _reported(op, op.inputs)]
         kernel_inputs = {"CheckDefined": lambda: [None, False], "Raise": lambda: args,
                          "Assert": lambda: [False, *args], "ExactInt32": lambda: args,
-                         "StridedSlice": lambda: _slice_inputs(op, args),
-                         "GatherV2": lambda: [np.zeros(args[1]), args[0]],
-                         "SparseSoftmaxCrossEntropyWithLogits": lambda: [args[0], np.zeros(args[1])],
-                         "GatherNd": lambda: [np.zeros(args[1]), args[0]],
-                         "ScatterNd": lambda: [args[0], np.zeros(args[0].shape[:-1]), list(args[1])]}[op.type]()
+                         "StridedSlice": lambda: _slice_inputs(op, args, self.shapes.get(id(op)) or
+                                                               (int(args[-1]),)),
+                         "GatherV2": lambda: [np.zeros(self.shapes[id(op)]), args[0]],
+                         "SparseSoftmaxCrossEntropyWithLogits": lambda: [args[0], np.zeros(self.shapes[id(op)])],
+                         "GatherNd": lambda: [np.zeros(self.shapes[id(op)]), args[0]],
+                         "ScatterNd": lambda: [args[0], np.zeros(args[0].shape[:-1]), list(self.shapes[id(op)])],
+                         }[op.type]()
         try:
             op.opdef.kernel(*kernel_inputs, **op.attrs)
         except OpError as error:   # as the executor shows an assertion: where the op was made
@@ -583,25 +590,45 @@ class Checks:
 
 
 def _reported(op, inputs: list) -> list:
-    """What a failed check reports (tensors of the graph, or `_Shape`s): a Raise's tensor arguments, an Assert's
-    data, ExactInt32's operands; an index check's indices and the shape they index."""
+    """The tensors a failed check reports: a Raise's tensor arguments, an Assert's data, ExactInt32's operands;
+    an index check's indices (the shape they index is static, recorded while lowering: `Checks.shapes`)."""
     if op.type == "StridedSlice":
-        return [inputs[1 + k] for k in _int_slots(op)] + [_Shape(inputs[0])]
-    if op.type == "GatherNd":
-        return [inputs[1], _Shape(inputs[0])]
-    if op.type == "ScatterNd":
-        return [inputs[0], _Shape(op.outputs[0])]
-    if op.type in ("GatherV2", "SparseSoftmaxCrossEntropyWithLogits"):
-        indexed = inputs[0] if op.type == "GatherV2" else inputs[1]
-        return [inputs[1] if op.type == "GatherV2" else inputs[0], _Shape(indexed)]
+        ranged = [_Length()] if _indexes_a_range(op) else []
+        return [inputs[1 + k] for k in _int_slots(op)] + ranged
+    if op.type in ("GatherV2", "GatherNd"):
+        return [inputs[1]]
+    if op.type in ("SparseSoftmaxCrossEntropyWithLogits", "ScatterNd"):
+        return [inputs[0]]
     return {"CheckDefined": [], "Raise": list(inputs), "Assert": list(inputs[1:]), "ExactInt32": list(inputs)}[op.type]
 
 
-@dataclass(frozen=True)
-class _Shape:
-    """A reported value that is no tensor of the graph: the shape of `of` (a rank-1 int32 value)."""
+# Index checks inside a loop report no values: a value carried through every iteration of an XLA loop costs
+# about as much as a small loop body (the RNN of tools/bench/jit_compile.py: 1.8x slower with it, 1.25x without),
+# so the error says the index is out of range without its value
+_INDEX_CHECKS = frozenset({"StridedSlice", "GatherV2", "GatherNd", "ScatterNd", "SparseSoftmaxCrossEntropyWithLogits"})
 
-    of: object
+
+def _loop_graphs(graph) -> set:
+    """The graphs that run once per iteration of a `While` (its condition and body, and what they nest)."""
+    found: set = set()
+    for op in walk(graph):
+        if op.type == "While":
+            for _, sub in op.subgraphs():
+                found.add(sub)
+                found.update(o.graph for o in walk(sub))
+    return found
+
+
+def _index_error_in_loop(op, shape) -> InvalidArgumentError:
+    what = {"SparseSoftmaxCrossEntropyWithLogits": "a label"}.get(op.type, "an index")
+    error = InvalidArgumentError(
+        f"{op.type}: {what} is out of range{f' for shape {list(shape)}' if shape is not None else ''} (inside a loop "
+        f"under jit_compile=True, which does not report its value; jit_compile=None names it)", op.type)
+    return kernel_error_made_at(error, op) or error
+
+
+class _Length:
+    """A reported value that is no tensor of the graph: the length of a `runtime.range` with traced bounds."""
 
     @property
     def dtype(self):
@@ -611,9 +638,13 @@ class _Shape:
     @property
     def shape(self):
         from runtime.shape import TensorShape
-        if self.of.shape.rank is None:
-            return TensorShape(None)
-        return TensorShape([self.of.shape.rank])
+        return TensorShape([])
+
+
+def _indexes_a_range(op) -> bool:
+    """Is `op` a StridedSlice of a `Range`'s output (lowered as a LazyRange, whose length is traced)?"""
+    source = op.inputs[0].op
+    return source is not None and source.type == "Range"
 
 
 def _key_items(op) -> list:
@@ -649,14 +680,13 @@ def checked(op) -> bool:
     return op.type != "StridedSlice" or bool(_int_slots(op))
 
 
-def _slice_inputs(op, args: list) -> list:
-    """The executor kernel's inputs that raise its error: zeros of the reported shape, the reported indices in
+def _slice_inputs(op, args: list, shape: tuple) -> list:
+    """The executor kernel's inputs that raise its error: zeros of the indexed shape, the reported indices in
     their slots (0 for a slice's bounds, which never raise)."""
-    slots = _int_slots(op)
     values = [0] * (len(op.inputs) - 1)
-    for k, value in zip(slots, args):
+    for k, value in zip(_int_slots(op), args):
         values[k] = value
-    return [np.zeros(tuple(int(d) for d in args[len(slots)])), *values]
+    return [np.zeros(shape), *values]
 
 
 def _value_slot(op, tensor) -> Slot:
@@ -749,16 +779,17 @@ def _exact_int32(lowering: Lowering, op, *values):
 def _checked_slice(lowering: Lowering, op, x, *index_values):
     """A StridedSlice with tensor indices: XLA clamps an index out of range, the executor raises, so each one is
     checked (`-n <= i < n`), reporting the indices and the shape."""
-    lazy = isinstance(x, LazyRange) and len(_key_items(op)) == 1   # `r[i]` of a range with traced bounds
-    shape = jnp.reshape(x.length(), (1,)) if lazy else jnp.asarray(materialised(x).shape)
+    lazy = isinstance(x, LazyRange)            # a range with traced bounds: its length is traced
+    shape = (x.length(),) if lazy and _key_items(op) == [("$", 0)] else materialised(x).shape
     if not lazy:
-        x = materialised(x)
+        lowering.checks.shapes[id(op)] = shape
     fails = jnp.asarray(False)
-    slots = _int_slot_axes(op, 1 if lazy else x.ndim)
+    slots = _int_slot_axes(op, len(shape))
     for k, axis in slots:
         i, n = index_values[k], shape[axis]
         fails = fails | (i < -n) | (i >= n)
-    _failing(lowering, op, fails, [index_values[k] for k, _ in slots] + [shape.astype(jnp.int32)])
+    reported = [index_values[k] for k, _ in slots] + ([shape[0] if lazy else len(x)] if _indexes_a_range(op) else [])
+    _failing(lowering, op, fails, reported)
     return _strided_slice(x, *index_values, spec=op.attrs["spec"])
 
 
@@ -766,13 +797,15 @@ def _checked_gather(lowering: Lowering, op, params, indices):
     params = materialised(params)
     axis = op.attrs["axis"]
     n = params.shape[axis]
-    _failing(lowering, op, jnp.any((indices < 0) | (indices >= n)), [indices, jnp.asarray(params.shape, jnp.int32)])
+    lowering.checks.shapes[id(op)] = params.shape
+    _failing(lowering, op, jnp.any((indices < 0) | (indices >= n)), [indices])
     return jnp.take(params, indices, axis=axis)
 
 
 def _checked_sparse_xent(lowering: Lowering, op, labels, logits):
     n = logits.shape[-1]
-    _failing(lowering, op, jnp.any((labels < 0) | (labels >= n)), [labels, jnp.asarray(logits.shape, jnp.int32)])
+    lowering.checks.shapes[id(op)] = logits.shape
+    _failing(lowering, op, jnp.any((labels < 0) | (labels >= n)), [labels])
     log_p = jax.nn.log_softmax(logits, axis=-1)
     index = jnp.clip(labels, 0, n - 1)[..., None]
     loss = -jnp.take_along_axis(log_p, index, -1)[..., 0]
@@ -787,13 +820,15 @@ def _nd_fails(indices, shape):
 
 def _checked_gather_nd(lowering: Lowering, op, params, indices):
     params = materialised(params)
-    _failing(lowering, op, _nd_fails(indices, params.shape), [indices, jnp.asarray(params.shape, jnp.int32)])
+    lowering.checks.shapes[id(op)] = params.shape
+    _failing(lowering, op, _nd_fails(indices, params.shape), [indices])
     return params[tuple(jnp.moveaxis(indices, -1, 0))]
 
 
 def _checked_scatter_nd(lowering: Lowering, op, indices, updates):
     shape = tuple(op.attrs["shape"])
-    _failing(lowering, op, _nd_fails(indices, shape), [indices, jnp.asarray(shape, jnp.int32)])
+    lowering.checks.shapes[id(op)] = shape
+    _failing(lowering, op, _nd_fails(indices, shape), [indices])
     return jnp.zeros(shape, updates.dtype).at[tuple(jnp.moveaxis(indices, -1, 0))].add(updates)
 
 
