@@ -1,0 +1,195 @@
+"""Mode g of the python generator: a tensor program on the JAX backend (autograph/backends/jax.py), under
+`jax.jit`, compared with the original.
+
+The program is loaded a second time, from the same file, with its `tf` helpers (`vec`, `cat`, `size`, `total`,
+`half`, `whole` call tf.reshape, tf.concat, tf.size, tf.reduce_sum, tf.cast) bound to a small jax.numpy shim
+(`shim()`, with TensorFlow's dtypes: int32 sizes and sums); `jax.jit(ag.convert(f))` is called on int32 0-d
+arrays of every input (the arguments' types never change, so it is traced and compiled once, on the first).
+It must agree with the original as mode t does: the same value (arrays compared as Python numbers, floats as
+floats), or the same exception type; side effects are not compared (a trace runs the body once). Where it does
+not, the original runs on concrete jnp arrays (with the shim): if `jax.jit` does what eager JAX does (the same
+value, or the same exception type and message), the difference is JAX's own semantics, not the backend's
+(int32 wraps around; an integer division by zero gives a number), and it is counted, not reported. A clear
+refusal is counted by its cause, not compared: an autograph error (`StagingError`, ...) naming the program's
+file, the program's own error raised while a branch was traced (autograph's note names the line), JAX's error
+for Python meeting a traced value (`ConcretizationTypeError`, `TracerIntegerConversionError`, ...) raised at a
+line of the program, or `jax.jit`'s refusal of an output that is not an array (a function, a range). Any
+other error raised from inside autograph/ or JAX is an internal error. JAX is optional: without it mode g is
+skipped, and the fuzzer says so in one line.
+"""
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import re
+import sys
+import traceback
+import types
+
+from tools.fuzz import torchx
+
+MODE = "g"
+SKIPPED = "mode g skipped: JAX is not installed (pip install jax to fuzz the JAX backend under jax.jit)"
+_ids = itertools.count()
+_JAX_DIRS = ("/jax/", "/jaxlib/")
+
+
+def installed() -> bool:
+    return importlib.util.find_spec("jax") is not None
+
+
+def usable(modes: str) -> str:
+    """`modes` without g where JAX is not installed."""
+    return modes if installed() else modes.replace(MODE, "")
+
+
+def shim():
+    """What the generated programs use of `tf` (pygen.PRELUDE's helpers), on jax.numpy, with TensorFlow's
+    dtypes: `tf.size` is an int32 array (jnp.size gives a Python int)."""
+    import jax.numpy as jnp
+    return types.SimpleNamespace(
+        reshape=lambda v, shape: jnp.reshape(v, tuple(shape)),
+        concat=lambda values, axis: jnp.concatenate(list(values), axis),
+        size=lambda v: jnp.asarray(jnp.size(v), dtype=jnp.int32),
+        reduce_sum=lambda v: jnp.sum(v, dtype=v.dtype),
+        cast=lambda v, dtype: jnp.asarray(v).astype(dtype),
+        float32=jnp.float32, int32=jnp.int32)
+
+
+def array(v):
+    import jax.numpy as jnp
+    return jnp.asarray(v, dtype=jnp.int32)
+
+
+class Jitted:
+    """`f` of the program in `path`, loaded anew with `tf` bound to the jax.numpy shim, as
+    `jax.jit(ag.convert(f))`. An error on the first call (tracing fails) is raised again by every call, as
+    `jax.jit` would raise it again on every call, retracing."""
+
+    def __init__(self, path: str):
+        self.path, self.module, self.run, self.error = path, None, None, None
+
+    def eager(self, a, b):
+        """The original `f` (with the shim) on concrete jnp arrays: JAX's own semantics."""
+        self._load()
+        self.module.reset()
+        return self.module.f(array(a), array(b))
+
+    def _load(self):
+        if self.module is None:
+            name = f"fuzz_jax_program_{next(_ids)}"
+            spec = importlib.util.spec_from_file_location(name, self.path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+            module.tf = shim()
+            self.module = module
+
+    def _jit(self):
+        import jax
+
+        import autograph as ag
+        self._load()
+        return jax.jit(ag.convert(self.module.f))
+
+    def __call__(self, a, b):
+        args = (array(a), array(b))
+        if self.error is not None:
+            raise self.error
+        if self.run is not None:
+            return self.run(*args)
+        run = self._jit()
+        try:
+            result = run(*args)
+        except Exception as e:  # noqa: BLE001 - raised again by every call, compared as an outcome
+            self.error = e
+            raise
+        self.run = run
+        return result
+
+
+def _jax_errors() -> tuple:
+    """JAX's errors for Python meeting a traced value (`int(x)`, `bool(x)`, `range(x)`, `np.asarray(x)`)."""
+    import jax
+    names = ("ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError",
+             "TracerArrayConversionError", "NonConcreteBooleanIndexError")
+    return tuple(getattr(jax.errors, name) for name in names if hasattr(jax.errors, name))
+
+
+def _innermost(error: BaseException):
+    """The innermost frame of `error`'s traceback outside JAX's own source (JAX filters its frames out of
+    tracebacks raised through `jax.jit`, but not always), or None."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if not any(d in f.filename for d in _JAX_DIRS)]
+    return frames[-1] if frames else None
+
+
+def refusal(error: BaseException, filename: str) -> str | None:
+    """The cause of a clear refusal to stage the program (see the module docstring), or None."""
+    cause = torchx.autograph_refusal(error, filename)
+    if cause:
+        return cause
+    if isinstance(error, _jax_errors()):
+        frame = _innermost(error)
+        if frame is not None and frame.filename == filename:
+            return f"JAX's {type(error).__name__} at the program's line"
+    message = str(error)
+    if isinstance(error, TypeError) and filename in message and "which is not a valid JAX type" in message:
+        found = re.search(r"returned a value of type <class '([\w.]+)'>", message)
+        return f"jax.jit: a {found.group(1).rsplit('.', 1)[-1] if found else 'value'} among the outputs"
+    return None
+
+
+def internal(error: BaseException) -> bool:
+    """An error raised from inside JAX (autograph's are tools/fuzz/runner.py's `_internal`): its traceback ends in
+    JAX's source, or, with JAX's frames filtered out, in autograph's."""
+    frames = traceback.extract_tb(error.__traceback__)
+    if frames and any(d in frames[-1].filename for d in _JAX_DIRS):
+        return True
+    frame = _innermost(error)
+    return frame is not None and "/autograph/" in frame.filename
+
+
+def values(outcome):
+    """An outcome with the arrays in its value as Python numbers (0-d) or lists, as mode t compares tensors: a
+    float stays a float, a bool becomes an int."""
+    kind, value = outcome
+    if kind == "error":
+        return outcome
+    try:
+        return "value", _as_values(value)
+    except Exception as e:  # noqa: BLE001 - compared as an outcome
+        return "error", e
+
+
+def _as_values(value):
+    import jax
+    if isinstance(value, tuple):
+        return tuple(_as_values(v) for v in value)
+    if isinstance(value, list):
+        return [_as_values(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_values(v) for k, v in value.items()}
+    if isinstance(value, jax.Array):
+        number = value.item() if value.ndim == 0 else value.tolist()
+        return int(number) if isinstance(number, bool) else number
+    return int(value) if isinstance(value, bool) else value
+
+
+class Tally(torchx.Tally):
+    """Mode g over a run, counted as mode x's (torchx.Tally)."""
+
+    label, eager = "mode g (jax.jit)", "eager JAX"
+
+
+def leaked(value) -> str | None:
+    """A tracer among a result's values (jax.jit returns arrays, so none should be), named, or None."""
+    import jax
+    if isinstance(value, (tuple, list)):
+        found = [leaked(v) for v in value]
+        return ", ".join(f"[{i}] {f}" for i, f in enumerate(found) if f) or None
+    if isinstance(value, jax.core.Tracer):
+        return f"a {type(value).__name__} (a value of the trace)"
+    return None
+
+
+same_as_eager = torchx.same_as_eager
