@@ -11,7 +11,8 @@ not, the original runs on concrete jnp arrays (with the shim): if `jax.jit` does
 value, or the same exception type and message), the difference is JAX's own semantics, not the backend's
 (int32 wraps around; an integer division by zero gives a number), and it is counted, not reported. A clear
 refusal is counted by its cause, not compared: an autograph error (`StagingError`, ...) naming the program's
-file, the program's own error raised while a branch was traced (autograph's note names the line), JAX's error
+file, the program's own error raised while a branch was traced (autograph's note names the line, and the error
+comes from a line of the program, not from JAX's or autograph's code the trace ran), JAX's error
 for Python meeting a traced value (`ConcretizationTypeError`, `TracerIntegerConversionError`, ...) raised at a
 line of the program, or `jax.jit`'s refusal of an output that is not an array (a function, a range). Any
 other error raised from inside autograph/ or JAX is an internal error. JAX is optional: without it mode g is
@@ -126,8 +127,11 @@ def _innermost(error: BaseException):
 def refusal(error: BaseException, filename: str) -> str | None:
     """The cause of a clear refusal to stage the program (see the module docstring), or None."""
     cause = torchx.autograph_refusal(error, filename)
-    if cause:
+    if cause and not cause.startswith("the program's"):
         return cause
+    if cause:   # autograph's note names the program's line; the error must come from there, not from JAX's or
+        frame = _innermost(error)   # autograph's code run by the trace (a TypeError of a wrong `lax.cond` call)
+        return cause if frame is not None and frame.filename == filename else None
     if isinstance(error, _jax_errors()):
         frame = _innermost(error)
         if frame is not None and frame.filename == filename:
