@@ -4,6 +4,7 @@ not reported; JAX's errors at the program's line are refusals, JAX's or autograp
 without JAX the mode is skipped with a note. The recorded runs are in docs/fuzzing.md."""
 import importlib.util
 import pathlib
+import traceback
 
 import pytest
 
@@ -108,11 +109,14 @@ def test_a_clear_refusal_is_counted_by_its_cause():
     with pytest.raises(ValueError) as own:   # raised at a line of the program
         program["f"]()
     own.value.add_note(f"{TRACING_NOTE} /tmp/p.py:7")
-    assert jaxg.refusal(own.value, "/tmp/p.py") == "the program's ValueError raised while tracing a branch"
+    frames = traceback.extract_tb(own.value.__traceback__)
+    assert jaxg.refusal(own.value, "/tmp/p.py", lambda: frames) == \
+        "the program's ValueError raised while tracing a branch"
     with pytest.raises(ValueError) as elsewhere:   # the same note, on an error raised here (not the program's)
         raise ValueError(3)
     elsewhere.value.add_note(f"{TRACING_NOTE} /tmp/p.py:7")
-    assert jaxg.refusal(elsewhere.value, "/tmp/p.py") is None
+    frames = traceback.extract_tb(elsewhere.value.__traceback__)
+    assert jaxg.refusal(elsewhere.value, "/tmp/p.py", lambda: frames) is None
 
 
 def test_values_are_compared_as_python_numbers():

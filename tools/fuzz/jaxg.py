@@ -68,7 +68,7 @@ class Jitted:
     `jax.jit` would raise it again on every call, retracing."""
 
     def __init__(self, path: str):
-        self.path, self.module, self.run, self.error = path, None, None, None
+        self.path, self.module, self.run, self.error, self._frames = path, None, None, None, None
 
     def eager(self, a, b):
         """The original `f` (with the shim) on concrete jnp arrays: JAX's own semantics."""
@@ -92,6 +92,33 @@ class Jitted:
         import autograph as ag
         self._load()
         return jax.jit(ag.convert(self.module.f))
+
+    def frames(self, a, b) -> list:
+        """The frames of the error the program raises on (a, b) under a new `jax.jit`, with autograph's and JAX's
+        traceback filtering off (each removes its own frames, so a TypeError raised by JAX's code that the
+        backend called seems to be raised at the user's line), innermost last; [] if it raises nothing. A
+        tracing error is the same on every input: found once."""
+        if self.error is not None and self._frames is not None:
+            return self._frames
+        import jax
+
+        import autograph as ag
+        was, was_jax = ag.is_traceback_filtering_enabled(), jax.config.jax_traceback_filtering
+        ag.disable_traceback_filtering()
+        jax.config.update("jax_traceback_filtering", "off")
+        frames = []
+        try:
+            self.module.reset()
+            self._jit()(array(a), array(b))
+        except Exception as e:  # noqa: BLE001 - only its frames are wanted
+            frames = traceback.extract_tb(e.__traceback__)
+        finally:
+            jax.config.update("jax_traceback_filtering", was_jax)
+            if was:
+                ag.enable_traceback_filtering()
+        if self.error is not None:
+            self._frames = frames
+        return frames
 
     def __call__(self, a, b):
         args = (array(a), array(b))
@@ -117,25 +144,27 @@ def _jax_errors() -> tuple:
     return tuple(getattr(jax.errors, name) for name in names if hasattr(jax.errors, name))
 
 
-def _innermost(error: BaseException):
-    """The innermost frame of `error`'s traceback outside JAX's own source (JAX filters its frames out of
-    tracebacks raised through `jax.jit`, but not always), or None."""
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if not any(d in f.filename for d in _JAX_DIRS)]
-    return frames[-1] if frames else None
+def _in_jax(frame) -> bool:
+    return any(d in frame.filename for d in _JAX_DIRS)
 
 
-def refusal(error: BaseException, filename: str) -> str | None:
-    """The cause of a clear refusal to stage the program (see the module docstring), or None."""
+def _raised_at(frames) -> str | None:
+    """The file of the innermost frame outside JAX's source: where the error was raised, or JAX was called."""
+    outside = [f for f in frames if not _in_jax(f)]
+    return outside[-1].filename if outside else None
+
+
+def refusal(error: BaseException, filename: str, frames=lambda: []) -> str | None:
+    """The cause of a clear refusal to stage the program (see the module docstring), or None. `frames()`: the
+    error's frames, unfiltered (Jitted.frames)."""
     cause = torchx.autograph_refusal(error, filename)
     if cause and not cause.startswith("the program's"):
         return cause
     if cause:   # autograph's note names the program's line; the error must come from there, not from JAX's or
-        frame = _innermost(error)   # autograph's code run by the trace (a TypeError of a wrong `lax.cond` call)
-        return cause if frame is not None and frame.filename == filename else None
-    if isinstance(error, _jax_errors()):
-        frame = _innermost(error)
-        if frame is not None and frame.filename == filename:
-            return f"JAX's {type(error).__name__} at the program's line"
+        # autograph's code run by the trace (a TypeError of a wrong `lax.cond` call gets the note too)
+        return cause if _raised_at(frames()) == filename else None
+    if isinstance(error, _jax_errors()) and _raised_at(frames()) == filename:
+        return f"JAX's {type(error).__name__} at the program's line"
     message = str(error)
     if isinstance(error, TypeError) and filename in message and "which is not a valid JAX type" in message:
         found = re.search(r"returned a value of type <class '([\w.]+)'>", message)
@@ -143,14 +172,15 @@ def refusal(error: BaseException, filename: str) -> str | None:
     return None
 
 
-def internal(error: BaseException) -> bool:
-    """An error raised from inside JAX (autograph's are tools/fuzz/runner.py's `_internal`): its traceback ends in
-    JAX's source, or, with JAX's frames filtered out, in autograph's."""
-    frames = traceback.extract_tb(error.__traceback__)
-    if frames and any(d in frames[-1].filename for d in _JAX_DIRS):
-        return True
-    frame = _innermost(error)
-    return frame is not None and "/autograph/" in frame.filename
+def internal(error: BaseException, frames=lambda: []) -> bool:
+    """An error raised from inside JAX called by autograph (autograph's own are tools/fuzz/runner.py's
+    `_internal`), seen in the error's unfiltered frames (`frames()`, Jitted.frames)."""
+    from autograph.errors import AutoGraphError
+    if isinstance(error, AutoGraphError):
+        return False
+    found = frames()
+    where = _raised_at(found)
+    return bool(found) and _in_jax(found[-1]) and where is not None and "/autograph/" in where
 
 
 def values(outcome):

@@ -126,7 +126,8 @@ def _compare_backend(mode, expected, raw, source, args, filename, program, tally
     backend, eagerly = (torchx, "eager torch tensors") if mode == "x" else (jaxg, "concrete jnp arrays")
     as_values = _ints if mode == "x" else jaxg.values
     kind_g, value_g = raw[0]
-    cause = backend.refusal(value_g, filename) if kind_g == "error" else None
+    frames = {"frames": lambda: program.frames(*args)} if mode == "g" else {}   # unfiltered, on demand
+    cause = backend.refusal(value_g, filename, **frames) if kind_g == "error" else None
     if cause:
         tally.refused[cause] += 1
         return None
@@ -136,7 +137,7 @@ def _compare_backend(mode, expected, raw, source, args, filename, program, tally
                        f"{mode} returned {leaked}", source)
     got = as_values(raw[0]), raw[1]
     finding = _compare(mode, expected, got, source, args, filename, [])
-    if finding is None and kind_g == "error" and backend.internal(value_g):
+    if finding is None and kind_g == "error" and backend.internal(value_g, **frames):
         finding = Finding("internal error", mode, f"f{args}: {''.join(traceback.format_exception(value_g))}", source)
     if finding is None:
         tally.agreed(kind_g)
