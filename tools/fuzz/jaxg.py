@@ -9,7 +9,9 @@ It must agree with the original as mode t does: the same value (arrays compared 
 floats), or the same exception type; side effects are not compared (a trace runs the body once). Where it does
 not, the original runs on concrete jnp arrays (with the shim): if `jax.jit` does what eager JAX does (the same
 value, or the same exception type and message), the difference is JAX's own semantics, not the backend's
-(int32 wraps around; an integer division by zero gives a number), and it is counted, not reported. A clear
+(int32 wraps around; an integer division by zero gives a number), and it is counted, not reported; so is one that
+the unconverted original under `jax.jit` makes too, which is what jit does without autograph (`2 ** b` of a traced
+negative `b` is 0, where eager JAX refuses a negative power; `f"{a}"` is a tracer's text). A clear
 refusal is counted by its cause, not compared: an autograph error (`StagingError`, ...) naming the program's
 file, the program's own error raised while a branch was traced (autograph's note names the line, and the error
 comes from a line of the program, not from JAX's or autograph's code the trace ran), JAX's error
@@ -86,6 +88,13 @@ class Jitted:
             module.tf = shim()
             self.module = module
 
+    def plain(self, a, b):
+        """The original `f` (with the shim), unconverted, under `jax.jit`: what jit does without autograph."""
+        import jax
+        self._load()
+        self.module.reset()
+        return jax.jit(self.module.f)(array(a), array(b))
+
     def _jit(self):
         import jax
 
@@ -149,8 +158,10 @@ def _in_jax(frame) -> bool:
 
 
 def _raised_at(frames) -> str | None:
-    """The file of the innermost frame outside JAX's source: where the error was raised, or JAX was called."""
-    outside = [f for f in frames if not _in_jax(f)]
+    """The file of the innermost frame outside JAX's source: where the error was raised, or JAX was called.
+    autograph's `converted_call` is passed over: it calls what the program calls (`min(a, b)` of tracers)."""
+    outside = [f for f in frames if not _in_jax(f)
+               and not (f.name == "converted_call" and f.filename.endswith("/autograph/api.py"))]
     return outside[-1].filename if outside else None
 
 
@@ -212,7 +223,7 @@ def _as_values(value):
 class Tally(torchx.Tally):
     """Mode g over a run, counted as mode x's (torchx.Tally)."""
 
-    label, eager = "mode g (jax.jit)", "eager JAX"
+    label, eager = "mode g (jax.jit)", "eager JAX (or jax.jit of the unconverted original)"
 
 
 def leaked(value) -> str | None:
@@ -226,4 +237,22 @@ def leaked(value) -> str | None:
     return None
 
 
-same_as_eager = torchx.same_as_eager
+def same_as_eager(got, eager) -> str | None:
+    """As torchx.same_as_eager, with the type of a JAX value named in an error message (a tracer under jit, an
+    array eagerly: "unhashable type: 'DynamicJaxprTracer'") read as one."""
+    if got[0] == eager[0] == "error":
+        got, eager = (("error", type(e)(_array_named(str(e)))) if _reconstructible(e) else ("error", e)
+                      for e in (got[1], eager[1]))
+    return torchx.same_as_eager(got, eager)
+
+
+def _array_named(message: str) -> str:
+    return re.sub(r"'[\w.]*(?:Tracer|ArrayImpl)'", "'<a JAX array>'", message)
+
+
+def _reconstructible(error: BaseException) -> bool:
+    try:
+        type(error)("")
+    except Exception:  # noqa: BLE001 - an exception type that needs other arguments
+        return False
+    return True

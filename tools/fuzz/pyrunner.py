@@ -144,12 +144,21 @@ def _compare_backend(mode, expected, raw, source, args, filename, program, tally
         return None
     eager = as_values(_outcome(lambda: program.eager(*args)))
     how = backend.same_as_eager(got[0], eager)
+    plain = None
+    if not how and mode == "g":   # what jax.jit does to the unconverted original (autograph not involved)
+        plain = as_values(_outcome(lambda: program.plain(*args)))
+        how = backend.same_as_eager(got[0], plain)
+        how = how and f"{how} as jax.jit of the original does"
     if how:
         tally.like_eager[how] += 1
         return None
-    shown = eager[1] if eager[0] == "value" else f"{type(eager[1]).__name__}: {eager[1]}"
-    return Finding(finding.kind, mode, f"{finding.detail}\n(the original on {eagerly} gave {eager[0]} "
-                   f"{shown})", source)
+    shown = _shown(eager) + (f"; unconverted under jax.jit: {_shown(plain)}" if plain else "")
+    return Finding(finding.kind, mode, f"{finding.detail}\n(the original on {eagerly} gave {shown})", source)
+
+
+def _shown(outcome) -> str:
+    kind, value = outcome
+    return f"value {value}" if kind == "value" else f"error {type(value).__name__}: {value}"
 
 
 def reference(source: str, inputs=INPUTS) -> tuple:
