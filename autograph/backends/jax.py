@@ -26,6 +26,7 @@ keep Python semantics. What each construct becomes on a traced value:
 | `return` inside a loop | the loop stops; a zero of the returned value's type (from `jax.eval_shape`) stands in until then |
 | `for i in range(n)` (traced `n`) | `lax.while_loop` over `i`; with `maximum_iterations`, a masked `lax.scan` |
 | `for i in range(6)` that a traced `break` stops | the rest of the range: a masked `lax.scan` |
+| `for k, i in enumerate(range(n))` (traced `n`) | the range's loop, `k` counted from `i`; `zip` over such a range, `reversed`, an item, `in` and `bool()` of it are StagingErrors; `if range(n)` tests its length |
 | `and`, `or`, `not` | `lax.cond` on the left operand (lazy), `jnp.logical_not` |
 | `print` | `jax.debug.print` |
 | `assert` | `checkify.check` (wrap in `checkify.checkify`, or `ag.jax.jit(f, checks=True)`) |

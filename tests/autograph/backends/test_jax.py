@@ -450,6 +450,13 @@ def sum_of_traced_range(a):
         return -1
 
 
+def suppressed_sum_of_traced_range(a):
+    s = -1
+    with contextlib.suppress(ValueError):     # nor may a `with` swallow one
+        s = sum(range(a % 4))
+    return s
+
+
 def enumerate_of_enumerate(xs):
     s = 0
     for i, (j, x) in enumerate(enumerate(xs)):
@@ -463,6 +470,7 @@ def enumerate_of_enumerate(xs):
     (item_of_traced_range, (3,), "an item of a range.. with a traced bound"),
     (in_traced_range, (3, 1), "`in` a range.. with a traced bound"),
     (sum_of_traced_range, (3,), "range.. with a traced bound has no length"),
+    (suppressed_sum_of_traced_range, (3,), "range.. with a traced bound has no length"),
     (enumerate_of_enumerate, (jnp.arange(3),), "enumerate.. over an enumerate.. or zip.."),
 ])
 def test_what_a_traced_range_cant_do_is_a_staging_error_no_except_clause_takes(fn, args, message):
