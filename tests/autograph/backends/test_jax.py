@@ -490,6 +490,18 @@ def test_the_truth_of_a_traced_range_is_its_length(a):
     assert tuple(int(v) for v in jit(truth_of_ranges)(a)) == truth_of_ranges(a)
 
 
+def negated(x):
+    return not x
+
+
+def test_not_is_pythons_truth_test():
+    # `not` goes through the condition's checks: an array of several values has no truth value (it was negated
+    # element by element); one value, of any shape, is one truth value
+    with pytest.raises(StagingError, match="the condition of `not` is an array of shape"):
+        jit(negated)(jnp.arange(3))
+    assert bool(jit(negated)(jnp.zeros((1, 1)))) is True and bool(jit(negated)(jnp.asarray(2.5))) is False
+
+
 # --- logical ops, print, assert, builtins -----------------------------------------------------------
 
 calls = []
