@@ -15,7 +15,9 @@ Two independent program generators:
   runtime.function on tensors (tools/fuzz/pyrunner.py), and, opt-in with
   `--modes bptj`, (j) as t with jit_compile=True, and with `--modes bptx`, (x)
   on the torch backend, exported with torch.export (tools/fuzz/torchx.py;
-  needs PyTorch, else skipped with a note). Prints a coverage table.
+  needs PyTorch, else skipped with a note), and with `--modes bptg`, (g) on
+  the JAX backend under jax.jit (tools/fuzz/jaxg.py; needs JAX, likewise).
+  Prints a coverage table.
 * `--generator both`: one after the other.
 
 Prints a summary line per generator; saves a minimised reproducer for every
@@ -35,7 +37,7 @@ from collections import Counter
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from tools.fuzz import generator, jit, pygen, pyrunner, runner, torchx  # noqa: E402
+from tools.fuzz import generator, jaxg, jit, pygen, pyrunner, runner, torchx  # noqa: E402
 from tools.fuzz.minimize import minimize  # noqa: E402
 
 
@@ -52,10 +54,11 @@ def parse_args(argv=None):
                         "(tools/fuzz/pygen.py), or both")
     parser.add_argument("--modes", default=None,
                         help="modes to compare with (a): any of b, c, d, j for the control generator (default abcd), "
-                        "of b, p, t, j, x for the python generator (default bpt); j (opt-in: runtime.function("
+                        "of b, p, t, j, x, g for the python generator (default bpt); j (opt-in: runtime.function("
                         "jit_compile=True), XLA through JAX, compared with (a) and with the executor) needs JAX "
                         "and is skipped with a note without it; x (opt-in, python generator: the torch backend, "
-                        "ag.convert(f) exported with torch.export) needs PyTorch, likewise")
+                        "ag.convert(f) exported with torch.export) needs PyTorch, likewise; g (opt-in, python "
+                        "generator: the JAX backend, jax.jit(ag.convert(f))) needs JAX, likewise")
     parser.add_argument("--exclude", default="",
                         help="python generator: comma-separated construct kinds not to generate (to look past a "
                         f"known cause): {', '.join(pygen.KINDS)}")
@@ -169,19 +172,21 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
     start = time.perf_counter()
     findings, coverage, refused, tally, skipped = [], Counter(), 0, jit.Tally(), _skipped_note(modes)
     torch_tally, torch_skipped = torchx.Tally(), torchx.MODE in modes and not torchx.installed()
-    modes = torchx.usable(jit.usable(modes))
+    jax_tally, jax_skipped = jaxg.Tally(), jaxg.MODE in modes and not jaxg.installed()
+    modes = jaxg.usable(torchx.usable(jit.usable(modes)))
     in_tensor, refused_in = Counter(), Counter()   # tensor programs with each construct, and those refused
-    refused_x = Counter()                           # ... and those mode x refused
+    refused_x, refused_g = Counter(), Counter()     # ... and those modes x and g refused
     for i in range(n):
         for tensor in (False, True):
             source, covered = pygen.generate_with_coverage(seed + i, tensor=tensor, exclude=exclude)
             coverage += covered
-            kind_modes = modes if tensor else re.sub("[tjx]", "", modes)
+            kind_modes = modes if tensor else re.sub("[tjxg]", "", modes)
             check = _PythonCheck(tensor)
             finding = _check(source, kind_modes, timeout, check)
             refused += check.refusals
             tally.add(check.jit)
             torch_tally.add(check.torch)
+            jax_tally.add(check.jax)
             if tensor:
                 kinds = {kind for kind, _ in covered}
                 in_tensor.update(kinds)
@@ -189,6 +194,8 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
                     refused_in.update(kinds)
                 if check.torch.refused:
                     refused_x.update(kinds)
+                if check.jax.refused:
+                    refused_g.update(kinds)
             if finding is not None:
                 check.keep_reference(source)
                 small = _shrink(source, finding, finding.mode, timeout, budget, check)   # only its mode
@@ -198,16 +205,17 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
                   file=sys.stderr, flush=True)
     print(pygen.coverage_table(coverage), flush=True)
     print("\nTensor programs: how many contain each construct, and how many of those mode t refused on some "
-          "input (the rest agreed with Python on every input, or are findings), and with mode x how many mode x "
-          "refused on some input\n")
-    with_x = torchx.MODE in modes
-    print("| construct | tensor programs | refused on some input |" + (" mode x refused on some input |" if with_x
-                                                                      else "") + "\n|---|---|---|" + "---|" * with_x)
+          "input (the rest agreed with Python on every input, or are findings), and with mode x or g how many "
+          "that mode refused on some input\n")
+    extra = [(m, refused) for m, refused in ((torchx.MODE, refused_x), (jaxg.MODE, refused_g)) if m in modes]
+    print("| construct | tensor programs | refused on some input |"
+          + "".join(f" mode {m} refused on some input |" for m, _ in extra) + "\n|---|---|---|" + "---|" * len(extra))
     for kind in sorted(in_tensor):
-        print(f"| {kind} | {in_tensor[kind]} | {refused_in[kind]} |" + (f" {refused_x[kind]} |" if with_x else ""))
+        print(f"| {kind} | {in_tensor[kind]} | {refused_in[kind]} |"
+              + "".join(f" {refused[kind]} |" for _, refused in extra))
     by_kind = Counter(f.kind for f, _ in findings)
     by_mode = Counter(f.mode for f, _ in findings)
-    print(f"fuzz (python generator): {n} programs on Python values (modes a,{','.join(re.sub('[tjx]', '', modes))}) + "
+    print(f"fuzz (python generator): {n} programs on Python values (modes a,{','.join(re.sub('[tjxg]', '', modes))}) + "
           f"{n} tensor programs (modes a,{','.join(modes)}), seeds {seed}..{seed + n - 1}: "
           f"{by_kind['disagreement']} disagreements, {by_kind['internal error']} internal errors, "
           f"{by_kind['hang']} hangs (by mode: {dict(sorted(by_mode.items()))}); {refused} tensor runs refused "
@@ -217,16 +225,20 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
         print(f"fuzz: {torchx.SKIPPED}", flush=True)
     elif torchx.MODE in modes:
         print(f"fuzz: {torch_tally.summary()}", flush=True)
+    if jax_skipped:
+        print(f"fuzz: {jaxg.SKIPPED}", flush=True)
+    elif jaxg.MODE in modes:
+        print(f"fuzz: {jax_tally.summary()}", flush=True)
     return 1 if findings else 0
 
 
 class _PythonCheck:
     """pyrunner.check as a `check(source, modes) -> finding` for _check and _shrink; keeps the number of
-    clear refusals (mode t) and what modes j and x found in its last call."""
+    clear refusals (mode t) and what modes j, x and g found in its last call."""
 
     def __init__(self, tensor: bool):
         self.tensor, self.refusals, self.reference, self.inputs, self.last_input = tensor, 0, None, None, None
-        self.jit, self.torch = jit.Tally(), torchx.Tally()
+        self.jit, self.torch, self.jax = jit.Tally(), torchx.Tally(), jaxg.Tally()
 
     def keep_reference(self, source: str) -> None:
         """From now on, run only the input of the last finding, and count a program whose original behaves
@@ -236,12 +248,12 @@ class _PythonCheck:
         self.reference = pyrunner.reference(source, self.inputs)
 
     def __call__(self, source: str, modes: str):
-        self.refusals, self.jit, self.torch = 0, jit.Tally(), torchx.Tally()
+        self.refusals, self.jit, self.torch, self.jax = 0, jit.Tally(), torchx.Tally(), jaxg.Tally()
         if self.reference is not None and pyrunner.reference(source, self.inputs) != self.reference:
             return None
         result = pyrunner.check(source, modes, self.tensor, self.inputs or pyrunner.INPUTS)
-        self.refusals, self.last_input, self.jit, self.torch = len(result.refusals), result.input, result.jit, \
-            result.torch
+        self.refusals, self.last_input, self.jit, self.torch, self.jax = len(result.refusals), result.input, \
+            result.jit, result.torch, result.jax
         return result.finding
 
 

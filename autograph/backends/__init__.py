@@ -213,10 +213,12 @@ def registered() -> list[Backend]:
 
 
 def tracing_errors() -> tuple:
-    """What a converted function's `except` clauses let through: autograph's carrier of a failed staging and
-    every registered framework's `graph_errors` (see converters/exceptions.py)."""
-    from autograph.errors import TracingFailed
-    return (TracingFailed, *(e for b in _backends for e in b.graph_errors))
+    """What a converted function's `except` clauses let through: autograph's carrier of a failed staging,
+    autograph's own errors (a `StagingError` a backend raises where the user's code meets a staged value, such
+    as `list(range(n))` of a traced `n`: a ValueError, which an `except ValueError:` would otherwise take for the
+    code's own error) and every registered framework's `graph_errors` (see converters/exceptions.py)."""
+    from autograph.errors import AutoGraphError, TracingFailed
+    return (TracingFailed, AutoGraphError, *(e for b in _backends for e in b.graph_errors))
 
 
 def owned_module_prefixes() -> tuple:

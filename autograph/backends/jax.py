@@ -26,6 +26,7 @@ keep Python semantics. What each construct becomes on a traced value:
 | `return` inside a loop | the loop stops; a zero of the returned value's type (from `jax.eval_shape`) stands in until then |
 | `for i in range(n)` (traced `n`) | `lax.while_loop` over `i`; with `maximum_iterations`, a masked `lax.scan` |
 | `for i in range(6)` that a traced `break` stops | the rest of the range: a masked `lax.scan` |
+| `for k, i in enumerate(range(n))` (traced `n`) | the range's loop, `k` counted from `i`; `zip` over such a range, `reversed`, an item, `in` and `bool()` of it are StagingErrors; `if range(n)` tests its length |
 | `and`, `or`, `not` | `lax.cond` on the left operand (lazy), `jnp.logical_not` |
 | `print` | `jax.debug.print` |
 | `assert` | `checkify.check` (wrap in `checkify.checkify`, or `ag.jax.jit(f, checks=True)`) |
@@ -79,7 +80,12 @@ def _is_staged(value) -> bool:
 # --- predicates and names -------------------------------------------------------------------------
 
 def _predicate(value, construct: str):
-    """`value` as a scalar bool array, as Python's truth test would see it."""
+    """`value` as a scalar bool array, as Python's truth test would see it (a range is true when it is not
+    empty; an enumerate or zip object, an iterator, always is)."""
+    if isinstance(value, JaxRange):
+        return _len(value) > 0
+    if isinstance(value, staging.StagedRows):
+        return jnp.asarray(True)
     x = jnp.asarray(value)
     if x.shape != ():
         if x.size != 1:
@@ -181,6 +187,16 @@ class JaxRange(staging.StagedRange):
 
 
 def _sequence(value, what: str = "iteration"):
+    # (jnp.asarray would raise a TypeError, which a user's `except TypeError:` would take for the code's own)
+    if isinstance(value, JaxRange):
+        raise StagingError(at_user_line(
+            f"{what}() over a range() with a traced bound: its length is known only when the program runs, and "
+            "jax.jit needs the lengths of the arrays a loop walks together. Loop over the range and index the "
+            "other sequences, or give the range a static bound."))
+    if isinstance(value, staging.StagedRows):
+        raise StagingError(at_user_line(
+            f"{what}() over an enumerate() or zip() of traced arrays: loop over one enumerate() or zip() of the "
+            "arrays themselves (enumerate(zip(xs, ys)) is one)."))
     x = jnp.asarray(value)
     if x.ndim == 0:
         raise StagingError(at_user_line(f"can't iterate over a 0-d array (shape {x.shape}) under jax.jit."))
@@ -188,12 +204,31 @@ def _sequence(value, what: str = "iteration"):
 
 
 class JaxEnumerate(staging.StagedEnumerate):
-    """`enumerate(array, start)` over a traced array."""
+    """`enumerate(array, start)` over a traced array, or `enumerate(range(...), start)` over a range with a traced
+    bound (`range`: a `for` over it is the range's loop, counting)."""
 
     rows, length = staticmethod(_sequence), staticmethod(lambda a: a.shape[0])
 
+    def __init__(self, iterable, start=0):
+        self.range = iterable if isinstance(iterable, JaxRange) else None
+        if self.range is None:
+            super().__init__(iterable, start)
+        else:
+            self.zipped, self.tensors, self.start = False, (), start
+
     def __iter__(self):                     # outside a `for` statement (a comprehension): shapes are static
+        if self.range is not None:
+            return iter(self.range)         # a StagingError: the range has no length while tracing
         return builtins.enumerate(builtins.zip(*self.tensors) if self.zipped else self.tensors[0], self.start)
+
+    def counted(self, body: Callable) -> Callable:
+        """The body of a `for` over `enumerate(range(...))`, as the range's loop calls it with the range's `i`:
+        called with `(count, i)`, count = (i - range start) // step + enumerate's start."""
+        r = self.range
+
+        def counted_body(i, *state):
+            return body(((i - r.start) // r.step + self.start, i), *state)
+        return counted_body
 
 
 class JaxZip(staging.StagedZip):
@@ -206,10 +241,13 @@ class JaxZip(staging.StagedZip):
 
 
 def _for_loop(iterable, body, state, extra_test, opts):
-    """`for` over a traced array (its first axis), a traced `range`, or an enumerate/zip of arrays: a `lax.scan`
+    """`for` over a traced array (its first axis), a traced `range` (or an enumerate of one: the range's loop,
+    counting), or an enumerate/zip of arrays: a `lax.scan`
     over the rows; with `break` or `return`, a masked `lax.scan` when the loop carries a float (see
     jax_scan.py), else a `lax.while_loop` over the row index."""
     limit = opts.get("maximum_iterations")
+    if isinstance(iterable, JaxEnumerate) and iterable.range is not None:
+        iterable, body = iterable.range, iterable.counted(body)
     if isinstance(iterable, JaxRange):
         jax_lists.reject_unknown_length(state.values, state.names, "this `for` loop over a range with a traced bound")
         return _range_loop(iterable, body, state, extra_test, limit)
@@ -308,6 +346,8 @@ def _len(value):
     if isinstance(value, JaxRange):
         start, stop, step = (jnp.asarray(b) for b in (value.start, value.stop, value.step))
         return jnp.maximum(0, (stop - start + step - jnp.sign(step)) // step)
+    if isinstance(value, JaxEnumerate) and value.range is not None:
+        return _len(value.range)
     if isinstance(value, staging.StagedRows):
         return min(a.shape[0] for a in value.tensors)
     if jnp.ndim(value) == 0:
@@ -393,7 +433,7 @@ BACKEND = backends.register_backend(backends.Backend(
     float=lambda x: jnp.asarray(x).astype(float),
     logical_and=_logical_and,
     logical_or=_logical_or,
-    logical_not=jnp.logical_not,
+    logical_not=lambda x: jnp.logical_not(_predicate(x, "`not`")),
     print=_print,
     assert_=_assert,
     list_from=jax_lists.JaxList.from_python,

@@ -477,6 +477,26 @@ class StagedRange:
             f"a range() with a {self.bound_kind} bound has no length while tracing, so it can only drive a `for` "
             f"loop (which the framework stages). {self.values_hint}"))
 
+    # What Python does with a range but the range's loop can't: a StagingError, not the TypeError Python raises
+    # for an object without the method (a user's `except TypeError` would take that for the code's own error),
+    # nor a range that is always true
+    def __reversed__(self):
+        raise StagingError(at_user_line(
+            f"reversed() of a range() with a {self.bound_kind} bound: write the reversed range's bounds "
+            f"(range(stop - 1, start - 1, -1) for a step of 1). {self.values_hint}"))
+
+    def __getitem__(self, index):
+        raise StagingError(at_user_line(
+            f"an item of a range() with a {self.bound_kind} bound: compute it from the bounds (start + i * step)."))
+
+    def __contains__(self, value):
+        raise StagingError(at_user_line(
+            f"`in` a range() with a {self.bound_kind} bound: compare with its bounds (start <= x < stop)."))
+
+    def __bool__(self):
+        raise StagingError(at_user_line(
+            f"the truth of a range() with a {self.bound_kind} bound: compare its bounds (start < stop)."))
+
 
 # --- enumerate and zip over staged tensors --------------------------------------------------------------
 

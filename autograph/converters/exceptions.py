@@ -11,10 +11,12 @@ Before:                          After:
                                          y = -1
 
 `ag__.tracing_errors` are autograph's carrier of an error raised while a statement was staged (every
-branch is traced, whatever the input: operators/function_scope.py, `TracingFailed`) and the errors each
-framework raises when Python meets a staged value (`OperatorNotAllowedInGraphError`). On Python values
-neither is ever raised. Runs first: the `try` statements that lowering jumps out of `finally:` adds catch
-everything on purpose, to run the `finally:` code and raise again.
+branch is traced, whatever the input: operators/function_scope.py, `TracingFailed`), autograph's own errors
+(`StagingError`, a ValueError, raised where the code meets a staged value: `sum(range(n))` of a traced `n`)
+and the errors each framework raises when Python meets a staged value (`OperatorNotAllowedInGraphError`).
+On Python values the carrier and the frameworks' errors are never raised, and autograph's own are never the
+code's. Runs first: the `try` statements that lowering jumps out of `finally:` adds catch everything on
+purpose, to run the `finally:` code and raise again.
 """
 from __future__ import annotations
 

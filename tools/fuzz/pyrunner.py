@@ -9,7 +9,9 @@
     tensors and run on every input;
 (j) opt-in, tensor programs only: as t with `jit_compile=True` (XLA through JAX);
 (x) opt-in, tensor programs only: `ag.convert(f)` exported with `torch.export` (the torch
-    backend), traced once on int32 0-d tensors, run on every input (tools/fuzz/torchx.py).
+    backend), traced once on int32 0-d tensors, run on every input (tools/fuzz/torchx.py);
+(g) opt-in, tensor programs only: `jax.jit(ag.convert(f))` (the JAX backend) on int32 0-d
+    arrays, traced once, run on every input (tools/fuzz/jaxg.py).
 
 b and p must agree with a exactly: the value (p's tensors compared as ints),
 the exception type, and the side effects (`LOG` and the global `G`, via the
@@ -22,7 +24,8 @@ with a as t does, and with t as tests/jit_twin.py compares (the same values,
 dtypes and shapes, or the same exception type and message: tools/fuzz/jit.py);
 a LoweringError (the graph can't be lowered to JAX) is counted, not compared. x must
 agree with a as t does; its clear refusals (torchx.refusal) are counted by cause, and an
-error raised from inside torch is an internal error too.
+error raised from inside torch is an internal error too. g is compared as x, with its own
+refusals (jaxg.refusal) and JAX in torch's place.
 """
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from autograph import api
-from tools.fuzz import jit, torchx
+from tools.fuzz import jaxg, jit, torchx
 from tools.fuzz.runner import Finding, _as_ints, _internal, _ints, _outcome, load
 
 INPUTS = [(0, 0), (3, 7), (-4, 2), (9, -1), (5, 5)]
@@ -46,12 +49,13 @@ class Result:
     refusals: list = field(default_factory=list)   # (input, message) of mode t's clear refusals
     jit: jit.Tally = field(default_factory=jit.Tally)   # what mode j found
     torch: torchx.Tally = field(default_factory=torchx.Tally)   # what mode x found
+    jax: jaxg.Tally = field(default_factory=jaxg.Tally)         # what mode g found
     input: tuple = ()                               # the input of the finding
 
 
 def check(source: str, modes: str = MODES, tensor: bool = False, inputs=INPUTS) -> Result:
     """The first disagreement or internal error (input by input, mode by mode in the order of `modes`), t's
-    refusals and what modes j and x found."""
+    refusals and what modes j, x and g found."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)   # mode p retraces on every input, on purpose
         return _check(source, modes, tensor, inputs)
@@ -70,21 +74,22 @@ def _check(source: str, modes: str, tensor: bool, inputs) -> Result:
     on_python, on_tensors = tf.function(module.f), tf.function(module.f)
     jitted = jit.function(module.f) if tensor and jit.MODE in modes else None
     exported = torchx.Exported(module.__file__) if tensor and torchx.MODE in modes else None
+    jax_jitted = jaxg.Jitted(module.__file__) if tensor and jaxg.MODE in modes else None
     for a, b in inputs:
         module.reset()
         expected = _outcome(lambda: module.f(a, b)), module.state()
         outcomes = {}   # of this input, by mode
         for mode in modes:
-            if mode in "tjx" and not tensor or mode == "j" and jitted is None:
+            if mode in "tjxg" and not tensor or mode == "j" and jitted is None:
                 continue
             module.reset()
-            function = jitted if mode == "j" else exported if mode == "x" else on_tensors
+            function = {"j": jitted, "x": exported, "g": jax_jitted}.get(mode, on_tensors)
             raw = outcomes[mode] = _outcome(lambda: _call(mode, converted, on_python, function, a, b)), module.state()
             got = (_ints(raw[0]) if mode in "tj" else raw[0]), raw[1]
             result.input = (a, b)
-            if mode == "x":
-                result.finding = _compare_torch(expected, raw, source, (a, b), module.__file__, exported,
-                                                result.torch)
+            if mode in "xg":
+                result.finding = _compare_backend(mode, expected, raw, source, (a, b), module.__file__, function,
+                                                  result.torch if mode == "x" else result.jax)
             elif mode == "j":
                 result.finding = _compare_jit(expected, got, outcomes, module, on_tensors, source, (a, b), result)
                 jitted = None if result.jit.unlowered else jitted   # it can't be lowered, whatever the input
@@ -114,33 +119,46 @@ def _compare_jit(expected, got, outcomes, module, on_tensors, source, args, resu
     return None
 
 
-def _compare_torch(expected, raw, source, args, filename, exported, tally) -> Optional[Finding]:
-    """Mode x against the original, as t; a clear refusal is counted by its cause, and a difference that eager
-    torch makes too (torch's semantics) by how it differs."""
+def _compare_backend(mode, expected, raw, source, args, filename, program, tally) -> Optional[Finding]:
+    """Mode x (torch, `program` a torchx.Exported) or g (JAX, a jaxg.Jitted) against the original, as t; a clear
+    refusal is counted by its cause, and a difference that the original makes too on the framework's eager
+    tensors (its semantics) by how it differs."""
+    backend, eagerly = (torchx, "eager torch tensors") if mode == "x" else (jaxg, "concrete jnp arrays")
+    as_values = _ints if mode == "x" else jaxg.values
     kind_g, value_g = raw[0]
-    cause = torchx.refusal(value_g, filename) if kind_g == "error" else None
+    frames = {"frames": lambda: program.frames(*args)} if mode == "g" else {}   # unfiltered, on demand
+    cause = backend.refusal(value_g, filename, **frames) if kind_g == "error" else None
     if cause:
         tally.refused[cause] += 1
         return None
-    leaked = torchx.leaked(value_g) if kind_g == "value" else None
-    if leaked:   # a fake tensor of the trace returned by the exported program: no value to compare
-        return Finding("disagreement", "x", f"f{args}: original gave {expected[0][0]} {expected[0][1]!r}, mode x "
-                       f"returned {leaked}", source)
-    got = _ints(raw[0]), raw[1]
-    finding = _compare("x", expected, got, source, args, filename, [])
-    if finding is None and kind_g == "error" and torchx.internal(value_g):
-        finding = Finding("internal error", "x", f"f{args}: {''.join(traceback.format_exception(value_g))}", source)
+    leaked = backend.leaked(value_g) if kind_g == "value" else None
+    if leaked:   # a value of the trace (torch: a fake tensor) returned: no value to compare
+        return Finding("disagreement", mode, f"f{args}: original gave {expected[0][0]} {expected[0][1]!r}, mode "
+                       f"{mode} returned {leaked}", source)
+    got = as_values(raw[0]), raw[1]
+    finding = _compare(mode, expected, got, source, args, filename, [])
+    if finding is None and kind_g == "error" and backend.internal(value_g, **frames):
+        finding = Finding("internal error", mode, f"f{args}: {''.join(traceback.format_exception(value_g))}", source)
     if finding is None:
         tally.agreed(kind_g)
         return None
-    eager = _ints(_outcome(lambda: exported.eager(*args)))
-    how = torchx.same_as_eager(got[0], eager)
+    eager = as_values(_outcome(lambda: program.eager(*args)))
+    how = backend.same_as_eager(got[0], eager)
+    plain = None
+    if not how and mode == "g":   # what jax.jit does to the unconverted original (autograph not involved)
+        plain = as_values(_outcome(lambda: program.plain(*args)))
+        how = backend.same_as_eager(got[0], plain)
+        how = how and f"{how} as jax.jit of the original does"
     if how:
         tally.like_eager[how] += 1
         return None
-    shown = eager[1] if eager[0] == "value" else f"{type(eager[1]).__name__}: {eager[1]}"
-    return Finding(finding.kind, "x", f"{finding.detail}\n(the original on eager torch tensors gave {eager[0]} "
-                   f"{shown})", source)
+    shown = _shown(eager) + (f"; unconverted under jax.jit: {_shown(plain)}" if plain else "")
+    return Finding(finding.kind, mode, f"{finding.detail}\n(the original on {eagerly} gave {shown})", source)
+
+
+def _shown(outcome) -> str:
+    kind, value = outcome
+    return f"value {value}" if kind == "value" else f"error {type(value).__name__}: {value}"
 
 
 def reference(source: str, inputs=INPUTS) -> tuple:
@@ -177,7 +195,8 @@ def _tensors(args):
 
 
 def _call(mode: str, converted, on_python, on_tensors, a, b):
-    """Mode b, p, or t, j and x (`on_tensors`: runtime.function with or without jit_compile, or torchx.Exported)."""
+    """Mode b, p, or t, j, x and g (`on_tensors`: runtime.function with or without jit_compile, torchx.Exported
+    or jaxg.Jitted)."""
     if mode == "b":
         api.run_generated_code(True)
         try:
@@ -186,8 +205,8 @@ def _call(mode: str, converted, on_python, on_tensors, a, b):
             api.run_generated_code(False)
     if mode == "p":
         return _as_ints(on_python(a, b))
-    if mode == "x":
-        return on_tensors(a, b)    # torchx.Exported makes its own torch tensors
+    if mode in "xg":
+        return on_tensors(a, b)    # torchx.Exported and jaxg.Jitted make their own tensors
     return on_tensors(*_tensors((a, b)))
 
 
@@ -206,10 +225,10 @@ def refused(error: BaseException, filename: str) -> bool:
 
 def _compare(mode, expected, got, source, args, filename, refusals) -> Optional[Finding]:
     ((kind_e, value_e), state_e), ((kind_g, value_g), state_g) = expected, got
-    if kind_g == "error" and mode in "tj" and refused(value_g, filename):   # mode x: _compare_torch
+    if kind_g == "error" and mode in "tj" and refused(value_g, filename):   # modes x, g: _compare_backend
         refusals.append((args, str(value_g).splitlines()[0]))
         return None
-    if kind_g == "error" and (_internal(value_g) or mode in "tjx" and kind_e != "error"):
+    if kind_g == "error" and (_internal(value_g) or mode in "tjxg" and kind_e != "error"):
         detail = "".join(traceback.format_exception(value_g))
         return Finding("internal error", mode, f"f{args}: {detail}", source)
     if kind_e != kind_g:
@@ -222,6 +241,6 @@ def _compare(mode, expected, got, source, args, filename, refusals) -> Optional[
     elif _comparable(value_e) != _comparable(value_g):
         return Finding("disagreement", mode, f"f{args}: original returned {value_e!r}, mode {mode} returned "
                        f"{value_g!r}", source)
-    if mode not in "tjx" and _logged(state_e) != _logged(state_g):
+    if mode not in "tjxg" and _logged(state_e) != _logged(state_g):
         return Finding("disagreement", mode, f"f{args}: side effects (LOG, G) {state_g} != {state_e}", source)
     return None

@@ -108,6 +108,20 @@ class Exported:
 
 def refusal(error: BaseException, filename: str) -> str | None:
     """The cause of a clear refusal to export the program (see the module docstring), or None."""
+    cause = autograph_refusal(error, filename)
+    if cause:
+        return cause
+    notes = "\n".join(getattr(error, "__notes__", ()))
+    if _data_dependent(error) and filename in str(error) + notes:
+        return "GuardOnDataDependentSymNode"
+    if isinstance(error, RuntimeError) and str(error).startswith("Found <class 'function'> in output"):
+        return "torch.export: a function among the outputs"   # export's outputs are tensors (seed 56073)
+    return None
+
+
+def autograph_refusal(error: BaseException, filename: str) -> str | None:
+    """An autograph error naming the program's file, or the program's own error raised while a branch was traced
+    (autograph's note names the line), by its cause; or None. Any backend's clear refusal (modes x and g)."""
     from autograph.errors import AutoGraphError
     from autograph.operators.function_scope import TRACING_NOTE
     notes = "\n".join(getattr(error, "__notes__", ()))
@@ -115,10 +129,6 @@ def refusal(error: BaseException, filename: str) -> str | None:
         return f"the program's {type(error).__name__} raised while tracing a branch"
     if isinstance(error, AutoGraphError) and filename in str(error):
         return f"{type(error).__name__}: {_cause(str(error), filename)}"
-    if _data_dependent(error) and filename in str(error) + notes:
-        return "GuardOnDataDependentSymNode"
-    if isinstance(error, RuntimeError) and str(error).startswith("Found <class 'function'> in output"):
-        return "torch.export: a function among the outputs"   # export's outputs are tensors (seed 56073)
     return None
 
 
@@ -153,7 +163,9 @@ def internal(error: BaseException) -> bool:
 @dataclass
 class Tally:
     """Mode x over a run: the runs (a program on one input) that gave Python's value or raised its exception
-    type, and the clear refusals, by cause."""
+    type, and the clear refusals, by cause. Mode g (tools/fuzz/jaxg.py) counts likewise, under its own label."""
+
+    label, eager = "mode x (torch.export)", "eager torch"
 
     values: int = 0
     errors: int = 0
@@ -174,10 +186,10 @@ class Tally:
     def summary(self, top: int = 8) -> str:
         causes = "; ".join(f"{n} {cause}" for cause, n in self.refused.most_common(top))
         more = len(self.refused) - top
-        return (f"mode x (torch.export): {self.values} runs gave Python's value, {self.errors} raised its exception "
+        return (f"{self.label}: {self.values} runs gave Python's value, {self.errors} raised its exception "
                 f"type; {sum(self.refused.values())} runs refused clearly"
                 + (f" ({causes}{f'; {more} more causes' if more > 0 else ''})" if causes else "")
-                + f"; {sum(self.like_eager.values())} runs differed from Python as eager torch does"
+                + f"; {sum(self.like_eager.values())} runs differed from Python as {self.eager} does"
                 + (f" ({', '.join(f'{n} {how}' for how, n in self.like_eager.most_common())})"
                    if self.like_eager else ""))
 

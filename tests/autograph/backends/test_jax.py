@@ -373,6 +373,135 @@ def test_enumerate_zip_and_range_outside_a_for_statement():
         jit(list_of_traced_range)(3)
 
 
+# fuzz mode g (tools/fuzz/jaxg.py), hand-shrunk: `enumerate(range(n))` of a traced `n` raised a TypeError from
+# jnp.asarray, and a user's `except TypeError:` took it for the code's own error, returning its handler's value
+
+def enumerate_traced_range(a, b):
+    s = 0
+    for i, v in enumerate(range(b, a, 2), 3):
+        s += i * 10 + v
+    return s
+
+
+def enumerate_traced_range_break(a, b):
+    s = 0
+    for i, v in enumerate(range(a % 7), 2):
+        if v > b:
+            break
+        s += i * 10 + v
+    return s
+
+
+def enumerate_traced_range_under_except(a):
+    s = 0
+    try:
+        for i, v in enumerate(range(a % 4)):
+            s += i * 10 + v
+    except TypeError:
+        s = -1
+    return s
+
+
+@pytest.mark.parametrize("a, b", [(0, 0), (9, -1), (8, 3), (-4, 2)])
+def test_enumerate_over_a_range_with_a_traced_bound_is_the_ranges_loop_counting(a, b):
+    assert int(jit(enumerate_traced_range)(a, b)) == enumerate_traced_range(a, b)
+    assert int(jit(enumerate_traced_range_break)(a, b)) == enumerate_traced_range_break(a, b)
+    assert int(jit(enumerate_traced_range_under_except)(a)) == enumerate_traced_range_under_except(a)
+
+
+def zip_traced_range(a):
+    s = 0
+    try:
+        for i, v in zip(range(a % 4), [5, 6, 7]):
+            s += i * 10 + v
+    except TypeError:
+        s = -1
+    return s
+
+
+def reversed_traced_range(a):
+    s = 0
+    try:
+        for i in reversed(range(a % 4)):
+            s += i
+    except TypeError:
+        s = -1
+    return s
+
+
+def item_of_traced_range(a):
+    try:
+        return range(a % 4 + 1)[0]
+    except TypeError:
+        return -1
+
+
+def in_traced_range(a, b):
+    try:
+        return b in range(a % 4)
+    except TypeError:
+        return -1
+
+
+def sum_of_traced_range(a):
+    try:
+        return sum(range(a % 4))
+    except ValueError:        # a StagingError is a ValueError: autograph's own errors pass the user's `except`
+        return -1
+
+
+def suppressed_sum_of_traced_range(a):
+    s = -1
+    with contextlib.suppress(ValueError):     # nor may a `with` swallow one
+        s = sum(range(a % 4))
+    return s
+
+
+def enumerate_of_enumerate(xs):
+    s = 0
+    for i, (j, x) in enumerate(enumerate(xs)):
+        s += i + j + x
+    return s
+
+
+@pytest.mark.parametrize("fn, args, message", [
+    (zip_traced_range, (3,), "zip.. over a range.. with a traced bound"),
+    (reversed_traced_range, (3,), "reversed.. of a range.. with a traced bound"),
+    (item_of_traced_range, (3,), "an item of a range.. with a traced bound"),
+    (in_traced_range, (3, 1), "`in` a range.. with a traced bound"),
+    (sum_of_traced_range, (3,), "range.. with a traced bound has no length"),
+    (suppressed_sum_of_traced_range, (3,), "range.. with a traced bound has no length"),
+    (enumerate_of_enumerate, (jnp.arange(3),), "enumerate.. over an enumerate.. or zip.."),
+])
+def test_what_a_traced_range_cant_do_is_a_staging_error_no_except_clause_takes(fn, args, message):
+    # each was a TypeError (or a StagingError, a ValueError) that the function's own `except` caught: -1
+    with pytest.raises(StagingError, match=message):
+        jit(fn)(*args)
+
+
+def truth_of_ranges(a):
+    r = range(a % 4)
+    return (1 if r else 0), (not r), (1 if enumerate(r) else 0)
+
+
+@pytest.mark.parametrize("a", [0, 3, 4, 6])
+def test_the_truth_of_a_traced_range_is_its_length(a):
+    # `if range(n)` raised jnp.asarray's TypeError inside the staged `if`; `not range(n)` jnp.logical_not's
+    assert tuple(int(v) for v in jit(truth_of_ranges)(a)) == truth_of_ranges(a)
+
+
+def negated(x):
+    return not x
+
+
+def test_not_is_pythons_truth_test():
+    # `not` goes through the condition's checks: an array of several values has no truth value (it was negated
+    # element by element); one value, of any shape, is one truth value
+    with pytest.raises(StagingError, match="the condition of `not` is an array of shape"):
+        jit(negated)(jnp.arange(3))
+    assert bool(jit(negated)(jnp.zeros((1, 1)))) is True and bool(jit(negated)(jnp.asarray(2.5))) is False
+
+
 # --- logical ops, print, assert, builtins -----------------------------------------------------------
 
 calls = []
