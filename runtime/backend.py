@@ -291,6 +291,8 @@ def _per_variable(invariants, state: tuple):
 
 
 def _iterable_tensor(value, what: str = "iteration"):
+    if isinstance(value, range):      # zip(range(n), range(3)): a Python range's ints are int32, as tf.range's
+        return array_ops.range(value.start, value.stop, value.step)
     tensor = convert_to_tensor(value)
     if tensor.shape.rank == 0:
         raise StagingError(at_user_line(f"can't iterate over a scalar tensor ({tensor.name})."))
@@ -343,6 +345,23 @@ def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
                                   shape_invariants=None if invariants is None else [None, *invariants],
                                   relax_shapes=True, names=("iteration_", *loop.names))
     return tuple(out[1:])
+
+
+def _range(*args):
+    """`range(...)` with a tensor bound: `runtime.range`, for integer bounds only, as Python's `range` (TensorFlow's
+    takes floats: `range(2.5)` would run 3 times where Python raises TypeError)."""
+    if not 1 <= len(args) <= 3:
+        raise TypeError(f"range expected at most 3 arguments, got {len(args)}")
+    for bound in args:
+        dtype = getattr(bound, "dtype", None)
+        if dtype is not None and not dtype.is_integer or isinstance(bound, float):
+            kind = f"a {dtype.name} tensor" if dtype is not None else "a float"
+            raise TypeError(at_user_line(f"range() needs integers, got {kind}, which it can't interpret as an "
+                                         "integer (as Python's range). Cast it with runtime.cast(..., runtime.int32), "
+                                         "or use runtime.range for float steps."))
+    if len(args) == 3 and isinstance(args[2], int) and args[2] == 0:
+        raise ValueError("range() arg 3 must not be zero")
+    return array_ops.range(*args)
 
 
 def _row(tensor, i):
@@ -460,7 +479,7 @@ BACKEND = backends.register_backend(backends.Backend(
     cond=_cond,
     while_loop=_while_loop,
     for_loop=_for_loop,
-    range=array_ops.range,
+    range=_range,
     len=_len,
     enumerate=StagedEnumerate,
     zip=StagedZip,

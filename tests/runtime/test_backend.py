@@ -693,3 +693,27 @@ def test_a_tensor_list_is_indexed_by_one_index():
 
     with pytest.raises(IndexError, match="out of range"):
         past_the_end(tf.constant(2))
+
+
+def test_a_range_over_tensors_takes_integers_as_pythons_does():
+    # found by fuzz mode g's author by hand: range() of a float tensor ran (TensorFlow's range takes floats:
+    # range(2.5) ran 3 times) where Python raises TypeError; zip of a tensor range and a Python range mixed
+    # int32 and int64
+    @tf.function
+    def halves(a):
+        s = 0
+        for i in range(tf.cast(a, tf.float32) / 2):
+            s += 1
+        return s
+
+    with pytest.raises(TypeError, match="range\\(\\) needs integers, got a float32 tensor"):
+        halves(tf.constant(5))
+
+    @tf.function
+    def paired(n):
+        s = 0
+        for i, j in zip(range(n), range(3)):
+            s += i * j
+        return s
+
+    assert int(paired(tf.constant(5))) == 5 and int(paired(tf.constant(2))) == 1
