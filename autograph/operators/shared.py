@@ -170,6 +170,12 @@ class Shared:
                 "in the statement itself, from a value the function returns.")))
         if failed is not None:
             raise failed from None
+        if object_changed is not None and object_changed.startswith("the iterator"):
+            raise tracing_failed(StagingError(at_user_line(
+                f"{object_changed} gives items inside this {construct} on a tensor (`next()`, or a Python loop "
+                "over it). Tracing runs every branch (or the loop body) once, whatever the input, so it would give "
+                "them once, when the function is traced, whatever the path or the number of iterations. Make it a "
+                "list first (`items = list(it)`) and index it, or take the items outside the statement.")))
         if object_changed is not None:
             raise tracing_failed(StagingError(at_user_line(
                 f"{object_changed} is changed by a function called inside this {construct} on a tensor (the "

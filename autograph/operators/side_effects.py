@@ -15,13 +15,17 @@ list in a branch) can be changed freely.
 A change no marked code makes (a function the statement calls that sets `self.count` or `d['k']` of an
 object a variable of the statement holds) is found afterwards: `snapshot` keeps those objects' attributes
 (a dict's or list's items, a set's elements) before the statement is traced, and `changed` names one that
-differs after it and that the statement does not carry (control_flow.py `_Shared.stage` refuses it).
+differs after it and that the statement does not carry (shared.py `Shared.stage` refuses it). So is an
+iterator that gave items while the statement was traced (`next(it)`, a Python loop over it): it would give
+them once, at trace time, whatever the path or the number of iterations.
 """
 from __future__ import annotations
 
+import operator
 import sys
 import threading
 import types
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from autograph import backends
@@ -113,7 +117,9 @@ def snapshot(bound: list) -> list:
         if not _may_change(obj) or backends.backend_for(obj) is not None or _framework_object(obj):
             continue
         cls = obj.__class__
-        if cls is dict:
+        if isinstance(obj, Iterator):
+            found.append((name, obj, _Position(_position(obj))))
+        elif cls is dict:
             found.append((name, obj, dict(obj)))
         elif cls is list:
             found.append((name, obj, list(obj)))
@@ -122,6 +128,34 @@ def snapshot(bound: list) -> list:
         elif isinstance(getattr(obj, "__dict__", None), dict) and cls not in (dict, list, set):
             found.append((name, obj, dict(obj.__dict__)))
     return found
+
+
+class _Position(tuple):
+    """What an iterator's `_position` was in a snapshot."""
+
+
+_ITEMWISE = (map, filter, zip, enumerate)   # their state is that of the iterators they take items from
+
+
+def _position(it) -> tuple:
+    """Values that change when the iterator `it` gives an item: a generator's frame (where it stopped, its
+    variables), the number of items a builtin iterator has left, the iterators a `map`, `zip`, `filter` or
+    `enumerate` reads (and its count); an iterator of the user's class is its attributes (`__dict__`)."""
+    if isinstance(it, types.GeneratorType):
+        frame = it.gi_frame
+        return (None,) if frame is None else (frame.f_lasti, *frame.f_locals.values())
+    if it.__class__ in _ITEMWISE:
+        return tuple(_position(v) if isinstance(v, Iterator) else v for v in it.__reduce__()[1])
+    if it.__class__.__module__ == "builtins" and hasattr(it.__class__, "__length_hint__"):
+        return (operator.length_hint(it),)
+    state = getattr(it, "__dict__", None)
+    return tuple(state.items()) if isinstance(state, dict) else ()
+
+
+def _same_position(old, new) -> bool:
+    if old.__class__ is tuple or old.__class__ is _Position:
+        return new.__class__ is tuple and len(old) == len(new) and all(map(_same_position, old, new))
+    return old is new or (old.__class__ in (int, bool) and old == new)
 
 
 def _framework_object(obj) -> bool:
@@ -134,6 +168,10 @@ def changed(before: list, carried: set) -> str | None:
     """The first change since `snapshot` gave `before` to an item or attribute that the statement does not
     carry (`carried`: (id(owner), key)), as the user would write it (`a.x`, `d['k']`, `len(l)`); None if none."""
     for name, obj, old in before:
+        if old.__class__ is _Position:
+            if not _same_position(old, _position(obj)):
+                return f"the iterator '{name}'"
+            continue
         if obj.__class__ is set:
             if obj != old:
                 return f"the set '{name}'"

@@ -749,3 +749,65 @@ def test_a_called_function_changing_an_object_made_in_the_statement_is_allowed()
         return r
 
     assert staged(f, 3) == python_run(f, 3) == 1
+
+
+# --- an iterator that gives items while the statement is traced ------------------------------------------------
+# `next(it)` in a staged loop body ran once, at trace time: `while i < n: total += next(it)` gave 2 for n=2
+# where Python gives 3 (the traced item, 1, added on each iteration), and the next item read after the loop
+# was the one after the traced ones, whatever n.
+
+def next_in_a_loop(n):
+    it = iter([1, 2, 3, 4, 5])
+    total = 0
+    i = 0
+    while i < n:
+        total = total + next(it)
+        i += 1
+    return total, next(it)
+
+
+def numbers():
+    yield 10
+    yield 20
+
+
+def helper_takes_from_a_generator(x):
+    it = numbers()
+
+    def take():
+        return next(it)
+
+    r = 0
+    if x > 0:
+        r = take()
+    return r, next(it)
+
+
+def loop_over_a_zip_in_a_branch(x):
+    pairs = zip([1, 2], [3, 4])
+    r = 0
+    if x > 0:
+        for a, b in pairs:
+            r = r + a * b
+    return r
+
+
+@pytest.mark.parametrize("fn, arg", [(next_in_a_loop, 2), (helper_takes_from_a_generator, -1),
+                                     (loop_over_a_zip_in_a_branch, 1)])
+def test_an_iterator_giving_items_in_the_statement_is_refused(fn, arg):
+    python_run(fn, arg)
+    refused(fn, arg, "the iterator ", "gives items inside this", "list(it)")
+
+
+def test_an_iterator_the_statement_reads_without_taking_items_is_allowed():
+    def f(x):
+        it = iter([1, 2, 3])
+        r = 0
+        if x > 0:
+            same = it
+            r = 5
+        return r, next(it)
+
+    for x, expected in [(1, [5, 1]), (-1, [0, 1])]:
+        assert [v.numpy().item() for v in tf.function(f)(tf.constant(x))] == expected
+    assert python_run(f, 1) == (5, 1)
