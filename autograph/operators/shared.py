@@ -150,7 +150,7 @@ class Shared:
         try:
             with side_effects.staging(construct, held, self._aliased(initial)) as frame:
                 out = as_tuple(staged(initial), len(self.names))
-            object_changed = side_effects.changed(contents, frame[4])
+            object_changed = side_effects.changed(contents, frame[4], construct)
         except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
             failed = tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor"))
         finally:
@@ -170,19 +170,8 @@ class Shared:
                 "in the statement itself, from a value the function returns.")))
         if failed is not None:
             raise failed from None
-        if object_changed is not None and object_changed.startswith("the iterator"):
-            raise tracing_failed(StagingError(at_user_line(
-                f"{object_changed} gives items inside this {construct} on a tensor (`next()`, or a Python loop "
-                "over it). Tracing runs every branch (or the loop body) once, whatever the input, so it would give "
-                "them once, when the function is traced, whatever the path or the number of iterations. Make it a "
-                "list first (`items = list(it)`) and index it, or take the items outside the statement.")))
         if object_changed is not None:
-            raise tracing_failed(StagingError(at_user_line(
-                f"{object_changed} is changed by a function called inside this {construct} on a tensor (the "
-                "statement's own code neither assigns it nor calls a method that changes it). Tracing runs every "
-                "branch (or the loop body) once, whatever the input, so that change would be made once, when the "
-                "function is traced, on every path. Make the change in the statement itself (`a.x = ...` or "
-                "`d['k'] = ...`, which a staged statement carries), from a value the function returns.")))
+            raise tracing_failed(StagingError(at_user_line(object_changed)))
         self.write(out)
 
 

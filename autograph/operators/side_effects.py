@@ -17,7 +17,8 @@ object a variable of the statement holds) is found afterwards: `snapshot` keeps 
 (a dict's or list's items, a set's elements) before the statement is traced, and `changed` names one that
 differs after it and that the statement does not carry (shared.py `Shared.stage` refuses it). So is an
 iterator that gave items while the statement was traced (`next(it)`, a Python loop over it): it would give
-them once, at trace time, whatever the path or the number of iterations.
+them once, at trace time, whatever the path or the number of iterations; and a writable buffer (a NumPy array,
+a `bytearray`) whose contents changed (`a += 1` changes an array in place).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import operator
 import sys
 import threading
 import types
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -76,11 +78,11 @@ def mutating(obj, what: str):
     return obj
 
 
-_CHANGED_IN_PLACE = (list, set, dict, bytearray)
+_CHANGED_IN_PLACE = (list, set, dict, bytearray, deque)
 
 
 def in_place(obj, value, what: str):
-    """`value`, which `what` (`'l += ...'`) adds to `obj` in place when `obj` is a list, set or dict (or the
+    """`value`, which `what` (`'l += ...'`) adds to `obj` in place when `obj` is a list, set, dict or deque (or the
     framework's list a staged loop carries a list as): refused,
     as `mutating` refuses it, while a statement that carries the list as a new one (or that `obj` was bound
     before) is staged."""
@@ -117,17 +119,40 @@ def snapshot(bound: list) -> list:
         if not _may_change(obj) or backends.backend_for(obj) is not None or _framework_object(obj):
             continue
         cls = obj.__class__
-        if isinstance(obj, Iterator):
+        contents = _contents(obj)
+        if contents is not None:
+            found.append((name, obj, contents))
+        elif isinstance(obj, Iterator):
             found.append((name, obj, _Position(_position(obj))))
         elif cls is dict:
             found.append((name, obj, dict(obj)))
-        elif cls is list:
+        elif cls in _SEQUENCES:
             found.append((name, obj, list(obj)))
         elif cls is set:
             found.append((name, obj, set(obj)))
         elif isinstance(getattr(obj, "__dict__", None), dict) and cls not in (dict, list, set):
             found.append((name, obj, dict(obj.__dict__)))
     return found
+
+
+_SEQUENCES = (list, deque)
+
+
+class _Contents(tuple):
+    """What a mutable buffer (a NumPy array, a `bytearray`, an `array.array`) held in a snapshot: its format,
+    shape and bytes."""
+
+
+def _contents(obj) -> _Contents | None:
+    """`obj`'s contents when it is a writable buffer (its `+=` changes it in place); None for other objects."""
+    if obj.__class__ in (list, dict, set, deque):
+        return None
+    try:
+        view = memoryview(obj)
+    except (TypeError, ValueError, BufferError):   # not a buffer, or one of objects (a NumPy object array)
+        return None
+    with view:
+        return None if view.readonly else _Contents((view.format, view.shape, view.tobytes()))
 
 
 class _Position(tuple):
@@ -164,31 +189,65 @@ def _framework_object(obj) -> bool:
     return any(module == p or module.startswith(p + ".") for p in ("autograph", *backends.owned_module_prefixes()))
 
 
-def changed(before: list, carried: set) -> str | None:
-    """The first change since `snapshot` gave `before` to an item or attribute that the statement does not
-    carry (`carried`: (id(owner), key)), as the user would write it (`a.x`, `d['k']`, `len(l)`); None if none."""
+def changed(before: list, carried: set, construct: str) -> str | None:
+    """The message refusing the first change since `snapshot` gave `before` (to an item or attribute that the
+    statement does not carry, `carried`: (id(owner), key); to an array's contents; an iterator's items given
+    out) made while this staged `construct` was traced; None if none."""
     for name, obj, old in before:
         if old.__class__ is _Position:
             if not _same_position(old, _position(obj)):
-                return f"the iterator '{name}'"
+                return _iterator_message(name, construct)
             continue
-        if obj.__class__ is set:
-            if obj != old:
-                return f"the set '{name}'"
+        if old.__class__ is _Contents:
+            if old != _contents(obj):
+                return _contents_message(name, obj, construct)
             continue
-        if obj.__class__ is list:
-            if len(obj) != len(old):
-                return f"the length of '{name}'"
-            pairs = enumerate(zip(old, obj))
-            keys = [i for i, (a, b) in pairs if a is not b]
-        else:
-            new = obj if obj.__class__ is dict else obj.__dict__
-            keys = [k for k in {**old, **new} if old.get(k, _MISSING) is not new.get(k, _MISSING)]
-        for key in keys:
-            if (id(obj), key) in carried or (obj.__class__ is list and (id(obj), key - len(obj)) in carried):
-                continue
-            return f"`{name}.{key}`" if obj.__class__ not in (dict, list) else f"`{name}[{key!r}]`"
+        what = _changed_item(name, obj, old, carried)
+        if what is not None:
+            return (f"{what} is changed by a function called inside this {construct} on a tensor (the statement's "
+                    "own code neither assigns it nor calls a method that changes it). Tracing runs every branch (or "
+                    "the loop body) once, whatever the input, so that change would be made once, when the function "
+                    "is traced, on every path. Make the change in the statement itself (`a.x = ...` or `d['k'] = "
+                    "...`, which a staged statement carries), from a value the function returns.")
     return None
+
+
+def _changed_item(name: str, obj, old, carried: set) -> str | None:
+    """An attribute or item of `obj` (a set's elements, a list's length) that differs from `old` and that the
+    statement does not carry, as the user would write it (`a.x`, `d['k']`, `len(l)`); None if none."""
+    if obj.__class__ is set:
+        return f"the set '{name}'" if obj != old else None
+    sequence = obj.__class__ in _SEQUENCES
+    if sequence:
+        if len(obj) != len(old):
+            return f"the length of '{name}'"
+        keys = [i for i, (a, b) in enumerate(zip(old, obj)) if a is not b]
+    else:
+        new = obj if obj.__class__ is dict else obj.__dict__
+        keys = [k for k in {**old, **new} if old.get(k, _MISSING) is not new.get(k, _MISSING)]
+    for key in keys:
+        if (id(obj), key) in carried or (sequence and (id(obj), key - len(obj)) in carried):
+            continue
+        return f"`{name}[{key!r}]`" if sequence or obj.__class__ is dict else f"`{name}.{key}`"
+    return None
+
+
+def _iterator_message(name: str, construct: str) -> str:
+    return (f"the iterator '{name}' gives items inside this {construct} on a tensor (`next()`, or a Python loop "
+            "over it). Tracing runs every branch (or the loop body) once, whatever the input, so it would give them "
+            "once, when the function is traced, whatever the path or the number of iterations. Make it a list "
+            "first (`items = list(it)`) and index it, or take the items outside the statement.")
+
+
+def _contents_message(name: str, obj, construct: str) -> str:
+    cls = obj.__class__
+    kind = cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__.partition('.')[0]}.{cls.__name__}"
+    article = "an" if kind[0] in "aeiou" else "a"
+    return (f"the contents of '{name}' ({article} {kind}) are changed in place inside this {construct} on a "
+            "tensor (an augmented assignment such as `a += 1`, an `out=` argument, or a function it calls). Tracing "
+            "runs every branch (or the loop body) once, whatever the input, so the change would be made once, when "
+            f"the function is traced, on every path. Make a new value instead (`{name} = {name} + 1`), which a "
+            "staged statement carries.")
 
 
 def _check(obj, what: str) -> None:

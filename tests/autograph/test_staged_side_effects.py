@@ -3,8 +3,10 @@
 Each function runs on Python values through its generated code (the original's result) and on runtime
 tensors in `runtime.function`: Python's result where the graph can give it, else a `StagingError` at the
 line of the change that says what to do."""
+import collections
 import re
 
+import numpy as np
 import pytest
 
 import autograph as ag
@@ -811,3 +813,67 @@ def test_an_iterator_the_statement_reads_without_taking_items_is_allowed():
     for x, expected in [(1, [5, 1]), (-1, [0, 1])]:
         assert [v.numpy().item() for v in tf.function(f)(tf.constant(x))] == expected
     assert python_run(f, 1) == (5, 1)
+
+
+# --- a buffer's contents changed in place ---------------------------------------------------------------------
+# `a += 1` on a NumPy array (or an `array.array`, a `bytearray` given bytes) in a staged `if` changed the
+# array while the true branch was traced, so the false path gave [2, 3, 4] where Python gives [1, 2, 3].
+
+def array_incremented_in_a_branch(x):
+    a = np.array([1, 2, 3])
+    if x > 0:
+        a += 1
+    return a.tolist()
+
+
+def array_changed_by_a_helper_in_a_loop(n):
+    a = np.array([1.0, 2.0])
+
+    def bump():
+        np.add(a, 1.0, out=a)
+
+    i = 0
+    while i < n:
+        bump()
+        i += 1
+    return a.tolist()
+
+
+def bytes_added_to_a_bytearray(x):
+    data = bytearray(b"ab")
+    if x > 0:
+        data += b"c"
+    return len(data)
+
+
+@pytest.mark.parametrize("fn, arg, name", [(array_incremented_in_a_branch, -1, "'a' (a numpy.ndarray)"),
+                                           (array_changed_by_a_helper_in_a_loop, 0, "'a' (a numpy.ndarray)"),
+                                           (bytes_added_to_a_bytearray, -1, "'data' (a bytearray)")])
+def test_a_buffer_changed_in_place_is_refused(fn, arg, name):
+    python_run(fn, arg)
+    refused(fn, arg, f"the contents of {name} are changed in place inside this", "which a staged statement carries")
+
+
+def test_a_deque_extended_in_place_is_refused_at_its_line():
+    def f(x):
+        queue = collections.deque([1, 2])
+        if x > 0:
+            queue += [3]
+        return len(queue)
+
+    assert python_run(f, -1) == 2
+    refused(f, -1, "`queue += ...` changes an object that exists before this `if`")
+
+
+def test_an_array_the_statement_only_reads_or_replaces_is_allowed():
+    def f(n):
+        a = np.array([1.0, 2.0])
+        total = 0.0
+        i = 0
+        while i < n:
+            total = total + a[1]
+            a = a * 2
+            i += 1
+        return total
+
+    assert staged(f, 3) == python_run(f, 3) == 14.0

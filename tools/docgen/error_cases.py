@@ -248,6 +248,19 @@ CASES = [
         "    while i < n:\n        total += items[i]\n        i += 1\n    return total\n",
         "f(tf.constant(2))"),
     ErrorCase(
+        "`StagingError`: a NumPy array changed in place in a tensor `if` or loop",
+        "`a += 1` on a NumPy array (a `bytearray`, an `array.array`) changes it in place. Tracing runs every "
+        "branch of a tensor `if` (and a loop body) once, so the array would be changed once, while tracing, on "
+        "every path: a change to the contents of such a buffer a variable of the statement holds is found after "
+        "the statement is traced.",
+        "import numpy as np\n\n\n@tf.function\ndef f(x):\n    a = np.array([1.0, 2.0])\n    if x > 0:\n"
+        "        a += 1\n    return a\n",
+        "f(tf.constant(-3))",
+        "assign a new value (`a = a + 1`), which a staged statement carries.",
+        "import numpy as np\n\n\n@tf.function\ndef f(x):\n    a = np.array([1.0, 2.0])\n    if x > 0:\n"
+        "        a = a + 1\n    return a\n",
+        "f(tf.constant(-3))"),
+    ErrorCase(
         "`StagingError`: appending to a list that another variable also holds, in a tensor `if` or loop",
         "A staged statement carries a list it appends to as a new list (a copy, or a tensor list); when "
         "another variable holds the same list, Python's append changes both, the graph only one.",
