@@ -3,6 +3,7 @@
 Each function runs on Python values through its generated code (the original's result) and on runtime
 tensors in `runtime.function`: Python's result where the graph can give it, else a `StagingError` at the
 line of the change that says what to do."""
+import array
 import collections
 import re
 
@@ -465,6 +466,44 @@ def test_plus_equals_on_a_list_another_variable_holds_is_refused(fn, arg):
     refused(fn, arg, "`entries += ...` changes the list 'entries', which is also 'log'", "entries = list(log)")
 
 
+def alias_extended_by_a_variable_in_both_branches(x):
+    log = [0]
+    entries = log
+    ones, twos = [1], [2]
+    if x > 0:
+        entries += ones
+    else:
+        entries += twos
+    return log[-1]
+
+
+def alias_repeated_in_a_loop(n):
+    log = [0]
+    entries = log
+    for i in range(n):
+        entries *= 2
+    return len(log)
+
+
+@pytest.mark.parametrize("fn, arg, what", [(alias_extended_by_a_variable_in_both_branches, -3, "+="),
+                                           (alias_repeated_in_a_loop, 2, "*=")])
+def test_any_in_place_operator_on_a_list_another_variable_holds_is_refused(fn, arg, what):
+    """Only `+=` of a display (`entries += [1]`) was checked: `entries += ones` left `log` at [0] (0 where Python
+    gives 2), and `entries *= 2` was carried as a new list too (1 where Python gives 4), silently."""
+    python_run(fn, arg)
+    refused(fn, arg, f"`entries {what} ...` changes the list 'entries', which is also 'log'", "entries = list(log)")
+
+
+def test_a_variable_only_numbers_are_assigned_to_keeps_its_plain_augmented_assignment():
+    def f(xs):
+        total = 0
+        for x in xs:
+            total += x
+        return total
+
+    assert "total += x\n" in ag.to_code(f)
+
+
 def test_or_equals_on_a_dict_of_before_the_statement_is_refused():
     def f(x):
         d = {"a": 0}
@@ -816,7 +855,7 @@ def test_an_iterator_the_statement_reads_without_taking_items_is_allowed():
 
 
 # --- a buffer's contents changed in place ---------------------------------------------------------------------
-# `a += 1` on a NumPy array (or an `array.array`, a `bytearray` given bytes) in a staged `if` changed the
+# `a += 1` on a NumPy array (or an `array.array`) in a staged `if` changed the
 # array while the true branch was traced, so the false path gave [2, 3, 4] where Python gives [1, 2, 3].
 
 def array_incremented_in_a_branch(x):
@@ -839,6 +878,28 @@ def array_changed_by_a_helper_in_a_loop(n):
     return a.tolist()
 
 
+def items_added_to_an_array_array(x):
+    data = array.array("i", [1, 2])
+    if x > 0:
+        data += array.array("i", [3])
+    return len(data)
+
+
+@pytest.mark.parametrize("fn, arg, name", [(array_incremented_in_a_branch, -1, "'a' (a numpy.ndarray)"),
+                                           (array_changed_by_a_helper_in_a_loop, 0, "'a' (a numpy.ndarray)"),
+                                           (items_added_to_an_array_array, -1, "'data' (an array.array)")])
+def test_a_buffer_changed_in_place_is_refused(fn, arg, name):
+    python_run(fn, arg)
+    refused(fn, arg, f"the contents of {name} are changed in place inside this", "which a staged statement carries")
+
+
+def deque_extended(x):
+    queue = collections.deque([1, 2])
+    if x > 0:
+        queue += [3]
+    return len(queue)
+
+
 def bytes_added_to_a_bytearray(x):
     data = bytearray(b"ab")
     if x > 0:
@@ -846,23 +907,10 @@ def bytes_added_to_a_bytearray(x):
     return len(data)
 
 
-@pytest.mark.parametrize("fn, arg, name", [(array_incremented_in_a_branch, -1, "'a' (a numpy.ndarray)"),
-                                           (array_changed_by_a_helper_in_a_loop, 0, "'a' (a numpy.ndarray)"),
-                                           (bytes_added_to_a_bytearray, -1, "'data' (a bytearray)")])
-def test_a_buffer_changed_in_place_is_refused(fn, arg, name):
-    python_run(fn, arg)
-    refused(fn, arg, f"the contents of {name} are changed in place inside this", "which a staged statement carries")
-
-
-def test_a_deque_extended_in_place_is_refused_at_its_line():
-    def f(x):
-        queue = collections.deque([1, 2])
-        if x > 0:
-            queue += [3]
-        return len(queue)
-
-    assert python_run(f, -1) == 2
-    refused(f, -1, "`queue += ...` changes an object that exists before this `if`")
+@pytest.mark.parametrize("fn, name", [(deque_extended, "queue"), (bytes_added_to_a_bytearray, "data")])
+def test_a_deque_or_bytearray_extended_in_place_is_refused_at_its_line(fn, name):
+    assert python_run(fn, -1) == 2
+    refused(fn, -1, f"`{name} += ...` changes an object that exists before this `if`")
 
 
 def test_an_array_the_statement_only_reads_or_replaces_is_allowed():
