@@ -113,10 +113,12 @@ _MISSING = object()
 
 def snapshot(bound: list) -> list:
     """What `bound` ((name, object) of the variables a staged statement reads) hold before it is traced: each
-    object's attributes, or a dict's items, a list's items, a set's elements (one level, by identity)."""
+    object's attributes, or a dict's items, a list's items, a set's elements (one level, by identity); the
+    contents of a buffer among those (a NumPy array in `s.buf` or `d['a']`: `s.buf += 1` changes it in place,
+    also where the statement carries `s.buf`)."""
     found = []
     for name, obj in bound:
-        if not _may_change(obj) or backends.backend_for(obj) is not None or _framework_object(obj):
+        if not _ours(obj):
             continue
         cls = obj.__class__
         contents = _contents(obj)
@@ -132,6 +134,27 @@ def snapshot(bound: list) -> list:
             found.append((name, obj, set(obj)))
         elif isinstance(getattr(obj, "__dict__", None), dict) and cls not in (dict, list, set):
             found.append((name, obj, dict(obj.__dict__)))
+        else:
+            continue
+        found.extend(_buffers_in(name, obj, found[-1][2]))
+    return found
+
+
+def _ours(obj) -> bool:
+    """An object whose changes the user's code makes: not a number or a function, nor a framework's."""
+    return _may_change(obj) and backends.backend_for(obj) is None and not _framework_object(obj)
+
+
+def _buffers_in(name: str, obj, items) -> list:
+    """(`name.key` or `name[key]`, buffer, its contents) of each writable buffer among `items` (a dict's
+    snapshot, or a list's)."""
+    pairs = items.items() if items.__class__ is dict else enumerate(items) if items.__class__ is list else ()
+    found = []
+    for key, value in pairs:
+        contents = _contents(value) if _ours(value) else None
+        if contents is not None:
+            label = f"{name}[{key!r}]" if obj.__class__ in (dict, *_SEQUENCES) else f"{name}.{key}"
+            found.append((label, value, contents))
     return found
 
 

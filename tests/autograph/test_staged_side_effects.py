@@ -885,7 +885,16 @@ def items_added_to_an_array_array(x):
     return len(data)
 
 
+def array_attribute_incremented_in_a_branch(x):
+    o = Box()
+    o.buf = np.array([1.0, 2.0])
+    if x > 0:
+        o.buf += 1   # the `if` carries `o.buf`, but `+=` changed the array itself while the branch was traced
+    return o.buf.tolist()
+
+
 @pytest.mark.parametrize("fn, arg, name", [(array_incremented_in_a_branch, -1, "'a' (a numpy.ndarray)"),
+                                           (array_attribute_incremented_in_a_branch, -1, "'o.buf' (a numpy.ndarray)"),
                                            (array_changed_by_a_helper_in_a_loop, 0, "'a' (a numpy.ndarray)"),
                                            (items_added_to_an_array_array, -1, "'data' (an array.array)")])
 def test_a_buffer_changed_in_place_is_refused(fn, arg, name):
