@@ -337,7 +337,13 @@ def _scaled_after_an_if_of_constants(x):
     return n * 500000000
 
 
+def _squared_after_a_conditional_expression(x):
+    r = 5 if x > 0 else 70000
+    return r * r
+
+
 @pytest.mark.parametrize("fn, fits, value, past, reached", [
+    (_squared_after_a_conditional_expression, 1, 25, -1, "'5 if x > 0 else 70000' started as a Python int"),
     (_squared_after_an_if, -1, 1, 1, "'n' started as a Python int, which a staged `if`.*reaches 4900000000"),
     (_scaled_after_an_if_of_constants, -1, 1500000000, 1, "'n' started as a Python int.*reaches 2500000000"),
 ], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
