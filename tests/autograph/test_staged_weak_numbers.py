@@ -342,7 +342,15 @@ def _squared_after_a_conditional_expression(x):
     return r * r
 
 
+def _squared_after_an_if_in_a_dict(x):
+    d = {"a": 1, "b": 2}
+    if x > 0:
+        d = {"a": 1, "b": 70000}
+    return d["b"] * d["b"]
+
+
 @pytest.mark.parametrize("fn, fits, value, past, reached", [
+    (_squared_after_an_if_in_a_dict, -1, 4, 1, "'d\\['b'\\]' started as a Python int"),   # named by its key
     (_squared_after_a_conditional_expression, 1, 25, -1, "'5 if x > 0 else 70000' started as a Python int"),
     (_squared_after_an_if, -1, 1, 1, "'n' started as a Python int, which a staged `if`.*reaches 4900000000"),
     (_scaled_after_an_if_of_constants, -1, 1500000000, 1, "'n' started as a Python int.*reaches 2500000000"),
