@@ -26,7 +26,7 @@ import operator
 import sys
 import threading
 import types
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -120,23 +120,22 @@ def snapshot(bound: list) -> list:
     for name, obj in bound:
         if not _ours(obj):
             continue
-        cls = obj.__class__
         contents = _contents(obj)
         if contents is not None:
             found.append((name, obj, contents))
         elif isinstance(obj, Iterator):
             found.append((name, obj, _Position(_position(obj))))
-        elif cls is dict:
+        elif isinstance(obj, dict):   # a defaultdict too: reading a missing key adds it
             found.append((name, obj, dict(obj)))
-        elif cls in _SEQUENCES:
+        elif isinstance(obj, _SEQUENCES):
             found.append((name, obj, list(obj)))
-        elif cls is set:
+        elif isinstance(obj, set):
             found.append((name, obj, set(obj)))
-        elif isinstance(getattr(obj, "__dict__", None), dict) and cls not in (dict, list, set):
-            found.append((name, obj, dict(obj.__dict__)))
+        elif isinstance(getattr(obj, "__dict__", None), dict):
+            found.append((name, obj, _Attributes(obj.__dict__)))
         else:
             continue
-        found.extend(_buffers_in(name, obj, found[-1][2]))
+        found.extend(_buffers_in(name, found[-1][2]))
     return found
 
 
@@ -145,17 +144,21 @@ def _ours(obj) -> bool:
     return _may_change(obj) and backends.backend_for(obj) is None and not _framework_object(obj)
 
 
-def _buffers_in(name: str, obj, items) -> list:
-    """(`name.key` or `name[key]`, buffer, its contents) of each writable buffer among `items` (a dict's
-    snapshot, or a list's)."""
-    pairs = items.items() if items.__class__ is dict else enumerate(items) if items.__class__ is list else ()
+def _buffers_in(name: str, items) -> list:
+    """(`name.key` or `name[key]`, buffer, its contents) of each writable buffer among `items` (the snapshot of
+    an object's attributes, a dict's items or a list's)."""
+    pairs = items.items() if isinstance(items, dict) else enumerate(items) if items.__class__ is list else ()
     found = []
     for key, value in pairs:
         contents = _contents(value) if _ours(value) else None
         if contents is not None:
-            label = f"{name}[{key!r}]" if obj.__class__ in (dict, *_SEQUENCES) else f"{name}.{key}"
+            label = f"{name}.{key}" if items.__class__ is _Attributes else f"{name}[{key!r}]"
             found.append((label, value, contents))
     return found
+
+
+class _Attributes(dict):
+    """An object's attributes (its `__dict__`) in a snapshot."""
 
 
 _SEQUENCES = (list, deque)
@@ -225,6 +228,12 @@ def changed(before: list, carried: set, construct: str) -> str | None:
             if old != _contents(obj):
                 return _contents_message(name, obj, construct)
             continue
+        if isinstance(obj, defaultdict) and (added := [k for k in obj if k not in old and (id(obj), k) not in carried]):
+            return (f"`{name}[{added[0]!r}]` is added to the defaultdict '{name}' inside this {construct} on a "
+                    "tensor (reading a missing key adds it, as does a function called there). Tracing runs every "
+                    "branch (or the loop body) once, whatever the input, so the key would be added once, when the "
+                    f"function is traced, on every path. Read it with `{name}.get({added[0]!r}, default)`, or set it "
+                    "before the statement.")
         what = _changed_item(name, obj, old, carried)
         if what is not None:
             return (f"{what} is changed by a function called inside this {construct} on a tensor (the statement's "
@@ -236,22 +245,22 @@ def changed(before: list, carried: set, construct: str) -> str | None:
 
 
 def _changed_item(name: str, obj, old, carried: set) -> str | None:
-    """An attribute or item of `obj` (a set's elements, a list's length) that differs from `old` and that the
-    statement does not carry, as the user would write it (`a.x`, `d['k']`, `len(l)`); None if none."""
-    if obj.__class__ is set:
+    """An attribute or item of `obj` (a set's elements, a list's length) that differs from `old` (its snapshot)
+    and that the statement does not carry, as the user would write it (`a.x`, `d['k']`, `len(l)`); None if none."""
+    if old.__class__ is set:
         return f"the set '{name}'" if obj != old else None
-    sequence = obj.__class__ in _SEQUENCES
+    sequence = old.__class__ is list
     if sequence:
         if len(obj) != len(old):
             return f"the length of '{name}'"
         keys = [i for i, (a, b) in enumerate(zip(old, obj)) if a is not b]
     else:
-        new = obj if obj.__class__ is dict else obj.__dict__
+        new = obj.__dict__ if old.__class__ is _Attributes else obj
         keys = [k for k in {**old, **new} if old.get(k, _MISSING) is not new.get(k, _MISSING)]
     for key in keys:
         if (id(obj), key) in carried or (sequence and (id(obj), key - len(obj)) in carried):
             continue
-        return f"`{name}[{key!r}]`" if sequence or obj.__class__ is dict else f"`{name}.{key}`"
+        return f"`{name}.{key}`" if old.__class__ is _Attributes else f"`{name}[{key!r}]`"
     return None
 
 

@@ -934,3 +934,33 @@ def test_an_array_the_statement_only_reads_or_replaces_is_allowed():
         return total
 
     assert staged(f, 3) == python_run(f, 3) == 14.0
+
+
+# --- dict subclasses ---------------------------------------------------------------------------------------------
+# Only a plain dict's items were kept before tracing: reading a missing key of a defaultdict in a branch added it
+# on both paths (len(d) 1 where Python gives 0), and a helper setting an item of an OrderedDict went unseen.
+
+def defaultdict_read_in_a_branch(x):
+    d = collections.defaultdict(int)
+    r = 0
+    if x > 0:
+        r = d["a"] + 1
+    return r, len(d)
+
+
+def ordered_dict_item_set_by_a_helper(x):
+    def mark(items):
+        items["b"] = 2
+
+    d = collections.OrderedDict(a=1)
+    if x > 0:
+        mark(d)
+    return len(d)
+
+
+@pytest.mark.parametrize("fn, pattern", [
+    (defaultdict_read_in_a_branch, "`d['a']` is added to the defaultdict 'd' inside this `if`"),
+    (ordered_dict_item_set_by_a_helper, "`d['b']` is changed by a function called inside this `if`")])
+def test_an_item_a_dict_subclass_gains_while_traced_is_refused(fn, pattern):
+    python_run(fn, -1)
+    refused(fn, -1, pattern)
