@@ -964,3 +964,31 @@ def ordered_dict_item_set_by_a_helper(x):
 def test_an_item_a_dict_subclass_gains_while_traced_is_refused(fn, pattern):
     python_run(fn, -1)
     refused(fn, -1, pattern)
+
+
+# --- a global a called function rebinds ------------------------------------------------------------------------
+# A helper's `global bumps; bumps += 1` in a tensor loop ran at trace time (twice: a probe and the trace), so the
+# function returned 2 for any n where Python gives n; a helper's `nonlocal` was refused already.
+
+bumps = 0
+
+
+def _bump():
+    global bumps
+    bumps += 1
+
+
+def global_bumped_by_a_helper_in_a_loop(n):
+    global bumps
+    bumps = 0
+    i = 0
+    while i < n:
+        _bump()
+        i += 1
+    return bumps
+
+
+def test_a_global_a_called_function_rebinds_is_refused():
+    assert python_run(global_bumped_by_a_helper_in_a_loop, 3) == 3
+    refused(global_bumped_by_a_helper_in_a_loop, 3, "the global 'bumps' is changed by a function called inside this "
+                                                    "`while` loop", "keep it in a variable of this function")
