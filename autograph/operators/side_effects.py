@@ -22,6 +22,7 @@ a `bytearray`) whose contents changed (`a += 1` changes an array in place).
 """
 from __future__ import annotations
 
+import io
 import operator
 import sys
 import threading
@@ -123,6 +124,8 @@ def snapshot(bound: list) -> list:
         contents = _contents(obj)
         if contents is not None:
             found.append((name, obj, contents))
+        elif isinstance(obj, io.IOBase):
+            found.append((name, obj, _FilePosition(_file_position(obj))))
         elif isinstance(obj, Iterator):
             found.append((name, obj, _Position(_position(obj))))
         elif isinstance(obj, dict):   # a defaultdict too: reading a missing key adds it
@@ -185,6 +188,17 @@ class _Position(tuple):
     """What an iterator's `_position` was in a snapshot."""
 
 
+class _FilePosition(tuple):
+    """Where a file (or `io.StringIO`) was in a snapshot: `tell()`, or () where it can't say."""
+
+
+def _file_position(f) -> tuple:
+    try:
+        return (f.tell(),)
+    except (OSError, ValueError):   # not seekable (a pipe, sys.stdout), or closed
+        return ()
+
+
 _ITEMWISE = (map, filter, zip, enumerate)   # their state is that of the iterators they take items from
 
 
@@ -223,6 +237,10 @@ def changed(before: list, carried: set, construct: str) -> str | None:
         if old.__class__ is _Position:
             if not _same_position(old, _position(obj)):
                 return _iterator_message(name, construct)
+            continue
+        if old.__class__ is _FilePosition:
+            if old != _file_position(obj):
+                return _file_message(name, construct)
             continue
         if old.__class__ is _Contents:
             if old != _contents(obj):
@@ -269,6 +287,13 @@ def _iterator_message(name: str, construct: str) -> str:
             "over it). Tracing runs every branch (or the loop body) once, whatever the input, so it would give them "
             "once, when the function is traced, whatever the path or the number of iterations. Make it a list "
             "first (`items = list(it)`) and index it, or take the items outside the statement.")
+
+
+def _file_message(name: str, construct: str) -> str:
+    return (f"the file '{name}' is read or written inside this {construct} on a tensor (its position moved). "
+            "Tracing runs every branch (or the loop body) once, whatever the input, so it would be read or written "
+            "once, when the function is traced, whatever the path or the number of iterations. Read what you need "
+            "before the statement (`lines = f.readlines()`) and write after it.")
 
 
 def _contents_message(name: str, obj, construct: str) -> str:

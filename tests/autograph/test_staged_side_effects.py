@@ -5,6 +5,7 @@ tensors in `runtime.function`: Python's result where the graph can give it, else
 line of the change that says what to do."""
 import array
 import collections
+import io
 import re
 
 import numpy as np
@@ -992,3 +993,29 @@ def test_a_global_a_called_function_rebinds_is_refused():
     assert python_run(global_bumped_by_a_helper_in_a_loop, 3) == 3
     refused(global_bumped_by_a_helper_in_a_loop, 3, "the global 'bumps' is changed by a function called inside this "
                                                     "`while` loop", "keep it in a variable of this function")
+
+
+# --- a file read or written -------------------------------------------------------------------------------------
+# `f.readline()` in a tensor loop read at trace time (twice: a probe and the trace), whatever n: after a loop of 0
+# iterations the rest of the file was 6 characters where Python gives 12.
+
+def lines_skipped_in_a_loop(n):
+    f = io.StringIO("l1\nl2\nl3\nl4\n")
+    i = 0
+    while i < n:
+        f.readline()
+        i += 1
+    return len(f.read())
+
+
+def written_in_a_branch(x):
+    out = io.StringIO()
+    if x > 0:
+        out.write("positive")
+    return len(out.getvalue())
+
+
+@pytest.mark.parametrize("fn, arg, name", [(lines_skipped_in_a_loop, 0, "f"), (written_in_a_branch, -1, "out")])
+def test_a_file_read_or_written_in_the_statement_is_refused(fn, arg, name):
+    python_run(fn, arg)
+    refused(fn, arg, f"the file '{name}' is read or written inside this", "before the statement")
