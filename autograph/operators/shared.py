@@ -183,7 +183,8 @@ def _global_changed(module: dict, before: dict, carried: tuple, construct: str) 
     """The message refusing a global of the statement's module that a function it calls rebound (`global n;
     n += 1` in a helper) while it was traced: once, at trace time, on every path. None if none was."""
     for name in {**before, **module}:
-        if module.get(name, _EMPTY) is not before.get(name, _EMPTY) and name not in carried:
+        if module.get(name, _EMPTY) is not before.get(name, _EMPTY) and name not in carried and not (
+                name.startswith("__") and name.endswith("__")):   # Python's own (`__warningregistry__`)
             return (f"the global '{name}' is changed by a function called inside this {construct} on a tensor (one "
                     "that assigns it through `global`). Tracing runs every branch (or the loop body) once, whatever "
                     "the input, so that change would be made once, when the function is traced, on every path. Have "
