@@ -377,6 +377,10 @@ def _row(tensor, i):
 def _len(value):
     if isinstance(value, TensorArray):
         return value.size()
+    if value.shape.rank == 0:   # Python's len() of an object without a length, as TensorFlow's
+        hint = (" A Python string that a staged `if` or loop carried is a string tensor: its length is "
+                "runtime.strings.length(s)." if value.dtype is dtypes.string else "")
+        raise TypeError(at_user_line(f"len() of a scalar tensor ({value.name}) is not defined.{hint}"))
     dims = value.shape.dims
     if dims and dims[0] is not None:
         return dims[0]

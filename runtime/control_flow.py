@@ -144,12 +144,20 @@ def _output_labels(names, out) -> list:
     flat = nest.flatten(out)
     if names and isinstance(out, (tuple, list)) and len(out) == len(names):
         labels = []
-        for n, item in zip(names, out):   # a list or tuple variable: a label per element ('log[0]')
-            count = len(nest.flatten(item))
-            labels += [repr(f"{n}[{j}]") for j in range(count)] if nest.is_sequence(item) else [repr(n)]
+        for n, item in zip(names, out):   # a list, tuple or dict variable: a label per element ('log[0]')
+            labels += [repr(path) for path in _leaf_paths(n, item)] if nest.is_sequence(item) else [repr(n)]
         if len(labels) == len(flat):
             return labels
     return [f"output {i} of cond" for i in range(len(flat))]
+
+
+def _leaf_paths(name: str, item) -> list:
+    """How the user writes each leaf of `item` (in `nest.flatten`'s order), the value of `name`: `d['a']`, `t[0][1]`."""
+    if isinstance(item, dict):
+        return [p for key in sorted(item, key=repr) for p in _leaf_paths(f"{name}[{key!r}]", item[key])]
+    if isinstance(item, (tuple, list)):
+        return [p for j, v in enumerate(item) for p in _leaf_paths(f"{name}[{j}]", v)]
+    return [name] if not nest.is_sequence(item) else [f"{name}[{j}]" for j in range(len(nest.flatten(item)))]
 
 
 def _made_in(graph, tensor) -> str:
@@ -172,8 +180,12 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
                 "in the other branch; both branches must return a value there (or both None).")
         kept.append(True)
         a, b = _numbers_meeting(a, b)
+        python_int = a.__class__ is int and b.__class__ is int and not labels[i].startswith("output ")
         a, b = (_as_branch_tensor(then_graph, a, b, f"{where}: {labels[i]}", "true_fn"),
                 _as_branch_tensor(else_graph, b, a, f"{where}: {labels[i]}", "false_fn"))
+        if python_int:   # autograph's variable is a Python int on both paths: it stays one (ops/python_ints.py)
+            python_ints.mark(then_graph, a, labels[i][1:-1])
+            python_ints.mark(else_graph, b, labels[i][1:-1])
         if a.dtype is not b.dtype and registry.context.weak is not None:
             a, b = _weak_branches(then_graph, a, else_graph, b, where)
         if a.dtype is not b.dtype:

@@ -17,11 +17,12 @@ stores to an item whose key is not a constant (`d[k] = v`, slices), on an object
 variable or parameter of the function. Stores to an attribute or to an item with a constant key are
 carried by the statement instead (converters/control_flow.py).
 
-An augmented assignment to a local variable whose value is a list, set or dict display or comprehension
-(`l += [x]`, `s |= {k}`) changes a list, set or dict in place: `ag__.in_place(l, value, ...)` is `value`, and
-refuses, while a statement is staged, the change of a list it carries as a new list that another variable also
-holds (as `l.append(x)` is): that variable would not see it. (`i += 1` is left alone: a number is never changed
-in place.)
+An augmented assignment to a local variable (`l += [x]`, `l += more`, `l *= 2`, `s |= {k}`) may change a
+list, set, dict or deque in place: `ag__.in_place(l, value, ...)` is `value`, and refuses, while a statement is
+staged, the change of a list it carries as a new list that another variable also holds (as `l.append(x)` is):
+that variable would not see it. Left alone: `x += 1` (a number added to a list is a TypeError; only `*=`
+repeats a list by one), and any augmented assignment to a variable the function only assigns numbers to
+(`total = 0` ... `total += x`): it never holds a list.
 """
 from __future__ import annotations
 
@@ -40,14 +41,16 @@ MUTATORS = frozenset({
     "appendleft", "extendleft", "popleft", "rotate",                             # deque
 })
 _ATTRIBUTE_FUNCTIONS = frozenset({"setattr", "delattr"})
-# `l += [x]`, `s |= {k}`: the values whose augmented assignment changes a list, set or dict in place
-_CONTAINER_DISPLAYS = (gast.List, gast.ListComp, gast.Set, gast.SetComp, gast.Dict, gast.DictComp, gast.Tuple)
 _OPERATORS = {gast.Add: "+", gast.Mult: "*", gast.BitOr: "|", gast.BitAnd: "&", gast.BitXor: "^", gast.Sub: "-"}
 _IN_PLACE_OPS = tuple(_OPERATORS)
 NAMES = MUTATORS | _ATTRIBUTE_FUNCTIONS   # what the pipeline looks for (with `del` and item stores)
 
 
 class SideEffectsTransformer(Base):
+
+    def __init__(self, ctx: Context, numbers: frozenset):
+        super().__init__(ctx)
+        self.numbers = numbers   # variables that only ever hold numbers (`total = 0`, then `total += ...`)
 
     def visit_Lambda(self, node):
         return node   # converted when called
@@ -78,8 +81,8 @@ class SideEffectsTransformer(Base):
         self.generic_visit(node)
         self._store(node.target)
         target = node.target
-        if (target.__class__ is gast.Name and target.id in self.ctx.user_locals
-                and node.value.__class__ in _CONTAINER_DISPLAYS and node.op.__class__ in _IN_PLACE_OPS):
+        if (target.__class__ is gast.Name and target.id in self.ctx.user_locals and target.id not in self.numbers
+                and node.op.__class__ in _IN_PLACE_OPS and _may_change_in_place(node)):
             what = f"{target.id} {_OPERATORS[node.op.__class__]}= ..."
             node.value = located(templates.replace_as_expression(
                 "ag__.in_place(root, value, what)", root=target.id, value=node.value,
@@ -119,9 +122,43 @@ class SideEffectsTransformer(Base):
             setattr(holder, field, marked)
 
 
+def _may_change_in_place(node) -> bool:
+    """`x op= value` may change a list, set, dict or deque in place: any value but a number (`x += 1`; a
+    number repeats a list, `l *= 2`, only with `*=`)."""
+    return not _number(node.value) or node.op.__class__ is gast.Mult
+
+
+def _number(node) -> bool:
+    """A number constant, signed or not (`0`, `-1.5`)."""
+    if node.__class__ is gast.UnaryOp and node.op.__class__ in (gast.USub, gast.UAdd):
+        node = node.operand
+    return node.__class__ is gast.Constant and node.value.__class__ in (int, float, complex)
+
+
+def _numbers_only(function) -> frozenset:
+    """The names the function (with the functions and classes in it) binds only by assigning a number
+    constant to them (`total = 0`) or by augmented assignments: they never hold a list, so `total += x` does
+    not change one in place and is left unmarked. A parameter, a loop target or any other binding may."""
+    numbers, others, judged = set(), set(), set()   # judged: the targets of the assignments seen
+    for node in gast.walk(function):   # parents before their children
+        cls = node.__class__
+        if cls is gast.Assign and len(node.targets) == 1 and node.targets[0].__class__ is gast.Name:
+            judged.add(id(node.targets[0]))
+            (numbers if _number(node.value) else others).add(node.targets[0].id)
+        elif cls is gast.AugAssign:
+            judged.add(id(node.target))
+        elif cls in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef):
+            others.add(node.name)
+        elif cls is gast.alias:
+            others.add((node.asname or node.name).partition(".")[0])
+        elif cls is gast.Name and node.ctx.__class__ is not gast.Load and id(node) not in judged:
+            others.add(node.id)
+    return frozenset(numbers - others)
+
+
 def _source(node) -> str:
     return ast.unparse(gast.gast_to_ast(node))
 
 
 def transform(node, ctx: Context):
-    return SideEffectsTransformer(ctx).transform(node)
+    return SideEffectsTransformer(ctx, _numbers_only(node)).transform(node)

@@ -348,8 +348,9 @@ def _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr: str):
     if verbosity.level >= 2:
         verbosity.staged(f"`{expr_repr}`" if expr_repr else "a conditional expression", backend)
     cond = backend.need("cond", f"the conditional expression `{expr_repr}`")
+    names = (expr_repr,) if expr_repr else ()   # a value's name in messages (and a Python int stays one)
     return staged_operands(lambda t, f: cond(pred, lambda: (_read(_operand(backend, t, f)),),
-                                             lambda: (_read(_operand(backend, f, t)),), ())[0], "`if`/`else`",
+                                             lambda: (_read(_operand(backend, f, t)),), names)[0], "`if`/`else`",
                            true_fn, false_fn)
 
 

@@ -64,11 +64,11 @@ def abs_(value):
 
 
 def _staged_cast(builtin, capability: str):
-    def cast(value=0, *args):
-        backend = backend_for(value) if not args else None
+    def cast(*args, **kwargs):   # the builtin's own arguments (`int('ff', base=16)`, `float()`)
+        backend = backend_for(args[0]) if len(args) == 1 and not kwargs else None
         if backend is None:
-            return builtin(value, *args)
-        return backend.need(capability, f"`{builtin.__name__}()` of a tensor")(value)
+            return builtin(*args, **kwargs)
+        return backend.need(capability, f"`{builtin.__name__}()` of a tensor")(args[0])
     cast.__name__ = f"{builtin.__name__}_"
     cast.__doc__ = (f"`{builtin.__name__}(value)`; the backend's `{capability}` for a staged value "
                     f"(Python's `{builtin.__name__}` would need its concrete value).")

@@ -146,11 +146,15 @@ class Shared:
         before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
         held = _held(before, initial)
         contents = side_effects.snapshot(_named(before, held))
+        module = self.functions[0].__globals__
+        globals_before = dict(module)
         changed_elsewhere = failed = object_changed = None
         try:
             with side_effects.staging(construct, held, self._aliased(initial)) as frame:
                 out = as_tuple(staged(initial), len(self.names))
-            object_changed = side_effects.changed(contents, frame[4])
+            object_changed = side_effects.changed(contents, frame[4], construct)
+            if object_changed is None:
+                object_changed = _global_changed(module, globals_before, self.names, construct)
         except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
             failed = tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor"))
         finally:
@@ -171,13 +175,21 @@ class Shared:
         if failed is not None:
             raise failed from None
         if object_changed is not None:
-            raise tracing_failed(StagingError(at_user_line(
-                f"{object_changed} is changed by a function called inside this {construct} on a tensor (the "
-                "statement's own code neither assigns it nor calls a method that changes it). Tracing runs every "
-                "branch (or the loop body) once, whatever the input, so that change would be made once, when the "
-                "function is traced, on every path. Make the change in the statement itself (`a.x = ...` or "
-                "`d['k'] = ...`, which a staged statement carries), from a value the function returns.")))
+            raise tracing_failed(StagingError(at_user_line(object_changed)))
         self.write(out)
+
+
+def _global_changed(module: dict, before: dict, carried: tuple, construct: str) -> str | None:
+    """The message refusing a global of the statement's module that a function it calls rebound (`global n;
+    n += 1` in a helper) while it was traced: once, at trace time, on every path. None if none was."""
+    for name in {**before, **module}:
+        if module.get(name, _EMPTY) is not before.get(name, _EMPTY) and name not in carried and not (
+                name.startswith("__") and name.endswith("__")):   # Python's own (`__warningregistry__`)
+            return (f"the global '{name}' is changed by a function called inside this {construct} on a tensor (one "
+                    "that assigns it through `global`). Tracing runs every branch (or the loop body) once, whatever "
+                    "the input, so that change would be made once, when the function is traced, on every path. Have "
+                    "the function return the new value and keep it in a variable of this function instead.")
+    return None
 
 
 def _named(before: list, held: list) -> list:

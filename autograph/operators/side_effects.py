@@ -15,13 +15,20 @@ list in a branch) can be changed freely.
 A change no marked code makes (a function the statement calls that sets `self.count` or `d['k']` of an
 object a variable of the statement holds) is found afterwards: `snapshot` keeps those objects' attributes
 (a dict's or list's items, a set's elements) before the statement is traced, and `changed` names one that
-differs after it and that the statement does not carry (control_flow.py `_Shared.stage` refuses it).
+differs after it and that the statement does not carry (shared.py `Shared.stage` refuses it). So is an
+iterator that gave items while the statement was traced (`next(it)`, a Python loop over it): it would give
+them once, at trace time, whatever the path or the number of iterations; and a writable buffer (a NumPy array,
+a `bytearray`) whose contents changed (`a += 1` changes an array in place).
 """
 from __future__ import annotations
 
+import io
+import operator
 import sys
 import threading
 import types
+from collections import defaultdict, deque
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from autograph import backends
@@ -72,11 +79,11 @@ def mutating(obj, what: str):
     return obj
 
 
-_CHANGED_IN_PLACE = (list, set, dict, bytearray)
+_CHANGED_IN_PLACE = (list, set, dict, bytearray, deque)
 
 
 def in_place(obj, value, what: str):
-    """`value`, which `what` (`'l += ...'`) adds to `obj` in place when `obj` is a list, set or dict (or the
+    """`value`, which `what` (`'l += ...'`) adds to `obj` in place when `obj` is a list, set, dict or deque (or the
     framework's list a staged loop carries a list as): refused,
     as `mutating` refuses it, while a statement that carries the list as a new one (or that `obj` was bound
     before) is staged."""
@@ -107,21 +114,113 @@ _MISSING = object()
 
 def snapshot(bound: list) -> list:
     """What `bound` ((name, object) of the variables a staged statement reads) hold before it is traced: each
-    object's attributes, or a dict's items, a list's items, a set's elements (one level, by identity)."""
+    object's attributes, or a dict's items, a list's items, a set's elements (one level, by identity); the
+    contents of a buffer among those (a NumPy array in `s.buf` or `d['a']`: `s.buf += 1` changes it in place,
+    also where the statement carries `s.buf`)."""
     found = []
     for name, obj in bound:
-        if not _may_change(obj) or backends.backend_for(obj) is not None or _framework_object(obj):
+        if not _ours(obj):
             continue
-        cls = obj.__class__
-        if cls is dict:
+        contents = _contents(obj)
+        if contents is not None:
+            found.append((name, obj, contents))
+        elif isinstance(obj, io.IOBase):
+            found.append((name, obj, _FilePosition(_file_position(obj))))
+        elif isinstance(obj, Iterator):
+            found.append((name, obj, _Position(_position(obj))))
+        elif isinstance(obj, dict):   # a defaultdict too: reading a missing key adds it
             found.append((name, obj, dict(obj)))
-        elif cls is list:
+        elif isinstance(obj, _SEQUENCES):
             found.append((name, obj, list(obj)))
-        elif cls is set:
+        elif isinstance(obj, set):
             found.append((name, obj, set(obj)))
-        elif isinstance(getattr(obj, "__dict__", None), dict) and cls not in (dict, list, set):
-            found.append((name, obj, dict(obj.__dict__)))
+        elif isinstance(getattr(obj, "__dict__", None), dict):
+            found.append((name, obj, _Attributes(obj.__dict__)))
+        else:
+            continue
+        found.extend(_buffers_in(name, found[-1][2]))
     return found
+
+
+def _ours(obj) -> bool:
+    """An object whose changes the user's code makes: not a number or a function, nor a framework's."""
+    return _may_change(obj) and backends.backend_for(obj) is None and not _framework_object(obj)
+
+
+def _buffers_in(name: str, items) -> list:
+    """(`name.key` or `name[key]`, buffer, its contents) of each writable buffer among `items` (the snapshot of
+    an object's attributes, a dict's items or a list's)."""
+    pairs = items.items() if isinstance(items, dict) else enumerate(items) if items.__class__ is list else ()
+    found = []
+    for key, value in pairs:
+        contents = _contents(value) if _ours(value) else None
+        if contents is not None:
+            label = f"{name}.{key}" if items.__class__ is _Attributes else f"{name}[{key!r}]"
+            found.append((label, value, contents))
+    return found
+
+
+class _Attributes(dict):
+    """An object's attributes (its `__dict__`) in a snapshot."""
+
+
+_SEQUENCES = (list, deque)
+
+
+class _Contents(tuple):
+    """What a mutable buffer (a NumPy array, a `bytearray`, an `array.array`) held in a snapshot: its format,
+    shape and bytes."""
+
+
+def _contents(obj) -> _Contents | None:
+    """`obj`'s contents when it is a writable buffer (its `+=` changes it in place); None for other objects."""
+    if obj.__class__ in (list, dict, set, deque):
+        return None
+    try:
+        view = memoryview(obj)
+    except (TypeError, ValueError, BufferError):   # not a buffer, or one of objects (a NumPy object array)
+        return None
+    with view:
+        return None if view.readonly else _Contents((view.format, view.shape, view.tobytes()))
+
+
+class _Position(tuple):
+    """What an iterator's `_position` was in a snapshot."""
+
+
+class _FilePosition(tuple):
+    """Where a file (or `io.StringIO`) was in a snapshot: `tell()`, or () where it can't say."""
+
+
+def _file_position(f) -> tuple:
+    try:
+        return (f.tell(),)
+    except (OSError, ValueError):   # not seekable (a pipe, sys.stdout), or closed
+        return ()
+
+
+_ITEMWISE = (map, filter, zip, enumerate)   # their state is that of the iterators they take items from
+
+
+def _position(it) -> tuple:
+    """Values that change when the iterator `it` gives an item: a generator's frame (where it stopped, its
+    variables), the number of items a builtin iterator has left, the iterators a `map`, `zip`, `filter` or
+    `enumerate` reads (and its count); an iterator of the user's class is its attributes (`__dict__`)."""
+    if isinstance(it, types.GeneratorType):
+        frame = it.gi_frame
+        return (None,) if frame is None else (frame.f_lasti, *frame.f_locals.values())
+    if it.__class__ in _ITEMWISE:
+        return tuple(_position(v) if isinstance(v, Iterator) else v for v in it.__reduce__()[1])
+    if it.__class__.__module__ == "builtins" and hasattr(it.__class__, "__length_hint__"):
+        return (operator.length_hint(it),)
+    state = getattr(it, "__dict__", None)
+    return tuple(state.items()) if isinstance(state, dict) else ()
+
+
+def _same_position(old, new) -> bool:
+    if old.__class__ is tuple or old.__class__ is _Position:
+        return new.__class__ is tuple and len(old) == len(new) and all(map(_same_position, old, new))
+    return old is new or (old.__class__ in (int, bool) and old == new)
 
 
 def _framework_object(obj) -> bool:
@@ -130,27 +229,82 @@ def _framework_object(obj) -> bool:
     return any(module == p or module.startswith(p + ".") for p in ("autograph", *backends.owned_module_prefixes()))
 
 
-def changed(before: list, carried: set) -> str | None:
-    """The first change since `snapshot` gave `before` to an item or attribute that the statement does not
-    carry (`carried`: (id(owner), key)), as the user would write it (`a.x`, `d['k']`, `len(l)`); None if none."""
+def changed(before: list, carried: set, construct: str) -> str | None:
+    """The message refusing the first change since `snapshot` gave `before` (to an item or attribute that the
+    statement does not carry, `carried`: (id(owner), key); to an array's contents; an iterator's items given
+    out) made while this staged `construct` was traced; None if none."""
     for name, obj, old in before:
-        if obj.__class__ is set:
-            if obj != old:
-                return f"the set '{name}'"
+        if old.__class__ is _Position:
+            if not _same_position(old, _position(obj)):
+                return _iterator_message(name, construct)
             continue
-        if obj.__class__ is list:
-            if len(obj) != len(old):
-                return f"the length of '{name}'"
-            pairs = enumerate(zip(old, obj))
-            keys = [i for i, (a, b) in pairs if a is not b]
-        else:
-            new = obj if obj.__class__ is dict else obj.__dict__
-            keys = [k for k in {**old, **new} if old.get(k, _MISSING) is not new.get(k, _MISSING)]
-        for key in keys:
-            if (id(obj), key) in carried or (obj.__class__ is list and (id(obj), key - len(obj)) in carried):
-                continue
-            return f"`{name}.{key}`" if obj.__class__ not in (dict, list) else f"`{name}[{key!r}]`"
+        if old.__class__ is _FilePosition:
+            if old != _file_position(obj):
+                return _file_message(name, construct)
+            continue
+        if old.__class__ is _Contents:
+            if old != _contents(obj):
+                return _contents_message(name, obj, construct)
+            continue
+        if isinstance(obj, defaultdict) and (added := [k for k in obj if k not in old and (id(obj), k) not in carried]):
+            return (f"`{name}[{added[0]!r}]` is added to the defaultdict '{name}' inside this {construct} on a "
+                    "tensor (reading a missing key adds it, as does a function called there). Tracing runs every "
+                    "branch (or the loop body) once, whatever the input, so the key would be added once, when the "
+                    f"function is traced, on every path. Read it with `{name}.get({added[0]!r}, default)`, or set it "
+                    "before the statement.")
+        what = _changed_item(name, obj, old, carried)
+        if what is not None:
+            return (f"{what} is changed by a function called inside this {construct} on a tensor (the statement's "
+                    "own code neither assigns it nor calls a method that changes it). Tracing runs every branch (or "
+                    "the loop body) once, whatever the input, so that change would be made once, when the function "
+                    "is traced, on every path. Make the change in the statement itself (`a.x = ...` or `d['k'] = "
+                    "...`, which a staged statement carries), from a value the function returns.")
     return None
+
+
+def _changed_item(name: str, obj, old, carried: set) -> str | None:
+    """An attribute or item of `obj` (a set's elements, a list's length) that differs from `old` (its snapshot)
+    and that the statement does not carry, as the user would write it (`a.x`, `d['k']`, `len(l)`); None if none."""
+    if old.__class__ is set:
+        return f"the set '{name}'" if obj != old else None
+    sequence = old.__class__ is list
+    if sequence:
+        if len(obj) != len(old):
+            return f"the length of '{name}'"
+        keys = [i for i, (a, b) in enumerate(zip(old, obj)) if a is not b]
+    else:
+        new = obj.__dict__ if old.__class__ is _Attributes else obj
+        keys = [k for k in {**old, **new} if old.get(k, _MISSING) is not new.get(k, _MISSING)]
+    for key in keys:
+        if (id(obj), key) in carried or (sequence and (id(obj), key - len(obj)) in carried):
+            continue
+        return f"`{name}.{key}`" if old.__class__ is _Attributes else f"`{name}[{key!r}]`"
+    return None
+
+
+def _iterator_message(name: str, construct: str) -> str:
+    return (f"the iterator '{name}' gives items inside this {construct} on a tensor (`next()`, or a Python loop "
+            "over it). Tracing runs every branch (or the loop body) once, whatever the input, so it would give them "
+            "once, when the function is traced, whatever the path or the number of iterations. Make it a list "
+            "first (`items = list(it)`) and index it, or take the items outside the statement.")
+
+
+def _file_message(name: str, construct: str) -> str:
+    return (f"the file '{name}' is read or written inside this {construct} on a tensor (its position moved). "
+            "Tracing runs every branch (or the loop body) once, whatever the input, so it would be read or written "
+            "once, when the function is traced, whatever the path or the number of iterations. Read what you need "
+            "before the statement (`lines = f.readlines()`) and write after it.")
+
+
+def _contents_message(name: str, obj, construct: str) -> str:
+    cls = obj.__class__
+    kind = cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__.partition('.')[0]}.{cls.__name__}"
+    article = "an" if kind[0] in "aeiou" else "a"
+    return (f"the contents of '{name}' ({article} {kind}) are changed in place inside this {construct} on a "
+            "tensor (an augmented assignment such as `a += 1`, an `out=` argument, or a function it calls). Tracing "
+            "runs every branch (or the loop body) once, whatever the input, so the change would be made once, when "
+            f"the function is traced, on every path. Make a new value instead (`{name} = {name} + 1`), which a "
+            "staged statement carries.")
 
 
 def _check(obj, what: str) -> None:

@@ -12,7 +12,8 @@ placeholder for it as a *Python int* of the graph being built (`mark`). While a 
   int, a graph would wrap around);
 - `propagate`: the output of such an op is a Python int, as is the output of an op that cannot overflow and
   keeps the dtype (`KEPT`) on such inputs, a `Cond` output that both branches give as Python ints (or
-  constants), and a `While` output whose initial value is one;
+  constants; an autograph variable that both give as Python `int`s is one: control_flow.py), and a `While`
+  output whose initial value is one;
 - `Graph.capture` marks the capture of a Python int into a nested graph (a branch, a loop body).
 
 The executor writes the 0-d case inline (runtime/executor/codegen.py): the value stays a Python int in the
@@ -114,7 +115,7 @@ PYTHON_INT_FORMS = {   # op -> the same arithmetic on 0-d Python ints, for the e
 def overflow(value, name: str, where: str) -> InvalidArgumentError:
     """The error for `value`, which the Python int variable `name` reached at `where` and int32 cannot hold."""
     return InvalidArgumentError(
-        f"{where}: '{name}' started as a Python int before a loop over tensors, which carries it as int32 "
+        f"{where}: '{name}' started as a Python int, which a staged `if` or loop on tensors carries as int32 "
         f"(the dtype of a Python int in runtime); here it reaches {value}, which int32 cannot hold (Python "
         f"ints never overflow; the graph's int32 would wrap around). Start '{name}' as "
         f"runtime.constant(..., runtime.int64) to carry 64 bits.", "ExactInt32")

@@ -320,6 +320,48 @@ def test_a_python_int_carried_by_a_loop_is_checked_wherever_it_overflows(fn, fit
         traced(tf.constant(past))
 
 
+# A Python int that a staged `if` (not a loop) gives on both paths was a plain int32 after it: `n = 70000` in
+# one branch, then `n * n`, gave 605032704 where Python gives 4900000000, silently.
+
+def _squared_after_an_if(x):
+    n = 1
+    if x > 0:
+        n = 70000
+    return n * n
+
+
+def _scaled_after_an_if_of_constants(x):
+    n = 3
+    if x > 0:
+        n = 5
+    return n * 500000000
+
+
+def _squared_after_a_conditional_expression(x):
+    r = 5 if x > 0 else 70000
+    return r * r
+
+
+def _squared_after_an_if_in_a_dict(x):
+    d = {"a": 1, "b": 2}
+    if x > 0:
+        d = {"a": 1, "b": 70000}
+    return d["b"] * d["b"]
+
+
+@pytest.mark.parametrize("fn, fits, value, past, reached", [
+    (_squared_after_an_if_in_a_dict, -1, 4, 1, "'d\\['b'\\]' started as a Python int"),   # named by its key
+    (_squared_after_a_conditional_expression, 1, 25, -1, "'5 if x > 0 else 70000' started as a Python int"),
+    (_squared_after_an_if, -1, 1, 1, "'n' started as a Python int, which a staged `if`.*reaches 4900000000"),
+    (_scaled_after_an_if_of_constants, -1, 1500000000, 1, "'n' started as a Python int.*reaches 2500000000"),
+], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
+def test_a_python_int_given_by_both_branches_of_an_if_is_checked(fn, fits, value, past, reached):
+    traced = tf.function(fn)
+    assert int(traced(tf.constant(fits))) == fn(fits) == value
+    with pytest.raises(tf.errors.InvalidArgumentError, match=reached):
+        traced(tf.constant(past))
+
+
 # --- the check at int32's limits, op by op (the executor writes it inline: runtime/executor/codegen.py) ------
 
 INT32_MAX, INT32_MIN = 2 ** 31 - 1, -2 ** 31

@@ -285,6 +285,20 @@ def test_pop_from_a_scalar_tensor_is_a_clear_error():
         f(tf.constant(1))
 
 
+def test_len_of_a_scalar_tensor_is_a_type_error_at_the_users_line():
+    """It was StridedSlice's 'index 0 is out of bounds' without a line: a Python string a staged `if` carried
+    is a 0-d string tensor, and len(s) was a natural thing to write."""
+    @tf.function
+    def f(x):
+        s = "ab"
+        if x > 0:
+            s = "xyz"
+        return len(s)
+
+    with pytest.raises(TypeError, match=r"test_backend\.py:\d+: len\(\) of a scalar tensor .*strings\.length"):
+        f(tf.constant(1))
+
+
 def test_int_and_float_of_a_symbolic_tensor_are_casts():
     @tf.function
     def f(x):

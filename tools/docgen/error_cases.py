@@ -235,6 +235,32 @@ CASES = [
         "    while i < n:\n        c.count = c.next_count()\n        i += 1\n    return c.count\n",
         "f(tf.constant(3))"),
     ErrorCase(
+        "`StagingError`: an iterator that gives items in a tensor `if` or loop",
+        "Tracing runs the body of a loop over tensors (and each branch of a tensor `if`) once, so `next(it)` "
+        "there would take one item, while tracing, whatever the number of iterations or the path taken. An "
+        "iterator a variable of the statement holds (a builtin's, a generator, `map`/`zip`/`filter`/`enumerate` "
+        "of those, or one of your classes) that gave items is found after the statement is traced.",
+        "@tf.function\ndef f(n):\n    it = iter([1, 2, 3, 4])\n    total = 0\n    i = 0\n    while i < n:\n"
+        "        total += next(it)\n        i += 1\n    return total\n",
+        "f(tf.constant(2))",
+        "make the items a list (or a tensor) before the statement and index it.",
+        "@tf.function\ndef f(n):\n    items = tf.constant([1, 2, 3, 4])\n    total = 0\n    i = 0\n"
+        "    while i < n:\n        total += items[i]\n        i += 1\n    return total\n",
+        "f(tf.constant(2))"),
+    ErrorCase(
+        "`StagingError`: a NumPy array changed in place in a tensor `if` or loop",
+        "`a += 1` on a NumPy array (a `bytearray`, an `array.array`) changes it in place. Tracing runs every "
+        "branch of a tensor `if` (and a loop body) once, so the array would be changed once, while tracing, on "
+        "every path: a change to the contents of such a buffer a variable of the statement holds is found after "
+        "the statement is traced.",
+        "import numpy as np\n\n\n@tf.function\ndef f(x):\n    a = np.array([1.0, 2.0])\n    if x > 0:\n"
+        "        a += 1\n    return a\n",
+        "f(tf.constant(-3))",
+        "assign a new value (`a = a + 1`), which a staged statement carries.",
+        "import numpy as np\n\n\n@tf.function\ndef f(x):\n    a = np.array([1.0, 2.0])\n    if x > 0:\n"
+        "        a = a + 1\n    return a\n",
+        "f(tf.constant(-3))"),
+    ErrorCase(
         "`StagingError`: appending to a list that another variable also holds, in a tensor `if` or loop",
         "A staged statement carries a list it appends to as a new list (a copy, or a tensor list); when "
         "another variable holds the same list, Python's append changes both, the graph only one.",

@@ -20,6 +20,9 @@ def test_python_values_get_the_builtins_results():
         list(ag.zip_([1], [], strict=True))
     assert ag.abs_(-3) == 3 and ag.int_("ff", 16) == 255 and ag.int_(2.9) == 2 and ag.int_() == 0
     assert ag.float_("1.5") == 1.5 and ag.float_() == 0.0 and ag.isinstance_(1, int)
+    assert ag.int_("ff", base=16) == 255 and ag.int_("0x1f", 0) == 31   # `base=` was a TypeError
+    with pytest.raises(TypeError):
+        ag.int_(base=16)   # as Python's: a base needs a string
 
 
 def test_print_and_assert_on_python_values():
