@@ -279,7 +279,7 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
         k = len(extra)               # tensors the body changes in place without assigning them, carried last
         kept[:] = [j for j, i in enumerate(dynamic) if isinstance(leaves[i], torch.Tensor) and i not in in_place
                    and not capture.is_number(leaves[i])]
-        counted = limit is not None or bool(kept and capture.after_staging())
+        counted = limit is not None or bool(kept and capture.notes_kept())
 
         def carrying_extra(fn):
             def run(*carry):
@@ -300,8 +300,8 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
             changed = tuple(_fresh(t) for t in extra)          # each `t` as this iteration left it
             return (*((carry[0] + 1,) if counted else ()), *(_fresh(v) for v in new), *changed)
 
-        initial = (*((torch.tensor(0),) if counted else ()), *carried, *(capture.resolve(t) for t in extra))
-        operands = _operands([*initial, *(capture.resolve(t) for t in free)])
+        initial = (*((torch.tensor(0),) if counted else ()), *map(capture.resolve, [*carried, *extra]))   # resolved:
+        operands = _operands([*initial, *(capture.resolve(t) for t in free)])   # `_operands` then sees one tensor twice
         out = tuple(_while_op(capture.substituted(carrying_extra(cond_fn), free),
                               capture.substituted(carrying_extra(body_fn), free),
                               operands[:len(initial)], operands[len(initial):]))

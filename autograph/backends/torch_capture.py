@@ -129,6 +129,11 @@ def note_kept(t: torch.Tensor, original: torch.Tensor, where: torch.Tensor) -> N
     kept.setdefault(id(original), []).append((original, t, where))
 
 
+def notes_kept() -> bool:
+    """Will `note_kept` note what it is told: inside a branch or loop body, or with `_AfterStaging` in force?"""
+    return bool(getattr(_local, "tracked", None)) or after_staging()
+
+
 def kept_paths(kept: dict, start: torch.Tensor, goal: torch.Tensor) -> list:
     """The ways `start` may be `goal` by what `if`s kept (`kept`: see note_kept), each as the list of the
     conditions under which it is (`y` after `if a: if b: y = y * 2` is `y` before it where `~b`, or `~a`)."""

@@ -277,6 +277,30 @@ def kept_by_a_range_loop(x, n):
     return y, m
 
 
+def kept_by_a_loop_in_a_branch(x, n):     # after no iteration, `y` is `m` itself, in the branch and after it
+    y = x * 1
+    m = y
+    if x[0] > 0:
+        i = 0
+        while i < n:
+            y = y * 2
+            i += 1
+        y += 1
+    m += 1
+    return y, m
+
+
+def kept_by_a_range_loop_in_two_branches(x, n):
+    y = x * 1
+    m = y
+    if x[0] > 0:
+        if x[1] > 0:
+            for i in range(n):
+                y = y + i
+            y[0] = 7.0
+    y.add_(1)
+    return y, m
+
 # A loop variable that starts as a tensor the loop also reads from outside (`v = a`; fuzz mode x, seeds 52187
 # and 52207): the loop read its trace-time value, a constant (a wrong value, or torch's data-dependent error)
 
@@ -414,6 +438,16 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (walrus_in_a_loop_test_after_a_return, (torch.tensor([0.0]),), (torch.tensor([-4.0]),)),
 ]
 IDS = [f"{fn.__name__}-{n}" for n, (fn, _, _) in enumerate(PROGRAMS)]
+NESTED = [    # a staged loop inside a staged `if`: run_decompositions fails inside PyTorch (see test_nested_loops_...)
+    (kept_by_a_loop_in_a_branch, (torch.tensor([1.0]), N_TRACED), (torch.tensor([1.0]), torch.tensor(0))),
+    (kept_by_a_loop_in_a_branch, (torch.tensor([1.0]), torch.tensor(0)), (torch.tensor([1.0]), N_RUN)),
+    (kept_by_a_loop_in_a_branch, (torch.tensor([1.0]), N_TRACED), (torch.tensor([-1.0]), N_RUN)),
+    (kept_by_a_range_loop_in_two_branches, (torch.tensor([1.0, 1.0]), N_TRACED),
+     (torch.tensor([1.0, 1.0]), torch.tensor(0))),
+    (kept_by_a_range_loop_in_two_branches, (torch.tensor([1.0, -1.0]), torch.tensor(0)),
+     (torch.tensor([1.0, 1.0]), N_RUN)),
+]
+NESTED_IDS = [f"{fn.__name__}-{n}" for n, (fn, _, _) in enumerate(NESTED)]
 
 
 def module(fn):
@@ -445,6 +479,15 @@ def test_compiled_programs_agree_with_eager(fn, traced, run):
     compiled = torch.compile(module(fn), fullgraph=True, backend="aot_eager")
     assert same(compiled(*fresh(traced)), fn(*fresh(traced)))
     assert same(compiled(*fresh(run)), fn(*fresh(run)))
+
+
+@pytest.mark.parametrize("fn, traced, run", NESTED, ids=NESTED_IDS)
+def test_exported_and_compiled_nested_programs_agree_with_eager(fn, traced, run):
+    program = torch.export.export(module(fn), fresh(traced))
+    assert same(program.module()(*fresh(run)), fn(*fresh(run)))
+    compiled = torch.compile(module(fn), fullgraph=True, backend="aot_eager")
+    assert same(compiled(*fresh(traced)), fn(*fresh(traced)))
+    assert same(compiled(*fresh(run)), fn(*fresh(run)))     # was "cond_fn might be aliasing the input"
 
 
 def test_the_numbers_mode_ends_with_the_converted_function():
