@@ -135,18 +135,21 @@ def _cond(pred, true_fn, false_fn, names=()):
     changed = _unique([t for t, _, _ in true_run.changed + false_run.changed])
     nested = [(i, f) for i, leaves in enumerate(zip(true_leaves, false_leaves)) for f in free   # `if b: y = y *
               if any(capture.kept_paths(run.kept, v, f) for run, v in zip(runs, leaves))]    # 2` in a branch
+    partly = [i for i, leaves in enumerate(zip(true_leaves, false_leaves))     # a number on some paths only
+              if any(capture.partly_in(run, v) is not None for run, v in zip(runs, leaves))]   # in a branch
 
     def traced(fn):
         def run():
             leaves, _ = staging.flatten(RULES, tuple(fn()), names)
             outputs = [_fresh(t) for t in staging.lifted(RULES, leaves, plan)]
             kept = [_kept_here(leaves[i], f) for i, f in nested]
-            return (*outputs, *(_fresh(t) for t in changed), *kept)   # `t`: its copy, where this branch made one
-        return capture.substituted(run, free)
+            numbers = [_number_here(leaves[i]) for i in partly]
+            return (*outputs, *(_fresh(t) for t in changed), *kept, *numbers)   # `t`: its copy, where this
+        return capture.substituted(run, free)                                   # branch made one
 
     operands = _operands([capture.resolve(t) for t in free])
     out = _cond_op(pred, _as_graph(traced(true_fn), operands), _as_graph(traced(false_fn), operands), operands)
-    n = len(out) - len(changed) - len(nested)
+    n = len(out) - len(changed) - len(nested) - len(partly)
     _write_back(changed, out[n:n + len(changed)])
     dynamic = iter(out[:n])
     values = []
@@ -163,7 +166,7 @@ def _cond(pred, true_fn, false_fn, names=()):
         if capture.is_number(v) and capture.is_number(other):
             capture.note_number(values[-1])
         elif isinstance(values[-1], torch.Tensor):
-            if capture.is_number(v) or capture.is_number(other):   # a number in one branch only
+            if i not in partly and (capture.is_number(v) or capture.is_number(other)):   # in one branch only
                 capture.note_partly_number(values[-1], pred if capture.is_number(v) else where_false())
             if any(_view_seen_elsewhere(leaf, run, leaves) for leaf, run, leaves in (
                     (v, true_run, true_leaves), (other, false_run, false_leaves))):    # `n = y[0]`
@@ -172,10 +175,20 @@ def _cond(pred, true_fn, false_fn, names=()):
                 if isinstance(kept, torch.Tensor) and kept is not values[-1] and _from_outside(kept, runs) \
                         and not any(j == i and f is kept for j, f in nested):   # assigning `y`: `y` is that
                     capture.note_kept(values[-1], kept, pred if in_true else where_false())   # tensor there
-    for (i, f), where in zip(nested, out[len(out) - len(nested):]):
+    for (i, f), where in zip(nested, out[len(out) - len(nested) - len(partly):]):
         if isinstance(values[i], torch.Tensor) and values[i] is not f:
             capture.note_kept(values[i], f, where)
+    for i, where in zip(partly, out[len(out) - len(partly):]):
+        capture.note_partly_number(values[i], where)
     return staging.unflatten(RULES, values, layout)
+
+
+def _number_here(v) -> torch.Tensor:
+    """Where the branch being traced gives, as `v`, a Python number (0-d bool)."""
+    where = capture.number_where(v)
+    if isinstance(where, torch.Tensor):
+        return _fresh(where)
+    return torch.full((), where is True, dtype=torch.bool)
 
 
 def _kept_here(v, f: torch.Tensor) -> torch.Tensor:

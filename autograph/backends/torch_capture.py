@@ -246,11 +246,13 @@ class _AfterStaging(TorchFunctionMode):
         name = getattr(func, "__name__", "")
         if _local.views:
             _check_not_a_view_given(_changed_tensors(_changed_in_place(name, args, kwargs)))
-        partly = _local.partly.get(id(args[0])) if args and isinstance(args[0], torch.Tensor) else None
-        if partly is not None and partly[0] is args[0] and name in _REBINDING:
-            return _rebind_partly(_REBINDING[name](*args, **kwargs), *partly)
+        wheres = _partly(args[0]) if name in _REBINDING and args else None
+        if wheres is not None:
+            return _rebind_partly(_REBINDING[name](*args, **kwargs), args[0], wheres)
         func = _as_numbers(func, name, args)
         out = _note_numbers(func, func(*args, **kwargs), args, kwargs)
+        if _local.partly:
+            _note_partly_made(func, out, args, kwargs, _local.partly)
         if _local.kept:     # (a number's `n += 1` ran as `n + 1` above: nothing was changed in place)
             _reach_kept(_changed_tensors(_changed_in_place(getattr(func, "__name__", ""), args, kwargs)),
                         _local.kept)
@@ -263,12 +265,87 @@ class _AfterStaging(TorchFunctionMode):
         return super().__exit__(*exc)
 
 
-def note_partly_number(t, number: torch.Tensor) -> None:
-    """`t`, a staged `if`'s result, stands for a Python number where the 0-d bool `number` holds (one branch
-    gave a number, `if c: n = 1 else: n = x.sum()`), and is a tensor elsewhere: `n += 1` on it rebinds `n`
-    there, and changes the tensor in place elsewhere (outside a branch or loop body only)."""
-    if _outside_runs(t):
-        _local.partly[id(t)] = (t, number)
+def note_partly_number(t, number) -> None:
+    """`t`, a staged `if`'s result, stands for a Python number where the 0-d bool `number` holds (or all of
+    a tuple of them: one branch gave a number, `if c: n = 1 else: n = x.sum()`), and is a tensor elsewhere:
+    `n += 1` on it rebinds `n` there, and changes the tensor in place elsewhere; what is computed from it and
+    numbers alone (`n * 2`) is a number where it is (see `_partly`)."""
+    if not isinstance(t, torch.Tensor):
+        return
+    wheres = number if isinstance(number, tuple) else (number,)
+    tracked = getattr(_local, "tracked", None)
+    if tracked:
+        tracked[-1].partly[id(t)] = (t, wheres)
+    elif after_staging():
+        _local.partly[id(t)] = (t, wheres)
+
+
+def _partly(t) -> Optional[tuple]:
+    """The 0-d bools (as the code names them) where all of which `t` stands for a Python number, if it does
+    on some paths only: noted by the run being traced that made it (`partly` of a `_Tracked`), by one
+    enclosing it, or outside them (`_local.partly`). Each table maps id(t) -> (t, those bools)."""
+    if not isinstance(t, torch.Tensor):
+        return None
+    for mode in reversed(getattr(_local, "tracked", None) or ()):
+        entry = mode.partly.get(id(t))
+        if entry is not None and entry[0] is t:
+            return entry[1]
+    entry = (getattr(_local, "partly", None) or {}).get(id(t))
+    return entry[1] if entry is not None and entry[0] is t else None
+
+
+def _partly_noted() -> bool:
+    """Is any tensor noted as a number on some paths only (see `_partly`)?"""
+    return bool(getattr(_local, "partly", None)) or any(m.partly for m in getattr(_local, "tracked", None) or ())
+
+
+def _partly_given(args: tuple, kwargs: dict) -> tuple:
+    """Where all the tensors among an op's arguments stand for numbers, when some do on some paths only and
+    the others are numbers (the union of their `_partly` bools); () otherwise."""
+    wheres: list = []
+    for t in _tensors((args, kwargs)):
+        if is_number(t):
+            continue
+        found = _partly(t)
+        if found is None:
+            return ()
+        wheres += [w for w in found if not any(w is v for v in wheres)]
+    return tuple(wheres)
+
+
+def _note_partly_made(func, out, args: tuple, kwargs: dict, table: dict) -> None:
+    """`out` of `func` on `args` (as the code names them) in `table`, if it stands for a number where they do
+    (`k = n * 2`; not `torch.as_tensor(n)`: see `_note_numbers`)."""
+    if isinstance(out, torch.Tensor) and getattr(func, "__name__", "") not in _MAKE_TENSORS and not is_number(out):
+        wheres = _partly_given(args, kwargs)
+        if wheres:
+            table[id(out)] = (out, wheres)
+
+
+def _all(wheres) -> torch.Tensor:
+    """The 0-d bool where all of `wheres` hold."""
+    where = wheres[0]
+    for w in wheres[1:]:
+        where = where & w
+    return where
+
+
+def number_where(value):
+    """Where `value` stands for a Python number, read by the branch or loop body being traced: True
+    (everywhere), None (nowhere), or a 0-d bool tensor."""
+    if is_number(value):
+        return True
+    wheres = _partly(value)
+    if wheres is None:
+        return None
+    tracked = getattr(_local, "tracked", None)
+    return _all([tracked[-1]._reading(w) for w in wheres] if tracked else wheres)
+
+
+def partly_in(run: "Run", value) -> Optional[tuple]:
+    """`_partly(value)` for a value `run` gave: as that run noted it, or from outside it."""
+    entry = run.partly.get(id(value)) if isinstance(value, torch.Tensor) else None
+    return entry[1] if entry is not None and entry[0] is value else _partly(value)
 
 
 def note_view_given(t: torch.Tensor) -> None:
@@ -292,14 +369,15 @@ def _check_not_a_view_given(changed: list) -> None:
             "a copy in the branch (`n = y[0].clone()`)."))
 
 
-def _rebind_partly(new: torch.Tensor, t: torch.Tensor, number: torch.Tensor) -> torch.Tensor:
-    """`n op= v` on `t`, which stands for a number where `number` holds: `new` (`t op v`) is `n` from now
-    on; where `t` is a tensor, it is `t` itself in Python, changed in place."""
+def _rebind_partly(new: torch.Tensor, t: torch.Tensor, wheres: tuple) -> torch.Tensor:
+    """`n op= v` on `t`, which stands for a number where all of `wheres` hold: `new` (`t op v`) is `n` from
+    now on; where `t` is a tensor, it is `t` itself in Python, changed in place."""
     if new.shape == t.shape and new.dtype == t.dtype:
+        number = _all(wheres)
         t.copy_(torch.where(number, t, new))
         _reach_kept([t], _local.kept)
         note_kept(new, t, ~number)
-    _local.partly[id(new)] = (new, number)
+    _local.partly[id(new)] = (new, wheres)
     return new
 
 
@@ -336,6 +414,7 @@ class _Tracked(TorchFunctionMode):
         self.copied: dict = {}                     # id(copy) -> (the tensor it stands for, the op that changed it)
         self._gathered: dict = {}                  # id(xs[i]) -> (xs[i], xs, key, dim): see torch_index.py
         self.kept: dict = {}                       # what an `if` inside the run may have kept: see note_kept
+        self.partly: dict = {}                     # the numbers on some paths only it made: see `_partly`
         for t in self.originals:                   # a stand-in for a number stands for it
             if id(t) in self.mapping and is_number(t):
                 _numbers()[id(self.mapping[id(t)])] = self.mapping[id(t)]
@@ -359,6 +438,12 @@ class _Tracked(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         self._read(args, kwargs)
+        partly = _partly_noted()
+        if partly and args and getattr(func, "__name__", "") in _REBINDING:
+            wheres = _partly(args[0])
+            if wheres is not None:
+                return self._rebind_partly(func.__name__, args, kwargs, wheres)
+        named = (args, kwargs)
         changes = self.kept and _changed_in_place(getattr(func, "__name__", ""), args, kwargs)  # as the run
         if self.mapping:                                                                      # names it
             args, kwargs = pytree.tree_map_only(torch.Tensor, self.swap, (args, kwargs))
@@ -371,12 +456,30 @@ class _Tracked(TorchFunctionMode):
             args, kwargs = self._before_change(target, name, args, kwargs)
         out = self._call(func, name, args, kwargs)
         out = _note_numbers(func, out, args, kwargs)
+        if partly:
+            _note_partly_made(func, out, *named, self.partly)
         self._note_made(_tensors(out))
         if target is not None and id(target) in self._gathered:
             self._write_gathered_back(target)
         if isinstance(changes, torch.Tensor):
             _reach_kept(self._named(changes), self.kept, self._reading, lambda t: self._writable(t, name))
         return out
+
+    def _rebind_partly(self, name: str, args: tuple, kwargs: dict, wheres: tuple) -> torch.Tensor:
+        """`n op= v` on `args[0]`, which stands for a number where all of `wheres` hold (as `_rebind_partly`
+        outside runs): its copy (see above) gets `n op v` where it is a tensor."""
+        t = args[0]
+        number = _all([self._reading(w) for w in wheres])
+        swapped, swapped_kwargs = pytree.tree_map_only(torch.Tensor, self.swap, (args, kwargs))
+        new = _REBINDING[name](*swapped, **swapped_kwargs)
+        self._note_made([new])
+        if new.shape == t.shape and new.dtype == t.dtype:
+            into = self._writable(t, name)
+            into.copy_(torch.where(number, into, new))
+            _reach_kept(self._named(t), self.kept, self._reading, lambda u: self._writable(u, name))
+            note_kept(new, t, ~number)
+        self.partly[id(new)] = (new, wheres)
+        return new
 
     def _named(self, t: torch.Tensor) -> list:
         """`t` and, for a view, its base, and the tensors the run's code knows by them (a stand-in's)."""
@@ -511,6 +614,7 @@ class Run:
     free: list
     changed: list      # [(tensor, its new value, op name)]
     kept: dict
+    partly: dict       # the numbers on some paths only it made: see `_partly`
 
 
 def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
@@ -519,10 +623,11 @@ def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
     dead code, some of them not pure)."""
     with _not_traced(), Recorder(inputs) as recorder:
         out = fn()
-    recorder.note(out)
+        recorder.note(out)
+        recorder.note([_partly(t) for t in _tensors(out)])   # read by `number_where` where the branch is traced
     changed = [(target, recorder.swap(target), op) for target, op in recorder.copied.values()]
     return Run(pytree.tree_map_only(torch.Tensor, recorder.original, out), list(recorder.free.values()), changed,
-               recorder.kept)
+               recorder.kept, recorder.partly)
 
 
 def substituted(fn: Callable, originals: list) -> Callable:

@@ -123,6 +123,49 @@ def number_in_one_branch(x):          # `n += 1` rebinds where `n` is a number, 
     return x + m, x + n
 
 
+
+def number_in_one_branch_changed_in_a_later_if(x):   # the later `if` rebinds `n` where it is a number, and
+    if x[0] > 0:                                       # changes `n` and `m` in place elsewhere
+        n = 1
+    else:
+        n = x.sum()
+    m = n
+    if x[1] > 0:
+        n += 1
+    else:
+        n *= 3
+    if x[0] + x[1] > 0:
+        if x[1] > 0:
+            n -= 5
+    return x + m, x + n
+
+
+def computed_from_a_number_in_one_branch(x):   # `k` is a number where `n` is
+    if x[0] > 0:
+        n = 1
+    else:
+        n = x.sum()
+    k = n * 2
+    j = k
+    k += 1
+    i = -k
+    h = i
+    if x[1] > 0:
+        i //= 2
+    return x + j, x + k, x + h
+
+
+def number_in_one_branch_rebound_in_a_later_if(x):   # `n * 3` is a number where `n` is, as `n` is
+    if x[0] > 0:
+        n = 1
+    else:
+        n = x.sum()
+    if x[1] > 0:
+        n = n * 3
+    m = n
+    n += 1
+    return x + m, x + n
+
 def count_then_alias(xs):
     count = 0
     for r in xs:
@@ -416,6 +459,15 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     (tensor_of_a_number, (torch.tensor([1.0]),), (torch.tensor([-1.0]),)),
     (number_in_one_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
     (number_in_one_branch, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
+    (number_in_one_branch_changed_in_a_later_if, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, 3.0]),)),
+    (number_in_one_branch_changed_in_a_later_if, (torch.tensor([-1.0, 3.0]),), (torch.tensor([2.0, -4.0]),)),
+    (number_in_one_branch_changed_in_a_later_if, (torch.tensor([2.0, -4.0]),), (torch.tensor([-2.0, -3.0]),)),
+    (computed_from_a_number_in_one_branch, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, 3.0]),)),
+    (computed_from_a_number_in_one_branch, (torch.tensor([-1.0, 3.0]),), (torch.tensor([2.0, -4.0]),)),
+    (computed_from_a_number_in_one_branch, (torch.tensor([2.0, -4.0]),), (torch.tensor([-2.0, -3.0]),)),
+    (number_in_one_branch_rebound_in_a_later_if, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, 3.0]),)),
+    (number_in_one_branch_rebound_in_a_later_if, (torch.tensor([-1.0, 3.0]),), (torch.tensor([2.0, -4.0]),)),
+    (number_in_one_branch_rebound_in_a_later_if, (torch.tensor([2.0, -4.0]),), (torch.tensor([-2.0, -3.0]),)),
     (kept_then_changed_through_a_view, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
     (kept_then_changed_through_a_view, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
     (kept_by_two_ifs, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
