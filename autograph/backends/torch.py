@@ -137,6 +137,8 @@ def _cond(pred, true_fn, false_fn, names=()):
               if any(capture.kept_paths(run.kept, v, f) for run, v in zip(runs, leaves))]    # 2` in a branch
     partly = [i for i, leaves in enumerate(zip(true_leaves, false_leaves))     # a number on some paths only
               if any(capture.partly_in(run, v) is not None for run, v in zip(runs, leaves))]   # in a branch
+    shared = {i: where for i in partly if (where := _shared_partly(runs, true_leaves[i], false_leaves[i]))}
+    partly = [i for i in partly if i not in shared]      # the others: where, as an output of each branch
 
     def traced(fn):
         def run():
@@ -166,7 +168,7 @@ def _cond(pred, true_fn, false_fn, names=()):
         if capture.is_number(v) and capture.is_number(other):
             capture.note_number(values[-1])
         elif isinstance(values[-1], torch.Tensor):
-            if i not in partly and (capture.is_number(v) or capture.is_number(other)):   # in one branch only
+            if i not in partly and i not in shared and (capture.is_number(v) or capture.is_number(other)):
                 capture.note_partly_number(values[-1], pred if capture.is_number(v) else where_false())
             if any(_view_seen_elsewhere(leaf, run, leaves) for leaf, run, leaves in (
                     (v, true_run, true_leaves), (other, false_run, false_leaves))):    # `n = y[0]`
@@ -178,9 +180,17 @@ def _cond(pred, true_fn, false_fn, names=()):
     for (i, f), where in zip(nested, out[len(out) - len(nested) - len(partly):]):
         if isinstance(values[i], torch.Tensor) and values[i] is not f:
             capture.note_kept(values[i], f, where)
-    for i, where in zip(partly, out[len(out) - len(partly):]):
+    for i, where in [*shared.items(), *zip(partly, out[len(out) - len(partly):])]:
         capture.note_partly_number(values[i], where)
     return staging.unflatten(RULES, values, layout)
+
+
+def _shared_partly(runs, v, other) -> Optional[tuple]:
+    """Where both branches' values stand for a number, when that is the same 0-d bools from outside the `if`
+    (`n` or `n * 3`, where `n` is a number on some paths only)."""
+    a, b = (capture.partly_in(run, leaf) for run, leaf in zip(runs, (v, other)))
+    same = a is not None and b is not None and len(a) == len(b) and all(x is y for x, y in zip(a, b))
+    return a if same else None
 
 
 def _number_here(v) -> torch.Tensor:
@@ -278,21 +288,37 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     numbers: list = []          # which carried values stand for Python numbers, in and out of the body
     kept: list = []             # which carried tensors from outside the body replaces: Python's result, after no
     iterations: list = []       # iteration, is that tensor itself (capture.note_kept); and the count of them
+    partly: dict = {}           # carried values standing for numbers on some paths only: j -> (where, after the
+                                # body: `_partly_after_body`)
 
     def run(carried, unpack, pack, shapes):
         def step(carry):
             new = tuple(body(*unpack(carry)))
-            ts.check_resized(staging.flatten(RULES, new, names)[1], layout, construct)
-            return pack(new)
+            after, after_layout = staging.flatten(RULES, new, names)
+            ts.check_resized(after_layout, layout, construct)
+            packed = pack(new)
+            for j, i in enumerate(dynamic):       # `n = 5` in the body: a number, lifted
+                if not isinstance(after[i], torch.Tensor) and capture.is_number(after[i]):
+                    capture.note_number(packed[j])
+            return packed
         numbers[:] = [j for j, i in enumerate(dynamic) if capture.is_number(leaves[i])]
         for j in numbers:
             capture.note_number(carried[j])
+        partly.clear()
+        partly.update((j, capture.partly_of(leaves[i])) for j, i in enumerate(dynamic)
+                      if capture.partly_of(leaves[i]) is not None)
         free, in_place[:], extra, numbers[:] = _discover(test, step, unpack, carried, leaves, layout, construct,
-                                                         numbers)
+                                                         numbers, partly)
         k = len(extra)               # tensors the body changes in place without assigning them, carried last
         kept[:] = [j for j, i in enumerate(dynamic) if isinstance(leaves[i], torch.Tensor) and i not in in_place
                    and not capture.is_number(leaves[i])]
         counted = limit is not None or bool(kept and capture.notes_kept())
+
+        def note_numbers(carry):
+            for j in numbers:
+                capture.note_number(carry[counted + j])
+            for j, (where, _) in partly.items():
+                capture.note_partly_number(carry[counted + j], where)
 
         def carrying_extra(fn):
             def run(*carry):
@@ -301,14 +327,12 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
             return run if k else fn
 
         def cond_fn(*carry):
-            for j in numbers:
-                capture.note_number(carry[counted + j])
+            note_numbers(carry)
             ok = _predicate(test(*unpack(carry[counted:])), construct)
             return torch.logical_and(ok, carry[0] < limit) if limit is not None else ok
 
         def body_fn(*carry):
-            for j in numbers:
-                capture.note_number(carry[counted + j])
+            note_numbers(carry)
             new = step(carry[counted:])
             changed = tuple(_fresh(t) for t in extra)          # each `t` as this iteration left it
             return (*((carry[0] + 1,) if counted else ()), *(_fresh(v) for v in new), *changed)
@@ -329,6 +353,8 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
         final[i] = leaves[i]
     for j in numbers:
         capture.note_number(final[dynamic[j]])
+    for j, (where, after) in partly.items():
+        capture.note_partly_number(final[dynamic[j]], _partly_after_loop(where, after, iterations))
     for j in kept if iterations else ():
         if final[dynamic[j]] is not leaves[dynamic[j]]:
             capture.note_kept(final[dynamic[j]], leaves[dynamic[j]], iterations[0] == 0)
@@ -360,17 +386,20 @@ def _number_dtypes(body, state: tuple, leaves: list, layout) -> tuple:
     return tuple(widened)
 
 
-def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: list) -> tuple:
+def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: list, partly: dict) -> tuple:
     """Run the test and one body step on the initial carried tensors: the tensors they read from outside (not
     counting those), the indices of the leaves from outside the loop (not lifted numbers) that the body changes
     in place, the tensors from outside that it changes in place without assigning them (`out[i] = v`), and
-    those of the carried values standing for Python numbers, `numbers`, that the body keeps numbers."""
+    those of the carried values standing for Python numbers, `numbers`, that the body keeps numbers. `partly`
+    (j -> where) gets what the body makes of those standing for numbers on some paths only."""
     def once():
         _predicate(test(*unpack(carried)), construct)
         return step(carried)
     run = capture.record(once, inputs=carried)
     numbers = [j for j in numbers if capture.is_number(run.out[j])]
     dynamic = [i for i, v in enumerate(leaves) if staging.is_dynamic(RULES, v)]
+    for j, where in partly.items():
+        partly[j] = (where, _partly_after_body(run, run.out[j], where, layout.leaf_names[dynamic[j]], construct))
     in_place, extra = [], []
     for t, _, op in run.changed:
         j = next((j for j, c in enumerate(carried) if c is t), None)
@@ -379,8 +408,10 @@ def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: l
             continue
         i = dynamic[j]
         if run.out[j] is not t:
+            where = (" where it is a tensor (a staged `if` before the loop gave it a Python number in one branch "
+                     "only, which `+=` rebinds)" if capture.partly_of(t) is not None else "")
             raise StagingError(at_user_line(
-                f"'{layout.leaf_names[i]}' is changed in place (`{op}`) and then reassigned in {construct}; "
+                f"'{layout.leaf_names[i]}' is changed in place (`{op}`){where} and then reassigned in {construct}; "
                 "PyTorch's while_loop can't change its inputs. Write the update as an assignment "
                 f"(`{layout.leaf_names[i]} = {layout.leaf_names[i]} + ...`)."))
         if isinstance(leaves[i], torch.Tensor):
@@ -390,6 +421,31 @@ def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: l
     user = [c for j, c in enumerate(carried) if c is leaves[dynamic[j]]]
     free = _unique([t for t in [*run.free, *user] if not any(t is e for e in extra)])
     return free, in_place, extra, numbers
+
+
+def _partly_after_body(run, value, where: tuple, name: str, construct: str) -> str:
+    """What a loop body gives, as `value`, for a loop variable that stands for a Python number where all of
+    `where` hold: "same" (so does `value`: `n = n + 1`), "number" (`n = 5`) or "tensor" (`n = n + x`)."""
+    if capture.is_number(value):
+        return "number"
+    after = capture.partly_in(run, value)
+    if after is None:
+        return "tensor"
+    if len(after) == len(where) and all(a is b for a, b in zip(after, where)):
+        return "same"
+    raise StagingError(at_user_line(
+        f"'{name}' is a Python number on some paths only before {construct} (a staged `if` gave it a number in "
+        "one branch only), and the loop body makes it one on other paths; the torch backend can't carry that. "
+        f"Make it a tensor before the loop (`{name} = torch.as_tensor({name})`)."))
+
+
+def _partly_after_loop(where: tuple, after: str, iterations: list):
+    """Where a loop variable that stands for a Python number where all of `where` hold before the loop, and
+    that the body makes `after` (see `_partly_after_body`), stands for one after the loop."""
+    if after == "same":
+        return where
+    ran = iterations[0] > 0
+    return ran | capture.all_of(where) if after == "number" else ~ran & capture.all_of(where)
 
 
 # --- for -------------------------------------------------------------------------------------------

@@ -322,7 +322,12 @@ def _note_partly_made(func, out, args: tuple, kwargs: dict, table: dict) -> None
             table[id(out)] = (out, wheres)
 
 
-def _all(wheres) -> torch.Tensor:
+def partly_of(t) -> Optional[tuple]:
+    """The 0-d bools where all of which `t` stands for a Python number, if it does on some paths only."""
+    return _partly(t)
+
+
+def all_of(wheres) -> torch.Tensor:
     """The 0-d bool where all of `wheres` hold."""
     where = wheres[0]
     for w in wheres[1:]:
@@ -339,7 +344,7 @@ def number_where(value):
     if wheres is None:
         return None
     tracked = getattr(_local, "tracked", None)
-    return _all([tracked[-1]._reading(w) for w in wheres] if tracked else wheres)
+    return all_of([tracked[-1]._reading(w) for w in wheres] if tracked else wheres)
 
 
 def partly_in(run: "Run", value) -> Optional[tuple]:
@@ -373,7 +378,7 @@ def _rebind_partly(new: torch.Tensor, t: torch.Tensor, wheres: tuple) -> torch.T
     """`n op= v` on `t`, which stands for a number where all of `wheres` hold: `new` (`t op v`) is `n` from
     now on; where `t` is a tensor, it is `t` itself in Python, changed in place."""
     if new.shape == t.shape and new.dtype == t.dtype:
-        number = _all(wheres)
+        number = all_of(wheres)
         t.copy_(torch.where(number, t, new))
         _reach_kept([t], _local.kept)
         note_kept(new, t, ~number)
@@ -469,7 +474,7 @@ class _Tracked(TorchFunctionMode):
         """`n op= v` on `args[0]`, which stands for a number where all of `wheres` hold (as `_rebind_partly`
         outside runs): its copy (see above) gets `n op v` where it is a tensor."""
         t = args[0]
-        number = _all([self._reading(w) for w in wheres])
+        number = all_of([self._reading(w) for w in wheres])
         swapped, swapped_kwargs = pytree.tree_map_only(torch.Tensor, self.swap, (args, kwargs))
         new = _REBINDING[name](*swapped, **swapped_kwargs)
         self._note_made([new])
