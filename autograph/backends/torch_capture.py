@@ -63,13 +63,17 @@ from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
 from autograph.backends import torch_index
-from autograph.errors import StagingError, at_user_line
+from autograph.errors import StagingError, at_user_line, user_location
 from autograph.operators import function_scope
 
 try:
     from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing as _not_traced
 except ImportError:                              # pragma: no cover - an older torch: the run is traced, then dead
     from contextlib import nullcontext as _not_traced
+try:   # torch's error for Python meeting a traced value (`range(t)` in a function autograph does not convert)
+    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as _DataDependent
+except ImportError:                              # pragma: no cover - an older torch
+    _DataDependent = ()
 
 _local = threading.local()  # .active: this thread's Substitute modes in force, innermost last; .tracked: its
                             # _Tracked modes in force, innermost last; .numbers: the tensors standing for Python
@@ -250,7 +254,7 @@ class _AfterStaging(TorchFunctionMode):
         if wheres is not None:
             return _rebind_partly(_REBINDING[name](*args, **kwargs), args[0], wheres)
         func = _as_numbers(func, name, args)
-        out = _note_numbers(func, func(*args, **kwargs), args, kwargs)
+        out = _note_numbers(func, _run(func, args, kwargs), args, kwargs)
         if _local.partly:
             _note_partly_made(func, out, args, kwargs, _local.partly)
         if _local.kept:     # (a number's `n += 1` ran as `n + 1` above: nothing was changed in place)
@@ -384,6 +388,29 @@ def _rebind_partly(new: torch.Tensor, t: torch.Tensor, wheres: tuple) -> torch.T
         note_kept(new, t, ~number)
     _local.partly[id(new)] = (new, wheres)
     return new
+
+
+def _run(func, args: tuple, kwargs: dict):
+    """`func(*args, **kwargs)`, run by one of these modes: torch's data-dependent error, which names the
+    innermost frame that called the op as the one that raised it (this one), gets a note naming the user's."""
+    try:
+        return func(*args, **kwargs)
+    except _DataDependent as error:
+        _note_user_line(error)
+        raise
+
+
+DATA_DEPENDENT_NOTE = "(autograph) a traced tensor is used as a Python value here"
+
+
+def _note_user_line(error: Exception) -> None:
+    where = user_location(2)
+    if where is None or any(DATA_DEPENDENT_NOTE in note for note in getattr(error, "__notes__", ())):
+        return
+    error.add_note(at_user_line(
+        f"{DATA_DEPENDENT_NOTE} (`range(t)`, `int(t)`, `if t:`), which PyTorch can't do while it traces. "
+        "In a function autograph converts, an `if` or loop on a tensor is staged; a helper it does not convert "
+        "(a generator, a function of a module it leaves alone) must keep tensors tensors."))
 
 
 _IN_PLACE_OPERATORS = frozenset({"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
@@ -523,7 +550,7 @@ class _Tracked(TorchFunctionMode):
             rewritten = torch_index.rewrite(args[0], args[1])
             if rewritten is not None:
                 return self._index(name, args, *rewritten)
-        return func(*args, **kwargs)
+        return _run(func, args, kwargs)
 
     def _index(self, name: str, args: tuple, key: tuple, dim: int):
         if name == "__setitem__":

@@ -779,3 +779,34 @@ def test_the_onnx_export_of_the_docs_examples_runs_in_onnxruntime():
         for x in runs:
             got = session.run(None, {session.get_inputs()[0].name: np.array(x, dtype=np.float32)})
             assert same(tuple(torch.as_tensor(g) for g in got), model(torch.tensor(x)))
+
+
+def count_to(k):                  # a generator: autograph does not convert it
+    for i in range(k):            # <- here: `k` is a traced tensor
+        yield i
+
+
+@pytest.mark.parametrize("staged_before", [False, True], ids=["in-a-branch", "after-an-if"])
+def test_torchs_data_dependent_error_in_an_unconverted_helper_names_the_users_line(staged_before):
+    """torch names the frame that called the op as the one that raised it: ours, where a branch is traced or
+    after a staged statement (fuzz mode x, seed 53730); the note names the user's."""
+    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+
+    def in_a_branch(a, b):
+        y = a + 2
+        if b > 0:
+            y = y + sum(count_to(y % 3))
+        return y
+
+    def after_an_if(a, b):
+        y = a + 2
+        if b > 0:
+            y = y * 2
+        return sum(count_to(y % 3))
+
+    fn = after_an_if if staged_before else in_a_branch
+    with pytest.raises(GuardOnDataDependentSymNode) as raised:
+        torch.export.export(module(fn), (torch.tensor(0), torch.tensor(0)))
+    line = count_to.__code__.co_firstlineno + 1
+    assert any(note.startswith(f"{__file__}:{line}: (autograph) a traced tensor is used as a Python value")
+               for note in raised.value.__notes__)
