@@ -61,7 +61,7 @@ def alias_sees_the_change(x):          # `alias` is the same tensor as `y`, as i
 
 
 # A Python number that a staged statement carried is a 0-d tensor from then on; `+=` on it must rebind, as on
-# the number, not change the tensor in place, or an alias of it changes too (torch_capture.py's `_AfterStaging`)
+# the number, not change the tensor in place, or an alias of it changes too (torch_aliasing.py's `_AfterStaging`)
 
 def number_alias_after_if(x):
     n = 0
@@ -623,11 +623,12 @@ def test_the_numbers_mode_ends_with_the_converted_function():
     """The mode that makes `+=` on a carried number rebind is in force until the converted function returns."""
     from torch.overrides import _get_current_function_mode_stack
 
-    from autograph.backends import torch_capture
+    from autograph.backends import torch_aliasing
 
     program = torch.export.export(module(number_alias_after_if), (torch.tensor([1.0]),))
-    assert not any(isinstance(m, torch_capture._AfterStaging) for m in _get_current_function_mode_stack())
-    assert not torch_capture._numbers() and not torch_capture._local.kept and program.module()(torch.tensor([-1.0]))[0].tolist() == [-1.0]
+    assert not any(isinstance(m, torch_aliasing._AfterStaging) for m in _get_current_function_mode_stack())
+    assert not torch_aliasing._numbers() and not torch_aliasing.local.kept and not torch_aliasing.local.partly
+    assert program.module()(torch.tensor([-1.0]))[0].tolist() == [-1.0]
 
 
 def test_an_argument_a_staged_if_may_have_kept_is_changed_as_python_would():
