@@ -730,6 +730,25 @@ def test_a_number_in_one_branch_changed_in_place_in_a_loop_body_is_an_error():
         torch.export.export(module(count_from_either), (torch.tensor([1.0, 2.0]), N_TRACED))
 
 
+def test_a_loop_body_that_makes_a_number_in_one_branch_one_elsewhere_is_an_error():
+    """Where the loop's `n` is a number would change from one iteration to the next (it was a wrong `m`)."""
+    def maybe_reset(x, k):
+        if x[0] > 0:
+            n = 1
+        else:
+            n = x.sum()
+        for i in range(k):
+            if x[1] > i:
+                n = 1
+        m = n
+        n += 1
+        return x + m, x + n
+
+    with pytest.raises(StagingError, match=r"test_torch_in_place.py:\d+: 'n' is a Python number on some paths only "
+                                           r"before this `for` loop .*`n = torch.as_tensor\(n\)`"):
+        torch.export.export(module(maybe_reset), (torch.tensor([1.0, 2.0]), N_TRACED))
+
+
 def test_the_max_of_numbers_is_a_number():
     """Exported only: torch.compile can't trace `max` of a tensor (a data-dependent guard)."""
     def larger_then_bump(x):
