@@ -182,7 +182,18 @@ def _cond(pred, true_fn, false_fn, names=()):
             capture.note_kept(values[i], f, where)
     for i, where in [*shared.items(), *zip(partly, out[len(out) - len(partly):])]:
         capture.note_partly_number(values[i], where)
+    for i, v, other in zip(itertools.count(), true_leaves, false_leaves):   # `if d: n += 1` in a loop body
+        t, f = (_rebound_from(run, leaf) for run, leaf in zip(runs, (v, other)))
+        if t is f and v is not other and isinstance(t, torch.Tensor) and _from_outside(t, runs):
+            capture.note_rebound(values[i], t)
     return staging.unflatten(RULES, values, layout)
+
+
+def _rebound_from(run, leaf):
+    """`leaf`, a value a branch gave, or the tensor it is by `n op= v` where that is a tensor (a number on
+    some paths only: see note_rebound)."""
+    found = capture.rebound_from(run, leaf)
+    return leaf if found is None else found
 
 
 def _shared_partly(runs, v, other) -> Optional[tuple]:
@@ -290,6 +301,7 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     iterations: list = []       # iteration, is that tensor itself (capture.note_kept); and the count of them
     partly: dict = {}           # carried values standing for numbers on some paths only: j -> (where, after the
                                 # body: `_partly_after_body`)
+    rebound: list = []          # which of those the body changes in place where they are tensors (`n += 1`)
 
     def run(carried, unpack, pack, shapes):
         def step(carry):
@@ -308,7 +320,7 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
         partly.update((j, capture.partly_of(leaves[i])) for j, i in enumerate(dynamic)
                       if capture.partly_of(leaves[i]) is not None)
         free, in_place[:], extra, numbers[:] = _discover(test, step, unpack, carried, leaves, layout, construct,
-                                                         numbers, partly)
+                                                         numbers, partly, rebound)
         k = len(extra)               # tensors the body changes in place without assigning them, carried last
         kept[:] = [j for j, i in enumerate(dynamic) if isinstance(leaves[i], torch.Tensor) and i not in in_place
                    and not capture.is_number(leaves[i])]
@@ -355,6 +367,8 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
         capture.note_number(final[dynamic[j]])
     for j, (where, after) in partly.items():
         capture.note_partly_number(final[dynamic[j]], _partly_after_loop(where, after, iterations))
+    for j in rebound:
+        capture.rebound_by_loop(leaves[dynamic[j]], final[dynamic[j]], partly[j][0])
     for j in kept if iterations else ():
         if final[dynamic[j]] is not leaves[dynamic[j]]:
             capture.note_kept(final[dynamic[j]], leaves[dynamic[j]], iterations[0] == 0)
@@ -386,12 +400,14 @@ def _number_dtypes(body, state: tuple, leaves: list, layout) -> tuple:
     return tuple(widened)
 
 
-def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: list, partly: dict) -> tuple:
+def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: list, partly: dict,
+              rebound: list) -> tuple:
     """Run the test and one body step on the initial carried tensors: the tensors they read from outside (not
     counting those), the indices of the leaves from outside the loop (not lifted numbers) that the body changes
     in place, the tensors from outside that it changes in place without assigning them (`out[i] = v`), and
     those of the carried values standing for Python numbers, `numbers`, that the body keeps numbers. `partly`
-    (j -> where) gets what the body makes of those standing for numbers on some paths only."""
+    (j -> where) gets what the body makes of those standing for numbers on some paths only, and `rebound`
+    which of those it changes in place where they are tensors (`n += 1`), and gives as they are there."""
     def once():
         _predicate(test(*unpack(carried)), construct)
         return step(carried)
@@ -401,12 +417,16 @@ def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: l
     for j, where in partly.items():
         partly[j] = (where, _partly_after_body(run, run.out[j], where, layout.leaf_names[dynamic[j]], construct))
     in_place, extra = [], []
+    rebound[:] = [j for j in partly if partly[j][1] == "same" and capture.rebound_from(run, run.out[j]) is carried[j]
+                  and any(t is carried[j] for t, _, _ in run.changed)]
     for t, _, op in run.changed:
         j = next((j for j, c in enumerate(carried) if c is t), None)
         if j is None:                        # `out[i] = v` on a tensor the loop does not assign: carry it too
             extra.append(t)
             continue
         i = dynamic[j]
+        if j in rebound:
+            continue
         if run.out[j] is not t:
             where = (" where it is a tensor (a staged `if` before the loop gave it a Python number in one branch "
                      "only, which `+=` rebinds)" if capture.partly_of(t) is not None else "")

@@ -19,7 +19,8 @@ call the rules here), two of Python's answers need help.
   the tensor in place where it is not a number, after the `if` and in later
   branches; what is computed from it and numbers alone is a number where it is;
   a later `if` or loop that gives it, or what is computed from it, gives a number
-  where that is one (`partly_of`, `number_where`). An in-place change of what a
+  where that is one (`partly_of`, `number_where`), and a loop body's `n += 1` on it
+  changes it in place where it is a tensor (`note_rebound`). An in-place change of what a
   branch gave as a view it made of a tensor seen elsewhere (`n = y[0]`) is an
   error (`note_view_given`): it would not reach that tensor.
 - A staged `if` whose branch kept a tensor from outside (`m = y; if c: y = y *
@@ -261,6 +262,36 @@ def _rebind_partly(new: torch.Tensor, t: torch.Tensor, wheres: tuple) -> torch.T
         note_kept(new, t, ~number)
     local.partly[id(new)] = (new, wheres)
     return new
+
+
+def note_rebound(new: torch.Tensor, t: torch.Tensor) -> None:
+    """In the branch or loop body being run, `new` is what `n op= v` made of `t`, a number on some paths
+    only (see `_Tracked._rebind_partly`), or a staged `if` that gave either: where `t` is a tensor, `new` is
+    `t` itself, changed in place."""
+    tracked = getattr(local, "tracked", None)
+    if tracked:
+        tracked[-1].rebound[id(new)] = (new, t)
+
+
+def rebound_from(run, value) -> Optional[torch.Tensor]:
+    """The tensor that `value`, which `run` (torch_capture.Run) gave, is by `n op= v` where it is a tensor
+    (see `note_rebound`), followed back to one it did not make that way; None if it is not one."""
+    found = None
+    while isinstance(value, torch.Tensor):
+        entry = run.rebound.get(id(value))
+        if entry is None or entry[0] is not value:
+            break
+        value = found = entry[1]
+    return found
+
+
+def rebound_by_loop(initial: torch.Tensor, final: torch.Tensor, wheres: tuple) -> None:
+    """A staged loop gave `final` for `initial`, which stands for a number where all of `wheres` hold and
+    which its body changed in place elsewhere (`n += 1`: see `note_rebound`): `initial` gets the new value
+    where it is a tensor, and is `final` itself there from now on."""
+    number = all_of(wheres)
+    initial.copy_(torch.where(number, initial, final))
+    note_kept(final, initial, ~number)
 
 
 def note_kept(t: torch.Tensor, original: torch.Tensor, where: torch.Tensor) -> None:

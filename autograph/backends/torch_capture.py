@@ -45,7 +45,7 @@ from autograph.backends import torch_aliasing as aliasing
 from autograph.backends import torch_index
 from autograph.backends.torch_aliasing import (  # noqa: F401 - the rules, as the backend calls them
     after_staging, all_of, is_number, kept_paths, kept_where, note_kept, note_number, note_partly_number,
-    note_view_given, notes_kept, number_where, partly_in, partly_of)
+    note_rebound, note_view_given, notes_kept, number_where, partly_in, partly_of, rebound_by_loop, rebound_from)
 from autograph.errors import StagingError, at_user_line
 
 try:
@@ -79,6 +79,7 @@ class _Tracked(TorchFunctionMode):
         self._gathered: dict = {}                  # id(xs[i]) -> (xs[i], xs, key, dim): see torch_index.py
         self.kept: dict = {}                       # what an `if` inside the run may have kept: see note_kept
         self.partly: dict = {}                     # the numbers on some paths only it made: see partly_of
+        self.rebound: dict = {}                    # id(new) -> (new, t): see note_rebound
         for t in self.originals:                   # a stand-in for a number stands for it
             if id(t) in self.mapping and aliasing.is_number(t):
                 aliasing.register_number(self.mapping[id(t)])
@@ -141,7 +142,10 @@ class _Tracked(TorchFunctionMode):
             into = self._writable(t, name)
             into.copy_(torch.where(number, into, new))
             aliasing.reach_kept(self._named(t), self.kept, self._reading, lambda u: self._writable(u, name))
-            aliasing.note_kept(new, t, ~number)
+            not_number = ~number                   # made here, where this mode does not see it: noted as made,
+            self._note_made([not_number])          # or a later read of it would take it for a free tensor
+            aliasing.note_kept(new, t, not_number)
+            self.rebound[id(new)] = (new, t)
         self.partly[id(new)] = (new, wheres)
         return new
 
@@ -272,13 +276,15 @@ class Run:
     """What `record` saw: `fn`'s result (a copy made on write given as the tensor it stands for), the free
     tensors in first-use order, and `changed`: each tensor from outside that the run changed in place, with
     the copy holding its new value and the name of the first op that changed it; `kept`: what the `if`s in
-    it may have kept (see note_kept); `partly`: the numbers on some paths only it made."""
+    it may have kept (see note_kept); `partly`: the numbers on some paths only it made; `rebound`: what
+    `n op= v` on those made (see note_rebound)."""
 
     out: object
     free: list
     changed: list      # [(tensor, its new value, op name)]
     kept: dict
     partly: dict
+    rebound: dict
 
 
 def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
@@ -291,7 +297,7 @@ def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
         recorder.note([aliasing.partly_of(t) for t in aliasing.tensors(out)])   # read by `number_where` when traced
     changed = [(target, recorder.swap(target), op) for target, op in recorder.copied.values()]
     return Run(pytree.tree_map_only(torch.Tensor, recorder.original, out), list(recorder.free.values()), changed,
-               recorder.kept, recorder.partly)
+               recorder.kept, recorder.partly, recorder.rebound)
 
 
 def substituted(fn: Callable, originals: list) -> Callable:

@@ -232,6 +232,35 @@ def number_in_one_branch_carried_by_a_loop_in_a_branch(x, n):
         h = m
     return x + h, x + k
 
+
+def number_in_one_branch_changed_in_place_in_a_loop(x, n):   # where `k` is a tensor, `k` and `m` change
+    if x[0] > 0:
+        k = 1
+    else:
+        k = x.sum()
+    m = k
+    for i in range(n):
+        k += 1
+        k *= 2
+    return x + m, x + k
+
+
+def number_in_one_branch_changed_in_an_if_in_a_loop(x, n):
+    if x[0] > 0:
+        k = 1
+    else:
+        k = x.sum()
+    m = k
+    acc = x * 0
+    i = 0
+    while i < n:
+        j = k
+        if x[1] > i:
+            k -= 1
+        acc = acc + j
+        i += 1
+    return x + m, x + k, acc
+
 def count_then_alias(xs):
     count = 0
     for r in xs:
@@ -542,6 +571,8 @@ PROGRAMS = [   # (function, arguments to trace with, arguments to run with)
     *on_paths(number_in_one_branch_carried_by_a_loop, *SIGNS_AND_COUNTS),
     *on_paths(number_in_one_branch_made_a_tensor_by_a_loop, *SIGNS_AND_COUNTS),
     *on_paths(number_made_by_a_loop, *SIGNS_AND_COUNTS),
+    *on_paths(number_in_one_branch_changed_in_place_in_a_loop, *SIGNS_AND_COUNTS),
+    *on_paths(number_in_one_branch_changed_in_an_if_in_a_loop, *SIGNS_AND_COUNTS),
     (kept_then_changed_through_a_view, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
     (kept_then_changed_through_a_view, (torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)),
     (kept_by_two_ifs, (torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)),
@@ -712,22 +743,25 @@ def test_a_loop_variable_a_staged_if_in_the_body_may_have_kept_and_changed_in_pl
         torch.export.export(module(keep_or_double), (torch.tensor([1.0, 2.0]), N_TRACED))
 
 
-def test_a_number_in_one_branch_changed_in_place_in_a_loop_body_is_an_error():
-    """Where `n` is a tensor, `n += 1` changes it (and `m`) in place each iteration; where a number, it rebinds
-    `n`: the loop can't carry both (it was a wrong `m`)."""
-    def count_from_either(x, k):
+def test_a_number_in_one_branch_changed_in_place_and_rebound_in_a_loop_body_is_an_error():
+    """Where `n` is a tensor, `n += 1` changes it (and `m`) in place, and `n = n * 2` makes a new one: the loop
+    can't carry both (it was a wrong `m`)."""
+    def bump_or_double(x, k):
         if x[0] > 0:
             n = 1
         else:
             n = x.sum()
         m = n
-        for _ in range(k):
-            n += 1
+        for i in range(k):
+            if x[1] > i:
+                n += 1
+            else:
+                n = n * 2
         return x + m, x + n
 
-    with pytest.raises(StagingError, match=r"test_torch_in_place.py:\d+: 'n' is changed in place \(`add_`\) where it "
-                                           r"is a tensor .*\(`n = n \+ \.\.\.`"):
-        torch.export.export(module(count_from_either), (torch.tensor([1.0, 2.0]), N_TRACED))
+    with pytest.raises(StagingError, match=r"test_torch_in_place.py:\d+: 'n' is changed in place \(`copy_`\) where "
+                                           r"it is a tensor .*\(`n = n \+ \.\.\.`"):
+        torch.export.export(module(bump_or_double), (torch.tensor([1.0, 2.0]), N_TRACED))
 
 
 def test_a_loop_body_that_makes_a_number_in_one_branch_one_elsewhere_is_an_error():
