@@ -292,6 +292,7 @@ def rebound_by_loop(initial: torch.Tensor, final: torch.Tensor, wheres: tuple) -
     number = all_of(wheres)
     initial.copy_(torch.where(number, initial, final))
     note_kept(final, initial, ~number)
+    note_rebound(final, initial)        # in a loop body (or a branch) inside another loop
 
 
 def note_kept(t: torch.Tensor, original: torch.Tensor, where: torch.Tensor) -> None:

@@ -261,6 +261,18 @@ def number_in_one_branch_changed_in_an_if_in_a_loop(x, n):
         i += 1
     return x + m, x + k, acc
 
+
+def number_in_one_branch_changed_in_nested_loops(x, n):
+    if x[0] > 0:
+        k = 1
+    else:
+        k = x.sum()
+    m = k
+    for i in range(n):
+        for j in range(n):
+            k += 1
+    return x + m, x + k
+
 def count_then_alias(xs):
     count = 0
     for r in xs:
@@ -606,6 +618,7 @@ NOT_DECOMPOSED = [   # run_decompositions fails inside PyTorch ("Attempting to u
      (torch.tensor([1.0, 1.0]), N_RUN)),
     *on_paths(number_in_one_branch_carried_by_a_loop_in_a_branch, *SIGNS_AND_COUNTS),
     *on_paths(number_in_one_branch_made_a_number_by_a_loop, *SIGNS_AND_COUNTS),
+    *on_paths(number_in_one_branch_changed_in_nested_loops, *SIGNS_AND_COUNTS),
 ]
 NOT_DECOMPOSED_IDS = [f"{fn.__name__}-{n}" for n, (fn, _, _) in enumerate(NOT_DECOMPOSED)]
 
