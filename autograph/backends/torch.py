@@ -135,18 +135,23 @@ def _cond(pred, true_fn, false_fn, names=()):
     changed = _unique([t for t, _, _ in true_run.changed + false_run.changed])
     nested = [(i, f) for i, leaves in enumerate(zip(true_leaves, false_leaves)) for f in free   # `if b: y = y *
               if any(capture.kept_paths(run.kept, v, f) for run, v in zip(runs, leaves))]    # 2` in a branch
+    partly = [i for i, leaves in enumerate(zip(true_leaves, false_leaves))     # a number on some paths only
+              if any(capture.partly_in(run, v) is not None for run, v in zip(runs, leaves))]   # in a branch
+    shared = {i: where for i in partly if (where := _shared_partly(runs, true_leaves[i], false_leaves[i]))}
+    partly = [i for i in partly if i not in shared]      # the others: where, as an output of each branch
 
     def traced(fn):
         def run():
             leaves, _ = staging.flatten(RULES, tuple(fn()), names)
             outputs = [_fresh(t) for t in staging.lifted(RULES, leaves, plan)]
             kept = [_kept_here(leaves[i], f) for i, f in nested]
-            return (*outputs, *(_fresh(t) for t in changed), *kept)   # `t`: its copy, where this branch made one
-        return capture.substituted(run, free)
+            numbers = [_number_here(leaves[i]) for i in partly]
+            return (*outputs, *(_fresh(t) for t in changed), *kept, *numbers)   # `t`: its copy, where this
+        return capture.substituted(run, free)                                   # branch made one
 
     operands = _operands([capture.resolve(t) for t in free])
     out = _cond_op(pred, _as_graph(traced(true_fn), operands), _as_graph(traced(false_fn), operands), operands)
-    n = len(out) - len(changed) - len(nested)
+    n = len(out) - len(changed) - len(nested) - len(partly)
     _write_back(changed, out[n:n + len(changed)])
     dynamic = iter(out[:n])
     values = []
@@ -163,7 +168,7 @@ def _cond(pred, true_fn, false_fn, names=()):
         if capture.is_number(v) and capture.is_number(other):
             capture.note_number(values[-1])
         elif isinstance(values[-1], torch.Tensor):
-            if capture.is_number(v) or capture.is_number(other):   # a number in one branch only
+            if i not in partly and i not in shared and (capture.is_number(v) or capture.is_number(other)):
                 capture.note_partly_number(values[-1], pred if capture.is_number(v) else where_false())
             if any(_view_seen_elsewhere(leaf, run, leaves) for leaf, run, leaves in (
                     (v, true_run, true_leaves), (other, false_run, false_leaves))):    # `n = y[0]`
@@ -172,10 +177,39 @@ def _cond(pred, true_fn, false_fn, names=()):
                 if isinstance(kept, torch.Tensor) and kept is not values[-1] and _from_outside(kept, runs) \
                         and not any(j == i and f is kept for j, f in nested):   # assigning `y`: `y` is that
                     capture.note_kept(values[-1], kept, pred if in_true else where_false())   # tensor there
-    for (i, f), where in zip(nested, out[len(out) - len(nested):]):
+    for (i, f), where in zip(nested, out[len(out) - len(nested) - len(partly):]):
         if isinstance(values[i], torch.Tensor) and values[i] is not f:
             capture.note_kept(values[i], f, where)
+    for i, where in [*shared.items(), *zip(partly, out[len(out) - len(partly):])]:
+        capture.note_partly_number(values[i], where)
+    for i, v, other in zip(itertools.count(), true_leaves, false_leaves):   # `if d: n += 1` in a loop body
+        t, f = (_rebound_from(run, leaf) for run, leaf in zip(runs, (v, other)))
+        if t is f and v is not other and isinstance(t, torch.Tensor) and _from_outside(t, runs):
+            capture.note_rebound(values[i], t)
     return staging.unflatten(RULES, values, layout)
+
+
+def _rebound_from(run, leaf):
+    """`leaf`, a value a branch gave, or the tensor it is by `n op= v` where that is a tensor (a number on
+    some paths only: see note_rebound)."""
+    found = capture.rebound_from(run, leaf)
+    return leaf if found is None else found
+
+
+def _shared_partly(runs, v, other) -> Optional[tuple]:
+    """Where both branches' values stand for a number, when that is the same 0-d bools from outside the `if`
+    (`n` or `n * 3`, where `n` is a number on some paths only)."""
+    a, b = (capture.partly_in(run, leaf) for run, leaf in zip(runs, (v, other)))
+    same = a is not None and b is not None and len(a) == len(b) and all(x is y for x, y in zip(a, b))
+    return a if same else None
+
+
+def _number_here(v) -> torch.Tensor:
+    """Where the branch being traced gives, as `v`, a Python number (0-d bool)."""
+    where = capture.number_where(v)
+    if isinstance(where, torch.Tensor):
+        return _fresh(where)
+    return torch.full((), where is True, dtype=torch.bool)
 
 
 def _kept_here(v, f: torch.Tensor) -> torch.Tensor:
@@ -265,21 +299,38 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     numbers: list = []          # which carried values stand for Python numbers, in and out of the body
     kept: list = []             # which carried tensors from outside the body replaces: Python's result, after no
     iterations: list = []       # iteration, is that tensor itself (capture.note_kept); and the count of them
+    partly: dict = {}           # carried values standing for numbers on some paths only: j -> (where, after the
+                                # body: `_partly_after_body`)
+    rebound: list = []          # which of those the body changes in place where they are tensors (`n += 1`)
 
     def run(carried, unpack, pack, shapes):
         def step(carry):
             new = tuple(body(*unpack(carry)))
-            ts.check_resized(staging.flatten(RULES, new, names)[1], layout, construct)
-            return pack(new)
+            after, after_layout = staging.flatten(RULES, new, names)
+            ts.check_resized(after_layout, layout, construct)
+            packed = pack(new)
+            for j, i in enumerate(dynamic):       # `n = 5` in the body: a number, lifted
+                if not isinstance(after[i], torch.Tensor) and capture.is_number(after[i]):
+                    capture.note_number(packed[j])
+            return packed
         numbers[:] = [j for j, i in enumerate(dynamic) if capture.is_number(leaves[i])]
         for j in numbers:
             capture.note_number(carried[j])
+        partly.clear()
+        partly.update((j, capture.partly_of(leaves[i])) for j, i in enumerate(dynamic)
+                      if capture.partly_of(leaves[i]) is not None)
         free, in_place[:], extra, numbers[:] = _discover(test, step, unpack, carried, leaves, layout, construct,
-                                                         numbers)
+                                                         numbers, partly, rebound)
         k = len(extra)               # tensors the body changes in place without assigning them, carried last
         kept[:] = [j for j, i in enumerate(dynamic) if isinstance(leaves[i], torch.Tensor) and i not in in_place
                    and not capture.is_number(leaves[i])]
-        counted = limit is not None or bool(kept and capture.after_staging())
+        counted = limit is not None or bool(kept and capture.notes_kept())
+
+        def note_numbers(carry):
+            for j in numbers:
+                capture.note_number(carry[counted + j])
+            for j, (where, _) in partly.items():
+                capture.note_partly_number(carry[counted + j], where)
 
         def carrying_extra(fn):
             def run(*carry):
@@ -288,20 +339,18 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
             return run if k else fn
 
         def cond_fn(*carry):
-            for j in numbers:
-                capture.note_number(carry[counted + j])
+            note_numbers(carry)
             ok = _predicate(test(*unpack(carry[counted:])), construct)
             return torch.logical_and(ok, carry[0] < limit) if limit is not None else ok
 
         def body_fn(*carry):
-            for j in numbers:
-                capture.note_number(carry[counted + j])
+            note_numbers(carry)
             new = step(carry[counted:])
             changed = tuple(_fresh(t) for t in extra)          # each `t` as this iteration left it
             return (*((carry[0] + 1,) if counted else ()), *(_fresh(v) for v in new), *changed)
 
-        initial = (*((torch.tensor(0),) if counted else ()), *carried, *(capture.resolve(t) for t in extra))
-        operands = _operands([*initial, *(capture.resolve(t) for t in free)])
+        initial = (*((torch.tensor(0),) if counted else ()), *map(capture.resolve, [*carried, *extra]))   # resolved:
+        operands = _operands([*initial, *(capture.resolve(t) for t in free)])   # `_operands` then sees one tensor twice
         out = tuple(_while_op(capture.substituted(carrying_extra(cond_fn), free),
                               capture.substituted(carrying_extra(body_fn), free),
                               operands[:len(initial)], operands[len(initial):]))
@@ -316,6 +365,10 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
         final[i] = leaves[i]
     for j in numbers:
         capture.note_number(final[dynamic[j]])
+    for j, (where, after) in partly.items():
+        capture.note_partly_number(final[dynamic[j]], _partly_after_loop(where, after, iterations))
+    for j in rebound:
+        capture.rebound_by_loop(leaves[dynamic[j]], final[dynamic[j]], partly[j][0])
     for j in kept if iterations else ():
         if final[dynamic[j]] is not leaves[dynamic[j]]:
             capture.note_kept(final[dynamic[j]], leaves[dynamic[j]], iterations[0] == 0)
@@ -347,27 +400,38 @@ def _number_dtypes(body, state: tuple, leaves: list, layout) -> tuple:
     return tuple(widened)
 
 
-def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: list) -> tuple:
+def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: list, partly: dict,
+              rebound: list) -> tuple:
     """Run the test and one body step on the initial carried tensors: the tensors they read from outside (not
     counting those), the indices of the leaves from outside the loop (not lifted numbers) that the body changes
     in place, the tensors from outside that it changes in place without assigning them (`out[i] = v`), and
-    those of the carried values standing for Python numbers, `numbers`, that the body keeps numbers."""
+    those of the carried values standing for Python numbers, `numbers`, that the body keeps numbers. `partly`
+    (j -> where) gets what the body makes of those standing for numbers on some paths only, and `rebound`
+    which of those it changes in place where they are tensors (`n += 1`), and gives as they are there."""
     def once():
         _predicate(test(*unpack(carried)), construct)
         return step(carried)
     run = capture.record(once, inputs=carried)
     numbers = [j for j in numbers if capture.is_number(run.out[j])]
     dynamic = [i for i, v in enumerate(leaves) if staging.is_dynamic(RULES, v)]
+    for j, where in partly.items():
+        partly[j] = (where, _partly_after_body(run, run.out[j], where, layout.leaf_names[dynamic[j]], construct))
     in_place, extra = [], []
+    rebound[:] = [j for j in partly if partly[j][1] == "same" and capture.rebound_from(run, run.out[j]) is carried[j]
+                  and any(t is carried[j] for t, _, _ in run.changed)]
     for t, _, op in run.changed:
         j = next((j for j, c in enumerate(carried) if c is t), None)
         if j is None:                        # `out[i] = v` on a tensor the loop does not assign: carry it too
             extra.append(t)
             continue
         i = dynamic[j]
+        if j in rebound:
+            continue
         if run.out[j] is not t:
+            where = (" where it is a tensor (a staged `if` before the loop gave it a Python number in one branch "
+                     "only, which `+=` rebinds)" if capture.partly_of(t) is not None else "")
             raise StagingError(at_user_line(
-                f"'{layout.leaf_names[i]}' is changed in place (`{op}`) and then reassigned in {construct}; "
+                f"'{layout.leaf_names[i]}' is changed in place (`{op}`){where} and then reassigned in {construct}; "
                 "PyTorch's while_loop can't change its inputs. Write the update as an assignment "
                 f"(`{layout.leaf_names[i]} = {layout.leaf_names[i]} + ...`)."))
         if isinstance(leaves[i], torch.Tensor):
@@ -377,6 +441,31 @@ def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: l
     user = [c for j, c in enumerate(carried) if c is leaves[dynamic[j]]]
     free = _unique([t for t in [*run.free, *user] if not any(t is e for e in extra)])
     return free, in_place, extra, numbers
+
+
+def _partly_after_body(run, value, where: tuple, name: str, construct: str) -> str:
+    """What a loop body gives, as `value`, for a loop variable that stands for a Python number where all of
+    `where` hold: "same" (so does `value`: `n = n + 1`), "number" (`n = 5`) or "tensor" (`n = n + x`)."""
+    if capture.is_number(value):
+        return "number"
+    after = capture.partly_in(run, value)
+    if after is None:
+        return "tensor"
+    if len(after) == len(where) and all(a is b for a, b in zip(after, where)):
+        return "same"
+    raise StagingError(at_user_line(
+        f"'{name}' is a Python number on some paths only before {construct} (a staged `if` gave it a number in "
+        "one branch only), and the loop body makes it one on other paths; the torch backend can't carry that. "
+        f"Make it a tensor before the loop (`{name} = torch.as_tensor({name})`)."))
+
+
+def _partly_after_loop(where: tuple, after: str, iterations: list):
+    """Where a loop variable that stands for a Python number where all of `where` hold before the loop, and
+    that the body makes `after` (see `_partly_after_body`), stands for one after the loop."""
+    if after == "same":
+        return where
+    ran = iterations[0] > 0
+    return ran | capture.all_of(where) if after == "number" else ~ran & capture.all_of(where)
 
 
 # --- for -------------------------------------------------------------------------------------------

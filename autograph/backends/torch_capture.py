@@ -27,55 +27,33 @@ them after the operator, as Python's in-place update would have. An in-place
 change through a view of such a tensor (`row = x[0]; row += 1`) can't be
 redirected to a copy, and is an error that says what to write instead.
 
-After a staged statement, for the rest of the converted function (the
-`_AfterStaging` mode), two of Python's answers need help:
-
-- A Python number that a staged `if` or loop carries is a 0-d tensor from then
-  on, and torch's `n += 1` changes a tensor in place, where Python rebinds `n`
-  to a new number: after `m = n`, `m` would change too. So the backend
-  registers each tensor that stands for a Python number (`note_number`), what
-  is computed from such tensors alone (`n * 3`, `-n`) stands for one
-  too, and `n op= v` on one is `n = n op v` (in the modes above as well). A
-  function that makes a tensor of a number gives a tensor, as in Python
-  (`torch.as_tensor(n)` is a new tensor, not `n`). A staged `if` that gives a number in one branch
-  only (`if c: n = 1 else: n = x.sum()`) gives a tensor standing for one where
-  that branch was taken (`note_partly_number`): `n += 1` rebinds `n` and changes
-  the tensor in place where it is not a number. An in-place change of what a
-  branch gave as a view it made of a tensor seen elsewhere (`n = y[0]`) is an
-  error (`note_view_given`): it would not reach that tensor.
-- A staged `if` whose branch kept a tensor from outside (`m = y; if c: y = y *
-  2`) gives a new tensor, where Python's `y` is `m` itself when `c` is false.
-  The backend notes that (`note_kept`), and an in-place change of either (or
-  of a view of either: `r = y[0]; r += 1`) is given to the other where the
-  branch that kept it was taken, and on from there (a later `if` may have
-  kept it again); likewise after a staged loop that replaces a tensor from
-  outside, where it ran no iteration.
+What a Python name refers to after a staged statement (a number, or a tensor a
+staged `if` may have kept) is torch_aliasing.py's; the modes here call its rules
+on every op a run makes.
 """
 from __future__ import annotations
 
 import threading
-import weakref
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable
 
 import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
+from autograph.backends import torch_aliasing as aliasing
 from autograph.backends import torch_index
+from autograph.backends.torch_aliasing import (  # noqa: F401 - the rules, as the backend calls them
+    after_staging, all_of, is_number, kept_paths, kept_where, note_kept, note_number, note_partly_number,
+    note_rebound, note_view_given, notes_kept, number_where, partly_in, partly_of, rebound_by_loop, rebound_from)
 from autograph.errors import StagingError, at_user_line
-from autograph.operators import function_scope
 
 try:
     from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing as _not_traced
 except ImportError:                              # pragma: no cover - an older torch: the run is traced, then dead
     from contextlib import nullcontext as _not_traced
 
-_local = threading.local()  # .active: this thread's Substitute modes in force, innermost last; .tracked: its
-                            # _Tracked modes in force, innermost last; .numbers: the tensors standing for Python
-                            # numbers, by id;
-                            # .kept: id(t) -> [(t, other, where)], see note_kept; .after: this thread's
-                            # _AfterStaging, while it is in force
+_local = threading.local()  # .active: this thread's Substitute modes in force, innermost last
 
 
 def _active() -> list:
@@ -84,237 +62,6 @@ def _active() -> list:
     except AttributeError:
         _local.active = []
         return _local.active
-
-
-def _tensors(tree) -> list:
-    return [t for t in pytree.tree_leaves(tree) if isinstance(t, torch.Tensor)]
-
-
-def _numbers() -> weakref.WeakValueDictionary:
-    try:
-        return _local.numbers
-    except AttributeError:
-        _local.numbers = weakref.WeakValueDictionary()
-        return _local.numbers
-
-
-def is_number(value) -> bool:
-    """Does `value` stand for a Python number: a bool, int, float, or a tensor registered by `note_number`?"""
-    if isinstance(value, torch.Tensor):
-        return _numbers().get(id(value)) is value
-    return value.__class__ in (bool, int, float)
-
-
-def note_number(t) -> None:
-    """Register `t`, a tensor a staged statement made of a Python number."""
-    if isinstance(t, torch.Tensor):
-        _numbers()[id(t)] = t
-        after_staging()
-
-
-def note_kept(t: torch.Tensor, original: torch.Tensor, where: torch.Tensor) -> None:
-    """`t`, a staged `if`'s result, is `original` itself in Python where the 0-d bool `where` holds (the branch
-    taken there kept it): an in-place change of either from now on is given to the other there (for the rest
-    of the converted function, or of the branch or loop body being run, for an `if` inside one)."""
-    if t.shape != original.shape or t.dtype != original.dtype:
-        return
-    tracked = getattr(_local, "tracked", None)
-    if tracked:
-        kept = tracked[-1].kept
-    elif after_staging():
-        kept = _local.kept
-    else:
-        return
-    kept.setdefault(id(t), []).append((t, original, where))
-    kept.setdefault(id(original), []).append((original, t, where))
-
-
-def kept_paths(kept: dict, start: torch.Tensor, goal: torch.Tensor) -> list:
-    """The ways `start` may be `goal` by what `if`s kept (`kept`: see note_kept), each as the list of the
-    conditions under which it is (`y` after `if a: if b: y = y * 2` is `y` before it where `~b`, or `~a`)."""
-    paths, todo = [], [(start, [], {id(start)})]
-    while todo:
-        t, wheres, seen = todo.pop()
-        for _, other, where in kept.get(id(t), ()):
-            if other is goal:
-                paths.append([*wheres, where])
-            elif id(other) not in seen:
-                todo.append((other, [*wheres, where], seen | {id(other)}))
-    return paths
-
-
-def kept_where(start: torch.Tensor, goal: torch.Tensor) -> Optional[torch.Tensor]:
-    """Where `start` is `goal` by what the `if`s of the run being traced (a branch) kept: a 0-d bool, or None
-    if nowhere."""
-    tracked = getattr(_local, "tracked", None)
-    where = None
-    for wheres in kept_paths(tracked[-1].kept if tracked else {}, start, goal):
-        path = wheres[0]
-        for w in wheres[1:]:
-            path = path & w
-        where = path if where is None else where | path
-    return where
-
-
-def after_staging() -> bool:
-    """Is `_AfterStaging` in force, entered now if need be? Not inside a branch or loop body, nor outside
-    converted code."""
-    if getattr(_local, "after", None) is None and not getattr(_local, "tracked", None):
-        mode = _AfterStaging()
-        if function_scope.enter_until_outermost_returns(mode):
-            _local.after = mode
-    return getattr(_local, "after", None) is not None
-
-
-# `n op= v` on a tensor standing for a Python number (torch's `n.add_(v)`, `n.__iand__(v)`, ...): what Python
-# does to the number, `n = n op v`
-_REBINDING = {**{name: getattr(torch.Tensor, name[:-1]) for name in (
-    "add_", "sub_", "mul_", "div_", "floor_divide_", "remainder_", "pow_")}, **{
-    name: getattr(torch.Tensor, name.replace("__i", "__", 1)) for name in (
-        "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__")}}
-
-
-def _as_numbers(func, name: str, args: tuple):
-    """`func` to run on `args`: an augmented assignment's in-place op on a number is its plain op."""
-    if name in _REBINDING and args and is_number(args[0]):
-        return _REBINDING[name]
-    return func
-
-
-# torch functions that make a tensor of a Python number (`torch.as_tensor(n)`), as they do in Python
-_MAKE_TENSORS = frozenset({"as_tensor", "asarray", "tensor", "scalar_tensor", "full", "zeros_like", "ones_like",
-                           "empty_like", "full_like", "rand_like", "randn_like", "randint_like"})
-
-
-def _note_numbers(func, out, args: tuple, kwargs: dict):
-    """`out` of `func`: an op on numbers alone gives a number (`n * 2`, `-n`, `max(n, 2)`, which export makes
-    a clamp; and `n.to(...)`, which the backend uses), but a function that makes a tensor of one gives a
-    tensor, as in Python: `torch.as_tensor(n)` is a new tensor (not `n` itself, which it returns for a 0-d
-    tensor), and `+=` changes it in place."""
-    if not isinstance(out, torch.Tensor) or not _numbers():
-        return out
-    given = _tensors((args, kwargs))
-    if not given or not all(is_number(t) for t in given):
-        return out
-    if getattr(func, "__name__", "") not in _MAKE_TENSORS:
-        _numbers()[id(out)] = out
-    elif any(out is t for t in given):
-        return out.clone()
-    return out
-
-
-def _changed_tensors(target: Optional[torch.Tensor]) -> list:
-    """The tensors an in-place change of `target` changes: it, and its base if it is a view."""
-    if target is None:
-        return []
-    return [target, target._base] if target._is_view() else [target]
-
-
-def _reach_kept(changed: list, kept: dict, current: Callable = lambda t: t,
-                writable: Callable = lambda t: t) -> None:
-    """An in-place change of the tensors `changed` (see _changed_tensors) given to each tensor a staged `if`
-    may have kept in their place (`kept`: see note_kept), and on from those to theirs (`m = y; if a: y = y *
-    2` then `if b: y = y + 1`). `current(t)`: the tensor holding `t`'s value (or the condition `t`), and
-    `writable(t)`: the one to change for `t`."""
-    todo = list(changed)
-    seen = {id(t) for t in todo}
-    while todo:
-        changed = todo.pop()
-        for _, other, where in kept.get(id(changed), ()):
-            if id(other) not in seen:
-                seen.add(id(other))
-                into = writable(other)
-                into.copy_(torch.where(current(where), current(changed), into))
-                todo.append(other)
-
-
-class _AfterStaging(TorchFunctionMode):
-    """For the rest of a converted function after a staged statement: augmented assignments to numbers
-    rebind, and in-place changes reach what a staged `if` may have kept (see the module's docstring)."""
-
-    def __enter__(self):
-        _local.kept, _local.partly, _local.views = {}, {}, {}
-        return super().__enter__()
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        name = getattr(func, "__name__", "")
-        if _local.views:
-            _check_not_a_view_given(_changed_tensors(_changed_in_place(name, args, kwargs)))
-        partly = _local.partly.get(id(args[0])) if args and isinstance(args[0], torch.Tensor) else None
-        if partly is not None and partly[0] is args[0] and name in _REBINDING:
-            return _rebind_partly(_REBINDING[name](*args, **kwargs), *partly)
-        func = _as_numbers(func, name, args)
-        out = _note_numbers(func, func(*args, **kwargs), args, kwargs)
-        if _local.kept:     # (a number's `n += 1` ran as `n + 1` above: nothing was changed in place)
-            _reach_kept(_changed_tensors(_changed_in_place(getattr(func, "__name__", ""), args, kwargs)),
-                        _local.kept)
-        return out
-
-    def __exit__(self, *exc):
-        _local.after = None
-        _local.kept, _local.partly, _local.views = {}, {}, {}
-        _numbers().clear()
-        return super().__exit__(*exc)
-
-
-def note_partly_number(t, number: torch.Tensor) -> None:
-    """`t`, a staged `if`'s result, stands for a Python number where the 0-d bool `number` holds (one branch
-    gave a number, `if c: n = 1 else: n = x.sum()`), and is a tensor elsewhere: `n += 1` on it rebinds `n`
-    there, and changes the tensor in place elsewhere (outside a branch or loop body only)."""
-    if _outside_runs(t):
-        _local.partly[id(t)] = (t, number)
-
-
-def note_view_given(t: torch.Tensor) -> None:
-    """`t`, a staged `if`'s result, is in Python a view a branch made of another tensor (`n = y[0]`) that is
-    seen elsewhere: an in-place change of `t` from now on is an error (it would not reach that tensor)."""
-    if _outside_runs(t):
-        _local.views[id(t)] = t
-
-
-def _outside_runs(t) -> bool:
-    """Is `t` a tensor noted outside a branch or loop body, with `_AfterStaging` in force?"""
-    return isinstance(t, torch.Tensor) and not getattr(_local, "tracked", None) and after_staging()
-
-
-def _check_not_a_view_given(changed: list) -> None:
-    if any(_local.views.get(id(t)) is t for t in changed):
-        raise StagingError(at_user_line(
-            "this statement changes in place a tensor that a branch of a staged `if` before it gave as a view "
-            "of another tensor (`n = y[0]` in a branch); after the `if` it is a new tensor, and the change "
-            "would not reach the other one. Change that tensor itself (`y[0] += 1` in the branch), or give "
-            "a copy in the branch (`n = y[0].clone()`)."))
-
-
-def _rebind_partly(new: torch.Tensor, t: torch.Tensor, number: torch.Tensor) -> torch.Tensor:
-    """`n op= v` on `t`, which stands for a number where `number` holds: `new` (`t op v`) is `n` from now
-    on; where `t` is a tensor, it is `t` itself in Python, changed in place."""
-    if new.shape == t.shape and new.dtype == t.dtype:
-        t.copy_(torch.where(number, t, new))
-        _reach_kept([t], _local.kept)
-        note_kept(new, t, ~number)
-    _local.partly[id(new)] = (new, number)
-    return new
-
-
-_IN_PLACE_OPERATORS = frozenset({"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
-                                  "__ipow__", "__imatmul__", "__iand__", "__ior__", "__ixor__", "__ilshift__",
-                                  "__irshift__", "__setitem__", "__delitem__"})
-
-
-def _changed_in_place(name: str, args: tuple, kwargs: dict) -> Optional[torch.Tensor]:
-    """The tensor the op called `name` changes in place: `out=`, or the first argument of `x.add_(...)`,
-    `torch.relu_(x)`, `x += y`, `x[i] = v` or an op called with `inplace=True`."""
-    out = kwargs.get("out")
-    if isinstance(out, torch.Tensor):
-        return out
-    if not args or not isinstance(args[0], torch.Tensor):
-        return None
-    if name in _IN_PLACE_OPERATORS or kwargs.get("inplace") is True or (
-            name.endswith("_") and not name.endswith("__") and name != "requires_grad_"):
-        return args[0]
-    return None
 
 
 class _Tracked(TorchFunctionMode):
@@ -331,18 +78,20 @@ class _Tracked(TorchFunctionMode):
         self.copied: dict = {}                     # id(copy) -> (the tensor it stands for, the op that changed it)
         self._gathered: dict = {}                  # id(xs[i]) -> (xs[i], xs, key, dim): see torch_index.py
         self.kept: dict = {}                       # what an `if` inside the run may have kept: see note_kept
+        self.partly: dict = {}                     # the numbers on some paths only it made: see partly_of
+        self.rebound: dict = {}                    # id(new) -> (new, t): see note_rebound
         for t in self.originals:                   # a stand-in for a number stands for it
-            if id(t) in self.mapping and is_number(t):
-                _numbers()[id(self.mapping[id(t)])] = self.mapping[id(t)]
+            if id(t) in self.mapping and aliasing.is_number(t):
+                aliasing.register_number(self.mapping[id(t)])
 
     def __enter__(self):
-        if getattr(_local, "tracked", None) is None:
-            _local.tracked = []
-        _local.tracked.append(self)
+        if getattr(aliasing.local, "tracked", None) is None:
+            aliasing.local.tracked = []
+        aliasing.local.tracked.append(self)
         return super().__enter__()
 
     def __exit__(self, *exc):
-        _local.tracked.remove(self)
+        aliasing.local.tracked.remove(self)
         return super().__exit__(*exc)
 
     def swap(self, value):
@@ -354,28 +103,55 @@ class _Tracked(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         self._read(args, kwargs)
-        changes = self.kept and _changed_in_place(getattr(func, "__name__", ""), args, kwargs)  # as the run
+        partly = aliasing.partly_noted()
+        if partly and args and getattr(func, "__name__", "") in aliasing.REBINDING:
+            wheres = aliasing.partly_of(args[0])
+            if wheres is not None:
+                return self._rebind_partly(func.__name__, args, kwargs, wheres)
+        named = (args, kwargs)
+        changes = self.kept and aliasing.changed_in_place(getattr(func, "__name__", ""), args, kwargs)  # as the run
         if self.mapping:                                                                      # names it
             args, kwargs = pytree.tree_map_only(torch.Tensor, self.swap, (args, kwargs))
-        given, func = func, _as_numbers(func, getattr(func, "__name__", ""), args)
+        given, func = func, aliasing.as_numbers(func, getattr(func, "__name__", ""), args)
         if func is not given:                      # `n += 1` on a number rebinds `n`
             changes = None
         name = getattr(func, "__name__", "")
-        target = _changed_in_place(name, args, kwargs)
+        target = aliasing.changed_in_place(name, args, kwargs)
         if target is not None:
             args, kwargs = self._before_change(target, name, args, kwargs)
         out = self._call(func, name, args, kwargs)
-        out = _note_numbers(func, out, args, kwargs)
-        self._note_made(_tensors(out))
+        out = aliasing.note_numbers(func, out, args, kwargs)
+        if partly:
+            aliasing.note_partly_made(func, out, *named, self.partly)
+        self._note_made(aliasing.tensors(out))
         if target is not None and id(target) in self._gathered:
             self._write_gathered_back(target)
         if isinstance(changes, torch.Tensor):
-            _reach_kept(self._named(changes), self.kept, self._reading, lambda t: self._writable(t, name))
+            aliasing.reach_kept(self._named(changes), self.kept, self._reading, lambda t: self._writable(t, name))
         return out
+
+    def _rebind_partly(self, name: str, args: tuple, kwargs: dict, wheres: tuple) -> torch.Tensor:
+        """`n op= v` on `args[0]`, which stands for a number where all of `wheres` hold (as `_rebind_partly`
+        outside runs): its copy (see above) gets `n op v` where it is a tensor."""
+        t = args[0]
+        number = aliasing.all_of([self._reading(w) for w in wheres])
+        swapped, swapped_kwargs = pytree.tree_map_only(torch.Tensor, self.swap, (args, kwargs))
+        new = aliasing.REBINDING[name](*swapped, **swapped_kwargs)
+        self._note_made([new])
+        if new.shape == t.shape and new.dtype == t.dtype:
+            into = self._writable(t, name)
+            into.copy_(torch.where(number, into, new))
+            aliasing.reach_kept(self._named(t), self.kept, self._reading, lambda u: self._writable(u, name))
+            not_number = ~number                   # made here, where this mode does not see it: noted as made,
+            self._note_made([not_number])          # or a later read of it would take it for a free tensor
+            aliasing.note_kept(new, t, not_number)
+            self.rebound[id(new)] = (new, t)
+        self.partly[id(new)] = (new, wheres)
+        return new
 
     def _named(self, t: torch.Tensor) -> list:
         """`t` and, for a view, its base, and the tensors the run's code knows by them (a stand-in's)."""
-        found = _changed_tensors(t)
+        found = aliasing.changed_tensors(t)
         found += [o for o in self.originals if any(self.mapping.get(id(o)) is f for f in found)]
         return found
 
@@ -410,7 +186,7 @@ class _Tracked(TorchFunctionMode):
             rewritten = torch_index.rewrite(args[0], args[1])
             if rewritten is not None:
                 return self._index(name, args, *rewritten)
-        return func(*args, **kwargs)
+        return aliasing.run_op(func, args, kwargs)
 
     def _index(self, name: str, args: tuple, key: tuple, dim: int):
         if name == "__setitem__":
@@ -457,7 +233,7 @@ class Recorder(_Tracked):
 
     def note(self, values) -> None:
         """Record the free tensors among `values` (a branch's outputs may be free tensors unchanged)."""
-        for t in _tensors(values):
+        for t in aliasing.tensors(values):
             if id(t) not in self._made_ids and id(t) not in self._input_ids:
                 self.free.setdefault(id(t), t)
 
@@ -500,12 +276,15 @@ class Run:
     """What `record` saw: `fn`'s result (a copy made on write given as the tensor it stands for), the free
     tensors in first-use order, and `changed`: each tensor from outside that the run changed in place, with
     the copy holding its new value and the name of the first op that changed it; `kept`: what the `if`s in
-    it may have kept (see note_kept)."""
+    it may have kept (see note_kept); `partly`: the numbers on some paths only it made; `rebound`: what
+    `n op= v` on those made (see note_rebound)."""
 
     out: object
     free: list
     changed: list      # [(tensor, its new value, op name)]
     kept: dict
+    partly: dict
+    rebound: dict
 
 
 def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
@@ -514,10 +293,11 @@ def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
     dead code, some of them not pure)."""
     with _not_traced(), Recorder(inputs) as recorder:
         out = fn()
-    recorder.note(out)
+        recorder.note(out)
+        recorder.note([aliasing.partly_of(t) for t in aliasing.tensors(out)])   # read by `number_where` when traced
     changed = [(target, recorder.swap(target), op) for target, op in recorder.copied.values()]
     return Run(pytree.tree_map_only(torch.Tensor, recorder.original, out), list(recorder.free.values()), changed,
-               recorder.kept)
+               recorder.kept, recorder.partly, recorder.rebound)
 
 
 def substituted(fn: Callable, originals: list) -> Callable:
