@@ -227,9 +227,8 @@ def _gather_grad(grad, like, indices, axis):
 
 
 def _sum_to_shape(grad, like):
-    lead = jnp.ndim(grad) - jnp.ndim(like)
-    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(jnp.shape(like))
-                                      if d == 1 and jnp.shape(grad)[lead + i] != 1)
+    from runtime.ops.gradients import summed_axes
+    axes = summed_axes(jnp.shape(grad), jnp.shape(like))
     return jnp.sum(grad, axis=axes).reshape(jnp.shape(like)) if axes else grad
 
 

@@ -65,10 +65,15 @@ def _known(t) -> bool:
 
 # --- ops that only gradients use where shapes are known at run time only --------------------------
 
+def summed_axes(grad_shape: tuple, like_shape: tuple) -> tuple:
+    """The axes to sum a broadcast result's gradient over to get back to `like_shape` (also the JAX lowering's)."""
+    lead = len(grad_shape) - len(like_shape)
+    return tuple(range(lead)) + tuple(lead + i for i, d in enumerate(like_shape)
+                                      if d == 1 and grad_shape[lead + i] != 1)
+
+
 def _sum_to_shape_kernel(grad, like):
-    lead = np.ndim(grad) - np.ndim(like)
-    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(np.shape(like))
-                                      if d == 1 and np.shape(grad)[lead + i] != 1)
+    axes = summed_axes(np.shape(grad), np.shape(like))
     return np.sum(grad, axis=axes).reshape(np.shape(like)) if axes else grad
 
 

@@ -23,9 +23,7 @@ skipped, and the fuzzer says so in one line.
 from __future__ import annotations
 
 import importlib.util
-import itertools
 import re
-import sys
 import traceback
 import types
 
@@ -33,7 +31,6 @@ from tools.fuzz import torchx
 
 MODE = "g"
 SKIPPED = "mode g skipped: JAX is not installed (pip install jax to fuzz the JAX backend under jax.jit)"
-_ids = itertools.count()
 _JAX_DIRS = ("/jax/", "/jaxlib/")
 
 
@@ -80,13 +77,7 @@ class Jitted:
 
     def _load(self):
         if self.module is None:
-            name = f"fuzz_jax_program_{next(_ids)}"
-            spec = importlib.util.spec_from_file_location(name, self.path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
-            module.tf = shim()
-            self.module = module
+            self.module = torchx.load_with_shim(self.path, "fuzz_jax_program", shim())
 
     def plain(self, a, b):
         """The original `f` (with the shim), unconverted, under `jax.jit`: what jit does without autograph."""

@@ -53,6 +53,17 @@ def shim():
         float32=torch.float32, int32=torch.int32)
 
 
+def load_with_shim(path: str, prefix: str, tf_shim) -> types.ModuleType:
+    """The program at `path` loaded again as a fresh module, its `tf` helpers bound to `tf_shim`."""
+    name = f"{prefix}_{next(_ids)}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    module.tf = tf_shim
+    return module
+
+
 def tensor(v):
     import torch
     return torch.tensor(v, dtype=torch.int32)
@@ -74,13 +85,7 @@ class Exported:
 
     def _load(self):
         if self.module is None:
-            name = f"fuzz_torch_program_{next(_ids)}"
-            spec = importlib.util.spec_from_file_location(name, self.path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
-            module.tf = shim()
-            self.module = module
+            self.module = load_with_shim(self.path, "fuzz_torch_program", shim())
 
     def _export(self, args):
         import torch
