@@ -118,20 +118,43 @@ def staged_operands(staged, what: str, *args, watched=None):
     # the objects the operands read may not be changed (`l.append(1) if c else l.append(2)`): both operands are
     # traced, so Python's change on one path would be made on both (operators/side_effects.py)
     held = [value for value in before if backend_for(value) is None]
+
+    def checked(fn):
+        def run():
+            out = traced(fn)
+            _refuse_assignments(what, watched, cells, before)   # before the other operand reads the variable
+            return out
+        return run
     try:
         with side_effects.staging(what, held):
-            result = staged(*[(lambda fn=fn: traced(fn)) if callable(fn) else fn for fn in args])
+            return staged(*[checked(fn) if callable(fn) else fn for fn in args])
+    except _AssignedInOperand as refused:
+        raise tracing_failed(refused.error) from None
     except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
         raise tracing_failed(raised_while_tracing(error, f"{what} on a tensor")) from None
+
+
+class _AssignedInOperand(Exception):
+    """Raised out of an operand's trace: it assigned a variable of the function (`error` says which)."""
+
+    def __init__(self, error: StagingError):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _refuse_assignments(what: str, watched: list, cells: list, before: list) -> None:
+    """If an operand just traced assigned a variable of the function (a cell of `cells` no longer holds its value
+    of `before`): the variables get their values back, and the operand's trace stops with the StagingError. Found
+    after each operand: with `(z := z + 1) if c else z * z`, the second operand would read the first's graph value."""
     changed = [i for i, cell in enumerate(cells) if cell_value(cell) is not before[i]]
     if not changed:
-        return result
+        return
     cell = cells[changed[0]]   # found by identity: `==` on cells compares their contents, maybe tensors
     fn, index = next((fn, i) for fn in watched for i, c in enumerate(fn.__closure__ or ()) if c is cell)
     name = fn.__code__.co_freevars[index]
     for i in changed:
         set_cell(cells[i], before[i])
-    raise tracing_failed(StagingError(at_user_line(
+    raise _AssignedInOperand(StagingError(at_user_line(
         f"an operand of {what} on a tensor assigns '{name}' (with `:=`, or through a function it calls that "
         f"declares it `nonlocal`); with a tensor the operand becomes a "
         f"branch of a graph op, which can't assign a variable of the function. Assign '{name}' in a statement "

@@ -98,6 +98,19 @@ def test_a_staged_and_operand_that_assigns_with_walrus_is_refused():
         tf.function(walrus_in_an_and_operand)(tf.constant(2))
 
 
+def walrus_read_by_the_other_operand(z):
+    y = (z := z + 1) if z + 3 > 0 else z * z
+    return y, z
+
+
+def test_a_conditional_expression_operand_that_assigns_what_the_other_reads_is_refused():
+    # fuzz mode t, seed 61670: the second operand read the first's graph value of `z` before the check after both
+    # ran ("tensor ... belongs to another graph"); each operand is checked as it is traced now
+    assert walrus_read_by_the_other_operand(2) == (3, 3)
+    with pytest.raises(ag.StagingError, match=r"an operand of `if`/`else` on a tensor assigns 'z'"):
+        tf.function(walrus_read_by_the_other_operand)(tf.constant(2))
+
+
 class Suppress:
     def __enter__(self):
         return self
