@@ -6,6 +6,8 @@ example of docs/backends.md.
 """
 from __future__ import annotations
 
+import weakref
+
 from autograph import backends
 from autograph.backends import staging
 from autograph.errors import StagingError, at_user_line
@@ -364,13 +366,26 @@ def _range(*args):
     return array_ops.range(*args)
 
 
+# id(a `for` loop's item of a `range`) -> (a weak reference to the item, that range); see range_of
+RANGE_ITEMS: dict = {}
+
+
+def range_of(t):
+    """The `range` tensor whose value `t` is (an item a `for` loop over it reads), or None."""
+    entry = RANGE_ITEMS.get(id(t))
+    return entry[1] if entry is not None and entry[0]() is t else None
+
+
 def _row(tensor, i):
     """`tensor[i]` for the loop's index `i` (in range by the loop's test); of a `range`, `start + i * delta`, with
     no indexing for an executor or a compiler to check."""
     op = getattr(tensor, "op", None)
     if op is not None and op.type == "Range":
         start, _, delta = op.inputs
-        return start + math_ops.cast(i, tensor.dtype) * delta
+        item = start + math_ops.cast(i, tensor.dtype) * delta
+        key = id(item)               # one of the range's values: jit_compile's index check can tell it is in range
+        RANGE_ITEMS[key] = (weakref.ref(item, lambda _, key=key: RANGE_ITEMS.pop(key, None)), tensor)
+        return item
     return tensor[i]
 
 

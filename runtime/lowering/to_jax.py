@@ -652,22 +652,40 @@ def _key_items(op) -> list:
 
 
 def _int_slots(op) -> list:
-    """The slot numbers of the scalar tensor indices in a StridedSlice's key (not a slice's bounds, which clamp
-    as Python's do): each is checked to be in range, as the executor's kernel checks it."""
-    return [k[1] for k in _key_items(op) if _is_int_slot(k)]
+    """The slot numbers of the scalar tensor indices in a StridedSlice's key that are checked to be in range, as
+    the executor's kernel checks them (not a slice's bounds, which clamp as Python's do, nor an index known to be
+    in range: `_in_range`)."""
+    return [k for k, _ in _int_slot_axes(op, op.inputs[0].shape.rank)]
 
 
-def _int_slot_axes(op, rank: int) -> list:
-    """(slot number, the axis it indexes) of each of `_int_slots(op)`, for a tensor of `rank`."""
+def _int_slot_axes(op, rank) -> list:
+    """(slot number, the axis it indexes) of each checked index, for a tensor of `rank` (None: unknown)."""
     key, found, axis = _key_items(op), [], 0
     for i, k in enumerate(key):
         if k == "...":
-            axis = rank - sum(1 for later in key[i + 1:] if later is not None)
+            axis = None if rank is None else rank - sum(1 for later in key[i + 1:] if later is not None)
         elif k is not None:
-            if _is_int_slot(k):
+            if _is_int_slot(k) and not _in_range(op, k[1], axis):
                 found.append((k[1], axis))
-            axis += 1
+            axis = None if axis is None else axis + 1
     return found
+
+
+def _in_range(op, slot: int, axis) -> bool:
+    """Is the index in `slot` known to be in range: one of the values of a `range` (a `for` over `tf.range` reads
+    them, runtime/backend.py) whose bounds tracing knows, all inside the indexed axis's static length?"""
+    from runtime.backend import range_of
+    from runtime.control_flow import static_value
+    source = range_of(op.inputs[1 + slot])
+    dims = op.inputs[0].shape.dims
+    if source is None or axis is None or dims is None or dims[axis] is None:
+        return False
+    bounds = [static_value(t) for t in source.op.inputs]
+    if any(b is None or np.ndim(b) != 0 for b in bounds):
+        return False
+    start, limit, delta = (int(b) for b in bounds)
+    values = range(start, limit, delta)
+    return len(values) == 0 or -dims[axis] <= min(values[0], values[-1]) and max(values[0], values[-1]) < dims[axis]
 
 
 def _is_int_slot(k) -> bool:

@@ -152,6 +152,24 @@ def test_an_index_out_of_range_inside_a_loop_is_an_error_without_its_value():
         tf.function(summed_rows, jit_compile=True)(X23, tf.constant(3))
 
 
+def rows_of_a_static_range(x):
+    s = tf.zeros([3])
+    for i in tf.range(2):          # its values are known, all rows of x: no check (it cost a small loop 1.3x)
+        s += x[i]
+    for i in tf.range(3):          # one value past the rows: checked
+        s += x[i]
+    return s
+
+
+def test_an_index_known_to_be_in_range_is_not_checked():
+    from runtime.lowering.to_jax import Checks
+    concrete = tf.function(rows_of_a_static_range).get_concrete_function(X23)
+    checks = Checks.of(concrete.graph)
+    assert checks is not None and len(checks.ops) == 1 and checks.ops[0].type == "StridedSlice"   # range(3)'s
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of range for shape \\[2, 3\\]"):
+        tf.function(rows_of_a_static_range, jit_compile=True)(X23)
+
+
 @pytest.mark.parametrize("fn, args", [
     (lambda x, idx: tf.gather(x, idx, axis=1), (X23, tf.constant([0, 3]))),
     (lambda x, labels: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=x), (X23, tf.constant([1, 3]))),
