@@ -226,6 +226,11 @@ class SymbolicTensor(Tensor):
                               "Let AutoGraph convert the loop, or use runtime.range / runtime.while_loop.")
         return (self[i] for i in range(dims[0]))
 
+    def __contains__(self, item):
+        # without it, Python's `in` iterates, and replaces __iter__'s error by "argument of type ... is not iterable"
+        self._not_allowed("Using `in` on", "Python's `in` needs a Python bool: write "
+                          "runtime.reduce_any(tensor == value) for a tensor result.")
+
 
 # --- conversion ----------------------------------------------------------------
 

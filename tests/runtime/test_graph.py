@@ -119,8 +119,11 @@ def test_symbolic_tensor_misuse_names_the_users_line_and_what_to_do():
     def iterates(x):
         return [v for v in x]
 
+    def uses_in(x):   # Python's `in` replaced the error of the iteration it falls back to by "not iterable"
+        return 3 in x
+
     cases = [(uses_bool, "runtime.cond"), (uses_int, "runtime.cast"), (uses_numpy, ".numpy() on the result"),
-             (iterates, "runtime.range")]
+             (iterates, "runtime.range"), (uses_in, "runtime.reduce_any(tensor == value)")]
     for fn, advice in cases:
         with pytest.raises(OperatorNotAllowedInGraphError) as info:
             tf.function(fn, autograph=False).get_concrete_function(tf.TensorSpec([None], tf.int32))
