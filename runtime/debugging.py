@@ -6,9 +6,13 @@ Element-wise checks (`assert_greater_equal`, `assert_near`, `assert_positive`,
 what tracing already knows (`assert_rank`, `assert_type`, `assert_integer`,
 `assert_scalar`) raise at once, as TensorFlow's do for static shapes and dtypes.
 """
+import numpy as np
+
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops.logging_ops import Assert, _comparison_assert, assert_equal, assert_greater, assert_less  # noqa: F401
+from runtime.ops.logging_ops import (ASSERT, Assert, _comparison_assert, assert_equal,  # noqa: F401
+                                     assert_greater, assert_less)
+from runtime.ops.registry import apply
 from runtime.tensor import convert_to_tensor
 
 
@@ -28,9 +32,7 @@ def assert_none_equal(x, y, message=None, summarize=None, name=None):
 
 
 def _against_zero(compare, what: str, x, message, name):
-    from runtime.ops.logging_ops import ASSERT
     from runtime.ops.math_ops import cast, reduce_all
-    from runtime.ops.registry import apply
     x = convert_to_tensor(x)
     text = f"{message + ': ' if message else ''}Condition x {what} did not hold element-wise: x ="
     return apply(ASSERT, reduce_all(compare(x, cast(0, x.dtype))), x, message=text, name=name)
@@ -59,9 +61,6 @@ def assert_non_positive(x, message=None, summarize=None, name=None):
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
     """|x - y| <= atol + rtol * |y| element-wise (by default 10 * eps of the dtype for both)."""
     from runtime.ops.math_ops import abs as abs_, cast, less_equal, reduce_all
-    from runtime.ops.logging_ops import ASSERT
-    from runtime.ops.registry import apply
-    import numpy as np
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype_hint=x.dtype)
     eps = float(np.finfo(x.dtype.as_numpy_dtype).eps) if x.dtype.is_floating else 0.0

@@ -43,17 +43,17 @@ def _dtypes_of(signature) -> list:
     return out
 
 
-def _written(what: str, arrays: list, i, values, structure, hint: str) -> list:
+def _flat_like(what: str, structure, values, kinds: list, hint: str, noun: str = "output") -> list:
+    """`values` (what fn returned) as flat tensors of `kinds`, after checking they have `structure`'s nesting and
+    those dtypes (a ValueError or TypeError naming `hint` otherwise)."""
     flat = nest.flatten(values)
-    if len(flat) != len(arrays) or not nest.same_structure(structure, values):
-        raise ValueError(f"{what}: fn returned {nest.structure_repr(values)}, but the output structure is "
+    if len(flat) != len(kinds) or not nest.same_structure(structure, values):
+        raise ValueError(f"{what}: fn returned {nest.structure_repr(values)}, but the {noun} structure is "
                          f"{nest.structure_repr(structure)}. {hint}")
-    out = []
-    for ta, v in zip(arrays, flat):
-        v = convert_to_tensor(v, dtype_hint=ta.dtype)
-        if v.dtype is not ta.dtype:
-            raise TypeError(f"{what}: fn returned a {v.dtype.name} value where the output is {ta.dtype.name}. {hint}")
-        out.append(ta.write(i, v))
+    out = [convert_to_tensor(v, dtype_hint=k) for v, k in zip(flat, kinds)]
+    for v, k in zip(out, kinds):
+        if v.dtype is not k:
+            raise TypeError(f"{what}: fn returned a {v.dtype.name} value where the {noun} is {k.name}. {hint}")
     return out
 
 
@@ -69,7 +69,8 @@ def map_fn(fn: Callable, elems, dtype=None, parallel_iterations=None, back_prop=
 
     def body(i, *arrays):
         row = nest.pack(elems, [array_ops.gather(t, i) for t in leaves])
-        return (i + 1, *_written("map_fn", list(arrays), i, fn(row), structure, hint))
+        values = _flat_like("map_fn", structure, fn(row), kinds, hint)
+        return (i + 1, *(ta.write(i, v) for ta, v in zip(arrays, values)))
 
     _, *arrays = while_loop(lambda i, *_: i < n, body, (0, *[TensorArray(k, size=n) for k in kinds]),
                             parallel_iterations=parallel_iterations or 10)
@@ -116,16 +117,8 @@ def _accumulate(what: str, fn: Callable, elems, initializer, reverse: bool, stac
 
     def body(i, acc, *arrays):
         index, x = row(i)
-        new = fn(nest.pack(structure, list(acc)), x)
-        new_flat = nest.flatten(new)
-        if len(new_flat) != len(flat) or not nest.same_structure(structure, new):
-            raise ValueError(f"{what}: fn returned {nest.structure_repr(new)}, but the accumulator is "
-                             f"{nest.structure_repr(structure)}. {hint}")
-        new_flat = [convert_to_tensor(v, dtype_hint=a.dtype) for v, a in zip(new_flat, flat)]
-        for v, a in zip(new_flat, flat):
-            if v.dtype is not a.dtype:
-                raise TypeError(f"{what}: fn returned a {v.dtype.name} value where the accumulator is "
-                                f"{a.dtype.name}. {hint}")
+        new_flat = _flat_like(what, structure, fn(nest.pack(structure, list(acc)), x), [a.dtype for a in flat],
+                              hint, "accumulator")
         return (i + 1, tuple(new_flat), *(ta.write(index, v) for ta, v in zip(arrays, new_flat)))
 
     _, final, *arrays = while_loop(lambda i, *_: i < n, body, (start, tuple(flat), *arrays))
