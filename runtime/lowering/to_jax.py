@@ -4,22 +4,24 @@ Every op goes through its entry in one of three tables, keyed by op name like th
 
 - `LOWERINGS`: pure ops, `rule(*inputs, **attrs)` on JAX values (the op's attributes as its kernel gets them);
 - `EFFECTS`: ops that read or write the function's state or run graphs, `rule(lowering, *inputs, **attrs)`;
-- `CHECKS`: ops that raise the program's error (`CheckDefined`, `Raise`, `Assert`), `rule(lowering, op, *inputs)`.
+- `jax_checks.CHECKS`: ops that raise the program's error (`CheckDefined`, `Raise`, `Assert`, an index out of
+  range, ...), lowered through the graph's `Checks`.
 
 Variables are functional state: the jitted function takes the current value of every Variable the graph
 (and its nested graphs) touches and returns their new values, which `JaxExecutable.run` stores after the
 call. `Cond` is `lax.cond` and `While` is `lax.while_loop`, their graphs lowered by the same interpreter
 (`runtime.interpret.interpret` with `lower_op` as the callback), the Variables' values carried through.
-XLA has no run-time error, so a check is state too (`Checks`): the number of the first check that failed on
-the path taken, and the values it reports; after it no effect happens and loops stop, and `run` raises the
-check's error (its op's kernel, on the reported values) after the call, as the executor would have.
+XLA has no run-time error, so a check is state too (jax_checks.py): the number of the first check that
+failed on the path taken, and the values it reports; after it no effect happens and loops stop, and `run`
+raises the check's error (its op's kernel, on the reported values) after the call, as the executor would
+have.
 
 An op without an entry is a `LoweringError` naming the op and the user's line that made it, raised before
 anything is compiled (on the function's first call). The compiled function itself is `jax_executable.py`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import jax
@@ -28,7 +30,6 @@ import numpy as np
 from jax import lax
 
 from runtime.errors import InvalidArgumentError, LoweringError, OpError
-from runtime.executor.codegen import kernel_error_made_at
 from runtime.graph import made_at
 from runtime.interpret import interpret
 from runtime.lowering import walk
@@ -125,7 +126,7 @@ def _shape(x, out_type):
     return jnp.asarray(jnp.shape(x), jax_dtype(out_type))
 
 
-def _strided_slice(x, *index_values, spec):
+def strided_slice(x, *index_values, spec):
     key = _key(spec, index_values)
     if isinstance(x, LazyRange):
         if not isinstance(key, slice) and jnp.ndim(key) == 0:
@@ -287,7 +288,7 @@ LOWERINGS: dict[str, Callable] = {
     "Size": lambda x, out_type: jnp.asarray(jnp.size(materialised(x)), jax_dtype(out_type)),
     "Rank": lambda x: jnp.int32(jnp.ndim(materialised(x))),
     "Range": _range,
-    "StridedSlice": _strided_slice,
+    "StridedSlice": strided_slice,
     "Reshape": lambda x, *shape_input, shape: jnp.reshape(materialised(x), _static(shape_input, shape, "Reshape's shape")),
     "Transpose": lambda x, perm: jnp.transpose(x, perm),
     "ExpandDims": lambda x, axis: jnp.expand_dims(x, axis),
@@ -336,9 +337,9 @@ LOWERINGS: dict[str, Callable] = {
 
 class Lowering:
     """The functional state while one graph is lowered: `handles` in a fixed order (the Variables', then
-    the checks' slots), `state` their values."""
+    the checks' slots), `state` their values; `checks`: the graph's `jax_checks.Checks`, None if it has none."""
 
-    def __init__(self, handles: list, checks: "Checks | None" = None):
+    def __init__(self, handles: list, checks=None):
         self.handles = handles
         self.checks = checks
         self.state: dict = {}
@@ -359,9 +360,8 @@ class Lowering:
 
     def lower_op(self, op, inputs: list) -> list:
         self.op = op   # the op being lowered, for a rule's error message
-        check = CHECKS.get(op.type)
-        if check is not None and checked(op):
-            out = check(self, op, *inputs)
+        if self.is_check(op):
+            out = self.checks.lower(self, op, inputs)
             return out if op.opdef.multi_output else [out]
         effect = EFFECTS.get(op.type)
         if effect is not None:
@@ -369,6 +369,9 @@ class Lowering:
         else:
             out = _pure(op, inputs)
         return out if op.opdef.multi_output else [out]
+
+    def is_check(self, op) -> bool:
+        return self.checks is not None and id(op) in self.checks.values
 
     def running(self, state: "tuple | None" = None):
         """Whether no check has failed so far on this path (None when the graph has no checks), in the current
@@ -443,7 +446,7 @@ def _while(lowering: Lowering, *inputs, cond_graph, body_graph, num_loop_vars, c
     cond_ext = [materialised(inputs[i]) for i in cond_inputs]
     body_ext = [inputs[i] for i in body_inputs]
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
-    effects = any(op.stateful or op.type in CHECKS for op in walk(cond_graph))   # ExactInt32 is pure but checks
+    effects = any(op.stateful or lowering.is_check(op) for op in walk(cond_graph))   # ExactInt32 is pure but checks
 
     def test(count, loop_vars, state):
         def evaluate(state):
@@ -521,342 +524,4 @@ EFFECTS: dict[str, Callable] = {
     "AssignAddVariableOp": _assigner(lambda old, delta: old + delta),
     "AssignSubVariableOp": _assigner(lambda old, delta: old - delta),
     "PrintV2": _print,
-}
-
-
-# --- checks: CheckDefined, Raise, Assert ---------------------------------------------------------
-
-class Slot:
-    """Functional state that is not a Variable's: the number of the check that failed (0: none yet), or a
-    value a check reports when it fails (a raised exception's tensor argument, an assertion's data)."""
-
-    def __init__(self, dtype, shape: tuple, what: str):
-        self.dtype, self.shape, self.what = dtype, shape, what
-
-    def initial(self):
-        return jnp.zeros(self.shape, self.dtype)
-
-    def __repr__(self) -> str:
-        return f"<Slot {self.what}>"
-
-
-@dataclass
-class Checks:
-    """The graph's checks, numbered from 1 in `ops`; `code` holds the number of the first that failed, and
-    `values[id(op)]` the values it reports. XLA has no run-time error: a failed check sets `code`, every later
-    effect on that path is skipped and loops stop, and the Python error is raised after the call (`fail`)."""
-
-    ops: list
-    code: Slot
-    values: dict
-    shapes: dict = field(default_factory=dict)   # id(op) -> the static shape an index check indexes (lowering)
-
-    @classmethod
-    def of(cls, graph) -> "Checks | None":
-        ops = [op for op in walk(graph) if op.type in CHECKS and checked(op)]
-        if not ops:
-            return None
-        looped = _loop_graphs(graph)
-        values = {id(op): [] if op.graph in looped and op.type in _INDEX_CHECKS else
-                  [_value_slot(op, t) for t in _reported(op, op.inputs)] for op in ops}
-        return cls(ops, Slot(np.int32, (), "failed check"), values)
-
-    def slots(self) -> list:
-        return [self.code, *[slot for op in self.ops for slot in self.values[id(op)]]]
-
-    def fail(self, code: int, values: list):
-        """Raise the error of check number `code` as the executor does: its op's kernel, on the values it reported
-        (`values`: every check's value slots, in `slots()` order)."""
-        op = self.ops[code - 1]
-        if op.type in _INDEX_CHECKS and not self.values[id(op)]:
-            raise _index_error_in_loop(op, self.shapes.get(id(op)))
-        reported = iter(values[sum(len(self.values[id(other)]) for other in self.ops[:code - 1]):])
-        args = [_as_executor_value(next(reported), t) for t in _reported(op, op.inputs)]
-        kernel_inputs = {"CheckDefined": lambda: [None, False], "Raise": lambda: args,
-                         "Assert": lambda: [False, *args], "ExactInt32": lambda: args,
-                         "StridedSlice": lambda: _slice_inputs(op, args, self.shapes.get(id(op)) or
-                                                               (int(args[-1]),)),
-                         "GatherV2": lambda: [np.zeros(self.shapes[id(op)]), args[0]],
-                         "SparseSoftmaxCrossEntropyWithLogits": lambda: [args[0], np.zeros(self.shapes[id(op)])],
-                         "GatherNd": lambda: [np.zeros(self.shapes[id(op)]), args[0]],
-                         "ScatterNd": lambda: [args[0], np.zeros(args[0].shape[:-1]), list(self.shapes[id(op)])],
-                         }[op.type]()
-        try:
-            op.opdef.kernel(*kernel_inputs, **op.attrs)
-        except OpError as error:   # as the executor shows an assertion: where the op was made
-            raise kernel_error_made_at(error, op) or error from None
-        raise AssertionError(f"the kernel of {op.type} did not raise")   # pragma: no cover - kernels raise
-
-
-def _reported(op, inputs: list) -> list:
-    """The tensors a failed check reports: a Raise's tensor arguments, an Assert's data, ExactInt32's operands;
-    an index check's indices (the shape they index is static, recorded while lowering: `Checks.shapes`)."""
-    if op.type == "StridedSlice":
-        ranged = [_Length()] if _indexes_a_range(op) else []
-        return [inputs[1 + k] for k in _int_slots(op)] + ranged
-    if op.type in ("GatherV2", "GatherNd"):
-        return [inputs[1]]
-    if op.type in ("SparseSoftmaxCrossEntropyWithLogits", "ScatterNd"):
-        return [inputs[0]]
-    return {"CheckDefined": [], "Raise": list(inputs), "Assert": list(inputs[1:]), "ExactInt32": list(inputs)}[op.type]
-
-
-# Index checks inside a loop report no values: a value carried through every iteration of an XLA loop costs
-# about as much as a small loop body (the RNN of tools/bench/jit_compile.py: 1.8x slower with it, 1.25x without),
-# so the error says the index is out of range without its value
-_INDEX_CHECKS = frozenset({"StridedSlice", "GatherV2", "GatherNd", "ScatterNd", "SparseSoftmaxCrossEntropyWithLogits"})
-
-
-def _loop_graphs(graph) -> set:
-    """The graphs that run once per iteration of a `While` (its condition and body, and what they nest)."""
-    found: set = set()
-    for op in walk(graph):
-        if op.type == "While":
-            for _, sub in op.subgraphs():
-                found.add(sub)
-                found.update(o.graph for o in walk(sub))
-    return found
-
-
-def _index_error_in_loop(op, shape) -> InvalidArgumentError:
-    what = {"SparseSoftmaxCrossEntropyWithLogits": "a label"}.get(op.type, "an index")
-    error = InvalidArgumentError(
-        f"{op.type}: {what} is out of range{f' for shape {list(shape)}' if shape is not None else ''} (inside a loop "
-        f"under jit_compile=True, which does not report its value; jit_compile=None names it)", op.type)
-    return kernel_error_made_at(error, op) or error
-
-
-class _Length:
-    """A reported value that is no tensor of the graph: the length of a `runtime.range` with traced bounds."""
-
-    @property
-    def dtype(self):
-        from runtime import dtypes
-        return dtypes.int32
-
-    @property
-    def shape(self):
-        from runtime.shape import TensorShape
-        return TensorShape([])
-
-
-def _indexes_a_range(op) -> bool:
-    """Is `op` a StridedSlice of a `Range`'s output (lowered as a LazyRange, whose length is traced)?"""
-    source = op.inputs[0].op
-    return source is not None and source.type == "Range"
-
-
-def _key_items(op) -> list:
-    spec = op.attrs["spec"]
-    return list(spec) if isinstance(spec, tuple) and not (spec and spec[0] in ("slice", "$")) else [spec]
-
-
-def _int_slots(op) -> list:
-    """The slot numbers of the scalar tensor indices in a StridedSlice's key that are checked to be in range, as
-    the executor's kernel checks them (not a slice's bounds, which clamp as Python's do, nor an index known to be
-    in range: `_in_range`)."""
-    return [k for k, _ in _int_slot_axes(op, op.inputs[0].shape.rank)]
-
-
-def _int_slot_axes(op, rank) -> list:
-    """(slot number, the axis it indexes) of each checked index, for a tensor of `rank` (None: unknown)."""
-    key, found, axis = _key_items(op), [], 0
-    for i, k in enumerate(key):
-        if k == "...":
-            axis = None if rank is None else rank - sum(1 for later in key[i + 1:] if later is not None)
-        elif k is not None:
-            if _is_int_slot(k) and not _in_range(op, k[1], axis):
-                found.append((k[1], axis))
-            axis = None if axis is None else axis + 1
-    return found
-
-
-def _in_range(op, slot: int, axis) -> bool:
-    """Is the index in `slot` known to be in range: one of the values of a `range` (a `for` over `tf.range` reads
-    them, runtime/backend.py) whose bounds tracing knows, all inside the indexed axis's static length?"""
-    from runtime.backend import range_of
-    from runtime.control_flow import static_value
-    source = range_of(op.inputs[1 + slot])
-    dims = op.inputs[0].shape.dims
-    if source is None or axis is None or dims is None or dims[axis] is None:
-        return False
-    bounds = [static_value(t) for t in source.op.inputs]
-    if any(b is None or np.ndim(b) != 0 for b in bounds):
-        return False
-    start, limit, delta = (int(b) for b in bounds)
-    values = range(start, limit, delta)
-    return len(values) == 0 or -dims[axis] <= min(values[0], values[-1]) and max(values[0], values[-1]) < dims[axis]
-
-
-def _is_int_slot(k) -> bool:
-    return isinstance(k, tuple) and len(k) == 2 and k[0] == "$"
-
-
-def checked(op) -> bool:
-    """Whether `op`, of a type CHECKS has a rule for, needs its check (a StridedSlice only with a tensor index)."""
-    return op.type != "StridedSlice" or bool(_int_slots(op))
-
-
-def _slice_inputs(op, args: list, shape: tuple) -> list:
-    """The executor kernel's inputs that raise its error: zeros of the indexed shape, the reported indices in
-    their slots (0 for a slice's bounds, which never raise)."""
-    values = [0] * (len(op.inputs) - 1)
-    for k, value in zip(_int_slots(op), args):
-        values[k] = value
-    return [np.zeros(shape), *values]
-
-
-def _value_slot(op, tensor) -> Slot:
-    if not tensor.shape.is_fully_defined:
-        raise LoweringError(
-            f"jit_compile=True can't lower {op.type} '{op.name}': the value it reports ({tensor.dtype.name}, shape "
-            f"{tensor.shape}) has no static shape.{made_at(op)}\nUse jit_compile=None for this function.", op.type)
-    return Slot(jax_dtype(tensor.dtype), tuple(tensor.shape.as_list()), f"{op.name} value")
-
-
-def _as_executor_value(value, tensor):
-    array = np.asarray(value).astype(tensor.dtype.as_numpy_dtype)
-    return array[()] if array.ndim == 0 else array
-
-
-def _failing(lowering: Lowering, op, fails, values: list) -> None:
-    """Record that check `op` fails where `fails` holds, if no check failed before it on this path."""
-    checks, state = lowering.checks, lowering.state
-    fails = jnp.logical_and(state[checks.code] == 0, fails)
-    state[checks.code] = jnp.where(fails, jnp.int32(checks.ops.index(op) + 1), state[checks.code])
-    for slot, value in zip(checks.values[id(op)], values):
-        state[slot] = jnp.where(fails, jnp.asarray(materialised(value)).astype(slot.dtype), state[slot])
-
-
-def _check_defined(lowering: Lowering, op, value, defined):
-    _failing(lowering, op, jnp.logical_not(jnp.reshape(defined, ())), [])
-    return value
-
-
-def _raise(lowering: Lowering, op, *values):
-    _failing(lowering, op, jnp.asarray(True), values)   # reached: its branch is the path taken
-    return jnp.asarray(True)
-
-
-def _assert(lowering: Lowering, op, condition, *data):
-    _failing(lowering, op, jnp.logical_not(jnp.all(condition)), data)
-    return jnp.asarray(True)
-
-
-_INT32_MIN = np.int32(-2 ** 31)
-
-
-def _mul_overflows(a, b):
-    """Whether int32 `a * b` wraps (XLA has no wider int without jax_enable_x64): dividing back fails to give `b`."""
-    wrapped = a * b
-    divisor = jnp.where(a == 0, 1, a)
-    return (a != 0) & ((lax.div(wrapped, divisor) != b) | ((a == -1) & (b == _INT32_MIN)))
-
-
-def _pow_overflows(x, y):
-    """Whether int32 `x ** y` (y >= 0) wraps: exponentiation by squaring, checking each product it needs."""
-    x, y = jnp.broadcast_arrays(x, jnp.maximum(y, 0))
-
-    def step(_, carry):
-        result, base, exponent, over = carry
-        bit = (exponent & 1) == 1
-        over = over | (bit & _mul_overflows(result, base))
-        result = jnp.where(bit, result * base, result)
-        exponent = exponent >> 1
-        over = over | ((exponent != 0) & _mul_overflows(base, base))
-        return result, base * base, exponent, over
-
-    start = (jnp.ones_like(x), x, y, jnp.zeros(x.shape, bool))
-    return lax.fori_loop(0, 31, step, start)[3]
-
-
-_INT32_FAILS = {   # op -> where the int32 result is not Python's (or the int32 kernel raises): ExactInt32's check
-    "AddV2": lambda x, y, r: ((x ^ r) & (y ^ r)) < 0,
-    "Sub": lambda x, y, r: ((x ^ y) & (x ^ r)) < 0,
-    "Mul": lambda x, y, r: _mul_overflows(x, y),
-    "Square": lambda x, y, r: _mul_overflows(x, x),
-    "Neg": lambda x, y, r: x == _INT32_MIN,
-    "Abs": lambda x, y, r: x == _INT32_MIN,
-    "FloorDiv": lambda x, y, r: (y == 0) | ((x == _INT32_MIN) & (y == -1)),
-    "Pow": lambda x, y, r: (y < 0) | _pow_overflows(x, y),
-}
-
-
-def _exact_int32(lowering: Lowering, op, *values):
-    """A Python int's arithmetic (runtime/ops/python_ints.py): the int32 result, and a failed check where it
-    wrapped, which raises the executor's error (naming the variable) after the call."""
-    x, y = (jnp.asarray(materialised(v), jnp.int32) for v in (*values, values[0])[:2])
-    arithmetic = op.attrs["arithmetic"]
-    operands = (x, jnp.maximum(y, 0)) if arithmetic == "Pow" else values   # a negative power fails the check
-    result = LOWERINGS[arithmetic](*operands)
-    _failing(lowering, op, jnp.any(_INT32_FAILS[arithmetic](x, y, result)), values)
-    return result
-
-
-def _checked_slice(lowering: Lowering, op, x, *index_values):
-    """A StridedSlice with tensor indices: XLA clamps an index out of range, the executor raises, so each one is
-    checked (`-n <= i < n`), reporting the indices and the shape."""
-    lazy = isinstance(x, LazyRange)            # a range with traced bounds: its length is traced
-    shape = (x.length(),) if lazy and _key_items(op) == [("$", 0)] else materialised(x).shape
-    if not lazy:
-        lowering.checks.shapes[id(op)] = shape
-    fails = jnp.asarray(False)
-    slots = _int_slot_axes(op, len(shape))
-    for k, axis in slots:
-        i, n = index_values[k], shape[axis]
-        fails = fails | (i < -n) | (i >= n)
-    reported = [index_values[k] for k, _ in slots] + ([shape[0] if lazy else len(x)] if _indexes_a_range(op) else [])
-    _failing(lowering, op, fails, reported)
-    return _strided_slice(x, *index_values, spec=op.attrs["spec"])
-
-
-def _checked_gather(lowering: Lowering, op, params, indices):
-    params = materialised(params)
-    axis = op.attrs["axis"]
-    n = params.shape[axis]
-    lowering.checks.shapes[id(op)] = params.shape
-    _failing(lowering, op, jnp.any((indices < 0) | (indices >= n)), [indices])
-    return jnp.take(params, indices, axis=axis)
-
-
-def _checked_sparse_xent(lowering: Lowering, op, labels, logits):
-    n = logits.shape[-1]
-    lowering.checks.shapes[id(op)] = logits.shape
-    _failing(lowering, op, jnp.any((labels < 0) | (labels >= n)), [labels])
-    log_p = jax.nn.log_softmax(logits, axis=-1)
-    index = jnp.clip(labels, 0, n - 1)[..., None]
-    loss = -jnp.take_along_axis(log_p, index, -1)[..., 0]
-    backprop = jnp.exp(log_p)
-    backprop = jnp.where(jnp.arange(n) == index, backprop - 1, backprop)
-    return [loss.astype(logits.dtype), backprop.astype(logits.dtype)]
-
-
-def _nd_fails(indices, shape):
-    return jnp.any((indices < 0) | (indices >= jnp.asarray(shape[:indices.shape[-1]])))
-
-
-def _checked_gather_nd(lowering: Lowering, op, params, indices):
-    params = materialised(params)
-    lowering.checks.shapes[id(op)] = params.shape
-    _failing(lowering, op, _nd_fails(indices, params.shape), [indices])
-    return params[tuple(jnp.moveaxis(indices, -1, 0))]
-
-
-def _checked_scatter_nd(lowering: Lowering, op, indices, updates):
-    shape = tuple(op.attrs["shape"])
-    lowering.checks.shapes[id(op)] = shape
-    _failing(lowering, op, _nd_fails(indices, shape), [indices])
-    return jnp.zeros(shape, updates.dtype).at[tuple(jnp.moveaxis(indices, -1, 0))].add(updates)
-
-
-CHECKS: dict[str, Callable] = {   # rule(lowering, op, *inputs): they number themselves by their op
-    "CheckDefined": _check_defined,
-    "Raise": _raise,
-    "Assert": _assert,
-    "ExactInt32": _exact_int32,
-    "StridedSlice": _checked_slice,     # with a tensor index: range-checked (`checked`)
-    "GatherV2": _checked_gather,
-    "SparseSoftmaxCrossEntropyWithLogits": _checked_sparse_xent,
-    "GatherNd": _checked_gather_nd,
-    "ScatterNd": _checked_scatter_nd,
 }

@@ -19,7 +19,7 @@ placeholder for it as a *Python int* of the graph being built (`mark`). While a 
 The executor writes the 0-d case inline (runtime/executor/codegen.py): the value stays a Python int in the
 generated code, computed with `PYTHON_INT_FORMS` and range-checked on the next line, and becomes a NumPy int32
 where something else reads it. Under `jit_compile=True` the op lowers to its int32 JAX arithmetic and a check
-that finds the overflow without a wider type (runtime/lowering/to_jax.py `_INT32_FAILS`); the check's error is
+that finds the overflow without a wider type (runtime/lowering/jax_checks.py `_INT32_FAILS`); the check's error is
 this kernel's, raised after the compiled call. ONNX export wraps at int32 (ONNX has no run-time error).
 """
 from __future__ import annotations

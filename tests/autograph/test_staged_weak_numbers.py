@@ -516,7 +516,7 @@ def test_under_jit_compile_a_python_int_is_checked_as_on_the_executor():
                                       ("Pow", 3, 19), ("Pow", 3, 20), ("Pow", -1, 2 ** 31 - 1), ("Pow", 2, -1),
                                       ("Pow", 0, 0), ("Pow", 46341, 2), ("Pow", 7, 11), ("Pow", 7, 12)])
 def test_jit_compiles_each_checked_op_with_the_executors_answer_or_error(op, x, y):
-    """ExactInt32 under XLA (runtime/lowering/to_jax.py `_INT32_FAILS`) against the executor, at int32's edges."""
+    """ExactInt32 under XLA (runtime/lowering/jax_checks.py `_INT32_FAILS`) against the executor, at int32's edges."""
     pytest.importorskip("jax")
     form = {"AddV2": operator.add, "Sub": operator.sub, "Mul": operator.mul, "FloorDiv": operator.floordiv,
             "Pow": operator.pow, "Neg": operator.neg, "Abs": abs, "Square": tf.math.square}[op]

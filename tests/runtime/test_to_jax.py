@@ -162,7 +162,7 @@ def rows_of_a_static_range(x):
 
 
 def test_an_index_known_to_be_in_range_is_not_checked():
-    from runtime.lowering.to_jax import Checks
+    from runtime.lowering.jax_checks import Checks
     concrete = tf.function(rows_of_a_static_range).get_concrete_function(X23)
     checks = Checks.of(concrete.graph)
     assert checks is not None and len(checks.ops) == 1 and checks.ops[0].type == "StridedSlice"   # range(3)'s

@@ -1,0 +1,432 @@
+"""The ops that raise the program's error, lowered to JAX for `function(jit_compile=True)` (`to_jax.py` lowers
+the rest).
+
+XLA has no run-time error, so a check is functional state (`Checks`): the number of the first check that
+failed on the path taken, and the values it reports. After it no effect happens and loops stop
+(`Lowering.running`), and the call raises the check's error after the fact: its op's kernel, run on the
+reported values (`Checks.fail`), so the message is the executor's.
+
+Each kind of checked op is one `Check` in `CHECKS`: what it reports, how it lowers, and the kernel inputs that
+raise its error:
+- `CheckDefined` (a variable a staged statement may have left unassigned), `Raise` (a staged `raise`),
+  `Assert`, and `ExactInt32` (a Python int's arithmetic leaving int32, runtime/ops/python_ints.py);
+- index checks: a tensor index of `StridedSlice`, `GatherV2`, `GatherNd`, `ScatterNd` indices and a sparse
+  cross-entropy's labels. XLA clamps an index out of range to the nearest item, where the executor raises.
+  The shape they index is static, recorded while lowering (`Checks.shapes`), and inside a loop they report
+  no value (`Checks.of`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from runtime.errors import InvalidArgumentError, LoweringError, OpError
+from runtime.executor.codegen import kernel_error_made_at
+from runtime.graph import made_at
+from runtime.lowering import walk
+from runtime.lowering.to_jax import LOWERINGS, LazyRange, Lowering, jax_dtype, materialised, strided_slice
+
+
+class Slot:
+    """Functional state that is not a Variable's: the number of the check that failed (0: none yet), or a
+    value a check reports when it fails (a raised exception's tensor argument, an assertion's data)."""
+
+    def __init__(self, dtype, shape: tuple, what: str):
+        self.dtype, self.shape, self.what = dtype, shape, what
+
+    def initial(self):
+        return jnp.zeros(self.shape, self.dtype)
+
+    def __repr__(self) -> str:
+        return f"<Slot {self.what}>"
+
+
+@dataclass
+class Checks:
+    """The graph's checks, numbered from 1 in `ops`; `code` holds the number of the first that failed, and
+    `values[id(op)]` the values it reports."""
+
+    ops: list
+    code: Slot
+    values: dict
+    shapes: dict = field(default_factory=dict)   # id(op) -> the static shape an index check indexes (lowering)
+
+    @classmethod
+    def of(cls, graph) -> "Checks | None":
+        ops = [op for op in walk(graph) if covers(op)]
+        if not ops:
+            return None
+        looped = _loop_graphs(graph)
+        values = {id(op): [] if op.graph in looped and CHECKS[op.type].index else
+                  [_value_slot(op, t) for t in CHECKS[op.type].reported(op)] for op in ops}
+        return cls(ops, Slot(np.int32, (), "failed check"), values)
+
+    def slots(self) -> list:
+        return [self.code, *[slot for op in self.ops for slot in self.values[id(op)]]]
+
+    def lower(self, lowering: Lowering, op, inputs: list):
+        return CHECKS[op.type].lower(lowering, op, *inputs)
+
+    def fail(self, code: int, values: list):
+        """Raise the error of check number `code` as the executor does: its op's kernel, on the values it reported
+        (`values`: every check's value slots, in `slots()` order)."""
+        op = self.ops[code - 1]
+        check = CHECKS[op.type]
+        if check.index and not self.values[id(op)]:
+            raise _index_error_in_loop(op, self.shapes.get(id(op)))
+        reported = iter(values[sum(len(self.values[id(other)]) for other in self.ops[:code - 1]):])
+        args = [_as_executor_value(next(reported), t) for t in check.reported(op)]
+        try:
+            op.opdef.kernel(*check.kernel_inputs(op, args, self.shapes.get(id(op))), **op.attrs)
+        except OpError as error:   # as the executor shows an assertion: where the op was made
+            raise kernel_error_made_at(error, op) or error from None
+        raise AssertionError(f"the kernel of {op.type} did not raise")   # pragma: no cover - kernels raise
+
+
+def covers(op) -> bool:
+    """Whether `op` is lowered as a check (a StridedSlice only with a tensor index that may be out of range)."""
+    check = CHECKS.get(op.type)
+    return check is not None and check.needed(op)
+
+
+def _loop_graphs(graph) -> set:
+    """The graphs that run once per iteration of a `While` (its condition and body, and what they nest)."""
+    found: set = set()
+    for op in walk(graph):
+        if op.type == "While":
+            for _, sub in op.subgraphs():
+                found.add(sub)
+                found.update(o.graph for o in walk(sub))
+    return found
+
+
+def _index_error_in_loop(op, shape) -> InvalidArgumentError:
+    what = {"SparseSoftmaxCrossEntropyWithLogits": "a label"}.get(op.type, "an index")
+    error = InvalidArgumentError(
+        f"{op.type}: {what} is out of range{f' for shape {list(shape)}' if shape is not None else ''} (inside a loop "
+        f"under jit_compile=True, which does not report its value; jit_compile=None names it)", op.type)
+    return kernel_error_made_at(error, op) or error
+
+
+def _value_slot(op, tensor) -> Slot:
+    if not tensor.shape.is_fully_defined:
+        raise LoweringError(
+            f"jit_compile=True can't lower {op.type} '{op.name}': the value it reports ({tensor.dtype.name}, shape "
+            f"{tensor.shape}) has no static shape.{made_at(op)}\nUse jit_compile=None for this function.", op.type)
+    return Slot(jax_dtype(tensor.dtype), tuple(tensor.shape.as_list()), f"{op.name} value")
+
+
+def _as_executor_value(value, tensor):
+    array = np.asarray(value).astype(tensor.dtype.as_numpy_dtype)
+    return array[()] if array.ndim == 0 else array
+
+
+def _failing(lowering: Lowering, op, fails, values: list) -> None:
+    """Record that check `op` fails where `fails` holds, if no check failed before it on this path."""
+    checks, state = lowering.checks, lowering.state
+    fails = jnp.logical_and(state[checks.code] == 0, fails)
+    state[checks.code] = jnp.where(fails, jnp.int32(checks.ops.index(op) + 1), state[checks.code])
+    for slot, value in zip(checks.values[id(op)], values):
+        state[slot] = jnp.where(fails, jnp.asarray(materialised(value)).astype(slot.dtype), state[slot])
+
+
+# --- the checks ---------------------------------------------------------------------------------------
+
+class Check:
+    """One kind of checked op. `reported(op)`: the tensors it reports when it fails; `lower(lowering, op,
+    *inputs)`: its JAX value, recording where it fails (`_failing`); `kernel_inputs(op, args, shape)`: the inputs
+    on which the op's executor kernel raises its error, from the reported values (`args`) and the recorded
+    shape."""
+
+    index = False   # an index check: reports no value inside a loop
+
+    def needed(self, op) -> bool:
+        return True
+
+    def reported(self, op) -> list:
+        return list(op.inputs)
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        return args
+
+
+class _CheckDefined(Check):
+    def reported(self, op) -> list:
+        return []
+
+    def lower(self, lowering: Lowering, op, value, defined):
+        _failing(lowering, op, jnp.logical_not(jnp.reshape(defined, ())), [])
+        return value
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        return [None, False]
+
+
+class _Raise(Check):
+    def lower(self, lowering: Lowering, op, *values):
+        _failing(lowering, op, jnp.asarray(True), values)   # reached: its branch is the path taken
+        return jnp.asarray(True)
+
+
+class _Assert(Check):
+    def reported(self, op) -> list:
+        return list(op.inputs[1:])
+
+    def lower(self, lowering: Lowering, op, condition, *data):
+        _failing(lowering, op, jnp.logical_not(jnp.all(condition)), data)
+        return jnp.asarray(True)
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        return [False, *args]
+
+
+_INT32_MIN = np.int32(-2 ** 31)
+
+
+def _mul_overflows(a, b):
+    """Whether int32 `a * b` wraps (XLA has no wider int without jax_enable_x64): dividing back fails to give `b`."""
+    wrapped = a * b
+    divisor = jnp.where(a == 0, 1, a)
+    return (a != 0) & ((lax.div(wrapped, divisor) != b) | ((a == -1) & (b == _INT32_MIN)))
+
+
+def _pow_overflows(x, y):
+    """Whether int32 `x ** y` (y >= 0) wraps: exponentiation by squaring, checking each product it needs."""
+    x, y = jnp.broadcast_arrays(x, jnp.maximum(y, 0))
+
+    def step(_, carry):
+        result, base, exponent, over = carry
+        bit = (exponent & 1) == 1
+        over = over | (bit & _mul_overflows(result, base))
+        result = jnp.where(bit, result * base, result)
+        exponent = exponent >> 1
+        over = over | ((exponent != 0) & _mul_overflows(base, base))
+        return result, base * base, exponent, over
+
+    start = (jnp.ones_like(x), x, y, jnp.zeros(x.shape, bool))
+    return lax.fori_loop(0, 31, step, start)[3]
+
+
+_INT32_FAILS = {   # op -> where the int32 result is not Python's (or the int32 kernel raises): ExactInt32's check
+    "AddV2": lambda x, y, r: ((x ^ r) & (y ^ r)) < 0,
+    "Sub": lambda x, y, r: ((x ^ y) & (x ^ r)) < 0,
+    "Mul": lambda x, y, r: _mul_overflows(x, y),
+    "Square": lambda x, y, r: _mul_overflows(x, x),
+    "Neg": lambda x, y, r: x == _INT32_MIN,
+    "Abs": lambda x, y, r: x == _INT32_MIN,
+    "FloorDiv": lambda x, y, r: (y == 0) | ((x == _INT32_MIN) & (y == -1)),
+    "Pow": lambda x, y, r: (y < 0) | _pow_overflows(x, y),
+}
+
+
+class _ExactInt32(Check):
+    """A Python int's arithmetic (runtime/ops/python_ints.py): the int32 result, and a failed check where it
+    wrapped, which raises the executor's error (naming the variable) after the call."""
+
+    def lower(self, lowering: Lowering, op, *values):
+        x, y = (jnp.asarray(materialised(v), jnp.int32) for v in (*values, values[0])[:2])
+        arithmetic = op.attrs["arithmetic"]
+        operands = (x, jnp.maximum(y, 0)) if arithmetic == "Pow" else values   # a negative power fails the check
+        result = LOWERINGS[arithmetic](*operands)
+        _failing(lowering, op, jnp.any(_INT32_FAILS[arithmetic](x, y, result)), values)
+        return result
+
+
+class _IndexCheck(Check):
+    """An index into a static shape, which the op records while lowering (`Checks.shapes`)."""
+
+    index = True
+    slot = 1   # the input holding the indices (all an index check reports)
+
+    def reported(self, op) -> list:
+        return [op.inputs[self.slot]]
+
+    def lower(self, lowering: Lowering, op, *inputs):
+        shape = self.shape(op, inputs)
+        lowering.checks.shapes[id(op)] = shape
+        indices = inputs[self.slot]
+        _failing(lowering, op, self.fails(op, indices, shape), [indices])
+        return self.value(op, inputs)
+
+
+class _GatherV2(_IndexCheck):
+    def shape(self, op, inputs) -> tuple:
+        return materialised(inputs[0]).shape
+
+    def fails(self, op, indices, shape):
+        return jnp.any((indices < 0) | (indices >= shape[op.attrs["axis"]]))
+
+    def value(self, op, inputs):
+        return jnp.take(materialised(inputs[0]), inputs[1], axis=op.attrs["axis"])
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        return [np.zeros(shape), args[0]]
+
+
+class _GatherNd(_GatherV2):
+    def fails(self, op, indices, shape):
+        return _nd_fails(indices, shape)
+
+    def value(self, op, inputs):
+        return materialised(inputs[0])[tuple(jnp.moveaxis(inputs[1], -1, 0))]
+
+
+def _nd_fails(indices, shape):
+    return jnp.any((indices < 0) | (indices >= jnp.asarray(shape[:indices.shape[-1]])))
+
+
+class _ScatterNd(_IndexCheck):
+    slot = 0
+
+    def shape(self, op, inputs) -> tuple:
+        return tuple(op.attrs["shape"])
+
+    def fails(self, op, indices, shape):
+        return _nd_fails(indices, shape)
+
+    def value(self, op, inputs):
+        indices, updates = inputs
+        return jnp.zeros(tuple(op.attrs["shape"]), updates.dtype).at[tuple(jnp.moveaxis(indices, -1, 0))].add(updates)
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        return [args[0], np.zeros(args[0].shape[:-1]), list(shape)]
+
+
+class _SparseCrossEntropy(_IndexCheck):
+    """`SparseSoftmaxCrossEntropyWithLogits`: its labels index the logits' last axis."""
+
+    slot = 0
+
+    def shape(self, op, inputs) -> tuple:
+        return inputs[1].shape
+
+    def fails(self, op, labels, shape):
+        return jnp.any((labels < 0) | (labels >= shape[-1]))
+
+    def value(self, op, inputs):
+        labels, logits = inputs
+        n = logits.shape[-1]
+        log_p = jax.nn.log_softmax(logits, axis=-1)
+        index = jnp.clip(labels, 0, n - 1)[..., None]
+        loss = -jnp.take_along_axis(log_p, index, -1)[..., 0]
+        backprop = jnp.exp(log_p)
+        backprop = jnp.where(jnp.arange(n) == index, backprop - 1, backprop)
+        return [loss.astype(logits.dtype), backprop.astype(logits.dtype)]
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        return [args[0], np.zeros(shape)]
+
+
+class _StridedSlice(_IndexCheck):
+    """A StridedSlice's scalar tensor indices, checked `-n <= i < n` as the executor's kernel checks them: not a
+    slice's bounds, which clamp as Python's do, nor an index known to be in range (`_in_range`). Of a `Range`
+    with traced bounds (a LazyRange) the length is traced, so it is reported too, not recorded."""
+
+    def needed(self, op) -> bool:
+        return bool(_int_slots(op))
+
+    def reported(self, op) -> list:
+        return [op.inputs[1 + k] for k in _int_slots(op)] + ([_Length()] if _indexes_a_range(op) else [])
+
+    def lower(self, lowering: Lowering, op, x, *index_values):
+        lazy = isinstance(x, LazyRange)
+        shape = (x.length(),) if lazy and _key_items(op) == [("$", 0)] else materialised(x).shape
+        if not lazy:
+            lowering.checks.shapes[id(op)] = shape
+        fails = jnp.asarray(False)
+        slots = _int_slot_axes(op, len(shape))
+        for k, axis in slots:
+            i, n = index_values[k], shape[axis]
+            fails = fails | (i < -n) | (i >= n)
+        ranged = [shape[0]] if _indexes_a_range(op) else []
+        _failing(lowering, op, fails, [index_values[k] for k, _ in slots] + ranged)
+        return strided_slice(x, *index_values, spec=op.attrs["spec"])
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        """Zeros of the indexed shape, the reported indices in their slots (0 for a slice's bounds, which never
+        raise)."""
+        values = [0] * (len(op.inputs) - 1)
+        for k, value in zip(_int_slots(op), args):
+            values[k] = value
+        return [np.zeros(shape or (int(args[-1]),)), *values]
+
+
+class _Length:
+    """A reported value that is no tensor of the graph: the length of a `runtime.range` with traced bounds."""
+
+    @property
+    def dtype(self):
+        from runtime import dtypes
+        return dtypes.int32
+
+    @property
+    def shape(self):
+        from runtime.shape import TensorShape
+        return TensorShape([])
+
+
+def _indexes_a_range(op) -> bool:
+    """Is `op` a StridedSlice of a `Range`'s output (lowered as a LazyRange, whose length is traced)?"""
+    source = op.inputs[0].op
+    return source is not None and source.type == "Range"
+
+
+def _key_items(op) -> list:
+    spec = op.attrs["spec"]
+    return list(spec) if isinstance(spec, tuple) and not (spec and spec[0] in ("slice", "$")) else [spec]
+
+
+def _int_slots(op) -> list:
+    """The slot numbers of the scalar tensor indices in a StridedSlice's key that are checked."""
+    return [k for k, _ in _int_slot_axes(op, op.inputs[0].shape.rank)]
+
+
+def _int_slot_axes(op, rank) -> list:
+    """(slot number, the axis it indexes) of each checked index, for a tensor of `rank` (None: unknown)."""
+    key, found, axis = _key_items(op), [], 0
+    for i, k in enumerate(key):
+        if k == "...":
+            axis = None if rank is None else rank - sum(1 for later in key[i + 1:] if later is not None)
+        elif k is not None:
+            if _is_int_slot(k) and not _in_range(op, k[1], axis):
+                found.append((k[1], axis))
+            axis = None if axis is None else axis + 1
+    return found
+
+
+def _in_range(op, slot: int, axis) -> bool:
+    """Is the index in `slot` known to be in range: one of the values of a `range` (a `for` over `tf.range` reads
+    them, runtime/backend.py) whose bounds tracing knows, all inside the indexed axis's static length?"""
+    from runtime.backend import range_of
+    from runtime.control_flow import static_value
+    source = range_of(op.inputs[1 + slot])
+    dims = op.inputs[0].shape.dims
+    if source is None or axis is None or dims is None or dims[axis] is None:
+        return False
+    bounds = [static_value(t) for t in source.op.inputs]
+    if any(b is None or np.ndim(b) != 0 for b in bounds):
+        return False
+    start, limit, delta = (int(b) for b in bounds)
+    values = range(start, limit, delta)
+    return len(values) == 0 or -dims[axis] <= min(values[0], values[-1]) and max(values[0], values[-1]) < dims[axis]
+
+
+def _is_int_slot(k) -> bool:
+    return isinstance(k, tuple) and len(k) == 2 and k[0] == "$"
+
+
+CHECKS: dict[str, Check] = {
+    "CheckDefined": _CheckDefined(),
+    "Raise": _Raise(),
+    "Assert": _Assert(),
+    "ExactInt32": _ExactInt32(),
+    "StridedSlice": _StridedSlice(),
+    "GatherV2": _GatherV2(),
+    "GatherNd": _GatherNd(),
+    "ScatterNd": _ScatterNd(),
+    "SparseSoftmaxCrossEntropyWithLogits": _SparseCrossEntropy(),
+}
