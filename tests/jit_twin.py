@@ -6,7 +6,8 @@ the outputs (dtype, shape, values; floats to 1e-5), the error (type and message)
 the printed text must be the executor's. The test itself sees the executor's results only, so its own
 assertions are unchanged. A mismatch fails the test at teardown, naming the graph and the difference.
 
-Not compared: graphs with an op that has no JAX lowering (random ops, TensorArrays, strings, ...) and graphs
+Random draws are compared too: the lowering calls the executor's kernels back, so both ways run from the same
+generator state. Not compared: graphs with an op that has no JAX lowering (TensorArrays, strings, ...) and graphs
 that print to a stream other than stdout/stderr. The executable is compiled once per concrete function, so the
 cost is one XLA compilation per graph the marked tests trace (tests/conftest.py lists which modules are marked
 in its docstring; see docs/performance.md for the suite's time).
@@ -43,15 +44,17 @@ class Twin:
         if comparisons is None or self.jit is None:
             return self.executor.run(*values)
         handles = self.jit.handles
-        before = [h.value for h in handles]
+        before, random_before = [h.value for h in handles], _random_state()
         expected, printed = _captured(self.executor.run, values)
-        after = [h.value for h in handles]
+        after, random_after = [h.value for h in handles], _random_state()
         for handle, value in zip(handles, before):
             handle.value = value
+        _set_random_state(random_before)   # the same draws: the lowering calls the executor's random kernels
         got, jit_printed = _captured(self.jit.run, values, barrier=True)
         jit_after = [h.value for h in handles]
         for handle, value in zip(handles, after):
             handle.value = value
+        _set_random_state(random_after)
         if isinstance(got, LoweringError):   # found while tracing for JAX (a loop variable changing shape)
             self.jit = None
             comparisons.skipped += 1
@@ -72,6 +75,23 @@ def _lowered(concrete: ConcreteFunction):
         return JaxExecutable(concrete.graph, concrete.graph.outputs, concrete.name)
     except LoweringError:
         return None
+
+
+def _random_state() -> tuple:
+    from runtime.ops import random_ops
+    return (random_ops._default.bit_generator.state,
+            {key: g.bit_generator.state for key, g in random_ops._generators.items()})
+
+
+def _set_random_state(state: tuple) -> None:
+    from runtime.ops import random_ops
+    default, generators = state
+    random_ops._default.bit_generator.state = default
+    for key in list(random_ops._generators):
+        if key in generators:
+            random_ops._generators[key].bit_generator.state = generators[key]
+        else:
+            del random_ops._generators[key]
 
 
 def _ops(graph):

@@ -28,6 +28,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax.experimental import io_callback
 
 from runtime.errors import InvalidArgumentError, LoweringError, OpError
 from runtime.graph import made_at
@@ -516,6 +517,23 @@ def _print(lowering: Lowering, *values, **attrs):
     return jnp.int32(0)
 
 
+def _host_draw(op_type: str) -> Callable:
+    """A random draw: the executor's own kernel, called back on the host in program order, so the numbers and
+    the generators' state are the executor's, draw for draw (none after a failed check)."""
+    def draw(lowering: Lowering, *shape_input, shape, dtype, **attrs):
+        kernel = registry.OPS[op_type].kernel
+        result = jax.ShapeDtypeStruct(tuple(_static(shape_input, shape, f"{op_type}'s shape")), jax_dtype(dtype))
+
+        def on_host(running):
+            if not running:
+                return np.zeros(result.shape, result.dtype)
+            return np.asarray(kernel(shape=result.shape, dtype=dtype, **attrs)).astype(result.dtype)
+
+        running = lowering.running()
+        return io_callback(on_host, result, True if running is None else running, ordered=True)
+    return draw
+
+
 EFFECTS: dict[str, Callable] = {
     "Cond": _cond,
     "While": _while,
@@ -524,4 +542,6 @@ EFFECTS: dict[str, Callable] = {
     "AssignAddVariableOp": _assigner(lambda old, delta: old + delta),
     "AssignSubVariableOp": _assigner(lambda old, delta: old - delta),
     "PrintV2": _print,
+    "RandomUniform": _host_draw("RandomUniform"),
+    "RandomStandardNormal": _host_draw("RandomStandardNormal"),
 }

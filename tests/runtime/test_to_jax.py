@@ -268,10 +268,53 @@ def test_an_op_without_a_lowering_names_the_op_and_the_users_line():
     assert isinstance(info.value, NotImplementedError)
 
 
+def drawn(x, n):
+    y = x + tf.random.uniform([3])
+    for _ in tf.range(n):
+        y += tf.random.normal([3], stddev=0.1)
+    if tf.reduce_sum(x) > 0:   # drawn on the path taken only
+        y += tf.cast(tf.random.uniform([3], 0, 10, dtype=tf.int32), tf.float32) + tf.random.normal([3], seed=7)
+    return y
+
+
+def test_random_draws_are_the_executors_draw_for_draw():
+    results = []
+    for jit in (None, True):
+        tf.random.set_seed(3)
+        f = tf.function(drawn, jit_compile=jit)
+        got = [f(tf.constant(sign * np.ones(3, np.float32)), tf.constant(n)).numpy()
+               for sign, n in ((1, 0), (-1, 2), (1, 5))]
+        results.append([*got, tf.random.uniform([2]).numpy()])   # the generator's state after the calls
+    for jitted, executed in zip(*results):
+        np.testing.assert_array_equal(jitted, executed)
+    assert not np.array_equal(results[0][0], results[0][2])   # each call draws anew
+
+
+def test_no_random_draw_after_a_failed_check():
+    def drawn_after_assert(x):
+        tf.debugging.assert_positive(x)
+        return tf.random.uniform([2], seed=11)
+
+    states = []
+    for jit in (None, True):
+        tf.random.set_seed(5)
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            tf.function(drawn_after_assert, jit_compile=jit)(tf.constant(-1.0))
+        states.append(tf.random.uniform([2], seed=11).numpy())   # the same generator as the function's
+    np.testing.assert_array_equal(states[0], states[1])
+
+
+def test_a_random_shape_computed_in_the_function_is_a_lowering_error():
+    f = tf.function(lambda n: tf.random.uniform(tf.stack([n])), jit_compile=True)
+    with pytest.raises(LoweringError, match="RandomUniform's shape given as a tensor"):
+        f(tf.constant(3))
+
+
 def test_without_jax_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "jax", None)
     monkeypatch.delitem(sys.modules, "runtime.lowering.to_jax", raising=False)
     monkeypatch.delitem(sys.modules, "runtime.lowering.jax_executable", raising=False)
+    monkeypatch.delitem(sys.modules, "runtime.lowering.jax_checks", raising=False)
     f = tf.function(lambda x: x + 1, jit_compile=True)
     with pytest.raises(ImportError, match=r"pip install 'autograph-runtime\[jax\]'"):
         f(tf.constant(1))
