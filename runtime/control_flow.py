@@ -22,7 +22,7 @@ from runtime.interpret import run_graph
 from runtime.ops import dtype_origins, packing, python_ints, registry
 from runtime.ops.registry import Spec, defop
 from runtime.shape import as_shape
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, short_repr
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, overflows, short_repr
 
 
 def _cond_kernel(pred, *inputs, then_graph, else_graph, then_inputs, else_inputs, output_specs):
@@ -228,6 +228,8 @@ def _carried(value, dtype_hint, what: str, carrier: str):
     """`convert_to_tensor(value)` for a value a Cond or While carries, or a ControlFlowError that says which
     value (`what`, with {} for the value) can't be carried and why."""
     try:
+        if value.__class__ is float and dtype_hint is not None and overflows(value, dtype_hint):
+            raise ValueError(f"it is out of {dtype_hint.name}'s range, the dtype of the other path's value.")
         return convert_to_tensor(value, dtype_hint=dtype_hint)
     except (TypeError, ValueError) as e:
         raise ControlFlowError(

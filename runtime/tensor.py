@@ -294,7 +294,8 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
         if dtype is not None and array.dtype != dtype.as_numpy_dtype:
             array = array.astype(dtype.as_numpy_dtype)
         return array
-    if dtype is None:
+    inferred = dtype is None
+    if inferred:
         dtype = _DEFAULT_FOR_KIND[kind]
         if kind == 1:
             dtype = _int_dtype_for(value)
@@ -305,12 +306,25 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
     if kind == _STRING:
         return _string_array(value)
     try:
-        array = np.array(value, dtype=dtype.as_numpy_dtype)
+        with np.errstate(over="ignore"):   # a float past float32's range is inf, as TensorFlow's (checked below)
+            array = np.array(value, dtype=dtype.as_numpy_dtype)
     except OverflowError:
         raise TypeError(f"Cannot convert {short_repr(value)} to a tensor of dtype {dtype.name}: out of range.") from None
     except ValueError as e:
         raise ValueError(f"Cannot convert {short_repr(value)} to a tensor: {e}. Nested lists must be rectangular.") from None
+    if inferred and kind == 2 and not np.isfinite(array).all() and overflows(value, dtype):
+        raise ValueError(f"Cannot convert {short_repr(value)} to a tensor: a Python float in it is out of float32's "
+                         "range (float32 is the default dtype for Python floats; pass dtype=float64 to keep it).")
     return array
+
+
+def overflows(value, dtype: dtypes.DType) -> bool:
+    """Whether a finite Python float in `value` is inf as `dtype` (a Python float never overflows to inf)."""
+    if not dtype.is_floating:
+        return False
+    with np.errstate(over="ignore"):
+        narrow = np.array(value, dtype=dtype.as_numpy_dtype)
+    return bool((np.isinf(narrow) & np.isfinite(np.array(value, dtype=np.float64))).any())
 
 
 def _string_array(value) -> np.ndarray:

@@ -13,25 +13,71 @@ from runtime.shape import TensorShape
 from runtime.tensor import Tensor, convert_to_tensor
 
 
-def _format(value, summarize: int = -1) -> str:
-    """A value as TensorFlow prints it: arrays without commas, the first and last `summarize` items of
-    each longer dimension around `...` (all of them when `summarize` is negative)."""
-    if isinstance(value, np.ndarray) and value.ndim:
-        quoted = {"numpystr": _quoted} if value.dtype.kind == "S" else None   # strings as TensorFlow: ["a" "b"]
-        if summarize < 0:
-            return np.array2string(value, separator=" ", threshold=sys.maxsize, formatter=quoted)
-        return np.array2string(value, separator=" ", threshold=0, edgeitems=summarize, formatter=quoted)
-    if isinstance(value, (bytes, np.bytes_)) or getattr(value, "dtype", None) is not None and value.dtype.kind == "S":
-        return bytes(np.asarray(value)[()]).decode("utf-8", "backslashreplace")
-    return str(np.asarray(value)[()]) if not isinstance(value, str) else value
+def format_value(value, summarize: int = -1, quote_scalar: bool = True) -> str:
+    """A tensor's value as TensorFlow's print and `strings.format` write it: no commas, rows on lines of their
+    own, floats to 9 significant digits (17 for float64), bools as 1 and 0, strings quoted and escaped (a scalar
+    string as it is unless `quote_scalar`), and of each dimension longer than twice `summarize` (negative: no
+    limit) the first and last `summarize` items around `...` (at most as many as the tensor has items, so an
+    empty tensor's longer dimension is all `...`, as TensorFlow's)."""
+    array = np.asarray(value)
+    if array.ndim == 0:
+        return _element(array[()], quote_scalar)
+    return _nested(array, array.size if summarize < 0 else min(summarize, array.size), 0)
 
 
-def _quoted(item: bytes) -> str:
-    return '"' + bytes(item).decode("utf-8", "backslashreplace") + '"'
+def _nested(array: np.ndarray, at_ends: int, depth: int) -> str:
+    """The items of a dimension apart by a space if it is the last, else by as many line breaks as dimensions
+    are inside it and an indent of one more space than `depth`."""
+    if not isinstance(array, np.ndarray):   # an item
+        return _element(array, True)
+    spacing = " " if array.ndim == 1 else "\n" * (array.ndim - 1) + " " * (depth + 1)
+    count = len(array)
+    head = [_nested(array[i], at_ends, depth + 1) for i in range(min(at_ends, count))]
+    tail = [_nested(array[i], at_ends, depth + 1) for i in range(max(at_ends, count - at_ends), count)]
+    if count <= 2 * at_ends:
+        return "[" + spacing.join(head + tail) + "]"
+    # the spacing goes before `...` even with no item ahead of it, as TensorFlow's (an empty tensor: "[\n ...]")
+    return "[" + spacing.join(head) + spacing + spacing.join(["...", *tail]) + "]"
+
+
+def _element(item, quote: bool) -> str:
+    if isinstance(item, bytes):
+        return '"' + _escaped(item) + '"' if quote else item.decode("utf-8", "backslashreplace")
+    if isinstance(item, np.bool_):
+        return "1" if item else "0"
+    if isinstance(item, np.floating):
+        return _shortest_of(float(item), (15, 17) if item.dtype == np.float64 else (6, 9), item.dtype)
+    return str(item)   # an integer; a complex number as NumPy writes it (TensorFlow writes "?")
+
+
+def _shortest_of(number: float, precisions: tuple, dtype) -> str:
+    """TensorFlow's float text: the shorter precision if it reads back as the same number, else the longer."""
+    short, long = precisions
+    text = f"{number:.{short}g}"
+    kept = np.asarray(float(text)).astype(np.float32 if dtype != np.float64 else np.float64) == number
+    return text if kept or number != number else f"{number:.{long}g}"
+
+
+_ESCAPES = {ord("\n"): b"\\n", ord("\r"): b"\\r", ord("\t"): b"\\t", ord('"'): b'\\"', ord("'"): b"\\'",
+            ord("\\"): b"\\\\"}
+
+
+def _escaped(data: bytes) -> str:
+    """C escapes for quotes, backslashes and control bytes; UTF-8 text as it is."""
+    out = bytearray()
+    for byte in data:
+        if byte in _ESCAPES:
+            out += _ESCAPES[byte]
+        elif byte < 0x20 or byte == 0x7F:
+            out += b"\\%03o" % byte
+        else:
+            out.append(byte)
+    return out.decode("utf-8", "backslashreplace")
 
 
 def _print(*values, template, sep, end, stream, summarize=-1):
-    parts = ["".join(_format(values[p[1]], summarize) if isinstance(p, tuple) else p for p in one)
+    parts = ["".join(format_value(values[p[1]], summarize, quote_scalar=False) if isinstance(p, tuple) else p
+                     for p in one)
              for one in template]
     target = sys.stdout if stream == "stdout" else sys.stderr if stream == "stderr" else stream
     target.write(sep.join(parts) + end)
@@ -110,7 +156,7 @@ def print(*inputs, sep: str = " ", end: str = "\n", output_stream=None, summariz
 
 def _assert(condition, *data, message):
     if not np.all(condition):
-        shown = " ".join(_format(d) for d in data)
+        shown = " ".join(format_value(d, quote_scalar=False) for d in data)
         raise InvalidArgumentError(f"{message}{': ' if message and shown else ''}{shown}".strip() or
                                    "assertion failed", "Assert")
     return np.bool_(True)

@@ -14,7 +14,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.ops.logging_ops import _format
+from runtime.ops.logging_ops import format_value
 from runtime.ops.registry import Spec, apply, broadcast_shapes, defop, unary_same
 from runtime.shape import TensorShape
 from runtime.tensor import Tensor, convert_to_tensor
@@ -124,7 +124,7 @@ def _string_format(*values, template, placeholder, summarize):
     pieces = template.split(placeholder)
     out = [pieces[0]]
     for value, piece in zip(values, pieces[1:]):
-        out += [_format(np.asarray(value), summarize), piece]
+        out += [format_value(value, summarize), piece]
     return np.array("".join(out).encode("utf-8"))
 
 

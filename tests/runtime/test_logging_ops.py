@@ -1,4 +1,9 @@
 """`tf.print` (an op, every call) and Python's `print` in a traced function (once per trace)."""
+import sys
+
+import numpy as np
+import pytest
+
 import runtime as tf
 
 
@@ -68,3 +73,31 @@ def test_tf_print_of_a_variable_and_python_values(capsys):
     v = tf.Variable([1.5, 2.5])
     tf.print("v =", v, 3, "done", sep="|", end="!\n")
     assert capsys.readouterr().err == "v =|[1.5 2.5]|3|done!\n"
+
+
+# (value, what TensorFlow 2.21's tf.print writes for it; tf.strings.format writes the same, a scalar string quoted)
+WRITTEN = [
+    ([1.5, 2.0], "[1.5 2]"),                                      # no NumPy padding or trailing dots
+    (1 / 3, "0.333333343"),                                       # float32: 6 digits unless they don't read back
+    (1e6, "1e+06"), (1e-7, "1e-07"), (123456789.0, "123456792"), (0.0001, "0.0001"),
+    (np.array([1 / 3, 2 / 3]), "[0.33333333333333331 0.66666666666666663]"),   # float64: 15 or 17 digits
+    (np.float16(0.1), "0.0999755859"),
+    ([-0.0, np.inf, -np.inf, np.nan], "[-0 inf -inf nan]"),
+    ([True, False], "[1 0]"), (True, "1"),
+    (list(range(12)), "[0 1 2 ... 9 10 11]"), (list(range(6)), "[0 1 2 3 4 5]"),
+    (np.arange(24).reshape(2, 3, 4), "[[[0 1 2 3]\n  [4 5 6 7]\n  [8 9 10 11]]\n\n [[12 13 14 15]\n  [16 17 18 19]\n"
+                                     "  [20 21 22 23]]]"),
+    (np.arange(16).reshape(8, 2), "[[0 1]\n [2 3]\n [4 5]\n ...\n [10 11]\n [12 13]\n [14 15]]"),
+    (np.zeros((2, 0)), "[\n ...]"), (np.zeros((0,)), "[]"),
+    (["a\nb", 'q"x', "é"], '["a\\nb" "q\\"x" "é"]'), ("hi", "hi"),
+]
+
+
+@pytest.mark.parametrize("value, text", WRITTEN, ids=[repr(t) for _, t in WRITTEN])
+def test_tf_print_and_strings_format_write_values_as_tensorflow(value, text, capsys):
+    x = tf.constant(value)
+    tf.print(x, output_stream=sys.stdout)
+    tf.function(lambda x: tf.print(x, output_stream=sys.stdout))(x)
+    assert capsys.readouterr().out == f"{text}\n{text}\n"
+    formatted = text if x.dtype != tf.string or x.shape.rank else f'"{text}"'
+    assert tf.strings.format("{}", x).numpy().decode() == formatted

@@ -81,7 +81,7 @@ def test_join_broadcasts_and_reduce_join_joins_along_axes():
 
 def test_format_prints_values_as_tf_print_does():
     for got in _run_both(lambda x, s: tf.strings.format("x={} s={}", [x, s]), tf.range(10), tf.constant("hi")):
-        assert got.numpy() == b"x=[0 1 2 ... 7 8 9] s=hi" and got.shape == ()
+        assert got.numpy() == b"x=[0 1 2 ... 7 8 9] s=\"hi\"" and got.shape == ()
     assert tf.strings.format("{}", tf.constant(2.5)).numpy() == b"2.5"
     with pytest.raises(InvalidArgumentError, match="2 placeholders"):
         tf.strings.format("{} {}", [tf.constant(1)])

@@ -3,6 +3,8 @@ import numpy as np
 import pytest
 
 import runtime as tf
+from autograph.errors import StagingError
+from runtime.control_flow import ControlFlowError
 
 
 def test_python_values_get_tensorflow_default_dtypes():
@@ -56,3 +58,37 @@ def test_executing_eagerly():
     seen = []
     tf.function(lambda x: seen.append(tf.executing_eagerly()) or x)(tf.constant(1))
     assert seen == [False]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: tf.constant(1e300), lambda: tf.constant([[1.0, 1e39]]), lambda: tf.convert_to_tensor(1e300),
+    lambda: tf.Variable(1e300), lambda: tf.fill([2], 1e300), lambda: tf.cast(1e300, tf.float32),
+])
+def test_a_python_float_past_float32s_range_is_refused_where_float32_is_only_the_default(make):
+    with pytest.raises(ValueError, match="out of float32's range .* pass dtype=float64"):
+        make()   # TensorFlow refuses these too; inf would be a number the program never computed
+
+
+def test_a_python_float_past_float32s_range_is_inf_where_float32_is_asked_for():
+    assert np.isinf(tf.constant(1e300, tf.float32).numpy())          # as TensorFlow's, and no NumPy warning
+    assert np.isinf((tf.constant([1.0]) * 1e300).numpy()).all()
+    assert tf.constant(1e300, tf.float64).numpy() == 1e300
+    assert np.isinf(tf.constant([1.0, np.inf]).numpy()[1])           # an inf written as one stays
+
+
+def test_a_python_float_a_staged_branch_or_loop_cannot_carry_is_refused_at_the_users_line():
+    def loop(n):
+        s = 1e300
+        for _ in tf.range(n):
+            s = s / 10.0
+        return s
+
+    def branch(x):
+        s = 1e300 if x > 0 else x   # the other branch's float32 can't hold it: not taken as the dtype
+        return s
+
+    with pytest.raises(StagingError, match=r"'s' starts as the Python float 1e\+300 .*float64"):
+        tf.function(loop)(tf.constant(3))
+    with pytest.raises(ControlFlowError, match=r"1e\+300 in true_fn.*out of float32's range, the dtype of the other"):
+        tf.function(branch)(tf.constant(1.0))
+    assert tf.function(branch)(tf.constant(1.0, tf.float64)).numpy() == 1e300

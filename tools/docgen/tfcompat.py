@@ -52,6 +52,12 @@ EXISTS = [
         x = tf.range(10)
         tf.print([x[:2], {"n": x[9]}], x, output_stream=sys.stdout)
         """),
+    Entry("`tf.print` and `tf.strings.format` write numbers as TensorFlow's C++ does", """
+        tf.print(tf.constant([1.5, 2.0]), tf.constant(1 / 3), tf.constant([True, False]), output_stream=sys.stdout)
+        print(tf.strings.format("{} {}", (tf.constant([[1, 2], [3, 4]]), tf.constant("hi"))).numpy())
+        """, "floats in the fewest of 6 or 9 significant digits that read back as the same float32 (15 or 17 "
+        "for float64), bools as 1 and 0, strings quoted in a tensor of them and by `format`; NumPy's "
+        "layout, such as `[1.5 2. ]`, is not used."),
     Entry("A Variable created on a function's first call (seed 001)", """
         class MyModule(tf.Module):
             def __init__(self):
