@@ -42,7 +42,7 @@ from runtime.scopes import device, init_scope, name_scope
 # graph mode
 from runtime import config
 from runtime.control_flow import cond, while_loop
-from runtime.functional_ops import foldl, foldr, map_fn, scan, switch_case
+from runtime.functional_ops import case, foldl, foldr, map_fn, scan, switch_case
 from runtime.function import ConcreteFunction, Function, TensorSpec, function
 from runtime.graph import Graph
 from runtime.tensor_array import TensorArray

@@ -263,17 +263,23 @@ def _pack_outputs(structure, outs, kept: list) -> object:
 # --- while_loop --------------------------------------------------------------------
 
 def while_loop(cond: Callable, body: Callable, loop_vars, maximum_iterations=None, shape_invariants=None,
-               parallel_iterations: int = 10, name: Optional[str] = None, *, relax_shapes: bool = False,
-               names: Optional[Sequence[str]] = None):
+               parallel_iterations: int = 10, name: Optional[str] = None, *, back_prop: bool = True,
+               swap_memory: bool = False, relax_shapes: bool = False, names: Optional[Sequence[str]] = None):
     """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; one `While` op when tracing.
 
     A loop variable must keep its shape unless `shape_invariants` says which dimensions may change. With
     `relax_shapes=True` (beyond TensorFlow; autograph's loops pass it) a variable without an invariant whose
     shape changes in one iteration is carried with the dimensions that changed unknown instead. `names` (also
     beyond TensorFlow): the loop variables' names for messages and graph labels; by default the body's
-    parameter names."""
+    parameter names. As TensorFlow's, `back_prop=False` stops gradients through the outputs, and
+    `parallel_iterations` and `swap_memory` change nothing here (the executor runs iterations one by one)."""
     if not callable(cond) or not callable(body):
         raise TypeError("while_loop needs callables: while_loop(cond, body, loop_vars).")
+    if not back_prop:
+        out = while_loop(cond, body, loop_vars, maximum_iterations, shape_invariants, name=name,
+                         relax_shapes=relax_shapes, names=names)
+        from runtime.ops.array_ops import stop_gradient   # import cycle: the ops import this module
+        return nest.map_structure(lambda t: stop_gradient(t) if isinstance(t, Tensor) else t, out)
     single = not isinstance(loop_vars, (tuple, list))
     state = [loop_vars] if single else list(loop_vars)
     graph = current_graph()

@@ -151,3 +151,33 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
         key, fn = pairs[k]
         return cond(math_ops.equal(index, math_ops.cast(key, index.dtype)), fn, lambda: chain(k + 1))
     return chain(0)
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """The result of the function of the first pair whose predicate (a scalar bool tensor) is true, else of
+    `default`. With no `default` the last pair's function is the default, and its predicate must hold then; with
+    `exclusive` at most one predicate may hold. Either failing is an InvalidArgumentError when it runs."""
+    from runtime.debugging import assert_greater, assert_less_equal   # import cycle: debugging imports the ops
+
+    if isinstance(pred_fn_pairs, dict):
+        raise TypeError("case: pred_fn_pairs must be a list of (predicate, function) pairs; a dict can't hold "
+                        "tensors as keys (TensorFlow 2 refuses it too).")
+    pairs = list(pred_fn_pairs)
+    if not pairs or not all(isinstance(p, (tuple, list)) and len(p) == 2 and callable(p[1]) for p in pairs):
+        raise TypeError("case: pred_fn_pairs must be a non-empty list of (predicate, function) pairs.")
+    preds = [convert_to_tensor(p) for p, _ in pairs]
+    if any(p.dtype is not dtypes.bool or p.shape.rank not in (0, None) for p in preds):
+        raise TypeError("case: each predicate must be a scalar bool tensor.")
+    holding = math_ops.reduce_sum(math_ops.cast(array_ops.stack(preds), dtypes.int32))
+    if exclusive:
+        assert_less_equal(holding, 1, message="case: exclusive=True, but more than one predicate is true")
+    if default is None:
+        assert_greater(holding, 0, message="case: no predicate is true and there is no default")
+        *pairs, (_, default) = pairs
+
+    def chain(k: int):
+        if k == len(pairs):
+            return default()
+        pred, fn = pairs[k]
+        return cond(pred, fn, lambda: chain(k + 1))
+    return chain(0)

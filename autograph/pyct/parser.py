@@ -219,6 +219,9 @@ def _find_lambda(tree, fn, filename: str) -> gast.Lambda:
         positions = [(line, col) for line, end_line, col, end_col in code.co_positions()
                      if line is not None and col is not None and (end_line, end_col) != (line, col)]
         candidates = [n for n in candidates if positions and _contains(n.body, positions)] or candidates
+        # a lambda inside another of the same parameters (`lambda: f(lambda: x)`): its code's positions are
+        # inside both, and it is the innermost
+        candidates = [n for n in candidates if not any(m is not n and _inside(m, n) for m in candidates)]
     if len(candidates) != 1:
         raise ConversionError(
             f"cannot tell which of {len(candidates)} lambdas on this line is the one to convert; put it on a "
@@ -231,6 +234,11 @@ def _contains(node, positions) -> bool:
     end = (node.end_lineno or node.lineno, node.end_col_offset or 10**9)
     return all(start <= pos < end or pos[0] > end[0] for pos in positions[-1:]) and any(
         start <= pos <= end for pos in positions)
+
+
+def _inside(inner, outer) -> bool:
+    return ((outer.lineno, outer.col_offset) <= (inner.lineno, inner.col_offset) and
+            (inner.end_lineno, inner.end_col_offset) <= (outer.end_lineno, outer.end_col_offset))
 
 
 def _lambda_to_def(node: gast.Lambda) -> gast.FunctionDef:

@@ -52,3 +52,40 @@ def test_switch_case_picks_the_branch_or_the_default(traced):
     assert [int(v) for v in run(tf.constant(1))] == [20, -1]
     assert [int(v) for v in run(tf.constant(3))] == [20, 2]      # out of range: the last branch when no default
     assert [int(v) for v in run(tf.constant(0))] == [10, 1]
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_case_takes_the_first_true_predicate_then_the_default(traced):
+    def run(x):
+        return (tf.case([(x > 5, lambda: tf.constant(1)), (x > 2, lambda: tf.constant(2))], default=lambda: tf.constant(3)),
+                tf.case([(x > 5, lambda: tf.constant(1)), (x > 0, lambda: tf.constant(2))]))
+    run = tf.function(run) if traced else run
+    assert [int(v) for v in run(tf.constant(9))] == [1, 1]      # both true: the first
+    assert [int(v) for v in run(tf.constant(3))] == [2, 2]
+    assert int(run(tf.constant(1))[0]) == 3
+    with pytest.raises(tf.errors.InvalidArgumentError, match="no predicate is true and there is no default"):
+        run(tf.constant(-1))    # the last pair's function is no default for nothing true, as TensorFlow's
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_case_exclusive_refuses_two_true_predicates(traced):
+    def run(x):
+        return tf.case([(x > 1, lambda: tf.constant(1)), (x > 2, lambda: tf.constant(2))], default=lambda: tf.constant(3),
+                       exclusive=True)
+    run = tf.function(run) if traced else run
+    assert int(run(tf.constant(2))) == 1 and int(run(tf.constant(0))) == 3
+    with pytest.raises(tf.errors.InvalidArgumentError, match="exclusive=True, but more than one predicate is true"):
+        run(tf.constant(3))
+    with pytest.raises(TypeError, match="a dict can't hold tensors"):
+        tf.case({True: lambda: 1})
+
+
+def test_while_loop_takes_tensorflows_back_prop_swap_memory_and_parallel_iterations():
+    x = tf.constant(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        kept = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * x), (0, x))[1]
+        stopped = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * x), (0, x), back_prop=False,
+                                swap_memory=True, parallel_iterations=1)[1]
+    assert float(kept) == float(stopped) == 16.0
+    assert float(tape.gradient(kept, x)) == 32.0 and tape.gradient(stopped, x) is None

@@ -250,6 +250,18 @@ def test_parser_tells_apart_two_lambdas_with_the_same_arguments_on_one_line():
         assert isinstance(getattr(ret, "value", ret).op, op)
 
 
+def test_parser_tells_a_lambda_from_one_inside_it_with_the_same_arguments():
+    """`lambda: f(lambda: 7)`: the inner one's code positions are inside both lambdas; the innermost is it (it was
+    a ConversionError, as for `tf.function(lambda: tf.while_loop(...))` inside another lambda)."""
+    made = []
+    outer = lambda: made.append(lambda: 7) or 8  # noqa: E731
+    outer()
+    for fn, expression in ((made[0], gast.Constant), (outer, gast.BoolOp)):
+        body = parser.parse_function(fn).node.body
+        (ret,) = body if isinstance(body, list) else [body]
+        assert isinstance(getattr(ret, "value", ret), expression)
+
+
 def test_a_hoisted_operand_function_neither_ends_liveness_nor_defines_what_its_walrus_assigns():
     """`def and_operand(): nonlocal x; return (x := 4) > 4` runs its `:=` only if `and` calls it (fuzz seed
     53794: `x` read after the loop was taken as assigned by the def, and the `if` around it did not carry it)."""
