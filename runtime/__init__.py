@@ -4,10 +4,17 @@ Eager tensors and ops (`constant`, `add`, `matmul`, ...), `Variable`,
 `function` for tracing Python into graphs, functional control flow (`cond`,
 `while_loop`), and an executor that runs graphs as generated Python.
 """
+import warnings
+
 from runtime import dtypes, errors
 from runtime.dtypes import (DType, as_dtype, bool, complex64, complex128, float16, float32, float64, int8,  # noqa: A004
                             int16, int32, int64, string, uint8)
 from runtime.shape import TensorShape
+
+# NumPy's floating-point warnings from the kernels (1 / 0, log(0), an overflow): TensorFlow's ops give inf and
+# NaN without a word, and the warning would name a line of this package (or of a graph's generated code)
+warnings.filterwarnings("ignore", r"(overflow|divide by zero|invalid value|underflow) encountered in",
+                        RuntimeWarning, r"runtime(\.|$)")
 from runtime.tensor import Tensor, constant, convert_to_tensor
 from runtime import ops
 from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, identity, one_hot, ones, ones_like,

@@ -278,8 +278,8 @@ def while_loop(cond: Callable, body: Callable, loop_vars, maximum_iterations=Non
     if not back_prop:
         out = while_loop(cond, body, loop_vars, maximum_iterations, shape_invariants, name=name,
                          relax_shapes=relax_shapes, names=names)
-        from runtime.ops.array_ops import stop_gradient   # import cycle: the ops import this module
-        return nest.map_structure(lambda t: stop_gradient(t) if isinstance(t, Tensor) else t, out)
+        stop = registry.OPS["StopGradient"]   # array_ops imports this module
+        return nest.map_structure(lambda t: registry.apply(stop, t) if isinstance(t, Tensor) else t, out)
     single = not isinstance(loop_vars, (tuple, list))
     state = [loop_vars] if single else list(loop_vars)
     graph = current_graph()

@@ -122,7 +122,7 @@ def compile_graph(graph: FuncGraph, outputs: list, name: str = "graph_fn") -> Ex
     source = "\n".join(lines) + "\n"
     filename = f"<runtime executor {fn_name} #{next(_ids)}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = dict(gen.namespace)
+    namespace = {**gen.namespace, "__name__": "runtime.executor.generated"}   # its warnings are the package's
     exec(compile(source, filename, "exec"), namespace)  # the only code we compile is our own
     ops_by_line = {index + 2: op for index, op in gen.line_ops.items()}  # body starts on line 2
     return Executable(namespace[fn_name], source, filename, ops_by_line)

@@ -240,6 +240,16 @@ def _broadcast_like(value, like, axes):
     return jnp.broadcast_to(value, jnp.shape(like))
 
 
+def _arg(find: Callable, nan_as) -> Callable:
+    """ArgMax or ArgMin passing over NaNs, as the executor's (runtime/ops/math_ops.py `_nan_as`)."""
+    def rule(x, axis, output_type):
+        x = materialised(x)
+        if jnp.issubdtype(x.dtype, jnp.floating):
+            x = jnp.where(jnp.isnan(x), nan_as, x)
+        return find(x, axis=axis).astype(jax_dtype(output_type))
+    return rule
+
+
 def _linspace(start, stop, num, axis):
     return jnp.linspace(start, stop, num, axis=axis).astype(jnp.result_type(start))
 
@@ -282,8 +292,7 @@ LOWERINGS: dict[str, Callable] = {
     "Prod": lambda x, axis=None, keepdims=False: jnp.prod(materialised(x), axis=_axis(axis), keepdims=keepdims),
     "Any": lambda x, axis=None, keepdims=False: jnp.any(x, axis=_axis(axis), keepdims=keepdims),
     "All": lambda x, axis=None, keepdims=False: jnp.all(x, axis=_axis(axis), keepdims=keepdims),
-    "ArgMax": lambda x, axis, output_type: jnp.argmax(x, axis=axis).astype(jax_dtype(output_type)),
-    "ArgMin": lambda x, axis, output_type: jnp.argmin(x, axis=axis).astype(jax_dtype(output_type)),
+    "ArgMax": _arg(jnp.argmax, -jnp.inf), "ArgMin": _arg(jnp.argmin, jnp.inf),
     "Cumsum": _cumsum,
     "Shape": _shape,
     "Size": lambda x, out_type: jnp.asarray(jnp.size(materialised(x)), jax_dtype(out_type)),

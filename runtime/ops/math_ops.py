@@ -47,6 +47,10 @@ def check_dtype(op_name: str, dtype: dtypes.DType) -> None:
         raise DTypeNotAllowedError(
             f"{op_name} is not defined on string tensors (TensorFlow has no {op_name} kernel for strings; only + "
             "joins them). Use the runtime.strings functions, or runtime.strings.to_number first.", op_name)
+    if dtype.is_unsigned and op_name in ("Neg", "Pow"):
+        raise DTypeNotAllowedError(
+            f"{op_name} is not defined on {dtype.name} tensors (TensorFlow has no such kernel; NumPy's would wrap "
+            f"around). Cast first: runtime.cast(x, runtime.int32).", op_name)
     if dtype.is_complex and op_name in _ORDERED:
         raise DTypeNotAllowedError(
             f"{op_name} is not defined on complex tensors: complex numbers are not ordered (TensorFlow rejects "
@@ -487,13 +491,21 @@ def _arg_infer(x, axis, output_type) -> Spec:
 def _argmax(x, axis, output_type):
     if x.shape[axis] == 0:
         raise InvalidArgumentError(f"ArgMax: reduction dimension {axis} is empty.", "ArgMax")
-    return np.asarray(np.argmax(x, axis=axis)).astype(output_type.as_numpy_dtype)
+    return np.asarray(np.argmax(_nan_as(x, -np.inf), axis=axis)).astype(output_type.as_numpy_dtype)
 
 
 def _argmin(x, axis, output_type):
     if x.shape[axis] == 0:
         raise InvalidArgumentError(f"ArgMin: reduction dimension {axis} is empty.", "ArgMin")
-    return np.asarray(np.argmin(x, axis=axis)).astype(output_type.as_numpy_dtype)
+    return np.asarray(np.argmin(_nan_as(x, np.inf), axis=axis)).astype(output_type.as_numpy_dtype)
+
+
+def _nan_as(x, value):
+    """`x` with NaNs as `value`: TensorFlow's argmax and argmin pass over NaNs (the first item when all are),
+    where NumPy's pick the first NaN."""
+    if x.dtype.kind != "f" or not np.isnan(x).any():
+        return x
+    return np.where(np.isnan(x), value, x)
 
 
 ARGMAX = defop("ArgMax", _argmax, _arg_infer)

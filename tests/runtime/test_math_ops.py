@@ -1,4 +1,8 @@
 """Math ops against NumPy, with TensorFlow's dtype rules; property tests for broadcasting."""
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -225,3 +229,40 @@ def test_empty_lists_convert_to_any_dtype():
     assert tf.function(lambda: tf.constant([], dtype=tf.int32))().dtype is tf.int32
     with pytest.raises(TypeError, match="does not convert exactly"):
         tf.constant([1.5], dtype=tf.int32)
+
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize("values, largest, smallest", [
+    ([NAN, 1.0], 1, 1), ([1.0, NAN, 3.0], 2, 0), ([NAN, NAN], 0, 0), ([3.0, NAN, 1.0], 0, 2),
+    ([-np.inf, NAN], 0, 0), ([NAN, -np.inf], 0, 1),
+])
+@pytest.mark.parametrize("jit", [None, False, True])
+def test_argmax_and_argmin_pass_over_nans_as_tensorflows(values, largest, smallest, jit):
+    """TensorFlow 2.21's answers (NumPy's and JAX's pick the first NaN)."""
+    run = (lambda x: (tf.argmax(x), tf.argmin(x))) if jit is None else tf.function(
+        lambda x: (tf.argmax(x), tf.argmin(x)), jit_compile=jit)
+    assert [int(v) for v in run(tf.constant(values))] == [largest, smallest]
+
+
+def test_negating_or_raising_an_unsigned_tensor_is_refused_as_tensorflow_does():
+    u = tf.constant([7, 200], tf.uint8)
+    for make in (lambda: -u, lambda: tf.negative(u), lambda: u ** u):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="not defined on uint8"):
+            make()   # NumPy's would wrap around: -7 is 249
+
+
+def test_kernels_give_inf_and_nan_without_numpys_warnings():
+    """As TensorFlow's ops; the user's own NumPy warnings stay (`-W always` shows every warning not filtered)."""
+    program = ("import numpy as np, runtime as tf\n"
+               "x = tf.constant([0.0, -1.0])\n"
+               "print(1.0 / x, tf.math.log(x), tf.sqrt(x), x ** -1.0, tf.math.floormod(x, 0.0))\n"
+               "print(tf.function(lambda x: (1.0 / x, tf.math.log(x)))(x))\n"
+               "np.float32(1) / np.float32(0)\n")
+    done = subprocess.run([sys.executable, "-W", "always", "-c", program], capture_output=True, text=True,
+                          cwd=Path(__file__).parents[2], timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "inf" in done.stdout and "nan" in done.stdout
+    warned = [line for line in done.stderr.splitlines() if "encountered in" in line]
+    assert len(warned) == 1 and "<string>:5" in warned[0], done.stderr   # the user's own line only
