@@ -12,5 +12,5 @@ from runtime.ops.sort_ops import top_k  # noqa: F401,E402
 from runtime.ops.complex_ops import angle, complex, conj, imag, real  # noqa: F401,E402,A004
 from runtime.ops.composites import (add_n, count_nonzero, cosh, divide_no_nan, is_finite, is_inf, is_nan,  # noqa: F401,E402
                                     l2_normalize, log_sigmoid, reduce_euclidean_norm, reduce_std, reduce_variance,
-                                    sinh, softsign, squared_difference, tan)
+                                    rint, sinh, softsign, squared_difference, tan, unsorted_segment_sum, xdivy, xlogy)
 from runtime.ops.nn_ops import log_softmax, softmax  # noqa: F401,E402

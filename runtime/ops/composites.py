@@ -16,7 +16,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops import array_ops, extra_math, math_ops, nn_ops
+from runtime.ops import array_ops, extra_math, math_ops, nd_ops, nn_ops
 from runtime.ops.math_ops import _float_only
 from runtime.shape import TensorShape
 from runtime.tensor import convert_to_tensor
@@ -109,6 +109,52 @@ def divide_no_nan(x, y, name=None):
     zero = math_ops.equal(y, _zero(y))
     safe = array_ops.where(zero, array_ops.ones_like(y), y)
     return array_ops.where(zero, array_ops.zeros_like(x * y), math_ops.divide(x, safe), name=name)
+
+
+def xlogy(x, y, name=None):
+    """x * log(y), and 0 where x is 0 (even where y is 0; its gradients too, as TensorFlow's)."""
+    return _zero_where_x_is(x, y, lambda x, y: math_ops.multiply(x, math_ops.log(y)), "xlogy", name)
+
+
+def xdivy(x, y, name=None):
+    """x / y, and 0 where x is 0 (even where y is 0; its gradients too, as TensorFlow's)."""
+    return _zero_where_x_is(x, y, math_ops.divide, "xdivy", name)
+
+
+def _zero_where_x_is(x, y, fn, what: str, name):
+    x = _float(what, x)
+    y = convert_to_tensor(y, dtype_hint=x.dtype)
+    zero = math_ops.equal(x, _zero(x))
+    safe = array_ops.where(zero, array_ops.ones_like(y), y)   # no 0 * log(0) in the path not taken: no NaN gradient
+    return array_ops.where(zero, array_ops.zeros_like(x * y), fn(x, safe), name=name)
+
+
+def rint(x, name=None):
+    """The nearest integer, halves to even (as `round`)."""
+    return math_ops.round(_float("rint", x), name=name)
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """Sums of `data`'s rows (or items) by segment: row i goes to segment `segment_ids[i]`; a negative id drops
+    it, and an id from `num_segments` on is an InvalidArgumentError. `num_segments` must be known when traced."""
+    from runtime.debugging import assert_less   # import cycle: debugging imports the ops
+
+    data = convert_to_tensor(data)
+    ids = convert_to_tensor(segment_ids)
+    count = get_static_value(num_segments)
+    if count is None or np.ndim(count) != 0:
+        raise InvalidArgumentError("unsorted_segment_sum: num_segments must be a scalar known when the function is "
+                                   "traced (a Python int or a constant).", "UnsortedSegmentSum")
+    if ids.shape.rank is None or data.shape.rank is None or data.shape[:ids.shape.rank] != ids.shape:
+        raise InvalidArgumentError(f"unsorted_segment_sum: segment_ids' shape {ids.shape} must be the start of "
+                                   f"data's shape {data.shape}.", "UnsortedSegmentSum")
+    count = int(count)
+    assert_less(ids, math_ops.cast(count, ids.dtype), message=f"unsorted_segment_sum: a segment id is not below "
+                f"num_segments={count}")
+    dropped = math_ops.less(ids, math_ops.cast(0, ids.dtype))   # summed into one more segment, cut off
+    ids = array_ops.where(dropped, array_ops.fill(array_ops.shape(ids), math_ops.cast(count, ids.dtype)), ids)
+    summed = nd_ops.scatter_nd(array_ops.expand_dims(ids, -1), data, [count + 1, *data.shape.as_list()[ids.shape.rank:]])
+    return array_ops.identity(summed[:count], name=name)
 
 
 def tan(x, name=None):

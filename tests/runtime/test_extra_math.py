@@ -78,3 +78,40 @@ def test_clip_by_global_norm():
     np.testing.assert_allclose(unchanged.numpy(), a)
     (forced,), used = tf.clip_by_global_norm([a], 1.0, use_norm=6.0)
     assert used.numpy() == 6.0 and forced.numpy()[0] == pytest.approx(0.5)
+
+
+def _value_and_gradients(fn, *args):
+    args = [tf.constant(a) for a in args]
+    with tf.GradientTape() as tape:
+        for a in args:
+            tape.watch(a)
+        y = fn(*args)
+    return y.numpy(), [g.numpy() for g in tape.gradient(y, args)]
+
+
+# expected values and gradients: TensorFlow 2.21's
+@pytest.mark.parametrize("fn, value, gradients", [
+    (tf.math.xlogy, [0, 0, 2 * math.log(0.5), -np.inf], [[0, 0, math.log(0.5), -np.inf], [0, 0, 4, np.inf]]),
+    (tf.math.xdivy, [0, 0, 4, np.inf], [[0, 0, 2, np.inf], [0, 0, -8, -np.inf]]),
+])
+def test_xlogy_and_xdivy_are_zero_where_x_is_with_zero_gradients(fn, value, gradients):
+    got, grads = _value_and_gradients(fn, [0.0, 0.0, 2.0, 3.0], [0.0, 2.0, 0.5, 0.0])
+    np.testing.assert_allclose(got, value, rtol=1e-6)
+    for g, expected in zip(grads, gradients):
+        np.testing.assert_allclose(g, expected, rtol=1e-6)   # no NaN from 0 * log(0) in the path not taken
+
+
+def test_rint_rounds_halves_to_even():
+    np.testing.assert_array_equal(tf.math.rint(tf.constant([0.5, 1.5, -2.5, 2.7])).numpy(), [0, 2, -2, 3])
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_unsorted_segment_sum_drops_negative_ids_and_refuses_ids_past_the_count(traced):
+    run = tf.function(tf.math.unsorted_segment_sum) if traced else tf.math.unsorted_segment_sum
+    value, (grad,) = _value_and_gradients(lambda d: run(d, tf.constant([0, 2, -1, 0]), 3), [1.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(value, [5, 0, 2])
+    np.testing.assert_array_equal(grad, [1, 1, 0, 1])
+    rows = run(tf.constant([[1, 2], [3, 4]]), tf.constant([1, 1]), 2)
+    np.testing.assert_array_equal(rows.numpy(), [[0, 0], [4, 6]])
+    with pytest.raises(InvalidArgumentError, match="not below num_segments=2"):
+        run(tf.constant([1, 2]), tf.constant([0, 2]), 2)   # one past: not summed into the dropped ids' segment
