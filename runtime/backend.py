@@ -9,7 +9,7 @@ from __future__ import annotations
 import weakref
 
 from autograph import backends
-from autograph.backends import staging
+from autograph.backends import iteration, staging
 from autograph.errors import StagingError, at_user_line
 
 from runtime import control_flow, dtypes, errors
@@ -307,13 +307,13 @@ def _static_length(tensor):
     return None if dims is None else dims[0]
 
 
-class StagedEnumerate(staging.StagedEnumerate):
+class StagedEnumerate(iteration.StagedEnumerate):
     """`enumerate(t, start)` over a symbolic tensor (or a staged zip), iterated by `_for_loop`."""
 
     rows, length = staticmethod(_iterable_tensor), staticmethod(_static_length)
 
 
-class StagedZip(staging.StagedZip):
+class StagedZip(iteration.StagedZip):
     """`zip(a, b, ...)` with a symbolic tensor among them, iterated by `_for_loop` (shortest length); with
     `strict=True`, lengths the graph's shapes know are checked as Python checks them."""
 
@@ -323,7 +323,7 @@ class StagedZip(staging.StagedZip):
 def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
     """Iterate over the first axis of a tensor (or of the tensors of an enumerate/zip) with a staged
     while loop over an index."""
-    tensors, item_of = staging.rows_and_item(iterable, _iterable_tensor)
+    tensors, item_of = iteration.rows_and_item(iterable, _iterable_tensor)
     n = array_ops.shape(tensors[0])[0]
     for other in tensors[1:]:
         n = math_ops.minimum(n, array_ops.shape(other)[0])
