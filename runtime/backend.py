@@ -9,7 +9,7 @@ from __future__ import annotations
 import weakref
 
 from autograph import backends
-from autograph.backends import staging
+from autograph.backends import iteration, primitives, staging
 from autograph.errors import StagingError, at_user_line
 
 from runtime import control_flow, dtypes, errors
@@ -310,13 +310,13 @@ def _static_length(tensor):
     return None if dims is None else dims[0]
 
 
-class StagedEnumerate(staging.StagedEnumerate):
+class StagedEnumerate(iteration.StagedEnumerate):
     """`enumerate(t, start)` over a symbolic tensor (or a staged zip), iterated by `_for_loop`."""
 
     rows, length = staticmethod(_iterable_tensor), staticmethod(_static_length)
 
 
-class StagedZip(staging.StagedZip):
+class StagedZip(iteration.StagedZip):
     """`zip(a, b, ...)` with a symbolic tensor among them, iterated by `_for_loop` (shortest length); with
     `strict=True`, lengths the graph's shapes know are checked as Python checks them."""
 
@@ -326,30 +326,22 @@ class StagedZip(staging.StagedZip):
 def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
     """Iterate over the first axis of a tensor (or of the tensors of an enumerate/zip) with a staged
     while loop over an index."""
-    tensors, item_of = staging.rows_and_item(iterable, _iterable_tensor)
-    n = array_ops.shape(tensors[0])[0]
-    for other in tensors[1:]:
-        n = math_ops.minimum(n, array_ops.shape(other)[0])
-
-    def item(i):
-        return item_of(i, tuple(_row(t, i) for t in tensors))
-
-    def test(i, *s):
-        in_range = i < n
-        if extra_test is None:
-            return in_range
-        return control_flow.cond(in_range, lambda: _bool(extra_test(*s)), lambda: constant(False))
-
-    def step(i, *s):
-        return (i + 1, *body(item(i), *s))
-    state = _define_loop_state(lambda s: body(item(constant(0)), *s), loop, extra_test)
+    walk = iteration.index_walk(iterable, _PRIMITIVES, _iterable_tensor)
+    state = _define_loop_state(lambda s: body(walk.item(constant(0)), *s), loop, extra_test)
 
     invariants = _per_variable(opts.get("shape_invariants"), state)
-    out = control_flow.while_loop(test, step, (constant(0), *state),
+    out = control_flow.while_loop(iteration.index_test(walk, extra_test, _PRIMITIVES),
+                                  iteration.index_body(walk, body), (constant(0), *state),
                                   maximum_iterations=opts.get("maximum_iterations"),
                                   shape_invariants=None if invariants is None else [None, *invariants],
                                   relax_shapes=True, names=("iteration_", *loop.names))
     return tuple(out[1:])
+
+
+# what iteration.index_walk needs of a `for` over tensors' rows: the index loop's length is a tensor
+_PRIMITIVES = primitives.Primitives(
+    minimum=math_ops.minimum, length=lambda t: array_ops.shape(t)[0], row=lambda t, i: _row(t, i),
+    and_then=lambda ok, rest: control_flow.cond(ok, lambda: _bool(rest()), lambda: constant(False)))
 
 
 def _range(*args):

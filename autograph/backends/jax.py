@@ -48,7 +48,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from autograph import backends
-from autograph.backends import jax_lists, jax_scan, jax_state, staging
+from autograph.backends import iteration, jax_lists, jax_scan, jax_state, primitives, staging
 from autograph.backends.jax_state import RULES
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.variables import is_undefined
@@ -84,7 +84,7 @@ def _predicate(value, construct: str):
     empty; an enumerate or zip object, an iterator, always is)."""
     if isinstance(value, JaxRange):
         return _len(value) > 0
-    if isinstance(value, staging.StagedRows):
+    if isinstance(value, iteration.StagedRows):
         return jnp.asarray(True)
     x = jnp.asarray(value)
     if x.shape != ():
@@ -98,10 +98,10 @@ def _predicate(value, construct: str):
 
 # --- if ----------------------------------------------------------------------------------------------
 
-def _cond(pred, true_fn, false_fn, names=()):
+def _cond(pred, true_fn, false_fn, names=(), construct: str = "this `if`"):
     """`if` on a traced value: `lax.cond` (staging.cond works out which values are static and each carried
     one's dtype)."""
-    return staging.cond(RULES, _lax_cond, _predicate(pred, "this `if`"), true_fn, false_fn, names)
+    return staging.cond(RULES, _lax_cond, _predicate(pred, construct), true_fn, false_fn, names, construct)
 
 
 def _lax_cond(pred, true_run, false_run):
@@ -173,7 +173,7 @@ def _returns_defined(state: backends.LoopState, body: Callable, items: tuple = (
 
 # --- for ---------------------------------------------------------------------------------------------
 
-class JaxRange(staging.StagedRange):
+class JaxRange(iteration.StagedRange):
     """`range(start, stop, step)` with a traced bound, iterated by the backend's `for_loop`."""
 
     bound_kind = "traced"
@@ -193,7 +193,7 @@ def _sequence(value, what: str = "iteration"):
             f"{what}() over a range() with a traced bound: its length is known only when the program runs, and "
             "jax.jit needs the lengths of the arrays a loop walks together. Loop over the range and index the "
             "other sequences, or give the range a static bound."))
-    if isinstance(value, staging.StagedRows):
+    if isinstance(value, iteration.StagedRows):
         raise StagingError(at_user_line(
             f"{what}() over an enumerate() or zip() of traced arrays: loop over one enumerate() or zip() of the "
             "arrays themselves (enumerate(zip(xs, ys)) is one)."))
@@ -203,7 +203,7 @@ def _sequence(value, what: str = "iteration"):
     return x
 
 
-class JaxEnumerate(staging.StagedEnumerate):
+class JaxEnumerate(iteration.StagedEnumerate):
     """`enumerate(array, start)` over a traced array, or `enumerate(range(...), start)` over a range with a traced
     bound (`range`: a `for` over it is the range's loop, counting)."""
 
@@ -231,7 +231,7 @@ class JaxEnumerate(staging.StagedEnumerate):
         return counted_body
 
 
-class JaxZip(staging.StagedZip):
+class JaxZip(iteration.StagedZip):
     """`zip(a, b, ...)` with a traced array among them (stops at the shortest)."""
 
     rows, length = staticmethod(_sequence), staticmethod(lambda a: a.shape[0])
@@ -251,7 +251,7 @@ def _for_loop(iterable, body, state, extra_test, opts):
     if isinstance(iterable, JaxRange):
         jax_lists.reject_unknown_length(state.values, state.names, "this `for` loop over a range with a traced bound")
         return _range_loop(iterable, body, state, extra_test, limit)
-    arrays, item = staging.rows_and_item(iterable, _sequence)
+    arrays, item = iteration.rows_and_item(iterable, _sequence)
     n = min(a.shape[0] for a in arrays)
     n = n if limit is None else min(n, int(limit))
     avals = (jax.ShapeDtypeStruct((), jnp.int32), tuple(jax.ShapeDtypeStruct(a.shape[1:], a.dtype) for a in arrays))
@@ -299,7 +299,7 @@ def _range_loop(r: JaxRange, body, state, extra_test, limit):
     n = _range_bound(r, jax_scan.static_bound(limit))
 
     def in_range(i):
-        return staging.before_stop(i, stop, r.step if isinstance(r.step, int) else step, jnp.where)
+        return iteration.before_stop(i, stop, r.step if isinstance(r.step, int) else step, jnp.where)
 
     def run(init, unpack, pack, shapes):
         def go_on(ok, carry):
@@ -343,43 +343,21 @@ def _range_bound(r: JaxRange, limit: Optional[int]) -> Optional[int]:
 def _len(value):
     if isinstance(value, jax_lists.JaxList):
         return len(value)
-    if isinstance(value, JaxRange):
-        start, stop, step = (jnp.asarray(b) for b in (value.start, value.stop, value.step))
-        return jnp.maximum(0, (stop - start + step - jnp.sign(step)) // step)
     if isinstance(value, JaxEnumerate) and value.range is not None:
         return _len(value.range)
-    if isinstance(value, staging.StagedRows):
-        return min(a.shape[0] for a in value.tensors)
+    return iteration.staged_len(value, PRIMITIVES, _array_len)
+
+
+def _array_len(value):
     if jnp.ndim(value) == 0:
         raise TypeError(at_user_line("len() of a 0-d array (a scalar) is undefined"))
     return jnp.shape(value)[0]
 
 
-def _logical_and(a, b_fn):
-    """`a and b` on a traced `a`: Python's value, `b` where `a` is true and `a` where it is not (on bools, the
-    logical and), through `_cond`'s rules for two values: `x and 5` is 5 or `x`, not a bool."""
-    return _cond(a, lambda: (b_fn(),), lambda: (a,))[0]
-
-
-def _logical_or(a, b_fn):
-    """`a or b` on a traced `a`: `a` where it is true, else `b`, as `_logical_and`."""
-    return _cond(a, lambda: (a,), lambda: (b_fn(),))[0]
-
-
-def _escape(text: str) -> str:
-    return text.replace("{", "{{").replace("}", "}}")
-
-
 def _print(*args, sep=" ", end="\n", file=None, flush=False):
     """`print` with a traced argument: `jax.debug.print`, which prints every time the function runs."""
-    parts, arrays = [], []
-    for arg in args:
-        if any(isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(arg)):  # arrays, tuples of them
-            parts.append("{}")
-            arrays.append(arg)
-        else:
-            parts.append(_escape(str(arg)))
-    fmt = _escape(" " if sep is None else sep).join(parts)
+    fmt, arrays = primitives.print_format(args, sep, lambda arg: any(   # arrays, and tuples of them
+        isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(arg)))
     if end in (None, "\n") and file is None:
         jax.debug.print(fmt, *arrays)
     else:
@@ -397,7 +375,7 @@ def _assert(condition, message_fn):
     from jax.experimental import checkify
 
     message = message_fn() if message_fn is not None else "Assertion failed"
-    fmt, args = ("{}", (message,)) if isinstance(message, jax.Array) else (_escape(str(message)), ())
+    fmt, args = ("{}", (message,)) if isinstance(message, jax.Array) else (primitives.escape(str(message)), ())
     checkify.check(_predicate(condition, "this `assert`"), fmt, *args)
 
 
@@ -415,6 +393,9 @@ _GRAPH_ERRORS = tuple(getattr(jax.errors, name) for name in (
     "ConcretizationTypeError", "TracerIntegerConversionError", "TracerArrayConversionError",
     "UnexpectedTracerError", "NonConcreteBooleanIndexError") if hasattr(jax.errors, name))
 
+PRIMITIVES = primitives.Primitives(cond=_cond, minimum=jnp.minimum, maximum=jnp.maximum, sign=jnp.sign,
+                                   index=jnp.asarray, length=lambda a: a.shape[0])
+
 BACKEND = backends.register_backend(backends.Backend(
     name="jax",
     staged_types=(jax.core.Tracer, JaxRange, JaxEnumerate, JaxZip),
@@ -431,8 +412,8 @@ BACKEND = backends.register_backend(backends.Backend(
     zip=JaxZip,
     int=lambda x: jnp.asarray(x).astype(int),
     float=lambda x: jnp.asarray(x).astype(float),
-    logical_and=_logical_and,
-    logical_or=_logical_or,
+    logical_and=functools.partial(primitives.logical_and, PRIMITIVES),
+    logical_or=functools.partial(primitives.logical_or, PRIMITIVES),
     logical_not=lambda x: jnp.logical_not(_predicate(x, "`not`")),
     print=_print,
     assert_=_assert,

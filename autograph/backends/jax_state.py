@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from autograph.backends import staging
+from autograph.backends import primitives, staging
 
 SCALARS = (bool, int, float, complex)
 _ARRAYS = (jax.Array, np.ndarray, np.generic)
@@ -75,20 +75,14 @@ def _lift(value, dtype):
     return jnp.asarray(value, dtype)
 
 
-def _takes(number, dtype) -> bool:
-    """Does the Python number keep its value as `dtype`? A bool does as any number (True is 1, as jnp.where
-    makes it); the others as staging.number_kept says."""
-    if number.__class__ is bool:
-        return True
-    kind = "b" if jnp.issubdtype(dtype, jnp.bool_) else "i" if jnp.issubdtype(dtype, jnp.integer) else \
+def _kind(dtype) -> str:
+    return "b" if jnp.issubdtype(dtype, jnp.bool_) else "i" if jnp.issubdtype(dtype, jnp.integer) else \
         "c" if jnp.issubdtype(dtype, jnp.complexfloating) else "f" if jnp.issubdtype(dtype, jnp.inexact) else "?"
-    info = jnp.iinfo(dtype) if kind == "i" else None
-    return staging.number_kept(number, kind, lambda n: _converted(n, dtype), info and (info.min, info.max))
 
 
-def _converted(number, dtype):
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        return np.asarray(number, dtype)
+# Does the Python number keep its value as `dtype`? A bool does as any number (True is 1, as jnp.where makes
+# it); the others as staging.number_kept says.
+_takes = staging.number_takes(_kind, lambda d: (jnp.iinfo(d).min, jnp.iinfo(d).max), staging.numpy_value)
 
 
 def _join(a, b):
@@ -179,13 +173,13 @@ def _weak_scalar(dtype):
 
 def zeros_like(value):
     """A placeholder for `value` on the paths that leave it undefined (a `return` inside a traced loop): zeros
-    of its shape and dtype, weakly typed if it is, so that it promotes as the value would; a Python number's
-    zero; any other Python value itself (it must then be the same on every path)."""
-    if isinstance(value, SCALARS):
-        return type(value)(0)
+    of an array's shape and dtype, weakly typed if it is, so that it promotes as the value would
+    (primitives.zeros_like: a Python number's zero, any other Python value itself)."""
+    return primitives.zeros_like(value, lambda v: isinstance(v, jax.ShapeDtypeStruct) or is_array_leaf(v), _zeros)
+
+
+def _zeros(value):
     if not isinstance(value, jax.ShapeDtypeStruct):
-        if not is_array_leaf(value):
-            return value
         value = abstract(value)
     if value.weak_type:
         weak = lax.full(value.shape, _weak_scalar(value.dtype))

@@ -29,6 +29,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
+import numpy as np
+
 from autograph.errors import StagingError, at_user_line, user_location
 
 STATIC = "static"
@@ -215,12 +217,34 @@ def _leaf_plan(rules: LeafRules, a, b, name: str, construct: str):
     return common
 
 
+def number_takes(kind: Callable, int_range: Callable, convert: Callable, bools_anywhere: bool = True) -> Callable:
+    """A `LeafRules.takes` from the framework's dtype kinds: `kind(dtype)` is "b" (bool), "i" (an integer dtype
+    holding `int_range(dtype)`, (min, max)), "f" (float), "c" (complex), "s" (string) or anything else, and
+    `convert(number, dtype)` is a number's value in that dtype (`numpy_value` for NumPy's dtypes). A bool takes
+    any dtype when `bools_anywhere` (True is 1, as the framework's `where` makes it), else only bool; a string
+    only a string dtype; an int, float or complex as `number_kept` says."""
+    def takes(number, dtype) -> bool:
+        k = kind(dtype)
+        if number.__class__ is bool:
+            return bools_anywhere or k == "b"
+        if isinstance(number, str):
+            return k == "s"
+        return number_kept(number, k, lambda n: convert(n, dtype), int_range(dtype) if k == "i" else None)
+    return takes
+
+
+def numpy_value(number, dtype):
+    """A Python number's value as NumPy's `dtype`: inf for a float the dtype can't hold, without NumPy's warning."""
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        return np.asarray(number, dtype)
+
+
 def number_kept(number, kind: str, convert: Callable, int_range: Optional[tuple] = None) -> bool:
-    """Does the Python int, float or complex `number` keep its value in a dtype of `kind` ("b" bool, "i" an
-    integer dtype holding `int_range`, (min, max); "f" float, "c" complex), `convert(number)` being its value
-    there (it may raise OverflowError)? An int must stay exact (2**24 + 1 isn't a float32), a float keep its
-    magnitude (`float_kept`), a complex needs a complex dtype. A framework's `takes` decides bools itself."""
-    if kind == "b":
+    """Does the Python int, float or complex `number` keep its value in a dtype of `kind` ("i" an integer dtype
+    holding `int_range`, (min, max); "f" float, "c" complex; no other kind holds it), `convert(number)` being
+    its value there (it may raise OverflowError)? An int must stay exact (2**24 + 1 isn't a float32), a float
+    keep its magnitude (`float_kept`), a complex needs a complex dtype. A framework's `takes` decides bools."""
+    if kind not in ("i", "f", "c"):
         return False
     if isinstance(number, int):
         if kind == "i":
@@ -327,6 +351,62 @@ def loop_plan(rules: LeafRules, leaves: Sequence) -> tuple:
     """A loop's first plan: each tensor's dtype, each Python number's own dtype, STATIC for other values."""
     return tuple(rules.dtype(v) if rules.is_tensor(v) else rules.number_dtype(v) if isinstance(v, rules.scalars)
                  else STATIC for v in leaves)
+
+
+_TYPING_STEPS = 3
+
+
+def typed_numbers(rules: LeafRules, leaves: Sequence, layout: Layout, step: Callable, values: tuple,
+                  widen: Optional[Callable] = None, steps: int = _TYPING_STEPS, within: Callable = None) -> tuple:
+    """A loop's first plan (`loop_plan`), with the dtype each Python int or float among its `leaves` takes in
+    the body: `s = 0` before a loop that adds a float32 tensor (or 0.5) to it is carried as float32, where a
+    framework without weakly typed tensors would refuse the float32 added to an int32. `step(values)` runs one
+    iteration untraced on the state's `values` (the numbers themselves) and gives the new values, up to `steps`
+    times (an `if i > 0` on a Python counter changes `s` only from the second); `widen(number, planned, new)`
+    is the dtype the number is carried in once an iteration made it `new`, None to keep `planned` (default:
+    `widened`); `within(run)` runs the steps (in a throwaway graph, say). Whatever goes wrong in the runs leaves
+    the plan as it is: the traced loop reports it at the user's line."""
+    plan = list(loop_plan(rules, leaves))
+    numbers = [i for i, v in enumerate(leaves) if v.__class__ in (int, float)]
+    if numbers:
+        (within or _call)(lambda: _type_steps(rules, leaves, layout, step, values, widen, steps, numbers, plan))
+    return tuple(plan)
+
+
+def _call(fn: Callable):
+    return fn()
+
+
+def _type_steps(rules: LeafRules, leaves: Sequence, layout: Layout, step: Callable, values: tuple,
+                widen: Optional[Callable], steps: int, numbers: list, plan: list) -> None:
+    widen = widen or (lambda number, planned, new: widened(rules, number, planned, new))
+    try:
+        for _ in range(steps):
+            values = tuple(step(values))
+            after, after_layout = flatten(rules, values, layout.names)
+            if after_layout.treedefs != layout.treedefs:
+                break
+            for i in numbers:
+                wanted = widen(leaves[i], plan[i], after[i])
+                plan[i] = plan[i] if wanted is None else wanted
+            if not any(after[i].__class__ in (int, float) for i in numbers):
+                break                      # each is a tensor now: later steps can't tell more
+    except Exception:                      # the traced loop reports what is wrong, at the user's line
+        pass
+
+
+def widened(rules: LeafRules, number, planned, new):
+    """The dtype a Python number planned as `planned` is carried in once an iteration made it `new`: a tensor's
+    dtype while the plan is still the number's own (narrower too: 0 + an int8 tensor is an int8), else the
+    dtypes combined; None when that changes nothing or the number can't take it without changing its value."""
+    if rules.is_tensor(new):
+        wanted = rules.dtype(new) if planned == rules.number_dtype(number) else rules.promote(planned,
+                                                                                             rules.dtype(new))
+    elif new.__class__ in (int, float):
+        wanted = rules.promote(planned, rules.number_dtype(new))
+    else:
+        return None
+    return wanted if wanted is not None and wanted != planned and rules.takes(number, wanted) else None
 
 
 def check_iteration(rules: LeafRules, before: Sequence, after: Sequence, layout: Layout, after_layout: Layout,
@@ -436,123 +516,3 @@ def _relax(carried: Optional[tuple], new: Optional[tuple]) -> Optional[tuple]:
     if carried is None or new is None or len(carried) != len(new):
         return None
     return tuple(c if c == n else None for c, n in zip(carried, new))
-
-
-def before_stop(i, stop, step, where):
-    """Whether a range's counter `i` has not reached `stop` going by `step`: one comparison for a Python int
-    step, both selected by the step's sign (with the framework's `where`) for a staged one."""
-    if isinstance(step, int):
-        return i < stop if step > 0 else i > stop
-    return where(step > 0, i < stop, i > stop)
-
-
-# --- range with a staged bound -------------------------------------------------------------------------
-
-class StagedRange:
-    """`range(*args)` with a staged bound, as a backend's `range` hook receives the user's one to three
-    arguments; its `for_loop` iterates it. A framework subclasses it with `non_integer(bound)` (the name of a
-    bound's non-integer dtype, or None) and the two hints below."""
-
-    bound_kind = "staged"                             # the framework's word for the bound: "tensor", "traced"
-    cast_hint = "Cast it to an integer."               # how to make a bound an integer, in this framework
-    values_hint = "Use the framework's arange."       # how to get the range's values as a tensor
-
-    def __init__(self, *args):
-        if not 1 <= len(args) <= 3:
-            raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
-        start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
-        for bound in (start, stop, step):
-            kind = "float" if isinstance(bound, float) else self.non_integer(bound)
-            if kind is not None:
-                raise StagingError(at_user_line(f"range() needs integers, got a {kind} bound. {self.cast_hint}"))
-        if isinstance(step, int) and step == 0:
-            raise ValueError("range() arg 3 must not be zero")
-        self.start, self.stop, self.step = start, stop, step
-
-    def non_integer(self, bound) -> Optional[str]:
-        return None
-
-    def __iter__(self):
-        raise StagingError(at_user_line(
-            f"a range() with a {self.bound_kind} bound has no length while tracing, so it can only drive a `for` "
-            f"loop (which the framework stages). {self.values_hint}"))
-
-    # What Python does with a range but the range's loop can't: a StagingError, not the TypeError Python raises
-    # for an object without the method (a user's `except TypeError` would take that for the code's own error),
-    # nor a range that is always true
-    def __reversed__(self):
-        raise StagingError(at_user_line(
-            f"reversed() of a range() with a {self.bound_kind} bound: write the reversed range's bounds "
-            f"(range(stop - 1, start - 1, -1) for a step of 1). {self.values_hint}"))
-
-    def __getitem__(self, index):
-        raise StagingError(at_user_line(
-            f"an item of a range() with a {self.bound_kind} bound: compute it from the bounds (start + i * step)."))
-
-    def __contains__(self, value):
-        raise StagingError(at_user_line(
-            f"`in` a range() with a {self.bound_kind} bound: compare with its bounds (start <= x < stop)."))
-
-    def __bool__(self):
-        raise StagingError(at_user_line(
-            f"the truth of a range() with a {self.bound_kind} bound: compare its bounds (start < stop)."))
-
-
-# --- enumerate and zip over staged tensors --------------------------------------------------------------
-
-class StagedRows:
-    """What a backend's `enumerate` and `zip` hooks give for staged tensors, and its `for_loop` iterates:
-    `tensors`, walked together along their first axis, and `item(i, rows)`, the loop's item from their rows
-    at index `i`. A framework subclasses `StagedEnumerate` and `StagedZip` with `rows(value, what)`: `value` as
-    a tensor of rows (a StagingError naming `what` for one that has none) and `length(rows)`: a Python int
-    when tracing knows it."""
-
-    tensors: tuple
-
-    @staticmethod
-    def rows(value, what: str):
-        raise NotImplementedError
-
-    @staticmethod
-    def length(rows):
-        raise NotImplementedError
-
-
-class StagedEnumerate(StagedRows):
-    """`enumerate(tensor, start)`, or `enumerate(zip(...))`: items `(i + start, row)`."""
-
-    def __init__(self, iterable, start=0):
-        self.zipped = isinstance(iterable, StagedZip)
-        self.tensors = iterable.tensors if self.zipped else (self.rows(iterable, "enumerate"),)
-        self.start = start
-
-    def item(self, i, rows):
-        return i + self.start, tuple(rows) if self.zipped else rows[0]
-
-
-class StagedZip(StagedRows):
-    """`zip(a, b, ...)` with a staged tensor among them: tuples of rows, stopping at the shortest. With
-    `strict=True`, lengths that tracing knows are checked, as Python checks them; others are refused."""
-
-    def __init__(self, *iterables, strict: bool = False):
-        self.tensors = tuple(self.rows(x, "zip") for x in iterables)
-        if strict:
-            lengths = [self.length(t) for t in self.tensors]
-            if not all(isinstance(n, int) for n in lengths):
-                raise StagingError(at_user_line(
-                    "zip(..., strict=True) over tensors whose lengths are known only when the graph runs: drop "
-                    "strict=True, or check the lengths with an assertion first."))
-            for k, n in enumerate(lengths[1:], 2):
-                if n != lengths[0]:
-                    raise ValueError(f"zip() argument {k} is {'shorter' if n < lengths[0] else 'longer'} than "
-                                     "argument 1")
-
-    def item(self, i, rows):
-        return tuple(rows)
-
-
-def rows_and_item(iterable, rows: Callable) -> tuple:
-    """The tensors a `for` over `iterable` walks together, and how to make its item from their rows at `i`."""
-    if isinstance(iterable, StagedRows):
-        return iterable.tensors, iterable.item
-    return (rows(iterable, "iteration"),), lambda i, found: found[0]

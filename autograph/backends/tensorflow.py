@@ -32,7 +32,9 @@ Python semantics. What each construct becomes on a symbolic tensor:
 | `list.append` in a loop | a `tf.TensorArray` (when one dtype and shape hold the items), stacked after the loop |
 
 The framework-neutral work (leaves, static values, weak Python numbers,
-checks that name the variable) is autograph/backends/staging.py's.
+checks that name the variable) is autograph/backends/staging.py's; staged
+`range`, `enumerate`, `zip`, `len` and the `for` over an index are
+iteration.py's, `and`/`or` primitives.py's.
 """
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ import tensorflow as tf
 from tensorflow.python.framework import func_graph as _func_graph
 
 from autograph import backends
-from autograph.backends import staging
+from autograph.backends import iteration, primitives, staging
 from autograph.errors import StagingError, at_user_line
 
 __all__ = ["BACKEND", "function", "TfRange", "TfEnumerate", "TfZip"]
@@ -98,22 +100,17 @@ def _lift(value, dtype):
     return tf.constant(value, dtype=dtype)
 
 
-def _takes(number, dtype) -> bool:
-    """Does the Python number keep its value as `dtype` (an int as a float does, a float as an int doesn't, a
-    float that overflows or underflows the dtype doesn't: staging.number_kept)? A bool or a string only as its
-    own dtype."""
+def _kind(dtype) -> str:
     dtype = tf.as_dtype(dtype)
-    if number.__class__ is bool or isinstance(number, str):
-        return dtype == _number_dtype(number)
-    kind = "b" if dtype in (tf.bool, tf.string) else "i" if dtype.is_integer else "c" if dtype.is_complex else \
-        "f" if dtype.is_floating else "?"
-    return staging.number_kept(number, kind, lambda n: _converted(n, dtype),
-                               (dtype.min, dtype.max) if kind == "i" else None)
+    return "b" if dtype == tf.bool else "s" if dtype == tf.string else "i" if dtype.is_integer else \
+        "c" if dtype.is_complex else "f" if dtype.is_floating else "?"
 
 
-def _converted(number, dtype):
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        return np.asarray(number, dtype.as_numpy_dtype)
+# Does the Python number keep its value as `dtype` (an int as a float does, a float as an int doesn't, a float
+# that overflows or underflows the dtype doesn't: staging.number_kept)? A bool or a string only as its own dtype.
+_takes = staging.number_takes(
+    _kind, int_range=lambda d: (tf.as_dtype(d).min, tf.as_dtype(d).max),
+    convert=lambda n, d: staging.numpy_value(n, tf.as_dtype(d).as_numpy_dtype), bools_anywhere=False)
 
 
 def _promote(a, b):
@@ -235,49 +232,12 @@ def _staged_loop(test, body, state: backends.LoopState, opts: dict, construct: s
         after_lead[:] = out[:k]
         return out[k:]
 
-    values = staging.loop(RULES, state.values, state.names, run, construct,
-                          _typed_numbers(body, state, leaves, layout, lead))
+    # TensorFlow has no weakly typed tensors: the Python numbers' dtypes are learnt by running the body on them,
+    # in a throwaway graph (staging.typed_numbers)
+    plan = staging.typed_numbers(RULES, leaves, layout, lambda v: tuple(body(*lead, *v))[k:], state.values,
+                                 within=_probe)
+    values = staging.loop(RULES, state.values, state.names, run, construct, plan)
     return (*after_lead, *values)
-
-
-_TYPING_STEPS = 3
-
-
-def _typed_numbers(body, state: backends.LoopState, leaves: list, layout, lead: tuple) -> tuple:
-    """The loop's first plan, with the dtype each Python number takes in the body: `s = 0` before a loop that
-    adds a float32 tensor (or 0.5) to it is carried as float32. TensorFlow has no weakly typed tensors, so the
-    body is run in a throwaway graph on the numbers themselves to see what they become, for a few iterations:
-    an `if i > 0` on a Python counter changes `s` only from the second."""
-    plan = staging.loop_plan(RULES, leaves)
-    numbers = [i for i, v in enumerate(leaves) if v.__class__ in (int, float)]
-    if not numbers:
-        return plan
-    plan = list(plan)
-    try:
-        _probe(lambda: _type_steps(body, state.values, leaves, layout, lead, numbers, plan))
-    except Exception:      # the traced loop reports what is wrong, at the user's line
-        pass
-    return tuple(plan)
-
-
-def _type_steps(body, values, leaves, layout, lead, numbers, plan: list) -> None:
-    for _ in range(_TYPING_STEPS):
-        values = tuple(body(*lead, *values))[len(lead):]
-        after, after_layout = staging.flatten(RULES, values, layout.names)
-        if after_layout.treedefs != layout.treedefs:
-            return
-        for i in numbers:
-            new = after[i]
-            if _is_tensor(new):
-                wanted = _dtype(new) if plan[i] == _number_dtype(leaves[i]) else _promote(plan[i], _dtype(new))
-            elif new.__class__ in (int, float):
-                wanted = _promote(plan[i], _number_dtype(new))
-            else:
-                continue
-            if wanted is not None and wanted != plan[i] and _takes(leaves[i], wanted):
-                plan[i] = wanted
-        if not any(after[i].__class__ in (int, float) for i in numbers):
-            return                      # each is a tensor now: later steps can't tell more
 
 
 def _invariant(value, shape):
@@ -295,7 +255,7 @@ def _invariants(given, carried: list) -> dict:
 
 # --- for ---------------------------------------------------------------------------------------------------
 
-class TfRange(staging.StagedRange):
+class TfRange(iteration.StagedRange):
     """`range(...)` with a tensor bound, iterated by the backend's `for_loop`."""
 
     bound_kind = "tensor"
@@ -328,13 +288,13 @@ def _length(t):
     return n if n is not None else tf.shape(t)[0]
 
 
-class TfEnumerate(staging.StagedEnumerate):
+class TfEnumerate(iteration.StagedEnumerate):
     """`enumerate(tensor, start)` over a symbolic tensor, or over a zip of tensors."""
 
     rows, length = staticmethod(_rows), staticmethod(_length)
 
 
-class TfZip(staging.StagedZip):
+class TfZip(iteration.StagedZip):
     """`zip(a, b, ...)` with a symbolic tensor among them (stops at the shortest)."""
 
     rows, length = staticmethod(_rows), staticmethod(_length)
@@ -344,39 +304,12 @@ def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
     """`for` over a symbolic tensor's first axis, a `range` with a tensor bound, or an enumerate/zip of tensors:
     a `tf.while_loop` over an int32 index carried in front of the state."""
     if isinstance(iterable, TfRange):
-        start, stop, step = (tf.cast(b, tf.int32) if _is_tensor(b) else b
-                             for b in (iterable.start, iterable.stop, iterable.step))
-        _check_step(step)
-
-        def in_range(i):
-            return staging.before_stop(i, stop, step, tf.where)
-
-        def item(i):
-            return i
-    else:
-        tensors, item_of = staging.rows_and_item(iterable, _rows)
-        n = functools.reduce(lambda a, b: tf.minimum(a, b) if _is_tensor(a) or _is_tensor(b) else min(a, b),
-                             [_length(t) for t in tensors])
-        start, step = 0, 1
-
-        def in_range(i):
-            return i < n
-
-        def item(i):
-            return item_of(i, tuple(tf.gather(t, i) for t in tensors))
-
-    def test(i, *s):
-        ok = in_range(i)
-        if extra_test is None:
-            return ok
-        return tf.cond(ok, lambda: _predicate(extra_test(*s), "this `for` loop"), lambda: tf.constant(False))
-
-    def step_body(i, *s):
-        return (i + step, *body(item(i), *s))
-
-    first = tf.constant(start, tf.int32) if not _is_tensor(start) else start
-    state = _with_placeholders(state, lambda *s: body(item(_opaque(first)), *s))
-    return _staged_loop(test, step_body, state, opts, "this `for` loop", lead=(first,))[1:]
+        _check_step(iterable.step)
+    walk = iteration.index_walk(iterable, PRIMITIVES, _rows)
+    first = tf.constant(walk.start, tf.int32) if not _is_tensor(walk.start) else walk.start
+    state = _with_placeholders(state, lambda *s: body(walk.item(_opaque(first)), *s))
+    return _staged_loop(iteration.index_test(walk, extra_test, PRIMITIVES), iteration.index_body(walk, body),
+                        state, opts, "this `for` loop", lead=(first,))[1:]
 
 
 # --- builtins, logical ops, print, assert, lists ---------------------------------------------------------
@@ -386,24 +319,7 @@ def _len(value):
         return value.size()
     if isinstance(value, TfRange):
         _check_step(value.step)
-        start, stop, step = (tf.cast(b, tf.int32) for b in (value.start, value.stop, value.step))
-        return tf.maximum(0, (stop - start + step - tf.sign(step)) // step)
-    if isinstance(value, (TfEnumerate, TfZip)):
-        return functools.reduce(tf.minimum, [tf.convert_to_tensor(_length(t)) for t in value.tensors])
-    t = _rows(value, "len()")
-    return _length(t)
-
-
-def _logical_and(a, b_fn):
-    """`a and b` on a symbolic `a`: Python's value, `b` where `a` is true and `a` itself where it is not (on
-    bool tensors, the logical and): a `tf.cond`, so `b` runs only on the path that needs it. `x and 5` on an
-    int32 `x` is 5 or `x`, as in Python, not a bool."""
-    return _cond(a, lambda: (b_fn(),), lambda: (a,), (), "`and`")[0]
-
-
-def _logical_or(a, b_fn):
-    """`a or b` on a symbolic `a`: `a` where it is true, else `b`, as `_logical_and`."""
-    return _cond(a, lambda: (a,), lambda: (b_fn(),), (), "`or`")[0]
+    return iteration.staged_len(value, PRIMITIVES, lambda v: _length(_rows(v, "len()")))
 
 
 def _print(*args, sep=" ", end="\n", file=None, flush=False):
@@ -425,11 +341,7 @@ def _probe(fn):
         return fn()
 
 
-def _zeros_like(value):
-    if isinstance(value, staging.NUMBERS):
-        return type(value)(0)
-    if not _is_tensor(value):
-        return value
+def _zeros(value):
     shape = _shape(value)
     if shape is None or None in shape:
         raise StagingError(at_user_line(
@@ -492,6 +404,16 @@ def _list_pop(ta, index):
                                     "TensorFlow backend; read the last item with l[-1] after the loop instead."))
 
 
+def _and_then(ok, rest):
+    """`ok and rest()` for a `for` loop's test: `rest` (the loop's `break` or `return`) runs where `ok` holds."""
+    return tf.cond(ok, lambda: _predicate(rest(), "this `for` loop"), lambda: tf.constant(False))
+
+
+PRIMITIVES = primitives.Primitives(
+    cond=_cond, where=tf.where, minimum=tf.minimum, maximum=tf.maximum, sign=tf.sign,
+    index=lambda b: b if isinstance(b, int) else tf.cast(b, tf.int32), length=_length, row=tf.gather,
+    and_then=_and_then)
+
 BACKEND = backends.register_backend(backends.Backend(
     name="tensorflow",
     staged_types=(tf.Tensor, tf.Variable, TfRange, TfEnumerate, TfZip),
@@ -508,8 +430,8 @@ BACKEND = backends.register_backend(backends.Backend(
     zip=TfZip,
     int=lambda x: tf.cast(x, tf.int32),
     float=lambda x: tf.cast(x, tf.float32),
-    logical_and=_logical_and,
-    logical_or=_logical_or,
+    logical_and=functools.partial(primitives.logical_and, PRIMITIVES),
+    logical_or=functools.partial(primitives.logical_or, PRIMITIVES),
     logical_not=lambda x: tf.logical_not(_predicate(x, "`not`")),
     print=_print,
     assert_=_assert,
@@ -520,7 +442,7 @@ BACKEND = backends.register_backend(backends.Backend(
     list_stack=lambda ta: ta.stack(),
     list_empty_like=_list_empty_like,
     probe=_probe,
-    zeros_like=_zeros_like,
+    zeros_like=lambda value: primitives.zeros_like(value, _is_tensor, _zeros),
     static_bool=_static_bool,
 ))
 

@@ -38,6 +38,7 @@ AOTAutograd untraced by dynamo (torch_compile.py).
 from __future__ import annotations
 
 import builtins
+import functools
 import itertools
 import warnings
 from typing import Callable, Optional
@@ -46,7 +47,7 @@ import torch
 
 from autograph import backends
 from autograph.backends import torch_capture as capture
-from autograph.backends import staging, torch_compile
+from autograph.backends import iteration, primitives, staging, torch_compile
 from autograph.backends import torch_state as ts
 from autograph.backends.torch_state import RULES
 from autograph.errors import StagingError, at_user_line
@@ -117,20 +118,20 @@ def _fresh(t: torch.Tensor) -> torch.Tensor:
 
 # --- if --------------------------------------------------------------------------------------------
 
-def _cond(pred, true_fn, false_fn, names=()):
+def _cond(pred, true_fn, false_fn, names=(), construct: str = "this `if`"):
     """`if` on a staged tensor: PyTorch's cond operator. Each branch runs once to learn its outputs and
     the tensors it reads (see torch_capture.py), then is traced by the operator; Python numbers are lifted
     to tensors of the other branch's dtype, and values both branches agree on stay Python values. A tensor
     from outside that a branch changes in place is changed on a copy, which the operator also returns and
     which is copied back into the tensor afterwards (as Python's in-place update would leave it)."""
-    pred = _predicate(pred, "this `if`")
+    pred = _predicate(pred, construct)
     true_run = capture.record(lambda: tuple(true_fn()))
     false_run = capture.record(lambda: tuple(false_fn()))
     runs = (true_run, false_run)
     true_leaves, layout = staging.flatten(RULES, true_run.out, names)
     false_leaves, false_layout = staging.flatten(RULES, false_run.out, names)
-    staging.check_structure(RULES, layout, false_layout, "this `if`")
-    plan = staging.branch_plan(RULES, true_leaves, false_leaves, layout, "this `if`")
+    staging.check_structure(RULES, layout, false_layout, construct)
+    plan = staging.branch_plan(RULES, true_leaves, false_leaves, layout, construct)
     free = _unique(true_run.free + false_run.free)
     changed = _unique([t for t, _, _ in true_run.changed + false_run.changed])
     nested = [(i, f) for i, leaves in enumerate(zip(true_leaves, false_leaves)) for f in free   # `if b: y = y *
@@ -358,8 +359,12 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
         iterations[:] = out[:counted]
         return out[counted:len(out) - k]
 
-    final = list(staging.flatten(RULES, staging.loop(RULES, state, names, run, construct,
-                                                     _number_dtypes(body, state, leaves, layout)), names)[0])
+    # the body runs once, untraced, on the numbers themselves, as Python would run it: on a lifted int64 tensor,
+    # `total += x` would be an in-place add that torch refuses before the loop's own check could widen the dtype
+    copies = tuple(type(v)(v) if v.__class__ in (list, dict) else v for v in state)   # the body may append
+    plan = staging.typed_numbers(RULES, leaves, layout, lambda values: capture.untraced(lambda: body(*values)),
+                                 copies, _widened, steps=1)
+    final = list(staging.flatten(RULES, staging.loop(RULES, state, names, run, construct, plan), names)[0])
     for i in in_place:                                  # `x += 1` in the body: `x` keeps its identity
         _write_back([leaves[i]], [final[i]])
         final[i] = leaves[i]
@@ -375,29 +380,14 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
     return staging.unflatten(RULES, final, layout)
 
 
-def _number_dtypes(body, state: tuple, leaves: list, layout) -> tuple:
-    """The loop's first plan, with the dtype each Python number of the state takes in the body: `total = 0`
-    before a loop that adds a float tensor (or an int8 one) to it is carried as that float (that int8). The body runs once, untraced, on the
-    numbers themselves, as Python would run it: on a lifted int64 tensor, `total += x` would be an in-place
-    add that torch refuses before the loop's own check could widen the dtype."""
-    plan = staging.loop_plan(RULES, leaves)
-    numbers = [i for i, v in enumerate(leaves) if v.__class__ in (int, float)]
-    if not numbers:
-        return plan
-    try:
-        copies = [type(v)(v) if v.__class__ in (list, dict) else v for v in state]   # the body may append
-        after, after_layout = staging.flatten(RULES, tuple(capture.untraced(lambda: body(*copies))), layout.names)
-    except Exception:          # the staged loop reports what is wrong, at the user's line
-        return plan
-    if after_layout.treedefs != layout.treedefs:
-        return plan
-    widened = list(plan)
-    for i in numbers:
-        new = after[i]
-        if isinstance(new, torch.Tensor) and (torch.promote_types(plan[i], new.dtype) == new.dtype
-                                              or RULES.takes(leaves[i], new.dtype)):
-            widened[i] = new.dtype          # wider, or narrower as Python's number makes it: 0 + an int8 is an int8
-    return tuple(widened)
+def _widened(number, planned, new) -> Optional[torch.dtype]:
+    """The dtype a Python number of a loop's state is carried in once the body made it `new` (staging.typed_numbers):
+    `total = 0` before a loop that adds a float tensor (or an int8 one) to it is carried as that float (that
+    int8): a tensor's dtype when it is wider, or narrower as Python's number makes it (0 + an int8 is an int8)."""
+    if isinstance(new, torch.Tensor) and (torch.promote_types(planned, new.dtype) == new.dtype
+                                          or RULES.takes(number, new.dtype)):
+        return new.dtype
+    return None
 
 
 def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: list, partly: dict,
@@ -470,7 +460,7 @@ def _partly_after_loop(where: tuple, after: str, iterations: list):
 
 # --- for -------------------------------------------------------------------------------------------
 
-class TorchRange(staging.StagedRange):
+class TorchRange(iteration.StagedRange):
     """`range(start, stop, step)` with a tensor bound, iterated by the backend's `for_loop`."""
 
     bound_kind = "tensor"
@@ -487,36 +477,16 @@ def _for_loop(iterable, body, state, extra_test, opts):
     """`for` over a staged range or tensor: a while_loop over an int64 index carried in front of the state.
     When the body changes the length of a list in the state, the loop runs unrolled if it can."""
     names, loop_state, state = ("index_", *state.names), state, state.values
-    if isinstance(iterable, TorchRange):
-        start, stop, step = iterable.start, iterable.stop, iterable.step
-
-        def in_range(i):
-            return staging.before_stop(i, stop, step, torch.where)
-
-        def item(i):
-            return i
-    else:
-        start, step, (item, n) = 0, 1, _rows(iterable)
-
-        def in_range(i):
-            return i < n
-
-    def test(i, *s):
-        ok = _predicate(in_range(i), "this `for` loop")
-        if extra_test is None:
-            return ok
-        return torch.logical_and(ok, _predicate(extra_test(*s), "this `for` loop"))
-
-    def step_body(i, *s):
-        return (i + step, *body(item(i), *s))
-
+    walk = iteration.index_walk(iterable, PRIMITIVES, _as_rows)
     # The staged loop lifts a Python int start to a tensor only after running the body once, so an unrolled
     # loop leaves no trace of it in the graph.
-    first = start if start.__class__ is int else ts.lift(start, torch.int64).to(torch.int64)
+    first = walk.start if walk.start.__class__ is int else ts.lift(walk.start, torch.int64).to(torch.int64)
     # a `return` inside the loop: learn the value's type
-    state = loop_state.with_placeholders(lambda s: body(item(ts.lift(first, torch.int64)), *_numbers_lifted(s))).values
+    state = loop_state.with_placeholders(
+        lambda s: body(walk.item(ts.lift(first, torch.int64)), *_numbers_lifted(s))).values
     try:
-        out = _staged_loop(test, step_body, (first, *state), names, opts, "`for` loop")
+        out = _staged_loop(iteration.index_test(walk, extra_test, PRIMITIVES), iteration.index_body(walk, body),
+                           (first, *state), names, opts, "`for` loop")
     except ts.ListResized as resized:
         why = _why_not_unrolled(iterable, extra_test, opts or {})
         if why:
@@ -533,7 +503,7 @@ def _why_not_unrolled(iterable, extra_test, opts: dict) -> Optional[tuple]:
     if extra_test is not None:
         return ("a `break` or `return` inside it may end it early, depending on data",
                 "Move the `break` or `return` out of the loop (append every row and select after the loop)")
-    n = _rows(iterable)[1]
+    n = iteration.index_walk(iterable, PRIMITIVES, _as_rows).length
     if not isinstance(n, int):
         return (f"the first dimension of the tensor it loops over is dynamic ({n}), so its number of iterations "
                 "is known only at run time", "Export with that dimension static (leave it out of dynamic_shapes)")
@@ -545,7 +515,7 @@ def _why_not_unrolled(iterable, extra_test, opts: dict) -> Optional[tuple]:
 def _unrolled(iterable, body, state, limit: Optional[int]) -> tuple:
     """The loop run in Python, the body once per row (at most `limit` times), as torch.export traces a `for`
     over a tensor in unconverted code: rows from iterating the tensor, enumerate's index a Python int."""
-    if isinstance(iterable, staging.StagedRows):
+    if isinstance(iterable, iteration.StagedRows):
         items = (iterable.item(i, rows) for i, rows in builtins.enumerate(builtins.zip(*iterable.tensors)))
     else:
         items = iter(iterable)
@@ -562,13 +532,13 @@ def _as_rows(value, what: str) -> torch.Tensor:
     return value
 
 
-class TorchEnumerate(staging.StagedEnumerate):
+class TorchEnumerate(iteration.StagedEnumerate):
     """`enumerate(tensor, start)` on a staged tensor: (index, row) pairs for the backend's `for_loop`."""
 
     rows, length = staticmethod(_as_rows), staticmethod(lambda t: t.shape[0])
 
 
-class TorchZip(staging.StagedZip):
+class TorchZip(iteration.StagedZip):
     """`zip(*tensors)` with a staged tensor: tuples of rows, stopping at the shortest, like `zip`."""
 
     rows, length = staticmethod(_as_rows), staticmethod(lambda t: t.shape[0])
@@ -576,40 +546,25 @@ class TorchZip(staging.StagedZip):
 
 def _row(rows: torch.Tensor, i) -> torch.Tensor:
     """`rows[i]` for a traced 0-d index (plain indexing would need its value), or a Python int index (the
-    first run of the body, which learns the dtypes the loop's Python numbers take: _number_dtypes)."""
+    first run of the body, which learns the dtypes the loop's Python numbers take: staging.typed_numbers)."""
     if isinstance(i, int):
         return rows[i]
     return torch.index_select(rows, 0, i.reshape(1)).squeeze(0)
 
 
-def _rows(iterable) -> tuple:
-    """(item(i), number of items) for a `for` over a tensor, an enumerate or a zip."""
-    tensors, item = staging.rows_and_item(iterable, _as_rows)
-    return (lambda i: item(i, tuple(_row(t, i) for t in tensors))), builtins.min(t.shape[0] for t in tensors)
-
-
 def _len(value):
     if isinstance(value, TorchRange):
         raise StagingError(at_user_line("len() of a range with a tensor bound: compute it from the bounds."))
-    if isinstance(value, staging.StagedRows):
-        return _rows(value)[1]
+    return iteration.staged_len(value, PRIMITIVES, _tensor_len)
+
+
+def _tensor_len(value):
     if value.dim() == 0:
         raise TypeError("len() of a 0-d tensor")
     return value.shape[0]
 
 
 # --- logical ops, print, assert -------------------------------------------------------------------
-
-def _logical_and(a, b_fn):
-    """`a and b` on a staged `a`: Python's value, `b` where `a` is true and `a` where it is not (on bools, the
-    logical and), through `_cond`'s rules for two values: `x and 5` is 5 or `x`, not a bool."""
-    return _cond(a, lambda: (b_fn(),), lambda: (_own(a),))[0]
-
-
-def _logical_or(a, b_fn):
-    """`a or b` on a staged `a`: `a` where it is true, else `b`, as `_logical_and`."""
-    return _cond(a, lambda: (_own(a),), lambda: (b_fn(),))[0]
-
 
 def _own(value):
     """A branch's output that is not one of its inputs (PyTorch's cond refuses an output aliasing an input)."""
@@ -629,16 +584,9 @@ def _print(*args, sep=" ", end="\n", file=None, flush=False):
                           f"{' (print to a file)' if file is not None else ''}; the exported program "
                           "will not print.", RuntimeWarning, stacklevel=3)
         return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
-    parts, tensors = [], []
-    for arg in args:
-        if isinstance(arg, torch.Tensor):
-            parts.append("{}")
-            tensors.append(arg)
-        else:
-            parts.append(str(arg).replace("{", "{{").replace("}", "}}"))
-    text = sep.replace("{", "{{").replace("}", "}}").join(parts)
-    if end != "\n":
-        text += end.replace("{", "{{").replace("}", "}}").removesuffix("\n")
+    text, tensors = primitives.print_format(args, sep, lambda arg: isinstance(arg, torch.Tensor))
+    if end not in (None, "\n"):
+        text += primitives.escape(end).removesuffix("\n")
     _torch_print(text, *tensors)
 
 
@@ -648,15 +596,23 @@ def _assert(condition, message_fn):
     torch._assert_async(_predicate(condition, "this `assert`"), message)
 
 
-def _zeros_like(value):
-    """A placeholder for a value undefined on some path (a `return` inside a staged loop)."""
-    if isinstance(value, torch.Tensor):
-        # `value` may come from a branch's untraced run or a probe: reading its shape inside a branch being
-        # recorded would make it an operand, a constant the graph can't hold (so the mode must not see it)
-        with torch._C.DisableTorchFunction():
-            shape, dtype, device = value.shape, value.dtype, value.device
-        return torch.zeros(shape, dtype=dtype, device=device)   # not zeros_like(value), which would read it
-    return type(value)(0) if isinstance(value, (bool, int, float)) else value
+def _zeros(value: torch.Tensor) -> torch.Tensor:
+    """A placeholder for a tensor undefined on some path (a `return` inside a staged loop;
+    primitives.zeros_like). `value` may come from a branch's untraced run or a probe: reading its shape inside a
+    branch being recorded would make it an operand, a constant the graph can't hold (so the mode must not see
+    it)."""
+    with torch._C.DisableTorchFunction():
+        shape, dtype, device = value.shape, value.dtype, value.device
+    return torch.zeros(shape, dtype=dtype, device=device)   # not zeros_like(value), which would read it
+
+
+def _and_then(ok, rest) -> torch.Tensor:
+    return torch.logical_and(_predicate(ok, "this `for` loop"), _predicate(rest(), "this `for` loop"))
+
+
+PRIMITIVES = primitives.Primitives(
+    cond=_cond, where=torch.where, index=lambda b: b, length=lambda t: t.shape[0], row=_row, and_then=_and_then,
+    own=_own, minimum=lambda a, b: builtins.min(a, b))   # looked up when called: torch.export's is torch.sym_min
 
 
 BACKEND = backends.register_backend(backends.Backend(
@@ -675,13 +631,13 @@ BACKEND = backends.register_backend(backends.Backend(
     zip=TorchZip,
     int=lambda x: x.to(torch.int64),
     float=lambda x: x.to(torch.get_default_dtype()),
-    logical_and=_logical_and if _cond_op is not None else None,
-    logical_or=_logical_or if _cond_op is not None else None,
+    logical_and=functools.partial(primitives.logical_and, PRIMITIVES) if _cond_op is not None else None,
+    logical_or=functools.partial(primitives.logical_or, PRIMITIVES) if _cond_op is not None else None,
     logical_not=lambda x: torch.logical_not(_predicate(x, "`not`")),
     print=_print,
     assert_=_assert,
     probe=capture.untraced,
-    zeros_like=_zeros_like,
+    zeros_like=lambda value: primitives.zeros_like(value, lambda v: isinstance(v, torch.Tensor), _zeros),
     mark_converted=torch_compile.mark_converted,
 ))
 torch_compile.watch_for_dynamo()

@@ -40,15 +40,14 @@ def lift(leaf, dtype: Optional[torch.dtype]) -> torch.Tensor:
     return torch.tensor(leaf, dtype=dtype)   # leaves no op in the graph when an unrolled loop does not use it
 
 
-def _takes(number, dtype: torch.dtype) -> bool:
-    """Does the Python number keep its value as `dtype`? A bool does as any number (True is 1, as torch.where
-    makes it); the others as staging.number_kept says."""
-    if number.__class__ is bool:
-        return True
-    kind = "b" if dtype == torch.bool else "c" if dtype.is_complex else "f" if dtype.is_floating_point else "i"
-    info = torch.iinfo(dtype) if kind == "i" else None
-    return staging.number_kept(number, kind, lambda n: torch.tensor(n, dtype=dtype).item(),
-                               info and (info.min, info.max))
+def _kind(dtype: torch.dtype) -> str:
+    return "b" if dtype == torch.bool else "c" if dtype.is_complex else "f" if dtype.is_floating_point else "i"
+
+
+# Does the Python number keep its value as `dtype`? A bool does as any number (True is 1, as torch.where makes
+# it); the others as staging.number_kept says.
+_takes = staging.number_takes(_kind, lambda d: (torch.iinfo(d).min, torch.iinfo(d).max),
+                              lambda n, d: torch.tensor(n, dtype=d).item())
 
 
 def _promote(a: torch.dtype, b: torch.dtype) -> torch.dtype:
