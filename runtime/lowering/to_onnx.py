@@ -159,8 +159,12 @@ def _boolean_reduction(onnx_type: str) -> Callable:
     return rule
 
 
-def _arg(onnx_type: str) -> Callable:
+def _arg(onnx_type: str, nan_as: float) -> Callable:
+    """ArgMax or ArgMin passing over NaNs, as the executor's (runtime/ops/math_ops.py `_nan_as`)."""
     def rule(g, x, axis, output_type):
+        dtype = g.op.inputs[0].dtype
+        if dtype.is_floating:
+            x = g.node("Where", g.node("IsNaN", x), g.const(np.asarray(nan_as, dtype.as_numpy_dtype)), x)
         return g.cast(g.node(onnx_type, x, axis=int(axis), keepdims=0), output_type)
     return rule
 
@@ -523,7 +527,7 @@ MAPPINGS: dict[str, Callable] = {
     "Sum": _reduction("ReduceSum"), "Mean": _mean, "Max": _reduction("ReduceMax"), "Min": _reduction("ReduceMin"),
     "Prod": _reduction("ReduceProd"), "ReduceLogSumExp": _logsumexp,
     "Any": _boolean_reduction("ReduceMax"), "All": _boolean_reduction("ReduceMin"),
-    "ArgMax": _arg("ArgMax"), "ArgMin": _arg("ArgMin"), "Cumsum": _cumsum,
+    "ArgMax": _arg("ArgMax", -np.inf), "ArgMin": _arg("ArgMin", np.inf), "Cumsum": _cumsum,
     "Shape": _shape, "Size": _size, "Rank": _rank,
     "Range": _range, "StridedSlice": _strided_slice, "GatherV2": _gather, "GatherNd": _gather_nd, "ScatterNd": _scatter_nd,
     "Reshape": _reshape, "Transpose": lambda g, x, perm: g.node("Transpose", x, perm=list(perm)),

@@ -413,3 +413,8 @@ def test_docs_list_every_mapped_op():
     section = text.split("### Mapped ops", 1)[1].split("\n#", 1)[0]
     listed = re.findall(r"`(\w+)`", section)
     assert listed == tf.onnx.mapped_ops()
+
+
+@pytest.mark.parametrize("values", [[np.nan, 1.0], [np.nan, -np.inf], [3.0, np.nan, 1.0], [np.nan, np.nan]])
+def test_argmax_and_argmin_pass_over_nans_in_onnx_as_the_executor(values):
+    check(lambda x: (tf.argmax(x), tf.argmin(x)), np.array(values, np.float32))   # onnxruntime picks a NaN
