@@ -137,7 +137,20 @@ def strided_slice(x, *index_values, spec):
 
 
 def _cast(x, dtype):
-    return jnp.asarray(x).astype(jax_dtype(dtype))
+    x, target = jnp.asarray(x), jax_dtype(dtype)
+    if jnp.issubdtype(x.dtype, jnp.floating) and jnp.issubdtype(target, jnp.integer):
+        return _float_to_int(x, target)
+    return x.astype(target)
+
+
+def _float_to_int(x, target):
+    """The executor's (NumPy's, and TensorFlow's on x86) float to int: truncated to a 32-bit int (64-bit for a
+    64-bit int), NaN and what doesn't fit being its smallest value, then wrapped into `target`; XLA saturates."""
+    wide = jnp.dtype(jnp.int64) if jnp.dtype(target).itemsize == 8 else jnp.dtype(jnp.int32)
+    smallest = jnp.iinfo(wide).min
+    t = jnp.trunc(x)
+    fits = (t >= smallest) & (t < -float(smallest))   # False for NaN
+    return jnp.where(fits, jnp.where(fits, t, 0).astype(wide), smallest).astype(target)
 
 
 def _cumsum(x, axis=0, exclusive=False, reverse=False):

@@ -544,3 +544,12 @@ def test_checks_raise_on_the_short_path_as_on_the_first_call(fn, n, kind, capsys
             result = ("raised", type(error), str(error), repr(error.args))
         assert result == (expected[0] if kind == R else ("returned", [a.tolist() for a in expected[0][1]]))
         assert (capsys.readouterr().out, COUNTER.numpy()) == expected[1:]   # no effect after a failed check
+
+
+@pytest.mark.parametrize("dtype", [tf.int32, tf.int16, tf.int8, tf.uint8])
+def test_a_float_to_int_cast_is_the_executors_where_it_does_not_fit(dtype):
+    """NaN, inf and what doesn't fit 32 bits give the smallest int32, then wrap, as NumPy (and TensorFlow on x86):
+    XLA saturated (inf to 2147483647, 300.7 to int8 127 where the executor gives 44)."""
+    x = tf.constant([np.nan, np.inf, -np.inf, 3e9, -3e9, 300.7, -1.5, 2147483520.0])
+    cast = lambda x: tf.cast(x, dtype)  # noqa: E731
+    np.testing.assert_array_equal(tf.function(cast, jit_compile=True)(x).numpy(), tf.function(cast)(x).numpy())
