@@ -270,7 +270,7 @@ LOWERINGS: dict[str, Callable] = {
     "Softmax": lambda x, axis: jax.nn.softmax(materialised(x), axis=axis),
     "LogSoftmax": lambda x, axis: jax.nn.log_softmax(materialised(x), axis=axis),
     "Cast": lambda x, dtype: _cast(materialised(x), dtype),
-    "ClipByValue": lambda t, lo, hi: jnp.minimum(jnp.maximum(t, lo), hi),
+    "ClipByValue": lambda t, lo, hi: jnp.maximum(jnp.minimum(t, hi), lo),
     "SelectV2": lambda c, x, y: jnp.where(c, x, y),
     "MatMul": _matmul,
     "Sum": lambda x, axis=None, keepdims=False: jnp.sum(materialised(x), axis=_axis(axis), keepdims=keepdims, dtype=x.dtype),

@@ -116,7 +116,7 @@ def _cast(g, x, dtype):
 
 
 def _clip(g, t, lo, hi):
-    return g.node("Min", g.node("Max", t, lo), hi)
+    return g.node("Max", g.node("Min", t, hi), lo)
 
 
 def _matmul(g, a, b, transpose_a=False, transpose_b=False):

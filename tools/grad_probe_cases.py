@@ -1,0 +1,1205 @@
+"""Cases for tools/grad_probe.py: `@case(area)` on `program(lib, fn)`, which returns what to compare
+(tensors, Python values, None, nested lists). `fn` stages a function (identity in eager mode)."""
+# `case` is injected by tools/grad_probe.py.
+import numpy as np
+
+
+def _grad(lib, f, *xs, persistent=False, unconnected="none"):
+    """f(*xs) and its gradients w.r.t. xs, the tape outside f."""
+    with lib.GradientTape(persistent=persistent) as tape:
+        for x in xs:
+            tape.watch(x)
+        y = f(*xs)
+    return [y, tape.gradient(y, list(xs), unconnected_gradients=unconnected)]
+
+
+def _both(lib, fn, body, *args):
+    """The gradient taken with the tape outside the staged `body`, and with the tape inside a staged one."""
+    outside = _grad(lib, fn(body), *args)
+    inside = fn(lambda *a: _grad(lib, body, *a))(*args)
+    return [outside, inside]
+
+
+# ---------------------------------------------------------------- control flow
+@case("control")
+def if_tensor(lib, fn):
+    def f(x):
+        if x > 0:
+            y = x * x
+        else:
+            y = -3.0 * x
+        return y
+    return [_both(lib, fn, f, lib.constant(v)) for v in (2.0, -3.0)]
+
+
+@case("control")
+def if_only_one_branch_uses(lib, fn):
+    def f(x, w):
+        if x > 0:
+            y = x * w
+        else:
+            y = x + 1.0
+        return y
+    return [_both(lib, fn, f, lib.constant(v), lib.constant(4.0)) for v in (2.0, -3.0)]
+
+
+@case("control")
+def nested_if_elif(lib, fn):
+    def f(x):
+        if x > 2:
+            if x > 5:
+                y = x ** 3
+            else:
+                y = x ** 2
+        elif x > 0:
+            y = lib.sin(x)
+        else:
+            y = lib.exp(x)
+        return y
+    return [_both(lib, fn, f, lib.constant(v)) for v in (6.0, 3.0, 1.0, -1.0)]
+
+
+@case("control")
+def while_tensor(lib, fn):
+    def f(x):
+        y = x
+        while y < 100.0:
+            y = y * x
+        return y
+    return [_both(lib, fn, f, lib.constant(v)) for v in (2.0, 3.5)]
+
+
+@case("control")
+def while_break(lib, fn):
+    def f(x):
+        y = lib.constant(1.0)
+        i = 0
+        while i < 10:
+            y = y * x + 1.0
+            if y > 50.0:
+                break
+            i += 1
+        return y
+    return [_both(lib, fn, f, lib.constant(v)) for v in (2.0, 1.1)]
+
+
+@case("control")
+def for_range_continue(lib, fn):
+    def f(x):
+        y = lib.constant(0.0)
+        for i in lib.range(6):
+            if i % 2 == 0:
+                continue
+            y = y + x ** lib.cast(i, lib.float32)
+        return y
+    return [_both(lib, fn, f, lib.constant(v)) for v in (1.5, -0.5)]
+
+
+@case("control")
+def for_range_return(lib, fn):
+    def f(x):
+        y = x
+        for i in lib.range(10):
+            y = y * 1.5 + x
+            if y > 20.0:
+                return y * 2.0
+        return y
+    return [_both(lib, fn, f, lib.constant(v)) for v in (1.0, 0.01)]
+
+
+@case("control")
+def for_over_tensor_rows(lib, fn):
+    def f(x):
+        s = lib.zeros([3])
+        for row in x:
+            if lib.reduce_sum(row) > 0:
+                s = s + row * row
+            else:
+                s = s - row
+        return lib.reduce_sum(s * lib.constant([1.0, 2.0, 3.0]))
+    return _both(lib, fn, f, lib.constant([[1.0, 2.0, -0.5], [-3.0, 0.5, 1.0], [0.2, 0.2, 0.2]]))
+
+
+@case("control")
+def nested_loops(lib, fn):
+    def f(x):
+        acc = lib.constant(0.0)
+        i = lib.constant(0)
+        while i < 3:
+            j = lib.constant(0)
+            while j < i + 1:
+                acc = acc + x * lib.cast(i * j + 1, lib.float32)
+                j += 1
+            i += 1
+        return acc * x
+    return _both(lib, fn, f, lib.constant(1.5))
+
+
+@case("control")
+def loop_carried_dtypes(lib, fn):
+    def f(x):
+        n = lib.constant(0, lib.int64)
+        h = lib.constant(1.0, lib.float64)
+        y = x
+        flag = lib.constant(False)
+        while n < 4:
+            y = y * lib.cast(h, lib.float32) + x
+            h = h * 0.5
+            flag = lib.logical_not(flag)
+            n += 1
+        return y + lib.cast(flag, lib.float32)
+    return _both(lib, fn, f, lib.constant(2.0))
+
+
+@case("control")
+def loop_var_unused_grad(lib, fn):
+    def f(x, w):
+        y = x
+        i = 0
+        while i < 3:
+            y = y + x
+            i += 1
+        return y
+    return _grad(lib, fn(f), lib.constant(1.0), lib.constant(2.0), unconnected="zero")
+
+
+@case("control")
+def while_loop_max_iter(lib, fn):
+    def f(x):
+        return lib.while_loop(lambda i, a: a < 1e6, lambda i, a: (i + 1, a * x), [0, x],
+                              maximum_iterations=3)[1]
+    return [_both(lib, fn, f, lib.constant(v)) for v in (2.0, 0.5)]
+
+
+@case("control")
+def while_loop_max_iter_tensor(lib, fn):
+    def f(x, n):
+        return lib.while_loop(lambda i, a: True, lambda i, a: (i + 1, a * x + i), [lib.constant(0.0), x],
+                              maximum_iterations=n)[1]
+    return _grad(lib, fn(f), lib.constant(1.5), lib.constant(4))
+
+
+@case("control")
+def cond_grad_nan_branch(lib, fn):
+    def f(x):
+        return lib.cond(x > 0, lambda: lib.sqrt(x), lambda: x * 0.0)
+    return [_both(lib, fn, f, lib.constant(v)) for v in (4.0, -1.0, 0.0)]
+
+
+@case("control")
+def switch_case_grad(lib, fn):
+    def f(k, x):
+        return lib.switch_case(k, [lambda: x * 2.0, lambda: x * x, lambda: lib.sin(x)])
+    return [_grad(lib, fn(f), lib.constant(k), lib.constant(1.5)) for k in (0, 1, 2, 7)]
+
+
+@case("control")
+def ternary_and_or(lib, fn):
+    def f(x):
+        y = x * 2.0 if (x > 0) and (x < 10) else x * x
+        return y
+    return [_both(lib, fn, f, lib.constant(v)) for v in (1.0, 11.0, -2.0)]
+
+
+@case("control")
+def cond_returns_different_structure_dtype(lib, fn):
+    def f(x):
+        if x > 1.0:
+            y, k = x * x, lib.constant(1)
+        else:
+            y, k = x, lib.constant(2)
+        return y * lib.cast(k, lib.float32)
+    return [_both(lib, fn, f, lib.constant(v)) for v in (2.0, 0.5)]
+
+
+@case("control")
+def loop_grad_wrt_vector(lib, fn):
+    def f(x):
+        y = x
+        for _ in lib.range(3):
+            y = lib.tanh(y) * x + lib.reduce_sum(y)
+        return lib.reduce_sum(y * lib.constant([1.0, -2.0, 0.5]))
+    return _both(lib, fn, f, lib.constant([0.1, 0.2, -0.3]))
+
+
+@case("control")
+def loop_grows_shape(lib, fn):
+    def f(x):
+        y = x
+        for i in lib.range(3):
+            y = lib.concat([y, y * 2.0], 0)
+        return lib.reduce_sum(y * y)
+    return _grad(lib, fn(f), lib.constant([1.0, 2.0]))
+
+
+# ---------------------------------------------------------------- tapes
+@case("tape")
+def persistent_twice(lib, fn):
+    @fn
+    def f(x):
+        with lib.GradientTape(persistent=True) as t:
+            t.watch(x)
+            y = x * x
+            z = y * x
+        return [t.gradient(y, x), t.gradient(z, x), t.gradient(z, y)]
+    return f(lib.constant(3.0))
+
+
+@case("tape")
+def watch_constant_inside(lib, fn):
+    @fn
+    def f(x):
+        c = lib.constant(2.0)
+        with lib.GradientTape() as t:
+            t.watch(c)
+            y = c * x + c * c
+        return t.gradient(y, c)
+    return f(lib.constant(5.0))
+
+
+@case("tape")
+def unconnected_in_function(lib, fn):
+    @fn
+    def f(x, z):
+        with lib.GradientTape(persistent=True) as t:
+            t.watch([x, z])
+            y = x * 2.0
+            w = lib.cast(z, lib.int32)
+        return [t.gradient(y, [x, z]), t.gradient(y, [x, z], unconnected_gradients="zero"),
+                t.gradient(w, z, unconnected_gradients=lib.UnconnectedGradients.ZERO)]
+    return f(lib.constant(1.0), lib.constant([1.0, 2.0]))
+
+
+@case("tape")
+def stop_gradient_in_loop(lib, fn):
+    def f(x):
+        y = x
+        for i in lib.range(3):
+            y = lib.stop_gradient(y) * x + y
+        return y
+    return _both(lib, fn, f, lib.constant(2.0))
+
+
+@case("tape")
+def custom_gradient_in_cond(lib, fn):
+    @lib.custom_gradient
+    def clip_grad(x):
+        def grad(dy):
+            return lib.clip_by_value(dy, -0.5, 0.5)
+        return x * 1.0, grad
+
+    def f(x):
+        if x > 0:
+            y = clip_grad(x * 3.0) * 2.0
+        else:
+            y = x
+        return y
+    return [_both(lib, fn, f, lib.constant(v)) for v in (2.0, -1.0)]
+
+
+@case("tape")
+def custom_gradient_in_loop(lib, fn):
+    @lib.custom_gradient
+    def scaled(x):
+        def grad(dy):
+            return dy * 10.0
+        return x + 0.0, grad
+
+    def f(x):
+        y = x
+        i = 0
+        while i < 2:
+            y = scaled(y) * x
+            i += 1
+        return y
+    return _both(lib, fn, f, lib.constant(1.5))
+
+
+@case("tape")
+def second_derivative_through_loop(lib, fn):
+    def body(x):
+        with lib.GradientTape() as t2:
+            t2.watch(x)
+            with lib.GradientTape() as t1:
+                t1.watch(x)
+                y = x
+                for i in lib.range(3):
+                    y = y * x
+            g = t1.gradient(y, x)
+        return [y, g, t2.gradient(g, x)]
+    return [fn(body)(lib.constant(v)) for v in (1.5, -2.0)]
+
+
+@case("tape")
+def second_derivative_through_cond(lib, fn):
+    def body(x):
+        with lib.GradientTape() as t2:
+            t2.watch(x)
+            with lib.GradientTape() as t1:
+                t1.watch(x)
+                if x > 0:
+                    y = x ** 3
+                else:
+                    y = lib.sin(x)
+            g = t1.gradient(y, x)
+        return [y, g, t2.gradient(g, x)]
+    return [fn(body)(lib.constant(v)) for v in (1.5, -2.0)]
+
+
+@case("tape")
+def second_derivative_while_break(lib, fn):
+    def body(x):
+        with lib.GradientTape() as t2:
+            t2.watch(x)
+            with lib.GradientTape() as t1:
+                t1.watch(x)
+                y = x
+                while y < 10.0:
+                    y = y * x
+                    if y > 5.0:
+                        break
+            g = t1.gradient(y, x)
+        return [y, g, t2.gradient(g, x)]
+    return [fn(body)(lib.constant(v)) for v in (1.5, 3.0)]
+
+
+@case("tape")
+def jacobian_simple(lib, fn):
+    def body(x):
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = x * x * lib.constant([1.0, 2.0, 3.0])
+            y = lib.concat([y, [lib.reduce_sum(x)]], 0)
+        return t.jacobian(y, x)
+    return fn(body)(lib.constant([1.0, -1.0, 2.0]))
+
+
+@case("tape")
+def jacobian_through_loop(lib, fn):
+    def body(x):
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = x
+            for i in lib.range(2):
+                y = lib.sin(y) * x
+        return t.jacobian(y, x)
+    return fn(body)(lib.constant([0.5, 1.0]))
+
+
+@case("tape")
+def batch_jacobian_simple(lib, fn):
+    def body(x):
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.matmul(x, lib.constant([[1.0, 2.0], [3.0, -1.0]])) ** 2
+        return t.batch_jacobian(y, x)
+    return fn(body)(lib.constant([[1.0, 0.5], [-1.0, 2.0], [0.0, 1.0]]))
+
+
+@case("tape")
+def jacobian_unconnected(lib, fn):
+    def body(x, z):
+        with lib.GradientTape(persistent=True) as t:
+            t.watch([x, z])
+            y = x * 2.0
+        return [t.jacobian(y, z), t.jacobian(y, z, unconnected_gradients="zero")]
+    return fn(body)(lib.constant([1.0, 2.0]), lib.constant([3.0]))
+
+
+@case("tape")
+def int_and_bool_inputs(lib, fn):
+    def f(x, n, b):
+        y = x * lib.cast(n, lib.float32)
+        if b:
+            y = y * 2.0
+        return y
+    return _grad(lib, fn(f), lib.constant(1.5), lib.constant(3), lib.constant(True))
+
+
+@case("tape")
+def output_gradients_in_function(lib, fn):
+    @fn
+    def f(x):
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = x * x
+        return t.gradient(y, x, output_gradients=lib.constant([1.0, -2.0]))
+    return f(lib.constant([3.0, 4.0]))
+
+
+# ---------------------------------------------------------------- variables
+@case("variables")
+def variable_assign_in_branch(lib, fn):
+    v = lib.Variable(2.0)
+    w = lib.Variable(0.0)
+
+    def f(x):
+        if x > 0:
+            w.assign_add(1.0)
+            y = v * x
+        else:
+            w.assign_add(10.0)
+            y = v * v
+        return y
+    staged = fn(f)
+    with lib.GradientTape() as t:
+        y1 = staged(lib.constant(3.0))
+    g1 = t.gradient(y1, v)
+    with lib.GradientTape() as t:
+        y2 = staged(lib.constant(-3.0))
+    g2 = t.gradient(y2, v)
+    return [y1, g1, y2, g2, w.read_value()]
+
+
+@case("variables")
+def variable_assign_in_loop(lib, fn):
+    v = lib.Variable(1.0)
+    counter = lib.Variable(0)
+
+    @fn
+    def f(x):
+        with lib.GradientTape() as t:
+            y = lib.constant(0.0)
+            for i in lib.range(3):
+                y = y + v * x
+                v.assign_add(1.0)
+                counter.assign_add(1)
+        return [y, t.gradient(y, v)]
+    out = f(lib.constant(2.0))
+    return [out, v.read_value(), counter.read_value()]
+
+
+@case("variables")
+def variable_read_after_assign_grad(lib, fn):
+    v = lib.Variable(3.0)
+
+    @fn
+    def f(x):
+        with lib.GradientTape() as t:
+            a = v * x
+            v.assign(v * 2.0)
+            b = v * x
+        return [a + b, t.gradient(a + b, v)]
+    return [f(lib.constant(1.0)), v.read_value()]
+
+
+@case("variables")
+def variable_side_effect_branch_not_taken(lib, fn):
+    v = lib.Variable([1.0, 2.0])
+
+    @fn
+    def f(x):
+        if lib.reduce_sum(x) > 100.0:
+            v.assign(x)
+        elif lib.reduce_sum(x) > 0:
+            v.assign_sub(x)
+        return v.read_value()
+    return [f(lib.constant([1.0, 1.0])), f(lib.constant([-5.0, 1.0])), v.read_value()]
+
+
+@case("variables")
+def variable_loop_break(lib, fn):
+    v = lib.Variable(0.0)
+
+    @fn
+    def f(n):
+        i = lib.constant(0)
+        while i < n:
+            if i == 3:
+                break
+            v.assign_add(lib.cast(i, lib.float32))
+            i += 1
+        return i
+    return [f(lib.constant(10)), v.read_value(), f(lib.constant(2)), v.read_value()]
+
+
+@case("variables")
+def two_variables_in_loop_grad(lib, fn):
+    a = lib.Variable(0.5)
+    b = lib.Variable([1.0, 2.0])
+
+    def f(x):
+        y = x
+        for i in lib.range(3):
+            y = lib.tanh(y * a + b)
+        return lib.reduce_sum(y)
+    staged = fn(f)
+    with lib.GradientTape() as t:
+        y = staged(lib.constant([0.3, -0.3]))
+    return [y, t.gradient(y, [a, b])]
+
+
+# ---------------------------------------------------------------- higher-order functions
+@case("higher-order")
+def map_fn_grad(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.map_fn(lambda r: lib.reduce_prod(r) * r, x))
+    return _both(lib, fn, f, lib.constant([[1.0, 2.0], [3.0, -1.0]]))
+
+
+@case("higher-order")
+def scan_grad(lib, fn):
+    def f(x, c):
+        out = lib.scan(lambda a, r: a * c + r * r, x, initializer=lib.constant(0.5))
+        return lib.reduce_sum(out * lib.constant([1.0, 2.0, 3.0]))
+    return _both(lib, fn, f, lib.constant([1.0, -2.0, 0.5]), lib.constant(0.9))
+
+
+@case("higher-order")
+def scan_reverse_tuple(lib, fn):
+    def f(x):
+        a, b = lib.scan(lambda acc, r: (acc[0] + r, acc[1] * r), x, initializer=(lib.constant(0.0), lib.constant(1.0)),
+                        reverse=True)
+        return lib.reduce_sum(a * b)
+    return _both(lib, fn, f, lib.constant([1.0, -2.0, 0.5]))
+
+
+@case("higher-order")
+def foldl_grad(lib, fn):
+    def f(x):
+        return lib.foldl(lambda a, r: a * r + 1.0, x, initializer=lib.constant(1.0))
+    return _both(lib, fn, f, lib.constant([1.0, -2.0, 0.5]))
+
+
+@case("higher-order")
+def map_fn_with_cond_inside(lib, fn):
+    def g(r):
+        return lib.cond(r > 0, lambda: r * r, lambda: -r)
+
+    def f(x):
+        return lib.reduce_sum(lib.map_fn(g, x))
+    return _both(lib, fn, f, lib.constant([1.0, -2.0, 0.5]))
+
+
+@case("higher-order")
+def tensor_array_loop(lib, fn):
+    def f(x):
+        ta = lib.TensorArray(lib.float32, size=3)
+        y = x
+        for i in lib.range(3):
+            y = y * x
+            ta = ta.write(i, y)
+        return lib.reduce_sum(ta.stack() * lib.constant([1.0, 0.5, 0.25]))
+    return _both(lib, fn, f, lib.constant(1.2))
+
+
+# ---------------------------------------------------------------- shapes
+@case("shapes")
+def broadcast_grad(lib, fn):
+    def f(a, b):
+        return lib.reduce_sum((a * b) ** 2 + a / (b + 3.0) - b)
+    return _both(lib, fn, f, lib.constant([[1.0], [2.0], [-1.0]]), lib.constant([[0.5, 1.0, 2.0, -0.5]]))
+
+
+@case("shapes")
+def broadcast_rank(lib, fn):
+    def f(a, b):
+        return lib.reduce_sum(lib.maximum(a, b) * lib.minimum(a, b) + lib.pow(lib.abs(a) + 1.0, b))
+    return _both(lib, fn, f, lib.constant([[1.0, 2.0, 3.0], [0.0, -1.0, 0.5]]), lib.constant(0.7))
+
+
+@case("shapes")
+def reductions_keepdims(lib, fn):
+    def f(x):
+        m = lib.reduce_max(x, axis=1, keepdims=True)
+        s = lib.reduce_sum(x, axis=[0], keepdims=True)
+        p = lib.reduce_prod(x, axis=-1, keepdims=True)
+        mean = lib.reduce_mean(x, axis=(0, 1), keepdims=True)
+        lse = lib.reduce_logsumexp(x, axis=0, keepdims=True)
+        mn = lib.reduce_min(x, axis=[-1])
+        return lib.reduce_sum(x * m + x * s + p * mean + lse * 2.0) + lib.reduce_sum(mn * mn)
+    return _both(lib, fn, f, lib.constant([[1.0, 3.0, 3.0], [2.0, -1.0, 0.5]]))
+
+
+@case("shapes")
+def reductions_with_zero(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.reduce_prod(x, axis=1)) + lib.reduce_prod(x * 0.0 + 2.0)
+    return _both(lib, fn, f, lib.constant([[1.0, 0.0, 3.0], [0.0, 0.0, 2.0]]))
+
+
+@case("shapes")
+def slicing_grad(lib, fn):
+    def f(x):
+        return (lib.reduce_sum(x[::-1, 1:] * 2.0) + lib.reduce_sum(x[:, ::-2] ** 2) + x[-1, -1] * 5.0
+                + lib.reduce_sum(x[1:, ::2] * x[:-1, ::2]) + lib.reduce_sum(x[..., None, 0] * 3.0)
+                + lib.reduce_sum(x[-1:-3:-1, 2:0:-1] * lib.constant([1.0, 10.0])))
+    return _both(lib, fn, f, lib.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]))
+
+
+@case("shapes")
+def slicing_tensor_bounds(lib, fn):
+    def f(x, i):
+        return lib.reduce_sum(x[i:i + 2] * lib.constant([1.0, 2.0])) + x[i] * x[-i - 1]
+    return _both(lib, fn, f, lib.constant([1.0, 2.0, 3.0, 4.0]), lib.constant(1))
+
+
+@case("shapes")
+def gather_repeated(lib, fn):
+    def f(x):
+        g = lib.gather(x, [0, 2, 0, 0, 1], axis=0)
+        h = lib.gather(x, [[1, 1], [0, 1]], axis=1)
+        return lib.reduce_sum(g * lib.constant([[1.0], [2.0], [3.0], [4.0], [5.0]])) + lib.reduce_sum(h ** 2)
+    return _both(lib, fn, f, lib.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+
+
+@case("shapes")
+def gather_batch_dims(lib, fn):
+    def f(x):
+        g = lib.gather(x, [[1, 1], [0, 1]], axis=1, batch_dims=1)
+        return lib.reduce_sum(g * lib.constant([[1.0, 2.0], [3.0, 4.0]]))
+    return _both(lib, fn, f, lib.constant([[1.0, 2.0], [3.0, 4.0]]))
+
+
+@case("shapes")
+def gather_nd_repeated(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.gather_nd(x, [[0, 1], [0, 1], [1, 0]]) * lib.constant([1.0, 2.0, 3.0]))
+    return _both(lib, fn, f, lib.constant([[1.0, 2.0], [3.0, 4.0]]))
+
+
+@case("shapes")
+def where_nan_unused_branch(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.where(x > 0, lib.sqrt(x), x * 0.0))
+    return _both(lib, fn, f, lib.constant([4.0, -1.0, 0.0]))
+
+
+@case("shapes")
+def where_log_unused(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.where(x > 0, lib.math.log(x), lib.zeros_like(x)))
+    return _both(lib, fn, f, lib.constant([4.0, 0.0, -2.0]))
+
+
+@case("shapes")
+def where_safe_pattern(lib, fn):
+    def f(x):
+        safe = lib.where(x > 0, x, lib.ones_like(x))
+        return lib.reduce_sum(lib.where(x > 0, lib.math.log(safe), lib.zeros_like(x)))
+    return _both(lib, fn, f, lib.constant([4.0, 0.0, -2.0]))
+
+
+@case("shapes")
+def where_broadcast(lib, fn):
+    def f(x, y):
+        return lib.reduce_sum(lib.where(lib.constant([[True], [False]]), x, y) * lib.constant([1.0, 2.0, 3.0]))
+    return _both(lib, fn, f, lib.constant([1.0, 2.0, 3.0]), lib.constant([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]]))
+
+
+@case("shapes")
+def matmul_batch_broadcast(lib, fn):
+    def f(a, b):
+        return lib.reduce_sum(lib.matmul(a, b) ** 2)
+    return _both(lib, fn, f, lib.constant(np.arange(12.0, dtype="float32").reshape(2, 2, 3) / 10),
+                 lib.constant(np.arange(6.0, dtype="float32").reshape(3, 2) / 5))
+
+
+@case("shapes")
+def tile_reshape_transpose(lib, fn):
+    def f(x):
+        t = lib.tile(x, [2, 3])
+        r = lib.reshape(lib.transpose(t), [-1])
+        return lib.reduce_sum(r * lib.range(24.0)) + lib.reduce_sum(lib.broadcast_to(x, [3, 2, 2]) ** 2)
+    return _both(lib, fn, f, lib.constant([[1.0, 2.0], [3.0, 4.0]]))
+
+
+@case("shapes")
+def expand_squeeze_stack_unstack(lib, fn):
+    def f(x):
+        a, b = lib.unstack(x, axis=1)
+        s = lib.stack([a * b, a, b], axis=0)
+        return lib.reduce_sum(lib.squeeze(lib.expand_dims(s, 1)) * lib.constant([[1.0], [2.0], [3.0]]))
+    return _both(lib, fn, f, lib.constant([[1.0, 2.0], [3.0, 4.0]]))
+
+
+@case("shapes")
+def scatter_and_segment(lib, fn):
+    def f(x):
+        s = lib.tensor_scatter_nd_update(x, [[0], [0]], [[9.0, 9.0], [8.0, 8.0]]) if False else x
+        return lib.reduce_sum(lib.math.unsorted_segment_sum(s, [0, 1, 0], 2) ** 2) + lib.reduce_sum(
+            lib.math.segment_sum(s, [0, 0, 1]) * lib.constant([[1.0, 2.0]]))
+    return _both(lib, fn, f, lib.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+
+
+@case("shapes")
+def cumsum_cumprod(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.math.cumprod(x, axis=1) * lib.constant([1.0, 2.0, 3.0])) + lib.reduce_sum(
+            lib.cumsum(x, axis=0, reverse=True) ** 2)
+    return _both(lib, fn, f, lib.constant([[1.0, 0.5, 2.0], [-1.0, 3.0, 0.0]]))
+
+
+# ---------------------------------------------------------------- dtypes
+@case("dtypes")
+def float64_grad(lib, fn):
+    def f(x):
+        y = x
+        for i in lib.range(3):
+            y = lib.sin(y) * x
+        return y
+    return _both(lib, fn, f, lib.constant(0.7, lib.float64))
+
+
+@case("dtypes")
+def float16_grad(lib, fn):
+    def f(x):
+        return lib.reduce_sum(x * x * lib.constant(3.0, lib.float16) + lib.exp(x))
+    return _both(lib, fn, f, lib.constant([0.5, 1.0], lib.float16))
+
+
+@case("dtypes")
+def float16_loop(lib, fn):
+    def f(x):
+        y = x
+        i = 0
+        while i < 3:
+            y = y * x
+            i += 1
+        return y
+    return _both(lib, fn, f, lib.constant(1.5, lib.float16))
+
+
+@case("dtypes")
+def mixed_precision_cast(lib, fn):
+    def f(x):
+        h = lib.cast(x, lib.float16)
+        d = lib.cast(x, lib.float64)
+        return lib.cast(h * h, lib.float32) + lib.cast(lib.sin(d), lib.float32)
+    return _both(lib, fn, f, lib.constant(1.25))
+
+
+@case("dtypes")
+def complex_grad(lib, fn):
+    def f(x):
+        z = lib.complex(x, x * 2.0)
+        return lib.math.real(z * lib.math.conj(z)) + lib.math.imag(z * z)
+    return _both(lib, fn, f, lib.constant(1.5))
+
+
+@case("dtypes")
+def complex_source(lib, fn):
+    def f(z):
+        return lib.math.real(z * z) + lib.math.abs(z)
+    return _both(lib, fn, f, lib.constant(1.0 + 2.0j, lib.complex64))
+
+
+@case("dtypes")
+def int_loop_counter_grad(lib, fn):
+    def f(x, n):
+        y = x
+        i = lib.constant(0)
+        while i < n:
+            y = y + x * lib.cast(i, lib.float32)
+            i += 1
+        return y
+    return _grad(lib, fn(f), lib.constant(2.0), lib.constant(4), unconnected="zero")
+
+
+# ---------------------------------------------------------------- more: linear algebra and broadcasting
+@case("shapes")
+def matmul_flags_batch_broadcast(lib, fn):
+    def f(a, b):
+        return (lib.reduce_sum(lib.matmul(a, b, transpose_a=True) ** 2)
+                + lib.reduce_sum(lib.matmul(b, a, transpose_a=True, transpose_b=True) * 0.5)
+                + lib.reduce_sum(lib.matmul(a, b[None], transpose_a=True)))
+    return _both(lib, fn, f, lib.constant(np.arange(18.0, dtype="float32").reshape(2, 3, 3) / 10),
+                 lib.constant(np.arange(9.0, dtype="float32").reshape(3, 3) / 5))
+
+
+@case("shapes")
+def matmul_both_broadcast(lib, fn):
+    def f(a, b):
+        return lib.reduce_sum((a @ b) ** 2)
+    return _both(lib, fn, f, lib.constant(np.arange(12.0, dtype="float32").reshape(2, 1, 2, 3) / 10),
+                 lib.constant(np.arange(18.0, dtype="float32").reshape(3, 3, 2) / 5))
+
+
+@case("shapes")
+def einsum_broadcast(lib, fn):
+    def f(a, b):
+        return (lib.reduce_sum(lib.einsum("...ij,jk->...ik", a, b) ** 2)
+                + lib.reduce_sum(lib.einsum("bij,bj->bi", a, b[:, :2] * 1.0))
+                + lib.reduce_sum(lib.einsum("ii->i", b[:, :2])) + lib.einsum("ij,ij->", b, b))
+    return _both(lib, fn, f, lib.constant(np.arange(8.0, dtype="float32").reshape(2, 2, 2) / 10),
+                 lib.constant(np.arange(6.0, dtype="float32").reshape(2, 3) / 5 - 0.3))
+
+
+@case("shapes")
+def tensordot_grad(lib, fn):
+    def f(a, b):
+        return lib.reduce_sum(lib.tensordot(a, b, [[0, 2], [1, 0]]) ** 2) + lib.reduce_sum(lib.tensordot(a, b, 0))
+    return _both(lib, fn, f, lib.constant(np.arange(12.0, dtype="float32").reshape(2, 3, 2) / 10),
+                 lib.constant(np.arange(4.0, dtype="float32").reshape(2, 2) / 5))
+
+
+@case("shapes")
+def clip_bounds_grad(lib, fn):
+    def f(x, lo, hi):
+        return lib.reduce_sum(lib.clip_by_value(x, lo, hi) * lib.constant([1.0, 2.0, 3.0, 4.0]))
+    return _both(lib, fn, f, lib.constant([-2.0, 0.5, 3.0, 1.0]), lib.constant(0.0), lib.constant([1.0, 1.0, 2.0, 1.0]))
+
+
+@case("shapes")
+def max_min_ties(lib, fn):
+    def f(x):
+        return (lib.reduce_sum(lib.reduce_max(x, axis=1) * lib.constant([1.0, 2.0]))
+                + lib.reduce_sum(lib.reduce_min(x, axis=0, keepdims=True) * 3.0) + lib.reduce_max(x)
+                + lib.reduce_sum(lib.maximum(x, 2.0)) + lib.reduce_sum(lib.minimum(x, x[:, :1])))
+    return _both(lib, fn, f, lib.constant([[1.0, 3.0, 3.0], [2.0, 2.0, 3.0]]))
+
+
+@case("shapes")
+def strided_odd(lib, fn):
+    def f(x):
+        return (lib.reduce_sum(x[..., 1::2] * 2.0) + lib.reduce_sum(x[None, :, -1] * 3.0)
+                + lib.reduce_sum(x[5:, :]) + lib.reduce_sum(x[::-1][1:, ::-1] * lib.constant([1.0, 2.0, 3.0, 4.0]))
+                + lib.reduce_sum(x[-100:100:2, 3:-100:-2] * 7.0) + x[1][-1] * x[0, 0])
+    return _both(lib, fn, f, lib.constant(np.arange(12.0, dtype="float32").reshape(3, 4)))
+
+
+@case("shapes")
+def boolean_mask_grad(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.boolean_mask(x, x > 1.0) ** 2) + lib.reduce_sum(
+            lib.boolean_mask(x, [True, False], axis=0) * 3.0)
+    return _grad(lib, fn(f), lib.constant([[1.0, 2.0, 3.0], [0.5, 4.0, -1.0]]))
+
+
+@case("shapes")
+def pow_edges(lib, fn):
+    def f(x, y):
+        return lib.reduce_sum(lib.pow(x, y) * lib.constant([1.0, 2.0, 3.0, 4.0]))
+    return _both(lib, fn, f, lib.constant([0.0, -2.0, 3.0, 0.0]), lib.constant([2.0, 3.0, 0.5, 0.0]))
+
+
+@case("shapes")
+def squared_difference_broadcast(lib, fn):
+    def f(a, b):
+        return lib.reduce_sum(lib.math.squared_difference(a, b) * lib.constant([1.0, 2.0]))
+    return _both(lib, fn, f, lib.constant([[1.0], [2.0], [3.0]]), lib.constant([0.5, -1.0]))
+
+
+@case("shapes")
+def where_scalar_broadcast(lib, fn):
+    def f(x, s):
+        return lib.reduce_sum(lib.where(x > 1.0, s, x) * lib.constant([1.0, 2.0, 3.0]))
+    return _both(lib, fn, f, lib.constant([0.5, 2.0, 3.0]), lib.constant(10.0))
+
+
+@case("shapes")
+def softmax_xent_axis(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.nn.softmax(x, axis=0) * lib.constant([[1.0, 2.0], [3.0, 4.0], [0.0, 1.0]])) + \
+            lib.reduce_sum(lib.nn.log_softmax(x, axis=0)[1])
+    return _both(lib, fn, f, lib.constant([[1.0, 2.0], [0.5, -1.0], [3.0, 0.0]]))
+
+
+@case("shapes")
+def sort_topk_ties(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.sort(x, direction="DESCENDING") * lib.constant([1.0, 2.0, 3.0, 4.0])) + \
+            lib.reduce_sum(lib.math.top_k(x, 2).values * lib.constant([5.0, 7.0]))
+    return _both(lib, fn, f, lib.constant([1.0, 3.0, 3.0, 2.0]))
+
+
+# ---------------------------------------------------------------- more: control flow
+@case("control")
+def cond_only_predicate_uses(lib, fn):
+    def f(x, w):
+        y = x
+        while w * y < 10.0:
+            y = y * 2.0
+        return y
+    return [_grad(lib, fn(f), lib.constant(1.0), lib.constant(0.5)),
+            _grad(lib, fn(f), lib.constant(1.0), lib.constant(0.5), unconnected="zero")]
+
+
+@case("control")
+def for_tensor_break(lib, fn):
+    def f(xs, w):
+        acc = lib.constant(0.0)
+        for x in xs:
+            if x * w > 4.0:
+                break
+            acc = acc + x * w * w
+        return acc
+    return _both(lib, fn, f, lib.constant([1.0, 2.0, 3.0, 1.0]), lib.constant(1.5))
+
+
+@case("control")
+def while_cond_inside_assign(lib, fn):
+    def f(x):
+        y = x
+        z = lib.constant(0.0)
+        i = lib.constant(0)
+        while i < 4:
+            if i % 2 == 0:
+                z = z + y
+            else:
+                y = y * x
+            i += 1
+        return y + z
+    return _both(lib, fn, f, lib.constant(1.5))
+
+
+@case("control")
+def nested_while_loop_max_iter(lib, fn):
+    def f(x):
+        def outer(i, a):
+            inner = lib.while_loop(lambda j, b: b < 100.0, lambda j, b: (j + 1, b * x), [0, a], maximum_iterations=2)
+            return i + 1, inner[1] + 1.0
+        return lib.while_loop(lambda i, a: i < 3, outer, [0, x])[1]
+    return [_both(lib, fn, f, lib.constant(v)) for v in (1.5, 3.0)]
+
+
+@case("control")
+def gradient_per_iteration(lib, fn):
+    @fn
+    def f(x):
+        total = lib.constant(0.0)
+        for i in lib.range(3):
+            with lib.GradientTape() as t:
+                t.watch(x)
+                y = x ** lib.cast(i + 1, lib.float32)
+            total = total + t.gradient(y, x)
+        return total
+    return f(lib.constant(2.0))
+
+
+@case("control")
+def loop_over_python_list_tensors(lib, fn):
+    def f(a, b):
+        y = a
+        for t in [a, b, a * b]:
+            if lib.reduce_sum(t) > 0:
+                y = y + t * t
+        return lib.reduce_sum(y)
+    return _both(lib, fn, f, lib.constant([1.0, -2.0]), lib.constant([0.5, 0.5]))
+
+
+@case("control")
+def python_loop_tensor_if_return(lib, fn):
+    def f(x):
+        for k in range(4):
+            if x > float(k):
+                return x * float(k + 1)
+        return -x
+    return [_both(lib, fn, f, lib.constant(v)) for v in (0.5, 2.5, -1.0)]
+
+
+@case("control")
+def while_else(lib, fn):
+    def f(x):
+        y = x
+        while y < 5.0:
+            y = y * 2.0
+            if y > 100.0:
+                break
+        else:
+            y = y + 1000.0 * x
+        return y
+    return [_both(lib, fn, f, lib.constant(v)) for v in (1.0, 60.0)]
+
+
+@case("control")
+def second_derivative_while_loop_max_iter(lib, fn):
+    def body(x):
+        with lib.GradientTape() as t2:
+            t2.watch(x)
+            with lib.GradientTape() as t1:
+                t1.watch(x)
+                y = lib.while_loop(lambda a: a < 1000.0, lambda a: (a * x,), [x], maximum_iterations=3)[0]
+            g = t1.gradient(y, x)
+        return [y, g, t2.gradient(g, x)]
+    return [fn(body)(lib.constant(v)) for v in (2.0, 20.0)]
+
+
+@case("control")
+def batch_jacobian_loop(lib, fn):
+    def body(x):
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = x
+            for i in lib.range(2):
+                y = lib.tanh(y * lib.reduce_sum(x, axis=1, keepdims=True))
+        return t.batch_jacobian(y, x)
+    return fn(body)(lib.constant([[0.1, 0.2], [0.3, -0.4], [0.5, 0.0]]))
+
+
+# ---------------------------------------------------------------- more: tapes and variables
+@case("tape")
+def custom_gradient_variables(lib, fn):
+    v = lib.Variable(2.0)
+
+    @lib.custom_gradient
+    def f(x):
+        y = x * v
+
+        def grad(dy, variables=None):
+            return dy * 3.0, [dy * 5.0 for _ in variables]
+        return y, grad
+
+    @fn
+    def run(x):
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = f(x)
+        return t.gradient(y, [x, v])
+    return run(lib.constant(1.0))
+
+
+@case("tape")
+def custom_gradient_two_inputs_none(lib, fn):
+    @lib.custom_gradient
+    def f(x, y):
+        def grad(dy):
+            return dy * y, None
+        return x * y, grad
+
+    def g(x, y):
+        return f(x, y) * 2.0
+    return _both(lib, fn, g, lib.constant(3.0), lib.constant(4.0))
+
+
+@case("tape")
+def persistent_tape_loop_two_targets(lib, fn):
+    @fn
+    def f(x):
+        with lib.GradientTape(persistent=True) as t:
+            t.watch(x)
+            a = x
+            b = x
+            i = lib.constant(0)
+            while i < 3:
+                a = a * x
+                b = b + a
+                i += 1
+        return [t.gradient(a, x), t.gradient(b, x), t.gradient([a, b], x), t.gradient(b, a)]
+    return f(lib.constant(1.5))
+
+
+@case("tape")
+def watch_intermediate(lib, fn):
+    @fn
+    def f(x):
+        with lib.GradientTape() as t:
+            y = x * 2.0
+            t.watch(y)
+            z = y * y + x
+        return t.gradient(z, [x, y])
+    return f(lib.constant(3.0))
+
+
+@case("tape")
+def stop_recording(lib, fn):
+    @fn
+    def f(x):
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = x * x
+            with t.stop_recording():
+                z = y * 3.0
+            w = y + z
+        return t.gradient(w, x)
+    return f(lib.constant(3.0))
+
+
+@case("tape")
+def tape_reset(lib, fn):
+    @fn
+    def f(x):
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = x * x
+            t.reset()
+            t.watch(x)
+            z = x * 5.0
+        return t.gradient(y + z, x)
+    return f(lib.constant(3.0))
+
+
+@case("variables")
+def variable_assign_in_cond_gradient(lib, fn):
+    v = lib.Variable(2.0)
+
+    @fn
+    def f(x):
+        with lib.GradientTape() as t:
+            if x > 0:
+                v.assign(v * x)
+                y = v * 3.0
+            else:
+                y = v * v
+        return [y, t.gradient(y, [v, x])]
+    return [f(lib.constant(2.0)), v.read_value(), f(lib.constant(-1.0)), v.read_value()]
+
+
+@case("variables")
+def variable_in_while_predicate(lib, fn):
+    v = lib.Variable(1.0)
+
+    @fn
+    def f(x):
+        i = lib.constant(0)
+        while v < x:
+            v.assign(v * 2.0)
+            i += 1
+        return i
+    return [f(lib.constant(10.0)), v.read_value(), f(lib.constant(3.0)), v.read_value()]
+
+
+@case("variables")
+def variable_grad_loop_assign_sub(lib, fn):
+    w = lib.Variable([1.0, -1.0])
+
+    @fn
+    def train(x):
+        for _ in lib.range(3):
+            with lib.GradientTape() as t:
+                loss = lib.reduce_sum((w * x - 1.0) ** 2)
+            w.assign_sub(0.1 * t.gradient(loss, w))
+        return loss
+    return [train(lib.constant([2.0, 3.0])), w.read_value()]
+
+
+# ---------------------------------------------------------------- more: dtypes
+@case("dtypes")
+def float16_reduce_mean(lib, fn):
+    def f(x):
+        return lib.reduce_mean(x * x) + lib.reduce_sum(lib.nn.softmax(x) * lib.constant([1.0, 2.0, 3.0], lib.float16))
+    return _both(lib, fn, f, lib.constant([0.5, 1.0, 2.0], lib.float16))
+
+
+@case("dtypes")
+def float64_matmul_where(lib, fn):
+    def f(a):
+        return lib.reduce_sum(lib.where(a > 0, lib.matmul(a, a), a) ** 2)
+    return _both(lib, fn, f, lib.constant([[1.0, -2.0], [0.5, 3.0]], lib.float64))
+
+
+@case("dtypes")
+def complex_matmul_grad(lib, fn):
+    def f(a, b):
+        z = lib.complex(a, b)
+        w = lib.matmul(z, z, transpose_b=True)
+        return lib.reduce_sum(lib.math.real(w * lib.math.conj(w)))
+    return _both(lib, fn, f, lib.constant([[1.0, 0.5], [0.0, 2.0]]), lib.constant([[0.5, -1.0], [1.0, 0.0]]))
+
+
+@case("dtypes")
+def int_source_in_function(lib, fn):
+    @fn
+    def f(n, x):
+        with lib.GradientTape() as t:
+            t.watch([n, x])
+            y = lib.cast(n, lib.float32) * x
+        return t.gradient(y, [n, x])
+    return f(lib.constant(3), lib.constant(2.0))
+
+
+@case("dtypes")
+def bool_select_grad(lib, fn):
+    def f(x, b):
+        return lib.reduce_sum(lib.where(b, x * x, x) + lib.cast(b, lib.float32) * x)
+    return _both(lib, fn, f, lib.constant([1.0, 2.0, 3.0]), lib.constant([True, False, True]))
