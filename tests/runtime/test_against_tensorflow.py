@@ -348,6 +348,14 @@ GRADIENTS = {
         + lib.reduce_sum(lib.tensor_scatter_nd_update(a, [[0, 1], [1, 0]], b[0, :2]) * a)
         + lib.reduce_sum(lib.tensor_scatter_nd_add(a, [[1]], b[:1] * b[:1]) ** 2)
         + lib.reduce_sum(lib.scatter_nd([[2], [0]], b[1, :2], [3]) * lib.constant([1.0, 2.0, 3.0]))),
+    # batch axes broadcast in matmul (b's gradient was left [2, 3, 2]); clip bounds (their gradients were None,
+    # and lo > hi picked hi); the branch tf.where does not pick, through sqrt, rsqrt and reciprocal (NaN, not 0)
+    "broadcast matmul, clip bounds": lambda lib, a, b: (
+        lib.reduce_sum(lib.matmul(lib.stack([a, a * 2]), lib.transpose(b)) ** 2)
+        + lib.reduce_sum(lib.matmul(lib.transpose(b), lib.stack([a, -a])[:, None]) * 0.5)
+        + lib.reduce_sum(lib.clip_by_value(a, b[0], b[1]) * W) + lib.reduce_sum(lib.clip_by_value(a, -0.5, b[1]))),
+    "where's other branch": lambda lib, a, b: sum(
+        lib.reduce_sum(lib.where(a > 0, f(a), b) * W) for f in (lib.sqrt, lib.math.rsqrt, lib.math.reciprocal)),
     "sorting": lambda lib, a, b: (lib.reduce_sum(lib.math.top_k(a, 2).values * lib.constant([[1., 2.], [3., 4.]]))
                                   + lib.reduce_sum(lib.sort(a) * W)),
 }
@@ -683,6 +691,36 @@ def _tape_cases():
             y = lib.constant(5.0)
         return t.gradient(y, x)
     cases.append(('unconnected target', case))
+
+    def case(lib):
+        v = lib.Variable(2.0)
+
+        @lib.custom_gradient
+        def f(x):
+            def grad(dy, variables=None):
+                return dy * 3.0, [dy * 5.0 for _ in variables]
+            return lib.cond(x > 0, lambda: x * v, lambda: x), grad
+
+        def run(x):
+            with lib.GradientTape() as t:
+                t.watch(x)
+                y = f(x) * 2.0
+            return t.gradient(y, [x, v])
+        return [run(lib.constant(1.0)), lib.function(run)(lib.constant(1.0))]
+    cases.append(('custom_gradient variables', case))
+
+    def case(lib):
+        v = lib.Variable(2.0)
+
+        @lib.custom_gradient
+        def f(x):
+            return x * v, lambda dy: dy * 3.0
+        x = lib.constant(1.0)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = f(x)
+        return t.gradient(y, [x, v])
+    cases.append(('custom_gradient variables without the argument', case))
     return cases
 
 
