@@ -721,6 +721,15 @@ def _tape_cases():
             y = f(x)
         return t.gradient(y, [x, v])
     cases.append(('custom_gradient variables without the argument', case))
+
+    def case(lib):
+        def f(x, w):
+            with lib.GradientTape() as t:
+                t.watch([x, w])
+                y = lib.while_loop(lambda a: a * w < 10.0, lambda a: (a * 2.0,), [x])[0]
+            return t.gradient(y, [x, w])
+        return [f(lib.constant(1.0), lib.constant(0.5)), lib.function(f)(lib.constant(1.0), lib.constant(0.5))]
+    cases.append(('while_loop condition only', case))
     return cases
 
 
