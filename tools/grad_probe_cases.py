@@ -1203,3 +1203,153 @@ def bool_select_grad(lib, fn):
     def f(x, b):
         return lib.reduce_sum(lib.where(b, x * x, x) + lib.cast(b, lib.float32) * x)
     return _both(lib, fn, f, lib.constant([1.0, 2.0, 3.0]), lib.constant([True, False, True]))
+
+
+# ---------------------------------------------------------------- jit_compile and executor values
+@case("values")
+def float64_precision(lib, fn):
+    @fn
+    def f(x):
+        return [(x + 1e-12) - x, x * 1e300, lib.cast(x, lib.float32) + 1e-9]
+    return f(lib.constant(1.0, lib.float64))
+
+
+@case("values")
+def int64_large(lib, fn):
+    @fn
+    def f(x):
+        return [x * 3, x + x, x // 7, lib.cast(x, lib.float64), lib.reduce_sum(lib.stack([x, x]))]
+    return f(lib.constant(2 ** 40 + 3, lib.int64))
+
+
+@case("values")
+def int32_overflow(lib, fn):
+    @fn
+    def f(x):
+        return [x * x, x + 2147483647, -x - 2147483647 - 2]
+    return f(lib.constant(65536, lib.int32))
+
+
+@case("values")
+def floordiv_mod_signs(lib, fn):
+    @fn
+    def f(a, b):
+        return [a // b, a % b, lib.math.floormod(a, b), lib.math.truncatediv(a, b) if hasattr(lib.math, "truncatediv")
+                else a // b, lib.cast(a, lib.float32) // lib.cast(b, lib.float32),
+                lib.cast(a, lib.float32) % lib.cast(b, lib.float32)]
+    return f(lib.constant([7, -7, 7, -7, 0]), lib.constant([2, 2, -2, -2, 3]))
+
+
+@case("values")
+def float_mod_edges(lib, fn):
+    @fn
+    def f(a, b):
+        return [a % b, a // b]
+    return f(lib.constant([5.5, -5.5, 1e10, 0.0, -0.0, 3.0]), lib.constant([2.0, 2.0, 3.0, -1.0, 1.0, 0.0]))
+
+
+@case("values")
+def casts(lib, fn):
+    @fn
+    def f(x):
+        return [lib.cast(x, lib.int32), lib.cast(x, lib.uint8), lib.cast(x, lib.bool), lib.cast(x, lib.float16),
+                lib.cast(lib.cast(x, lib.int64), lib.float32), lib.round(x)]
+    return f(lib.constant([2.5, -2.5, 3.5, -0.7, 0.0, 255.9, 1e5]))
+
+
+@case("values")
+def rounding_and_sign(lib, fn):
+    @fn
+    def f(x):
+        return [lib.round(x), lib.sign(x), lib.math.floor(x), lib.math.ceil(x), lib.abs(x)]
+    return f(lib.constant([0.5, 1.5, 2.5, -0.5, -1.5, float("nan"), -0.0, float("inf")]))
+
+
+@case("values")
+def reductions_of_empty_and_ints(lib, fn):
+    @fn
+    def f(x, e):
+        return [lib.reduce_mean(x), lib.reduce_sum(e), lib.reduce_max(x), lib.reduce_prod(x),
+                lib.reduce_mean(lib.cast(x, lib.float32)), lib.math.reduce_std(lib.cast(x, lib.float32))]
+    return f(lib.constant([1, 2, 4]), lib.zeros([0]))
+
+
+@case("values")
+def while_int_and_float_state(lib, fn):
+    @fn
+    def f(n):
+        i = lib.constant(0)
+        s = lib.constant(0.0, lib.float64)
+        h = lib.constant(1, lib.int64)
+        while i < n:
+            s += 1.0 / lib.cast(h, lib.float64)
+            h *= 3
+            i += 1
+        return [i, s, h]
+    return f(lib.constant(25))
+
+
+@case("values")
+def cond_int_outputs(lib, fn):
+    @fn
+    def f(x):
+        if x > 0:
+            y = x // 2
+        else:
+            y = -x % 3
+        return y
+    return [f(lib.constant(7)), f(lib.constant(-7))]
+
+
+@case("values")
+def maximum_minimum_nan(lib, fn):
+    @fn
+    def f(a, b):
+        return [lib.maximum(a, b), lib.minimum(a, b), lib.reduce_max(a), lib.reduce_min(b), lib.argmax(a),
+                lib.nn.relu(a), lib.clip_by_value(a, 0.0, 1.0)]
+    nan = float("nan")
+    return f(lib.constant([nan, 1.0, 2.0]), lib.constant([1.0, nan, 3.0]))
+
+
+@case("values")
+def pow_int_and_float(lib, fn):
+    @fn
+    def f(a, b, x):
+        return [a ** b, x ** 0.5, x ** -1.0, lib.pow(x, 3.0), lib.pow(-x, 0.5)]
+    return f(lib.constant([2, 3, -2, 0]), lib.constant([3, 0, 3, 2]), lib.constant([4.0, 0.0, 2.0, 9.0]))
+
+
+@case("values")
+def softmax_extremes(lib, fn):
+    @fn
+    def f(x):
+        return [lib.nn.softmax(x), lib.nn.log_softmax(x), lib.reduce_logsumexp(x), lib.nn.softplus(x),
+                lib.sigmoid(x), lib.math.log_sigmoid(x)]
+    return f(lib.constant([1000.0, -1000.0, 0.0]))
+
+
+@case("values")
+def float16_arith(lib, fn):
+    @fn
+    def f(x):
+        return [x * x * x, lib.reduce_sum(x), lib.reduce_mean(x), lib.exp(x), x / 3.0, lib.nn.softmax(x)]
+    return f(lib.constant([100.0, 30.0, 0.1, -5.0], lib.float16))
+
+
+@case("values")
+def cumsum_exclusive_reverse(lib, fn):
+    @fn
+    def f(x):
+        return [lib.cumsum(x, exclusive=True, reverse=True), lib.cumsum(x, axis=-1), lib.cumsum(lib.cast(x, lib.int32), 0)]
+    return f(lib.constant([[1.5, 2.0, -3.0], [0.5, 1.0, 2.0]]))
+
+
+@case("values")
+def gather_and_slices_in_loop(lib, fn):
+    @fn
+    def f(x):
+        acc = lib.zeros([2])
+        for i in lib.range(3):
+            acc = acc + lib.gather(x, [i, 2 - i]) * x[i]
+        return acc
+    return f(lib.constant([1.0, 2.0, 4.0]))

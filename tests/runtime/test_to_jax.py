@@ -501,3 +501,19 @@ def test_checks_raise_on_the_short_path_as_on_the_first_call(fn, n, kind, capsys
             result = ("raised", type(error), str(error), repr(error.args))
         assert result == (expected[0] if kind == R else ("returned", [a.tolist() for a in expected[0][1]]))
         assert (capsys.readouterr().out, COUNTER.numpy()) == expected[1:]   # no effect after a failed check
+
+
+def test_64_bit_types_compute_in_64_bits_and_32_bit_ones_keep_their_dtype():
+    # JAX computes int64 and float64 in 32 bits unless its x64 mode is on: 3 * (2**40 + 3) gave 9 and float64
+    # 1e300 * 1.0 overflowed to inf, silently; a graph with a 64-bit type now runs with x64 on for its calls
+    @tf.function(jit_compile=True)
+    def f(i, x, small):
+        return i * 3, (x + 1e-12) - x, x * 1e300, small * 2, tf.argmax(tf.stack([x, x * 2.0]))
+    args = (tf.constant(2 ** 40 + 3, tf.int64), tf.constant(1.0, tf.float64), tf.constant([5, -7]))
+    for _ in range(2):    # the first call, then the short path
+        big, tiny, huge, small, index = f(*args)
+        assert big.dtype is tf.int64 and int(big) == 3 * (2 ** 40 + 3)
+        assert tiny.dtype is tf.float64 and float(tiny) == (1.0 + 1e-12) - 1.0
+        assert huge.dtype is tf.float64 and float(huge) == 1e300
+        assert small.dtype is tf.int32 and small.numpy().dtype == np.int32 and small.numpy().tolist() == [10, -14]
+        assert index.dtype is tf.int64 and index.numpy().dtype == np.int64 and int(index) == 1
