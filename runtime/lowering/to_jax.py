@@ -135,7 +135,22 @@ def _strided_slice(x, *index_values, spec):
 
 
 def _cast(x, dtype):
-    return jnp.asarray(x).astype(jax_dtype(dtype))
+    x = jnp.asarray(x)
+    if jnp.issubdtype(x.dtype, jnp.floating) and dtype.is_integer:
+        return _float_to_int(x, dtype)
+    return x.astype(jax_dtype(dtype))
+
+
+def _float_to_int(x, dtype):
+    """The executor's (and TensorFlow's, on x86) conversion, where XLA's saturates: NaN and a value out of
+    the range of int32 (of int64, for int64) give its minimum, and a narrower type takes the int32's low
+    bits (`cast(300.7, uint8)` is 44, `cast(-2.5, uint8)` 254)."""
+    wide = jax_dtype(dtype) == np.int64
+    through = np.int64 if wide else np.int32
+    info = np.iinfo(through)
+    out_of_range = jnp.isnan(x) | (x >= -float(info.min)) | (x < float(info.min))
+    whole = jnp.where(out_of_range, info.min, jnp.where(out_of_range, 0, x).astype(through))
+    return whole.astype(jax_dtype(dtype))
 
 
 def _cumsum(x, axis=0, exclusive=False, reverse=False):

@@ -21,6 +21,12 @@ def integer_ops(a, b):
     return a // b, a % b, -a // b, tf.cast(a, tf.float32) / tf.cast(b, tf.float32), a / b
 
 
+def float_to_int_casts(x):
+    # XLA saturates (and makes NaN 0); the executor, like TensorFlow on x86, gives the int32's (int64's) minimum
+    # out of range and a narrower type the int32's low bits: jit_compile gave 255 for cast(-2.5 or 1e5, uint8)
+    return tuple(tf.cast(x, d) for d in (tf.int32, tf.int64, tf.uint8, tf.int8, tf.int16))
+
+
 def matmul(x, w):
     return tf.tanh(tf.matmul(x, w) + 1.0), tf.matmul(x, w, transpose_b=True)
 
@@ -94,6 +100,7 @@ PROGRAMS = [
     (arithmetic, (tf.constant([1.5, -2.0]), tf.constant([3.0, 0.25]))),
     (integer_ops, (tf.constant([7, -7, 9]), tf.constant([2, 3, -4]))),
     (matmul, (tf.constant(RNG.standard_normal((2, 3)), tf.float32), MAT)),
+    (float_to_int_casts, (tf.constant([1e10, -1e10, np.nan, np.inf, -2.5, 300.7, -129.5, 65537.0, 2147483648.0]),)),
     (reductions, (tf.constant([[1.0, -2.0, 3.5], [0.5, 4.0, -1.0]]), tf.constant([-7, 2, 4]))),
     (shapes, (tf.constant([[1, 2, 3], [4, 5, 6]]),)),
     (branchy, (tf.constant([1.0, 2.0]),)),
