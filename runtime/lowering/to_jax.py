@@ -595,6 +595,8 @@ class Checks:
                          "SparseSoftmaxCrossEntropyWithLogits": lambda: [args[0], np.zeros(self.shapes[id(op)])],
                          "GatherNd": lambda: [np.zeros(self.shapes[id(op)]), args[0]],
                          "ScatterNd": lambda: [args[0], np.zeros(args[0].shape[:-1]), list(self.shapes[id(op)])],
+                         "Pow": lambda: [np.ones(1, op.inputs[0].dtype.as_numpy_dtype),
+                                         -np.ones(1, op.inputs[1].dtype.as_numpy_dtype)],
                          }[op.type]()
         try:
             op.opdef.kernel(*kernel_inputs, **op.attrs)
@@ -613,7 +615,8 @@ def _reported(op, inputs: list) -> list:
         return [inputs[1]]
     if op.type in ("SparseSoftmaxCrossEntropyWithLogits", "ScatterNd"):
         return [inputs[0]]
-    return {"CheckDefined": [], "Raise": list(inputs), "Assert": list(inputs[1:]), "ExactInt32": list(inputs)}[op.type]
+    return {"CheckDefined": [], "Raise": list(inputs), "Assert": list(inputs[1:]), "ExactInt32": list(inputs),
+            "Pow": []}[op.type]
 
 
 # Index checks inside a loop report no values: a value carried through every iteration of an XLA loop costs
@@ -709,6 +712,8 @@ def _is_int_slot(k) -> bool:
 
 def checked(op) -> bool:
     """Whether `op`, of a type CHECKS has a rule for, needs its check (a StridedSlice only with a tensor index)."""
+    if op.type == "Pow":
+        return op.inputs[0].dtype.is_integer
     return op.type != "StridedSlice" or bool(_int_slots(op))
 
 
@@ -825,6 +830,12 @@ def _checked_slice(lowering: Lowering, op, x, *index_values):
     return _strided_slice(x, *index_values, spec=op.attrs["spec"])
 
 
+def _checked_pow(lowering: Lowering, op, x, y):
+    """An integer `x ** y`: XLA computes a negative power (as 0, or ±1), where the executor raises."""
+    _failing(lowering, op, jnp.any(materialised(y) < 0), [])
+    return LOWERINGS["Pow"](x, y)
+
+
 def _checked_gather(lowering: Lowering, op, params, indices):
     params = materialised(params)
     axis = op.attrs["axis"]
@@ -874,4 +885,5 @@ CHECKS: dict[str, Callable] = {   # rule(lowering, op, *inputs): they number the
     "SparseSoftmaxCrossEntropyWithLogits": _checked_sparse_xent,
     "GatherNd": _checked_gather_nd,
     "ScatterNd": _checked_scatter_nd,
+    "Pow": _checked_pow,                # of integers: a negative exponent is the executor's error
 }

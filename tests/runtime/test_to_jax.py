@@ -372,13 +372,21 @@ def second_report_fails(x):   # the failing check's values come after another ch
     return x
 
 
+def integer_powers(n):   # XLA computed 2 ** -1 as 0 where the executor (and TensorFlow) raise
+    r = tf.constant(0)
+    for i in tf.range(3):
+        r += tf.constant(2) ** (n - i)
+    return r
+
+
 R, OK = "raised", "returned"
 CHECKED = [(maybe_unassigned, 3, OK), (maybe_unassigned, 0, R), (staged_raise, 2, OK), (staged_raise, 5, R),
            (asserting, 1, OK), (asserting, 5, R), (raise_in_loop, 2, OK), (raise_in_loop, 5, R),
            (raise_stops_a_while, 4, R), (raise_stops_a_while, 200, OK), (assign_in_condition, 5, OK),
            (assign_in_capped_condition, 5, OK), (assign_in_capped_condition, 2, OK), (read_in_condition, 3, OK),
            (read_in_condition, 0, R), (second_report_fails, 1, OK), (second_report_fails, 5, R),
-           (overflow_in_condition, 10, OK), (overflow_in_condition, 2 ** 31 - 1, R)]
+           (overflow_in_condition, 10, OK), (overflow_in_condition, 2 ** 31 - 1, R), (integer_powers, 2, OK),
+           (integer_powers, 1, R)]
 
 
 def _outcome(fn, n, jit, capsys):
