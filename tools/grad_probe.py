@@ -38,10 +38,10 @@ def case(area: str, modes=("eager", "function", "interp", "jit")):
     return register
 
 
-def _interpreted(f):
+def _interpreted(f, **options):
     """Like `runtime.function(f)`, but a call with no tape and no outer trace evaluates the traced graph
     with the interpreter's reference kernels instead of the executor's generated code."""
-    staged = rt.function(f)
+    staged = rt.function(f, **options)
 
     def call(*args):
         from runtime.ops import registry
@@ -58,11 +58,11 @@ def _interpreted(f):
     return call
 
 
-DECORATORS = {
-    "eager": (lambda lib: (lambda f: f)),
+DECORATORS = {   # fn(f, **options): options such as input_signature, which eager mode ignores
+    "eager": (lambda lib: (lambda f, **options: f)),
     "function": (lambda lib: lib.function),
     "interp": (lambda lib: real_tf.function if lib is real_tf else _interpreted),
-    "jit": (lambda lib: real_tf.function if lib is real_tf else (lambda f: rt.function(f, jit_compile=True))),
+    "jit": (lambda lib: real_tf.function if lib is real_tf else (lambda f, **o: rt.function(f, jit_compile=True, **o))),
 }
 
 

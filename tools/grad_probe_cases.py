@@ -1353,3 +1353,111 @@ def gather_and_slices_in_loop(lib, fn):
             acc = acc + lib.gather(x, [i, 2 - i]) * x[i]
         return acc
     return f(lib.constant([1.0, 2.0, 4.0]))
+
+
+# ---------------------------------------------------------------- gradients with shapes known only at run time
+def _grad_fn(lib, body):
+    def run(*xs):
+        with lib.GradientTape() as tape:
+            tape.watch(list(xs))
+            y = body(*xs)
+        return [y, tape.gradient(y, list(xs))]
+    return run
+
+
+@case("unknown-shapes")
+def broadcast_unknown(lib, fn):
+    spec = [lib.TensorSpec([None, 1]), lib.TensorSpec([1, None])]
+    run = fn(_grad_fn(lib, lambda a, b: lib.reduce_sum((a * b) ** 2 + a - b)), input_signature=spec)
+    return run(lib.constant([[1.0], [2.0], [-1.0]]), lib.constant([[0.5, 1.0, 2.0, -0.5]]))
+
+
+@case("unknown-shapes")
+def broadcast_unknown_rank_mix(lib, fn):
+    spec = [lib.TensorSpec([None, None]), lib.TensorSpec([None])]
+    run = fn(_grad_fn(lib, lambda a, b: lib.reduce_sum(lib.maximum(a, b) * a / (b + 3.0))), input_signature=spec)
+    return [run(lib.constant([[1.0, 2.0, 3.0], [0.0, -1.0, 0.5]]), lib.constant([0.7, 0.1, -1.0])),
+            run(lib.constant([[1.0], [2.0]]), lib.constant([0.7, 0.1, -1.0])),
+            run(lib.constant([[1.0, 2.0, 3.0]]), lib.constant([0.7]))]
+
+
+@case("unknown-shapes")
+def matmul_unknown_batch(lib, fn):
+    spec = [lib.TensorSpec([None, 2, 3]), lib.TensorSpec([3, 2])]
+    run = fn(_grad_fn(lib, lambda a, b: lib.reduce_sum(lib.matmul(a, b) ** 2)), input_signature=spec)
+    return run(lib.constant(np.arange(12.0, dtype="float32").reshape(2, 2, 3) / 10),
+               lib.constant(np.arange(6.0, dtype="float32").reshape(3, 2) / 5))
+
+
+@case("unknown-shapes")
+def reductions_unknown(lib, fn):
+    spec = [lib.TensorSpec([None, None])]
+    run = fn(_grad_fn(lib, lambda x: lib.reduce_sum(lib.reduce_mean(x, axis=1, keepdims=True) * x)
+                      + lib.reduce_sum(lib.reduce_max(x, axis=0) ** 2) + lib.reduce_prod(x[0])
+                      + lib.reduce_sum(lib.nn.softmax(x) * x)), input_signature=spec)
+    return [run(lib.constant([[1.0, 3.0, 3.0], [2.0, -1.0, 0.5]])), run(lib.constant([[1.0], [2.0]]))]
+
+
+@case("unknown-shapes")
+def slicing_unknown(lib, fn):
+    spec = [lib.TensorSpec([None])]
+    run = fn(_grad_fn(lib, lambda x: lib.reduce_sum(x[1:] * x[:-1]) + lib.reduce_sum(x[::-2] ** 2)
+                      + lib.reduce_sum(lib.gather(x, [0, 0, 1])) + lib.reduce_sum(lib.reverse(x, [0]) * x)),
+             input_signature=spec)
+    return [run(lib.constant([1.0, 2.0, 3.0, 4.0])), run(lib.constant([1.0, -2.0]))]
+
+
+@case("unknown-shapes")
+def concat_stack_unknown(lib, fn):
+    spec = [lib.TensorSpec([None, 2]), lib.TensorSpec([None, 2])]
+    run = fn(_grad_fn(lib, lambda a, b: lib.reduce_sum(lib.concat([a, b * 2.0], 0) ** 2)
+                      + lib.reduce_sum(lib.tile(a, [2, 1]) * 3.0) + lib.reduce_sum(lib.reshape(b, [-1]) ** 3)),
+             input_signature=spec)
+    return [run(lib.constant([[1.0, 2.0]]), lib.constant([[3.0, 4.0], [5.0, 6.0]]))]
+
+
+@case("unknown-shapes")
+def loop_unknown_length(lib, fn):
+    spec = [lib.TensorSpec([None])]
+
+    def body(x):
+        acc = lib.constant(0.0)
+        for i in lib.range(lib.shape(x)[0]):
+            acc = acc * 0.5 + x[i] * x[i]
+        return acc
+    run = fn(_grad_fn(lib, body), input_signature=spec)
+    return [run(lib.constant([1.0, 2.0, 3.0])), run(lib.constant([4.0]))]
+
+
+# ---------------------------------------------------------------- second derivatives of every unary rule
+_UNARY2 = ["sqrt", "math.rsqrt", "math.reciprocal", "exp", "math.log", "math.log1p", "tanh", "sigmoid", "sin", "cos",
+           "math.tan", "math.sinh", "math.cosh", "math.expm1", "math.erf", "math.softplus", "abs", "square",
+           "nn.elu", "nn.selu", "nn.gelu", "nn.softsign", "math.log_sigmoid", "nn.silu", "nn.relu", "nn.relu6",
+           "nn.leaky_relu", "math.reduce_logsumexp", "nn.softmax", "nn.log_softmax", "norm", "nn.l2_loss",
+           "math.reduce_std", "math.l2_normalize"]
+
+
+def _op(lib, name):
+    for part in name.split("."):
+        lib = getattr(lib, part)
+    return lib
+
+
+def _second(name):
+    def program(lib, fn):
+        def body(x):
+            with lib.GradientTape() as t2:
+                t2.watch(x)
+                with lib.GradientTape() as t1:
+                    t1.watch(x)
+                    y = lib.reduce_sum(_op(lib, name)(x) * lib.constant([1.0, 2.0, -1.0, 0.5]))
+                g = t1.gradient(y, x)
+                s = lib.reduce_sum(g * g)
+            return [y, g, t2.gradient(s, x)]
+        return [fn(body)(lib.constant(v)) for v in ([0.5, 1.5, 2.0, 0.3], [-0.5, 0.7, -2.0, 1.0])]
+    program.__name__ = f"second_{name}"
+    return program
+
+
+for _name in _UNARY2:
+    case("second-order")(_second(_name))
