@@ -342,6 +342,8 @@ LOWERINGS: dict[str, Callable] = {
     "GatherV2Grad": _gather_grad,
     "StridedSliceGrad": lambda grad, like, *values, spec: jnp.zeros_like(like).at[_key(spec, values)].set(grad),
     "SumToShape": _sum_to_shape,
+    "ReluGrad": _binary(lambda g, x: jnp.where(x > 0, g, jnp.zeros((), g.dtype))),
+    "Relu6Grad": _binary(lambda g, x: jnp.where((x > 0) & (x < 6), g, jnp.zeros((), g.dtype))),
     "BroadcastLike": _broadcast_like,
     "ReshapeLike": lambda grad, like: jnp.reshape(grad, jnp.shape(like)),
 }

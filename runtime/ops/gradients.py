@@ -90,6 +90,28 @@ BROADCAST_LIKE = defop("BroadcastLike", _broadcast_like_kernel,
                        doc="`value` (with `axes` of `like` put back, if given) broadcast to `like`'s shape")
 
 
+def _relu_grad_kernel(grad, x):
+    return np.where(x > 0, grad, np.zeros((), grad.dtype))
+
+
+def _relu6_grad_kernel(grad, x):
+    return np.where((x > 0) & (x < 6), grad, np.zeros((), grad.dtype))
+
+
+# TensorFlow's ops for the gradients of relu and relu6: as theirs, their own gradient is zeros for `x` (the
+# second derivative of relu is 0, where a `where` on `x > 0` would leave it None)
+RELU_GRAD = defop("ReluGrad", _relu_grad_kernel, lambda grad, x: Spec(grad.dtype, grad.shape),
+                  doc="`grad` where x > 0, else 0")
+RELU6_GRAD = defop("Relu6Grad", _relu6_grad_kernel, lambda grad, x: Spec(grad.dtype, grad.shape),
+                   doc="`grad` where 0 < x < 6, else 0")
+
+
+def _activation_grad(op):
+    def rule(grad, inputs, output):
+        return apply(op, grad, inputs[1]), A.zeros_like(inputs[1])
+    return rule
+
+
 def _sum_to_shape(grad, inputs, output):
     return apply(BROADCAST_LIKE, grad, inputs[0], axes=None), None
 
@@ -497,10 +519,6 @@ def _gelu(grad, inputs, output, approximate):
     return (grad * (cdf + x * M.exp(-0.5 * x * x) * (1 / math.sqrt(2 * math.pi))),)   # float64 tensor
 
 
-def _where_positive(grad, x, negative_grad):
-    return A.where(x > M.cast(0, x.dtype), grad, negative_grad)
-
-
 def _where_negative(negative_grad, x, grad):
     """TensorFlow's rule for Elu and Selu: the slope of the negative side only where x < 0 (at 0, the
     positive side's)."""
@@ -601,8 +619,10 @@ RULES = {
     "Rsqrt": _unary(lambda g, x, out: _zero_where_no_grad(g, -0.5 * g * out * out * out)),
     "Erf": _unary(lambda g, x, out: g * (2 / math.sqrt(math.pi)) * M.exp(-x * x)),
     "ReduceLogSumExp": _logsumexp,
-    "Relu": _unary(lambda g, x, out: _where_positive(g, x, A.zeros_like(g))),
-    "Relu6": _unary(lambda g, x, out: A.where(M.logical_and(x > 0, x < 6), g, A.zeros_like(g))),
+    "Relu": _unary(lambda g, x, out: apply(RELU_GRAD, g, x)),
+    "Relu6": _unary(lambda g, x, out: apply(RELU6_GRAD, g, x)),
+    "ReluGrad": _activation_grad(RELU_GRAD),
+    "Relu6Grad": _activation_grad(RELU6_GRAD),
     "Elu": _unary(lambda g, x, out: _where_negative(g * (out + 1.0), x, g)),
     "Selu": _unary(lambda g, x, out: _where_negative(g * (out + NN.SELU_SCALE * NN.SELU_ALPHA), x, g * NN.SELU_SCALE)),
     "Sign": _unary(lambda g, x, out: A.zeros_like(g)),   # TensorFlow's: zeros, not None

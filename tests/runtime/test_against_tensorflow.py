@@ -730,6 +730,17 @@ def _tape_cases():
             return t.gradient(y, [x, w])
         return [f(lib.constant(1.0), lib.constant(0.5)), lib.function(f)(lib.constant(1.0), lib.constant(0.5))]
     cases.append(('while_loop condition only', case))
+
+    def case(lib):
+        x = lib.constant([-1.0, 0.5, 7.0])
+        with lib.GradientTape(persistent=True) as outer:
+            outer.watch(x)
+            with lib.GradientTape() as inner:
+                inner.watch(x)
+                y = lib.reduce_sum(lib.nn.relu(x) * 2.0 + lib.nn.relu6(x))
+            g = inner.gradient(y, x)
+        return [g, outer.gradient(g, x)]
+    cases.append(('relu second derivative', case))
     return cases
 
 

@@ -123,3 +123,25 @@ def test_clip_by_value_is_tensorflows_minimum_then_maximum_and_its_bounds_get_gr
     np.testing.assert_allclose(gt.numpy(), [0.0, 2.0, 0.0, 4.0, 0.0])     # t = hi is a tie: t's
     np.testing.assert_allclose(glo.numpy(), 1.0 + 5.0)                      # t < lo at 0; lo > hi at 4
     np.testing.assert_allclose(ghi.numpy(), [0.0, 0.0, 3.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("placement", PLACEMENTS)
+@pytest.mark.parametrize("activation", ["relu", "relu6"])
+def test_the_second_derivative_of_relu_and_relu6_is_zeros_as_tensorflows(activation, placement):
+    # TensorFlow differentiates them with ReluGrad/Relu6Grad ops whose gradient is zeros for x; the rules' `where`
+    # on x > 0 left x unconnected: None
+    f = getattr(tf.nn, activation)
+
+    def run(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(f(x) * tf.constant([1.0, 2.0, 3.0]))
+            g = inner.gradient(y, x)
+            s = tf.reduce_sum(g * g)
+        return g, outer.gradient(s, x)
+    g, second = _in(placement, run)(tf.constant([-1.0, 0.5, 7.0]))
+    np.testing.assert_allclose(g.numpy(), [0.0, 2.0, 3.0 if activation == "relu" else 0.0])
+    assert second is not None
+    np.testing.assert_array_equal(second.numpy(), [0.0, 0.0, 0.0])
