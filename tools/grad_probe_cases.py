@@ -1461,3 +1461,162 @@ def _second(name):
 
 for _name in _UNARY2:
     case("second-order")(_second(_name))
+
+
+# ---------------------------------------------------------------- more variables
+@case("variables")
+def assign_then_read_under_outer_tape(lib, fn):
+    v = lib.Variable(3.0)
+
+    @fn
+    def f(x):
+        a = v * x
+        v.assign(v * 2.0 + x)
+        return a + v * x
+    with lib.GradientTape() as t:
+        x = lib.constant(1.5)
+        t.watch(x)
+        y = f(x)
+    return [y, t.gradient(y, [x, v]), v.read_value()]
+
+
+@case("variables")
+def assign_add_from_source_in_loop(lib, fn):
+    v = lib.Variable(1.0)
+
+    @fn
+    def f(x):
+        y = lib.constant(0.0)
+        for i in lib.range(3):
+            v.assign_add(x)
+            y = y + v * x
+        return y
+    with lib.GradientTape() as t:
+        x = lib.constant(2.0)
+        t.watch(x)
+        y = f(x)
+    return [y, t.gradient(y, [x, v]), v.read_value()]
+
+
+@case("variables")
+def gather_from_variable(lib, fn):
+    v = lib.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+
+    @fn
+    def f(i):
+        with lib.GradientTape() as t:
+            y = lib.reduce_sum(lib.gather(v, i) * lib.constant([[1.0, 2.0]]))
+        return lib.convert_to_tensor(t.gradient(y, v))
+    return f(lib.constant([2, 0, 2]))
+
+
+@case("variables")
+def variable_in_cond_in_loop_grad(lib, fn):
+    w = lib.Variable(0.5)
+
+    def f(x):
+        y = x
+        for i in lib.range(4):
+            if y > 1.0:
+                y = y * w
+            else:
+                y = y + w * x
+        return y
+    staged = fn(f)
+    with lib.GradientTape() as t:
+        x = lib.constant(0.8)
+        t.watch(x)
+        y = staged(x)
+    return [y, t.gradient(y, [x, w])]
+
+
+@case("variables")
+def optimizer_step_in_function_with_cond(lib, fn):
+    w = lib.Variable([1.0, -2.0])
+    opt = lib.keras.optimizers.SGD(0.1, momentum=0.5)
+
+    @fn
+    def step(x):
+        with lib.GradientTape() as t:
+            p = lib.reduce_sum(w * x)
+            loss = p * p if p > 0 else -p
+        opt.apply_gradients([(t.gradient(loss, w), w)])
+        return loss
+    return [[step(lib.constant([1.0, 0.5])) for _ in range(3)], w.read_value()]
+
+
+# ---------------------------------------------------------------- more higher-order
+@case("higher-order")
+def scan_grad_initializer(lib, fn):
+    def f(x, c0):
+        out = lib.scan(lambda a, r: lib.tanh(a * r + c0), x, initializer=c0, reverse=True)
+        return lib.reduce_sum(out * lib.constant([1.0, 2.0, 3.0]))
+    return _both(lib, fn, f, lib.constant([0.5, -1.0, 2.0]), lib.constant(0.3))
+
+
+@case("higher-order")
+def map_fn_int_output(lib, fn):
+    def f(x):
+        idx, val = lib.map_fn(lambda r: (lib.argmax(r, output_type=lib.int32), lib.reduce_max(r) * 2.0), x,
+                              fn_output_signature=(lib.int32, lib.float32))
+        return lib.reduce_sum(val * lib.cast(idx + 1, lib.float32))
+    return _both(lib, fn, f, lib.constant([[1.0, 3.0], [4.0, -1.0], [0.5, 0.6]]))
+
+
+@case("higher-order")
+def tensor_array_dynamic_gather(lib, fn):
+    def f(x):
+        ta = lib.TensorArray(lib.float32, size=0, dynamic_size=True)
+        y = x
+        i = lib.constant(0)
+        while lib.reduce_sum(y) < 20.0:
+            y = y * 1.5 + 1.0
+            ta = ta.write(i, y)
+            i += 1
+        g = ta.gather([0, i - 1])
+        return lib.reduce_sum(g * lib.constant([[1.0, 2.0], [3.0, 4.0]])) + lib.reduce_sum(ta.stack())
+    return _both(lib, fn, f, lib.constant([1.0, 2.0]))
+
+
+@case("higher-order")
+def tensor_array_unstack_read(lib, fn):
+    def f(x):
+        ta = lib.TensorArray(lib.float32, size=3).unstack(x)
+        acc = lib.zeros([2])
+        for i in lib.range(3):
+            acc = acc * ta.read(i) + ta.read(2 - i)
+        return lib.reduce_sum(acc * acc)
+    return _both(lib, fn, f, lib.constant([[1.0, 2.0], [0.5, -1.0], [2.0, 0.1]]))
+
+
+@case("higher-order")
+def while_loop_shape_invariant_grad(lib, fn):
+    def f(x):
+        def body(i, acc):
+            return i + 1, lib.concat([acc, acc[-1:] * x], 0)
+        _, out = lib.while_loop(lambda i, acc: i < 3, body, [lib.constant(0), lib.reshape(x, [1])],
+                                shape_invariants=[lib.TensorShape([]), lib.TensorShape([None])])
+        return lib.reduce_sum(out * out)
+    return _both(lib, fn, f, lib.constant(1.5))
+
+
+@case("higher-order")
+def python_list_append_in_loop(lib, fn):
+    def f(x):
+        ys = []
+        y = x
+        for i in lib.range(3):
+            y = y * x
+            ys.append(y)
+        return lib.reduce_sum(lib.stack(ys) * lib.constant([1.0, 2.0, 3.0]))
+    return _both(lib, fn, f, lib.constant(1.3))
+
+
+@case("higher-order")
+def jacobian_of_map_fn(lib, fn):
+    def body(x):
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = lib.map_fn(lambda r: r * r * lib.reduce_sum(x), x)
+        return t.jacobian(y, x)
+    return fn(body)(lib.constant([1.0, 2.0, -1.0]))
