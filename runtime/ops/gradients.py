@@ -541,8 +541,8 @@ RULES = {
     "AddV2": _binary(lambda g, x, y, out: (g, g)),
     "Sub": _binary(lambda g, x, y, out: (g, -g)),
     "Mul": _binary(lambda g, x, y, out: (g * C.conj_if_complex(y), g * C.conj_if_complex(x))),
-    "RealDiv": _binary(lambda g, x, y, out: (g / C.conj_if_complex(y),
-                                             -g * C.conj_if_complex(x / (y * y)))),
+    "RealDiv": _binary(lambda g, x, y, out: (g / C.conj_if_complex(y),     # (-x / y) / y as TensorFlow: y * y
+                                             g * C.conj_if_complex(-x / y / y))),   # under- or overflows sooner
     "Pow": _binary(_pow),
     "Maximum": _binary(_select(True)),
     "Minimum": _binary(_select(False)),

@@ -741,6 +741,14 @@ def _tape_cases():
             g = inner.gradient(y, x)
         return [g, outer.gradient(g, x)]
     cases.append(('relu second derivative', case))
+
+    def case(lib):
+        x, y = lib.constant([1e30, 1.0, 0.0]), lib.constant([1e20, 1e-20, 0.0])
+        with lib.GradientTape() as t:
+            t.watch([x, y])
+            z = lib.reduce_sum(x / y) + lib.reduce_sum(lib.math.divide_no_nan(x, y))
+        return t.gradient(z, [x, y])
+    cases.append(('divisor gradient extremes', case))
     return cases
 
 

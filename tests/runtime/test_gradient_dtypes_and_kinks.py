@@ -145,3 +145,13 @@ def test_the_second_derivative_of_relu_and_relu6_is_zeros_as_tensorflows(activat
     np.testing.assert_allclose(g.numpy(), [0.0, 2.0, 3.0 if activation == "relu" else 0.0])
     assert second is not None
     np.testing.assert_array_equal(second.numpy(), [0.0, 0.0, 0.0])
+
+
+@pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning")
+@pytest.mark.parametrize("placement", ["eager", "function"])   # XLA's simplifier rewrites a / b / c as a / (b * c)
+def test_the_divisors_gradient_does_not_square_it(placement):
+    # TensorFlow's RealDiv gradient for y is (-x / y) / y; the rule's x / (y * y) overflowed y * y = 1e40 to inf in
+    # float32 and gave 0 where the gradient is -1e-10 (and lost digits where y * y is subnormal)
+    run, xs = _gradients_of(lambda x, y: tf.reduce_sum(x / y), [1e30, 1.0], [1e20, 1e-20])
+    got = _in(placement, run)(*xs)[1].numpy()
+    np.testing.assert_allclose(got, [-1e-10, -np.inf], rtol=1e-6)
