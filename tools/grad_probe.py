@@ -75,8 +75,8 @@ def _flat(out):
         return [("None", "None")]
     if hasattr(out, "numpy"):
         return [(np.asarray(out.numpy()), real_tf.as_dtype(out.dtype.name).name)]
-    if hasattr(out, "indices") and hasattr(out, "values"):     # IndexedSlices
-        return [("IndexedSlices", "")] + _flat(real_tf.convert_to_tensor(out) if hasattr(out, "dense_shape") else out)
+    if isinstance(out, real_tf.IndexedSlices):     # TensorFlow's sparse gradient (of a gather): compared dense
+        return _flat(real_tf.convert_to_tensor(out))
     return [(np.asarray(out), type(out).__name__)]
 
 

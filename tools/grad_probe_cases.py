@@ -1620,3 +1620,71 @@ def jacobian_of_map_fn(lib, fn):
             y = lib.map_fn(lambda r: r * r * lib.reduce_sum(x), x)
         return t.jacobian(y, x)
     return fn(body)(lib.constant([1.0, 2.0, -1.0]))
+
+
+# ---------------------------------------------------------------- gradients of shape ops, one op a case
+_X34 = np.arange(12.0, dtype="float32").reshape(3, 4) / 7.0 - 0.5
+_SHAPE_OPS = {
+    "pad_reflect": lambda lib, x: lib.pad(x, [[1, 2], [2, 1]], mode="REFLECT"),
+    "pad_symmetric": lambda lib, x: lib.pad(x, [[2, 1], [0, 3]], mode="SYMMETRIC"),
+    "pad_constant": lambda lib, x: lib.pad(x, [[1, 0], [0, 2]], constant_values=3.0),
+    "roll": lambda lib, x: lib.roll(x, [1, -2], [0, 1]),
+    "reverse": lambda lib, x: lib.reverse(x, [0, 1]),
+    "repeat": lambda lib, x: lib.repeat(x, [1, 0, 2], axis=0),
+    "repeat_flat": lambda lib, x: lib.repeat(x, 2),
+    "split_unused": lambda lib, x: lib.split(x, [1, 2, 1], axis=1)[1],
+    "unstack_one": lambda lib, x: lib.unstack(x)[2],
+    "tile": lambda lib, x: lib.tile(x, [2, 1]),
+    "gather_axis1_neg": lambda lib, x: lib.gather(x, [3, 0, 3], axis=-1),
+    "gather_nd_batch": lambda lib, x: lib.gather_nd(x, [[0, 1], [2, 3], [0, 1]]),
+    "strided_newaxis": lambda lib, x: x[None, ::2, ..., 1:3, None],
+    "strided_shrink_neg": lambda lib, x: x[-1, ::-1],
+    "strided_ellipsis_mid": lambda lib, x: lib.reshape(x, [3, 2, 2])[1:, ..., ::-1],
+    "boolean_mask_axis": lambda lib, x: lib.boolean_mask(x, [True, False, True, True], axis=1),
+    "transpose_reshape": lambda lib, x: lib.reshape(lib.transpose(x), [2, 6]),
+    "broadcast_to": lambda lib, x: lib.broadcast_to(x[:1], [2, 3, 4]),
+    "concat_neg_axis": lambda lib, x: lib.concat([x, x * 2.0, x[:, :1]], -1),
+    "stack_axis1": lambda lib, x: lib.stack([x, -x], axis=1),
+    "expand_squeeze": lambda lib, x: lib.squeeze(lib.expand_dims(x, 1), [1]),
+    "one_hot_times": lambda lib, x: lib.one_hot([0, 3, 1], 4) * x,
+    "scatter_update": lambda lib, x: lib.tensor_scatter_nd_update(x, [[0, 1], [2, 2]], [10.0, 20.0]),
+    "scatter_add_dup": lambda lib, x: lib.tensor_scatter_nd_add(x, [[0, 1], [0, 1]], x[1, :2]),
+    "scatter_nd_dup": lambda lib, x: lib.scatter_nd([[1], [1], [0]], x[:, :2], [3, 2]),
+    "top_k": lambda lib, x: lib.math.top_k(x, 2).values,
+    "sort_axis0": lambda lib, x: lib.sort(x, axis=0, direction="DESCENDING"),
+    "cumsum_rev_excl": lambda lib, x: lib.cumsum(x, axis=0, exclusive=True, reverse=True),
+    "einsum_trace_like": lambda lib, x: lib.einsum("ij,kj->ik", x, x),
+    "einsum_outer": lambda lib, x: lib.einsum("i,j->ij", x[0], x[1]),
+    "linspace": lambda lib, x: lib.linspace(x[0, 0], x[1, 1], 5),
+    "clip_by_norm_axes": lambda lib, x: lib.clip_by_norm(x, 0.5, axes=[1]),
+    "bias_add": lambda lib, x: lib.nn.bias_add(x, x[0]),
+    "l2_normalize_ax0": lambda lib, x: lib.math.l2_normalize(x, axis=0),
+    "softmax_ax0": lambda lib, x: lib.nn.softmax(x, axis=0),
+    "logsumexp_keep": lambda lib, x: lib.reduce_logsumexp(x, axis=0, keepdims=True),
+    "moments": lambda lib, x: lib.nn.moments(x, axes=[0])[1],
+    "where_x_y_broadcast": lambda lib, x: lib.where(x > 0, x, x[0]),
+    "matmul_ta_tb": lambda lib, x: lib.matmul(x, x, transpose_a=True) + lib.matmul(x, x, transpose_b=True)[0, 0],
+    "norm_ord1_ax": lambda lib, x: lib.norm(x, ord=1, axis=0),
+    "norm_inf": lambda lib, x: lib.norm(x, ord=np.inf, axis=1),
+    "reduce_std_keep": lambda lib, x: lib.math.reduce_std(x, axis=1, keepdims=True),
+    "embedding_lookup": lambda lib, x: lib.nn.embedding_lookup(x, [2, 2, 0]),
+    "identity_n": lambda lib, x: lib.identity_n([x, x * 2.0])[1],
+    "ensure_shape": lambda lib, x: lib.ensure_shape(x, [3, None]),
+    "tensordot_axes2": lambda lib, x: lib.tensordot(x, x, 2),
+    "sequence_mask_times": lambda lib, x: lib.cast(lib.sequence_mask([1, 4, 2], 4), x.dtype) * x,
+}
+
+
+def _shape_op(name):
+    def program(lib, fn):
+        def f(x):
+            y = _SHAPE_OPS[name](lib, x)
+            shape = y.shape.as_list()
+            return lib.reduce_sum(y * lib.constant(np.sin(np.arange(1.0, 1.0 + np.prod(shape))).reshape(shape), y.dtype))
+        return _both(lib, fn, f, lib.constant(_X34))
+    program.__name__ = f"grad_{name}"
+    return program
+
+
+for _name in _SHAPE_OPS:
+    case("shape-ops")(_shape_op(_name))
