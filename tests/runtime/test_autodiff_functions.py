@@ -367,3 +367,27 @@ def test_a_float_only_the_staged_loop_condition_reads_gets_zeros_as_in_tensorflo
     assert staged == [32.0, 0.0]
     eager = f(tf.constant(1.0), tf.constant(0.5))
     assert float(eager[0]) == 32.0 and eager[1] is None
+
+
+def test_a_print_in_a_staged_branch_or_loop_runs_once_when_the_tape_is_outside_the_function(capsys):
+    # the Call op's gradient recomputed the function, and the Cond and While it reapplied ran their prints
+    # again: each line printed twice (TensorFlow prints once)
+    import sys
+
+    @tf.function
+    def f(x):
+        if x > 0:
+            tf.print("positive", output_stream=sys.stdout)
+            y = x * x
+        else:
+            y = -x
+        for i in tf.range(2):
+            tf.print("step", i, output_stream=sys.stdout)
+            y = y * x
+        return y
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert float(tape.gradient(y, x)) == 32.0
+    assert capsys.readouterr().out == "positive\nstep 0\nstep 1\n"
