@@ -272,9 +272,12 @@ class GradientTape:
             raise ValueError(f"gradient: {len(targets)} targets but {len(seeds)} output_gradients.")
         grads: dict[int, Any] = {}
         by_handle: dict[int, Any] = {}
-        for t, seed in zip(targets, seeds):
-            t = t.read_value() if isinstance(t, Variable) else t
-            if id(t) in self._tracked:
+        for t, seed in zip(targets, seeds):   # a target's own gradient is its seed, watched or not (TensorFlow's)
+            if isinstance(t, Variable):
+                value = t.read_value()
+                _accumulate(by_handle, t.handle, array_ops.ones_like(value) if seed is None
+                            else convert_to_tensor(seed, value.dtype))
+            else:
                 _accumulate(grads, t, array_ops.ones_like(t) if seed is None else convert_to_tensor(seed, t.dtype))
         for entry in reversed(self._entries):
             upstream = [grads.get(id(o)) for o in entry.outputs]

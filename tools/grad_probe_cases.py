@@ -1688,3 +1688,71 @@ def _shape_op(name):
 
 for _name in _SHAPE_OPS:
     case("shape-ops")(_shape_op(_name))
+
+
+# ---------------------------------------------------------------- more tape rules
+@case("tape")
+def same_source_twice_and_target_is_source(lib, fn):
+    @fn
+    def f(x):
+        with lib.GradientTape(persistent=True) as t:
+            t.watch(x)
+            y = x * x
+        return [t.gradient(y, [x, x]), t.gradient(x, x), t.gradient([y, x], x), t.gradient(y * 0.0, x)]
+    return f(lib.constant(3.0))
+
+
+@case("tape")
+def variable_target(lib, fn):
+    v = lib.Variable(2.0)
+
+    @fn
+    def f():
+        with lib.GradientTape() as t:
+            y = v * 3.0
+        return t.gradient([y, v], v)
+    return f()
+
+
+@case("tape")
+def output_gradients_partial(lib, fn):
+    @fn
+    def f(x):
+        with lib.GradientTape() as t:
+            t.watch(x)
+            a, b = x * 2.0, x * x
+        return t.gradient([a, b], x, output_gradients=[lib.constant([1.0, 0.5]), lib.constant([2.0, -1.0])])
+    return f(lib.constant([1.0, 3.0]))
+
+
+@case("tape")
+def nested_functions_tape_between(lib, fn):
+    @fn
+    def inner(x):
+        y = x
+        for _ in lib.range(2):
+            y = lib.sin(y) * x
+        return y
+
+    @fn
+    def outer(x):
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = inner(x) * inner(x * 2.0)
+        return [y, t.gradient(y, x)]
+    return outer(lib.constant(0.7))
+
+
+@case("tape")
+def gradient_of_gradient_wrt_other(lib, fn):
+    @fn
+    def f(x, w):
+        with lib.GradientTape() as t2:
+            t2.watch(w)
+            with lib.GradientTape() as t1:
+                t1.watch(x)
+                y = lib.reduce_sum(lib.tanh(x * w) * x)
+            g = t1.gradient(y, x)
+            s = lib.reduce_sum(g * g)
+        return [g, t2.gradient(s, w)]
+    return f(lib.constant([0.5, -1.0]), lib.constant([2.0, 0.3]))

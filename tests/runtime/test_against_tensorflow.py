@@ -749,6 +749,15 @@ def _tape_cases():
             z = lib.reduce_sum(x / y) + lib.reduce_sum(lib.math.divide_no_nan(x, y))
         return t.gradient(z, [x, y])
     cases.append(('divisor gradient extremes', case))
+
+    def case(lib):
+        v, frozen = lib.Variable(2.0), lib.Variable(1.0, trainable=False)
+        x, n = lib.constant(3.0), lib.constant(2)
+        with lib.GradientTape(persistent=True) as t:
+            y = v * 3.0
+        return [t.gradient([y, v], v), t.gradient(frozen, frozen), t.gradient([x, x * 2.0], x), t.gradient(n, n),
+                t.gradient(v, x), lib.function(lambda: t.gradient([y, v], v))()]
+    cases.append(('targets that are sources', case))
     return cases
 
 

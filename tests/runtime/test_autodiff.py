@@ -559,3 +559,20 @@ def test_custom_gradient_reading_variables_without_a_variables_argument_is_a_typ
         return x * v, lambda dy: dy * 3.0
     with pytest.raises(TypeError, match="must accept the keyword argument `variables`"):
         scaled(tf.constant(1.0))
+
+
+def test_a_target_that_is_a_source_contributes_its_own_seed_as_in_tensorflow():
+    # t.gradient([y, v], v) with y = 3v is 4 (it was 3: the Variable target was read anew, a read the tape never
+    # saw); a tensor or Variable asked for its own gradient gets ones, watched or not (it was None)
+    v = tf.Variable(2.0)
+    frozen = tf.Variable(1.0, trainable=False)
+    x, n = tf.constant(3.0), tf.constant(2)
+    with tf.GradientTape(persistent=True) as tape:
+        y = v * 3.0
+    assert float(tape.gradient([y, v], v)) == 4.0
+    assert float(tape.gradient([v, v], v, output_gradients=[tf.constant(2.0), tf.constant(5.0)])) == 7.0
+    assert float(tape.gradient(frozen, frozen)) == 1.0
+    assert float(tape.gradient([x, x * 2.0], x)) == 1.0
+    ones = tape.gradient(n, n)
+    assert ones.dtype is tf.int32 and int(ones) == 1
+    assert tape.gradient(v, x) is None and tape.gradient(x, v) is None
