@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import linecache
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -271,9 +272,12 @@ class GradientTape:
             raise ValueError(f"gradient: {len(targets)} targets but {len(seeds)} output_gradients.")
         grads: dict[int, Any] = {}
         by_handle: dict[int, Any] = {}
-        for t, seed in zip(targets, seeds):
-            t = t.read_value() if isinstance(t, Variable) else t
-            if id(t) in self._tracked:
+        for t, seed in zip(targets, seeds):   # a target's own gradient is its seed, watched or not (TensorFlow's)
+            if isinstance(t, Variable):
+                value = t.read_value()
+                _accumulate(by_handle, t.handle, array_ops.ones_like(value) if seed is None
+                            else convert_to_tensor(seed, value.dtype))
+            else:
                 _accumulate(grads, t, array_ops.ones_like(t) if seed is None else convert_to_tensor(seed, t.dtype))
         for entry in reversed(self._entries):
             upstream = [grads.get(id(o)) for o in entry.outputs]
@@ -407,13 +411,19 @@ def custom_gradient(f: Callable) -> Callable:
     """Decorator: `f(*x)` returns `(y, grad_fn)`; tapes use `grad_fn(*dy) -> dx` instead of
     differentiating the ops inside `f`. While a function is traced, `grad_fn` is traced too, into
     the graph of a `CustomGradient` op, so the gradient survives the function's replay under a
-    tape outside it. Like TensorFlow's, the decorated function is not converted by autograph."""
+    tape outside it. Like TensorFlow's, the decorated function is not converted by autograph.
+    If `f` reads trainable Variables, `grad_fn(*dy, variables=those)` must return
+    `(dx, [d of each variable])`, as in TensorFlow (a `grad_fn` without the `variables` argument
+    is a TypeError then: their gradients would otherwise be missing)."""
     @functools.wraps(f)
     def decorated(*args):
-        with _paused(registry.context.tapes):
+        with _paused(registry.context.tapes), _VariablesRead() as seen:
             result, grad_fn = f(*args)
         inputs = [a for a in args if isinstance(a, Tensor)]
         outputs = [t for t in nest.flatten(result) if isinstance(t, Tensor)]
+        if seen.variables:
+            grad_fn = _with_variables(f, grad_fn, seen.variables, len(inputs))
+            inputs += [v.read_value() for v in seen.variables]   # recorded reads: their gradients are the Variables'
         if registry.context.graph is not None:
             return nest.pack(result, _staged_custom_gradient(inputs, outputs, grad_fn)) if outputs else result
         for tape in registry.context.tapes:
@@ -421,6 +431,52 @@ def custom_gradient(f: Callable) -> Callable:
                 tape._record_custom(inputs, outputs, grad_fn)
         return result
     return do_not_convert(decorated)
+
+
+class _VariablesRead(GradientTape):
+    """The trainable Variables read inside its block (a tape that only watches, as TensorFlow's
+    VariableWatcher does for custom_gradient)."""
+
+    def __init__(self):
+        super().__init__(persistent=True)
+
+    def before(self, attrs: dict) -> None:
+        pass
+
+    def record(self, op, inputs, attrs, out) -> None:
+        if not self._recording:
+            return
+        if op is READ or op is HELD_READ:
+            self._watches(attrs["handle"])
+        elif op.holds_graphs:    # the Variables that a Cond's branches or a While's body read
+            for handle in _variables_in(attrs).values():
+                self._watches(handle)
+
+    @property
+    def variables(self) -> list:
+        return list(self._variables)
+
+
+def _with_variables(f: Callable, grad_fn: Callable, variables: list, num_inputs: int) -> Callable:
+    """`grad_fn` of a custom_gradient function that read `variables`, called as `grad_fn(*dy,
+    variables=variables)`, its `(dx, dvariables)` flattened to the gradients of the inputs then the Variables."""
+    parameters = inspect.signature(grad_fn).parameters
+    if "variables" not in parameters and not any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        names = ", ".join(v.name for v in variables)
+        raise TypeError(f"custom_gradient: {getattr(f, '__qualname__', f)} reads the Variables {names}, so its "
+                        "grad_fn must accept the keyword argument `variables` and return (gradients of the "
+                        "inputs, [gradient of each Variable]), as in TensorFlow.")
+
+    def flat(*upstream):
+        dx, dvariables = grad_fn(*upstream, variables=variables)
+        dx = list(dx) if isinstance(dx, (list, tuple)) else [dx]
+        dvariables = list(dvariables)
+        if len(dx) != num_inputs or len(dvariables) != len(variables):
+            raise ValueError(f"custom_gradient: grad_fn of {getattr(f, '__qualname__', f)} returned {len(dx)} input "
+                             f"gradient(s) and {len(dvariables)} Variable gradient(s); expected {num_inputs} "
+                             f"and {len(variables)}.")
+        return [*dx, *dvariables]
+    return flat
 
 
 @contextlib.contextmanager

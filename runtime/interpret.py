@@ -71,6 +71,18 @@ def unrepeatable_ops(graph) -> list:
     return cache[len(graph.operations)]
 
 
+def nested_prints(graph) -> bool:
+    """Whether a graph nested in an op of `graph` (a branch, a loop body, at any depth) prints: recomputing
+    `graph` for a gradient would run the branch or loop again, print included (a replay without effects
+    leaves out the prints of `graph` itself only). Cached on the graph, as `unrepeatable_ops`."""
+    cache = graph.__dict__.setdefault("_nested_prints", {})
+    if len(graph.operations) not in cache:
+        cache[len(graph.operations)] = any(
+            any(inner.type == "PrintV2" for inner in sub.operations) or nested_prints(sub)
+            for op in graph.operations for _, sub in op.subgraphs())
+    return cache[len(graph.operations)]
+
+
 def _is_tensor_of(value, graph) -> bool:
     op = getattr(value, "op", None)
     return op is not None and op.graph is graph

@@ -9,7 +9,8 @@ reported values (`Checks.fail`), so the message is the executor's.
 Each kind of checked op is one `Check` in `CHECKS`: what it reports, how it lowers, and the kernel inputs that
 raise its error:
 - `CheckDefined` (a variable a staged statement may have left unassigned), `Raise` (a staged `raise`),
-  `Assert`, and `ExactInt32` (a Python int's arithmetic leaving int32, runtime/ops/python_ints.py);
+  `Assert`, `ExactInt32` (a Python int's arithmetic leaving int32, runtime/ops/python_ints.py) and an integer
+  `Pow` (a negative exponent);
 - index checks: a tensor index of `StridedSlice`, `GatherV2`, `GatherNd`, `ScatterNd` indices and a sparse
   cross-entropy's labels. XLA clamps an index out of range to the nearest item, where the executor raises.
   The shape they index is static, recorded while lowering (`Checks.shapes`), and inside a loop they report
@@ -236,6 +237,23 @@ class _ExactInt32(Check):
         return result
 
 
+class _IntegerPow(Check):
+    """An integer `x ** y`: XLA computes a negative power (as 0, or ±1), where the executor raises."""
+
+    def needed(self, op) -> bool:
+        return op.inputs[0].dtype.is_integer
+
+    def reported(self, op) -> list:
+        return []
+
+    def lower(self, lowering: Lowering, op, x, y):
+        _failing(lowering, op, jnp.any(materialised(y) < 0), [])
+        return LOWERINGS["Pow"](x, y)
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        return [np.ones(1, op.inputs[0].dtype.as_numpy_dtype), -np.ones(1, op.inputs[1].dtype.as_numpy_dtype)]
+
+
 class _IndexCheck(Check):
     """An index into a static shape, which the op records while lowering (`Checks.shapes`)."""
 
@@ -424,6 +442,7 @@ CHECKS: dict[str, Check] = {
     "Raise": _Raise(),
     "Assert": _Assert(),
     "ExactInt32": _ExactInt32(),
+    "Pow": _IntegerPow(),               # of integers: a negative exponent is the executor's error
     "StridedSlice": _StridedSlice(),
     "GatherV2": _GatherV2(),
     "GatherNd": _GatherNd(),

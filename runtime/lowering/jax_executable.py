@@ -62,9 +62,10 @@ class JaxExecutable:
         written = {id(op.attrs["handle"]) for op in walk(graph) if op.type.startswith("Assign")}
         self.written = [i for i, h in enumerate(self.handles) if id(h) in written]
         self.source = f"jax.jit of {name}: {sum(1 for _ in walk(graph))} ops lowered to JAX"
-        self._jitted = jax.jit(self._function)
+        self.wide = _has_64_bit_types(graph, self.handles)
+        self._jitted = _with_x64(jax.jit(self._function)) if self.wide else jax.jit(self._function)
         self.run_source, self.run = _generate_run(self._jitted, len(graph.inputs), outputs, self.handles,
-                                                  self.written, self.checks)
+                                                  self.written, self.checks, self.wide)
 
     def _function(self, *values):
         num_inputs = len(self.graph.inputs)
@@ -82,7 +83,27 @@ class JaxExecutable:
         return _generate_eager_call(self, arg_dtypes, arg_shapes, out_dtypes, one_output)[1]
 
 
-def _generate_run(jitted, num_inputs: int, outputs: list, handles: list, written: list, checks) -> tuple[str, Callable]:
+_WIDE = (dtypes.int64, dtypes.float64, dtypes.complex128)
+
+
+def _has_64_bit_types(graph, handles: list) -> bool:
+    """Whether a tensor of the graph, of its nested graphs, or a Variable it uses has a 64-bit type."""
+    if any(h.dtype in _WIDE for h in handles):
+        return True
+    return any(t.dtype in _WIDE for op in walk(graph) for t in (*op.inputs, *op.outputs))
+
+
+def _with_x64(jitted):
+    """`jitted` traced and run with JAX's 64-bit types on (scoped to the call, this thread): without them JAX
+    computes int64 and float64 in 32 bits (2**40 + 3 times 3 gave 9, float64 1e300 overflowed)."""
+    def call(*values):
+        with jax.enable_x64(True):
+            return jitted(*values)
+    return call
+
+
+def _generate_run(jitted, num_inputs: int, outputs: list, handles: list, written: list, checks,
+                  wide: bool) -> tuple[str, Callable]:
     """`def run(v0, ...)`: the jitted call, the written Variables stored, a failed check's error raised,
     the outputs as NumPy values."""
     namespace = {"jitted": jitted, "asarray": np.asarray, "array": np.array, "scalar": _scalar}
@@ -90,7 +111,7 @@ def _generate_run(jitted, num_inputs: int, outputs: list, handles: list, written
     lines = [f"def run({', '.join(inputs)}):", *_call_lines(inputs, len(outputs), handles, written, checks, namespace)]
     converted = []
     for i, tensor in enumerate(outputs):
-        expr = _as_numpy(i, tensor, namespace)
+        expr = _as_numpy(i, tensor, namespace, wide)
         rank = tensor.shape.rank
         converted.append(f"{expr}[()]" if rank == 0 else expr if rank else f"scalar({expr})")
     lines.append(f"    return ({''.join(c + ', ' for c in converted)})")
@@ -111,12 +132,15 @@ def _call_lines(inputs: list[str], num_outputs: int, handles: list, written: lis
     return lines
 
 
-def _as_numpy(i: int, tensor, namespace: dict) -> str:
-    """Output i as a NumPy array of the graph's dtype (JAX computes 64-bit types in 32 bits without x64)."""
+def _as_numpy(i: int, tensor, namespace: dict, wide: bool) -> str:
+    """Output i as a NumPy array of the graph's dtype (JAX computes 64-bit types in 32 bits without x64; with
+    it, a Python int that a rule made an array of is 64-bit: every output is cast, a no-op where it fits)."""
     dtype = np.dtype(tensor.dtype.as_numpy_dtype)
+    namespace[f"d{i}"] = dtype
+    if wide:
+        return f"asarray(r[{i}]).astype(d{i}, copy=False)"
     if jax_dtype(tensor.dtype) == dtype:
         return f"asarray(r[{i}])"
-    namespace[f"d{i}"] = dtype
     return f"asarray(r[{i}]).astype(d{i})"
 
 
@@ -143,7 +167,7 @@ def _generate_eager_call(executable: JaxExecutable, arg_dtypes: list, arg_shapes
     lines += _call_lines([f"{a}._value" for a in args], len(outputs), executable.handles, executable.written,
                          executable.checks, namespace)
     for i, tensor in enumerate(outputs):
-        lines += [f"    t{i} = new(Eager)", f"    t{i}._value = {_as_numpy(i, tensor, namespace)}",
+        lines += [f"    t{i} = new(Eager)", f"    t{i}._value = {_as_numpy(i, tensor, namespace, executable.wide)}",
                   f"    t{i}._dtype = o{i}"]
     results = [f"t{i}" for i in range(len(outputs))]
     lines.append(f"    return {results[0]}" if one_output else f"    return ({''.join(t + ', ' for t in results)})")

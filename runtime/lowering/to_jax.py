@@ -137,20 +137,22 @@ def strided_slice(x, *index_values, spec):
 
 
 def _cast(x, dtype):
-    x, target = jnp.asarray(x), jax_dtype(dtype)
-    if jnp.issubdtype(x.dtype, jnp.floating) and jnp.issubdtype(target, jnp.integer):
-        return _float_to_int(x, target)
-    return x.astype(target)
+    x = jnp.asarray(x)
+    if jnp.issubdtype(x.dtype, jnp.floating) and dtype.is_integer:
+        return _float_to_int(x, dtype)
+    return x.astype(jax_dtype(dtype))
 
 
-def _float_to_int(x, target):
-    """The executor's (NumPy's, and TensorFlow's on x86) float to int: truncated to a 32-bit int (64-bit for a
-    64-bit int), NaN and what doesn't fit being its smallest value, then wrapped into `target`; XLA saturates."""
-    wide = jnp.dtype(jnp.int64) if jnp.dtype(target).itemsize == 8 else jnp.dtype(jnp.int32)
-    smallest = jnp.iinfo(wide).min
-    t = jnp.trunc(x)
-    fits = (t >= smallest) & (t < -float(smallest))   # False for NaN
-    return jnp.where(fits, jnp.where(fits, t, 0).astype(wide), smallest).astype(target)
+def _float_to_int(x, dtype):
+    """The executor's (and TensorFlow's, on x86) conversion, where XLA's saturates: NaN and a value out of
+    the range of int32 (of int64, for int64) give its minimum, and a narrower type takes the int32's low
+    bits (`cast(300.7, uint8)` is 44, `cast(-2.5, uint8)` 254)."""
+    wide = jax_dtype(dtype) == np.int64
+    through = np.int64 if wide else np.int32
+    info = np.iinfo(through)
+    out_of_range = jnp.isnan(x) | (x >= -float(info.min)) | (x < float(info.min))
+    whole = jnp.where(out_of_range, info.min, jnp.where(out_of_range, 0, x).astype(through))
+    return whole.astype(jax_dtype(dtype))
 
 
 def _cumsum(x, axis=0, exclusive=False, reverse=False):
@@ -295,7 +297,7 @@ LOWERINGS: dict[str, Callable] = {
     "Softmax": lambda x, axis: jax.nn.softmax(materialised(x), axis=axis),
     "LogSoftmax": lambda x, axis: jax.nn.log_softmax(materialised(x), axis=axis),
     "Cast": lambda x, dtype: _cast(materialised(x), dtype),
-    "ClipByValue": lambda t, lo, hi: jnp.minimum(jnp.maximum(t, lo), hi),
+    "ClipByValue": lambda t, lo, hi: jnp.maximum(jnp.minimum(t, hi), lo),
     "SelectV2": lambda c, x, y: jnp.where(c, x, y),
     "MatMul": _matmul,
     "Sum": lambda x, axis=None, keepdims=False: jnp.sum(materialised(x), axis=_axis(axis), keepdims=keepdims, dtype=x.dtype),
@@ -351,6 +353,8 @@ LOWERINGS: dict[str, Callable] = {
     "GatherV2Grad": _gather_grad,
     "StridedSliceGrad": lambda grad, like, *values, spec: jnp.zeros_like(like).at[_key(spec, values)].set(grad),
     "SumToShape": _sum_to_shape,
+    "ReluGrad": _binary(lambda g, x: jnp.where(x > 0, g, jnp.zeros((), g.dtype))),
+    "Relu6Grad": _binary(lambda g, x: jnp.where((x > 0) & (x < 6), g, jnp.zeros((), g.dtype))),
     "BroadcastLike": _broadcast_like,
     "ReshapeLike": lambda grad, like: jnp.reshape(grad, jnp.shape(like)),
 }

@@ -92,6 +92,14 @@ def _relu(g, x):
     return g.node("Relu", x) if x.dtype.is_floating else g.node("Max", x, g.scalar(0, x.dtype))
 
 
+def _relu_grad(g, grad, x, upper=None):
+    """`grad` where x > 0 (and x < upper), else 0: the gradient ops of Relu and Relu6."""
+    inside = g.node("Greater", x, g.scalar(0, x.dtype))
+    if upper is not None:
+        inside = g.node("And", inside, g.node("Less", x, g.scalar(upper, x.dtype)))
+    return g.node("Where", inside, grad, g.scalar(0, grad.dtype))
+
+
 def _rsqrt(g, x):
     return g.node("Reciprocal", g.node("Sqrt", x))
 
@@ -116,7 +124,7 @@ def _cast(g, x, dtype):
 
 
 def _clip(g, t, lo, hi):
-    return g.node("Min", g.node("Max", t, lo), hi)
+    return g.node("Max", g.node("Min", t, hi), lo)
 
 
 def _matmul(g, a, b, transpose_a=False, transpose_b=False):
@@ -520,6 +528,7 @@ MAPPINGS: dict[str, Callable] = {
     "Sin": _simple("Sin"), "Cos": _simple("Cos"), "Tanh": _simple("Tanh"), "Sigmoid": _simple("Sigmoid"),
     "Floor": _simple("Floor"), "Ceil": _simple("Ceil"), "Round": _simple("Round"),   # both half to even
     "Relu": _relu, "Relu6": lambda g, x: _clip(g, x, g.scalar(0, x.dtype), g.scalar(6, x.dtype)),
+    "ReluGrad": _relu_grad, "Relu6Grad": lambda g, grad, x: _relu_grad(g, grad, x, upper=6),
     "Elu": _elu, "Selu": _simple("Selu", alpha=1.6732632423543772, gamma=1.0507009873554805), "Gelu": _gelu,
     "Softplus": _simple("Softplus"), "Softmax": _softmax("Softmax"), "LogSoftmax": _softmax("LogSoftmax"),
     "L2Loss": _l2_loss,

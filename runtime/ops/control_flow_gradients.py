@@ -180,7 +180,7 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
         return (k, *to_state, *summed)
 
     result = while_loop(more, back_step, (count, *start), relax_shapes=True)   # their gradients may change shape too
-    return _by_input(inputs, result[1:], loop_floats, ext_floats, body_inputs)
+    return _by_input(inputs, result[1:], loop_floats, ext_floats, body_inputs, cond_inputs)
 
 
 def _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, output_specs,
@@ -216,13 +216,18 @@ def _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs
     return final[0], list(final[1 + m:])
 
 
-def _by_input(inputs, results, loop_floats, ext_floats, body_inputs) -> tuple:
-    """The backward loop's results as one gradient per While input, then the variables' gradients."""
+def _by_input(inputs, results, loop_floats, ext_floats, body_inputs, cond_inputs) -> tuple:
+    """The backward loop's results as one gradient per While input, then the variables' gradients.
+    A float that only the condition reads gets zeros, as in TensorFlow (whose loop carries it: its
+    gradient is that of an unused output), and as a Variable read there does."""
     by_input = dict(zip(loop_floats, results))
     to_ext = results[len(loop_floats):]
     for j, g in zip(ext_floats, to_ext):
         position = body_inputs[j]
         by_input[position] = g if position not in by_input else add_gradients(by_input[position], g)
+    for position in cond_inputs:
+        if position not in by_input and differentiable(inputs[position]):
+            by_input[position] = zeros_for(inputs[position])
     return (*(by_input.get(i) for i in range(len(inputs))), *to_ext[len(ext_floats):])
 
 

@@ -90,6 +90,28 @@ BROADCAST_LIKE = defop("BroadcastLike", _broadcast_like_kernel,
                        doc="`value` (with `axes` of `like` put back, if given) broadcast to `like`'s shape")
 
 
+def _relu_grad_kernel(grad, x):
+    return np.where(x > 0, grad, np.zeros((), grad.dtype))
+
+
+def _relu6_grad_kernel(grad, x):
+    return np.where((x > 0) & (x < 6), grad, np.zeros((), grad.dtype))
+
+
+# TensorFlow's ops for the gradients of relu and relu6: as theirs, their own gradient is zeros for `x` (the
+# second derivative of relu is 0, where a `where` on `x > 0` would leave it None)
+RELU_GRAD = defop("ReluGrad", _relu_grad_kernel, lambda grad, x: Spec(grad.dtype, grad.shape),
+                  doc="`grad` where x > 0, else 0")
+RELU6_GRAD = defop("Relu6Grad", _relu6_grad_kernel, lambda grad, x: Spec(grad.dtype, grad.shape),
+                   doc="`grad` where 0 < x < 6, else 0")
+
+
+def _activation_grad(op):
+    def rule(grad, inputs, output):
+        return apply(op, grad, inputs[1]), A.zeros_like(inputs[1])
+    return rule
+
+
 def _sum_to_shape(grad, inputs, output):
     return apply(BROADCAST_LIKE, grad, inputs[0], axes=None), None
 
@@ -180,7 +202,13 @@ def _extremum(grad, inputs, output, axis=None, keepdims=False):
 
 
 def _matmul(grad, inputs, output, transpose_a=False, transpose_b=False):
-    a, b = (C.conj_if_complex(t) for t in inputs)   # TensorFlow's adjoints, for complex operands
+    """The adjoints, each summed over the batch axes along which its operand was broadcast."""
+    ga, gb = _matmul_adjoints(grad, *inputs, transpose_a, transpose_b)
+    return unbroadcast(ga, inputs[0]), unbroadcast(gb, inputs[1])
+
+
+def _matmul_adjoints(grad, a, b, transpose_a, transpose_b):
+    a, b = C.conj_if_complex(a), C.conj_if_complex(b)   # TensorFlow's adjoints, for complex operands
     mm = M.matmul
     if not transpose_a and not transpose_b:
         return mm(grad, b, transpose_b=True), mm(a, grad, transpose_a=True)
@@ -213,9 +241,16 @@ def _where(grad, inputs, output):
 
 
 def _clip(grad, inputs, output):
+    """TensorFlow's clip is maximum(minimum(t, hi), lo), and so is its gradient: `minimum` and `maximum`
+    give ties (the bounds themselves) to their first operand, and NaN to their second."""
     t, lo, hi = inputs
-    inside = M.logical_and(M.greater_equal(t, lo), M.less_equal(t, hi))
-    return A.where(inside, grad, A.zeros_like(grad)), None, None
+    zeros = A.zeros_like(grad)
+    kept_by_min = M.less_equal(t, hi)
+    kept_by_max = M.greater_equal(M.minimum(t, hi), lo)
+    through_min = A.where(kept_by_max, grad, zeros)
+    return (unbroadcast(A.where(kept_by_min, through_min, zeros), t),
+            unbroadcast(A.where(kept_by_max, zeros, grad), lo),
+            unbroadcast(A.where(kept_by_min, zeros, through_min), hi))
 
 
 def _cast(grad, inputs, output, dtype):
@@ -380,6 +415,13 @@ def _list_read_grad(grad, inputs, output):
     return None, None, apply(L.TENSOR_LIST_ELEMENT_GRAD, grad, index, value)
 
 
+def _zero_where_no_grad(grad, found):
+    """`found`, and 0 where `grad` is 0: TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels do so,
+    which keeps the 0 * inf and 0 * nan of an input at 0, inf or below 0 out of the gradient (the branch
+    that `tf.where(x > 0, tf.sqrt(x), 0.0)` does not pick)."""
+    return A.where(M.equal(grad, M.cast(0, grad.dtype)), A.zeros_like(found), found)
+
+
 def _unary(rule):
     def wrapped(grad, inputs, output, **attrs):
         return (rule(grad, inputs[0], output),)
@@ -477,10 +519,6 @@ def _gelu(grad, inputs, output, approximate):
     return (grad * (cdf + x * M.exp(-0.5 * x * x) * (1 / math.sqrt(2 * math.pi))),)   # float64 tensor
 
 
-def _where_positive(grad, x, negative_grad):
-    return A.where(x > M.cast(0, x.dtype), grad, negative_grad)
-
-
 def _where_negative(negative_grad, x, grad):
     """TensorFlow's rule for Elu and Selu: the slope of the negative side only where x < 0 (at 0, the
     positive side's)."""
@@ -503,8 +541,8 @@ RULES = {
     "AddV2": _binary(lambda g, x, y, out: (g, g)),
     "Sub": _binary(lambda g, x, y, out: (g, -g)),
     "Mul": _binary(lambda g, x, y, out: (g * C.conj_if_complex(y), g * C.conj_if_complex(x))),
-    "RealDiv": _binary(lambda g, x, y, out: (g / C.conj_if_complex(y),
-                                             -g * C.conj_if_complex(x / (y * y)))),
+    "RealDiv": _binary(lambda g, x, y, out: (g / C.conj_if_complex(y),     # (-x / y) / y as TensorFlow: y * y
+                                             g * C.conj_if_complex(-x / y / y))),   # under- or overflows sooner
     "Pow": _binary(_pow),
     "Maximum": _binary(_select(True)),
     "Minimum": _binary(_select(False)),
@@ -513,7 +551,7 @@ RULES = {
     "CheckDefined": lambda grad, inputs, output, **attrs: (grad, None),
     "Abs": _unary(lambda g, x, out: g * M.sign(x)),
     "Square": _unary(lambda g, x, out: g * M.cast(2, x.dtype) * C.conj_if_complex(x)),
-    "Sqrt": _unary(lambda g, x, out: g * M.cast(0.5, x.dtype) / out),
+    "Sqrt": _unary(lambda g, x, out: _zero_where_no_grad(g, g * M.cast(0.5, x.dtype) / out)),
     "Exp": _unary(lambda g, x, out: g * out),
     "Log": _unary(lambda g, x, out: g / x),
     "Sin": _unary(lambda g, x, out: g * M.cos(x)),
@@ -577,12 +615,14 @@ RULES = {
     "TakeAlongAxisGrad": _take_along_axis_grad,
     "Log1p": _unary(lambda g, x, out: g / (1.0 + x)),
     "Expm1": _unary(lambda g, x, out: g * (out + 1.0)),
-    "Reciprocal": _unary(lambda g, x, out: -g * out * out),
-    "Rsqrt": _unary(lambda g, x, out: -0.5 * g * out * out * out),
+    "Reciprocal": _unary(lambda g, x, out: _zero_where_no_grad(g, -g * out * out)),
+    "Rsqrt": _unary(lambda g, x, out: _zero_where_no_grad(g, -0.5 * g * out * out * out)),
     "Erf": _unary(lambda g, x, out: g * (2 / math.sqrt(math.pi)) * M.exp(-x * x)),
     "ReduceLogSumExp": _logsumexp,
-    "Relu": _unary(lambda g, x, out: _where_positive(g, x, A.zeros_like(g))),
-    "Relu6": _unary(lambda g, x, out: A.where(M.logical_and(x > 0, x < 6), g, A.zeros_like(g))),
+    "Relu": _unary(lambda g, x, out: apply(RELU_GRAD, g, x)),
+    "Relu6": _unary(lambda g, x, out: apply(RELU6_GRAD, g, x)),
+    "ReluGrad": _activation_grad(RELU_GRAD),
+    "Relu6Grad": _activation_grad(RELU6_GRAD),
     "Elu": _unary(lambda g, x, out: _where_negative(g * (out + 1.0), x, g)),
     "Selu": _unary(lambda g, x, out: _where_negative(g * (out + NN.SELU_SCALE * NN.SELU_ALPHA), x, g * NN.SELU_SCALE)),
     "Sign": _unary(lambda g, x, out: A.zeros_like(g)),   # TensorFlow's: zeros, not None

@@ -341,7 +341,8 @@ def cast(x, dtype, name=None):
 
 
 def _clip(t, lo, hi):
-    return np.minimum(np.maximum(t, lo), hi)
+    """TensorFlow's order: `minimum` with `hi`, then `maximum` with `lo` (so `lo` wins where lo > hi)."""
+    return np.maximum(np.minimum(t, hi), lo)
 
 
 CLIP = defop("ClipByValue", _clip,

@@ -348,6 +348,14 @@ GRADIENTS = {
         + lib.reduce_sum(lib.tensor_scatter_nd_update(a, [[0, 1], [1, 0]], b[0, :2]) * a)
         + lib.reduce_sum(lib.tensor_scatter_nd_add(a, [[1]], b[:1] * b[:1]) ** 2)
         + lib.reduce_sum(lib.scatter_nd([[2], [0]], b[1, :2], [3]) * lib.constant([1.0, 2.0, 3.0]))),
+    # batch axes broadcast in matmul (b's gradient was left [2, 3, 2]); clip bounds (their gradients were None,
+    # and lo > hi picked hi); the branch tf.where does not pick, through sqrt, rsqrt and reciprocal (NaN, not 0)
+    "broadcast matmul, clip bounds": lambda lib, a, b: (
+        lib.reduce_sum(lib.matmul(lib.stack([a, a * 2]), lib.transpose(b)) ** 2)
+        + lib.reduce_sum(lib.matmul(lib.transpose(b), lib.stack([a, -a])[:, None]) * 0.5)
+        + lib.reduce_sum(lib.clip_by_value(a, b[0], b[1]) * W) + lib.reduce_sum(lib.clip_by_value(a, -0.5, b[1]))),
+    "where's other branch": lambda lib, a, b: sum(
+        lib.reduce_sum(lib.where(a > 0, f(a), b) * W) for f in (lib.sqrt, lib.math.rsqrt, lib.math.reciprocal)),
     "sorting": lambda lib, a, b: (lib.reduce_sum(lib.math.top_k(a, 2).values * lib.constant([[1., 2.], [3., 4.]]))
                                   + lib.reduce_sum(lib.sort(a) * W)),
 }
@@ -683,6 +691,73 @@ def _tape_cases():
             y = lib.constant(5.0)
         return t.gradient(y, x)
     cases.append(('unconnected target', case))
+
+    def case(lib):
+        v = lib.Variable(2.0)
+
+        @lib.custom_gradient
+        def f(x):
+            def grad(dy, variables=None):
+                return dy * 3.0, [dy * 5.0 for _ in variables]
+            return lib.cond(x > 0, lambda: x * v, lambda: x), grad
+
+        def run(x):
+            with lib.GradientTape() as t:
+                t.watch(x)
+                y = f(x) * 2.0
+            return t.gradient(y, [x, v])
+        return [run(lib.constant(1.0)), lib.function(run)(lib.constant(1.0))]
+    cases.append(('custom_gradient variables', case))
+
+    def case(lib):
+        v = lib.Variable(2.0)
+
+        @lib.custom_gradient
+        def f(x):
+            return x * v, lambda dy: dy * 3.0
+        x = lib.constant(1.0)
+        with lib.GradientTape() as t:
+            t.watch(x)
+            y = f(x)
+        return t.gradient(y, [x, v])
+    cases.append(('custom_gradient variables without the argument', case))
+
+    def case(lib):
+        def f(x, w):
+            with lib.GradientTape() as t:
+                t.watch([x, w])
+                y = lib.while_loop(lambda a: a * w < 10.0, lambda a: (a * 2.0,), [x])[0]
+            return t.gradient(y, [x, w])
+        return [f(lib.constant(1.0), lib.constant(0.5)), lib.function(f)(lib.constant(1.0), lib.constant(0.5))]
+    cases.append(('while_loop condition only', case))
+
+    def case(lib):
+        x = lib.constant([-1.0, 0.5, 7.0])
+        with lib.GradientTape(persistent=True) as outer:
+            outer.watch(x)
+            with lib.GradientTape() as inner:
+                inner.watch(x)
+                y = lib.reduce_sum(lib.nn.relu(x) * 2.0 + lib.nn.relu6(x))
+            g = inner.gradient(y, x)
+        return [g, outer.gradient(g, x)]
+    cases.append(('relu second derivative', case))
+
+    def case(lib):
+        x, y = lib.constant([1e30, 1.0, 0.0]), lib.constant([1e20, 1e-20, 0.0])
+        with lib.GradientTape() as t:
+            t.watch([x, y])
+            z = lib.reduce_sum(x / y) + lib.reduce_sum(lib.math.divide_no_nan(x, y))
+        return t.gradient(z, [x, y])
+    cases.append(('divisor gradient extremes', case))
+
+    def case(lib):
+        v, frozen = lib.Variable(2.0), lib.Variable(1.0, trainable=False)
+        x, n = lib.constant(3.0), lib.constant(2)
+        with lib.GradientTape(persistent=True) as t:
+            y = v * 3.0
+        return [t.gradient([y, v], v), t.gradient(frozen, frozen), t.gradient([x, x * 2.0], x), t.gradient(n, n),
+                t.gradient(v, x), lib.function(lambda: t.gradient([y, v], v))()]
+    cases.append(('targets that are sources', case))
     return cases
 
 

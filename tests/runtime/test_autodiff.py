@@ -505,3 +505,74 @@ def test_gradient_through_an_autograph_converted_if():
 
     np.testing.assert_allclose(g(tf.constant([0.5])).numpy(), np.cos([0.5]), rtol=1e-6)
     np.testing.assert_allclose(g(tf.constant([-2.0])).numpy(), [-4.0])
+
+
+@pytest.mark.parametrize("placement", ["eager", "function"])
+def test_matmul_gradients_sum_over_the_batch_axes_an_operand_was_broadcast_along(placement):
+    # a [2, 2, 3] @ b [3, 2]: b's gradient is the sum over the batch of a[i]^T g[i], shaped [3, 2] like b (it was
+    # the unreduced [2, 3, 2]); also when both broadcast ([2, 1, 2, 3] @ [3, 3, 2])
+    a = RNG.normal(size=(2, 2, 3)).astype("float32")
+    b = RNG.normal(size=(3, 2)).astype("float32")
+    c = RNG.normal(size=(2, 1, 2, 3)).astype("float32")
+    d = RNG.normal(size=(3, 3, 2)).astype("float32")
+
+    def run(a, b, c, d):
+        with tf.GradientTape() as tape:
+            tape.watch([a, b, c, d])
+            y = tf.reduce_sum(tf.matmul(a, b)) + tf.reduce_sum(c @ d)
+        return tape.gradient(y, [a, b, c, d])
+    run = run if placement == "eager" else tf.function(run)
+    ga, gb, gc, gd = (g.numpy() for g in run(*(tf.constant(v) for v in (a, b, c, d))))
+    ones = np.ones((2, 2))
+    np.testing.assert_allclose(gb, sum(a[i].T @ ones for i in range(2)), rtol=1e-5)
+    np.testing.assert_allclose(ga, np.stack([ones @ b.T] * 2), rtol=1e-5)
+    np.testing.assert_allclose(gd, np.stack([sum(c[i, 0].T @ ones for i in range(2))] * 3), rtol=1e-5)
+    np.testing.assert_allclose(gc, np.stack([sum(ones @ d[j].T for j in range(3))[None]] * 2), rtol=1e-5)
+
+
+@pytest.mark.parametrize("placement", ["eager", "function"])
+def test_custom_gradient_of_a_function_that_reads_variables_gives_them_grad_fns_gradients(placement):
+    # TensorFlow passes the Variables the function read to grad_fn(dy, variables=...): their gradients were
+    # silently None (and a grad_fn with `variables` failed with "'NoneType' object is not iterable")
+    v = tf.Variable(2.0)
+
+    @tf.custom_gradient
+    def scaled(x):
+        def grad(dy, variables=None):
+            return dy * 3.0, [dy * 5.0 for _ in variables]
+        return tf.cond(x > 0, lambda: x * v, lambda: x), grad
+
+    def run(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = scaled(x) * 2.0
+        return tape.gradient(y, [x, v])
+    run = run if placement == "eager" else tf.function(run)
+    assert [float(g) for g in run(tf.constant(1.0))] == [6.0, 10.0]
+
+
+def test_custom_gradient_reading_variables_without_a_variables_argument_is_a_type_error():
+    v = tf.Variable(2.0)
+
+    @tf.custom_gradient
+    def scaled(x):
+        return x * v, lambda dy: dy * 3.0
+    with pytest.raises(TypeError, match="must accept the keyword argument `variables`"):
+        scaled(tf.constant(1.0))
+
+
+def test_a_target_that_is_a_source_contributes_its_own_seed_as_in_tensorflow():
+    # t.gradient([y, v], v) with y = 3v is 4 (it was 3: the Variable target was read anew, a read the tape never
+    # saw); a tensor or Variable asked for its own gradient gets ones, watched or not (it was None)
+    v = tf.Variable(2.0)
+    frozen = tf.Variable(1.0, trainable=False)
+    x, n = tf.constant(3.0), tf.constant(2)
+    with tf.GradientTape(persistent=True) as tape:
+        y = v * 3.0
+    assert float(tape.gradient([y, v], v)) == 4.0
+    assert float(tape.gradient([v, v], v, output_gradients=[tf.constant(2.0), tf.constant(5.0)])) == 7.0
+    assert float(tape.gradient(frozen, frozen)) == 1.0
+    assert float(tape.gradient([x, x * 2.0], x)) == 1.0
+    ones = tape.gradient(n, n)
+    assert ones.dtype is tf.int32 and int(ones) == 1
+    assert tape.gradient(v, x) is None and tape.gradient(x, v) is None

@@ -351,3 +351,43 @@ def test_random_draw_in_a_loop_body_is_an_error_not_a_wrong_gradient():
 
     with pytest.raises(LookupError, match=r"While.*random.*test_autodiff_functions.py:\d+"):
         f(tf.constant(3.0))
+
+
+def test_a_float_only_the_staged_loop_condition_reads_gets_zeros_as_in_tensorflow():
+    # TensorFlow's While carries what its condition captures, so w's gradient is 0.0 under tf.function (a Variable
+    # read there already got 0.0 here); it was None. Eagerly the loop is Python's: None in both.
+    def f(x, w):
+        with tf.GradientTape() as tape:
+            tape.watch([x, w])
+            y = x
+            while y * w < 10.0:
+                y = y * 2.0
+        return tape.gradient(y, [x, w])
+    staged = [float(g) for g in tf.function(f)(tf.constant(1.0), tf.constant(0.5))]
+    assert staged == [32.0, 0.0]
+    eager = f(tf.constant(1.0), tf.constant(0.5))
+    assert float(eager[0]) == 32.0 and eager[1] is None
+
+
+def test_a_print_in_a_staged_branch_or_loop_runs_once_when_the_tape_is_outside_the_function(capsys):
+    # the Call op's gradient recomputed the function, and the Cond and While it reapplied ran their prints
+    # again: each line printed twice (TensorFlow prints once)
+    import sys
+
+    @tf.function
+    def f(x):
+        if x > 0:
+            tf.print("positive", output_stream=sys.stdout)
+            y = x * x
+        else:
+            y = -x
+        for i in tf.range(2):
+            tf.print("step", i, output_stream=sys.stdout)
+            y = y * x
+        return y
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert float(tape.gradient(y, x)) == 32.0
+    assert capsys.readouterr().out == "positive\nstep 0\nstep 1\n"

@@ -68,3 +68,90 @@ def test_the_subgradient_at_zero_is_tensorflows(name, f, expected):
     got = _gradient(f, np.array([0.0]), tf.float32)
     assert got is not None
     np.testing.assert_allclose(got.numpy(), [expected], rtol=1e-6)
+
+
+PLACEMENTS = ["eager", "function", "jit_compile"]
+
+
+def _in(placement, fn):
+    """`fn` run eagerly, as a traced function on the NumPy executor, or compiled by JAX."""
+    if placement == "jit_compile":
+        pytest.importorskip("jax", reason="jit_compile=True needs the jax extra")
+        return tf.function(fn, jit_compile=True)
+    return fn if placement == "eager" else tf.function(fn)
+
+
+def _gradients_of(f, *values):
+    xs = [tf.constant(np.asarray(v, "float32")) for v in values]
+
+    def run(*xs):
+        with tf.GradientTape() as tape:
+            tape.watch(list(xs))
+            y = f(*xs)
+        return tape.gradient(y, list(xs))
+    return run, xs
+
+
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning", "ignore:divide by zero:RuntimeWarning")
+@pytest.mark.parametrize("placement", PLACEMENTS)
+@pytest.mark.parametrize("op", ["sqrt", "math.rsqrt", "math.reciprocal"])
+def test_the_branch_where_does_not_pick_adds_no_nan_through_sqrt_rsqrt_reciprocal(op, placement):
+    # TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels give 0 where the incoming gradient is 0; the
+    # rules gave 0 * nan = nan at x < 0 and 0 * inf = nan at x = 0: tf.where(x > 0, tf.sqrt(x), 0.0) had NaN
+    # gradients where TensorFlow has 0 (TF 2.21: [0.25, 0, 0] for sqrt at [4, -1, 0])
+    f = tf.math.rsqrt if op == "math.rsqrt" else tf.math.reciprocal if op == "math.reciprocal" else tf.sqrt
+    run, xs = _gradients_of(lambda x: tf.reduce_sum(tf.where(x > 0, f(x), tf.zeros_like(x))), [4.0, -1.0, 0.0])
+    slope = {"sqrt": 0.25, "math.rsqrt": -1 / 16, "math.reciprocal": -1 / 16}[op]   # at 4: 1/(2*2), -1/(2*8), -1/16
+    np.testing.assert_allclose(_in(placement, run)(*xs)[0].numpy(), [slope, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("placement", PLACEMENTS)
+def test_clip_by_value_is_tensorflows_minimum_then_maximum_and_its_bounds_get_gradients(placement):
+    # TensorFlow: clip_by_value(t, lo, hi) = maximum(minimum(t, hi), lo): lo wins where lo > hi (the kernel took
+    # hi), and lo and hi have gradients where they are the result (they were None)
+    def run(t, lo, hi):
+        with tf.GradientTape() as tape:
+            tape.watch([t, lo, hi])
+            y = tf.clip_by_value(t, lo, hi)
+            loss = tf.reduce_sum(y * tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]))
+        return [y, *tape.gradient(loss, [t, lo, hi])]
+    t = tf.constant([-2.0, 0.5, 3.0, 1.0, 7.0])
+    lo = tf.constant(0.0)
+    hi = tf.constant([1.0, 1.0, 2.0, 1.0, -1.0])     # last: lo > hi
+    y, gt, glo, ghi = _in(placement, run)(t, lo, hi)
+    np.testing.assert_allclose(y.numpy(), [0.0, 0.5, 2.0, 1.0, 0.0])
+    np.testing.assert_allclose(gt.numpy(), [0.0, 2.0, 0.0, 4.0, 0.0])     # t = hi is a tie: t's
+    np.testing.assert_allclose(glo.numpy(), 1.0 + 5.0)                      # t < lo at 0; lo > hi at 4
+    np.testing.assert_allclose(ghi.numpy(), [0.0, 0.0, 3.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("placement", PLACEMENTS)
+@pytest.mark.parametrize("activation", ["relu", "relu6"])
+def test_the_second_derivative_of_relu_and_relu6_is_zeros_as_tensorflows(activation, placement):
+    # TensorFlow differentiates them with ReluGrad/Relu6Grad ops whose gradient is zeros for x; the rules' `where`
+    # on x > 0 left x unconnected: None
+    f = getattr(tf.nn, activation)
+
+    def run(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(f(x) * tf.constant([1.0, 2.0, 3.0]))
+            g = inner.gradient(y, x)
+            s = tf.reduce_sum(g * g)
+        return g, outer.gradient(s, x)
+    g, second = _in(placement, run)(tf.constant([-1.0, 0.5, 7.0]))
+    np.testing.assert_allclose(g.numpy(), [0.0, 2.0, 3.0 if activation == "relu" else 0.0])
+    assert second is not None
+    np.testing.assert_array_equal(second.numpy(), [0.0, 0.0, 0.0])
+
+
+@pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning")
+@pytest.mark.parametrize("placement", ["eager", "function"])   # XLA's simplifier rewrites a / b / c as a / (b * c)
+def test_the_divisors_gradient_does_not_square_it(placement):
+    # TensorFlow's RealDiv gradient for y is (-x / y) / y; the rule's x / (y * y) overflowed y * y = 1e40 to inf in
+    # float32 and gave 0 where the gradient is -1e-10 (and lost digits where y * y is subnormal)
+    run, xs = _gradients_of(lambda x, y: tf.reduce_sum(x / y), [1e30, 1.0], [1e20, 1e-20])
+    got = _in(placement, run)(*xs)[1].numpy()
+    np.testing.assert_allclose(got, [-1e-10, -np.inf], rtol=1e-6)

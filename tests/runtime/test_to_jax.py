@@ -21,6 +21,12 @@ def integer_ops(a, b):
     return a // b, a % b, -a // b, tf.cast(a, tf.float32) / tf.cast(b, tf.float32), a / b
 
 
+def float_to_int_casts(x):
+    # XLA saturates (and makes NaN 0); the executor, like TensorFlow on x86, gives the int32's (int64's) minimum
+    # out of range and a narrower type the int32's low bits: jit_compile gave 255 for cast(-2.5 or 1e5, uint8)
+    return tuple(tf.cast(x, d) for d in (tf.int32, tf.int64, tf.uint8, tf.int8, tf.int16))
+
+
 def matmul(x, w):
     return tf.tanh(tf.matmul(x, w) + 1.0), tf.matmul(x, w, transpose_b=True)
 
@@ -94,6 +100,7 @@ PROGRAMS = [
     (arithmetic, (tf.constant([1.5, -2.0]), tf.constant([3.0, 0.25]))),
     (integer_ops, (tf.constant([7, -7, 9]), tf.constant([2, 3, -4]))),
     (matmul, (tf.constant(RNG.standard_normal((2, 3)), tf.float32), MAT)),
+    (float_to_int_casts, (tf.constant([1e10, -1e10, np.nan, np.inf, -2.5, 300.7, -129.5, 65537.0, 2147483648.0]),)),
     (reductions, (tf.constant([[1.0, -2.0, 3.5], [0.5, 4.0, -1.0]]), tf.constant([-7, 2, 4]))),
     (shapes, (tf.constant([[1, 2, 3], [4, 5, 6]]),)),
     (branchy, (tf.constant([1.0, 2.0]),)),
@@ -408,13 +415,21 @@ def second_report_fails(x):   # the failing check's values come after another ch
     return x
 
 
+def integer_powers(n):   # XLA computed 2 ** -1 as 0 where the executor (and TensorFlow) raise
+    r = tf.constant(0)
+    for i in tf.range(3):
+        r += tf.constant(2) ** (n - i)
+    return r
+
+
 R, OK = "raised", "returned"
 CHECKED = [(maybe_unassigned, 3, OK), (maybe_unassigned, 0, R), (staged_raise, 2, OK), (staged_raise, 5, R),
            (asserting, 1, OK), (asserting, 5, R), (raise_in_loop, 2, OK), (raise_in_loop, 5, R),
            (raise_stops_a_while, 4, R), (raise_stops_a_while, 200, OK), (assign_in_condition, 5, OK),
            (assign_in_capped_condition, 5, OK), (assign_in_capped_condition, 2, OK), (read_in_condition, 3, OK),
            (read_in_condition, 0, R), (second_report_fails, 1, OK), (second_report_fails, 5, R),
-           (overflow_in_condition, 10, OK), (overflow_in_condition, 2 ** 31 - 1, R)]
+           (overflow_in_condition, 10, OK), (overflow_in_condition, 2 ** 31 - 1, R), (integer_powers, 2, OK),
+           (integer_powers, 1, R)]
 
 
 def _outcome(fn, n, jit, capsys):
@@ -553,3 +568,19 @@ def test_a_float_to_int_cast_is_the_executors_where_it_does_not_fit(dtype):
     x = tf.constant([np.nan, np.inf, -np.inf, 3e9, -3e9, 300.7, -1.5, 2147483520.0])
     cast = lambda x: tf.cast(x, dtype)  # noqa: E731
     np.testing.assert_array_equal(tf.function(cast, jit_compile=True)(x).numpy(), tf.function(cast)(x).numpy())
+
+
+def test_64_bit_types_compute_in_64_bits_and_32_bit_ones_keep_their_dtype():
+    # JAX computes int64 and float64 in 32 bits unless its x64 mode is on: 3 * (2**40 + 3) gave 9 and float64
+    # 1e300 * 1.0 overflowed to inf, silently; a graph with a 64-bit type now runs with x64 on for its calls
+    @tf.function(jit_compile=True)
+    def f(i, x, small):
+        return i * 3, (x + 1e-12) - x, x * 1e300, small * 2, tf.argmax(tf.stack([x, x * 2.0]))
+    args = (tf.constant(2 ** 40 + 3, tf.int64), tf.constant(1.0, tf.float64), tf.constant([5, -7]))
+    for _ in range(2):    # the first call, then the short path
+        big, tiny, huge, small, index = f(*args)
+        assert big.dtype is tf.int64 and int(big) == 3 * (2 ** 40 + 3)
+        assert tiny.dtype is tf.float64 and float(tiny) == (1.0 + 1e-12) - 1.0
+        assert huge.dtype is tf.float64 and float(huge) == 1e300
+        assert small.dtype is tf.int32 and small.numpy().dtype == np.int32 and small.numpy().tolist() == [10, -14]
+        assert index.dtype is tf.int64 and index.numpy().dtype == np.int64 and int(index) == 1
