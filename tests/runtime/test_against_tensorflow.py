@@ -296,6 +296,21 @@ COMPOSED["higher-order"] = lambda lib, t: [
 ]
 
 
+NAN = float("nan")
+COMPOSED["this session's"] = lambda lib, t: [
+    lib.math.xlogy(t % 3, t - 4), lib.math.xdivy(t % 3, t - 4), lib.math.rint(t / 4 - 2.5),
+    lib.math.unsorted_segment_sum(t, [1, -1], 3), lib.math.unsorted_segment_sum(t[0], [0, 2, 0], 4),
+    lib.math.unsorted_segment_sum(lib.cast(t[1, 0], lib.int32), [3, 3, -2, 0], 4),
+    *[lib.case([(t[0, 0, 0] > k, lambda: t[0]), (t[1, 0, 0] > k, lambda: t[1])], default=lambda: t[0] * 0)
+      for k in (-1, 5, 20)],
+    lib.case([(t[0, 0, 0] > 5, lambda: t[0]), (t[1, 0, 0] > 5, lambda: t[1])]),
+    *[f(lib.constant(v)) for v in ([NAN, 1.0], [1.0, NAN, 3.0], [NAN, NAN], [3.0, NAN, 1.0], [NAN, -np.inf])
+      for f in (lib.argmax, lib.argmin)],
+    lib.strings.format("{} {} {} {}", (t[0, 0], lib.sqrt(t[0]), lib.constant([True, False]), lib.constant(["a\nb", "q"]))),
+    lib.strings.format("{}", lib.sqrt(lib.constant(np.arange(60.0).reshape(3, 4, 5))), summarize=2),
+]
+
+
 @pytest.mark.parametrize("name", sorted(COMPOSED))
 def test_composed_functions(name):
     compare(name, COMPOSED[name], X3, tf_computes=True)
@@ -356,6 +371,9 @@ GRADIENTS = {
         + lib.reduce_sum(lib.clip_by_value(a, b[0], b[1]) * W) + lib.reduce_sum(lib.clip_by_value(a, -0.5, b[1]))),
     "where's other branch": lambda lib, a, b: sum(
         lib.reduce_sum(lib.where(a > 0, f(a), b) * W) for f in (lib.sqrt, lib.math.rsqrt, lib.math.reciprocal)),
+    "xlogy, xdivy, segments": lambda lib, a, b: (
+        lib.reduce_sum(lib.math.xlogy(lib.round(a), lib.abs(b)) * W) + lib.reduce_sum(lib.math.xdivy(lib.round(b), a) * W)
+        + lib.reduce_sum(lib.math.unsorted_segment_sum(a * b, [1, 0], 3) ** 2)),
     "sorting": lambda lib, a, b: (lib.reduce_sum(lib.math.top_k(a, 2).values * lib.constant([[1., 2.], [3., 4.]]))
                                   + lib.reduce_sum(lib.sort(a) * W)),
 }
