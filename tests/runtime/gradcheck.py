@@ -32,3 +32,13 @@ def check_gradient(f, *values, rtol=1e-4, atol=1e-6, eps=1e-6, seed=0):
         for got in (eager[i], traced[i]):
             got = np.zeros_like(v) if got is None else np.asarray(got)
             np.testing.assert_allclose(got, numeric, rtol=rtol, atol=atol)
+
+
+def tape_gradient(f, *values):
+    """The tape's gradients of `f(*values)` (values made constants and watched); None where it gives None."""
+    xs = [tf.constant(v) for v in values]
+    with tf.GradientTape() as tape:
+        for x in xs:
+            tape.watch(x)
+        y = f(*xs)
+    return [None if g is None else g.numpy() for g in tape.gradient(y, xs)]

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import runtime as tf
+from gradcheck import tape_gradient
 from runtime.ops import gradients
 from runtime.ops.registry import OPS, apply
 
@@ -21,15 +22,6 @@ def numeric_gradient(f, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
         down[index] -= eps
         grad[index] = (np.sum(f(up)) - np.sum(f(down))) / (2 * eps)
     return grad
-
-
-def tape_gradient(f, *values):
-    xs = [tf.constant(v) for v in values]
-    with tf.GradientTape() as tape:
-        for x in xs:
-            tape.watch(x)
-        y = f(*xs)
-    return [None if g is None else g.numpy() for g in tape.gradient(y, xs)]
 
 
 def positive(shape):
