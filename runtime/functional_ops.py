@@ -168,7 +168,8 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     preds = [convert_to_tensor(p) for p, _ in pairs]
     if any(p.dtype is not dtypes.bool or p.shape.rank not in (0, None) for p in preds):
         raise TypeError("case: each predicate must be a scalar bool tensor.")
-    holding = math_ops.reduce_sum(math_ops.cast(array_ops.stack(preds), dtypes.int32))
+    if exclusive or default is None:
+        holding = math_ops.reduce_sum(math_ops.cast(array_ops.stack(preds), dtypes.int32))
     if exclusive:
         assert_less_equal(holding, 1, message="case: exclusive=True, but more than one predicate is true")
     if default is None:

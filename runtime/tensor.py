@@ -306,8 +306,7 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
     if kind == _STRING:
         return _string_array(value)
     try:
-        with np.errstate(over="ignore"):   # a float past float32's range is inf, as TensorFlow's (checked below)
-            array = np.array(value, dtype=dtype.as_numpy_dtype)
+        array = np.array(value, dtype=dtype.as_numpy_dtype)   # past float32's range: inf, as TensorFlow's
     except OverflowError:
         raise TypeError(f"Cannot convert {short_repr(value)} to a tensor of dtype {dtype.name}: out of range.") from None
     except ValueError as e:
@@ -322,8 +321,7 @@ def overflows(value, dtype: dtypes.DType) -> bool:
     """Whether a finite Python float in `value` is inf as `dtype` (a Python float never overflows to inf)."""
     if not dtype.is_floating:
         return False
-    with np.errstate(over="ignore"):
-        narrow = np.array(value, dtype=dtype.as_numpy_dtype)
+    narrow = np.array(value, dtype=dtype.as_numpy_dtype)   # NumPy's overflow warning is filtered (runtime/__init__)
     return bool((np.isinf(narrow) & np.isfinite(np.array(value, dtype=np.float64))).any())
 
 
