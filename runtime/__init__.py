@@ -14,7 +14,7 @@ from runtime.shape import TensorShape
 # NumPy's floating-point warnings from the kernels (1 / 0, log(0), an overflow): TensorFlow's ops give inf and
 # NaN without a word, and the warning would name a line of this package (or of a graph's generated code)
 warnings.filterwarnings("ignore", r"(overflow|divide by zero|invalid value|underflow) encountered in",
-                        RuntimeWarning, r"runtime(\.|$)")
+                        RuntimeWarning, r"runtime(\.|$)|<runtime executor>$")
 from runtime.tensor import Tensor, constant, convert_to_tensor
 from runtime import ops
 from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, identity, one_hot, ones, ones_like,

@@ -122,7 +122,8 @@ def compile_graph(graph: FuncGraph, outputs: list, name: str = "graph_fn") -> Ex
     source = "\n".join(lines) + "\n"
     filename = f"<runtime executor {fn_name} #{next(_ids)}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = {**gen.namespace, "__name__": "runtime.executor.generated"}   # its warnings are the package's
+    # named for the warnings filter (runtime/__init__.py), and not as a module of the package: tracebacks keep it
+    namespace = {**gen.namespace, "__name__": "<runtime executor>"}
     exec(compile(source, filename, "exec"), namespace)  # the only code we compile is our own
     ops_by_line = {index + 2: op for index, op in gen.line_ops.items()}  # body starts on line 2
     return Executable(namespace[fn_name], source, filename, ops_by_line)
