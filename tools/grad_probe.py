@@ -144,7 +144,8 @@ def main(argv=None):
                 status = "tf-refused" + ("" if ok else " (both)")
                 detail = f"TensorFlow: {type(expected).__name__}: {str(expected).splitlines()[0][:150]}"
             elif not ok:
-                status, detail = "refused", f"{type(got).__name__}: {str(got).splitlines()[0][:200] if str(got) else ''}"
+                first_line = str(got).splitlines()[0][:200] if str(got) else ""
+                status, detail = "refused", f"{type(got).__name__}: {first_line}"
                 if options.v:
                     traceback.print_exception(got)
             else:

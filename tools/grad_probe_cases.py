@@ -1340,7 +1340,8 @@ def float16_arith(lib, fn):
 def cumsum_exclusive_reverse(lib, fn):
     @fn
     def f(x):
-        return [lib.cumsum(x, exclusive=True, reverse=True), lib.cumsum(x, axis=-1), lib.cumsum(lib.cast(x, lib.int32), 0)]
+        return [lib.cumsum(x, exclusive=True, reverse=True), lib.cumsum(x, axis=-1),
+                lib.cumsum(lib.cast(x, lib.int32), 0)]
     return f(lib.constant([[1.5, 2.0, -3.0], [0.5, 1.0, 2.0]]))
 
 
@@ -1680,7 +1681,8 @@ def _shape_op(name):
         def f(x):
             y = _SHAPE_OPS[name](lib, x)
             shape = y.shape.as_list()
-            return lib.reduce_sum(y * lib.constant(np.sin(np.arange(1.0, 1.0 + np.prod(shape))).reshape(shape), y.dtype))
+            weights = np.sin(np.arange(1.0, 1.0 + np.prod(shape))).reshape(shape)
+            return lib.reduce_sum(y * lib.constant(weights, y.dtype))
         return _both(lib, fn, f, lib.constant(_X34))
     program.__name__ = f"grad_{name}"
     return program
