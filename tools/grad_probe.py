@@ -9,11 +9,13 @@ traced graph evaluated by `runtime.interpret` with the reference kernels) and `j
 Every mode is compared with TensorFlow's answer in the same placement (eager with eager, staged with
 `tf.function`). Per case and mode it prints agree / refused (the runtime raised where TensorFlow computes)
 / WRONG (both computed, values, dtypes or shapes differ) / tf-refused (TensorFlow raised: not compared),
-then a table of counts per area. Cases live in tools/grad_probe_cases.py (and any CASE_FILE given)."""
+then a table of counts per area. Cases live in tools/grad_probe_cases*.py (and any CASE_FILE given), helpers
+in tools/grad_probe_common.py."""
 from __future__ import annotations
 
 import argparse
 import collections
+import glob
 import importlib.util
 import os
 import sys
@@ -116,7 +118,8 @@ def main(argv=None):
     parser.add_argument("files", nargs="*")
     options = parser.parse_args(argv)
     here = os.path.dirname(os.path.abspath(__file__))
-    for path in [os.path.join(here, "grad_probe_cases.py"), *options.files]:
+    sys.path.insert(0, here)     # the case files import grad_probe_common
+    for path in [*sorted(glob.glob(os.path.join(here, "grad_probe_cases*.py"))), *options.files]:
         spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
         module = importlib.util.module_from_spec(spec)
         module.case = case
