@@ -1,6 +1,7 @@
-"""Cases for tools/grad_probe.py: GradientTape rules and Variables. `@case(area)` on `program(lib, fn)`, which returns what
-to compare (tensors, Python values, None, nested lists); `fn` stages a function (identity in eager mode)."""
-# `case` is injected by tools/grad_probe.py.
+"""Cases for tools/grad_probe.py: GradientTape rules and Variables.
+
+`@case(area)` on `program(lib, fn)`, which returns what to compare (tensors, Python values, None, nested
+lists); `fn` stages a function (identity in eager mode). `case` is injected by tools/grad_probe.py."""
 import numpy as np
 
 from grad_probe_common import _both, _grad  # noqa: F401 - not every file uses both
