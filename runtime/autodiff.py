@@ -262,23 +262,27 @@ class GradientTape:
         return contextlib.nullcontext() if self._persistent else self.stop_recording()
 
     def _gradients(self, targets: list, sources: list, output_gradients, unconnected: str) -> list:
-        grads, by_handle = self._backward(targets, output_gradients)
-        return [self._gradient_of(s, grads, by_handle, unconnected) for s in sources]
+        grads, by_handle, unfollowed = self._backward(targets, output_gradients)
+        return [self._gradient_of(s, grads, by_handle, unfollowed, unconnected) for s in sources]
 
-    def _backward(self, targets: list, output_gradients) -> tuple[dict, dict]:
-        """Gradients by id of tensor, and by id of VariableHandle for the reads inside Cond/While graphs."""
+    def _backward(self, targets: list, output_gradients) -> tuple[dict, dict, list]:
+        """Gradients by id of tensor, and by id of VariableHandle for the reads inside Cond/While graphs; and
+        the targets the tape does not follow, with their seeds (a source that is one of them gets its seed)."""
         seeds = nest.flatten(output_gradients) if output_gradients is not None else [None] * len(targets)
         if len(seeds) != len(targets):
             raise ValueError(f"gradient: {len(targets)} targets but {len(seeds)} output_gradients.")
         grads: dict[int, Any] = {}
         by_handle: dict[int, Any] = {}
+        unfollowed = []
         for t, seed in zip(targets, seeds):   # a target's own gradient is its seed, watched or not (TensorFlow's)
             if isinstance(t, Variable):
                 value = t.read_value()
                 _accumulate(by_handle, t.handle, array_ops.ones_like(value) if seed is None
                             else convert_to_tensor(seed, value.dtype))
-            else:
+            elif id(t) in self._tracked:
                 _accumulate(grads, t, array_ops.ones_like(t) if seed is None else convert_to_tensor(seed, t.dtype))
+            else:
+                unfollowed.append((t, seed))
         for entry in reversed(self._entries):
             upstream = [grads.get(id(o)) for o in entry.outputs]
             if all(g is None for g in upstream):
@@ -290,7 +294,7 @@ class GradientTape:
             for g, handle in zip(found[len(entry.inputs):], entry.handles):
                 if g is not None:
                     _accumulate(by_handle, handle, g)
-        return grads, by_handle
+        return grads, by_handle, unfollowed
 
     def _apply_rule(self, entry: _Entry, upstream: list) -> tuple:
         if entry.rule is None:
@@ -307,7 +311,7 @@ class GradientTape:
             return entry.rule(upstream, entry.inputs, entry.outputs, **attrs)
         return entry.rule(upstream[0], entry.inputs, entry.outputs[0], **attrs)
 
-    def _gradient_of(self, source, grads: dict, by_handle: dict, unconnected: str):
+    def _gradient_of(self, source, grads: dict, by_handle: dict, unfollowed: list, unconnected: str):
         if isinstance(source, (Variable, VariableHandle)):
             handle = source.handle if isinstance(source, Variable) else source
             parts = [g for key, g in grads.items() if self._reads.get(key) is handle]
@@ -315,6 +319,10 @@ class GradientTape:
             total = functools.reduce(math_ops.add, parts) if parts else None
         else:
             total = grads.get(id(source))
+            if total is None:
+                own = [array_ops.ones_like(t) if seed is None else convert_to_tensor(seed, t.dtype)
+                       for t, seed in unfollowed if t is source]
+                total = functools.reduce(math_ops.add, own) if own else None
         if total is None and unconnected == "zero":
             return _zeros_shaped_like(source)
         return total

@@ -9,11 +9,13 @@ traced graph evaluated by `runtime.interpret` with the reference kernels) and `j
 Every mode is compared with TensorFlow's answer in the same placement (eager with eager, staged with
 `tf.function`). Per case and mode it prints agree / refused (the runtime raised where TensorFlow computes)
 / WRONG (both computed, values, dtypes or shapes differ) / tf-refused (TensorFlow raised: not compared),
-then a table of counts per area. Cases live in tools/grad_probe_cases.py (and any CASE_FILE given)."""
+then a table of counts per area. Cases live in tools/grad_probe_cases*.py (and any CASE_FILE given), helpers
+in tools/grad_probe_common.py."""
 from __future__ import annotations
 
 import argparse
 import collections
+import glob
 import importlib.util
 import os
 import sys
@@ -116,7 +118,8 @@ def main(argv=None):
     parser.add_argument("files", nargs="*")
     options = parser.parse_args(argv)
     here = os.path.dirname(os.path.abspath(__file__))
-    for path in [os.path.join(here, "grad_probe_cases.py"), *options.files]:
+    sys.path.insert(0, here)     # the case files import grad_probe_common
+    for path in [*sorted(glob.glob(os.path.join(here, "grad_probe_cases*.py"))), *options.files]:
         spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
         module = importlib.util.module_from_spec(spec)
         module.case = case
@@ -144,7 +147,8 @@ def main(argv=None):
                 status = "tf-refused" + ("" if ok else " (both)")
                 detail = f"TensorFlow: {type(expected).__name__}: {str(expected).splitlines()[0][:150]}"
             elif not ok:
-                status, detail = "refused", f"{type(got).__name__}: {str(got).splitlines()[0][:200] if str(got) else ''}"
+                first_line = str(got).splitlines()[0][:200] if str(got) else ""
+                status, detail = "refused", f"{type(got).__name__}: {first_line}"
                 if options.v:
                     traceback.print_exception(got)
             else:

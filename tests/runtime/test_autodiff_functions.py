@@ -391,3 +391,22 @@ def test_a_print_in_a_staged_branch_or_loop_runs_once_when_the_tape_is_outside_t
         y = f(x)
     assert float(tape.gradient(y, x)) == 32.0
     assert capsys.readouterr().out == "positive\nstep 0\nstep 1\n"
+
+
+def test_a_return_inside_a_staged_loop_differentiates_with_the_tape_outside():
+    # the Call gradient asks for the gradient of every output of the function's graph, the loop's bool
+    # "returned" flag included: seeding it must not add bools (a change that did failed with "AddV2 is not
+    # defined on bool tensors"). y is linear in x, so dy/dx = y / x.
+    @tf.function
+    def f(x):
+        y = x
+        for i in tf.range(10):
+            y = y * 1.5 + x
+            if y > 20.0:
+                return y * 2.0
+        return y
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert float(y) == 41.5625 and float(tape.gradient(y, x)) == 41.5625
