@@ -256,13 +256,16 @@ def _weak_dtype(weak: WeakProbe, key, value, out: tuple):
 
 def _number_tensor(value, dtype, name: str, met):
     try:
+        if value.__class__ is float and not control_flow.float_kept(value, dtype):
+            raise ValueError(value)
         return constant(value, dtype=dtype)
     except (TypeError, ValueError):
         why = f" (it meets a {dtype.name} tensor at {met[1]})" if met else ""
+        wide = "runtime.float64" if value.__class__ is float else "runtime.int64"
         raise StagingError(at_user_line(
             f"'{name}' starts as the Python {type(value).__name__} {short_repr(value)} before this loop over tensors, "
             f"and the loop makes it {dtype.name}{why}, which can't hold that value. Start '{name}' as a tensor "
-            f"of a dtype that can (e.g. runtime.constant({short_repr(value)}, runtime.int64)), and runtime.cast "
+            f"of a dtype that can (e.g. runtime.constant({short_repr(value)}, {wide})), and runtime.cast "
             "what it is combined with.")) from None
 
 

@@ -228,12 +228,32 @@ def _carried(value, dtype_hint, what: str, carrier: str):
     """`convert_to_tensor(value)` for a value a Cond or While carries, or a ControlFlowError that says which
     value (`what`, with {} for the value) can't be carried and why."""
     try:
-        return convert_to_tensor(value, dtype_hint=dtype_hint)
+        with np.errstate(over="ignore"):   # a float float32 makes inf is refused below, with its name
+            tensor = convert_to_tensor(value, dtype_hint=dtype_hint)
     except (TypeError, ValueError) as e:
         raise ControlFlowError(
             f"{what.format(f'the {type(value).__name__} {short_repr(value)}')}: {carrier} tensors only "
             f"(Python numbers and bools become tensors), and this value can't become one: {e} Compute it outside the graph's "
             "control flow, or carry a number or a tensor instead.") from None
+    if value.__class__ is float and not float_kept(value, tensor.dtype):
+        raise ControlFlowError(
+            f"{what.format(f'the Python float {value!r}')}: {carrier} tensors only, and as {tensor.dtype.name} "
+            f"it would be {_as_dtype(value, tensor.dtype)!r}, where Python keeps {value!r}. Make it a tensor of a "
+            "dtype that holds it (runtime.constant(..., runtime.float64)), or scale it.")
+    return tensor
+
+
+def float_kept(value: float, dtype) -> bool:
+    """Does the Python float `value` keep its magnitude in `dtype` (a finite float does not become inf, a
+    nonzero one not 0, as 1e39 and 1e-50 do in float32)? Rounding is accepted: a Python float carried by a
+    staged statement is a float32, as TensorFlow makes it."""
+    converted = _as_dtype(value, dtype)
+    return not (np.isfinite(value) and not np.isfinite(converted) or value != 0 and converted == 0)
+
+
+def _as_dtype(value: float, dtype) -> float:
+    with np.errstate(over="ignore", under="ignore"):
+        return float(np.real(np.asarray(value, dtype=dtype.as_numpy_dtype)))
 
 
 def _external_indices(graph: FuncGraph, externals: list, offset: int) -> tuple:
