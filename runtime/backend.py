@@ -256,7 +256,7 @@ def _weak_dtype(weak: WeakProbe, key, value, out: tuple):
 
 def _number_tensor(value, dtype, name: str, met):
     try:
-        if value.__class__ is float and not control_flow.float_kept(value, dtype):
+        if not control_flow.number_kept(value, dtype):
             raise ValueError(value)
         return constant(value, dtype=dtype)
     except (TypeError, ValueError):

@@ -199,6 +199,26 @@ def test_a_python_float_that_float32_makes_0_or_inf_in_a_staged_branch_is_named(
         tf.function(f)(tf.constant(1))   # was nan (0 / 0) or inf
 
 
+def test_a_python_int_that_a_float32_would_round_is_named_in_a_branch_and_a_loop():
+    def branch(x):
+        y = tf.constant(0.5)
+        if x > 0:
+            y = 16777217
+        return y
+
+    def loop(n):
+        s = 16777217
+        for _ in tf.range(n):
+            s = s + tf.constant(0.0)
+        return s
+
+    assert branch(1) == loop(0) == 16777217
+    with pytest.raises(ControlFlowError, match=r"'y' is the Python int 16777217 .* float32 it would be 16777216\.0"):
+        tf.function(branch)(tf.constant(1))   # was 16777216.0
+    with pytest.raises(StagingError, match=r"'s' starts as the Python int 16777217 .* float32"):
+        tf.function(loop)(tf.constant(0))   # was 16777216.0
+
+
 def test_a_small_python_float_meeting_float64_is_carried():
     def f(xs):
         s = 1e-50
