@@ -17,7 +17,7 @@ from runtime.graph import FuncGraph, building
 from runtime.ops import array_ops, dtype_origins, logging_ops, math_ops, python_ints, registry
 from runtime.ops.weak import WeakProbe, accepts as weak_accepts
 from runtime.shape import as_shape
-from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, overflows, short_repr
+from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
 from runtime.tensor_array import TensorArray
 
 
@@ -256,16 +256,16 @@ def _weak_dtype(weak: WeakProbe, key, value, out: tuple):
 
 def _number_tensor(value, dtype, name: str, met):
     try:
-        if value.__class__ is float and overflows(value, dtype):
-            raise ValueError("out of range")
+        if not control_flow.number_kept(value, dtype):
+            raise ValueError(value)
         return constant(value, dtype=dtype)
     except (TypeError, ValueError):
         why = f" (it meets a {dtype.name} tensor at {met[1]})" if met else ""
+        wide = "runtime.float64" if value.__class__ is float else "runtime.int64"
         raise StagingError(at_user_line(
             f"'{name}' starts as the Python {type(value).__name__} {short_repr(value)} before this loop over tensors, "
             f"and the loop makes it {dtype.name}{why}, which can't hold that value. Start '{name}' as a tensor "
-            f"of a dtype that can (e.g. runtime.constant({short_repr(value)}, runtime."
-            f"{'int64' if value.__class__ is int else 'float64'})), and runtime.cast "
+            f"of a dtype that can (e.g. runtime.constant({short_repr(value)}, {wide})), and runtime.cast "
             "what it is combined with.")) from None
 
 

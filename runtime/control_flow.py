@@ -22,7 +22,7 @@ from runtime.interpret import run_graph
 from runtime.ops import dtype_origins, packing, python_ints, registry
 from runtime.ops.registry import Spec, defop
 from runtime.shape import as_shape
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, overflows, short_repr
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, short_repr
 
 
 def _cond_kernel(pred, *inputs, then_graph, else_graph, then_inputs, else_inputs, output_specs):
@@ -228,14 +228,40 @@ def _carried(value, dtype_hint, what: str, carrier: str):
     """`convert_to_tensor(value)` for a value a Cond or While carries, or a ControlFlowError that says which
     value (`what`, with {} for the value) can't be carried and why."""
     try:
-        if value.__class__ is float and dtype_hint is not None and overflows(value, dtype_hint):
-            raise ValueError(f"it is out of {dtype_hint.name}'s range, the dtype of the other path's value.")
-        return convert_to_tensor(value, dtype_hint=dtype_hint)
+        with np.errstate(over="ignore"):   # a float float32 makes inf is refused below, with its name
+            tensor = convert_to_tensor(value, dtype_hint=dtype_hint)
     except (TypeError, ValueError) as e:
         raise ControlFlowError(
             f"{what.format(f'the {type(value).__name__} {short_repr(value)}')}: {carrier} tensors only "
             f"(Python numbers and bools become tensors), and this value can't become one: {e} Compute it outside the graph's "
             "control flow, or carry a number or a tensor instead.") from None
+    if not number_kept(value, tensor.dtype):
+        raise ControlFlowError(
+            f"{what.format(f'the Python {type(value).__name__} {value!r}')}: {carrier} tensors only, and as "
+            f"{tensor.dtype.name} it would be {_as_dtype(value, tensor.dtype)!r}, where Python keeps {value!r}. Make "
+            "it a tensor of a dtype that holds it (runtime.constant(..., runtime.float64)), or scale it.")
+    return tensor
+
+
+def number_kept(value, dtype) -> bool:
+    """Does the Python number `value` keep its value in the float (or complex) `dtype`? An int must stay exact
+    (16777217 is no float32); a float keep its magnitude: a finite one must not become inf, a nonzero one not 0
+    (1e39 and 1e-50 in float32). Rounding a float is accepted: a Python float carried by a staged statement is
+    a float32, as TensorFlow makes it. (An integer dtype that can't hold an int refuses it when converting.)"""
+    if value.__class__ not in (int, float) or not (dtype.is_floating or dtype.is_complex):
+        return True
+    try:
+        converted = _as_dtype(value, dtype)
+    except OverflowError:   # an int past any float
+        return False
+    if value.__class__ is int:
+        return bool(np.isfinite(converted)) and int(converted) == value
+    return not (np.isfinite(value) and not np.isfinite(converted) or value != 0 and converted == 0)
+
+
+def _as_dtype(value, dtype) -> float:
+    with np.errstate(over="ignore", under="ignore"):
+        return float(np.real(np.asarray(float(value), dtype=dtype.as_numpy_dtype)))
 
 
 def _external_indices(graph: FuncGraph, externals: list, offset: int) -> tuple:

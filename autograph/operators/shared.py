@@ -130,7 +130,7 @@ class Shared:
             name, value = self.names[i], state[i]
             others = {**{n: v for n, v in zip(self.names, state)}, **variables}
             others.pop(name, None)
-            other = side_effects.holder(value, others)
+            other = side_effects.holder(value, others) or side_effects.outer_holder(value)
             if other is not None:
                 found.append((lambda slot=self.slots[i]: slot_get(slot), name, other))
         return found

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 
 from autograph import backends
 from autograph.errors import StagingError, at_user_line
-from autograph.operators.function_scope import is_generated, tracing_failed
+from autograph.operators.function_scope import is_converted, is_generated, tracing_failed
 
 
 class _Staging(threading.local):
@@ -313,12 +313,14 @@ def _check(obj, what: str) -> None:
             raise tracing_failed(StagingError(at_user_line(_message(what, construct))))
         for current, name, other in aliased:
             if current() is obj:
-                copy = f"{name} = list({other[1:-1]})" if other.startswith("'") else f"{name} = list({name})"
+                local = other.startswith("'") and other.endswith("'")
+                copy = f"{name} = list({other[1:-1]})" if local else f"{name} = list({name})"
+                back = " and return it to the caller" if " of its caller " in other else ""
                 raise tracing_failed(StagingError(at_user_line(
                     f"`{what}` changes the list '{name}', which is also {other} (the same list, before this "
                     f"{construct} on a tensor). The statement carries '{name}' as a new list, so {other} would "
                     f"not see the change Python makes to both. Copy the list before the statement (`{copy}`) and "
-                    f"use '{name}' after it, or keep the list in one place only.")))
+                    f"use '{name}' after it{back}, or keep the list in one place only.")))
 
 
 def _message(what: str, construct: str) -> str:
@@ -376,6 +378,31 @@ def holder(value, variables: dict) -> str | None:
         if any(element is value for element in inside):
             return f"an element of '{name}'"
     return None
+
+
+def outer_holder(value) -> str | None:
+    """How a function further up the stack than the converted function running the statement holds `value`
+    ("'out' of its caller helper": the caller that passed the list in, or one of its callers); None when none
+    does."""
+    for function, variables in _outer_frames():
+        other = holder(value, variables)
+        if other is not None:
+            return f"{other} of its caller {function}"
+    return None
+
+
+def _outer_frames():
+    """(function name, variables) of each frame of the user's above the converted function running the
+    statement (frames of autograph and of the registered frameworks are passed over)."""
+    machinery = ("autograph", *backends.owned_module_prefixes())
+    frame = sys._getframe(2)
+    while frame is not None and not (is_converted(frame.f_code) and not is_generated(frame.f_code)):
+        frame = frame.f_back   # up to the converted function itself: caller_variables has its variables
+    while frame is not None:
+        frame = frame.f_back
+        module = frame.f_globals.get("__name__", "") if frame is not None else "autograph"
+        if not any(module == p or module.startswith(p + ".") for p in machinery):
+            yield frame.f_code.co_name, frame.f_locals
 
 
 def caller_variables() -> dict:

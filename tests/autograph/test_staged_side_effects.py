@@ -540,6 +540,54 @@ def test_appending_to_a_list_held_in_another_list_is_refused():
     refused(f, 3, "changes the list 'row', which is also an element of 'rows'", "row = list(row)")
 
 
+def _fill(out, n):
+    for i in range(n):
+        out.append(i)
+
+
+def _push_if(out, x):
+    if x > 0:
+        out.append(x)
+
+
+def _drain(l, n):
+    i = 0
+    while i < n:
+        l.pop()
+        i += 1
+
+
+@pytest.mark.parametrize("helper, what", [(_fill, "`.append(...)` changes the list 'out', which is also 'out'"),
+                                          (_push_if, "`.append(...)` changes the list 'out', which is also 'out'"),
+                                          (_drain, "`.pop(...)` changes the list 'l', which is also 'out'")])
+def test_changing_a_list_the_caller_passed_in_is_refused(helper, what):
+    def f(n):
+        out = [7, 8, 9]
+        helper(out, n)
+        return len(out)
+
+    assert python_run(f, 2) in (1, 4, 5)
+    with pytest.raises(StagingError) as info:   # was 3: the helper carried a new list, `out` stayed [7, 8, 9]
+        tf.function(f)(tf.constant(2))
+    assert what in str(info.value) and "of its caller f" in str(info.value), info.value
+    assert "return it to the caller" in str(info.value)
+
+
+def test_a_list_the_helper_makes_from_its_argument_is_carried():
+    def fill_copy(out, n):
+        out = list(out)
+        for i in range(n):
+            out.append(i)
+        return out
+
+    def f(n):
+        out = [7]
+        out = fill_copy(out, n)
+        return len(out)
+
+    assert int(tf.function(f)(tf.constant(3))) == python_run(f, 3) == 4
+
+
 # --- what stays allowed (guards: these pass without the change too; they check it refuses no more) ---------
 
 def test_an_item_set_before_the_loop_is_carried():

@@ -6,6 +6,7 @@ or checks the clear error where a graph can't give it."""
 from __future__ import annotations
 
 import operator
+import re
 
 import numpy as np
 import pytest
@@ -171,6 +172,63 @@ def test_a_python_int_too_big_for_the_dtype_it_meets_is_named():
 
     with pytest.raises(StagingError, match=r"'s' starts as the Python int 1099511627776.*int32.*runtime.int64"):
         tf.function(f)(tf.constant(3))
+
+
+@pytest.mark.parametrize("start", [1e-50, 1e39])
+def test_a_python_float_that_float32_makes_0_or_inf_before_a_loop_is_named(start):
+    def f(n):
+        s = start
+        for _ in tf.range(n):
+            s = s * 2
+        return s > 0
+
+    with pytest.raises(StagingError, match=rf"'s' starts as the Python float {re.escape(repr(start))}.*float32.*runtime.float64"):
+        tf.function(f)(tf.constant(3))   # was 0.0 (1e-50) or inf (1e39), where Python keeps the number
+
+
+@pytest.mark.parametrize("small, big", [(1e-50, 3e-50), (1e39, 2e39)])
+def test_a_python_float_that_float32_makes_0_or_inf_in_a_staged_branch_is_named(small, big):
+    def f(x):
+        s = small
+        if x > 0:
+            s = big
+        return s / small
+
+    assert f(1) == big / small
+    with pytest.raises(ControlFlowError, match=r"'s' is the (Python )?float .*(as float32 it would be (0\.0|inf)|"
+                                                  r"out of float32's range)"):
+        tf.function(f)(tf.constant(1))   # was nan (0 / 0) or inf
+
+
+def test_a_python_int_that_a_float32_would_round_is_named_in_a_branch_and_a_loop():
+    def branch(x):
+        y = tf.constant(0.5)
+        if x > 0:
+            y = 16777217
+        return y
+
+    def loop(n):
+        s = 16777217
+        for _ in tf.range(n):
+            s = s + tf.constant(0.0)
+        return s
+
+    assert branch(1) == loop(0) == 16777217
+    with pytest.raises(ControlFlowError, match=r"'y' is the Python int 16777217 .* float32 it would be 16777216\.0"):
+        tf.function(branch)(tf.constant(1))   # was 16777216.0
+    with pytest.raises(StagingError, match=r"'s' starts as the Python int 16777217 .* float32"):
+        tf.function(loop)(tf.constant(0))   # was 16777216.0
+
+
+def test_a_small_python_float_meeting_float64_is_carried():
+    def f(xs):
+        s = 1e-50
+        for x in xs:
+            s = s + x * 1e-50
+        return s
+
+    out = tf.function(f)(tf.constant([1.0, 2.0], dtype=tf.float64))
+    assert out.dtype == tf.float64 and float(out) == pytest.approx(f([1.0, 2.0]))
 
 
 def test_a_predicate_known_from_static_shapes_traces_only_the_live_branch():

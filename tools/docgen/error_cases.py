@@ -263,7 +263,10 @@ CASES = [
     ErrorCase(
         "`StagingError`: appending to a list that another variable also holds, in a tensor `if` or loop",
         "A staged statement carries a list it appends to as a new list (a copy, or a tensor list); when "
-        "another variable holds the same list, Python's append changes both, the graph only one.",
+        "another variable holds the same list, Python's append changes both, the graph only one. So does a "
+        "function that called this one and passed the list in (`fill(out, n)` appending to `out` in a loop over "
+        "`tf.range(n)`): the message names it (\"'out' of its caller f\"); return the list from the helper "
+        "(`out = fill(out, n)`, copying it first inside).",
         "@tf.function\ndef f(x):\n    log = [0]\n    entries = log\n    if x > 0:\n        entries.append(1)\n"
         "    else:\n        entries.append(2)\n    return log[-1]\n",
         "f(tf.constant(3))",
