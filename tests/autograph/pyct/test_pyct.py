@@ -260,6 +260,9 @@ def test_parser_tells_a_lambda_from_one_inside_it_with_the_same_arguments():
         body = parser.parse_function(fn).node.body
         (ret,) = body if isinstance(body, list) else [body]
         assert isinstance(getattr(ret, "value", ret), expression)
+    import autograph as ag
+    make = lambda x: (lambda x: x + 1)  # noqa: E731 - same parameter names (a bad input before)
+    assert ag.convert(make(0))(3) == 4 and ag.convert(make)(0)(5) == 6
 
 
 def test_a_hoisted_operand_function_neither_ends_liveness_nor_defines_what_its_walrus_assigns():
