@@ -155,8 +155,9 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
     """The result of the function of the first pair whose predicate (a scalar bool tensor) is true, else of
-    `default`. With no `default` the last pair's function is the default, and its predicate must hold then; with
-    `exclusive` at most one predicate may hold. Either failing is an InvalidArgumentError when it runs."""
+    `default`. With no `default`, no predicate holding is an error (the last pair's function runs when only its
+    predicate holds); with `exclusive`, two holding are. Both are InvalidArgumentErrors when the check runs, as
+    TensorFlow's. `strict` changes nothing here."""
     from runtime.debugging import assert_greater, assert_less_equal   # import cycle: debugging imports the ops
 
     if isinstance(pred_fn_pairs, dict):
