@@ -1,7 +1,8 @@
 """`runtime.math`: every math op, also at the top level (a superset of TensorFlow's split)."""
 from runtime.ops.array_ops import where  # noqa: F401
-from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_value, cos, cumsum, divide,  # noqa: F401,A004
-                                  equal, exp, floor, floordiv, floormod, greater, greater_equal, less, less_equal,
+from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_value, cos,  # noqa: F401,A004
+                                  cumprod, cumsum, divide, equal, exp, floor, floordiv, floormod, greater,
+                                  greater_equal, less, less_equal,
                                   log, logical_and, logical_not, logical_or, logical_xor, matmul, maximum, minimum,
                                   mod, multiply, negative, not_equal, pow, reduce_all, reduce_any, reduce_max,
                                   reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin, sqrt,

@@ -163,6 +163,15 @@ def _cumsum(x, axis=0, exclusive=False, reverse=False):
     return jnp.flip(out, axis) if reverse else out
 
 
+def _cumprod(x, axis=0, exclusive=False, reverse=False):
+    x = jnp.flip(x, axis) if reverse else x
+    out = jnp.cumprod(x, axis=axis, dtype=x.dtype)
+    if exclusive:   # shifted by one, starting from 1 (no division: x may hold zeros)
+        start = jnp.ones_like(lax.slice_in_dim(out, 0, 1, axis=axis))
+        out = jnp.concatenate([start, lax.slice_in_dim(out, 0, out.shape[axis] - 1, axis=axis)], axis=axis)
+    return jnp.flip(out, axis) if reverse else out
+
+
 def _unary(fn: Callable) -> Callable:
     return lambda x: fn(materialised(x))
 
@@ -308,7 +317,7 @@ LOWERINGS: dict[str, Callable] = {
     "Any": lambda x, axis=None, keepdims=False: jnp.any(x, axis=_axis(axis), keepdims=keepdims),
     "All": lambda x, axis=None, keepdims=False: jnp.all(x, axis=_axis(axis), keepdims=keepdims),
     "ArgMax": _arg(jnp.argmax, -jnp.inf), "ArgMin": _arg(jnp.argmin, jnp.inf),
-    "Cumsum": _cumsum,
+    "Cumsum": _cumsum, "Cumprod": _cumprod,
     "Shape": _shape,
     "Size": lambda x, out_type: jnp.asarray(jnp.size(materialised(x)), jax_dtype(out_type)),
     "Rank": lambda x: jnp.int32(jnp.ndim(materialised(x))),

@@ -358,6 +358,14 @@ def _cumsum(grad, inputs, output, axis, exclusive, reverse):
     return (M.cumsum(grad, axis=axis, exclusive=exclusive, reverse=not reverse),)
 
 
+def _cumprod(grad, inputs, output, axis, exclusive, reverse):
+    """TensorFlow's rule: the products times the gradient, summed the other way, over x (inf or NaN where x is 0,
+    as TensorFlow's)."""
+    x = inputs[0]
+    summed = M.cumsum(M.multiply(output, grad), axis=axis, exclusive=exclusive, reverse=not reverse)
+    return (M.divide(summed, x),)
+
+
 def _unstack(grads, inputs, output, num, axis):
     return (A.stack(grads, axis=axis),)
 
@@ -579,6 +587,7 @@ RULES = {
     "ScatterNd": lambda grad, inputs, output, shape: (None, apply(ND.GATHER_ND, grad, inputs[0])),
     "Tile": _tile,
     "Cumsum": _cumsum,
+    "Cumprod": _cumprod,
     "Unpack": _unstack,
     "ReshapeLike": lambda grad, inputs, output: (apply(RESHAPE_LIKE, grad, inputs[0]), None),
     "SumToShape": _sum_to_shape,

@@ -533,23 +533,37 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     return apply(ARGMIN, x, axis=axis, output_type=dtypes.as_dtype(output_type), name=name)
 
 
-def _cumsum(x, axis=0, exclusive=False, reverse=False):
-    if reverse:
-        x = np.flip(x, axis)
-    out = np.cumsum(x, axis=axis, dtype=x.dtype)
-    if exclusive:
-        out = np.concatenate([np.zeros_like(np.take(out, [0], axis=axis)), np.delete(out, -1, axis=axis)], axis)
-    return np.flip(out, axis) if reverse else out
+def _scan(accumulate, first):
+    """A cumulative kernel: `accumulate` along `axis`, from the end with `reverse`; with `exclusive` each item is
+    the accumulation of those before it (`first` for the first)."""
+    def kernel(x, axis=0, exclusive=False, reverse=False):
+        if reverse:
+            x = np.flip(x, axis)
+        out = accumulate(x, axis=axis, dtype=x.dtype)
+        if exclusive:
+            start = np.full_like(np.take(out, [0], axis=axis), first)
+            out = np.concatenate([start, np.delete(out, -1, axis=axis)], axis)
+        return np.flip(out, axis) if reverse else out
+    return kernel
 
 
-CUMSUM = defop("Cumsum", _cumsum, unary_same)
+CUMSUM = defop("Cumsum", _scan(np.cumsum, 0), unary_same)
+CUMPROD = defop("Cumprod", _scan(np.cumprod, 1), unary_same)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
-    x = _numeric(CUMSUM, x)
+    return _cumulative(CUMSUM, x, axis, exclusive, reverse, name)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    return _cumulative(CUMPROD, x, axis, exclusive, reverse, name)
+
+
+def _cumulative(op, x, axis, exclusive, reverse, name):
+    x = _numeric(op, x)
     axis = _static_axis(axis)
     _axes(axis, x.shape.rank)
-    return apply(CUMSUM, x, axis=axis, exclusive=bool(exclusive), reverse=bool(reverse), name=name)
+    return apply(op, x, axis=axis, exclusive=bool(exclusive), reverse=bool(reverse), name=name)
 
 
 # --- matrix product ---------------------------------------------------------------------------

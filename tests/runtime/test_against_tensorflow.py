@@ -299,6 +299,8 @@ COMPOSED["higher-order"] = lambda lib, t: [
 NAN = float("nan")
 COMPOSED["this session's"] = lambda lib, t: [
     lib.math.xlogy(t % 3, t - 4), lib.math.xdivy(t % 3, t - 4), lib.math.rint(t / 4 - 2.5),
+    lib.math.cumprod(t / 10, axis=1), lib.math.cumprod(t, axis=-1, exclusive=True, reverse=True),
+    lib.math.cumprod(lib.cast(t[0], lib.int32), exclusive=True),
     lib.math.unsorted_segment_sum(t, [1, -1], 3), lib.math.unsorted_segment_sum(t[0], [0, 2, 0], 4),
     lib.math.unsorted_segment_sum(lib.cast(t[1, 0], lib.int32), [3, 3, -2, 0], 4),
     *[lib.case([(t[0, 0, 0] > k, lambda: t[0]), (t[1, 0, 0] > k, lambda: t[1])], default=lambda: t[0] * 0)
@@ -371,9 +373,11 @@ GRADIENTS = {
         + lib.reduce_sum(lib.clip_by_value(a, b[0], b[1]) * W) + lib.reduce_sum(lib.clip_by_value(a, -0.5, b[1]))),
     "where's other branch": lambda lib, a, b: sum(
         lib.reduce_sum(lib.where(a > 0, f(a), b) * W) for f in (lib.sqrt, lib.math.rsqrt, lib.math.reciprocal)),
-    "xlogy, xdivy, segments": lambda lib, a, b: (
+    "xlogy, xdivy, segments, cumprod": lambda lib, a, b: (
         lib.reduce_sum(lib.math.xlogy(lib.round(a), lib.abs(b)) * W) + lib.reduce_sum(lib.math.xdivy(lib.round(b), a) * W)
-        + lib.reduce_sum(lib.math.unsorted_segment_sum(a * b, [1, 0], 3) ** 2)),
+        + lib.reduce_sum(lib.math.unsorted_segment_sum(a * b, [1, 0], 3) ** 2)
+        + lib.reduce_sum(lib.math.cumprod(a + 2.0, axis=1, exclusive=True) * W)
+        + lib.reduce_sum(lib.math.cumprod(b, reverse=True) * W)),
     "sorting": lambda lib, a, b: (lib.reduce_sum(lib.math.top_k(a, 2).values * lib.constant([[1., 2.], [3., 4.]]))
                                   + lib.reduce_sum(lib.sort(a) * W)),
 }

@@ -117,6 +117,8 @@ PROGRAMS = {
     "Unpack": (lambda x: tf.unstack(tf.reshape(x, [3, 1]) * x)[1] ** 2, None),
     "Tile": (lambda x: tf.tile(x * x, [2]) * tf.concat([x, x], 0), None),
     "Cumsum": (lambda x: tf.math.cumsum(x * x, reverse=True) * x, None),
+    "Cumprod": (lambda x: tf.math.cumprod(x * 2.0, exclusive=True) + tf.math.cumprod(x, reverse=True) * x,
+                _away_from([0.0])),
     "GatherV2": (lambda x: tf.gather(x * x, [2, 0, 2]) * x[0], None),
     "StridedSlice": (lambda x: x[1:] * x[:-1] * x[::2][0], None),
     "SelectV2": (lambda x: tf.where(x > 0, x * x, x * x * x), _away_from([0.0])),

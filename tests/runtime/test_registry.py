@@ -40,6 +40,7 @@ SAMPLES = {
     "Max": (lambda x: tf.reduce_max(x, keepdims=True), (F,)), "Min": (tf.reduce_min, (F,)),
     "Prod": (tf.reduce_prod, (I,)), "Any": (tf.reduce_any, (B,)), "All": (tf.reduce_all, (B,)),
     "ArgMax": (lambda x: tf.argmax(x, 1), (F,)), "ArgMin": (tf.argmin, (I,)), "Cumsum": (tf.cumsum, (I,)),
+    "Cumprod": (lambda x: tf.math.cumprod(x, axis=1, exclusive=True), (F,)),
     "MatMul": (lambda a: tf.matmul(a, a, transpose_b=True), (F,)),
     "Identity": (tf.identity, (F,)),
     "CheckDefined": (lambda x: logging_ops.check_defined(x, tf.constant(True), UnboundLocalError, "unbound"), (F,)),
