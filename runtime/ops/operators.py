@@ -37,6 +37,15 @@ def _invert(x):
     raise InvalidArgumentError("~ is defined on bool and integer tensors; use runtime.logical_not on a comparison.")
 
 
+def _unless_none(compare):
+    def method(x, y):
+        if y is None:
+            return NotImplemented   # Python's answer then: a tensor is not None (TensorFlow's too)
+        return compare(x, y)
+    method.__name__ = compare.__name__
+    return method
+
+
 OPERATORS = {
     "__add__": math_ops.add, "__radd__": _swap(math_ops.add),
     "__sub__": math_ops.subtract, "__rsub__": _swap(math_ops.subtract),
@@ -48,7 +57,7 @@ OPERATORS = {
     "__matmul__": math_ops.matmul, "__rmatmul__": _swap(math_ops.matmul),
     "__lt__": math_ops.less, "__le__": math_ops.less_equal,
     "__gt__": math_ops.greater, "__ge__": math_ops.greater_equal,
-    "__eq__": math_ops.equal, "__ne__": math_ops.not_equal,
+    "__eq__": _unless_none(math_ops.equal), "__ne__": _unless_none(math_ops.not_equal),
     "__and__": _logical(math_ops.logical_and, bitwise_ops.bitwise_and),
     "__rand__": _swap(_logical(math_ops.logical_and, bitwise_ops.bitwise_and)),
     "__or__": _logical(math_ops.logical_or, bitwise_ops.bitwise_or),

@@ -92,3 +92,17 @@ def test_a_python_float_a_staged_branch_or_loop_cannot_carry_is_refused_at_the_u
     with pytest.raises(ControlFlowError, match=r"float 1e\+300 in true_fn.*as float32 it would be inf"):
         tf.function(branch)(tf.constant(1.0))
     assert tf.function(branch)(tf.constant(1.0, tf.float64)).numpy() == 1e300
+
+
+def test_a_tensor_compared_with_none_is_python_s_answer():
+    """`x == None` is False and `x != None` True, as in Python and TensorFlow (it was a TypeError: None is no
+    tensor); `if y == None:` in a function with a default of None works."""
+    x, v = tf.constant(1), tf.Variable(2.0)
+    assert (x == None) is False and (x != None) is True and (None == x) is False  # noqa: E711
+    assert (v == None) is False and (v != None) is True  # noqa: E711
+
+    def f(x, y=None):
+        if y == None:  # noqa: E711
+            return x + 1
+        return x * 2
+    assert int(tf.function(f)(tf.constant(3))) == 4 and int(tf.function(f)(tf.constant(3), tf.constant(1))) == 6
