@@ -106,9 +106,7 @@ def divide_no_nan(x, y, name=None):
     """x / y, and 0 where y is 0 (its gradients too)."""
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype_hint=x.dtype)
-    zero = math_ops.equal(y, _zero(y))
-    safe = array_ops.where(zero, array_ops.ones_like(y), y)
-    return array_ops.where(zero, array_ops.zeros_like(x * y), math_ops.divide(x, safe), name=name)
+    return _zero_where(math_ops.equal(y, _zero(y)), x, y, math_ops.divide, name)
 
 
 def xlogy(x, y, name=None):
@@ -124,8 +122,13 @@ def xdivy(x, y, name=None):
 def _zero_where_x_is(x, y, fn, what: str, name):
     x = _float(what, x)
     y = convert_to_tensor(y, dtype_hint=x.dtype)
-    zero = math_ops.equal(x, _zero(x))
-    safe = array_ops.where(zero, array_ops.ones_like(y), y)   # no 0 * log(0) in the path not taken: no NaN gradient
+    return _zero_where(math_ops.equal(x, _zero(x)), x, y, fn, name)
+
+
+def _zero_where(zero, x, y, fn, name):
+    """fn(x, y), and 0 where `zero` holds; there fn sees y = 1, so the path not taken has no inf or NaN to send
+    into the gradients (0 * log(0), x / 0)."""
+    safe = array_ops.where(zero, array_ops.ones_like(y), y)
     return array_ops.where(zero, array_ops.zeros_like(x * y), fn(x, safe), name=name)
 
 
