@@ -31,9 +31,9 @@ and `if x.sum() > 0:` calls `bool()` on a real tensor.
 | `print` | the `print` higher-order op (runs with the exported program), else a trace-time print and a warning |
 | `assert c, msg` | `torch._assert_async(c, msg)` |
 
-Branches and loop bodies change copies of the tensors they would change in
-place (torch_capture.py); `torch.compile` hands converted functions to
-AOTAutograd untraced by dynamo (torch_compile.py).
+The `if` is torch_cond.py. Branches and loop bodies change copies of the
+tensors they would change in place (torch_capture.py); `torch.compile` hands
+converted functions to AOTAutograd untraced by dynamo (torch_compile.py).
 """
 from __future__ import annotations
 
@@ -49,6 +49,8 @@ from autograph import backends
 from autograph.backends import torch_capture as capture
 from autograph.backends import iteration, primitives, staging, torch_compile
 from autograph.backends import torch_state as ts
+from autograph.backends.torch_cond import cond, fresh, predicate, unaliased, unique, write_back
+from autograph.backends.torch_cond import cond_op as _cond_op
 from autograph.backends.torch_state import RULES
 from autograph.errors import StagingError, at_user_line
 
@@ -61,20 +63,12 @@ try:
 except ImportError:                                   # pragma: no cover - an older torch
     _SYMBOLIC = ()
 
-try:
-    from torch._higher_order_ops.cond import cond_op as _cond_op
-except ImportError:                                   # pragma: no cover - torch without cond
-    _cond_op = None
 
 try:
     from torch._higher_order_ops.while_loop import while_loop_op as _while_op
 except ImportError:                                   # pragma: no cover - torch without while_loop
     _while_op = None
 
-try:
-    from torch._higher_order_ops.utils import materialize_as_graph as _materialize
-except ImportError:                                   # pragma: no cover - an older torch
-    _materialize = None
 
 try:
     from torch._higher_order_ops.print import print as _torch_print
@@ -95,176 +89,6 @@ def _is_staged(value) -> bool:
     if isinstance(value, torch.Tensor):
         return _is_compiling() or isinstance(value, _SYMBOLIC)
     return True
-
-
-# --- predicates and names -------------------------------------------------------------------------
-
-def _predicate(value, construct: str) -> torch.Tensor:
-    """`value` as a 0-d bool tensor, as Python's truth test would see it."""
-    x = value if isinstance(value, torch.Tensor) else torch.tensor(value)
-    if x.dim() != 0:
-        if any(isinstance(d, int) and d != 1 for d in x.shape):
-            raise StagingError(at_user_line(
-                f"the condition of {construct} is a tensor of shape {tuple(x.shape)}; a traced condition must be "
-                "one value. Reduce it with .any() or .all()."))
-        x = x.reshape(())
-    return x if x.dtype == torch.bool else x != 0
-
-
-def _fresh(t: torch.Tensor) -> torch.Tensor:
-    """torch.cond and while_loop reject outputs that alias their inputs (`y = x` in a branch): copy."""
-    return t.clone()
-
-
-# --- if --------------------------------------------------------------------------------------------
-
-def _cond(pred, true_fn, false_fn, names=(), construct: str = "this `if`"):
-    """`if` on a staged tensor: PyTorch's cond operator. Each branch runs once to learn its outputs and
-    the tensors it reads (see torch_capture.py), then is traced by the operator; Python numbers are lifted
-    to tensors of the other branch's dtype, and values both branches agree on stay Python values. A tensor
-    from outside that a branch changes in place is changed on a copy, which the operator also returns and
-    which is copied back into the tensor afterwards (as Python's in-place update would leave it)."""
-    pred = _predicate(pred, construct)
-    true_run = capture.record(lambda: tuple(true_fn()))
-    false_run = capture.record(lambda: tuple(false_fn()))
-    runs = (true_run, false_run)
-    true_leaves, layout = staging.flatten(RULES, true_run.out, names)
-    false_leaves, false_layout = staging.flatten(RULES, false_run.out, names)
-    staging.check_structure(RULES, layout, false_layout, construct)
-    plan = staging.branch_plan(RULES, true_leaves, false_leaves, layout, construct)
-    free = _unique(true_run.free + false_run.free)
-    changed = _unique([t for t, _, _ in true_run.changed + false_run.changed])
-    nested = [(i, f) for i, leaves in enumerate(zip(true_leaves, false_leaves)) for f in free   # `if b: y = y *
-              if any(capture.kept_paths(run.kept, v, f) for run, v in zip(runs, leaves))]    # 2` in a branch
-    partly = [i for i, leaves in enumerate(zip(true_leaves, false_leaves))     # a number on some paths only
-              if any(capture.partly_in(run, v) is not None for run, v in zip(runs, leaves))]   # in a branch
-    shared = {i: where for i in partly if (where := _shared_partly(runs, true_leaves[i], false_leaves[i]))}
-    partly = [i for i in partly if i not in shared]      # the others: where, as an output of each branch
-
-    def traced(fn):
-        def run():
-            leaves, _ = staging.flatten(RULES, tuple(fn()), names)
-            outputs = [_fresh(t) for t in staging.lifted(RULES, leaves, plan)]
-            kept = [_kept_here(leaves[i], f) for i, f in nested]
-            numbers = [_number_here(leaves[i]) for i in partly]
-            return (*outputs, *(_fresh(t) for t in changed), *kept, *numbers)   # `t`: its copy, where this
-        return capture.substituted(run, free)                                   # branch made one
-
-    operands = _operands([capture.resolve(t) for t in free])
-    out = _cond_op(pred, _as_graph(traced(true_fn), operands), _as_graph(traced(false_fn), operands), operands)
-    n = len(out) - len(changed) - len(nested) - len(partly)
-    _write_back(changed, out[n:n + len(changed)])
-    dynamic = iter(out[:n])
-    values = []
-    negated: list = []
-
-    def where_false() -> torch.Tensor:   # `~pred`, made once and only if needed (it is an op in the graph)
-        if not negated:
-            negated.append(~pred)
-        return negated[0]
-
-    for i, (v, other, dtype) in enumerate(zip(true_leaves, false_leaves, plan)):
-        value = v if dtype == staging.STATIC else next(dynamic)
-        values.append(v if v is other and any(v is t for t in changed) else value)   # `x += 1` keeps `x`
-        if capture.is_number(v) and capture.is_number(other):
-            capture.note_number(values[-1])
-        elif isinstance(values[-1], torch.Tensor):
-            if i not in partly and i not in shared and (capture.is_number(v) or capture.is_number(other)):
-                capture.note_partly_number(values[-1], pred if capture.is_number(v) else where_false())
-            if any(_view_seen_elsewhere(leaf, run, leaves) for leaf, run, leaves in (
-                    (v, true_run, true_leaves), (other, false_run, false_leaves))):    # `n = y[0]`
-                capture.note_view_given(values[-1])
-            for kept, in_true in ((v, True), (other, False)):      # `y = x` in a branch, or a branch not
-                if isinstance(kept, torch.Tensor) and kept is not values[-1] and _from_outside(kept, runs) \
-                        and not any(j == i and f is kept for j, f in nested):   # assigning `y`: `y` is that
-                    capture.note_kept(values[-1], kept, pred if in_true else where_false())   # tensor there
-    for (i, f), where in zip(nested, out[len(out) - len(nested) - len(partly):]):
-        if isinstance(values[i], torch.Tensor) and values[i] is not f:
-            capture.note_kept(values[i], f, where)
-    for i, where in [*shared.items(), *zip(partly, out[len(out) - len(partly):])]:
-        capture.note_partly_number(values[i], where)
-    for i, v, other in zip(itertools.count(), true_leaves, false_leaves):   # `if d: n += 1` in a loop body
-        t, f = (_rebound_from(run, leaf) for run, leaf in zip(runs, (v, other)))
-        if t is f and v is not other and isinstance(t, torch.Tensor) and _from_outside(t, runs):
-            capture.note_rebound(values[i], t)
-    return staging.unflatten(RULES, values, layout)
-
-
-def _rebound_from(run, leaf):
-    """`leaf`, a value a branch gave, or the tensor it is by `n op= v` where that is a tensor (a number on
-    some paths only: see note_rebound)."""
-    found = capture.rebound_from(run, leaf)
-    return leaf if found is None else found
-
-
-def _shared_partly(runs, v, other) -> Optional[tuple]:
-    """Where both branches' values stand for a number, when that is the same 0-d bools from outside the `if`
-    (`n` or `n * 3`, where `n` is a number on some paths only)."""
-    a, b = (capture.partly_in(run, leaf) for run, leaf in zip(runs, (v, other)))
-    same = a is not None and b is not None and len(a) == len(b) and all(x is y for x, y in zip(a, b))
-    return a if same else None
-
-
-def _number_here(v) -> torch.Tensor:
-    """Where the branch being traced gives, as `v`, a Python number (0-d bool)."""
-    where = capture.number_where(v)
-    if isinstance(where, torch.Tensor):
-        return _fresh(where)
-    return torch.full((), where is True, dtype=torch.bool)
-
-
-def _kept_here(v, f: torch.Tensor) -> torch.Tensor:
-    """Where the branch being traced gives `f` itself as `v` (0-d bool): `v is f`, or by what its `if`s kept."""
-    where = capture.kept_where(v, f) if isinstance(v, torch.Tensor) and v is not f else None
-    if where is None:
-        return torch.full((), v is f, dtype=torch.bool)
-    return _fresh(where)
-
-
-def _view_seen_elsewhere(leaf, run, leaves: list) -> bool:
-    """Is `leaf`, which a branch gives, a view it made of a tensor from outside or of another it gives?"""
-    if not isinstance(leaf, torch.Tensor) or not leaf._is_view() or _from_outside(leaf, (run,)):
-        return False
-    base = leaf._base
-    return _from_outside(base, (run,)) or any(base is t for t in leaves)
-
-
-def _from_outside(t: torch.Tensor, runs) -> bool:
-    """Is `t` a tensor from before the `if` (which one of its branches read or gave as it is)?"""
-    return any(t is f for run in runs for f in run.free)
-
-
-def _as_graph(branch: Callable, operands: tuple):
-    """`branch` traced once into a graph of its operands, when torch.compile differentiates it: the cond
-    operator traces a Python branch again for the backward pass, after AOTAutograd has put a module's real
-    parameters back, where a branch that reads `self.weight` would see a real tensor among fake ones."""
-    differentiated = torch.is_grad_enabled() and any(
-        isinstance(t, torch.Tensor) and t.requires_grad for t in operands)
-    if _materialize is None or not differentiated or torch.compiler.is_exporting():
-        return branch
-    return _materialize(branch, operands)
-
-
-def _operands(tensors: list) -> tuple:
-    """Inputs for cond or while_loop, which reject inputs that alias one another (`x` and a view `x[0]` of
-    it, one tensor given twice): a view, or a tensor given again, is passed as a copy. The branches and
-    bodies only read them (they change copies; see torch_capture.py)."""
-    seen, out = set(), []
-    for t in tensors:
-        aliased = isinstance(t, torch.Tensor) and (id(t) in seen or t._is_view())
-        seen.add(id(t))
-        out.append(t.clone() if aliased else t)
-    return tuple(out)
-
-
-def _unique(tensors: list) -> list:
-    return list({id(t): t for t in tensors}.values())
-
-
-def _write_back(changed: list, new_values) -> None:
-    """Give each tensor changed in place in a branch or loop body its new value."""
-    for t, new in zip(changed, new_values):
-        t.copy_(new)
 
 
 # --- while -----------------------------------------------------------------------------------------
@@ -341,21 +165,21 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
 
         def cond_fn(*carry):
             note_numbers(carry)
-            ok = _predicate(test(*unpack(carry[counted:])), construct)
+            ok = predicate(test(*unpack(carry[counted:])), construct)
             return torch.logical_and(ok, carry[0] < limit) if limit is not None else ok
 
         def body_fn(*carry):
             note_numbers(carry)
             new = step(carry[counted:])
-            changed = tuple(_fresh(t) for t in extra)          # each `t` as this iteration left it
-            return (*((carry[0] + 1,) if counted else ()), *(_fresh(v) for v in new), *changed)
+            changed = tuple(fresh(t) for t in extra)          # each `t` as this iteration left it
+            return (*((carry[0] + 1,) if counted else ()), *(fresh(v) for v in new), *changed)
 
         initial = (*((torch.tensor(0),) if counted else ()), *map(capture.resolve, [*carried, *extra]))   # resolved:
-        operands = _operands([*initial, *(capture.resolve(t) for t in free)])   # `_operands` then sees one tensor twice
+        operands = unaliased([*initial, *(capture.resolve(t) for t in free)])   # `operands` then sees one tensor twice
         out = tuple(_while_op(capture.substituted(carrying_extra(cond_fn), free),
                               capture.substituted(carrying_extra(body_fn), free),
                               operands[:len(initial)], operands[len(initial):]))
-        _write_back(extra, out[len(out) - k:])
+        write_back(extra, out[len(out) - k:])
         iterations[:] = out[:counted]
         return out[counted:len(out) - k]
 
@@ -366,7 +190,7 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
                                  copies, _widened, steps=1)
     final = list(staging.flatten(RULES, staging.loop(RULES, state, names, run, construct, plan), names)[0])
     for i in in_place:                                  # `x += 1` in the body: `x` keeps its identity
-        _write_back([leaves[i]], [final[i]])
+        write_back([leaves[i]], [final[i]])
         final[i] = leaves[i]
     for j in numbers:
         capture.note_number(final[dynamic[j]])
@@ -399,7 +223,7 @@ def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: l
     (j -> where) gets what the body makes of those standing for numbers on some paths only, and `rebound`
     which of those it changes in place where they are tensors (`n += 1`), and gives as they are there."""
     def once():
-        _predicate(test(*unpack(carried)), construct)
+        predicate(test(*unpack(carried)), construct)
         return step(carried)
     run = capture.record(once, inputs=carried)
     numbers = [j for j in numbers if capture.is_number(run.out[j])]
@@ -429,7 +253,7 @@ def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: l
     # A loop variable that starts as a tensor from outside (`v = a`) is that tensor in the first run, so the
     # run can't tell `a` read through the closure from `v`: each such tensor is passed as a free one too
     user = [c for j, c in enumerate(carried) if c is leaves[dynamic[j]]]
-    free = _unique([t for t in [*run.free, *user] if not any(t is e for e in extra)])
+    free = unique([t for t in [*run.free, *user] if not any(t is e for e in extra)])
     return free, in_place, extra, numbers
 
 
@@ -593,7 +417,7 @@ def _print(*args, sep=" ", end="\n", file=None, flush=False):
 def _assert(condition, message_fn):
     """`assert` on a staged tensor: `torch._assert_async`, which raises RuntimeError(msg) when it runs."""
     message = "assertion failed" if message_fn is None else str(message_fn())
-    torch._assert_async(_predicate(condition, "this `assert`"), message)
+    torch._assert_async(predicate(condition, "this `assert`"), message)
 
 
 def _zeros(value: torch.Tensor) -> torch.Tensor:
@@ -607,11 +431,11 @@ def _zeros(value: torch.Tensor) -> torch.Tensor:
 
 
 def _and_then(ok, rest) -> torch.Tensor:
-    return torch.logical_and(_predicate(ok, "this `for` loop"), _predicate(rest(), "this `for` loop"))
+    return torch.logical_and(predicate(ok, "this `for` loop"), predicate(rest(), "this `for` loop"))
 
 
 PRIMITIVES = primitives.Primitives(
-    cond=_cond, where=torch.where, index=lambda b: b, length=lambda t: t.shape[0], row=_row, and_then=_and_then,
+    cond=cond, where=torch.where, index=lambda b: b, length=lambda t: t.shape[0], row=_row, and_then=_and_then,
     own=_own, minimum=lambda a, b: builtins.min(a, b))   # looked up when called: torch.export's is torch.sym_min
 
 
@@ -622,7 +446,7 @@ BACKEND = backends.register_backend(backends.Backend(
     modules=("torch",),
     is_staging=_is_compiling,
     graph_errors=_GRAPH_ERRORS,     # they pass a converted function's `except` clauses (converters/exceptions.py)
-    cond=_cond if _cond_op is not None else None,
+    cond=cond if _cond_op is not None else None,
     while_loop=_while_loop if _while_op is not None else None,
     for_loop=_for_loop if _while_op is not None else None,
     range=TorchRange,
@@ -633,7 +457,7 @@ BACKEND = backends.register_backend(backends.Backend(
     float=lambda x: x.to(torch.get_default_dtype()),
     logical_and=functools.partial(primitives.logical_and, PRIMITIVES) if _cond_op is not None else None,
     logical_or=functools.partial(primitives.logical_or, PRIMITIVES) if _cond_op is not None else None,
-    logical_not=lambda x: torch.logical_not(_predicate(x, "`not`")),
+    logical_not=lambda x: torch.logical_not(predicate(x, "`not`")),
     print=_print,
     assert_=_assert,
     probe=capture.untraced,

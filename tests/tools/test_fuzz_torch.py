@@ -39,10 +39,10 @@ def test_a_staged_if_agrees_on_every_input():
 
 @needs_torch
 def test_a_wrong_torch_backend_is_reported_in_mode_x(monkeypatch):
-    # the torch backend's `if` (and loop tests) on a negated condition: the other branch runs
-    from autograph.backends import torch as torch_backend
-    predicate = torch_backend._predicate
-    monkeypatch.setattr(torch_backend, "_predicate", lambda value, construct: ~predicate(value, construct))
+    # the torch backend's `if` on a negated condition: the other branch runs
+    from autograph.backends import torch_cond
+    predicate = torch_cond.predicate
+    monkeypatch.setattr(torch_cond, "predicate", lambda value, construct: ~predicate(value, construct))
     result = pyrunner.check(IF_PROGRAM, "tx", tensor=True)
     finding = result.finding
     assert finding is not None and finding.kind == "disagreement" and finding.mode == "x"
