@@ -416,7 +416,7 @@ _register("edge-protocol", "round_builtin", lambda lib: round(lib.constant(2.5))
 _register("edge-protocol", "abs_builtin", lambda lib: [abs(lib.constant(-3)), abs(lib.constant([-2.5]))], modes=_EAGER)
 
 
-def def _assign_case(name, value, method="assign"):
+def _assign_case(name, value, method="assign"):
     def program(lib, fn):
         v = lib.Variable([1.0, 2.0])
         fn(lambda: getattr(v, method)(value(lib)))()
