@@ -84,7 +84,11 @@ def _check_int_divisor(y, op_name):
 
 
 def _floordiv(x, y):
+    """TensorFlow's float FloorDiv is floor(x / y), not NumPy's (Python's) divmod quotient: 1 // 0.1 is 10
+    (NumPy: 9), -3 // inf is -0 (NumPy: -1), inf // 2 is inf (NumPy: nan)."""
     _check_int_divisor(y, "FloorDiv")
+    if np.result_type(x, y).kind in "fc":
+        return np.floor(np.true_divide(x, y))
     return x // y
 
 
