@@ -39,6 +39,9 @@ _ORDERED = frozenset({"FloorDiv", "FloorMod", "Maximum", "Minimum", "Less", "Les
                       "Sort", "TopKV2"})
 
 
+_WRAPS = {"Neg": "; NumPy's would wrap around", "Pow": "; NumPy's would wrap around"}
+
+
 def check_dtype(op_name: str, dtype: dtypes.DType) -> None:
     """Raise what TensorFlow's kernels would for an arithmetic op on bool, string or complex tensors."""
     if dtype is dtypes.bool:
@@ -47,10 +50,10 @@ def check_dtype(op_name: str, dtype: dtypes.DType) -> None:
         raise DTypeNotAllowedError(
             f"{op_name} is not defined on string tensors (TensorFlow has no {op_name} kernel for strings; only + "
             "joins them). Use the runtime.strings functions, or runtime.strings.to_number first.", op_name)
-    if dtype.is_unsigned and op_name in ("Neg", "Pow"):
+    if dtype.is_unsigned and op_name in ("Neg", "Pow", "Abs"):
         raise DTypeNotAllowedError(
-            f"{op_name} is not defined on {dtype.name} tensors (TensorFlow has no such kernel; NumPy's would wrap "
-            f"around). Cast first: runtime.cast(x, runtime.int32).", op_name)
+            f"{op_name} is not defined on {dtype.name} tensors (TensorFlow has no such kernel{_WRAPS.get(op_name, '')})"
+            f". Cast first: runtime.cast(x, runtime.int32).", op_name)
     if dtype.is_complex and op_name in _ORDERED:
         raise DTypeNotAllowedError(
             f"{op_name} is not defined on complex tensors: complex numbers are not ordered (TensorFlow rejects "
