@@ -439,3 +439,58 @@ _register("edge-variable", "variable_int_from_float", lambda lib: lib.Variable(1
 _register("edge-variable", "variable_dtype_cast", lambda lib: lib.Variable(lib.constant(1), dtype=lib.float32).read_value(),
           modes=_EAGER)
 _register("edge-variable", "variable_plus_int", lambda lib: lib.Variable([1.0]) + 1, modes=_EAGER)
+
+# ---------------------------------------------------------------- more shapes and values
+_M = np.arange(6, dtype=F32).reshape(2, 3)
+_register("edge-extra", "logsumexp_all_minus_inf", lambda lib, a: [lib.reduce_logsumexp(a, axis=1),
+                                                                   lib.reduce_logsumexp(a, axis=1, keepdims=True)],
+          _a([-INF, -INF], [INF, 1], [NAN, 1]))
+_register("edge-extra", "softmax_f16", lambda lib, a: [lib.nn.softmax(a), lib.nn.log_softmax(a)],
+          np.array([[1, 2, 60000], [-60000, 0, 0]], np.float16))
+_register("edge-extra", "round_f16_f64", lambda lib, a, b: [lib.round(a), lib.round(b)],
+          np.array([0.5, 1.5, 2.5, -2.5], np.float16), np.array([0.5, 1.5, 2.5, -2.5, 4503599627370497.0]))
+_register("edge-extra", "clip_int_float_bounds", lambda lib, a: lib.clip_by_value(a, 0.5, 2.5), np.array([1, 5], I32))
+_register("edge-extra", "clip_tensor_bounds", lambda lib, a, lo, hi: lib.clip_by_value(a, lo, hi), _M,
+          _a(1, 2, 3), _a([2], [4]))
+_register("edge-extra", "clip_bounds_wider_shape", lambda lib, a, lo: lib.clip_by_value(a, lo, 10.0), _a(1, 2),
+          np.zeros((3, 2), F32))
+_register("edge-extra", "concat_empty_list", lambda lib: lib.concat([], 0))
+_register("edge-extra", "stack_empty_list", lambda lib: lib.stack([]))
+_register("edge-extra", "concat_one", lambda lib, a: lib.concat([a], -1), _M)
+_register("edge-extra", "concat_scalars", lambda lib, a: lib.concat([a, a], 0), np.array(1.0, F32))
+_register("edge-extra", "boolean_mask_bad_shape", lambda lib, a: lib.boolean_mask(a, [True, False, True]), _M)
+_register("edge-extra", "boolean_mask_empty", lambda lib, a: lib.boolean_mask(a, [False, False]), _M)
+_register("edge-extra", "where_scalar", lambda lib, a: lib.where(a > 0), np.array(1.0, F32))
+_register("edge-extra", "tile_negative", lambda lib, a: lib.tile(a, [-1, 1]), _M)
+_register("edge-extra", "tile_wrong_length", lambda lib, a: lib.tile(a, [2]), _M)
+_register("edge-extra", "squeeze_negative_axis", lambda lib, a: [lib.squeeze(a, -1), lib.squeeze(a, [0, -1])],
+          np.ones((1, 2, 1), F32))
+_register("edge-extra", "reverse_duplicate_axes", lambda lib, a: lib.reverse(a, [0, 0]), _M)
+_register("edge-extra", "reverse_axis_out_of_range", lambda lib, a: lib.reverse(a, [2]), _M)
+_register("edge-extra", "roll_edges", lambda lib, a: [lib.roll(a, 7, 1), lib.roll(a, -8, -1), lib.roll(a[:0], 1, 0)], _M)
+_register("edge-extra", "transpose_perm_out_of_range", lambda lib, a: lib.transpose(a, [0, 2]), _M)
+_register("edge-extra", "segment_sum_zero_segments", lambda lib, a: lib.math.unsorted_segment_sum(a, [0, 0], 0), _a(1, 2))
+_register("edge-extra", "segment_sum_int", lambda lib, a: lib.math.unsorted_segment_sum(a, [1, 1, 0], 3),
+          np.array([2 ** 31 - 1, 1, 5], I32))
+_register("edge-extra", "gather_nd_batch_and_empty", lambda lib, a: [lib.gather_nd(a, [[[0, 1]], [[1, 2]]]),
+                                                                     lib.gather_nd(a, lib.zeros([0, 2], lib.int32))], _M)
+_register("edge-extra", "scatter_nd_duplicates_add", lambda lib: lib.scatter_nd([[1], [1], [0]], [1.0, 2.0, 3.0], [3]))
+_register("edge-extra", "count_nonzero_axis", lambda lib, a: [lib.math.count_nonzero(a, axis=0),
+                                                              lib.math.count_nonzero(a, axis=-1, keepdims=True)], _M)
+_register("edge-extra", "moments_empty", lambda lib, a: list(lib.nn.moments(a, axes=[0])), np.zeros((0, 2), F32))
+_register("edge-extra", "einsum_mismatch", lambda lib, a: lib.einsum("ij,ij->i", a, lib.transpose(a)), _M)
+_register("edge-extra", "matmul_batch_broadcast", lambda lib, a, b: lib.matmul(a, b), np.ones((2, 1, 2, 3), F32),
+          np.ones((3, 3, 2), F32))
+_register("edge-extra", "norm_edges", lambda lib, a: [lib.norm(a * 0), lib.norm(a, ord=1), lib.norm(a, ord=INF, axis=0),
+                                                      lib.norm(lib.zeros([0]))], _M)
+_register("edge-extra", "squared_difference_inf", lambda lib, a: lib.math.squared_difference(a, a), _a(INF, -INF, NAN))
+_register("edge-extra", "bitwise_shift_edges", lambda lib, a, b: [lib.bitwise.left_shift(a, b), lib.bitwise.right_shift(a, b)],
+          np.array([1, -8, 1, 5], I32), np.array([31, 1, 32, -1], I32))
+_register("edge-extra", "int8_cast_arith", lambda lib, a: [a // 3, a % 3, a * a, lib.cast(a, lib.uint8)],
+          np.array([-128, 127, -7], np.int8))
+_register("edge-extra", "float_mod_zero_and_signs", lambda lib, a, b: [a % b, lib.math.floormod(a, b)],
+          _a(5, -5, 5, -5, 0, -0.0, 5.5), _a(0, 0, -0.0, -3, -3, 3, 2))
+_register("edge-extra", "strings_format_edges", lambda lib, a: [lib.strings.format("{}", a), lib.strings.format("{} {}", (a, a[0]))],
+          _a(1.5, NAN, -INF, 1e-7, 123456789.0), modes=("eager", "function"))
+_register("edge-extra", "strings_format_int_bool", lambda lib, a, b: lib.strings.format("{}/{}", (a, b)),
+          np.array([[1, -2], [3, 4]], I32), np.array(True), modes=("eager", "function"))

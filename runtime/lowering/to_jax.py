@@ -36,6 +36,7 @@ from runtime.interpret import interpret
 from runtime.lowering import walk
 from runtime.ops import registry
 from runtime.ops.array_ops import RANGE, reshape_target
+from runtime.ops.bitwise_ops import clamped_shift
 
 
 # --- pure ops -------------------------------------------------------------------------------------
@@ -322,7 +323,8 @@ LOWERINGS: dict[str, Callable] = {
     "LogicalNot": _unary(jnp.logical_not),
     "BitwiseAnd": _binary(jnp.bitwise_and), "BitwiseOr": _binary(jnp.bitwise_or),
     "BitwiseXor": _binary(jnp.bitwise_xor), "Invert": _unary(jnp.invert),
-    "LeftShift": _binary(jnp.left_shift), "RightShift": _binary(jnp.right_shift),
+    "LeftShift": _binary(clamped_shift(jnp.left_shift, jnp.clip)),
+    "RightShift": _binary(clamped_shift(jnp.right_shift, jnp.clip)),
     "Neg": _unary(jnp.negative), "Abs": _unary(jnp.abs), "Sign": _unary(jnp.sign), "Square": _unary(jnp.square),
     "Sqrt": _unary(jnp.sqrt), "Rsqrt": _unary(lax.rsqrt), "Reciprocal": _unary(jnp.reciprocal),
     "Exp": _unary(jnp.exp), "Expm1": _unary(jnp.expm1), "Log": _unary(jnp.log), "Log1p": _unary(jnp.log1p),

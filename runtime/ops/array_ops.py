@@ -365,6 +365,9 @@ def where(condition, x=None, y=None, name=None):
     if condition.dtype is not dtypes.bool:
         raise InvalidArgumentError(f"where: condition must be bool, got {condition.dtype.name}.", "SelectV2")
     if x is None and y is None:
+        if condition.shape.rank == 0:
+            raise InvalidArgumentError("where: the condition of where(condition) must have rank >= 1, got a "
+                                       "scalar (TensorFlow: unhandled input dimensions: 0).", "Where")
         return apply(WHERE_INDICES, condition, name=name)
     if x is None or y is None:
         raise ValueError("where needs both x and y, or neither.")
@@ -377,15 +380,19 @@ def where(condition, x=None, y=None, name=None):
 def _tile_infer(x, *multiples_input, multiples) -> Spec:
     if x.shape.rank is None or multiples is None:
         return Spec(x.dtype, TensorShape(None) if x.shape.rank is None else TensorShape([None] * x.shape.rank))
-    if len(multiples) != x.shape.rank:
-        raise InvalidArgumentError(f"Tile: multiples {list(multiples)} must have one entry per dimension "
-                                   f"of shape {x.shape}.")
+    if len(multiples) != x.shape.rank or any(m is not None and m < 0 for m in multiples):
+        raise InvalidArgumentError(f"Tile: multiples {list(multiples)} must have one non-negative entry per "
+                                   f"dimension of shape {x.shape}.", "Tile")
     return Spec(x.dtype, TensorShape([None if d is None or m is None else d * m
                                       for d, m in zip(x.shape.dims, multiples)]))
 
 
 def _tile(x, *multiples_input, multiples):
-    return np.tile(x, shape_from(multiples_input, multiples))
+    multiples = shape_from(multiples_input, multiples)
+    if len(multiples) != np.ndim(x) or any(m < 0 for m in multiples):   # NumPy pads or raises its own error
+        raise InvalidArgumentError(f"Tile: multiples {list(multiples)} must have one non-negative entry per "
+                                   f"dimension of shape {np.shape(x)}.", "Tile")
+    return np.tile(x, multiples)
 
 
 TILE = defop("Tile", _tile, _tile_infer)

@@ -363,6 +363,10 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     from runtime.ops.registry import same_dtype
     same_dtype("ClipByValue", t, lo, hi)
     check_dtype("ClipByValue", t.dtype)
+    shape = broadcast_shapes(broadcast_shapes(t.shape, lo.shape, "ClipByValue"), hi.shape, "ClipByValue")
+    if not shape.is_compatible_with(t.shape):   # TensorFlow: the clipped tensor keeps t's shape
+        raise InvalidArgumentError(f"ClipByValue: bounds of shapes {lo.shape} and {hi.shape} would broadcast t's "
+                                   f"shape {t.shape} to {shape}; the result must keep t's shape.", "ClipByValue")
     return apply(CLIP, t, lo, hi, name=name)
 
 

@@ -333,6 +333,10 @@ EDGES = {
     "reshape 0 elements": lambda lib: [lib.reshape(lib.zeros([0, 3]), [0, -1, 3]), lib.reshape(lib.zeros([0, 3]), [-1, 0]),
                                        lib.reshape(lib.zeros([0, 3]), [-1, 3])],
     "empty max and min": lambda lib: [lib.reduce_max(lib.zeros([2, 0]), axis=1), lib.reduce_min(lib.zeros([2, 0], lib.int32), axis=1)],
+    "shifts past the width": lambda lib: [
+        f(lib.constant(a, d), lib.constant(b, d)) for f in (lib.bitwise.left_shift, lib.bitwise.right_shift)
+        for a, b, d in (([1, -8, 1, 5, -1, -8], [31, 1, 32, -1, 40, -3], lib.int32), ([1, 200], [9, 9], lib.uint8),
+                        ([1, -8], [9, 9], lib.int8), ([3, -3], [63, 64], lib.int64))],
     "exclusive cumsum": lambda lib: [lib.cumsum(lib.constant([1.0, NAN, 2.0, INF]), exclusive=True),
                                      lib.cumsum(lib.constant([1.0, NAN, 2.0, INF]), exclusive=True, reverse=True)],
 }
@@ -347,6 +351,9 @@ EDGE_ERRORS = {
     "assign_sub a wider": lambda lib: lib.Variable([1.0, 2.0]).assign_sub([[1.0, 1.0]]),
     "sort bools": lambda lib: lib.sort(lib.constant([True, False])), "top_k bools": lambda lib: lib.math.top_k([True, False], 1),
     "abs of uint8": lambda lib: lib.abs(lib.constant([1], lib.uint8)),
+    "clip bounds that widen t": lambda lib: lib.clip_by_value(lib.constant([1.0, 2.0]), lib.zeros([3, 2]), 10.0),
+    "tile multiples too short": lambda lib: lib.tile(lib.ones([2, 3]), [2]),
+    "where of a scalar": lambda lib: lib.where(lib.constant(True)),
 }
 
 

@@ -38,6 +38,11 @@ VALUES = [
      "float32"),
     ("reduce_min of an empty int axis", lambda a: tf.reduce_min(a, axis=1), (np.zeros((2, 0), "int32"),),
      [2 ** 31 - 1] * 2, "int32"),
+    ("shifts clamp the shift to [0, bits - 1]", lambda a, b: [tf.bitwise.left_shift(a, b), tf.bitwise.right_shift(a, b)],
+     ([1, -8, 1, 5, -1, -8], [31, 1, 32, -1, 40, -3]),
+     [[-2 ** 31, -16, -2 ** 31, 5, -2 ** 31, -8], [0, -4, 0, 5, -1, -8]], "int32"),
+    ("uint8 shifts past the width", lambda a, b: [tf.bitwise.left_shift(a, b), tf.bitwise.right_shift(a, b)],
+     (np.array([1, 200], "uint8"), np.array([9, 9], "uint8")), [[128, 0], [0, 1]], "uint8"),
     ("exclusive cumsum past a NaN", lambda a: [tf.cumsum(a, exclusive=True), tf.cumsum(a, exclusive=True, reverse=True)],
      ([1.0, NAN, 2.0, INF],), [[0.0, 1.0, NAN, NAN], [NAN, INF, INF, 0.0]], "float32"),
 ]
@@ -70,6 +75,11 @@ ERRORS = [
      "can't assign a value of shape ()"),
     ("sort of bools", lambda b: tf.sort(b), ([True, False],), "not defined on bool"),
     ("top_k of bools", lambda b: tf.math.top_k(b, 1)[0], ([True, False],), "not defined on bool"),
+    ("clip bounds that widen t", lambda a, lo: tf.clip_by_value(a, lo, 10.0),
+     (np.ones(2, "float32"), np.zeros((3, 2), "float32")), "must keep t's shape"),
+    ("tile multiples of the wrong length", lambda a: tf.tile(a, [2]), (np.ones((2, 3), "float32"),),
+     "one non-negative entry per dimension"),
+    ("where of a scalar condition", lambda c: tf.where(c), (True,), "rank >= 1"),
     ("abs of uint8", lambda a: tf.abs(a), (np.array([1, 200], "uint8"),), "not defined on uint8"),
 ]
 
