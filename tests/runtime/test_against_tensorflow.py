@@ -337,6 +337,9 @@ EDGES = {
         f(lib.constant(a, d), lib.constant(b, d)) for f in (lib.bitwise.left_shift, lib.bitwise.right_shift)
         for a, b, d in (([1, -8, 1, 5, -1, -8], [31, 1, 32, -1, 40, -3], lib.int32), ([1, 200], [9, 9], lib.uint8),
                         ([1, -8], [9, 9], lib.int8), ([3, -3], [63, 64], lib.int64))],
+    "NumPy operands": lambda lib: [lib.constant([1.0, 4.0]) * np.sqrt(2.0), np.array([2.0, 3.0]) - lib.constant([1.0, 4.0]),
+                                   lib.maximum(lib.constant([1.0]), np.float64(2.5)), lib.constant([1.5]) + np.arange(1),
+                                   lib.constant([2]) * np.int64(3), lib.constant([2.5]) == np.float64(2.5)],
     "exclusive cumsum": lambda lib: [lib.cumsum(lib.constant([1.0, NAN, 2.0, INF]), exclusive=True),
                                      lib.cumsum(lib.constant([1.0, NAN, 2.0, INF]), exclusive=True, reverse=True)],
 }

@@ -43,6 +43,10 @@ VALUES = [
      [[-2 ** 31, -16, -2 ** 31, 5, -2 ** 31, -8], [0, -4, 0, 5, -1, -8]], "int32"),
     ("uint8 shifts past the width", lambda a, b: [tf.bitwise.left_shift(a, b), tf.bitwise.right_shift(a, b)],
      (np.array([1, 200], "uint8"), np.array([9, 9], "uint8")), [[128, 0], [0, 1]], "uint8"),
+    ("a NumPy float64 beside a float32 tensor takes its dtype", lambda a: [a * np.sqrt(2.0), np.array([2.0, 3.0]) - a,
+                                                                          tf.maximum(a, np.float64(2.5))],
+     ([1.0, 4.0],), [[2 ** 0.5, 4 * 2 ** 0.5], [1.0, -1.0], [2.5, 4.0]], "float32"),
+    ("a NumPy int64 beside a float32 tensor", lambda a: a + np.arange(2), ([1.0, 4.0],), [1.0, 5.0], "float32"),
     ("exclusive cumsum past a NaN", lambda a: [tf.cumsum(a, exclusive=True), tf.cumsum(a, exclusive=True, reverse=True)],
      ([1.0, NAN, 2.0, INF],), [[0.0, 1.0, NAN, NAN], [NAN, INF, INF, 0.0]], "float32"),
 ]
@@ -92,6 +96,14 @@ def test_tensorflows_errors(mode, name, program, inputs, message):
         program = lambda: v.assign_add(1.0).read_value()   # noqa: E731
     with pytest.raises(InvalidArgumentError, match=message):
         _run(mode, program, *inputs)
+
+
+def test_a_numpy_value_beside_a_tensor_converts_as_python_numbers_do():
+    # TensorFlow casts it (2.5 to int32 is 2, 2**40 wraps to 0); the runtime refuses as for Python numbers
+    with pytest.raises(InvalidArgumentError, match="int32 and float32"):
+        tf.constant([1]) + np.float64(2.5)
+    with pytest.raises(TypeError, match="out of range"):
+        tf.constant([1]) + np.int64(2 ** 40)
 
 
 def test_one_hot_refuses_on_and_off_values_of_two_dtypes():
