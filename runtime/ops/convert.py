@@ -63,9 +63,9 @@ def _weak_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
 
 def _convert_pair(x, y) -> tuple[Tensor, Tensor]:
     if isinstance(x, Tensor):
-        return x, convert_to_tensor(_numpy_as_python(y, x.dtype), dtype_hint=x.dtype)
+        return x, convert_to_tensor(y, dtype_hint=x.dtype)
     if isinstance(y, Tensor):
-        return convert_to_tensor(_numpy_as_python(x, y.dtype), dtype_hint=y.dtype), y
+        return convert_to_tensor(x, dtype_hint=y.dtype), y
     x = convert_to_tensor(x)
     return x, convert_to_tensor(y, dtype_hint=x.dtype)
 
