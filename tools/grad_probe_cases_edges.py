@@ -126,7 +126,9 @@ for _f in ("argmax", "argmin"):
 _register("edge-reduce", "cumsum_cumprod_flags", lambda lib, a: [
     lib.cumsum(a, exclusive=True), lib.cumsum(a, reverse=True), lib.cumsum(a, exclusive=True, reverse=True),
     lib.math.cumprod(a, exclusive=True, reverse=True), lib.cumsum(a, axis=-1)], _a(1, NAN, 2, INF))
-_register("edge-reduce", "cumsum_empty", lambda lib, a: [lib.cumsum(a, axis=1), lib.math.cumprod(a, axis=0)],
+_register("edge-reduce", "cumsum_empty", lambda lib, a: [lib.cumsum(a, axis=1), lib.math.cumprod(a, axis=0),
+                                                          lib.cumsum(a, axis=1, exclusive=True),
+                                                          lib.math.cumprod(a, axis=1, exclusive=True)],
           np.zeros((2, 0), F32))
 _register("edge-reduce", "cumsum_axis_out_of_range", lambda lib, a: lib.cumsum(a, axis=1), _a(1, 2))
 _register("edge-reduce", "cumsum_int_overflow", lambda lib, a: lib.cumsum(a), np.array([2 ** 31 - 1, 1], I32))
@@ -494,3 +496,11 @@ _register("edge-extra", "strings_format_edges", lambda lib, a: [lib.strings.form
           _a(1.5, NAN, -INF, 1e-7, 123456789.0), modes=("eager", "function"))
 _register("edge-extra", "strings_format_int_bool", lambda lib, a, b: lib.strings.format("{}/{}", (a, b)),
           np.array([[1, -2], [3, 4]], I32), np.array(True), modes=("eager", "function"))
+_register("edge-extra", "numpy_operands", lambda lib, a: [a * np.sqrt(2.0), np.array([2.0, 3.0]) - a, a + np.arange(2),
+                                                          lib.maximum(a, np.float64(2.5)), a == np.float64(4.0)], _a(1, 4))
+_register("edge-extra", "numpy_float_beside_int_tensor", lambda lib, a: a + np.float64(2.5), np.array([1], I32))
+_register("edge-extra", "numpy_int_past_int32", lambda lib, a: a + np.int64(2 ** 40), np.array([1], I32))
+_register("edge-extra", "signed_zeros", lambda lib, a, b: [lib.maximum(a, b), lib.minimum(a, b), lib.abs(a), -b],
+          _a(-0.0, 0.0), _a(0.0, -0.0))
+_register("edge-extra", "strings_to_number_hex", lambda lib, s: lib.strings.to_number(s), np.array([b"0x10"], object),
+          modes=("eager", "function"))

@@ -10,7 +10,8 @@ Each kind of checked op is one `Check` in `CHECKS`: what it reports, how it lowe
 raise its error:
 - `CheckDefined` (a variable a staged statement may have left unassigned), `Raise` (a staged `raise`),
   `Assert`, `ExactInt32` (a Python int's arithmetic leaving int32, runtime/ops/python_ints.py), an integer
-  `Pow` (a negative exponent) and an integer `FloorDiv` or `FloorMod` (a zero divisor), `Range` (bounds the wrong way for its step);
+  `Pow` (a negative exponent), an integer `FloorDiv` or `FloorMod` (a zero divisor) and a `Range` with traced
+  bounds (the wrong way for its step);
 - index checks: a tensor index of `StridedSlice`, `GatherV2`, `GatherNd`, `ScatterNd` indices and a sparse
   cross-entropy's labels. XLA clamps an index out of range to the nearest item, where the executor raises.
   The shape they index is static, recorded while lowering (`Checks.shapes`), and inside a loop they report

@@ -161,10 +161,17 @@ def _float_to_int(x, dtype):
 def _cumsum(x, axis=0, exclusive=False, reverse=False):
     x = jnp.flip(x, axis) if reverse else x
     out = jnp.cumsum(x, axis=axis, dtype=x.dtype)
-    if exclusive:   # shifted by one, starting from 0 (not out - x: an inf or NaN in x would stay in it)
-        start = jnp.zeros_like(lax.slice_in_dim(out, 0, 1, axis=axis))
-        out = jnp.concatenate([start, lax.slice_in_dim(out, 0, out.shape[axis] - 1, axis=axis)], axis=axis)
+    if exclusive:   # not out - x: an inf or NaN in x would stay in it
+        out = _shifted(out, axis, 0)
     return jnp.flip(out, axis) if reverse else out
+
+
+def _shifted(out, axis, first):
+    """An inclusive scan made exclusive: shifted one place along `axis`, starting from `first`."""
+    if out.shape[axis] == 0:
+        return out
+    start = jnp.full_like(lax.slice_in_dim(out, 0, 1, axis=axis), first)
+    return jnp.concatenate([start, lax.slice_in_dim(out, 0, out.shape[axis] - 1, axis=axis)], axis=axis)
 
 
 def _reshape(x, *shape_input, shape):
@@ -186,9 +193,8 @@ def _extremum(reduce, x, axis, keepdims, lowest: bool):
 def _cumprod(x, axis=0, exclusive=False, reverse=False):
     x = jnp.flip(x, axis) if reverse else x
     out = jnp.cumprod(x, axis=axis, dtype=x.dtype)
-    if exclusive:   # shifted by one, starting from 1 (no division: x may hold zeros)
-        start = jnp.ones_like(lax.slice_in_dim(out, 0, 1, axis=axis))
-        out = jnp.concatenate([start, lax.slice_in_dim(out, 0, out.shape[axis] - 1, axis=axis)], axis=axis)
+    if exclusive:   # no division: x may hold zeros
+        out = _shifted(out, axis, 1)
     return jnp.flip(out, axis) if reverse else out
 
 

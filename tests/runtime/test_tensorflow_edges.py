@@ -47,6 +47,9 @@ VALUES = [
                                                                           tf.maximum(a, np.float64(2.5))],
      ([1.0, 4.0],), [[2 ** 0.5, 4 * 2 ** 0.5], [1.0, -1.0], [2.5, 4.0]], "float32"),
     ("a NumPy int64 beside a float32 tensor", lambda a: a + np.arange(2), ([1.0, 4.0],), [1.0, 5.0], "float32"),
+    ("exclusive scans of an empty axis", lambda a: [tf.cumsum(a, axis=1, exclusive=True),
+                                                    tf.math.cumprod(a, axis=1, exclusive=True, reverse=True)],
+     (np.zeros((2, 0), "float32"),), [np.zeros((2, 0)), np.zeros((2, 0))], "float32"),
     ("exclusive cumsum past a NaN", lambda a: [tf.cumsum(a, exclusive=True), tf.cumsum(a, exclusive=True, reverse=True)],
      ([1.0, NAN, 2.0, INF],), [[0.0, 1.0, NAN, NAN], [NAN, INF, INF, 0.0]], "float32"),
 ]
