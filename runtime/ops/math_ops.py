@@ -551,7 +551,7 @@ def _scan(accumulate, first):
         if reverse:
             x = np.flip(x, axis)
         out = accumulate(x, axis=axis, dtype=x.dtype)
-        if exclusive:
+        if exclusive and out.shape[axis]:   # (of an empty axis: empty, as TensorFlow's)
             start = np.full_like(np.take(out, [0], axis=axis), first)
             out = np.concatenate([start, np.delete(out, -1, axis=axis)], axis)
         return np.flip(out, axis) if reverse else out
