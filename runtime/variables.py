@@ -64,13 +64,13 @@ def _assign(value, handle):
     return handle.value
 
 
-def _assign_add(delta, handle):
-    handle.value = _check(handle, handle.value + delta, "AssignAddVariableOp")
+def _assign_add(delta, handle):   # the delta has the variable's shape, as TensorFlow's (no broadcasting)
+    handle.value = handle.value + _check(handle, delta, "AssignAddVariableOp")
     return handle.value
 
 
 def _assign_sub(delta, handle):
-    handle.value = _check(handle, handle.value - delta, "AssignSubVariableOp")
+    handle.value = handle.value - _check(handle, delta, "AssignSubVariableOp")
     return handle.value
 
 
@@ -78,10 +78,21 @@ def _handle_spec(*_inputs, handle) -> Spec:
     return Spec(handle.dtype, handle.shape)
 
 
+def _assignment_spec(op_name: str):
+    """The variable's spec, once the value's static shape is known to fit it (so a function refuses it when
+    traced, and jit_compile=True too)."""
+    def infer(value, handle) -> Spec:
+        if not value.shape.is_compatible_with(handle.shape):
+            raise InvalidArgumentError(f"{op_name}: can't assign a value of shape {value.shape} to the variable "
+                                       f"'{handle.name}' of shape {handle.shape}.", op_name)
+        return _handle_spec(handle=handle)
+    return infer
+
+
 READ = defop("ReadVariableOp", _read, _handle_spec, stateful=True)
-ASSIGN = defop("AssignVariableOp", _assign, _handle_spec, stateful=True)
-ASSIGN_ADD = defop("AssignAddVariableOp", _assign_add, _handle_spec, stateful=True)
-ASSIGN_SUB = defop("AssignSubVariableOp", _assign_sub, _handle_spec, stateful=True)
+ASSIGN = defop("AssignVariableOp", _assign, _assignment_spec("AssignVariableOp"), stateful=True)
+ASSIGN_ADD = defop("AssignAddVariableOp", _assign_add, _assignment_spec("AssignAddVariableOp"), stateful=True)
+ASSIGN_SUB = defop("AssignSubVariableOp", _assign_sub, _assignment_spec("AssignSubVariableOp"), stateful=True)
 ASSIGNMENTS = (ASSIGN, ASSIGN_ADD, ASSIGN_SUB)
 
 

@@ -8,7 +8,8 @@ Each case is `program(lib, fn)` written the way a TensorFlow user would, where `
 traced graph evaluated by `runtime.interpret` with the reference kernels) and `jit` (`jit_compile=True`).
 Every mode is compared with TensorFlow's answer in the same placement (eager with eager, staged with
 `tf.function`). Per case and mode it prints agree / refused (the runtime raised where TensorFlow computes)
-/ WRONG (both computed, values, dtypes or shapes differ) / tf-refused (TensorFlow raised: not compared),
+/ WRONG (both computed, values, dtypes or shapes differ) / LAX (a case registered with `errors=True`:
+TensorFlow raised, the runtime computed) / tf-refused (TensorFlow raised: not compared),
 then a table of counts per area. Cases live in tools/grad_probe_cases*.py (and any CASE_FILE given), helpers
 in tools/grad_probe_common.py."""
 from __future__ import annotations
@@ -30,12 +31,14 @@ import tensorflow as real_tf  # noqa: E402
 import runtime as rt  # noqa: E402
 from runtime.interpret import interpret, run_kernel  # noqa: E402
 
-CASES: list = []   # (area, name, program, modes)
+CASES: list = []   # (area, name, program, modes, errors)
 
 
-def case(area: str, modes=("eager", "function", "interp", "jit")):
+def case(area: str, modes=("eager", "function", "interp", "jit"), errors: bool = False):
+    """Register `program(lib, fn)`. With `errors`, TensorFlow raising where the runtime computes is a
+    finding (LAX: TensorFlow's users rely on the error) instead of an uncompared case (tf-refused)."""
     def register(program):
-        CASES.append((area, program.__name__, program, modes))
+        CASES.append((area, program.__name__, program, modes, errors))
         return program
     return register
 
@@ -127,7 +130,7 @@ def main(argv=None):
         spec.loader.exec_module(module)
     table = collections.defaultdict(collections.Counter)
     wrong = []
-    for area, name, program, modes in CASES:
+    for area, name, program, modes, errors in CASES:
         if options.k and options.k not in f"{area} {name}":
             continue
         tf_results = {}
@@ -145,7 +148,10 @@ def main(argv=None):
             ok, got = _run(rt, program, mode)
             if not tf_ok:
                 status = "tf-refused" + ("" if ok else " (both)")
-                detail = f"TensorFlow: {type(expected).__name__}: {str(expected).splitlines()[0][:150]}"
+                status = "LAX" if errors and ok else status
+                detail = f"TensorFlow: {type(expected).__name__}: {(str(expected).splitlines() or [''])[0][:150]}"
+                if not ok:
+                    detail += f"; runtime: {type(got).__name__}: {(str(got).splitlines() or [''])[0][:150]}"
             elif not ok:
                 first_line = str(got).splitlines()[0][:200] if str(got) else ""
                 status, detail = "refused", f"{type(got).__name__}: {first_line}"
@@ -156,18 +162,18 @@ def main(argv=None):
                 status = "WRONG" if detail else "agree"
                 detail += oracle
             table[area][status] += 1
-            if status == "WRONG":
+            if status in ("WRONG", "LAX"):
                 wrong.append((area, name, mode, detail))
             if status != "agree" or options.v:
                 print(f"{status:10} {area:12} {name:40} {mode:8} {detail}")
     print()
-    statuses = ["agree", "refused", "WRONG", "tf-refused", "tf-refused (both)"]
-    print(f"{'area':14}" + "".join(f"{s:>19}" for s in statuses))
+    statuses = ["agree", "refused", "WRONG", "LAX", "tf-refused", "tf-refused (both)"]
+    print(f"{'area':14}" + "".join(f"{s:>18}" for s in statuses))
     totals = collections.Counter()
     for area in sorted(table):
-        print(f"{area:14}" + "".join(f"{table[area][s]:>19}" for s in statuses))
+        print(f"{area:14}" + "".join(f"{table[area][s]:>18}" for s in statuses))
         totals.update(table[area])
-    print(f"{'total':14}" + "".join(f"{totals[s]:>19}" for s in statuses))
+    print(f"{'total':14}" + "".join(f"{totals[s]:>18}" for s in statuses))
     return 1 if wrong else 0
 
 

@@ -9,8 +9,9 @@ reported values (`Checks.fail`), so the message is the executor's.
 Each kind of checked op is one `Check` in `CHECKS`: what it reports, how it lowers, and the kernel inputs that
 raise its error:
 - `CheckDefined` (a variable a staged statement may have left unassigned), `Raise` (a staged `raise`),
-  `Assert`, `ExactInt32` (a Python int's arithmetic leaving int32, runtime/ops/python_ints.py) and an integer
-  `Pow` (a negative exponent);
+  `Assert`, `ExactInt32` (a Python int's arithmetic leaving int32, runtime/ops/python_ints.py), an integer
+  `Pow` (a negative exponent), an integer `FloorDiv` or `FloorMod` (a zero divisor) and a `Range` with traced
+  bounds (the wrong way for its step);
 - index checks: a tensor index of `StridedSlice`, `GatherV2`, `GatherNd`, `ScatterNd` indices and a sparse
   cross-entropy's labels. XLA clamps an index out of range to the nearest item, where the executor raises.
   The shape they index is static, recorded while lowering (`Checks.shapes`), and inside a loop they report
@@ -254,6 +255,40 @@ class _IntegerPow(Check):
         return [np.ones(1, op.inputs[0].dtype.as_numpy_dtype), -np.ones(1, op.inputs[1].dtype.as_numpy_dtype)]
 
 
+class _IntegerDivision(Check):
+    """An integer `x // y` or `x % y`: XLA computes a zero divisor (as -1, or x), where the executor raises
+    TensorFlow's "integer division by zero"."""
+
+    def needed(self, op) -> bool:
+        return op.inputs[0].dtype.is_integer
+
+    def reported(self, op) -> list:
+        return []
+
+    def lower(self, lowering: Lowering, op, x, y):
+        _failing(lowering, op, jnp.any(materialised(y) == 0), [])
+        return LOWERINGS[op.type](x, y)
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        dtype = op.inputs[0].dtype.as_numpy_dtype
+        return [np.ones(1, dtype), np.zeros(1, dtype)]
+
+
+class _Range(Check):
+    """`Range` whose bounds run the wrong way for its step (TensorFlow's error; NumPy and XLA make it empty), or
+    with a zero step. Bounds known when tracing need no check: lowering runs the kernel on them."""
+
+    def needed(self, op) -> bool:
+        from runtime.control_flow import static_value
+        return any(static_value(t) is None for t in op.inputs)
+
+    def lower(self, lowering: Lowering, op, start, limit, delta):
+        start, limit, delta = (materialised(v) for v in (start, limit, delta))
+        wrong_way = ((delta > 0) & (start > limit)) | ((delta < 0) & (start < limit)) | (delta == 0)
+        _failing(lowering, op, wrong_way, [start, limit, delta])
+        return LOWERINGS["Range"](start, limit, delta)
+
+
 class _IndexCheck(Check):
     """An index into a static shape, which the op records while lowering (`Checks.shapes`)."""
 
@@ -443,6 +478,9 @@ CHECKS: dict[str, Check] = {
     "Assert": _Assert(),
     "ExactInt32": _ExactInt32(),
     "Pow": _IntegerPow(),               # of integers: a negative exponent is the executor's error
+    "FloorDiv": _IntegerDivision(),     # of integers: a zero divisor is the executor's error
+    "FloorMod": _IntegerDivision(),
+    "Range": _Range(),                  # bounds the wrong way for the step
     "StridedSlice": _StridedSlice(),
     "GatherV2": _GatherV2(),
     "GatherNd": _GatherNd(),

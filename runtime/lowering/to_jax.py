@@ -35,6 +35,8 @@ from runtime.graph import made_at
 from runtime.interpret import interpret
 from runtime.lowering import walk
 from runtime.ops import registry
+from runtime.ops.array_ops import RANGE, reshape_target
+from runtime.ops.bitwise_ops import clamped_shift
 
 
 # --- pure ops -------------------------------------------------------------------------------------
@@ -107,10 +109,11 @@ class LazyRange:
 
     def materialise(self):
         try:
-            return jnp.arange(int(self.start), int(self.limit), int(self.delta), dtype=jnp.asarray(self.start).dtype)
-        except jax.errors.ConcretizationTypeError:
+            bounds = [np.asarray(v) for v in (self.start, self.limit, self.delta)]
+        except (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConversionError):
             raise LoweringError("a runtime.range with bounds computed in the function can only be iterated "
                                 "over or indexed under jit_compile=True (XLA needs static array sizes)") from None
+        return jnp.asarray(RANGE.kernel(*bounds))   # the executor's kernel, on the static bounds
 
 
 def materialised(x):
@@ -158,17 +161,40 @@ def _float_to_int(x, dtype):
 def _cumsum(x, axis=0, exclusive=False, reverse=False):
     x = jnp.flip(x, axis) if reverse else x
     out = jnp.cumsum(x, axis=axis, dtype=x.dtype)
-    if exclusive:
-        out = out - x
+    if exclusive:   # not out - x: an inf or NaN in x would stay in it
+        out = _shifted(out, axis, 0)
     return jnp.flip(out, axis) if reverse else out
+
+
+def _shifted(out, axis, first):
+    """An inclusive scan made exclusive: shifted one place along `axis`, starting from `first`."""
+    if out.shape[axis] == 0:
+        return out
+    start = jnp.full_like(lax.slice_in_dim(out, 0, 1, axis=axis), first)
+    return jnp.concatenate([start, lax.slice_in_dim(out, 0, out.shape[axis] - 1, axis=axis)], axis=axis)
+
+
+def _reshape(x, *shape_input, shape):
+    x = materialised(x)
+    return jnp.reshape(x, reshape_target(x.shape, _static(shape_input, shape, "Reshape's shape")))
+
+
+def _extremum(reduce, x, axis, keepdims, lowest: bool):
+    """jnp.max or jnp.min, which of an empty axis gives TensorFlow's identity (the dtype's lowest value, -inf, for
+    max; its highest for min) where JAX raises."""
+    if x.size:
+        return reduce(x, axis=_axis(axis), keepdims=keepdims)
+    info = jnp.finfo(x.dtype) if jnp.issubdtype(x.dtype, jnp.inexact) else jnp.iinfo(x.dtype)
+    identity = (-jnp.inf if lowest else jnp.inf) if jnp.issubdtype(x.dtype, jnp.inexact) else (
+        info.min if lowest else info.max)
+    return reduce(x, axis=_axis(axis), keepdims=keepdims, initial=identity)
 
 
 def _cumprod(x, axis=0, exclusive=False, reverse=False):
     x = jnp.flip(x, axis) if reverse else x
     out = jnp.cumprod(x, axis=axis, dtype=x.dtype)
-    if exclusive:   # shifted by one, starting from 1 (no division: x may hold zeros)
-        start = jnp.ones_like(lax.slice_in_dim(out, 0, 1, axis=axis))
-        out = jnp.concatenate([start, lax.slice_in_dim(out, 0, out.shape[axis] - 1, axis=axis)], axis=axis)
+    if exclusive:   # no division: x may hold zeros
+        out = _shifted(out, axis, 1)
     return jnp.flip(out, axis) if reverse else out
 
 
@@ -178,6 +204,13 @@ def _unary(fn: Callable) -> Callable:
 
 def _binary(fn: Callable) -> Callable:
     return lambda x, y: fn(materialised(x), materialised(y))
+
+
+def _floor_divide(x, y):
+    """TensorFlow's float FloorDiv, floor(x / y) (runtime/ops/math_ops.py), not jnp.floor_divide's divmod quotient."""
+    if jnp.issubdtype(jnp.result_type(x, y), jnp.inexact):
+        return jnp.floor(x / y)
+    return jnp.floor_divide(x, y)
 
 
 def _where_negative_expm1(x):
@@ -287,7 +320,7 @@ LOWERINGS: dict[str, Callable] = {
     "StopGradient": lambda x: lax.stop_gradient(materialised(x)),
     "HeldVariableRead": lambda value, handle: materialised(value),
     "AddV2": _binary(jnp.add), "Sub": _binary(jnp.subtract), "Mul": _binary(jnp.multiply),
-    "RealDiv": _binary(_true_divide), "FloorDiv": _binary(jnp.floor_divide), "FloorMod": _binary(jnp.remainder),
+    "RealDiv": _binary(_true_divide), "FloorDiv": _binary(_floor_divide), "FloorMod": _binary(jnp.remainder),
     "Pow": _binary(jnp.power), "Maximum": _binary(jnp.maximum), "Minimum": _binary(jnp.minimum),
     "Equal": _binary(jnp.equal), "NotEqual": _binary(jnp.not_equal), "Less": _binary(jnp.less),
     "LessEqual": _binary(jnp.less_equal), "Greater": _binary(jnp.greater),
@@ -296,7 +329,8 @@ LOWERINGS: dict[str, Callable] = {
     "LogicalNot": _unary(jnp.logical_not),
     "BitwiseAnd": _binary(jnp.bitwise_and), "BitwiseOr": _binary(jnp.bitwise_or),
     "BitwiseXor": _binary(jnp.bitwise_xor), "Invert": _unary(jnp.invert),
-    "LeftShift": _binary(jnp.left_shift), "RightShift": _binary(jnp.right_shift),
+    "LeftShift": _binary(clamped_shift(jnp.left_shift, jnp.clip)),
+    "RightShift": _binary(clamped_shift(jnp.right_shift, jnp.clip)),
     "Neg": _unary(jnp.negative), "Abs": _unary(jnp.abs), "Sign": _unary(jnp.sign), "Square": _unary(jnp.square),
     "Sqrt": _unary(jnp.sqrt), "Rsqrt": _unary(lax.rsqrt), "Reciprocal": _unary(jnp.reciprocal),
     "Exp": _unary(jnp.exp), "Expm1": _unary(jnp.expm1), "Log": _unary(jnp.log), "Log1p": _unary(jnp.log1p),
@@ -311,8 +345,8 @@ LOWERINGS: dict[str, Callable] = {
     "MatMul": _matmul,
     "Sum": lambda x, axis=None, keepdims=False: jnp.sum(materialised(x), axis=_axis(axis), keepdims=keepdims, dtype=x.dtype),
     "Mean": lambda x, axis=None, keepdims=False: _mean(materialised(x), axis, keepdims),
-    "Max": lambda x, axis=None, keepdims=False: jnp.max(materialised(x), axis=_axis(axis), keepdims=keepdims),
-    "Min": lambda x, axis=None, keepdims=False: jnp.min(materialised(x), axis=_axis(axis), keepdims=keepdims),
+    "Max": lambda x, axis=None, keepdims=False: _extremum(jnp.max, materialised(x), axis, keepdims, lowest=True),
+    "Min": lambda x, axis=None, keepdims=False: _extremum(jnp.min, materialised(x), axis, keepdims, lowest=False),
     "Prod": lambda x, axis=None, keepdims=False: jnp.prod(materialised(x), axis=_axis(axis), keepdims=keepdims),
     "Any": lambda x, axis=None, keepdims=False: jnp.any(x, axis=_axis(axis), keepdims=keepdims),
     "All": lambda x, axis=None, keepdims=False: jnp.all(x, axis=_axis(axis), keepdims=keepdims),
@@ -323,7 +357,7 @@ LOWERINGS: dict[str, Callable] = {
     "Rank": lambda x: jnp.int32(jnp.ndim(materialised(x))),
     "Range": _range,
     "StridedSlice": strided_slice,
-    "Reshape": lambda x, *shape_input, shape: jnp.reshape(materialised(x), _static(shape_input, shape, "Reshape's shape")),
+    "Reshape": _reshape,
     "Transpose": lambda x, perm: jnp.transpose(x, perm),
     "ExpandDims": lambda x, axis: jnp.expand_dims(x, axis),
     "Squeeze": lambda x, axis: jnp.squeeze(x, axis=tuple(axis) if axis else None),

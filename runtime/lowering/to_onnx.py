@@ -32,6 +32,7 @@ from runtime.interpret import interpret, needed_ops
 from runtime.lowering import onnx_lists, variable_handles, walk
 from runtime.lowering.onnx_graph import ELEMENT_TYPES, Builder, Names, Value, value_info
 from runtime.onnx import OPSET
+from runtime.ops.array_ops import reshape_target
 from runtime.shape import TensorShape
 
 IR_VERSION = 8   # the IR of opset 18 (onnx 1.13): models load in every onnxruntime since 1.14
@@ -81,8 +82,14 @@ def _floor_div(g, x, y):
 
 
 def _floor_mod(g, x, y):
+    """A float one is C's fmod moved to the divisor's sign, as TensorFlow's (and NumPy's): 3 % inf is 3, -3 % inf
+    inf (x - floor(x / y) * y gives NaN)."""
     if x.dtype.is_floating:
-        return g.node("Sub", x, g.node("Mul", g.node("Floor", g.node("Div", x, y)), y))
+        truncated = g.node("Mod", x, y, fmod=1)
+        zero = g.scalar(0, x.dtype)
+        signs_differ = g.node("Xor", g.node("Less", truncated, zero), g.node("Less", y, zero))
+        moved = g.node("And", g.node("Not", g.node("Equal", truncated, zero)), signs_differ)
+        return g.node("Where", moved, g.node("Add", truncated, y), truncated)
     return g.node("Mod", x, y, fmod=0)
 
 
@@ -213,6 +220,9 @@ def _shape_operand(g, given: tuple, static, what: str):
 
 
 def _reshape(g, x, *shape_input, shape):
+    source = g.op.inputs[0].shape
+    if not shape_input and shape is not None and None not in shape and source.is_fully_defined:
+        shape = reshape_target(tuple(source.dims), shape)   # TensorFlow's -1 beside 0s, which ONNX refuses
     target = _shape_operand(g, shape_input, shape, "Reshape's shape")
     literal_zero = not shape_input and 0 in shape and -1 not in shape
     return g.node("Reshape", x, target, allowzero=int(literal_zero))

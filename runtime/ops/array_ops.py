@@ -69,10 +69,13 @@ def _reshape_infer(x, *shape_input, shape) -> Spec:
     if shape is None:
         return Spec(x.dtype, TensorShape(None))
     dims = list(shape)
-    if dims.count(-1) > 1:
-        raise InvalidArgumentError(f"Reshape: only one dimension can be -1, got {shape}.")
+    if dims.count(-1) > 1 or any(d is not None and d < -1 for d in dims):
+        raise InvalidArgumentError(f"Reshape: the shape's entries must be non-negative, or one of them -1, got "
+                                   f"{list(shape)}.", "Reshape")
     if None in dims:
         return Spec(x.dtype, _partial_reshape(x, dims))
+    if x.shape.is_fully_defined and 0 in dims + list(x.shape.dims):
+        return Spec(x.dtype, TensorShape(reshape_target(tuple(x.shape.dims), dims)))
     n = x.shape.num_elements()
     known = int(np.prod([d for d in dims if d != -1]))
     if -1 in dims:
@@ -95,8 +98,26 @@ def _partial_reshape(x, dims: list) -> TensorShape:
     return TensorShape([inferred if d == -1 else d for d in dims])
 
 
+def reshape_target(in_shape: tuple, shape) -> tuple:
+    """The shape Reshape gives, TensorFlow's rule: a -1 takes the elements left once the other entries are
+    placed, where a 0 entry leaves the input's zero dimensions out of the count (a (0, 3) tensor reshaped to
+    (0, -1, 3) is (0, 1, 3); NumPy refuses)."""
+    shape = tuple(int(d) for d in shape)
+    if any(d < -1 for d in shape) or shape.count(-1) > 1:
+        raise InvalidArgumentError(f"Reshape: the shape's entries must be non-negative, or one of them -1, got "
+                                   f"{list(shape)}.", "Reshape")
+    if -1 not in shape:
+        return shape
+    has_zero = 0 in shape
+    placed = int(np.prod([d for d in shape if d > 0]))
+    elements = int(np.prod([d for d in in_shape if d > 0 or not has_zero]))
+    if not (has_zero and 0 in in_shape) and elements % placed:
+        raise InvalidArgumentError(f"Reshape: can't reshape {elements} elements into {list(shape)}.", "Reshape")
+    return tuple(elements // placed if d == -1 else d for d in shape)
+
+
 def _reshape(x, *shape_input, shape):
-    return np.reshape(x, shape_from(shape_input, shape))
+    return np.reshape(x, reshape_target(x.shape, shape_from(shape_input, shape)))
 
 
 RESHAPE = defop("Reshape", _reshape, _reshape_infer,
@@ -321,8 +342,11 @@ def gather(params, indices, axis=None, batch_dims=0, name=None):
     if batch_dims:
         raise NotImplementedError("gather with batch_dims is not supported yet; reshape and gather instead.")
     axis = 0 if axis is None else int(axis)
-    if params.shape.rank is not None:
-        axis %= builtins.max(params.shape.rank, 1)
+    rank = params.shape.rank
+    if rank is not None:
+        if not -rank <= axis < rank:
+            raise InvalidArgumentError(f"GatherV2: axis {axis} is out of range for params of rank {rank}.", "GatherV2")
+        axis %= rank
     return apply(GATHER, params, indices, axis=axis, name=name)
 
 
@@ -341,6 +365,9 @@ def where(condition, x=None, y=None, name=None):
     if condition.dtype is not dtypes.bool:
         raise InvalidArgumentError(f"where: condition must be bool, got {condition.dtype.name}.", "SelectV2")
     if x is None and y is None:
+        if condition.shape.rank == 0:
+            raise InvalidArgumentError("where: the condition of where(condition) must have rank >= 1, got a "
+                                       "scalar (TensorFlow: unhandled input dimensions: 0).", "Where")
         return apply(WHERE_INDICES, condition, name=name)
     if x is None or y is None:
         raise ValueError("where needs both x and y, or neither.")
@@ -353,15 +380,19 @@ def where(condition, x=None, y=None, name=None):
 def _tile_infer(x, *multiples_input, multiples) -> Spec:
     if x.shape.rank is None or multiples is None:
         return Spec(x.dtype, TensorShape(None) if x.shape.rank is None else TensorShape([None] * x.shape.rank))
-    if len(multiples) != x.shape.rank:
-        raise InvalidArgumentError(f"Tile: multiples {list(multiples)} must have one entry per dimension "
-                                   f"of shape {x.shape}.")
+    if len(multiples) != x.shape.rank or any(m is not None and m < 0 for m in multiples):
+        raise InvalidArgumentError(f"Tile: multiples {list(multiples)} must have one non-negative entry per "
+                                   f"dimension of shape {x.shape}.", "Tile")
     return Spec(x.dtype, TensorShape([None if d is None or m is None else d * m
                                       for d, m in zip(x.shape.dims, multiples)]))
 
 
 def _tile(x, *multiples_input, multiples):
-    return np.tile(x, shape_from(multiples_input, multiples))
+    multiples = shape_from(multiples_input, multiples)
+    if len(multiples) != np.ndim(x) or any(m < 0 for m in multiples):   # NumPy pads or raises its own error
+        raise InvalidArgumentError(f"Tile: multiples {list(multiples)} must have one non-negative entry per "
+                                   f"dimension of shape {np.shape(x)}.", "Tile")
+    return np.tile(x, multiples)
 
 
 TILE = defop("Tile", _tile, _tile_infer)
@@ -391,12 +422,27 @@ ONE_HOT = defop("OneHot", _one_hot, _one_hot_infer)
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     indices = convert_to_tensor(indices)
-    dtype = dtypes.as_dtype(dtype) if dtype is not None else (
-        on_value.dtype if isinstance(on_value, Tensor) else dtypes.float32)
+    if not indices.dtype.is_integer:
+        raise InvalidArgumentError(
+            f"one_hot: indices must be integers (uint8, int8, int32 or int64), got {indices.dtype.name}; cast "
+            "them first.", "OneHot")
+    if int(depth) < 0:
+        raise InvalidArgumentError(f"one_hot: depth must be non-negative, got {int(depth)}.", "OneHot")
+    dtype = dtypes.as_dtype(dtype) if dtype is not None else _one_hot_dtype(on_value, off_value)
     on = 1 if on_value is None else np.asarray(getattr(on_value, "_value", on_value))
     off = 0 if off_value is None else np.asarray(getattr(off_value, "_value", off_value))
     return apply(ONE_HOT, indices, depth=int(depth), on_value=on, off_value=off,
                  axis=-1 if axis is None else int(axis), dtype=dtype, name=name)
+
+
+def _one_hot_dtype(on_value, off_value) -> dtypes.DType:
+    """TensorFlow's: the dtype of on_value, or else of off_value (a Python int is int32), or else float32; the
+    two must agree."""
+    given = [convert_to_tensor(v).dtype for v in (on_value, off_value) if v is not None]
+    if len(given) == 2 and given[0] is not given[1]:
+        raise TypeError(f"one_hot: on_value is {given[0].name} but off_value is {given[1].name}; give them one "
+                        "dtype (or pass dtype=).")
+    return given[0] if given else dtypes.float32
 
 
 # --- creation ------------------------------------------------------------------------------
@@ -408,6 +454,10 @@ def _range_infer(start, limit, delta) -> Spec:
 def _range(start, limit, delta):
     if delta == 0:
         raise InvalidArgumentError("Range: delta must not be 0.", "Range")
+    if (delta > 0 and start > limit) or (delta < 0 and start < limit):   # TensorFlow raises; NumPy gives []
+        need = "<=" if delta > 0 else ">="
+        raise InvalidArgumentError(f"Range: requires start {need} limit when delta {'>' if delta > 0 else '<'} 0, "
+                                   f"got start={start}, limit={limit}, delta={delta}.", "Range")
     return np.arange(start, limit, delta, dtype=np.result_type(start))
 
 

@@ -15,8 +15,20 @@ from runtime.tensor import convert_to_tensor
 BITWISE_AND = defop("BitwiseAnd", np.bitwise_and, broadcast_binary)
 BITWISE_OR = defop("BitwiseOr", np.bitwise_or, broadcast_binary)
 BITWISE_XOR = defop("BitwiseXor", np.bitwise_xor, broadcast_binary)
-LEFT_SHIFT = defop("LeftShift", np.left_shift, broadcast_binary)
-RIGHT_SHIFT = defop("RightShift", np.right_shift, broadcast_binary)
+
+
+def clamped_shift(shift, clip):
+    """TensorFlow's shifts: the shift clamped to [0, bits - 1] (1 << 32 is int32's -2**31, 5 << -1 is 5), where
+    C's (and NumPy's) is undefined past the width. `clip` is np.clip or jnp.clip."""
+    def kernel(x, y):
+        bits = np.dtype(x.dtype).itemsize * 8
+        return shift(x, clip(y, 0, bits - 1).astype(y.dtype))
+    kernel.__name__ = shift.__name__
+    return kernel
+
+
+LEFT_SHIFT = defop("LeftShift", clamped_shift(np.left_shift, np.clip), broadcast_binary)
+RIGHT_SHIFT = defop("RightShift", clamped_shift(np.right_shift, np.clip), broadcast_binary)
 INVERT = defop("Invert", np.invert, unary_same)
 
 

@@ -1,6 +1,8 @@
 """Argument conversion shared by the op wrappers."""
 from __future__ import annotations
 
+import numpy as np
+
 from runtime import dtypes
 from runtime.ops.registry import context, same_dtype
 from runtime.tensor import EagerTensor, Tensor, convert_to_tensor
@@ -22,9 +24,9 @@ def _operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
             return x, cached
         y = convert_to_tensor(y, dtype_hint=x.dtype)
     elif isinstance(x, Tensor):
-        y = convert_to_tensor(y, dtype_hint=x.dtype)
+        y = convert_to_tensor(_numpy_as_python(y, x.dtype), dtype_hint=x.dtype)
     elif isinstance(y, Tensor):
-        x = convert_to_tensor(x, dtype_hint=y.dtype)
+        x = convert_to_tensor(_numpy_as_python(x, y.dtype), dtype_hint=y.dtype)
     else:
         x = convert_to_tensor(x)
         y = convert_to_tensor(y, dtype_hint=x.dtype)
@@ -33,6 +35,16 @@ def _operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
 
 
 _SCALARS = (int, float)
+
+
+def _numpy_as_python(value, dtype: dtypes.DType):
+    """A NumPy number or array beside a tensor of another dtype, as Python numbers: it takes the tensor's dtype
+    when a Python number would (`float32_tensor * np.sqrt(2.0)` is float32, as in TensorFlow; `int32_tensor +
+    np.float64(2.5)` is an error, where TensorFlow truncates it to 2)."""
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "iuf" and not dtype.is_string and \
+            value.dtype != dtype.as_numpy_dtype:
+        return value.tolist()
+    return value
 
 
 def _weak_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:

@@ -67,10 +67,14 @@ LINSPACE = defop("LinSpace", _linspace, _linspace_infer)
 
 
 def linspace(start, stop, num, name=None, axis=0):
-    start = convert_to_tensor(start, dtype_hint=dtypes.float32)
+    """As TensorFlow's: integer bounds (Python ints too) give float64 values."""
+    start = convert_to_tensor(start)
     stop = convert_to_tensor(stop, dtype_hint=start.dtype)
+    if start.dtype.is_integer and stop.dtype is start.dtype:
+        from runtime.ops.math_ops import cast    # math_ops imports this module
+        start, stop = (cast(v, dtypes.float64) for v in (start, stop))
     if not start.dtype.is_floating or stop.dtype is not start.dtype:
-        raise InvalidArgumentError(f"LinSpace: start and stop must be floats of one dtype, got {start.dtype.name} "
+        raise InvalidArgumentError(f"LinSpace: start and stop must be numbers of one dtype, got {start.dtype.name} "
                                    f"and {stop.dtype.name}.", "LinSpace")
     num = int(shape_argument(num, "linspace's num")[1][0])
     if num < 0:

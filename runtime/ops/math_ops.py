@@ -39,6 +39,9 @@ _ORDERED = frozenset({"FloorDiv", "FloorMod", "Maximum", "Minimum", "Less", "Les
                       "Sort", "TopKV2"})
 
 
+_WRAPS = {"Neg": "; NumPy's would wrap around", "Pow": "; NumPy's would wrap around"}
+
+
 def check_dtype(op_name: str, dtype: dtypes.DType) -> None:
     """Raise what TensorFlow's kernels would for an arithmetic op on bool, string or complex tensors."""
     if dtype is dtypes.bool:
@@ -47,10 +50,10 @@ def check_dtype(op_name: str, dtype: dtypes.DType) -> None:
         raise DTypeNotAllowedError(
             f"{op_name} is not defined on string tensors (TensorFlow has no {op_name} kernel for strings; only + "
             "joins them). Use the runtime.strings functions, or runtime.strings.to_number first.", op_name)
-    if dtype.is_unsigned and op_name in ("Neg", "Pow"):
+    if dtype.is_unsigned and op_name in ("Neg", "Pow", "Abs"):
         raise DTypeNotAllowedError(
-            f"{op_name} is not defined on {dtype.name} tensors (TensorFlow has no such kernel; NumPy's would wrap "
-            f"around). Cast first: runtime.cast(x, runtime.int32).", op_name)
+            f"{op_name} is not defined on {dtype.name} tensors (TensorFlow has no such kernel{_WRAPS.get(op_name, '')})"
+            f". Cast first: runtime.cast(x, runtime.int32).", op_name)
     if dtype.is_complex and op_name in _ORDERED:
         raise DTypeNotAllowedError(
             f"{op_name} is not defined on complex tensors: complex numbers are not ordered (TensorFlow rejects "
@@ -84,7 +87,11 @@ def _check_int_divisor(y, op_name):
 
 
 def _floordiv(x, y):
+    """TensorFlow's float FloorDiv is floor(x / y), not NumPy's (Python's) divmod quotient: 1 // 0.1 is 10
+    (NumPy: 9), -3 // inf is -0 (NumPy: -1), inf // 2 is inf (NumPy: nan)."""
     _check_int_divisor(y, "FloorDiv")
+    if np.result_type(x, y).kind in "fc":
+        return np.floor(np.true_divide(x, y))
     return x // y
 
 
@@ -356,6 +363,10 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     from runtime.ops.registry import same_dtype
     same_dtype("ClipByValue", t, lo, hi)
     check_dtype("ClipByValue", t.dtype)
+    shape = broadcast_shapes(broadcast_shapes(t.shape, lo.shape, "ClipByValue"), hi.shape, "ClipByValue")
+    if not shape.is_compatible_with(t.shape):   # TensorFlow: the clipped tensor keeps t's shape
+        raise InvalidArgumentError(f"ClipByValue: bounds of shapes {lo.shape} and {hi.shape} would broadcast t's "
+                                   f"shape {t.shape} to {shape}; the result must keep t's shape.", "ClipByValue")
     return apply(CLIP, t, lo, hi, name=name)
 
 
@@ -540,7 +551,7 @@ def _scan(accumulate, first):
         if reverse:
             x = np.flip(x, axis)
         out = accumulate(x, axis=axis, dtype=x.dtype)
-        if exclusive:
+        if exclusive and out.shape[axis]:   # (of an empty axis: empty, as TensorFlow's)
             start = np.full_like(np.take(out, [0], axis=axis), first)
             out = np.concatenate([start, np.delete(out, -1, axis=axis)], axis)
         return np.flip(out, axis) if reverse else out

@@ -3,14 +3,19 @@ and `Variable`.
 
 Each operator is the matching public op, so eager execution and tracing both
 go through the op registry. `==` and `!=` compare elementwise, as in
-TensorFlow 2, so tensors hash by identity.
+TensorFlow 2 (shapes that can't broadcast are unequal), so tensors hash by
+identity.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import bitwise_ops, indexing, math_ops
-from runtime.tensor import Tensor
+from runtime.ops.registry import broadcast_shapes
+from runtime.shape import TensorShape
+from runtime.tensor import Tensor, constant
 
 
 def _swap(fn):
@@ -37,13 +42,27 @@ def _invert(x):
     raise InvalidArgumentError("~ is defined on bool and integer tensors; use runtime.logical_not on a comparison.")
 
 
-def _unless_none(compare):
+def _unless_none(compare, unequal: bool):
+    """`==` (unequal=False) or `!=`: elementwise; but with None Python's answer (a tensor is not None), and of
+    shapes that can't broadcast the scalar `unequal` (TensorFlow's `==` passes incompatible_shape_error=False;
+    `runtime.equal` raises)."""
     def method(x, y):
         if y is None:
             return NotImplemented   # Python's answer then: a tensor is not None (TensorFlow's too)
+        if not _broadcastable(x, y):
+            return constant(unequal)
         return compare(x, y)
     method.__name__ = compare.__name__
     return method
+
+
+def _broadcastable(x, y) -> bool:
+    y_shape = y.shape if isinstance(y, (Tensor, np.ndarray)) else np.shape(y)
+    try:
+        broadcast_shapes(x.shape, TensorShape(y_shape), "Equal")
+    except InvalidArgumentError:
+        return False
+    return True
 
 
 OPERATORS = {
@@ -57,7 +76,7 @@ OPERATORS = {
     "__matmul__": math_ops.matmul, "__rmatmul__": _swap(math_ops.matmul),
     "__lt__": math_ops.less, "__le__": math_ops.less_equal,
     "__gt__": math_ops.greater, "__ge__": math_ops.greater_equal,
-    "__eq__": _unless_none(math_ops.equal), "__ne__": _unless_none(math_ops.not_equal),
+    "__eq__": _unless_none(math_ops.equal, False), "__ne__": _unless_none(math_ops.not_equal, True),
     "__and__": _logical(math_ops.logical_and, bitwise_ops.bitwise_and),
     "__rand__": _swap(_logical(math_ops.logical_and, bitwise_ops.bitwise_and)),
     "__or__": _logical(math_ops.logical_or, bitwise_ops.bitwise_or),

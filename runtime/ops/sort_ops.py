@@ -54,8 +54,8 @@ def _sort_axis(x, axis) -> int:
 
 
 def _ordered(x, op_name: str):
-    """`x`, or the error TensorFlow gives for sorting strings or complex numbers."""
-    if x.dtype.is_string or x.dtype.is_complex:
+    """`x`, or the error TensorFlow gives for sorting bools, strings or complex numbers."""
+    if x.dtype.is_string or x.dtype.is_complex or x.dtype is dtypes.bool:
         check_dtype(op_name, x.dtype)
     return x
 

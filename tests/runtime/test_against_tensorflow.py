@@ -320,6 +320,60 @@ def test_composed_functions(name):
         lambda u: [v for v in COMPOSED[name](lib, u) if lib.is_tensor(v)])(t), X3, tf_computes=True)
 
 
+# Edges where NumPy's answer leaked through (tools/grad_probe_cases_edges.py; TF-free: test_tensorflow_edges.py)
+INF = float("inf")
+EDGES = {
+    "float floordiv": lambda lib: [lib.constant([1.0, -3.0, INF, 3.0, 5.5]) // lib.constant([0.1, INF, 2.0, 0.0, -0.0]),
+                                   lib.math.floordiv(lib.constant([1.0, 7.0], lib.float64), lib.constant([0.1, 0.7], lib.float64))],
+    "one_hot dtypes": lambda lib: [lib.one_hot([0, 3, -1], 3, on_value=2, off_value=-1), lib.one_hot([1], 2, off_value=2),
+                                   lib.one_hot([0], 2, on_value=True, off_value=False)],
+    "linspace of ints": lambda lib: [lib.linspace(0, 7, 4), lib.linspace(lib.constant(0, lib.int64), lib.constant(7, lib.int64), 3)],
+    "== across shapes": lambda lib: [lib.constant([1.0, 2.0]) == lib.constant([1.0, 2.0, 3.0]),
+                                     lib.constant([1.0, 2.0]) != lib.constant([1.0, 2.0, 3.0]), lib.constant([1, 2]) == [1, 2, 3]],
+    "reshape 0 elements": lambda lib: [lib.reshape(lib.zeros([0, 3]), [0, -1, 3]), lib.reshape(lib.zeros([0, 3]), [-1, 0]),
+                                       lib.reshape(lib.zeros([0, 3]), [-1, 3])],
+    "empty max and min": lambda lib: [lib.reduce_max(lib.zeros([2, 0]), axis=1), lib.reduce_min(lib.zeros([2, 0], lib.int32), axis=1)],
+    "shifts past the width": lambda lib: [
+        f(lib.constant(a, d), lib.constant(b, d)) for f in (lib.bitwise.left_shift, lib.bitwise.right_shift)
+        for a, b, d in (([1, -8, 1, 5, -1, -8], [31, 1, 32, -1, 40, -3], lib.int32), ([1, 200], [9, 9], lib.uint8),
+                        ([1, -8], [9, 9], lib.int8), ([3, -3], [63, 64], lib.int64))],
+    "NumPy operands": lambda lib: [lib.constant([1.0, 4.0]) * np.sqrt(2.0), np.array([2.0, 3.0]) - lib.constant([1.0, 4.0]),
+                                   lib.maximum(lib.constant([1.0]), np.float64(2.5)), lib.constant([1.5]) + np.arange(1),
+                                   lib.constant([2]) * np.int64(3), lib.constant([2.5]) == np.float64(2.5)],
+    "exclusive cumsum": lambda lib: [lib.cumsum(lib.constant([1.0, NAN, 2.0, INF]), exclusive=True),
+                                     lib.cumsum(lib.constant([1.0, NAN, 2.0, INF]), exclusive=True, reverse=True)],
+}
+EDGE_ERRORS = {
+    "int // 0": lambda lib: lib.constant([7]) // lib.constant([0]), "int % 0": lambda lib: lib.constant([7]) % lib.constant([0]),
+    "range(5, 2)": lambda lib: lib.range(5, 2), "range(2, 5, -1)": lambda lib: lib.range(2, 5, -1),
+    "range(-3)": lambda lib: lib.range(-3), "reshape to -2": lambda lib: lib.reshape(lib.ones([2, 3]), [-2, 3]),
+    "gather axis 2 of a matrix": lambda lib: lib.gather(lib.ones([2, 2]), [0], axis=2),
+    "one_hot of floats": lambda lib: lib.one_hot(lib.constant([0.0]), 2), "one_hot depth -1": lambda lib: lib.one_hot([0], -1),
+    "one_hot on/off dtypes": lambda lib: lib.one_hot([0], 2, on_value=1.0, off_value=0),
+    "assign_add a scalar": lambda lib: lib.Variable([1.0, 2.0]).assign_add(1.0),
+    "assign_sub a wider": lambda lib: lib.Variable([1.0, 2.0]).assign_sub([[1.0, 1.0]]),
+    "sort bools": lambda lib: lib.sort(lib.constant([True, False])), "top_k bools": lambda lib: lib.math.top_k([True, False], 1),
+    "abs of uint8": lambda lib: lib.abs(lib.constant([1], lib.uint8)),
+    "clip bounds that widen t": lambda lib: lib.clip_by_value(lib.constant([1.0, 2.0]), lib.zeros([3, 2]), 10.0),
+    "tile multiples too short": lambda lib: lib.tile(lib.ones([2, 3]), [2]),
+    "where of a scalar": lambda lib: lib.where(lib.constant(True)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGES))
+def test_edges_where_numpy_leaked(name):
+    compare(name, lambda lib: EDGES[name](lib), tf_computes=True)
+    compare(name + " in a function", lambda lib: lib.function(lambda: EDGES[name](lib))(), tf_computes=True)
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_ERRORS))
+def test_edges_where_tensorflow_raises_the_runtime_raises(name):
+    tf_ok, tf_out = _run(real_tf, lambda lib: EDGE_ERRORS[name](lib), [])
+    rt_ok, rt_out = _run(rt, lambda lib: EDGE_ERRORS[name](lib), [])
+    assert not tf_ok, f"{name}: TensorFlow computes {tf_out!r}"
+    assert not rt_ok, f"{name}: TensorFlow raises {tf_out!r}, the runtime computes {rt_out!r}"
+
+
 W = np.array([[1., 2., 3.], [4., 5., 6.]], "float32")
 GRADIENTS = {
     "unary": lambda lib, a, b: sum(lib.reduce_sum(f(a) * W) for f in (

@@ -418,3 +418,14 @@ def test_docs_list_every_mapped_op():
 @pytest.mark.parametrize("values", [[np.nan, 1.0], [np.nan, -np.inf], [3.0, np.nan, 1.0], [np.nan, np.nan]])
 def test_argmax_and_argmin_pass_over_nans_in_onnx_as_the_executor(values):
     check(lambda x: (tf.argmax(x), tf.argmin(x)), np.array(values, np.float32))   # onnxruntime picks a NaN
+
+
+def test_a_float_floormod_by_an_infinity_is_the_executors_in_onnx():
+    # TensorFlow: [3, inf, nan, -inf, 1.5] (x - floor(x / y) * y gave NaN for the infinite divisors)
+    check(lambda a, b: a % b, np.array([3.0, -3.0, np.inf, 3.0, 5.5], np.float32),
+          np.array([np.inf, np.inf, 2.0, -np.inf, 2.0], np.float32))
+
+
+def test_reshape_of_zero_elements_with_minus_one_is_tensorflows_in_onnx():
+    # TensorFlow: (0, 3) reshaped to [0, -1, 3] is (0, 1, 3) and to [-1, 0] (3, 0); ONNX refuses a -1 beside a 0
+    check(lambda a: [tf.reshape(a, [0, -1, 3]), tf.reshape(a, [-1, 0])], np.zeros((0, 3), np.float32))
