@@ -104,17 +104,19 @@ class SideEffectsTransformer(Base):
             self._mark(target, "value", lambda: f"{_source(target)} = ...")
 
     def _mark(self, holder, field, what) -> None:
-        """Replace the local variable at the root of `holder.field` (`d` of `d.x[k]`) by
-        `ag__.mutating(d, what())`; nothing when the chain does not start at one."""
+        """Replace the variable at the root of `holder.field` (`d` of `d.x[k]`) by `ag__.mutating(d, what())`,
+        or `ag__.mutating_outer(d, what())` when it is not the function's own (a global, an enclosing
+        function's variable); nothing when the chain does not start at a variable."""
         while True:
             node = holder[field] if field.__class__ is int else getattr(holder, field)
             if node.__class__ in (gast.Attribute, gast.Subscript):
                 holder, field = node, "value"
                 continue
             break
-        if node.__class__ is not gast.Name or node.id not in self.ctx.user_locals:
+        if node.__class__ is not gast.Name:
             return
-        marked = located(templates.replace_as_expression("ag__.mutating(root, what)", root=node.id,
+        template = "ag__.mutating(root, what)" if node.id in self.ctx.user_locals else "ag__.mutating_outer(root, what)"
+        marked = located(templates.replace_as_expression(template, root=node.id,
                                                          what=gast.Constant(value=what(), kind=None)), node)
         if field.__class__ is int:
             holder[field] = marked

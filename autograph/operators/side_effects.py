@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import operator
+import re
 import sys
 import threading
 import types
@@ -76,6 +77,14 @@ def mutating(obj, what: str):
     bound before is staged."""
     if _active and _staging.frames:
         _check(obj, what)
+    return obj
+
+
+def mutating_outer(obj, what: str):
+    """`mutating` for an object a global or an enclosing function's variable holds (`OUT` of
+    `OUT.append(i)`): refused the same way, with a message that says how to keep the change."""
+    if _active and _staging.frames:
+        _check(obj, what, outer=True)
     return obj
 
 
@@ -307,10 +316,11 @@ def _contents_message(name: str, obj, construct: str) -> str:
             "staged statement carries.")
 
 
-def _check(obj, what: str) -> None:
+def _check(obj, what: str, outer: bool = False) -> None:
     for construct, held, aliased, carried, _ in reversed(_staging.frames):
         if id(obj) in held and not (what.endswith(" = ...") and what[:-6] in carried):
-            raise tracing_failed(StagingError(at_user_line(_message(what, construct))))
+            message = _outer_message(what, construct) if outer else _message(what, construct)
+            raise tracing_failed(StagingError(at_user_line(message)))
         for current, name, other in aliased:
             if current() is obj:
                 local = other.startswith("'") and other.endswith("'")
@@ -327,6 +337,22 @@ def _message(what: str, construct: str) -> str:
     return (f"`{what}` changes an object that exists before this {construct} on a tensor. Tracing runs every "
             "branch (or the loop body) once, whatever the input, so the change would be made once, when the "
             f"function is traced, on every path, not on the path the input takes. {_fix(what)}")
+
+
+def _outer_message(what: str, construct: str) -> str:
+    name = re.match(r"(?:del |setattr\(|delattr\()?([^\W\d]\w*)", what).group(1)
+    method = what.removesuffix("(...)").rpartition(".")[2]
+    if method in ("append", "extend", "insert"):
+        fix = ("Collect the values in a list of this function instead (`items = []` before the statement, "
+               "`items.append(...)` in it), which a staged loop carries as a tensor list, and return it: the "
+               f"caller can change '{name}' with the values the function gives.")
+    else:
+        fix = ("Keep the value in a variable of this function instead, which a staged statement carries, and "
+               f"return it: the caller can change '{name}' with the value the function gives.")
+    return (f"`{what}` changes '{name}', which is not a variable of this function (a global, or a variable of an "
+            f"enclosing function), inside this {construct} on a tensor. Tracing runs every branch (or the loop "
+            "body) once, whatever the input, so the change would be made once, when the function is traced, on "
+            f"every path, not on the path the input takes nor once per iteration. {fix}")
 
 
 def _fix(what: str) -> str:
@@ -389,6 +415,15 @@ def outer_holder(value) -> str | None:
         if other is not None:
             return f"{other} of its caller {function}"
     return None
+
+
+def global_holder(value, module: dict) -> str | None:
+    """How a global of `module` (the statement's) holds `value` ("the global 'OUT'", "an element of the global
+    'REG'"); None when none does."""
+    found = holder(value, {name: held for name, held in module.items() if not name.startswith("__")})
+    if found is None:
+        return None
+    return f"the global {found}" if found.startswith("'") else found.replace(" of '", " of the global '", 1)
 
 
 def _outer_frames():
