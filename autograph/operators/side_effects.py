@@ -54,7 +54,7 @@ def staging(construct: str, objects, aliased=()):
     variable's (`aliased`: (current value of the variable, its name, the other name) for each). The statement
     carries such a variable as a new list (a copy, or the backend's list), which the other name would not see."""
     global _active
-    held = {id(o): o for o in objects if _may_change(o)}
+    held = {id(o): o for o in objects if _may_change(o) or _user_class(o)}
     outer = _staging.frames
     frame = (construct, held, tuple(aliased), set(), set())
     _staging.frames = (*outer, frame)
@@ -70,6 +70,23 @@ def _may_change(value) -> bool:
     """Objects a marked change could be made to: not modules, classes or functions (`np.sort(x)`)."""
     return not isinstance(value, (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
                                   int, float, complex, str, bytes, bool, type(None)))
+
+
+def _user_class(value) -> bool:
+    """A class of the user's (not a builtin's or a framework's): the state it keeps in its attributes
+    (`Registry.items.append(v)`) may not be changed either."""
+    if not isinstance(value, type):
+        return False
+    module = value.__module__ or ""
+    return module != "builtins" and not any(module == p or module.startswith(p + ".")
+                                            for p in ("autograph", "numpy", *backends.owned_module_prefixes()))
+
+
+def _changes_class_state(obj, what: str) -> bool:
+    """`what` changes what the class `obj` holds: an object in one of its attributes (`K.items.append(...)`,
+    `K.table[k] = ...`) or the attribute itself (`setattr(K, ...)`, `del K.x`); not `K.update(...)`, a
+    method of the class's own that may change nothing."""
+    return what.startswith(("del ", "setattr(", "delattr(")) or re.match(r"[^\W\d]\w*\.\w+[.\[]", what) is not None
 
 
 def mutating(obj, what: str):
@@ -318,7 +335,8 @@ def _contents_message(name: str, obj, construct: str) -> str:
 
 def _check(obj, what: str, outer: bool = False) -> None:
     for construct, held, aliased, carried, _ in reversed(_staging.frames):
-        if id(obj) in held and not (what.endswith(" = ...") and what[:-6] in carried):
+        if id(obj) in held and not (what.endswith(" = ...") and what[:-6] in carried) and (
+                not isinstance(obj, type) or _changes_class_state(obj, what)):
             message = _outer_message(what, construct) if outer else _message(what, construct)
             raise tracing_failed(StagingError(at_user_line(message)))
         for current, name, other in aliased:

@@ -220,3 +220,21 @@ def test_torch_export_refuses_a_global_append_in_a_staged_branch():
     with pytest.raises(StagingError, match="`OUT.append\\(...\\)` changes 'OUT'"):
         torch.export.export(Model(), (torch.tensor(3),))
     reset()
+
+
+class Vector:
+    @staticmethod
+    def add(a, b):
+        return a + b
+
+
+def static_method_named_like_a_mutator(n):
+    total = 0
+    for i in range(n):
+        total = Vector.add(total, i)
+    return total
+
+
+def test_a_classs_own_method_named_like_a_mutator_is_not_refused():
+    assert int(tf.function(static_method_named_like_a_mutator)(tf.constant(4))) == \
+        static_method_named_like_a_mutator(4) == 6
