@@ -122,7 +122,8 @@ class Shared:
         """(name, None, value) of each global of the statement's module that its functions read and do not
         carry (`OUT` of `OUT.append(i)`): an object the statement may not change, as a variable's."""
         names = set().union(*(_loaded_globals(fn.__code__) for fn in self.functions)).difference(self.names)
-        return [(name, None, module[name]) for name in sorted(names) if name in module]
+        found = [(name, None, module[name]) for name in sorted(names) if name in module]
+        return found + _helper_lists(found, module)
 
     def _assigned_here(self) -> set:
         """The variables the statement's own code assigns or deletes (its functions, and the functions the
@@ -253,6 +254,26 @@ def _loaded_globals(code) -> frozenset:
 
 
 _LOADED: dict = {}
+
+
+def _helper_lists(found: list, module: dict, depth: int = 3) -> list:
+    """(name, None, list) of each global list of `module` that a function of that module among `found` reads,
+    or a function it reads does (`depth` calls down): the log a helper appends to (`def log(v): LOG.append(v)`)
+    when the statement calls `log`. Only lists: a dict a helper fills is usually a cache, whose contents do
+    not change the answer."""
+    lists, seen = [], set()
+    todo = [value for _, _, value in found if value.__class__ is types.FunctionType]
+    for _ in range(depth):
+        helpers, todo = [fn for fn in todo if fn.__globals__ is module and id(fn) not in seen], []
+        for fn in helpers:
+            seen.add(id(fn))
+            for name in sorted(_loaded_globals(fn.__code__)):
+                value = module.get(name)
+                if value.__class__ is list:
+                    lists.append((name, None, value))
+                elif value.__class__ is types.FunctionType:
+                    todo.append(value)
+    return lists
 
 
 class _GlobalSlot:

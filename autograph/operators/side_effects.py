@@ -56,7 +56,7 @@ def staging(construct: str, objects, aliased=()):
     global _active
     held = {id(o): o for o in objects if _may_change(o) or _user_class(o)}
     outer = _staging.frames
-    frame = (construct, held, tuple(aliased), set(), set())
+    frame = (construct, held, list(aliased), set(), set())
     _staging.frames = (*outer, frame)
     _active += 1
     try:
@@ -124,13 +124,24 @@ def _tensor_list(obj) -> bool:
     return backend is not None and bool(backend.list_types) and isinstance(obj, backend.list_types)
 
 
-def carrying(composites) -> None:
-    """The statement being staged carries these attributes and items (`d[k]`, composites.py): storing them is
-    not a change it refuses."""
-    if _staging.frames:
-        for composite in composites:
-            _staging.frames[-1][3].add(composite.name)
-            _staging.frames[-1][4].add((id(composite.owner), composite.key))
+def carrying(found) -> None:
+    """The statement being staged carries these attributes and items ((composite, value) of each: `d[k]`,
+    composites.py): storing them is not a change it refuses. One that holds a list another variable also
+    holds (`keep = s.items`) is carried as a new list, which that variable would not see: changing it in
+    place (`s.items += [x]`) is refused, as for a variable (`aliased` of `staging`)."""
+    if not _staging.frames:
+        return
+    frame = _staging.frames[-1]
+    variables = None
+    for composite, value in found:
+        frame[3].add(composite.name)
+        frame[4].add((id(composite.owner), composite.key))
+        if value.__class__ is list:
+            variables = caller_variables() if variables is None else variables
+            others = {name: v for name, v in variables.items() if v is not composite.owner}
+            other = holder(value, others) or outer_holder(value)
+            if other is not None:
+                frame[2].append((composite.get, composite.name, other))
 
 
 # --- changes no marked code made: a called function's --------------------------------------------------------

@@ -238,3 +238,86 @@ def static_method_named_like_a_mutator(n):
 def test_a_classs_own_method_named_like_a_mutator_is_not_refused():
     assert int(tf.function(static_method_named_like_a_mutator)(tf.constant(4))) == \
         static_method_named_like_a_mutator(4) == 6
+
+
+# --- an attribute's or item's list that another variable holds, changed in place -------------------------
+
+class Holder:
+    pass
+
+
+def attribute_list_extended_in_place(n):
+    o = Holder()
+    o.items = []
+    keep = o.items
+    for i in range(n):
+        o.items += [i]
+    return len(keep)
+
+
+def item_list_extended_in_place(x):
+    keep = []
+    d = {"k": keep}
+    if x > 0:
+        d["k"] += [1]
+    return len(keep)
+
+
+def attribute_list_extended_without_alias(n):
+    o = Holder()
+    o.items = []
+    for i in range(n):
+        o.items += [i]
+    return len(o.items)
+
+
+@pytest.mark.parametrize("fn, x, holder", [
+    (attribute_list_extended_in_place, 3, "changes the list 'o.items', which is also 'keep'"),
+    (item_list_extended_in_place, 3, "changes the list 'd['k']', which is also 'keep'"),
+])
+def test_extending_a_carried_attribute_list_another_variable_holds_is_refused(fn, x, holder):
+    assert ag.convert(fn)(x) == fn(x) in (1, 3)   # was 0: the statement carried a new list, `keep` stayed []
+    message = refused_on_tensor(fn, x)
+    assert holder in message, message
+
+
+def test_extending_a_carried_attribute_list_no_other_variable_holds_is_carried():
+    assert int(tf.function(attribute_list_extended_without_alias)(tf.constant(3))) == \
+        attribute_list_extended_without_alias(3) == 3
+
+
+# --- a helper of the module appending to a global list ------------------------------------------------------
+
+LOG = []
+
+
+def _log(v):
+    LOG.append(v)
+
+
+def _log_twice(v):
+    _log(v)
+    _log(v)
+
+
+def log_through_a_helper(x):
+    if x > 0:
+        _log(1)
+    return len(LOG)
+
+
+def log_through_two_helpers(n):
+    for i in range(n):
+        _log_twice(i)
+    return len(LOG)
+
+
+@pytest.mark.parametrize("fn, x", [(log_through_a_helper, -2), (log_through_two_helpers, 3)])
+def test_a_helper_appending_to_a_global_list_is_refused(fn, x):
+    LOG.clear()
+    expected = fn(x)   # 0 for x = -2 (the trace appended once: 1), 6 for n = 3 (the trace: 2)
+    LOG.clear()
+    with pytest.raises(StagingError, match="`LOG.append\\(...\\)` changes 'LOG'") as info:
+        tf.function(fn)(tf.constant(x))
+    LOG.clear()
+    assert expected in (0, 6) and "test_staged_outer_state.py" in str(info.value)
