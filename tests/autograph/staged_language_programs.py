@@ -354,6 +354,80 @@ def assert_that_holds(x):
     return x + 1
 
 
+def while_true_with_break(x):
+    i = 0
+    while True:
+        if i >= x:
+            break
+        i += 1
+    return i
+
+
+def while_true_with_return(x):
+    i = 0
+    while True:
+        i += 1
+        if i > x:
+            return i * 10
+
+
+def return_from_nested_loops(x):
+    for i in range(3):
+        for j in range(3):
+            if i * j > x:
+                return i * 10 + j
+    return -1
+
+
+def for_else_over_tensor_range(x):
+    r = 0
+    for i in range(x):
+        if i == 2:
+            break
+    else:
+        r = 7
+    return r
+
+
+def while_else_with_return(x):
+    i = 0
+    while i < 3:
+        if i == x:
+            return 100
+        i += 1
+    else:
+        return 200
+
+
+def loop_target_is_an_item(x):
+    d = {"i": 0}
+    t = 0
+    for d["i"] in range(x):
+        t += d["i"]
+    return t * 10 + d["i"]
+
+
+def try_else_in_loop(x):
+    t = 0
+    for i in range(x):
+        try:
+            v = i * 2
+        except ValueError:
+            v = -1
+        else:
+            v = v + 1
+        t += v
+    return t
+
+
+def closure_over_a_parameter_changed_in_branch(x):
+    def get():
+        return x
+    if x > 0:
+        x = x * 2
+    return get()
+
+
 AGREE = [aug_attr_in_branch, aug_item_in_loop, class_attr_aug_in_branch, chained_comparison,
          chained_comparison_value, for_else_with_break, while_else_with_break, return_in_try_finally_in_loop,
          break_in_try_finally, continue_in_try_finally, lambdas_bind_late, default_argument_binds_early,
@@ -362,7 +436,9 @@ AGREE = [aug_attr_in_branch, aug_item_in_loop, class_attr_aug_in_branch, chained
          range_tensor_stop_negative_step, enumerate_reversed, enumerate_with_start, zip_of_unequal_lengths,
          loop_variable_reassigned_in_body, loop_variable_after_the_loop, range_bound_changed_in_body,
          tuple_swap_in_loop, while_with_and_test, tuple_augmented_in_branch, property_in_test,
-         python_recursion_beside_a_tensor, star_args_helper, with_in_branch, user_iterable, assert_that_holds]
+         python_recursion_beside_a_tensor, star_args_helper, with_in_branch, user_iterable, assert_that_holds,
+         while_true_with_break, while_true_with_return, return_from_nested_loops, for_else_over_tensor_range,
+         while_else_with_return, loop_target_is_an_item, try_else_in_loop, closure_over_a_parameter_changed_in_branch]
 
 
 # --- a graph can't give Python's answer: refused at the user's line ----------------------------------------
