@@ -254,7 +254,8 @@ def _keyed_item_writes(node) -> list:
 
 def _unmarked(node):
     """`d` of `ag__.mutating(d, 'd[k] = ...')`, which the side_effects converter made of it."""
-    if (node.__class__ is gast.Call and node.func.__class__ is gast.Attribute and node.func.attr == "mutating"
+    if (node.__class__ is gast.Call and node.func.__class__ is gast.Attribute
+            and node.func.attr in ("mutating", "mutating_outer")
             and node.func.value.__class__ is gast.Name and node.func.value.id == "ag__"):
         return node.args[0]
     return node

@@ -6,6 +6,7 @@ Before:                          After:
     setattr(o, 'v', 5)               setattr(ag__.mutating(o, 'setattr(o, ...)'), 'v', 5)
     l[1:2] = [7]                     ag__.mutating(l, 'l[1:2] = ...')[1:2] = [7]
     l += [x]                         l += ag__.in_place(l, [x], 'l += ...')
+    s.items += [x]                   s.items += ag__.in_place(s.items, [x], 's.items += ...')
 
 `ag__.mutating(d, ...)` is `d` (operators/side_effects.py): on Python values the code does what the user's
 does. While a statement on a tensor is traced, it refuses an object that was already bound to a variable
@@ -20,9 +21,10 @@ carried by the statement instead (converters/control_flow.py).
 An augmented assignment to a local variable (`l += [x]`, `l += more`, `l *= 2`, `s |= {k}`) may change a
 list, set, dict or deque in place: `ag__.in_place(l, value, ...)` is `value`, and refuses, while a statement is
 staged, the change of a list it carries as a new list that another variable also holds (as `l.append(x)` is):
-that variable would not see it. Left alone: `x += 1` (a number added to a list is a TypeError; only `*=`
-repeats a list by one), and any augmented assignment to a variable the function only assigns numbers to
-(`total = 0` ... `total += x`): it never holds a list.
+that variable would not see it. So is one to an attribute or constant-key item of a local (`s.items += [x]`),
+which a staged statement carries as a new list too. Left alone: `x += 1` (a number added to a list is a
+TypeError; only `*=` repeats a list by one), and any augmented assignment to a variable the function only
+assigns numbers to (`total = 0` ... `total += x`): it never holds a list.
 """
 from __future__ import annotations
 
@@ -81,12 +83,18 @@ class SideEffectsTransformer(Base):
         self.generic_visit(node)
         self._store(node.target)
         target = node.target
-        if (target.__class__ is gast.Name and target.id in self.ctx.user_locals and target.id not in self.numbers
-                and node.op.__class__ in _IN_PLACE_OPS and _may_change_in_place(node)):
-            what = f"{target.id} {_OPERATORS[node.op.__class__]}= ..."
-            node.value = located(templates.replace_as_expression(
-                "ag__.in_place(root, value, what)", root=target.id, value=node.value,
-                what=gast.Constant(value=what, kind=None)), node.value)
+        if node.op.__class__ not in _IN_PLACE_OPS or not _may_change_in_place(node):
+            return node
+        if target.__class__ is gast.Name and target.id in self.ctx.user_locals and target.id not in self.numbers:
+            root = target.id
+        elif (chain := activity.composite_chain(target)) is not None and chain[0] in self.ctx.user_locals:
+            root = chain[-1]   # `s.items += [x]`: the list a staged statement carries as `s.items`
+        else:
+            return node
+        what = f"{root} {_OPERATORS[node.op.__class__]}= ..."
+        node.value = located(templates.replace_as_expression(
+            "ag__.in_place(root, value, what)", root=templates.copy_tree(target), value=node.value,
+            what=gast.Constant(value=what, kind=None)), node.value)
         return node
 
     def visit_AnnAssign(self, node):
@@ -104,17 +112,19 @@ class SideEffectsTransformer(Base):
             self._mark(target, "value", lambda: f"{_source(target)} = ...")
 
     def _mark(self, holder, field, what) -> None:
-        """Replace the local variable at the root of `holder.field` (`d` of `d.x[k]`) by
-        `ag__.mutating(d, what())`; nothing when the chain does not start at one."""
+        """Replace the variable at the root of `holder.field` (`d` of `d.x[k]`) by `ag__.mutating(d, what())`,
+        or `ag__.mutating_outer(d, what())` when it is not the function's own (a global, an enclosing
+        function's variable); nothing when the chain does not start at a variable."""
         while True:
             node = holder[field] if field.__class__ is int else getattr(holder, field)
             if node.__class__ in (gast.Attribute, gast.Subscript):
                 holder, field = node, "value"
                 continue
             break
-        if node.__class__ is not gast.Name or node.id not in self.ctx.user_locals:
+        if node.__class__ is not gast.Name:
             return
-        marked = located(templates.replace_as_expression("ag__.mutating(root, what)", root=node.id,
+        template = "ag__.mutating(root, what)" if node.id in self.ctx.user_locals else "ag__.mutating_outer(root, what)"
+        marked = located(templates.replace_as_expression(template, root=node.id,
                                                          what=gast.Constant(value=what(), kind=None)), node)
         if field.__class__ is int:
             holder[field] = marked

@@ -114,7 +114,7 @@ class Carried:
     @classmethod
     def read(cls, composites: dict, n: int, construct: str) -> Carried | None:
         found = read(composites, construct)
-        side_effects.carrying(composite for composite, _ in found)
+        side_effects.carrying(found)
         return cls(found, n) if found else None
 
     def state(self, state: tuple) -> tuple:

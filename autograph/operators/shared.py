@@ -51,7 +51,12 @@ class Shared:
             code = fn.__code__
             if name in code.co_freevars:
                 return fn.__closure__[code.co_freevars.index(name)]
-        return _GlobalSlot(self.functions[0].__globals__, name)
+        return _GlobalSlot(self.module, name)
+
+    @property
+    def module(self) -> dict:
+        """The globals of the statement's module."""
+        return self.functions[0].__globals__
 
     def read(self) -> tuple:
         return tuple(Undefined(name) if (value := slot_get(slot)) is _EMPTY else value
@@ -113,6 +118,13 @@ class Shared:
                     todo.append(value)
         return found
 
+    def _globals_read(self, module: dict) -> list:
+        """(name, None, value) of each global of the statement's module that its functions read and do not
+        carry (`OUT` of `OUT.append(i)`): an object the statement may not change, as a variable's."""
+        names = set().union(*(_loaded_globals(fn.__code__) for fn in self.functions)).difference(self.names)
+        found = [(name, None, module[name]) for name in sorted(names) if name in module]
+        return found + _helper_lists(found, module)
+
     def _assigned_here(self) -> set:
         """The variables the statement's own code assigns or deletes (its functions, and the functions the
         converters made inside them), as opposed to a function of the user's that it calls."""
@@ -130,7 +142,8 @@ class Shared:
             name, value = self.names[i], state[i]
             others = {**{n: v for n, v in zip(self.names, state)}, **variables}
             others.pop(name, None)
-            other = side_effects.holder(value, others) or side_effects.outer_holder(value)
+            other = (side_effects.holder(value, others) or side_effects.global_holder(value, self.module)
+                     or side_effects.outer_holder(value))
             if other is not None:
                 found.append((lambda slot=self.slots[i]: slot_get(slot), name, other))
         return found
@@ -144,9 +157,10 @@ class Shared:
         on which the rest of the trace fails (tools/fuzz, seed 71355)."""
         initial = self.read()
         before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
-        held = _held(before, initial)
-        contents = side_effects.snapshot(_named(before, held))
-        module = self.functions[0].__globals__
+        module = self.module
+        read = before + self._globals_read(module)
+        held = _held(read, initial)
+        contents = side_effects.snapshot(_named(read, held))
         globals_before = dict(module)
         changed_elsewhere = failed = object_changed = None
         try:
@@ -225,6 +239,41 @@ def _stored_names(code) -> frozenset:
 
 
 _STORED: dict = {}
+
+
+def _loaded_globals(code) -> frozenset:
+    """Names `code` reads as globals, with those of the functions nested in it, cached per code object."""
+    found = _LOADED.get(code)
+    if found is None:
+        names = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+        for const in code.co_consts:
+            if const.__class__ is code.__class__:
+                names |= _loaded_globals(const)
+        found = _LOADED[code] = frozenset(names)
+    return found
+
+
+_LOADED: dict = {}
+
+
+def _helper_lists(found: list, module: dict, depth: int = 3) -> list:
+    """(name, None, list) of each global list of `module` that a function of that module among `found` reads,
+    or a function it reads does (`depth` calls down): the log a helper appends to (`def log(v): LOG.append(v)`)
+    when the statement calls `log`. Only lists: a dict a helper fills is usually a cache, whose contents do
+    not change the answer."""
+    lists, seen = [], set()
+    todo = [value for _, _, value in found if value.__class__ is types.FunctionType]
+    for _ in range(depth):
+        helpers, todo = [fn for fn in todo if fn.__globals__ is module and id(fn) not in seen], []
+        for fn in helpers:
+            seen.add(id(fn))
+            for name in sorted(_loaded_globals(fn.__code__)):
+                value = module.get(name)
+                if value.__class__ is list:
+                    lists.append((name, None, value))
+                elif value.__class__ is types.FunctionType:
+                    todo.append(value)
+    return lists
 
 
 class _GlobalSlot:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import operator
+import re
 import sys
 import threading
 import types
@@ -53,9 +54,9 @@ def staging(construct: str, objects, aliased=()):
     variable's (`aliased`: (current value of the variable, its name, the other name) for each). The statement
     carries such a variable as a new list (a copy, or the backend's list), which the other name would not see."""
     global _active
-    held = {id(o): o for o in objects if _may_change(o)}
+    held = {id(o): o for o in objects if _may_change(o) or _user_class(o)}
     outer = _staging.frames
-    frame = (construct, held, tuple(aliased), set(), set())
+    frame = (construct, held, list(aliased), set(), set())
     _staging.frames = (*outer, frame)
     _active += 1
     try:
@@ -71,11 +72,36 @@ def _may_change(value) -> bool:
                                   int, float, complex, str, bytes, bool, type(None)))
 
 
+def _user_class(value) -> bool:
+    """A class of the user's (not a builtin's or a framework's): the state it keeps in its attributes
+    (`Registry.items.append(v)`) may not be changed either."""
+    if not isinstance(value, type):
+        return False
+    module = value.__module__ or ""
+    return module != "builtins" and not any(module == p or module.startswith(p + ".")
+                                            for p in ("autograph", "numpy", *backends.owned_module_prefixes()))
+
+
+def _changes_class_state(obj, what: str) -> bool:
+    """`what` changes what the class `obj` holds: an object in one of its attributes (`K.items.append(...)`,
+    `K.table[k] = ...`) or the attribute itself (`setattr(K, ...)`, `del K.x`); not `K.update(...)`, a
+    method of the class's own that may change nothing."""
+    return what.startswith(("del ", "setattr(", "delattr(")) or re.match(r"[^\W\d]\w*\.\w+[.\[]", what) is not None
+
+
 def mutating(obj, what: str):
     """`obj`, about to be changed by `what` (`'d.update(...)'`): refused while a statement that `obj` was
     bound before is staged."""
     if _active and _staging.frames:
         _check(obj, what)
+    return obj
+
+
+def mutating_outer(obj, what: str):
+    """`mutating` for an object a global or an enclosing function's variable holds (`OUT` of
+    `OUT.append(i)`): refused the same way, with a message that says how to keep the change."""
+    if _active and _staging.frames:
+        _check(obj, what, outer=True)
     return obj
 
 
@@ -98,13 +124,24 @@ def _tensor_list(obj) -> bool:
     return backend is not None and bool(backend.list_types) and isinstance(obj, backend.list_types)
 
 
-def carrying(composites) -> None:
-    """The statement being staged carries these attributes and items (`d[k]`, composites.py): storing them is
-    not a change it refuses."""
-    if _staging.frames:
-        for composite in composites:
-            _staging.frames[-1][3].add(composite.name)
-            _staging.frames[-1][4].add((id(composite.owner), composite.key))
+def carrying(found) -> None:
+    """The statement being staged carries these attributes and items ((composite, value) of each: `d[k]`,
+    composites.py): storing them is not a change it refuses. One that holds a list another variable also
+    holds (`keep = s.items`) is carried as a new list, which that variable would not see: changing it in
+    place (`s.items += [x]`) is refused, as for a variable (`aliased` of `staging`)."""
+    if not _staging.frames:
+        return
+    frame = _staging.frames[-1]
+    variables = None
+    for composite, value in found:
+        frame[3].add(composite.name)
+        frame[4].add((id(composite.owner), composite.key))
+        if value.__class__ is list:
+            variables = caller_variables() if variables is None else variables
+            others = {name: v for name, v in variables.items() if v is not composite.owner}
+            other = holder(value, others) or outer_holder(value)
+            if other is not None:
+                frame[2].append((composite.get, composite.name, other))
 
 
 # --- changes no marked code made: a called function's --------------------------------------------------------
@@ -307,10 +344,12 @@ def _contents_message(name: str, obj, construct: str) -> str:
             "staged statement carries.")
 
 
-def _check(obj, what: str) -> None:
+def _check(obj, what: str, outer: bool = False) -> None:
     for construct, held, aliased, carried, _ in reversed(_staging.frames):
-        if id(obj) in held and not (what.endswith(" = ...") and what[:-6] in carried):
-            raise tracing_failed(StagingError(at_user_line(_message(what, construct))))
+        if id(obj) in held and not (what.endswith(" = ...") and what[:-6] in carried) and (
+                not isinstance(obj, type) or _changes_class_state(obj, what)):
+            message = _outer_message(what, construct) if outer else _message(what, construct)
+            raise tracing_failed(StagingError(at_user_line(message)))
         for current, name, other in aliased:
             if current() is obj:
                 local = other.startswith("'") and other.endswith("'")
@@ -327,6 +366,22 @@ def _message(what: str, construct: str) -> str:
     return (f"`{what}` changes an object that exists before this {construct} on a tensor. Tracing runs every "
             "branch (or the loop body) once, whatever the input, so the change would be made once, when the "
             f"function is traced, on every path, not on the path the input takes. {_fix(what)}")
+
+
+def _outer_message(what: str, construct: str) -> str:
+    name = re.match(r"(?:del |setattr\(|delattr\()?([^\W\d]\w*)", what).group(1)
+    method = what.removesuffix("(...)").rpartition(".")[2]
+    if method in ("append", "extend", "insert"):
+        fix = ("Collect the values in a list of this function instead (`items = []` before the statement, "
+               "`items.append(...)` in it), which a staged loop carries as a tensor list, and return it: the "
+               f"caller can change '{name}' with the values the function gives.")
+    else:
+        fix = ("Keep the value in a variable of this function instead, which a staged statement carries, and "
+               f"return it: the caller can change '{name}' with the value the function gives.")
+    return (f"`{what}` changes '{name}', which is not a variable of this function (a global, or a variable of an "
+            f"enclosing function), inside this {construct} on a tensor. Tracing runs every branch (or the loop "
+            "body) once, whatever the input, so the change would be made once, when the function is traced, on "
+            f"every path, not on the path the input takes nor once per iteration. {fix}")
 
 
 def _fix(what: str) -> str:
@@ -389,6 +444,15 @@ def outer_holder(value) -> str | None:
         if other is not None:
             return f"{other} of its caller {function}"
     return None
+
+
+def global_holder(value, module: dict) -> str | None:
+    """How a global of `module` (the statement's) holds `value` ("the global 'OUT'", "an element of the global
+    'REG'"); None when none does."""
+    found = holder(value, {name: held for name, held in module.items() if not name.startswith("__")})
+    if found is None:
+        return None
+    return f"the global {found}" if found.startswith("'") else found.replace(" of '", " of the global '", 1)
 
 
 def _outer_frames():

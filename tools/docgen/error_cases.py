@@ -275,6 +275,20 @@ CASES = [
         "@tf.function\ndef f(x):\n    log = [0]\n    if x > 0:\n        log.append(1)\n    else:\n"
         "        log.append(2)\n    return log[-1]\n"),
     ErrorCase(
+        "`StagingError`: changing a global's (or an enclosing function's) list or dict in a tensor `if` or loop",
+        "A global (`OUT = []` at module level), or a variable of an enclosing function, is not a variable the "
+        "staged statement can carry. Tracing runs the loop body (or every branch) once, so `OUT.append(i)` "
+        "would append once, at trace time, where Python appends once per iteration, and only on the path "
+        "taken. So is any change of its object that the statement makes (`OUT[i] = v`, `OUT.update(...)`, "
+        "`REG.items.append(i)`), and an append to a local name for the same list (`l = OUT`).",
+        "OUT = []\n\n\n@tf.function\ndef f(n):\n    for i in tf.range(n):\n        OUT.append(i)\n"
+        "    return len(OUT)\n",
+        "f(tf.constant(3))",
+        "collect the values in a list of the function and return it; change the global with what the "
+        "function returns, outside it.",
+        "@tf.function\ndef f(n):\n    items = []\n    for i in tf.range(n):\n        items.append(i)\n"
+        "    return tf.stack(items)\n"),
+    ErrorCase(
         "`StagingError`: an item or attribute created in only one branch of a tensor `if`",
         "A staged `if` carries the items and attributes it sets, including those it creates; one created on "
         "one path only has no value on the other, which a graph can't express.",

@@ -147,7 +147,7 @@ def test_an_elif_chain_with_python_numbers_traces_linearly():
     traced_leaves.clear()
     f = jit(piecewise)
     assert [float(f(v)) for v in (-1.0, 3.5, 9.0)] == [piecewise(v) for v in (-1.0, 3.5, 9.0)] == [0, 4, 18.0]
-    assert len(traced_leaves) <= 2 * 10          # without the dtype hints: 2 ** 10
+    assert 1 <= traced_leaves.count <= 2 * 10         # without the dtype hints: 2 ** 10
 
 
 def test_non_scalar_condition_is_a_clear_error():

@@ -467,7 +467,7 @@ def test_an_elif_chain_with_python_numbers_traces_linearly():
     f = function(piecewise)
     values = (-1.0, 3.5, 9.0)
     assert [float(f(tf.constant(v))) for v in values] == [piecewise(v) for v in values] == [0, 4, 18.0]
-    assert len(traced_leaves) <= 2 * 10          # without the plan kept per `if` (staging.cond): 2 ** 10
+    assert 1 <= traced_leaves.count <= 2 * 10         # without the plan kept per `if` (staging.cond): 2 ** 10
 
 
 def huge_or_x(x):
