@@ -297,7 +297,7 @@ def _per_variable(invariants, state: tuple):
 
 def _iterable_tensor(value, what: str = "iteration"):
     if isinstance(value, range):      # zip(range(n), range(3)): a Python range's ints are int32, as tf.range's
-        return array_ops.range(value.start, value.stop, value.step)
+        return array_ops.range(value.start, value.start + len(value) * value.step, value.step)   # range(5, 2): []
     tensor = convert_to_tensor(value)
     if tensor.shape.rank == 0:
         raise StagingError(at_user_line(f"can't iterate over a scalar tensor ({tensor.name})."))
@@ -358,7 +358,16 @@ def _range(*args):
                                          "or use runtime.range for float steps."))
     if len(args) == 3 and isinstance(args[2], int) and args[2] == 0:
         raise ValueError("range() arg 3 must not be zero")
-    return array_ops.range(*args)
+    start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
+    return array_ops.range(start, _python_stop(start, stop, step), step)
+
+
+def _python_stop(start, stop, step):
+    """`stop`, or `start` where Python's range is empty because `stop` is on the wrong side of `start` for the
+    step (`range(-3)`, `range(5, 2)`): `runtime.range` raises there, as TensorFlow's does."""
+    if isinstance(step, int):
+        return math_ops.maximum(stop, start) if step > 0 else math_ops.minimum(stop, start)
+    return array_ops.where(math_ops.greater(step, 0), math_ops.maximum(stop, start), math_ops.minimum(stop, start))
 
 
 # id(a `for` loop's item of a `range`) -> (a weak reference to the item, that range); see range_of

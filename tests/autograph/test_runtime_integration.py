@@ -207,3 +207,25 @@ def test_maximum_iterations_counts_the_iterations_run_in_python_before_the_loop_
     """Three iterations in all, not one in Python and three more staged (found by the JAX gradient work)."""
     assert float(tf.function(fn)(tf.constant(1.0))) == 8.0
     assert float(tf.function(fn)(tf.constant(600.0))) == 1200.0
+
+
+def test_a_staged_range_with_bounds_the_wrong_way_is_empty_as_pythons():
+    # runtime.range raises there, as TensorFlow's does (range(-3)); Python's range(-3) is empty
+    def f(x, s):
+        t = 0
+        for i in range(x):
+            t += i
+        u = 0
+        for i in range(5, x, s):
+            u += i
+        v = 0
+        for _ in zip(range(5, 2), range(x)):
+            v += 1
+        return t, u, v
+
+    traced = tf.function(f)
+    for x in (-3, 0, 2, 9):
+        for s in (1, -1, 2, -2):
+            assert tuple(int(v) for v in traced(tf.constant(x), tf.constant(s))) == f(x, s), (x, s)
+    jitted = tf.function(lambda x: f(x, 1), jit_compile=True)
+    assert [tuple(int(v) for v in jitted(tf.constant(x))) for x in (-3, 4)] == [f(-3, 1), f(4, 1)]
