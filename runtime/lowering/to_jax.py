@@ -184,6 +184,11 @@ def _where_negative_expm1(x):
     return jnp.expm1(jnp.minimum(x, 0))
 
 
+def _leaky(value, x, alpha):
+    """`value` where x > 0, else alpha * value: LeakyRelu (value = x) and its gradient op."""
+    return jnp.where(x > 0, value, value * np.asarray(alpha, value.dtype)).astype(value.dtype)
+
+
 def _gelu(x, approximate):
     if approximate:
         c = np.sqrt(2.0 / np.pi).astype(x.dtype)
@@ -364,6 +369,8 @@ LOWERINGS: dict[str, Callable] = {
     "SumToShape": _sum_to_shape,
     "ReluGrad": _binary(lambda g, x: jnp.where(x > 0, g, jnp.zeros((), g.dtype))),
     "Relu6Grad": _binary(lambda g, x: jnp.where((x > 0) & (x < 6), g, jnp.zeros((), g.dtype))),
+    "LeakyRelu": lambda x, alpha: _leaky(materialised(x), materialised(x), alpha),
+    "LeakyReluGrad": lambda g, x, alpha: _leaky(materialised(g), materialised(x), alpha),
     "BroadcastLike": _broadcast_like,
     "ReshapeLike": lambda grad, like: jnp.reshape(grad, jnp.shape(like)),
 }

@@ -98,17 +98,24 @@ def _relu6_grad_kernel(grad, x):
     return np.where((x > 0) & (x < 6), grad, np.zeros((), grad.dtype))
 
 
-# TensorFlow's ops for the gradients of relu and relu6: as theirs, their own gradient is zeros for `x` (the
-# second derivative of relu is 0, where a `where` on `x > 0` would leave it None)
+def _leaky_relu_grad_kernel(grad, x, alpha):
+    return np.where(x > 0, grad, grad * np.asarray(alpha, grad.dtype)).astype(grad.dtype)
+
+
+# TensorFlow's ops for the gradients of relu, relu6 and leaky_relu: as theirs, their own gradient is zeros for
+# `x` (the second derivative of relu is 0, where a `where` on `x > 0` would leave it None)
 RELU_GRAD = defop("ReluGrad", _relu_grad_kernel, lambda grad, x: Spec(grad.dtype, grad.shape),
                   doc="`grad` where x > 0, else 0")
 RELU6_GRAD = defop("Relu6Grad", _relu6_grad_kernel, lambda grad, x: Spec(grad.dtype, grad.shape),
                    doc="`grad` where 0 < x < 6, else 0")
+LEAKY_RELU_GRAD = defop("LeakyReluGrad", _leaky_relu_grad_kernel,
+                        lambda grad, x, alpha: Spec(grad.dtype, grad.shape),
+                        doc="`grad` where x > 0, else alpha * grad")
 
 
 def _activation_grad(op):
-    def rule(grad, inputs, output):
-        return apply(op, grad, inputs[1]), A.zeros_like(inputs[1])
+    def rule(grad, inputs, output, **attrs):
+        return apply(op, grad, inputs[1], **attrs), A.zeros_like(inputs[1])
     return rule
 
 
@@ -632,6 +639,8 @@ RULES = {
     "Relu6": _unary(lambda g, x, out: apply(RELU6_GRAD, g, x)),
     "ReluGrad": _activation_grad(RELU_GRAD),
     "Relu6Grad": _activation_grad(RELU6_GRAD),
+    "LeakyRelu": lambda grad, inputs, output, alpha: (apply(LEAKY_RELU_GRAD, grad, inputs[0], alpha=alpha),),
+    "LeakyReluGrad": _activation_grad(LEAKY_RELU_GRAD),
     "Elu": _unary(lambda g, x, out: _where_negative(g * (out + 1.0), x, g)),
     "Selu": _unary(lambda g, x, out: _where_negative(g * (out + NN.SELU_SCALE * NN.SELU_ALPHA), x, g * NN.SELU_SCALE)),
     "Sign": _unary(lambda g, x, out: A.zeros_like(g)),   # TensorFlow's: zeros, not None

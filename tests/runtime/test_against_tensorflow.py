@@ -759,10 +759,10 @@ def _tape_cases():
             outer.watch(x)
             with lib.GradientTape() as inner:
                 inner.watch(x)
-                y = lib.reduce_sum(lib.nn.relu(x) * 2.0 + lib.nn.relu6(x))
+                y = lib.reduce_sum(lib.nn.relu(x) * 2.0 + lib.nn.relu6(x) + lib.nn.leaky_relu(x, alpha=0.3))
             g = inner.gradient(y, x)
         return [g, outer.gradient(g, x)]
-    cases.append(('relu second derivative', case))
+    cases.append(('relu, relu6, leaky_relu second derivative', case))
 
     def case(lib):
         x, y = lib.constant([1e30, 1.0, 0.0]), lib.constant([1e20, 1e-20, 0.0])

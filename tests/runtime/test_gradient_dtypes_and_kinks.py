@@ -126,10 +126,10 @@ def test_clip_by_value_is_tensorflows_minimum_then_maximum_and_its_bounds_get_gr
 
 
 @pytest.mark.parametrize("placement", PLACEMENTS)
-@pytest.mark.parametrize("activation", ["relu", "relu6"])
-def test_the_second_derivative_of_relu_and_relu6_is_zeros_as_tensorflows(activation, placement):
-    # TensorFlow differentiates them with ReluGrad/Relu6Grad ops whose gradient is zeros for x; the rules' `where`
-    # on x > 0 left x unconnected: None
+@pytest.mark.parametrize("activation", ["relu", "relu6", "leaky_relu"])
+def test_the_second_derivative_of_relu_relu6_leaky_relu_is_zeros_as_tensorflows(activation, placement):
+    # TensorFlow differentiates them with ReluGrad/Relu6Grad/LeakyReluGrad ops whose gradient is zeros for x; the
+    # rules' `where` on x > 0 (leaky_relu's composition of `where`s) left x unconnected: None
     f = getattr(tf.nn, activation)
 
     def run(x):
@@ -142,7 +142,8 @@ def test_the_second_derivative_of_relu_and_relu6_is_zeros_as_tensorflows(activat
             s = tf.reduce_sum(g * g)
         return g, outer.gradient(s, x)
     g, second = _in(placement, run)(tf.constant([-1.0, 0.5, 7.0]))
-    np.testing.assert_allclose(g.numpy(), [0.0, 2.0, 3.0 if activation == "relu" else 0.0])
+    first_slope = 0.2 if activation == "leaky_relu" else 0.0      # TensorFlow's: [0.2, 2, 3], [0, 2, 0], [0, 2, 3]
+    np.testing.assert_allclose(g.numpy(), [first_slope, 2.0, 0.0 if activation == "relu6" else 3.0])
     assert second is not None
     np.testing.assert_array_equal(second.numpy(), [0.0, 0.0, 0.0])
 

@@ -14,6 +14,7 @@ ALPHA, SCALE = 1.6732632423543772, 1.0507009873554805
 ACTIVATIONS = {
     "relu": (tf.nn.relu, lambda x: np.maximum(x, 0)),
     "relu6": (tf.nn.relu6, lambda x: np.clip(x, 0, 6)),
+    "leaky_relu": (lambda x: tf.nn.leaky_relu(x, alpha=0.3), lambda x: np.where(x > 0, x, 0.3 * x)),
     "elu": (tf.nn.elu, lambda x: np.where(x > 0, x, np.expm1(x))),
     "selu": (tf.nn.selu, lambda x: SCALE * np.where(x > 0, x, ALPHA * np.expm1(x))),
     "gelu": (tf.nn.gelu, lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2)))),
@@ -44,6 +45,8 @@ def test_activation_gradient(name):
 
 def test_relu_keeps_integers_and_softplus_is_stable():
     assert tf.nn.relu([-2, 3]).numpy().tolist() == [0, 3]
+    leaky = tf.nn.leaky_relu(tf.constant([-2, 3]))     # TensorFlow casts integers to float32 first
+    assert leaky.dtype == tf.float32 and leaky.numpy().tolist() == pytest.approx([-0.4, 3.0])
     assert tf.nn.softplus(1000.0).numpy() == 1000.0 and tf.nn.softplus(-1000.0).numpy() == 0.0
 
 

@@ -70,7 +70,8 @@ def array_ops(x, idx):
 
 def nn_ops(x, labels):
     return (tf.nn.softmax(x, axis=0), tf.nn.log_softmax(x), tf.nn.elu(x), tf.nn.selu(x), tf.nn.gelu(x),
-            tf.nn.gelu(x, approximate=True), tf.nn.relu6(x * 4), tf.math.erf(x), tf.nn.l2_loss(x),
+            tf.nn.gelu(x, approximate=True), tf.nn.relu6(x * 4), tf.nn.leaky_relu(x, 0.3), tf.math.erf(x),
+            tf.nn.l2_loss(x),
             tf.reduce_logsumexp(x, axis=1), tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=x),
             tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.sigmoid(x), logits=x))
 
