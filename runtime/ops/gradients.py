@@ -27,6 +27,7 @@ from runtime import tensor_array as L
 from runtime.autodiff import custom_gradient_rule
 from runtime.ops import array_ops as A
 from runtime.ops import complex_ops as C
+from runtime.ops import composites as CO
 from runtime.ops import control_flow_gradients, indexing
 from runtime.ops import extra_array_ops as X
 from runtime.ops import extra_math as EM
@@ -366,11 +367,11 @@ def _cumsum(grad, inputs, output, axis, exclusive, reverse):
 
 
 def _cumprod(grad, inputs, output, axis, exclusive, reverse):
-    """TensorFlow's rule: the products times the gradient, summed the other way, over x (inf or NaN where x is 0,
-    as TensorFlow's)."""
+    """TensorFlow's rule: the products times the gradient, summed the other way, over x, and 0 where x is 0 (its
+    `div_no_nan`: not the derivative there, which is the product of the other factors, but TensorFlow's number)."""
     x = inputs[0]
     summed = M.cumsum(M.multiply(output, grad), axis=axis, exclusive=exclusive, reverse=not reverse)
-    return (M.divide(summed, x),)
+    return (CO.divide_no_nan(summed, x),)
 
 
 def _unstack(grads, inputs, output, num, axis):

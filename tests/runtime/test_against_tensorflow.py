@@ -378,6 +378,9 @@ GRADIENTS = {
         + lib.reduce_sum(lib.math.unsorted_segment_sum(a * b, [1, 0], 3) ** 2)
         + lib.reduce_sum(lib.math.cumprod(a + 2.0, axis=1, exclusive=True) * W)
         + lib.reduce_sum(lib.math.cumprod(b, reverse=True) * W)),
+    "cumprod through a zero": lambda lib, a, b: (      # TensorFlow's div_no_nan: 0 where x is 0
+        lib.reduce_sum(lib.math.cumprod(a - a[:, :1], axis=1) * W)
+        + lib.reduce_sum(lib.math.cumprod(b * lib.constant([1.0, 0.0, 1.0]), axis=1, exclusive=True) * W)),
     "sorting": lambda lib, a, b: (lib.reduce_sum(lib.math.top_k(a, 2).values * lib.constant([[1., 2.], [3., 4.]]))
                                   + lib.reduce_sum(lib.sort(a) * W)),
 }

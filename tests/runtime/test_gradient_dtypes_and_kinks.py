@@ -156,3 +156,15 @@ def test_the_divisors_gradient_does_not_square_it(placement):
     run, xs = _gradients_of(lambda x, y: tf.reduce_sum(x / y), [1e30, 1.0], [1e20, 1e-20])
     got = _in(placement, run)(*xs)[1].numpy()
     np.testing.assert_allclose(got, [-1e-10, -np.inf], rtol=1e-6)
+
+
+@pytest.mark.parametrize("placement", PLACEMENTS)
+def test_cumprods_gradient_is_zero_where_x_is_zero_as_tensorflows(placement):
+    # TensorFlow's rule divides by x with div_no_nan; ours divided plainly and gave NaN (0 / 0) where x is 0
+    def run(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.math.cumprod(x, axis=1) * tf.constant([1.0, 2.0, 3.0]))
+        return tape.gradient(y, x)
+    x = tf.constant([[1.0, 0.5, 2.0], [-1.0, 3.0, 0.0], [0.0, 2.0, 3.0]])
+    np.testing.assert_array_equal(_in(placement, run)(x).numpy(), [[5.0, 8.0, 1.5], [7.0, -2.0, 0.0], [0.0] * 3])
