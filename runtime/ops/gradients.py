@@ -461,10 +461,30 @@ def _linspace(grad, inputs, output, num, axis):
 
 
 def _pad(grad, inputs, output, paddings, mode):
-    if mode != "CONSTANT":
-        raise NotImplementedError(f"gradient of pad in {mode} mode is not supported yet; use CONSTANT mode.")
     dims = _static_dims(inputs[0], "pad")
+    if mode != "CONSTANT":
+        return _mirror_pad_grad(grad, paddings, dims, mode), None
     return grad[tuple(slice(a, a + n) for (a, _), n in zip(paddings, dims))], None
+
+
+def _mirror_pad_grad(grad, paddings, dims, mode):
+    """The gradient of a REFLECT or SYMMETRIC pad, axis by axis: each mirrored region's gradient, reversed,
+    added to the elements it copied (REFLECT leaves out the edge element, SYMMETRIC repeats it)."""
+    edge = 1 if mode == "REFLECT" else 0
+    for axis, ((before, after), n) in enumerate(zip(paddings, dims)):
+        def along(start, stop, step=1):
+            return grad[(slice(None),) * axis + (slice(start, stop, step),)]
+
+        def placed(part, before_it, after_it):
+            return X.pad(part, [(0, 0)] * axis + [(before_it, after_it)] + [(0, 0)] * (len(dims) - axis - 1))
+        total = before + n + after
+        folded = along(before, before + n)
+        if before:
+            folded = folded + placed(along(before - 1, None, -1), edge, n - edge - before)
+        if after:
+            folded = folded + placed(along(total - 1, before + n - 1, -1), n - edge - after, edge)
+        grad = folded
+    return grad
 
 
 def _split(grads, inputs, output, sizes, axis):
