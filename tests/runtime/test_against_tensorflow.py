@@ -381,6 +381,10 @@ GRADIENTS = {
     "cumprod through a zero": lambda lib, a, b: (      # TensorFlow's div_no_nan: 0 where x is 0
         lib.reduce_sum(lib.math.cumprod(a - a[:, :1], axis=1) * W)
         + lib.reduce_sum(lib.math.cumprod(b * lib.constant([1.0, 0.0, 1.0]), axis=1, exclusive=True) * W)),
+    "mirror pads": lambda lib, a, b: (     # a NotImplementedError before
+        lib.reduce_sum(lib.pad(a * b, [[1, 1], [2, 1]], mode="REFLECT") ** 2)
+        + lib.reduce_sum(lib.pad(a, [[2, 0], [1, 3]], mode="SYMMETRIC") * lib.reshape(lib.range(28.0), [4, 7]))),
+    "abs of a complex zero": lambda lib, a, b: lib.reduce_sum(lib.abs(lib.complex(a, b * 0.0)) * W),
     "sorting": lambda lib, a, b: (lib.reduce_sum(lib.math.top_k(a, 2).values * lib.constant([[1., 2.], [3., 4.]]))
                                   + lib.reduce_sum(lib.sort(a) * W)),
 }
@@ -766,6 +770,18 @@ def _tape_cases():
             g = inner.gradient(y, x)
         return [g, outer.gradient(g, x)]
     cases.append(('relu, relu6, leaky_relu second derivative', case))
+
+    def case(lib):
+        x = lib.constant([0.0, -2.0, 3.0])
+        with lib.GradientTape() as outer:
+            outer.watch(x)
+            with lib.GradientTape() as inner:
+                inner.watch(x)
+                y = lib.reduce_sum(lib.abs(lib.complex(x, x * 0.0)))
+            g = inner.gradient(y, x)
+            s = lib.reduce_sum(g * lib.constant([1.0, 2.0, 3.0]))
+        return [g, outer.gradient(s, x)]
+    cases.append(('abs of a complex zero, second derivative', case))
 
     def case(lib):
         x, y = lib.constant([1e30, 1.0, 0.0]), lib.constant([1e20, 1e-20, 0.0])

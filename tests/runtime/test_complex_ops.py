@@ -126,3 +126,21 @@ def test_sorting_complex_numbers_or_strings_is_refused_as_in_tensorflow():
             fn(tf.constant([1j, 2]))
         with pytest.raises(DTypeNotAllowedError, match="string"):
             fn(tf.constant(["b", "a"]))
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["eager", "function"])
+def test_the_second_derivative_of_abs_at_complex_zero_is_zero_as_tensorflows(staged):
+    # TensorFlow's ComplexAbs gradient is div_no_nan(g * z, |z|), whose own gradient is 0 where |z| is 0; ours
+    # divided by |z| with its zeros replaced by 1, which left g / 1: a second derivative of 1 at z = 0
+    def run(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(tf.abs(tf.complex(x, x * 0.0)))
+            g = inner.gradient(y, x)
+            s = tf.reduce_sum(g * tf.constant([1.0, 2.0, 3.0]))
+        return g, outer.gradient(s, x)
+    g, second = (tf.function(run) if staged else run)(tf.constant([0.0, -2.0, 3.0]))
+    np.testing.assert_array_equal(g.numpy(), [0.0, -1.0, 1.0])
+    np.testing.assert_array_equal(second.numpy(), [0.0, 0.0, 0.0])    # TensorFlow 2.21's
