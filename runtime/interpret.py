@@ -23,6 +23,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from runtime.graph import FuncGraph
 from runtime.ops import registry
 from runtime.ops.registry import Spec
 
@@ -87,8 +88,6 @@ def without_prints(graph):
 
 
 def _copy_without_prints(graph):
-    from runtime.graph import FuncGraph   # graph.py's ops run through this module's callers: no cycle at import
-
     copy = FuncGraph(graph.name, graph.outer_graph)
     env = {id(t): copy.placeholder(t.dtype, t.shape, t.op.name) for t in graph.inputs}
     for op in graph.operations:
