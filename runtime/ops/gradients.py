@@ -1,7 +1,10 @@
 """Gradient rules, attached to the ops they differentiate.
 
 A rule is `rule(grad, op_inputs, output, **attrs)` and returns one gradient
-per input (a tensor, or None where the input is not differentiable). Rules
+per input (a tensor, or None where the input is not differentiable). An op
+with several outputs gets a list of gradients, zeros for an output no
+gradient reached, or None there if the rule has `takes_missing_gradients`
+set (to skip work that a zero would make vanish). Rules
 are written with the public ops, so one rule serves eager tapes and tapes
 recorded while a function is traced: in a graph the gradient becomes ops of
 that graph.
@@ -570,7 +573,18 @@ def _log_softmax(grad, inputs, output, axis):
 
 
 def _sparse_xent(grads, inputs, outputs):
-    return None, A.expand_dims(grads[0], -1) * outputs[1]
+    """TensorFlow's rule: the loss's gradient times the backprop output; and where a gradient reaches the
+    backprop output (a second derivative), that gradient through the softmax it is made of."""
+    loss_grad, backprop_grad = grads
+    logits = inputs[1]
+    found = A.zeros_like(logits) if loss_grad is None else A.expand_dims(loss_grad, -1) * outputs[1]
+    if backprop_grad is not None:
+        softmax = NN.softmax(logits)
+        found = found + (backprop_grad - M.reduce_sum(backprop_grad * softmax, axis=-1, keepdims=True)) * softmax
+    return None, found
+
+
+_sparse_xent.takes_missing_gradients = True   # None, not zeros, for the backprop output's usual lack of one
 
 
 RULES = {

@@ -784,6 +784,18 @@ def _tape_cases():
     cases.append(('abs of a complex zero, second derivative', case))
 
     def case(lib):
+        x = lib.constant([[1.5, -0.5, 2.0], [0.25, -1.0, 3.0]])
+        with lib.GradientTape() as outer:
+            outer.watch(x)
+            with lib.GradientTape() as inner:
+                inner.watch(x)
+                y = lib.reduce_sum(lib.nn.sparse_softmax_cross_entropy_with_logits(labels=[2, 0], logits=x) * [1.0, 3.0])
+            g = inner.gradient(y, x)
+            s = lib.reduce_sum(g * lib.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+        return [g, outer.gradient(s, x)]
+    cases.append(('sparse softmax cross-entropy, second derivative', case))
+
+    def case(lib):
         x, y = lib.constant([1e30, 1.0, 0.0]), lib.constant([1e20, 1e-20, 0.0])
         with lib.GradientTape() as t:
             t.watch([x, y])
