@@ -265,8 +265,11 @@ def _clip(grad, inputs, output):
 
 
 def _cast(grad, inputs, output, dtype):
+    """TensorFlow's: the gradient cast back, between float and complex types (complex to float took the real
+    part: the gradient is real), and none through an integer or bool type."""
     x = inputs[0]
-    return (M.cast(grad, x.dtype) if x.dtype.is_floating else None,)
+    passes = all(t.is_floating or t.is_complex for t in (x.dtype, output.dtype))
+    return (M.cast(grad, x.dtype) if passes else None,)
 
 
 RESHAPE_LIKE = defop("ReshapeLike", lambda grad, like: np.reshape(grad, np.shape(like)),

@@ -796,6 +796,15 @@ def _tape_cases():
     cases.append(('sparse softmax cross-entropy, second derivative', case))
 
     def case(lib):
+        x, z = lib.constant([1.0, -2.0]), lib.constant([1.0 + 2.0j], lib.complex64)
+        with lib.GradientTape() as t:
+            t.watch([x, z])
+            y = (lib.reduce_sum(lib.cast(lib.cast(x, lib.complex64) * lib.constant(1.0 + 2.0j, lib.complex64), lib.float32))
+                 + lib.reduce_sum(lib.cast(z, lib.float32) * 3.0))
+        return t.gradient(y, [x, z])
+    cases.append(('casts from complex to float', case))
+
+    def case(lib):
         x, y = lib.constant([1e30, 1.0, 0.0]), lib.constant([1e20, 1e-20, 0.0])
         with lib.GradientTape() as t:
             t.watch([x, y])

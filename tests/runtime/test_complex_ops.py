@@ -144,3 +144,20 @@ def test_the_second_derivative_of_abs_at_complex_zero_is_zero_as_tensorflows(sta
     g, second = (tf.function(run) if staged else run)(tf.constant([0.0, -2.0, 3.0]))
     np.testing.assert_array_equal(g.numpy(), [0.0, -1.0, 1.0])
     np.testing.assert_array_equal(second.numpy(), [0.0, 0.0, 0.0])    # TensorFlow 2.21's
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["eager", "function"])
+def test_a_cast_from_complex_to_float_passes_the_gradient_back_as_tensorflows(staged):
+    # TensorFlow's Cast gradient casts back between any float and complex types; ours stopped at a complex
+    # input (None): tf.cast(z, tf.float32) is the real part, whose gradient is g + 0j
+    def run(x, z):
+        with tf.GradientTape() as tape:
+            tape.watch([x, z])
+            y = (tf.reduce_sum(tf.cast(tf.cast(x, tf.complex64) * tf.constant(1.0 + 2.0j, tf.complex64), tf.float32))
+                 + tf.reduce_sum(tf.cast(z, tf.float32) * 3.0)
+                 + tf.cast(tf.reduce_sum(tf.cast(tf.cast(z, tf.float64), tf.int32)), tf.float32))
+        return tape.gradient(y, [x, z])
+    gx, gz = (tf.function(run) if staged else run)(tf.constant([1.0, -2.0]), tf.constant([1.0 + 2.0j], tf.complex64))
+    np.testing.assert_array_equal(gx.numpy(), [1.0, 1.0])
+    assert gz.dtype == tf.complex64
+    np.testing.assert_array_equal(gz.numpy(), [3.0 + 0.0j])     # TensorFlow 2.21's; none through the int32 cast
