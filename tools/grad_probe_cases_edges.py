@@ -819,3 +819,132 @@ def optimizer_none_gradient(lib, fn):
         opt.apply_gradients([(g, var) for g, var in zip(grads, [v, unused]) if g is not None])
         return [grads[0], grads[1] is None, v.read_value()]
     return [step(lib.constant([1.0, 2.0])), step(lib.constant([0.5, 0.5]))]
+
+
+# ---------------------------------------------------------------- extreme values, Variables read in other ways
+_EXTREMES = {
+    "log_softmax_neg_inf": lambda lib, x: lib.reduce_sum(lib.nn.log_softmax(x + lib.constant([-np.inf, 0.0, 0.0, 0.0]))
+                                                        * lib.constant([0.0, 1.0, 2.0, 3.0])),
+    "softmax_neg_inf": lambda lib, x: lib.reduce_sum(lib.nn.softmax(x + lib.constant([-np.inf, 0.0, 0.0, 0.0]))
+                                                    * lib.constant([1.0, 1.0, 2.0, 3.0])),
+    "softmax_huge": lambda lib, x: lib.reduce_sum(lib.nn.softmax(x * 1e4) * lib.constant([1.0, 2.0, 3.0, 4.0])),
+    "reduce_max_nan": lambda lib, x: lib.reduce_max(x * lib.constant([1.0, np.nan, 1.0, 1.0])),
+    "reduce_max_neg_inf_ties": lambda lib, x: lib.reduce_max(x * 0.0 - np.inf),
+    "reduce_min_inf_mixed": lambda lib, x: lib.reduce_min(x + lib.constant([np.inf, 0.0, 0.0, np.inf])),
+    "sigmoid_float16": lambda lib, x: lib.reduce_sum(lib.cast(lib.sigmoid(lib.cast(x * 20.0, lib.float16)), lib.float32)),
+    "exp_overflow": lambda lib, x: lib.reduce_sum(lib.exp(x * 100.0)),
+    "log1p_minus_one": lambda lib, x: lib.reduce_sum(lib.math.log1p(x - x[3] - 1.0)),
+    "sqrt_tiny": lambda lib, x: lib.reduce_sum(lib.sqrt(x * 1e-30)),
+    "pow_negative_base_int_exponent": lambda lib, x: lib.reduce_sum(lib.pow(-x, lib.constant([2.0, 3.0, 1.0, 0.0]))),
+    "pow_negative_base_frac_exponent": lambda lib, x: lib.reduce_sum(lib.pow(-x, 0.5)),
+    "l2_normalize_tiny": lambda lib, x: lib.reduce_sum(lib.math.l2_normalize(x * 1e-8) * lib.constant([1.0, 2.0, 3.0, 4.0])),
+    "norm_tiny": lambda lib, x: lib.norm(x * 1e-25),
+    "logsumexp_huge": lambda lib, x: lib.reduce_logsumexp(x * 1e5),
+    "softplus_huge": lambda lib, x: lib.reduce_sum(lib.math.softplus(x * 1e3)),
+    "tanh_huge_second": lambda lib, x: lib.reduce_sum(lib.tanh(x * 50.0)),
+    "divide_tiny": lambda lib, x: lib.reduce_sum(lib.constant(1.0) / (x * 1e-20)),
+}
+
+
+def _extreme(name):
+    def program(lib, fn):
+        return fn(lambda v: _first_and_second(lib, lambda u: _EXTREMES[name](lib, u), v))(
+            lib.constant([1.5, 0.5, 2.0, 0.25]))
+    program.__name__ = f"extreme_{name}"
+    return program
+
+
+for _name in _EXTREMES:
+    case("extremes")(_extreme(_name))
+
+
+@case("variables2")
+def variable_slice_and_identity(lib, fn):
+    v = lib.Variable([[1.0, 2.0], [3.0, 4.0]])
+
+    @fn
+    def f(x):
+        with lib.GradientTape() as t:
+            y = lib.reduce_sum(v[0] * x) + lib.reduce_sum(lib.identity(v) ** 2) + v[1, 1] * 5.0
+        return t.gradient(y, v)
+    return f(lib.constant([1.0, 2.0]))
+
+
+@case("variables2")
+def variable_read_value_and_stop_gradient(lib, fn):
+    v = lib.Variable(2.0)
+
+    @fn
+    def f(x):
+        with lib.GradientTape(persistent=True) as t:
+            r = v.read_value()
+            y = r * x + lib.stop_gradient(v) * 10.0 + v.value() * 3.0
+        return [t.gradient(y, v), t.gradient(y, r)]
+    return f(lib.constant(1.5))
+
+
+@case("variables2")
+def assign_inside_tape_then_read(lib, fn):
+    v = lib.Variable(1.0)
+
+    @fn
+    def f(x):
+        with lib.GradientTape() as t:
+            a = v * x
+            v.assign(a * 2.0)
+            b = v * v
+        return [a, b, t.gradient(a + b, [v, x])]
+    return f(lib.constant(3.0))
+
+
+@case("variables2")
+def variable_used_in_cond_predicate_and_branch(lib, fn):
+    v = lib.Variable(2.0)
+
+    @fn
+    def f(x):
+        with lib.GradientTape() as t:
+            if v * x > 1.0:
+                y = v * v * x
+            else:
+                y = x
+        return t.gradient(y, v)
+    return [f(lib.constant(1.0)), f(lib.constant(0.1))]
+
+
+@case("variables2")
+def two_tapes_different_variables(lib, fn):
+    a, b = lib.Variable(1.5), lib.Variable(-0.5)
+
+    @fn
+    def f(x):
+        with lib.GradientTape() as ta:
+            with lib.GradientTape(watch_accessed_variables=False) as tb:
+                tb.watch(b)
+                y = a * b * x
+            gb = tb.gradient(y, [a, b])
+        return [gb, ta.gradient(gb[1], a)]
+    return f(lib.constant(2.0))
+
+
+@case("variables2")
+def jacobian_wrt_variable(lib, fn):
+    v = lib.Variable([1.0, 2.0, 3.0])
+
+    @fn
+    def f(x):
+        with lib.GradientTape() as t:
+            y = v * v * x
+        return t.jacobian(y, v)
+    return f(lib.constant(2.0))
+
+
+@case("variables2")
+def output_gradients_with_none_and_structure(lib, fn):
+    def body(x):
+        with lib.GradientTape(persistent=True) as t:
+            t.watch(x)
+            a, b = x * 2.0, x * x
+        return [t.gradient([a, b], x, output_gradients=[lib.constant([1.0, 0.5]), None]),
+                t.gradient({"a": a}, [x], output_gradients={"a": lib.constant([3.0, 4.0])})]
+    return fn(body)(lib.constant([1.0, 2.0]))

@@ -606,7 +606,7 @@ RULES = {
     "Square": _unary(lambda g, x, out: g * M.cast(2, x.dtype) * C.conj_if_complex(x)),
     "Sqrt": _unary(lambda g, x, out: _zero_where_no_grad(g, g * M.cast(0.5, x.dtype) / out)),
     "Exp": _unary(lambda g, x, out: g * out),
-    "Log": _unary(lambda g, x, out: g / x),
+    "Log": _unary(lambda g, x, out: g * EM.reciprocal(x)),   # TensorFlow's: a 0 gradient through 1 / 0 is 0
     "Sin": _unary(lambda g, x, out: g * M.cos(x)),
     "Cos": _unary(lambda g, x, out: -g * M.sin(x)),
     "Tanh": _unary(lambda g, x, out: g * (M.cast(1, x.dtype) - out * out)),
@@ -667,7 +667,7 @@ RULES = {
     "BooleanMaskGrad": _boolean_mask_grad,
     "TakeAlongAxis": _take_along_axis,
     "TakeAlongAxisGrad": _take_along_axis_grad,
-    "Log1p": _unary(lambda g, x, out: g / (1.0 + x)),
+    "Log1p": _unary(lambda g, x, out: g * EM.reciprocal(1.0 + x)),
     "Expm1": _unary(lambda g, x, out: g * (out + 1.0)),
     "Reciprocal": _unary(lambda g, x, out: _zero_where_no_grad(g, -g * out * out)),
     "Rsqrt": _unary(lambda g, x, out: _zero_where_no_grad(g, -0.5 * g * out * out * out)),

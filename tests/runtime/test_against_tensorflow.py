@@ -805,6 +805,18 @@ def _tape_cases():
     cases.append(('casts from complex to float', case))
 
     def case(lib):
+        x = lib.constant([1.5, 0.5, 2.0, 0.25])
+        with lib.GradientTape() as outer:
+            outer.watch(x)
+            with lib.GradientTape() as inner:
+                inner.watch(x)
+                y = lib.reduce_sum(lib.math.log1p(x - x[3] - 1.0)) + lib.reduce_sum(lib.math.log(x - x[3]) * 2.0)
+            g = inner.gradient(y, x)
+            s = lib.reduce_sum(g * lib.constant([1.0, 2.0, 3.0, 4.0]))
+        return [g, outer.gradient(s, x)]
+    cases.append(('log and log1p, a zero gradient through 1 / 0', case))
+
+    def case(lib):
         x, y = lib.constant([1e30, 1.0, 0.0]), lib.constant([1e20, 1e-20, 0.0])
         with lib.GradientTape() as t:
             t.watch([x, y])

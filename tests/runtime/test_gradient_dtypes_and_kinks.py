@@ -168,3 +168,23 @@ def test_cumprods_gradient_is_zero_where_x_is_zero_as_tensorflows(placement):
         return tape.gradient(y, x)
     x = tf.constant([[1.0, 0.5, 2.0], [-1.0, 3.0, 0.0], [0.0, 2.0, 3.0]])
     np.testing.assert_array_equal(_in(placement, run)(x).numpy(), [[5.0, 8.0, 1.5], [7.0, -2.0, 0.0], [0.0] * 3])
+
+
+@pytest.mark.parametrize("placement", PLACEMENTS)
+def test_log_and_log1p_take_a_zero_gradient_through_one_over_zero_as_tensorflows(placement):
+    # TensorFlow's rules are g * reciprocal(x) and g * reciprocal(1 + x), and a zero gradient through a reciprocal
+    # of 0 is 0; ours divided, g / x, whose second derivative there is 0 * inf = NaN. Here the weights make the
+    # second-order gradient reaching log(x - x[3]) at index 3 exactly 0.
+    def run(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(tf.math.log1p(x - x[3] - 1.0)) + tf.reduce_sum(tf.math.log(x - x[3]) * 2.0)
+            g = inner.gradient(y, x)
+            s = tf.reduce_sum(g * tf.constant([1.0, 2.0, 3.0, 4.0]))
+        return g, outer.gradient(s, x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g, second = _in(placement, run)(tf.constant([1.5, 0.5, 2.0, 0.25]))
+    np.testing.assert_allclose(g.numpy(), [2.4, 12.0, 1.7142858, np.nan], rtol=1e-6)
+    np.testing.assert_allclose(second.numpy(), [5.76, 96.0, 0.9795919, -102.739586], rtol=1e-6)   # TensorFlow's
