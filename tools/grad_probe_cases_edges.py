@@ -948,3 +948,65 @@ def output_gradients_with_none_and_structure(lib, fn):
         return [t.gradient([a, b], x, output_gradients=[lib.constant([1.0, 0.5]), None]),
                 t.gradient({"a": a}, [x], output_gradients={"a": lib.constant([3.0, 4.0])})]
     return fn(body)(lib.constant([1.0, 2.0]))
+
+
+# ---------------------------------------------------------------- empty tensors and empty selections
+@case("empty")
+def boolean_mask_all_false(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.boolean_mask(x, [False, False, False]) ** 2) + x[0] * 0.0
+    return _both(lib, fn, f, lib.constant([1.0, 2.0, 3.0]))
+
+
+@case("empty")
+def reductions_over_empty(lib, fn):
+    def f(x):
+        e = x[:0]
+        return lib.reduce_sum(e) + lib.reduce_prod(e) + lib.reduce_sum(lib.reduce_sum(lib.reshape(x, [3, 1])[:, :0], axis=1))
+    return _both(lib, fn, f, lib.constant([1.0, 2.0, 3.0]))
+
+
+@case("empty")
+def gather_nothing(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.gather(x, lib.zeros([0], lib.int32))) + lib.reduce_sum(x) * 2.0
+    return _both(lib, fn, f, lib.constant([1.0, 2.0, 3.0]))
+
+
+@case("empty")
+def segment_with_empty_segments(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.math.unsorted_segment_sum(x, [3, 3, 0], 5) * lib.constant([1.0, 2.0, 3.0, 4.0, 5.0]))
+    return _both(lib, fn, f, lib.constant([1.0, 2.0, 3.0]))
+
+
+@case("empty")
+def concat_with_empty(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.concat([x[:0], x, x[3:]], axis=0) * lib.constant([1.0, 2.0, 3.0]))
+    return _both(lib, fn, f, lib.constant([1.0, 2.0, 3.0]))
+
+
+@case("empty")
+def loop_over_empty_tensor(lib, fn):
+    def f(x):
+        y = x[0] * 1.0
+        for row in x[:0]:
+            y = y * row
+        return y
+    return _both(lib, fn, f, lib.constant([1.5, 2.0]))
+
+
+@case("empty")
+def top_k_ties_and_argmax_gather(lib, fn):
+    def f(x):
+        i = lib.argmax(x)
+        return lib.reduce_sum(lib.math.top_k(x, 2).values * lib.constant([1.0, 10.0])) + lib.gather(x, i) * 100.0
+    return _both(lib, fn, f, lib.constant([3.0, 1.0, 3.0, 3.0]))
+
+
+@case("empty")
+def sort_ties_descending(lib, fn):
+    def f(x):
+        return lib.reduce_sum(lib.sort(x, direction="DESCENDING") * lib.constant([1.0, 2.0, 3.0, 4.0]))
+    return _both(lib, fn, f, lib.constant([2.0, 1.0, 2.0, 2.0]))

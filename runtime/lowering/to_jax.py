@@ -133,7 +133,26 @@ def strided_slice(x, *index_values, spec):
         if not isinstance(key, slice) and jnp.ndim(key) == 0:
             return x.item(key)
         x = x.materialise()
+    if 0 in jnp.shape(x):
+        return _item_of_empty(x, key)
     return x[key]
+
+
+def _item_of_empty(x, key):
+    """`x[key]` where `x` has an empty axis: JAX refuses a traced index into one while tracing, which a loop
+    over an empty tensor does in a body that never runs. Zeros of the item's shape: each axis an index takes
+    counted as 1 long (XLA clamps an index; where the executor would raise, the index check does,
+    runtime/lowering/jax_checks.py)."""
+    items = list(key) if isinstance(key, tuple) else [key]
+    shape, axis = list(jnp.shape(x)), 0
+    for i, item in enumerate(items):
+        if item is Ellipsis:
+            axis = len(shape) - sum(1 for later in items[i + 1:] if later is not None and later is not Ellipsis)
+        elif item is not None:
+            if not isinstance(item, slice):
+                shape[axis] = max(shape[axis], 1)
+            axis += 1
+    return jnp.zeros(shape, x.dtype)[key]
 
 
 def _cast(x, dtype):

@@ -94,6 +94,17 @@ def indexes(x, i, j, n):
     return x[i], x[-1, j], x[..., j], x[i, 1:], tf.range(n)[i], tf.gather(x, [i, 0])
 
 
+def loop_over_empty(x):
+    """A loop over a tensor with no rows: its body, traced but never run, indexed an empty axis (JAX refused
+    the traced index: an IndexError)."""
+    y = x[0] * 2.0
+    for row in x[:0]:
+        y = y * row
+    for column in tf.transpose(x)[1:1]:
+        y = y + column[0]
+    return y
+
+
 RNG = np.random.default_rng(0)
 MAT = tf.constant(RNG.standard_normal((3, 3)), tf.float32)
 X23 = tf.constant([[0.5, -1.2, 2.0], [3.0, 0.0, -0.7]])
@@ -118,6 +129,7 @@ PROGRAMS = [
     (gradients, (X23, tf.constant([1, 1, 0]))),
     (indexes, (X23, tf.constant(1), tf.constant(-3), tf.constant(4))),
     (nd_ops, (X23, tf.constant([[1, 2], [0, 0]]))),
+    (loop_over_empty, (X23,)),
 ]
 IDS = [f"{fn.__name__}-{i}" for i, (fn, _) in enumerate(PROGRAMS)]
 
