@@ -302,7 +302,8 @@ class GradientTape:
                 f"No gradient defined for the op {entry.name}{_where(entry.location)}: GradientTape cannot "
                 "differentiate through it. Wrap the computation in runtime.custom_gradient, or apply "
                 "runtime.stop_gradient before it.")
-        upstream = [g if g is not None else zeros_for(o) for g, o in zip(upstream, entry.outputs)]
+        if not getattr(entry.rule, "takes_missing_gradients", False):   # None stands for zeros: see gradients.py
+            upstream = [g if g is not None else zeros_for(o) for g, o in zip(upstream, entry.outputs)]
         attrs = {**entry.attrs, "variable_handles": entry.handles} if entry.handles else entry.attrs
         held = _held_variables(entry) if entry.forward is not None else None
         if held:

@@ -17,7 +17,7 @@ from runtime import nest
 from runtime.errors import OpError
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph
-from runtime.interpret import inline_into, interpret, nested_prints, replay, unrepeatable_ops
+from runtime.interpret import inline_into, interpret, replay, unrepeatable_ops
 from runtime.lowering import jax_executable
 from runtime.ops import registry
 from runtime.ops.registry import Spec, defop, wrap
@@ -131,8 +131,8 @@ class ConcreteFunction:
         if context.tapes and context.graph is not None:   # tapes in the graph being traced see every op
             return self._replay(tensors)
         if context.tapes:   # eager tapes see one Call op, differentiated by a compiled gradient graph ...
-            if unrepeatable_ops(self.graph) or nested_prints(self.graph):   # ... which recomputes the function:
-                return self._replay(tensors)    # not if it draws, assigns, or prints in a branch or loop
+            if unrepeatable_ops(self.graph):   # ... which recomputes the function: not if it draws or assigns
+                return self._replay(tensors)
             return self._call_recorded(tensors)
         return self._inline(tensors)   # called while tracing another function
 

@@ -21,6 +21,9 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+import numpy as np
+
+from runtime.graph import FuncGraph
 from runtime.ops import registry
 from runtime.ops.registry import Spec
 
@@ -71,16 +74,40 @@ def unrepeatable_ops(graph) -> list:
     return cache[len(graph.operations)]
 
 
-def nested_prints(graph) -> bool:
-    """Whether a graph nested in an op of `graph` (a branch, a loop body, at any depth) prints: recomputing
-    `graph` for a gradient would run the branch or loop again, print included (a replay without effects
-    leaves out the prints of `graph` itself only). Cached on the graph, as `unrepeatable_ops`."""
-    cache = graph.__dict__.setdefault("_nested_prints", {})
+def without_prints(graph):
+    """`graph`, or where it prints (itself or in the branches and loop bodies nested in it, at any depth) a
+    copy without the `PrintV2` ops: what a gradient's replay runs of a `Cond` or `While` nested in the graph
+    it replays, so that their prints happen once, in the forward pass, as TensorFlow's (whose gradients use
+    the forward pass's values and run no branch again). Cached on the graph, as `unrepeatable_ops`."""
+    cache = graph.__dict__.setdefault("_without_prints", {})
     if len(graph.operations) not in cache:
-        cache[len(graph.operations)] = any(
-            any(inner.type == "PrintV2" for inner in sub.operations) or nested_prints(sub)
-            for op in graph.operations for _, sub in op.subgraphs())
+        prints = any(op.type == "PrintV2" for op in graph.operations) or any(
+            without_prints(sub) is not sub for op in graph.operations for _, sub in op.subgraphs())
+        cache[len(graph.operations)] = _copy_without_prints(graph) if prints else graph
     return cache[len(graph.operations)]
+
+
+def _copy_without_prints(graph):
+    copy = FuncGraph(graph.name, graph.outer_graph)
+    env = {id(t): copy.placeholder(t.dtype, t.shape, t.op.name) for t in graph.inputs}
+    for op in graph.operations:
+        if op.type == "Placeholder":
+            continue
+        if op.type == "PrintV2":    # its output (an int32 scalar) stands for the print: 0 if anything reads it
+            env[id(op.outputs[0])] = copy.create_op(registry.OPS["Const"], (), {"value": np.int32(0)},
+                                                    [Spec(t.dtype, t.shape) for t in op.outputs])[0]
+            continue
+        attrs = {k: without_prints(v) if k in dict(op.subgraphs()) else v for k, v in op.attrs.items()}
+        outs = copy.create_op(op.opdef, tuple(env[id(t)] for t in op.inputs), attrs,
+                              [Spec(t.dtype, t.shape) for t in op.outputs], name=op.name)
+        copy.operations[-1].location = op.location
+        env.update((id(t), new) for t, new in zip(op.outputs, outs))
+    copy.outputs = [env[id(t)] for t in graph.outputs]
+    copy.structured_outputs = graph.structured_outputs
+    copy._eager_captures = {key: (eager, env[id(const)]) for key, (eager, const) in graph._eager_captures.items()}
+    copy.captures = {key: (outer, env[id(ph)]) for key, (outer, ph) in graph.captures.items()}
+    copy.capture_pairs = [(outer, env[id(ph)]) for outer, ph in graph.capture_pairs]
+    return copy
 
 
 def _is_tensor_of(value, graph) -> bool:
@@ -125,12 +152,24 @@ def reapply(op, inputs: list) -> list:
     return out if op.opdef.multi_output else [out]
 
 
+def reapply_quietly(op, inputs: list) -> list:
+    """`reapply`, a `Cond` or `While` with its graphs `without_prints`: the callback of a replay without
+    effects (a gradient's), which leaves out the prints of the graph it replays and of the graphs nested
+    in it."""
+    if op.opdef.holds_graphs and op.type in ("Cond", "While"):
+        attrs = {k: without_prints(v) if k in dict(op.subgraphs()) else v for k, v in op.attrs.items()}
+        return registry.apply(op.opdef, *inputs, **attrs)
+    return reapply(op, inputs)
+
+
 def replay(graph, feeds: list, wanted: list, with_effects: bool = True, controls: bool = True) -> list:
     """`interpret` with `reapply`: the ops run eagerly, or are recorded into the graph being traced,
     and GradientTapes record them. A constant the graph made for an eager tensor it captured stands
-    for that very tensor, so a tape that watches it sees its uses."""
+    for that very tensor, so a tape that watches it sees its uses. Without effects, no print runs, nor
+    those of the branches and loops nested in the graph (`reapply_quietly`)."""
     known = {id(const): original for original, const in graph._eager_captures.values()}
-    return interpret(graph, feeds, wanted, reapply, with_effects, known, controls)
+    return interpret(graph, feeds, wanted, reapply if with_effects else reapply_quietly, with_effects, known,
+                     controls)
 
 
 def inline_into(target, prefix: str) -> ApplyOp:

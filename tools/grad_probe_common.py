@@ -1,4 +1,5 @@
 """Helpers of the cases of tools/grad_probe.py (the `grad_probe_cases*.py` files)."""
+import numpy as np
 
 
 def _grad(lib, f, *xs, persistent=False, unconnected="none"):
@@ -15,3 +16,16 @@ def _both(lib, fn, body, *args):
     outside = _grad(lib, fn(body), *args)
     inside = fn(lambda *a: _grad(lib, body, *a))(*args)
     return [outside, inside]
+
+
+def _first_and_second(lib, f, x):
+    """f(x) summed with weights, its gradient and the gradient of the gradient's weighted sum."""
+    with lib.GradientTape() as t2:
+        t2.watch(x)
+        with lib.GradientTape() as t1:
+            t1.watch(x)
+            y = f(x)
+        g = t1.gradient(y, x)
+        weights = np.arange(1.0, 1.0 + np.prod(x.shape.as_list())).reshape(x.shape.as_list())
+        s = None if g is None else lib.reduce_sum(g * lib.constant(weights, g.dtype))
+    return [y, g, None if s is None else t2.gradient(s, x)]

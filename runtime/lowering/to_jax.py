@@ -136,7 +136,26 @@ def strided_slice(x, *index_values, spec):
         if not isinstance(key, slice) and jnp.ndim(key) == 0:
             return x.item(key)
         x = x.materialise()
+    if 0 in jnp.shape(x):
+        return _item_of_empty(x, key)
     return x[key]
+
+
+def _item_of_empty(x, key):
+    """`x[key]` where `x` has an empty axis: JAX refuses a traced index into one while tracing, which a loop
+    over an empty tensor does in a body that never runs. Zeros of the item's shape: each axis an index takes
+    counted as 1 long (XLA clamps an index; where the executor would raise, the index check does,
+    runtime/lowering/jax_checks.py)."""
+    items = list(key) if isinstance(key, tuple) else [key]
+    shape, axis = list(jnp.shape(x)), 0
+    for i, item in enumerate(items):
+        if item is Ellipsis:
+            axis = len(shape) - sum(1 for later in items[i + 1:] if later is not None and later is not Ellipsis)
+        elif item is not None:
+            if not isinstance(item, slice):
+                shape[axis] = max(shape[axis], 1)
+            axis += 1
+    return jnp.zeros(shape, x.dtype)[key]
 
 
 def _cast(x, dtype):
@@ -215,6 +234,11 @@ def _floor_divide(x, y):
 
 def _where_negative_expm1(x):
     return jnp.expm1(jnp.minimum(x, 0))
+
+
+def _leaky(value, x, alpha):
+    """`value` where x > 0, else alpha * value: LeakyRelu (value = x) and its gradient op."""
+    return jnp.where(x > 0, value, value * np.asarray(alpha, value.dtype)).astype(value.dtype)
 
 
 def _gelu(x, approximate):
@@ -398,6 +422,8 @@ LOWERINGS: dict[str, Callable] = {
     "SumToShape": _sum_to_shape,
     "ReluGrad": _binary(lambda g, x: jnp.where(x > 0, g, jnp.zeros((), g.dtype))),
     "Relu6Grad": _binary(lambda g, x: jnp.where((x > 0) & (x < 6), g, jnp.zeros((), g.dtype))),
+    "LeakyRelu": lambda x, alpha: _leaky(materialised(x), materialised(x), alpha),
+    "LeakyReluGrad": lambda g, x, alpha: _leaky(materialised(g), materialised(x), alpha),
     "BroadcastLike": _broadcast_like,
     "ReshapeLike": lambda grad, like: jnp.reshape(grad, jnp.shape(like)),
 }

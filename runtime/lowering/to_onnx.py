@@ -105,6 +105,12 @@ def _relu_grad(g, grad, x, upper=None):
     return g.node("Where", inside, grad, g.scalar(0, grad.dtype))
 
 
+def _leaky_relu_grad(g, grad, x, alpha):
+    """`grad` where x > 0, else alpha * grad."""
+    inside = g.node("Greater", x, g.scalar(0, x.dtype))
+    return g.node("Where", inside, grad, g.node("Mul", grad, g.scalar(alpha, grad.dtype)))
+
+
 def _rsqrt(g, x):
     return g.node("Reciprocal", g.node("Sqrt", x))
 
@@ -467,6 +473,7 @@ MAPPINGS: dict[str, Callable] = {
     "Floor": _simple("Floor"), "Ceil": _simple("Ceil"), "Round": _simple("Round"),   # both half to even
     "Relu": _relu, "Relu6": lambda g, x: _clip(g, x, g.scalar(0, x.dtype), g.scalar(6, x.dtype)),
     "ReluGrad": _relu_grad, "Relu6Grad": lambda g, grad, x: _relu_grad(g, grad, x, upper=6),
+    "LeakyRelu": lambda g, x, alpha: g.node("LeakyRelu", x, alpha=float(alpha)), "LeakyReluGrad": _leaky_relu_grad,
     "Elu": _elu, "Selu": _simple("Selu", alpha=1.6732632423543772, gamma=1.0507009873554805), "Gelu": _gelu,
     "Softplus": _simple("Softplus"), "Softmax": _softmax("Softmax"), "LogSoftmax": _softmax("LogSoftmax"),
     "L2Loss": _l2_loss,

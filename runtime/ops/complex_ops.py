@@ -101,19 +101,18 @@ def _as_complex(t):
     return complex(t, zeros_like(t))
 
 
-def _nonzero(z):
-    """`z` with its zeros replaced by ones: a divisor where TensorFlow uses div_no_nan (the numerator is zero
-    there)."""
-    from runtime.ops.array_ops import ones_like, where, zeros_like  # import cycle
-    from runtime.ops.math_ops import equal
+def _divide_no_nan(x, y):
+    """x / y, 0 where y is 0, its gradients too: TensorFlow's div_no_nan (replacing a zero divisor by 1 kept
+    x's gradient there, g / 1: a second derivative of |z| at 0 of g where TensorFlow's is 0)."""
+    from runtime.ops.composites import divide_no_nan  # import cycle
 
-    return where(equal(z, zeros_like(z)), ones_like(z), z)
+    return divide_no_nan(x, y)
 
 
 UNARY_GRADIENTS = {
     "Real": lambda g, x, out: _as_complex(g),
     "Imag": lambda g, x, out: _as_complex(g) * 1j,
     "Conj": lambda g, x, out: conj(g),
-    "ComplexAbs": lambda g, x, out: _as_complex(g) * x / _nonzero(_as_complex(out)),
+    "ComplexAbs": lambda g, x, out: _divide_no_nan(_as_complex(g) * x, _as_complex(out)),
     "Angle": lambda g, x, out: -_as_complex(g) / complex(imag(x), real(x)),
 }

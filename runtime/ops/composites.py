@@ -1,11 +1,10 @@
-"""TensorFlow functions composed of other ops: `squared_difference`, `is_nan`, `reduce_variance`, `leaky_relu`,
+"""TensorFlow functions composed of other ops: `squared_difference`, `is_nan`, `reduce_variance`,
 `moments`, `roll`, `sequence_mask`, `tensordot`, ...
 
 Each is written with ops the runtime already has, so it runs eagerly and in
 graphs, differentiates through its parts, and lowers wherever they lower (JAX,
 ONNX, `jit_compile`). Where TensorFlow's own kernel picks a subgradient at a
-kink, the composition picks the same one (`leaky_relu` at 0 takes `alpha`, as
-TensorFlow's LeakyReluGrad does), and tests/runtime/test_against_tensorflow.py
+kink, the composition picks the same one, and tests/runtime/test_against_tensorflow.py
 compares each with TensorFlow, values and gradients.
 """
 from __future__ import annotations
@@ -17,7 +16,6 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import array_ops, extra_math, math_ops, nd_ops, nn_ops
-from runtime.ops.math_ops import _float_only
 from runtime.shape import TensorShape
 from runtime.tensor import convert_to_tensor
 
@@ -192,12 +190,6 @@ def add_n(inputs, name=None):
 
 
 # --- tf.nn ------------------------------------------------------------------------------------------
-
-def leaky_relu(features, alpha=0.2, name=None):
-    """x where x > 0, else alpha * x (the slope at 0 is alpha, as TensorFlow's)."""
-    x = _float_only(nn_ops.RELU, features)
-    return array_ops.where(x > _zero(x), x, x * math_ops.cast(alpha, x.dtype), name=name)
-
 
 def silu(features, beta=1.0, name=None):
     """x * sigmoid(beta * x) (also `swish`)."""

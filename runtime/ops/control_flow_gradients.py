@@ -32,7 +32,7 @@ from runtime.autodiff import GradientTape, add_gradients, differentiable, zeros_
 from runtime.control_flow import cond, while_loop
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building, made_at
-from runtime.interpret import interpret, needed_ops, reapply, replay, unrepeatable_ops
+from runtime.interpret import interpret, needed_ops, reapply_quietly, replay, unrepeatable_ops
 from runtime.ops import array_ops, math_ops, registry
 from runtime.ops.held_variables import assigned_handles, replay_holding
 from runtime.tensor_array import TensorArray
@@ -278,7 +278,7 @@ def _trace_call_gradient(graph, captures, handles, inputs, grads, held: list) ->
             if values:
                 outs = replay_holding(graph, xs[:n], graph.outputs, values, known=known)
             else:
-                outs = interpret(graph, xs[:n], graph.outputs, reapply, with_effects=False, known=known)
+                outs = interpret(graph, xs[:n], graph.outputs, reapply_quietly, with_effects=False, known=known)
         found = tape.gradient(outs, [*xs, *handles], output_gradients=dys)
         connected = [g is not None and (i >= len(xs) or differentiable(xs[i])) for i, g in enumerate(found)]
         backward.outputs = [backward.capture(g if g is not None else _zeros_of(source))

@@ -1,7 +1,10 @@
 """Gradient rules, attached to the ops they differentiate.
 
 A rule is `rule(grad, op_inputs, output, **attrs)` and returns one gradient
-per input (a tensor, or None where the input is not differentiable). Rules
+per input (a tensor, or None where the input is not differentiable). An op
+with several outputs gets a list of gradients, zeros for an output no
+gradient reached, or None there if the rule has `takes_missing_gradients`
+set (to skip work that a zero would make vanish). Rules
 are written with the public ops, so one rule serves eager tapes and tapes
 recorded while a function is traced: in a graph the gradient becomes ops of
 that graph.
@@ -27,6 +30,7 @@ from runtime import tensor_array as L
 from runtime.autodiff import custom_gradient_rule
 from runtime.ops import array_ops as A
 from runtime.ops import complex_ops as C
+from runtime.ops import composites as CO
 from runtime.ops import control_flow_gradients, indexing
 from runtime.ops import extra_array_ops as X
 from runtime.ops import extra_math as EM
@@ -98,17 +102,24 @@ def _relu6_grad_kernel(grad, x):
     return np.where((x > 0) & (x < 6), grad, np.zeros((), grad.dtype))
 
 
-# TensorFlow's ops for the gradients of relu and relu6: as theirs, their own gradient is zeros for `x` (the
-# second derivative of relu is 0, where a `where` on `x > 0` would leave it None)
+def _leaky_relu_grad_kernel(grad, x, alpha):
+    return np.where(x > 0, grad, grad * np.asarray(alpha, grad.dtype)).astype(grad.dtype)
+
+
+# TensorFlow's ops for the gradients of relu, relu6 and leaky_relu: as theirs, their own gradient is zeros for
+# `x` (the second derivative of relu is 0, where a `where` on `x > 0` would leave it None)
 RELU_GRAD = defop("ReluGrad", _relu_grad_kernel, lambda grad, x: Spec(grad.dtype, grad.shape),
                   doc="`grad` where x > 0, else 0")
 RELU6_GRAD = defop("Relu6Grad", _relu6_grad_kernel, lambda grad, x: Spec(grad.dtype, grad.shape),
                    doc="`grad` where 0 < x < 6, else 0")
+LEAKY_RELU_GRAD = defop("LeakyReluGrad", _leaky_relu_grad_kernel,
+                        lambda grad, x, alpha: Spec(grad.dtype, grad.shape),
+                        doc="`grad` where x > 0, else alpha * grad")
 
 
 def _activation_grad(op):
-    def rule(grad, inputs, output):
-        return apply(op, grad, inputs[1]), A.zeros_like(inputs[1])
+    def rule(grad, inputs, output, **attrs):
+        return apply(op, grad, inputs[1], **attrs), A.zeros_like(inputs[1])
     return rule
 
 
@@ -254,8 +265,11 @@ def _clip(grad, inputs, output):
 
 
 def _cast(grad, inputs, output, dtype):
+    """TensorFlow's: the gradient cast back, between float and complex types (complex to float took the real
+    part: the gradient is real), and none through an integer or bool type."""
     x = inputs[0]
-    return (M.cast(grad, x.dtype) if x.dtype.is_floating else None,)
+    passes = all(t.is_floating or t.is_complex for t in (x.dtype, output.dtype))
+    return (M.cast(grad, x.dtype) if passes else None,)
 
 
 RESHAPE_LIKE = defop("ReshapeLike", lambda grad, like: np.reshape(grad, np.shape(like)),
@@ -359,11 +373,11 @@ def _cumsum(grad, inputs, output, axis, exclusive, reverse):
 
 
 def _cumprod(grad, inputs, output, axis, exclusive, reverse):
-    """TensorFlow's rule: the products times the gradient, summed the other way, over x (inf or NaN where x is 0,
-    as TensorFlow's)."""
+    """TensorFlow's rule: the products times the gradient, summed the other way, over x, and 0 where x is 0 (its
+    `div_no_nan`: not the derivative there, which is the product of the other factors, but TensorFlow's number)."""
     x = inputs[0]
     summed = M.cumsum(M.multiply(output, grad), axis=axis, exclusive=exclusive, reverse=not reverse)
-    return (M.divide(summed, x),)
+    return (CO.divide_no_nan(summed, x),)
 
 
 def _unstack(grads, inputs, output, num, axis):
@@ -453,10 +467,30 @@ def _linspace(grad, inputs, output, num, axis):
 
 
 def _pad(grad, inputs, output, paddings, mode):
-    if mode != "CONSTANT":
-        raise NotImplementedError(f"gradient of pad in {mode} mode is not supported yet; use CONSTANT mode.")
     dims = _static_dims(inputs[0], "pad")
+    if mode != "CONSTANT":
+        return _mirror_pad_grad(grad, paddings, dims, mode), None
     return grad[tuple(slice(a, a + n) for (a, _), n in zip(paddings, dims))], None
+
+
+def _mirror_pad_grad(grad, paddings, dims, mode):
+    """The gradient of a REFLECT or SYMMETRIC pad, axis by axis: each mirrored region's gradient, reversed,
+    added to the elements it copied (REFLECT leaves out the edge element, SYMMETRIC repeats it)."""
+    edge = 1 if mode == "REFLECT" else 0
+    for axis, ((before, after), n) in enumerate(zip(paddings, dims)):
+        def along(start, stop, step=1):
+            return grad[(slice(None),) * axis + (slice(start, stop, step),)]
+
+        def placed(part, before_it, after_it):
+            return X.pad(part, [(0, 0)] * axis + [(before_it, after_it)] + [(0, 0)] * (len(dims) - axis - 1))
+        total = before + n + after
+        folded = along(before, before + n)
+        if before:
+            folded = folded + placed(along(before - 1, None, -1), edge, n - edge - before)
+        if after:
+            folded = folded + placed(along(total - 1, before + n - 1, -1), n - edge - after, edge)
+        grad = folded
+    return grad
 
 
 def _split(grads, inputs, output, sizes, axis):
@@ -542,7 +576,18 @@ def _log_softmax(grad, inputs, output, axis):
 
 
 def _sparse_xent(grads, inputs, outputs):
-    return None, A.expand_dims(grads[0], -1) * outputs[1]
+    """TensorFlow's rule: the loss's gradient times the backprop output; and where a gradient reaches the
+    backprop output (a second derivative), that gradient through the softmax it is made of."""
+    loss_grad, backprop_grad = grads
+    logits = inputs[1]
+    found = A.zeros_like(logits) if loss_grad is None else A.expand_dims(loss_grad, -1) * outputs[1]
+    if backprop_grad is not None:
+        softmax = NN.softmax(logits)
+        found = found + (backprop_grad - M.reduce_sum(backprop_grad * softmax, axis=-1, keepdims=True)) * softmax
+    return None, found
+
+
+_sparse_xent.takes_missing_gradients = True   # None, not zeros, for the backprop output's usual lack of one
 
 
 RULES = {
@@ -561,7 +606,7 @@ RULES = {
     "Square": _unary(lambda g, x, out: g * M.cast(2, x.dtype) * C.conj_if_complex(x)),
     "Sqrt": _unary(lambda g, x, out: _zero_where_no_grad(g, g * M.cast(0.5, x.dtype) / out)),
     "Exp": _unary(lambda g, x, out: g * out),
-    "Log": _unary(lambda g, x, out: g / x),
+    "Log": _unary(lambda g, x, out: g * EM.reciprocal(x)),   # TensorFlow's: a 0 gradient through 1 / 0 is 0
     "Sin": _unary(lambda g, x, out: g * M.cos(x)),
     "Cos": _unary(lambda g, x, out: -g * M.sin(x)),
     "Tanh": _unary(lambda g, x, out: g * (M.cast(1, x.dtype) - out * out)),
@@ -622,7 +667,7 @@ RULES = {
     "BooleanMaskGrad": _boolean_mask_grad,
     "TakeAlongAxis": _take_along_axis,
     "TakeAlongAxisGrad": _take_along_axis_grad,
-    "Log1p": _unary(lambda g, x, out: g / (1.0 + x)),
+    "Log1p": _unary(lambda g, x, out: g * EM.reciprocal(1.0 + x)),
     "Expm1": _unary(lambda g, x, out: g * (out + 1.0)),
     "Reciprocal": _unary(lambda g, x, out: _zero_where_no_grad(g, -g * out * out)),
     "Rsqrt": _unary(lambda g, x, out: _zero_where_no_grad(g, -0.5 * g * out * out * out)),
@@ -632,6 +677,8 @@ RULES = {
     "Relu6": _unary(lambda g, x, out: apply(RELU6_GRAD, g, x)),
     "ReluGrad": _activation_grad(RELU_GRAD),
     "Relu6Grad": _activation_grad(RELU6_GRAD),
+    "LeakyRelu": lambda grad, inputs, output, alpha: (apply(LEAKY_RELU_GRAD, grad, inputs[0], alpha=alpha),),
+    "LeakyReluGrad": _activation_grad(LEAKY_RELU_GRAD),
     "Elu": _unary(lambda g, x, out: _where_negative(g * (out + 1.0), x, g)),
     "Selu": _unary(lambda g, x, out: _where_negative(g * (out + NN.SELU_SCALE * NN.SELU_ALPHA), x, g * NN.SELU_SCALE)),
     "Sign": _unary(lambda g, x, out: A.zeros_like(g)),   # TensorFlow's: zeros, not None

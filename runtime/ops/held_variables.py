@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Optional
 
 from runtime.control_flow import cond, while_loop
-from runtime.interpret import interpret, reapply
+from runtime.interpret import interpret, reapply_quietly
 from runtime.ops import math_ops, registry
 from runtime.variables import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, HELD_READ, READ
 
@@ -120,7 +120,7 @@ def _apply(op, inputs: list, held: dict) -> list:
         if used:
             raise LookupError(f"No gradient through the {op.type} op {op.name}: it uses a Variable that a "
                               "gradient rule holds as the values the forward pass read.")
-    return reapply(op, inputs)
+    return reapply_quietly(op, inputs)
 
 
 def _held_variable_op(op, inputs: list, held: dict):

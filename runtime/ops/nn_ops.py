@@ -39,6 +39,10 @@ def _gelu(x, approximate):
     return (0.5 * x * (1 + extra_math._erf(x / math.sqrt(2.0)))).astype(x.dtype)
 
 
+def _leaky_relu(x, alpha):
+    return np.where(x > 0, x, x * np.asarray(alpha, x.dtype)).astype(x.dtype)
+
+
 def _softplus(x):
     return (np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))).astype(x.dtype)
 
@@ -49,6 +53,7 @@ ELU = defop("Elu", _elu, unary_same)
 SELU = defop("Selu", _selu, unary_same)
 GELU = defop("Gelu", _gelu, unary_same)
 SOFTPLUS = defop("Softplus", _softplus, unary_same)
+LEAKY_RELU = defop("LeakyRelu", _leaky_relu, unary_same, doc="x where x > 0, else alpha * x")
 
 
 def relu(features, name=None):
@@ -60,6 +65,15 @@ def relu(features, name=None):
 
 def relu6(features, name=None):
     return apply(RELU6, _float_only(RELU6, features), name=name)
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """x where x > 0, else alpha * x; integers are cast to float32 first, as TensorFlow does. The slope at 0 is
+    alpha, as TensorFlow's LeakyReluGrad's."""
+    x = convert_to_tensor(features, dtype_hint=dtypes.float32)
+    if x.dtype.is_integer:
+        x = math_ops.cast(x, dtypes.float32)
+    return apply(LEAKY_RELU, _float_only(LEAKY_RELU, x), alpha=float(np.asarray(alpha)), name=name)
 
 
 def elu(features, name=None):

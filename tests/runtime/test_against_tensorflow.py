@@ -432,6 +432,13 @@ GRADIENTS = {
         + lib.reduce_sum(lib.math.unsorted_segment_sum(a * b, [1, 0], 3) ** 2)
         + lib.reduce_sum(lib.math.cumprod(a + 2.0, axis=1, exclusive=True) * W)
         + lib.reduce_sum(lib.math.cumprod(b, reverse=True) * W)),
+    "cumprod through a zero": lambda lib, a, b: (      # TensorFlow's div_no_nan: 0 where x is 0
+        lib.reduce_sum(lib.math.cumprod(a - a[:, :1], axis=1) * W)
+        + lib.reduce_sum(lib.math.cumprod(b * lib.constant([1.0, 0.0, 1.0]), axis=1, exclusive=True) * W)),
+    "mirror pads": lambda lib, a, b: (     # a NotImplementedError before
+        lib.reduce_sum(lib.pad(a * b, [[1, 1], [2, 1]], mode="REFLECT") ** 2)
+        + lib.reduce_sum(lib.pad(a, [[2, 0], [1, 3]], mode="SYMMETRIC") * lib.reshape(lib.range(28.0), [4, 7]))),
+    "abs of a complex zero": lambda lib, a, b: lib.reduce_sum(lib.abs(lib.complex(a, b * 0.0)) * W),
     "sorting": lambda lib, a, b: (lib.reduce_sum(lib.math.top_k(a, 2).values * lib.constant([[1., 2.], [3., 4.]]))
                                   + lib.reduce_sum(lib.sort(a) * W)),
 }
@@ -813,10 +820,55 @@ def _tape_cases():
             outer.watch(x)
             with lib.GradientTape() as inner:
                 inner.watch(x)
-                y = lib.reduce_sum(lib.nn.relu(x) * 2.0 + lib.nn.relu6(x))
+                y = lib.reduce_sum(lib.nn.relu(x) * 2.0 + lib.nn.relu6(x) + lib.nn.leaky_relu(x, alpha=0.3))
             g = inner.gradient(y, x)
         return [g, outer.gradient(g, x)]
-    cases.append(('relu second derivative', case))
+    cases.append(('relu, relu6, leaky_relu second derivative', case))
+
+    def case(lib):
+        x = lib.constant([0.0, -2.0, 3.0])
+        with lib.GradientTape() as outer:
+            outer.watch(x)
+            with lib.GradientTape() as inner:
+                inner.watch(x)
+                y = lib.reduce_sum(lib.abs(lib.complex(x, x * 0.0)))
+            g = inner.gradient(y, x)
+            s = lib.reduce_sum(g * lib.constant([1.0, 2.0, 3.0]))
+        return [g, outer.gradient(s, x)]
+    cases.append(('abs of a complex zero, second derivative', case))
+
+    def case(lib):
+        x = lib.constant([[1.5, -0.5, 2.0], [0.25, -1.0, 3.0]])
+        with lib.GradientTape() as outer:
+            outer.watch(x)
+            with lib.GradientTape() as inner:
+                inner.watch(x)
+                y = lib.reduce_sum(lib.nn.sparse_softmax_cross_entropy_with_logits(labels=[2, 0], logits=x) * [1.0, 3.0])
+            g = inner.gradient(y, x)
+            s = lib.reduce_sum(g * lib.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+        return [g, outer.gradient(s, x)]
+    cases.append(('sparse softmax cross-entropy, second derivative', case))
+
+    def case(lib):
+        x, z = lib.constant([1.0, -2.0]), lib.constant([1.0 + 2.0j], lib.complex64)
+        with lib.GradientTape() as t:
+            t.watch([x, z])
+            y = (lib.reduce_sum(lib.cast(lib.cast(x, lib.complex64) * lib.constant(1.0 + 2.0j, lib.complex64), lib.float32))
+                 + lib.reduce_sum(lib.cast(z, lib.float32) * 3.0))
+        return t.gradient(y, [x, z])
+    cases.append(('casts from complex to float', case))
+
+    def case(lib):
+        x = lib.constant([1.5, 0.5, 2.0, 0.25])
+        with lib.GradientTape() as outer:
+            outer.watch(x)
+            with lib.GradientTape() as inner:
+                inner.watch(x)
+                y = lib.reduce_sum(lib.math.log1p(x - x[3] - 1.0)) + lib.reduce_sum(lib.math.log(x - x[3]) * 2.0)
+            g = inner.gradient(y, x)
+            s = lib.reduce_sum(g * lib.constant([1.0, 2.0, 3.0, 4.0]))
+        return [g, outer.gradient(s, x)]
+    cases.append(('log and log1p, a zero gradient through 1 / 0', case))
 
     def case(lib):
         x, y = lib.constant([1e30, 1.0, 0.0]), lib.constant([1e20, 1e-20, 0.0])

@@ -1,6 +1,8 @@
 """Gradients through traced functions, written as users write them: `tf.function` with autograph
 converting the loop or `if`, the tape inside or outside the function, first and second order,
 Variables read anywhere, TensorArrays and Python lists that a staged loop carries."""
+import sys
+
 import pytest
 
 import runtime as tf
@@ -410,3 +412,61 @@ def test_a_return_inside_a_staged_loop_differentiates_with_the_tape_outside():
         tape.watch(x)
         y = f(x)
     assert float(y) == 41.5625 and float(tape.gradient(y, x)) == 41.5625
+
+
+def _if_in_if(x):
+    y = x
+    if x > 0:
+        if x > 1:
+            tf.print("inner if", x, output_stream=sys.stdout)
+            y = y * x
+        y = y * 2.0
+    return y
+
+
+def _if_in_loop(x):
+    y = x
+    for i in tf.range(2):
+        if y > 0:
+            tf.print("loop if", i, output_stream=sys.stdout)
+            y = y * x
+    return y
+
+
+def _loop_in_if(x):
+    y = x
+    if x > 0:
+        for i in tf.range(2):
+            tf.print("if loop", i, output_stream=sys.stdout)
+            y = y * x
+    return y
+
+
+_NESTED_PRINTS = [(_if_in_if, 8.0, "inner if 2\n"), (_if_in_loop, 12.0, "loop if 0\nloop if 1\n"),
+                  (_loop_in_if, 12.0, "if loop 0\nif loop 1\n")]
+
+
+_PRINT_CASES = [*((*case, placement) for case in _NESTED_PRINTS for placement in ("tape outside", "tape inside")),
+                (*_NESTED_PRINTS[0], "tape inside, jit_compile")]   # a While's gradient has no JAX lowering yet
+
+
+@pytest.mark.parametrize("program, gradient, printed, placement", _PRINT_CASES,
+                         ids=[f"{case[0].__name__.strip('_')}, {case[3]}" for case in _PRINT_CASES])
+def test_a_print_two_staged_statements_deep_runs_once_while_the_gradient_runs(program, gradient, printed,
+                                                                               placement, capsys):
+    # the Cond and While rules replay their branch or body without its own prints, but reapplied a Cond or
+    # While nested in it whole: its prints ran again (in reverse order in a loop's backward pass). TensorFlow
+    # prints once: "inner if 2" for x = 2, gradient 8.0
+    if placement.endswith("jit_compile"):
+        pytest.importorskip("jax", reason="jit_compile=True needs the jax extra")
+    f = tf.function(program)
+
+    def differentiate(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        return tape.gradient(y, x)
+    if placement != "tape outside":
+        differentiate = tf.function(differentiate, jit_compile=placement.endswith("jit_compile"))
+    assert float(differentiate(tf.constant(2.0))) == gradient
+    assert capsys.readouterr().out == printed

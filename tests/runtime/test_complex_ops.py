@@ -126,3 +126,38 @@ def test_sorting_complex_numbers_or_strings_is_refused_as_in_tensorflow():
             fn(tf.constant([1j, 2]))
         with pytest.raises(DTypeNotAllowedError, match="string"):
             fn(tf.constant(["b", "a"]))
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["eager", "function"])
+def test_the_second_derivative_of_abs_at_complex_zero_is_zero_as_tensorflows(staged):
+    # TensorFlow's ComplexAbs gradient is div_no_nan(g * z, |z|), whose own gradient is 0 where |z| is 0; ours
+    # divided by |z| with its zeros replaced by 1, which left g / 1: a second derivative of 1 at z = 0
+    def run(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(tf.abs(tf.complex(x, x * 0.0)))
+            g = inner.gradient(y, x)
+            s = tf.reduce_sum(g * tf.constant([1.0, 2.0, 3.0]))
+        return g, outer.gradient(s, x)
+    g, second = (tf.function(run) if staged else run)(tf.constant([0.0, -2.0, 3.0]))
+    np.testing.assert_array_equal(g.numpy(), [0.0, -1.0, 1.0])
+    np.testing.assert_array_equal(second.numpy(), [0.0, 0.0, 0.0])    # TensorFlow 2.21's
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["eager", "function"])
+def test_a_cast_from_complex_to_float_passes_the_gradient_back_as_tensorflows(staged):
+    # TensorFlow's Cast gradient casts back between any float and complex types; ours stopped at a complex
+    # input (None): tf.cast(z, tf.float32) is the real part, whose gradient is g + 0j
+    def run(x, z):
+        with tf.GradientTape() as tape:
+            tape.watch([x, z])
+            y = (tf.reduce_sum(tf.cast(tf.cast(x, tf.complex64) * tf.constant(1.0 + 2.0j, tf.complex64), tf.float32))
+                 + tf.reduce_sum(tf.cast(z, tf.float32) * 3.0)
+                 + tf.cast(tf.reduce_sum(tf.cast(tf.cast(z, tf.float64), tf.int32)), tf.float32))
+        return tape.gradient(y, [x, z])
+    gx, gz = (tf.function(run) if staged else run)(tf.constant([1.0, -2.0]), tf.constant([1.0 + 2.0j], tf.complex64))
+    np.testing.assert_array_equal(gx.numpy(), [1.0, 1.0])
+    assert gz.dtype == tf.complex64
+    np.testing.assert_array_equal(gz.numpy(), [3.0 + 0.0j])     # TensorFlow 2.21's; none through the int32 cast

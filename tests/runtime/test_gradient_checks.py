@@ -217,9 +217,10 @@ def test_every_differentiable_op_is_checked():
     run_by_others = {n for n in RULES if n.startswith("TensorList")} | {"StridedSliceGrad", "GatherV2Grad", "While",
                                                                              "SumToShape", "BroadcastLike", "CustomGradient", "Call",
                                                                              "ReshapeLike",
-                                                                             # second derivatives of relu, relu6:
+                                                                             # second derivatives of relu, relu6,
+                                                                             # leaky_relu:
                                                                              # test_gradient_dtypes_and_kinks.py
-                                                                             "ReluGrad", "Relu6Grad"}
+                                                                             "ReluGrad", "Relu6Grad", "LeakyReluGrad"}
     # the ops of extra_array_ops, sort_ops, extra_math, nn_ops, complex_ops and script_ops: checked against
     # finite differences in their own
     # test files (tests/runtime/gradcheck.py)

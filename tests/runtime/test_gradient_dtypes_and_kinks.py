@@ -126,10 +126,10 @@ def test_clip_by_value_is_tensorflows_minimum_then_maximum_and_its_bounds_get_gr
 
 
 @pytest.mark.parametrize("placement", PLACEMENTS)
-@pytest.mark.parametrize("activation", ["relu", "relu6"])
-def test_the_second_derivative_of_relu_and_relu6_is_zeros_as_tensorflows(activation, placement):
-    # TensorFlow differentiates them with ReluGrad/Relu6Grad ops whose gradient is zeros for x; the rules' `where`
-    # on x > 0 left x unconnected: None
+@pytest.mark.parametrize("activation", ["relu", "relu6", "leaky_relu"])
+def test_the_second_derivative_of_relu_relu6_leaky_relu_is_zeros_as_tensorflows(activation, placement):
+    # TensorFlow differentiates them with ReluGrad/Relu6Grad/LeakyReluGrad ops whose gradient is zeros for x; the
+    # rules' `where` on x > 0 (leaky_relu's composition of `where`s) left x unconnected: None
     f = getattr(tf.nn, activation)
 
     def run(x):
@@ -142,7 +142,8 @@ def test_the_second_derivative_of_relu_and_relu6_is_zeros_as_tensorflows(activat
             s = tf.reduce_sum(g * g)
         return g, outer.gradient(s, x)
     g, second = _in(placement, run)(tf.constant([-1.0, 0.5, 7.0]))
-    np.testing.assert_allclose(g.numpy(), [0.0, 2.0, 3.0 if activation == "relu" else 0.0])
+    first_slope = 0.2 if activation == "leaky_relu" else 0.0      # TensorFlow's: [0.2, 2, 3], [0, 2, 0], [0, 2, 3]
+    np.testing.assert_allclose(g.numpy(), [first_slope, 2.0, 0.0 if activation == "relu6" else 3.0])
     assert second is not None
     np.testing.assert_array_equal(second.numpy(), [0.0, 0.0, 0.0])
 
@@ -155,3 +156,35 @@ def test_the_divisors_gradient_does_not_square_it(placement):
     run, xs = _gradients_of(lambda x, y: tf.reduce_sum(x / y), [1e30, 1.0], [1e20, 1e-20])
     got = _in(placement, run)(*xs)[1].numpy()
     np.testing.assert_allclose(got, [-1e-10, -np.inf], rtol=1e-6)
+
+
+@pytest.mark.parametrize("placement", PLACEMENTS)
+def test_cumprods_gradient_is_zero_where_x_is_zero_as_tensorflows(placement):
+    # TensorFlow's rule divides by x with div_no_nan; ours divided plainly and gave NaN (0 / 0) where x is 0
+    def run(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.math.cumprod(x, axis=1) * tf.constant([1.0, 2.0, 3.0]))
+        return tape.gradient(y, x)
+    x = tf.constant([[1.0, 0.5, 2.0], [-1.0, 3.0, 0.0], [0.0, 2.0, 3.0]])
+    np.testing.assert_array_equal(_in(placement, run)(x).numpy(), [[5.0, 8.0, 1.5], [7.0, -2.0, 0.0], [0.0] * 3])
+
+
+@pytest.mark.parametrize("placement", PLACEMENTS)
+def test_log_and_log1p_take_a_zero_gradient_through_one_over_zero_as_tensorflows(placement):
+    # TensorFlow's rules are g * reciprocal(x) and g * reciprocal(1 + x), and a zero gradient through a reciprocal
+    # of 0 is 0; ours divided, g / x, whose second derivative there is 0 * inf = NaN. Here the weights make the
+    # second-order gradient reaching log(x - x[3]) at index 3 exactly 0.
+    def run(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(tf.math.log1p(x - x[3] - 1.0)) + tf.reduce_sum(tf.math.log(x - x[3]) * 2.0)
+            g = inner.gradient(y, x)
+            s = tf.reduce_sum(g * tf.constant([1.0, 2.0, 3.0, 4.0]))
+        return g, outer.gradient(s, x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g, second = _in(placement, run)(tf.constant([1.5, 0.5, 2.0, 0.25]))
+    np.testing.assert_allclose(g.numpy(), [2.4, 12.0, 1.7142858, np.nan], rtol=1e-6)
+    np.testing.assert_allclose(second.numpy(), [5.76, 96.0, 0.9795919, -102.739586], rtol=1e-6)   # TensorFlow's

@@ -14,6 +14,7 @@ ALPHA, SCALE = 1.6732632423543772, 1.0507009873554805
 ACTIVATIONS = {
     "relu": (tf.nn.relu, lambda x: np.maximum(x, 0)),
     "relu6": (tf.nn.relu6, lambda x: np.clip(x, 0, 6)),
+    "leaky_relu": (lambda x: tf.nn.leaky_relu(x, alpha=0.3), lambda x: np.where(x > 0, x, 0.3 * x)),
     "elu": (tf.nn.elu, lambda x: np.where(x > 0, x, np.expm1(x))),
     "selu": (tf.nn.selu, lambda x: SCALE * np.where(x > 0, x, ALPHA * np.expm1(x))),
     "gelu": (tf.nn.gelu, lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2)))),
@@ -44,6 +45,8 @@ def test_activation_gradient(name):
 
 def test_relu_keeps_integers_and_softplus_is_stable():
     assert tf.nn.relu([-2, 3]).numpy().tolist() == [0, 3]
+    leaky = tf.nn.leaky_relu(tf.constant([-2, 3]))     # TensorFlow casts integers to float32 first
+    assert leaky.dtype == tf.float32 and leaky.numpy().tolist() == pytest.approx([-0.4, 3.0])
     assert tf.nn.softplus(1000.0).numpy() == 1000.0 and tf.nn.softplus(-1000.0).numpy() == 0.0
 
 
@@ -129,3 +132,32 @@ def test_dropout_inside_a_function_with_an_unknown_batch():
 
     out = f(tf.ones([3, 4])).numpy()
     assert out.shape == (3, 4) and (out == out[0]).all()
+
+
+def _sparse_xent_derivatives(x):
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([2, 0]), logits=x)
+                              * tf.constant([1.0, 3.0], x.dtype))
+        g = inner.gradient(y, x)
+        s = tf.reduce_sum(g * tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], x.dtype))
+    return g, outer.gradient(s, x)
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["eager", "function"])
+def test_the_second_derivative_of_sparse_softmax_cross_entropy_is_tensorflows(staged):
+    # the rule left out the gradient reaching the backprop output (the softmax minus the one-hot): zeros
+    run = tf.function(_sparse_xent_derivatives) if staged else _sparse_xent_derivatives
+    g, second = run(tf.constant([[1.5, -0.5, 2.0], [0.25, -1.0, 3.0]]))
+    np.testing.assert_allclose(g.numpy(), [[0.359188, 0.048611, -0.407799], [-2.82279, 0.050771, 2.77202]],
+                               rtol=1e-5)
+    np.testing.assert_allclose(second.numpy(), [[-0.442884, -0.011327, 0.454211],     # TensorFlow 2.21's
+                                                [-0.330484, -0.043914, 0.374396]], rtol=1e-5, atol=1e-6)
+
+
+def test_the_second_derivative_of_sparse_softmax_cross_entropy_matches_finite_differences():
+    x = RNG.normal(size=(2, 3))
+    check_gradient(lambda v: _sparse_xent_derivatives(v)[0] * tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
+                                                                           tf.float64), x)

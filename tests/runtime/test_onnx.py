@@ -277,7 +277,15 @@ def unary(x):
             tf.floor(x), tf.ceil(x), tf.round(x), tf.sign(x), tf.square(x), tf.math.rsqrt(tf.abs(x) + 1.0),
             tf.math.reciprocal(x + 10.0), tf.math.erf(x), tf.nn.relu(x), tf.nn.relu6(x * 4.0), tf.nn.elu(x),
             tf.nn.selu(x), tf.nn.gelu(x), tf.nn.gelu(x, approximate=True), tf.nn.softplus(x),
-            tf.nn.softmax(x), tf.nn.log_softmax(x), tf.nn.l2_loss(x), tf.clip_by_value(x, -0.5, 0.5))
+            tf.nn.softmax(x), tf.nn.log_softmax(x), tf.nn.l2_loss(x), tf.clip_by_value(x, -0.5, 0.5),
+            tf.nn.leaky_relu(x, alpha=0.3))
+
+
+def activation_gradients(x):     # the gradient ops ReluGrad, Relu6Grad and LeakyReluGrad
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.nn.relu(x) + tf.nn.relu6(x * 4.0) * 2.0 + tf.nn.leaky_relu(x, alpha=0.3) * 3.0)
+    return tape.gradient(y, x)
 
 
 def logic(a, b):
@@ -318,6 +326,7 @@ OPS = [
     (integer_ops, (tf.constant([7, -7, 9]), tf.constant([2, 3, -4]))),
     (integer_ops, (tf.constant([7, -7, 9], tf.int64), tf.constant([2, 3, -4], tf.int64))),
     (unary, (tf.constant([-1.5, -0.5, 0.0, 0.5, 2.5]),)),
+    (activation_gradients, (tf.constant([-1.5, -0.5, 0.0, 0.5, 2.5]),)),
     (logic, (tf.constant([1, 2, 3]), tf.constant([3, 2, 1]))),
     (matmul, (tf.constant([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]]), tf.constant(np.arange(9.0).reshape(3, 3), tf.float32))),
     (reductions, (tf.constant([[1.0, -2.0, 3.5], [0.5, 4.0, -1.0]]), tf.constant([-7, 2, 4]))),

@@ -17,6 +17,8 @@ S = tf.constant([["a", "bc"], ["Déf", ""]])
 SAMPLES = {
     "ReluGrad": (lambda g, x: apply(gradients.RELU_GRAD, g, x), (F, F * 3.0 - 1.0)),
     "Relu6Grad": (lambda g, x: apply(gradients.RELU6_GRAD, g, x), (F, F * 3.0 - 1.0)),
+    "LeakyReluGrad": (lambda g, x: apply(gradients.LEAKY_RELU_GRAD, g, x, alpha=0.3), (F, F * 3.0 - 1.0)),
+    "LeakyRelu": (lambda x: tf.nn.leaky_relu(x, 0.3), (F,)),
     "AddV2": (tf.add, (F, F)), "Sub": (tf.subtract, (I, I)), "Mul": (tf.multiply, (F, F)),
     "RealDiv": (tf.truediv, (I, I)), "FloorDiv": (tf.floordiv, (I, tf.constant(2))),
     "FloorMod": (tf.floormod, (I, tf.constant(4))), "Pow": (tf.pow, (F, tf.constant(2.0))),

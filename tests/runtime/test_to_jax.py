@@ -70,7 +70,8 @@ def array_ops(x, idx):
 
 def nn_ops(x, labels):
     return (tf.nn.softmax(x, axis=0), tf.nn.log_softmax(x), tf.nn.elu(x), tf.nn.selu(x), tf.nn.gelu(x),
-            tf.nn.gelu(x, approximate=True), tf.nn.relu6(x * 4), tf.math.erf(x), tf.nn.l2_loss(x),
+            tf.nn.gelu(x, approximate=True), tf.nn.relu6(x * 4), tf.nn.leaky_relu(x, 0.3), tf.math.erf(x),
+            tf.nn.l2_loss(x),
             tf.reduce_logsumexp(x, axis=1), tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=x),
             tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.sigmoid(x), logits=x))
 
@@ -91,6 +92,17 @@ def nd_ops(x, idx):
 
 def indexes(x, i, j, n):
     return x[i], x[-1, j], x[..., j], x[i, 1:], tf.range(n)[i], tf.gather(x, [i, 0])
+
+
+def loop_over_empty(x):
+    """A loop over a tensor with no rows: its body, traced but never run, indexed an empty axis (JAX refused
+    the traced index: an IndexError)."""
+    y = x[0] * 2.0
+    for row in x[:0]:
+        y = y * row
+    for column in tf.transpose(x)[1:1]:
+        y = y + column[0]
+    return y
 
 
 RNG = np.random.default_rng(0)
@@ -117,6 +129,7 @@ PROGRAMS = [
     (gradients, (X23, tf.constant([1, 1, 0]))),
     (indexes, (X23, tf.constant(1), tf.constant(-3), tf.constant(4))),
     (nd_ops, (X23, tf.constant([[1, 2], [0, 0]]))),
+    (loop_over_empty, (X23,)),
 ]
 IDS = [f"{fn.__name__}-{i}" for i, (fn, _) in enumerate(PROGRAMS)]
 
