@@ -192,6 +192,57 @@ TENSOR_LIST_STACK_GRAD = defop("TensorListStackGrad", _stack_gradient,
 TENSOR_LIST_POP_GRAD = defop("TensorListPopGrad", _pop_gradient, _list_spec)
 
 
+# --- the gradient rules of the list ops (runtime/ops/gradients.py puts them in its table) -------------
+
+def _list_write(grad, inputs, output, **attrs):
+    items, index, value = inputs
+    return (apply(TENSOR_LIST_WITHOUT_ELEMENT, grad, index), None,
+            apply(TENSOR_LIST_ELEMENT_GRAD, grad, index, value))
+
+
+def _list_read(grad, inputs, output, **attrs):
+    items, index = inputs
+    return apply(TENSOR_LIST_READ_GRAD, items, index, grad), None
+
+
+def _list_pop(grads, inputs, outputs, **attrs):
+    items, index = inputs
+    return apply(TENSOR_LIST_POP_GRAD, grads[0], grads[1], items, index), None
+
+
+def _list_stack(grad, inputs, output, **attrs):
+    return (apply(TENSOR_LIST_FROM_TENSOR, grad),)
+
+
+def _list_from_tensor(grad, inputs, output):
+    return (apply(TENSOR_LIST_STACK_GRAD, grad, inputs[0]),)
+
+
+def _list_element_grad(grad, inputs, output):
+    grads, index, like = inputs
+    return apply(TENSOR_LIST_READ_GRAD, grads, index, grad), None, None
+
+
+def _list_read_grad(grad, inputs, output):
+    items, index, value = inputs
+    return None, None, apply(TENSOR_LIST_ELEMENT_GRAD, grad, index, value)
+
+
+GRADIENT_RULES = {
+    "TensorListWrite": _list_write,
+    "TensorListRead": _list_read,
+    "TensorListPop": _list_pop,
+    "TensorListStack": _list_stack,
+    "TensorListFromTensor": _list_from_tensor,
+    "TensorListAdd": lambda grad, inputs, output: (grad, grad),
+    "TensorListWithoutElement": lambda grad, inputs, output: (apply(TENSOR_LIST_WITHOUT_ELEMENT, grad, inputs[1]),
+                                                           None),
+    "TensorListElementGrad": _list_element_grad,
+    "TensorListReadGrad": _list_read_grad,
+    "TensorListStackGrad": lambda grad, inputs, output: (apply(TENSOR_LIST_FROM_TENSOR, grad), None),
+}
+
+
 class TensorArray:
     """A list of tensors of one dtype, usable as a loop variable."""
 

@@ -17,8 +17,10 @@ the user's line when a gradient has to pass through it.
 
 Lists (TensorArrays, and the Python lists a staged loop carries) have list
 gradients: a gradient of a `variant` tensor is a list of its elements'
-gradients, None standing for zeros. `Cond` and `While` have their rules in
-`control_flow_gradients.py`; they are entries of this table too.
+gradients, None standing for zeros (their rules are in tensor_array.py).
+`Cond` and `While` have their rules in `control_flow_gradients.py`, the
+activations, softmax and cross-entropy theirs in `nn_gradients.py`; they are
+entries of this table too.
 """
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ from runtime.ops import extra_array_ops as X
 from runtime.ops import extra_math as EM
 from runtime.ops import math_ops as M
 from runtime.ops import nd_ops as ND
-from runtime.ops import nn_ops as NN
+from runtime.ops import nn_gradients
 from runtime.ops import script_ops
 from runtime.ops import sort_ops as S
 from runtime.ops.registry import GRADIENTS, Spec, apply, defop
@@ -92,35 +94,6 @@ SUM_TO_SHAPE = defop("SumToShape", _sum_to_shape_kernel, lambda grad, like: Spec
 BROADCAST_LIKE = defop("BroadcastLike", _broadcast_like_kernel,
                        lambda value, like, axes: Spec(value.dtype, like.shape),
                        doc="`value` (with `axes` of `like` put back, if given) broadcast to `like`'s shape")
-
-
-def _relu_grad_kernel(grad, x):
-    return np.where(x > 0, grad, np.zeros((), grad.dtype))
-
-
-def _relu6_grad_kernel(grad, x):
-    return np.where((x > 0) & (x < 6), grad, np.zeros((), grad.dtype))
-
-
-def _leaky_relu_grad_kernel(grad, x, alpha):
-    return np.where(x > 0, grad, grad * np.asarray(alpha, grad.dtype)).astype(grad.dtype)
-
-
-# TensorFlow's ops for the gradients of relu, relu6 and leaky_relu: as theirs, their own gradient is zeros for
-# `x` (the second derivative of relu is 0, where a `where` on `x > 0` would leave it None)
-RELU_GRAD = defop("ReluGrad", _relu_grad_kernel, lambda grad, x: Spec(grad.dtype, grad.shape),
-                  doc="`grad` where x > 0, else 0")
-RELU6_GRAD = defop("Relu6Grad", _relu6_grad_kernel, lambda grad, x: Spec(grad.dtype, grad.shape),
-                   doc="`grad` where 0 < x < 6, else 0")
-LEAKY_RELU_GRAD = defop("LeakyReluGrad", _leaky_relu_grad_kernel,
-                        lambda grad, x, alpha: Spec(grad.dtype, grad.shape),
-                        doc="`grad` where x > 0, else alpha * grad")
-
-
-def _activation_grad(op):
-    def rule(grad, inputs, output, **attrs):
-        return apply(op, grad, inputs[1], **attrs), A.zeros_like(inputs[1])
-    return rule
 
 
 def _sum_to_shape(grad, inputs, output):
@@ -401,42 +374,6 @@ def _floormod(grad, x, y, out):
     return grad, -grad * M.floor(x / y)
 
 
-# --- lists: a list's gradient is a list -------------------------------------------------------------
-
-def _list_write(grad, inputs, output, **attrs):
-    items, index, value = inputs
-    return (apply(L.TENSOR_LIST_WITHOUT_ELEMENT, grad, index), None,
-            apply(L.TENSOR_LIST_ELEMENT_GRAD, grad, index, value))
-
-
-def _list_read(grad, inputs, output, **attrs):
-    items, index = inputs
-    return apply(L.TENSOR_LIST_READ_GRAD, items, index, grad), None
-
-
-def _list_pop(grads, inputs, outputs, **attrs):
-    items, index = inputs
-    return apply(L.TENSOR_LIST_POP_GRAD, grads[0], grads[1], items, index), None
-
-
-def _list_stack(grad, inputs, output, **attrs):
-    return (apply(L.TENSOR_LIST_FROM_TENSOR, grad),)
-
-
-def _list_from_tensor(grad, inputs, output):
-    return (apply(L.TENSOR_LIST_STACK_GRAD, grad, inputs[0]),)
-
-
-def _list_element_grad(grad, inputs, output):
-    grads, index, like = inputs
-    return apply(L.TENSOR_LIST_READ_GRAD, grads, index, grad), None, None
-
-
-def _list_read_grad(grad, inputs, output):
-    items, index, value = inputs
-    return None, None, apply(L.TENSOR_LIST_ELEMENT_GRAD, grad, index, value)
-
-
 def _zero_where_no_grad(grad, found):
     """`found`, and 0 where `grad` is 0: TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels do so,
     which keeps the 0 * inf and 0 * nan of an input at 0, inf or below 0 out of the gradient (the branch
@@ -551,45 +488,6 @@ def _logsumexp(grad, inputs, output, axis=None, keepdims=False):
     return (_spread(grad, x, axis) * M.exp(x - A.reshape(output, _kept_shape(x, axis))),)
 
 
-def _gelu(grad, inputs, output, approximate):
-    x = inputs[0]
-    if approximate:
-        c = NN._GELU_C
-        t = M.tanh(c * (x + 0.044715 * x * x * x))
-        return (grad * (0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * c * (1.0 + 3 * 0.044715 * x * x)),)
-    cdf = 0.5 * (1.0 + EM.erf(x * (1 / math.sqrt(2.0))))     # Python floats: a NumPy float64 would be a
-    return (grad * (cdf + x * M.exp(-0.5 * x * x) * (1 / math.sqrt(2 * math.pi))),)   # float64 tensor
-
-
-def _where_negative(negative_grad, x, grad):
-    """TensorFlow's rule for Elu and Selu: the slope of the negative side only where x < 0 (at 0, the
-    positive side's)."""
-    return A.where(x < M.cast(0, x.dtype), negative_grad, grad)
-
-
-def _softmax(grad, inputs, output, axis):
-    return ((grad - M.reduce_sum(grad * output, axis=axis, keepdims=True)) * output,)
-
-
-def _log_softmax(grad, inputs, output, axis):
-    return (grad - M.exp(output) * M.reduce_sum(grad, axis=axis, keepdims=True),)
-
-
-def _sparse_xent(grads, inputs, outputs):
-    """TensorFlow's rule: the loss's gradient times the backprop output; and where a gradient reaches the
-    backprop output (a second derivative), that gradient through the softmax it is made of."""
-    loss_grad, backprop_grad = grads
-    logits = inputs[1]
-    found = A.zeros_like(logits) if loss_grad is None else A.expand_dims(loss_grad, -1) * outputs[1]
-    if backprop_grad is not None:
-        softmax = NN.softmax(logits)
-        found = found + (backprop_grad - M.reduce_sum(backprop_grad * softmax, axis=-1, keepdims=True)) * softmax
-    return None, found
-
-
-_sparse_xent.takes_missing_gradients = True   # None, not zeros, for the backprop output's usual lack of one
-
-
 RULES = {
     "AddV2": _binary(lambda g, x, y, out: (g, g)),
     "Sub": _binary(lambda g, x, y, out: (g, -g)),
@@ -641,17 +539,7 @@ RULES = {
     "GatherV2Grad": _gather_grad,
     "Prod": _prod,
     "FloorMod": _binary(_floormod),
-    "TensorListWrite": _list_write,
-    "TensorListRead": _list_read,
-    "TensorListPop": _list_pop,
-    "TensorListStack": _list_stack,
-    "TensorListFromTensor": _list_from_tensor,
-    "TensorListAdd": lambda grad, inputs, output: (grad, grad),
-    "TensorListWithoutElement": lambda grad, inputs, output: (apply(L.TENSOR_LIST_WITHOUT_ELEMENT, grad, inputs[1]),
-                                                              None),
-    "TensorListElementGrad": _list_element_grad,
-    "TensorListReadGrad": _list_read_grad,
-    "TensorListStackGrad": lambda grad, inputs, output: (apply(L.TENSOR_LIST_FROM_TENSOR, grad), None),
+    **L.GRADIENT_RULES,   # a list's gradient is a list
     "CustomGradient": custom_gradient_rule,
     "Call": control_flow_gradients.call_gradient,
     "Cond": control_flow_gradients.cond_gradient,
@@ -673,24 +561,11 @@ RULES = {
     "Rsqrt": _unary(lambda g, x, out: _zero_where_no_grad(g, -0.5 * g * out * out * out)),
     "Erf": _unary(lambda g, x, out: g * (2 / math.sqrt(math.pi)) * M.exp(-x * x)),
     "ReduceLogSumExp": _logsumexp,
-    "Relu": _unary(lambda g, x, out: apply(RELU_GRAD, g, x)),
-    "Relu6": _unary(lambda g, x, out: apply(RELU6_GRAD, g, x)),
-    "ReluGrad": _activation_grad(RELU_GRAD),
-    "Relu6Grad": _activation_grad(RELU6_GRAD),
-    "LeakyRelu": lambda grad, inputs, output, alpha: (apply(LEAKY_RELU_GRAD, grad, inputs[0], alpha=alpha),),
-    "LeakyReluGrad": _activation_grad(LEAKY_RELU_GRAD),
-    "Elu": _unary(lambda g, x, out: _where_negative(g * (out + 1.0), x, g)),
-    "Selu": _unary(lambda g, x, out: _where_negative(g * (out + NN.SELU_SCALE * NN.SELU_ALPHA), x, g * NN.SELU_SCALE)),
     "Sign": _unary(lambda g, x, out: A.zeros_like(g)),   # TensorFlow's: zeros, not None
-    "Gelu": _gelu,
-    "Softplus": _unary(lambda g, x, out: g * M.sigmoid(x)),
-    "Softmax": _softmax,
-    "LogSoftmax": _log_softmax,
-    "L2Loss": _unary(lambda g, x, out: g * x),
-    "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
     "EagerPyFunc": script_ops.gradient,
     "Complex": _binary(lambda g, re, im, out: (C.real(g), C.imag(g))),
     **{name: _unary(rule) for name, rule in C.UNARY_GRADIENTS.items()},
+    **nn_gradients.RULES,   # relu and the other activations, softmax, cross-entropy
 }
 
 

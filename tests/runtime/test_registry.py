@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.ops import extra_array_ops, gradients, logging_ops, sort_ops
+from runtime.ops import extra_array_ops, logging_ops, nn_gradients, sort_ops
 from runtime.ops.registry import OPS, apply
 
 F = tf.constant([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])
@@ -15,9 +15,9 @@ S = tf.constant([["a", "bc"], ["Déf", ""]])
 
 # (public call, tensor arguments): one sample per op, run eagerly and inside a function.
 SAMPLES = {
-    "ReluGrad": (lambda g, x: apply(gradients.RELU_GRAD, g, x), (F, F * 3.0 - 1.0)),
-    "Relu6Grad": (lambda g, x: apply(gradients.RELU6_GRAD, g, x), (F, F * 3.0 - 1.0)),
-    "LeakyReluGrad": (lambda g, x: apply(gradients.LEAKY_RELU_GRAD, g, x, alpha=0.3), (F, F * 3.0 - 1.0)),
+    "ReluGrad": (lambda g, x: apply(nn_gradients.RELU_GRAD, g, x), (F, F * 3.0 - 1.0)),
+    "Relu6Grad": (lambda g, x: apply(nn_gradients.RELU6_GRAD, g, x), (F, F * 3.0 - 1.0)),
+    "LeakyReluGrad": (lambda g, x: apply(nn_gradients.LEAKY_RELU_GRAD, g, x, alpha=0.3), (F, F * 3.0 - 1.0)),
     "LeakyRelu": (lambda x: tf.nn.leaky_relu(x, 0.3), (F,)),
     "AddV2": (tf.add, (F, F)), "Sub": (tf.subtract, (I, I)), "Mul": (tf.multiply, (F, F)),
     "RealDiv": (tf.truediv, (I, I)), "FloorDiv": (tf.floordiv, (I, tf.constant(2))),
