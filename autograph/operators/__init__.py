@@ -4,7 +4,8 @@ Each operator keeps Python semantics on Python values and asks
 `autograph.backends` what to do with a framework's staged values.
 """
 from autograph.operators.exceptions import caught_exception, context
-from autograph.operators.control_flow import for_stmt, if_exp, if_stmt, match_subject, while_stmt
+from autograph.operators.control_flow import if_exp, if_stmt, match_subject
+from autograph.operators.loops import for_stmt, while_stmt
 from autograph.operators.function_scope import ConversionOptions, FunctionScope
 from autograph.operators.lists import list_append, list_pop, list_pop_in_place, list_stack
 from autograph.operators.logical import and_, chain_compare, is_, is_none, is_not, is_not_none, not_, or_
