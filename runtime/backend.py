@@ -211,7 +211,8 @@ def _probe_numbers(step, test, state, names, numbers, met):
 
     def run():
         graph = registry.context.graph
-        values = list(_as_placeholders(state))
+        values = [type(v)(v) if v.__class__ in (list, dict) else v    # a copy: the body may append to it
+                  for v in _as_placeholders(state)]
         for key in numbers:
             value, name = _at(state, key), _key_name(names, key)
             number = (graph.placeholder(met[key][0], (), "probed") if key in met

@@ -229,3 +229,25 @@ def test_a_staged_range_with_bounds_the_wrong_way_is_empty_as_pythons():
             assert tuple(int(v) for v in traced(tf.constant(x), tf.constant(s))) == f(x, s), (x, s)
     jitted = tf.function(lambda x: f(x, 1), jit_compile=True)
     assert [tuple(int(v) for v in jitted(tf.constant(x))) for x in (-3, 4)] == [f(-3, 1), f(4, 1)]
+
+
+def test_the_probe_of_a_loops_python_numbers_leaves_the_users_lists_and_dicts_alone():
+    # the probe that types `i = 0` ran the body on the user's own list: `out` had an item before the loop began
+    def appended(x):
+        out = []
+        i = 0
+        while i < x:
+            out.append(i)
+            i += 1
+        return out
+
+    def stored(x):
+        d = {"n": 0}
+        i = 0
+        while i < x:
+            d["n"] = d["n"] + i
+            i += 1
+        return d["n"], i
+
+    assert tf.function(appended)(tf.constant(3)).numpy().tolist() == appended(3)
+    assert [int(v) for v in tf.function(stored)(tf.constant(4))] == list(stored(4))
