@@ -16,7 +16,9 @@ Two independent program generators:
   `--modes bptj`, (j) as t with jit_compile=True, and with `--modes bptx`, (x)
   on the torch backend, exported with torch.export (tools/fuzz/torchx.py;
   needs PyTorch, else skipped with a note), and with `--modes bptg`, (g) on
-  the JAX backend under jax.jit (tools/fuzz/jaxg.py; needs JAX, likewise).
+  the JAX backend under jax.jit (tools/fuzz/jaxg.py; needs JAX, likewise),
+  and with `--modes bpts`, (s) as t traced afresh for each input, comparing
+  the program's side effects (LOG, G) too where Python returns.
   Prints a coverage table.
 * `--generator both`: one after the other.
 
@@ -58,7 +60,8 @@ def parse_args(argv=None):
                         "jit_compile=True), XLA through JAX, compared with (a) and with the executor) needs JAX "
                         "and is skipped with a note without it; x (opt-in, python generator: the torch backend, "
                         "ag.convert(f) exported with torch.export) needs PyTorch, likewise; g (opt-in, python "
-                        "generator: the JAX backend, jax.jit(ag.convert(f))) needs JAX, likewise")
+                        "generator: the JAX backend, jax.jit(ag.convert(f))) needs JAX, likewise; s (opt-in, "
+                        "python generator: t traced afresh for each input, its side effects compared too)")
     parser.add_argument("--exclude", default="",
                         help="python generator: comma-separated construct kinds not to generate (to look past a "
                         f"known cause): {', '.join(pygen.KINDS)}")
@@ -180,7 +183,7 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
         for tensor in (False, True):
             source, covered = pygen.generate_with_coverage(seed + i, tensor=tensor, exclude=exclude)
             coverage += covered
-            kind_modes = modes if tensor else re.sub("[tjxg]", "", modes)
+            kind_modes = modes if tensor else re.sub("[tjxgs]", "", modes)
             check = _PythonCheck(tensor)
             finding = _check(source, kind_modes, timeout, check)
             refused += check.refusals
@@ -215,7 +218,7 @@ def run_python(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float 
               + "".join(f" {refused[kind]} |" for _, refused in extra))
     by_kind = Counter(f.kind for f, _ in findings)
     by_mode = Counter(f.mode for f, _ in findings)
-    print(f"fuzz (python generator): {n} programs on Python values (modes a,{','.join(re.sub('[tjxg]', '', modes))}) + "
+    print(f"fuzz (python generator): {n} programs on Python values (modes a,{','.join(re.sub('[tjxgs]', '', modes))}) + "
           f"{n} tensor programs (modes a,{','.join(modes)}), seeds {seed}..{seed + n - 1}: "
           f"{by_kind['disagreement']} disagreements, {by_kind['internal error']} internal errors, "
           f"{by_kind['hang']} hangs (by mode: {dict(sorted(by_mode.items()))}); {refused} tensor runs refused "

@@ -119,6 +119,30 @@ def test_a_known_bad_program_is_a_finding():
     assert pyrunner._compare("b", raised, wrong_error, source, (1, 2), "p.py", []).kind == "disagreement"
 
 
+
+def test_mode_s_compares_side_effects_where_python_returns():
+    # mode s (t traced afresh for each input) compares LOG and G too; mode t, traced once for all inputs, can't
+    source = pygen.PRELUDE + "\n\ndef f(a, b):\n    record(a)\n    return a, b, 0\n"
+    good = ("value", (1, 2, 0)), ([1], 0)
+    twice = ("value", (1, 2, 0)), ([1, 1], 0)
+    assert "side effects" in pyrunner._compare("s", good, twice, source, (1, 2), "p.py", []).detail
+    assert pyrunner._compare("t", good, twice, source, (1, 2), "p.py", []) is None
+    raised = ("error", ValueError(1)), ([], 0)           # the trace goes on past Python's error, as TensorFlow's
+    assert pyrunner._compare("s", raised, (("error", ValueError(1)), ([1], 0)), source, (1, 2), "p.py", []) is None
+    assert pyrunner.check(source, "ts", tensor=True).finding is None   # record(a) outside staged statements
+
+
+def test_mode_s_finds_a_side_effect_run_for_a_branch_python_did_not_take(monkeypatch):
+    # a converter that stopped refusing a helper's global side effect in a staged branch: it runs once at trace
+    # time for both branches, where Python runs it on one path only
+    import autograph   # generated code calls `ag__.mutating_outer` with `import autograph as ag__`
+    from autograph.operators import side_effects
+    monkeypatch.setattr(autograph, "mutating_outer", lambda target, *args, **kwargs: target)
+    monkeypatch.setattr(side_effects, "changed", lambda *args, **kwargs: None)   # what a called helper changed
+    source = pygen.PRELUDE + "\n\ndef f(a, b):\n    y = 0\n    if a > 2:\n        y = record(1) + b\n    return a, b, y\n"
+    finding = pyrunner.check(source, "ts", tensor=True).finding
+    assert finding is not None and finding.mode == "s" and "side effects" in finding.detail
+
 def test_a_program_the_converter_gets_wrong_is_reported_end_to_end(monkeypatch):
     # A converter that gets `if` wrong (it runs the false branch always), so the runner must report mode b.
     import autograph   # generated code calls `ag__.if_stmt` with `import autograph as ag__`

@@ -80,12 +80,14 @@ def _check(source: str, modes: str, tensor: bool, inputs) -> Result:
         expected = _outcome(lambda: module.f(a, b)), module.state()
         outcomes = {}   # of this input, by mode
         for mode in modes:
-            if mode in "tjxg" and not tensor or mode == "j" and jitted is None:
+            if mode in "tjxgs" and not tensor or mode == "j" and jitted is None:
                 continue
             module.reset()
             function = {"j": jitted, "x": exported, "g": jax_jitted}.get(mode, on_tensors)
+            if mode == "s":   # traced afresh for each input: its Python side effects run once, as a call's do
+                function = tf.function(module.f)
             raw = outcomes[mode] = _outcome(lambda: _call(mode, converted, on_python, function, a, b)), module.state()
-            got = (_ints(raw[0]) if mode in "tj" else raw[0]), raw[1]
+            got = (_ints(raw[0]) if mode in "tjs" else raw[0]), raw[1]
             result.input = (a, b)
             if mode in "xg":
                 result.finding = _compare_backend(mode, expected, raw, source, (a, b), module.__file__, function,
@@ -173,6 +175,22 @@ def reference(source: str, inputs=INPUTS) -> tuple:
     return tuple(outcomes)
 
 
+def _side_effects_compared(mode: str, kind: str, state) -> bool:
+    """Are LOG and G compared in `mode`? In modes b and p. In mode s (t traced afresh for each input) when
+    Python returned and the trace logged no symbolic tensor: Python's side effects then ran once each, at trace
+    time, and one in a staged statement must be refused, not run once for all paths. (Where Python raises, the
+    trace goes on past that point and runs what follows, as TensorFlow's does: the error comes when the graph
+    runs.) Not in modes t, j, x and g, whose functions are traced once for all inputs."""
+    return mode in "bp" or mode == "s" and kind == "value" and not _traced_values(state)
+
+
+def _traced_values(state) -> bool:
+    """Does LOG hold a value of a trace (`record(x)` of a tensor while tracing logs the symbolic tensor, where
+    Python logs the value, as in TensorFlow)?"""
+    from runtime.tensor import SymbolicTensor
+    return any(isinstance(v, SymbolicTensor) for v in state[0])
+
+
 def _logged(state):
     """The side effects (LOG, G) as they are compared: a logged function by its qualified name."""
     log, g = state
@@ -225,10 +243,10 @@ def refused(error: BaseException, filename: str) -> bool:
 
 def _compare(mode, expected, got, source, args, filename, refusals) -> Optional[Finding]:
     ((kind_e, value_e), state_e), ((kind_g, value_g), state_g) = expected, got
-    if kind_g == "error" and mode in "tj" and refused(value_g, filename):   # modes x, g: _compare_backend
+    if kind_g == "error" and mode in "tjs" and refused(value_g, filename):   # modes x, g: _compare_backend
         refusals.append((args, str(value_g).splitlines()[0]))
         return None
-    if kind_g == "error" and (_internal(value_g) or mode in "tjxg" and kind_e != "error"):
+    if kind_g == "error" and (_internal(value_g) or mode in "tjxgs" and kind_e != "error"):
         detail = "".join(traceback.format_exception(value_g))
         return Finding("internal error", mode, f"f{args}: {detail}", source)
     if kind_e != kind_g:
@@ -241,6 +259,6 @@ def _compare(mode, expected, got, source, args, filename, refusals) -> Optional[
     elif _comparable(value_e) != _comparable(value_g):
         return Finding("disagreement", mode, f"f{args}: original returned {value_e!r}, mode {mode} returned "
                        f"{value_g!r}", source)
-    if mode not in "tjxg" and _logged(state_e) != _logged(state_g):
+    if _side_effects_compared(mode, kind_e, state_g) and _logged(state_e) != _logged(state_g):
         return Finding("disagreement", mode, f"f{args}: side effects (LOG, G) {state_g} != {state_e}", source)
     return None
