@@ -256,13 +256,25 @@ def _loaded_globals(code) -> frozenset:
 _LOADED: dict = {}
 
 
+def global_lists_read(functions: list) -> list:
+    """(name, list) of each global list of the functions' module that they read, or that a function of that
+    module they read does (`_helper_lists`): what a staged `and`/`or` operand may not change."""
+    functions = [fn for fn in functions if fn.__class__ is types.FunctionType]
+    if not functions:
+        return []
+    module = functions[0].__globals__
+    names = set().union(*(_loaded_globals(fn.__code__) for fn in functions))
+    found = [(name, None, module[name]) for name in sorted(names) if name in module]
+    return [(name, value) for name, _, value in found + _helper_lists(found, module) if value.__class__ is list]
+
+
 def _helper_lists(found: list, module: dict, depth: int = 3) -> list:
     """(name, None, list) of each global list of `module` that a function of that module among `found` reads,
     or a function it reads does (`depth` calls down): the log a helper appends to (`def log(v): LOG.append(v)`)
     when the statement calls `log`. Only lists: a dict a helper fills is usually a cache, whose contents do
     not change the answer."""
     lists, seen = [], set()
-    todo = [value for _, _, value in found if value.__class__ is types.FunctionType]
+    todo = [fn for _, _, value in found for fn in _functions_of(value, module)]
     for _ in range(depth):
         helpers, todo = [fn for fn in todo if fn.__globals__ is module and id(fn) not in seen], []
         for fn in helpers:
@@ -271,9 +283,22 @@ def _helper_lists(found: list, module: dict, depth: int = 3) -> list:
                 value = module.get(name)
                 if value.__class__ is list:
                     lists.append((name, None, value))
-                elif value.__class__ is types.FunctionType:
-                    todo.append(value)
+                else:
+                    todo += _functions_of(value, module)
     return lists
+
+
+def _functions_of(value, module: dict) -> list:
+    """The functions of `module` that using `value` may run: a function (and the one it wraps: a
+    `contextlib.contextmanager` or a decorator's), or a class of the module's own (its methods: a `with`
+    statement runs `__enter__` and `__exit__`, which its source never calls)."""
+    if value.__class__ is types.FunctionType:
+        wrapped = getattr(value, "__wrapped__", None)
+        return [value, *([wrapped] if wrapped.__class__ is types.FunctionType else [])]
+    if isinstance(value, type) and value.__module__ == module.get("__name__"):
+        return [getattr(f, "__func__", f) for f in vars(value).values()
+                if getattr(f, "__func__", f).__class__ is types.FunctionType]
+    return []
 
 
 class _GlobalSlot:
