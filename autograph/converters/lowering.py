@@ -95,7 +95,7 @@ def lower_block(stmts: list, jump: Jump, on_loop: Callable[[gast.AST], None] | N
             for s in replacement:   # for `_lowered_flags`, in a later pass
                 anno.set(s, anno.Key.LOWERED_JUMP, jump.kind)
             out += replacement
-            return out
+            return out + _declarations(rest)
         if not contains(stmt, jump):
             out.append(stmt)
             continue
@@ -110,7 +110,7 @@ def lower_block(stmts: list, jump: Jump, on_loop: Callable[[gast.AST], None] | N
             stmt.orelse = lower_block(stmt.orelse, jump, on_loop)
             out.append(stmt)
             if moved or body_jumps and else_jumps:
-                return out
+                return out if moved else out + _declarations(rest)
         elif isinstance(stmt, _LOOPS):
             stmt.body = block_or_pass(lower_block(stmt.body, jump, on_loop))
             if on_loop is not None:
@@ -275,6 +275,12 @@ def _cancelled_by_exception(body: list, jump: Jump, where) -> list:
     wrapped = templates.replace("try:\n    body\nexcept BaseException:\n    flag = False\n    raise", body=body,
                                 flag=jump.flag)
     return [located(s, where) for s in wrapped]
+
+
+def _declarations(stmts: list) -> list:
+    """The `global` and `nonlocal` statements in `stmts`, code after a jump that never runs and is dropped: a
+    declaration holds for the whole function wherever it stands, so it is kept (control_flow.py hoists it)."""
+    return [s for s in _walk_statements(stmts) if isinstance(s, (gast.Global, gast.Nonlocal))]
 
 
 def _walk_statements(stmts):

@@ -382,3 +382,50 @@ def test_a_methods_private_names_are_mangled_as_in_its_class():
     assert int(tf.function(deposit_and_read)(tf.constant(4))) == 12
     assert "self._Account__total = self._Account__total + ag__.converted_call(self._Account__step" in ag.to_code(
         Account.deposit)
+
+
+COUNT = 0
+
+
+def global_after_continue(a):
+    n = 1
+    while (n := n - 1) >= 0:
+        continue
+        if a > 100:
+            global COUNT
+            COUNT = COUNT + 1
+    COUNT = COUNT + 4
+    return COUNT
+
+
+def global_after_return(a):
+    if a > 0:
+        return a
+        global COUNT
+    COUNT = COUNT + 1
+    return COUNT
+
+
+def nonlocal_after_break(a):
+    k = 0
+
+    def bump():
+        for _ in range(3):
+            break
+            nonlocal k
+        k = k + a
+    bump()
+    return k
+
+
+@pytest.mark.parametrize("fn", [global_after_continue, global_after_return, nonlocal_after_break])
+def test_a_declaration_in_code_after_a_jump_holds_for_the_whole_function(fn):
+    # Python's `global` and `nonlocal` hold wherever they stand; the converter dropped the code after a
+    # `continue`, `return` or `break` with them, and `COUNT = COUNT + 4` became an UnboundLocalError
+    # (the python generator's seed 79107, mode b)
+    global COUNT
+    for a in (0, 2):
+        COUNT = 0
+        expected = fn(a), COUNT
+        COUNT = 0
+        assert (ag.convert(fn)(a), COUNT) == expected

@@ -188,7 +188,12 @@ def _traced_values(state) -> bool:
     """Does LOG hold a value of a trace (`record(x)` of a tensor while tracing logs the symbolic tensor, where
     Python logs the value, as in TensorFlow)?"""
     from runtime.tensor import SymbolicTensor
-    return any(isinstance(v, SymbolicTensor) for v in state[0])
+
+    def traced(v) -> bool:   # `record((x, y))` logs a tuple
+        if isinstance(v, (tuple, list)):
+            return any(map(traced, v))
+        return isinstance(v, dict) and any(map(traced, v.values())) or isinstance(v, SymbolicTensor)
+    return traced(state[0])
 
 
 def _logged(state):
