@@ -16,7 +16,7 @@ BUDGET = range(60000, 60040)   # not the seeds of the recorded run, so CI adds c
 def test_generated_programs_agree_with_python(seed):
     for tensor in (False, True):
         source = pygen.generate(seed, tensor=tensor)
-        result = pyrunner.check(source, pyrunner.MODES, tensor)
+        result = pyrunner.check(source, pyrunner.MODES + "s", tensor)   # s: side effects of traces too
         finding = result.finding
         assert finding is None, f"seed {seed} ({'tensor' if tensor else 'values'}): {finding.kind} in mode " \
                                 f"{finding.mode}: {finding.detail}\n{source}"
