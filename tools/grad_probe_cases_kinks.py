@@ -259,21 +259,6 @@ def stop_gradient_in_cond_and_while(lib, fn):
 
 
 @case("tape-api")
-def while_loop_variable_assigned_inside(lib, fn):
-    v = lib.Variable(1.0)
-
-    @fn
-    def f(x):
-        with lib.GradientTape() as t:
-            y = lib.constant(0.0)
-            for i in lib.range(3):
-                y = y + v * x
-                v.assign_add(1.0)
-        return [y, t.gradient(y, v)]
-    return f(lib.constant(2.0))
-
-
-@case("tape-api")
 def jacobian_matrix_and_zero(lib, fn):
     def body(x, z):
         with lib.GradientTape(persistent=True) as t:

@@ -121,9 +121,7 @@ class Shared:
     def _globals_read(self, module: dict) -> list:
         """(name, None, value) of each global of the statement's module that its functions read and do not
         carry (`OUT` of `OUT.append(i)`): an object the statement may not change, as a variable's."""
-        names = set().union(*(_loaded_globals(fn.__code__) for fn in self.functions)).difference(self.names)
-        found = [(name, None, module[name]) for name in sorted(names) if name in module]
-        return found + _helper_lists(found, module)
+        return _globals_of(self.functions, module, self.names)
 
     def _assigned_here(self) -> set:
         """The variables the statement's own code assigns or deletes (its functions, and the functions the
@@ -262,10 +260,16 @@ def global_lists_read(functions: list) -> list:
     functions = [fn for fn in functions if fn.__class__ is types.FunctionType]
     if not functions:
         return []
-    module = functions[0].__globals__
-    names = set().union(*(_loaded_globals(fn.__code__) for fn in functions))
+    return [(name, value) for name, _, value in _globals_of(functions, functions[0].__globals__)
+            if value.__class__ is list]
+
+
+def _globals_of(functions: list, module: dict, carried=()) -> list:
+    """(name, None, value) of each global of `module` that the functions read, but those `carried`, and of each
+    global list a helper of the module they read reads (`_helper_lists`)."""
+    names = set().union(*(_loaded_globals(fn.__code__) for fn in functions)).difference(carried)
     found = [(name, None, module[name]) for name in sorted(names) if name in module]
-    return [(name, value) for name, _, value in found + _helper_lists(found, module) if value.__class__ is list]
+    return found + _helper_lists(found, module)
 
 
 def _helper_lists(found: list, module: dict, depth: int = 3) -> list:
