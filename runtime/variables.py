@@ -8,7 +8,6 @@ Variable was created with.
 """
 from __future__ import annotations
 
-import itertools
 import weakref
 from typing import Optional
 
@@ -25,7 +24,6 @@ from runtime.ops.registry import Spec, apply, defop
 from runtime.shape import TensorShape
 from runtime.tensor import SymbolicTensor, convert_to_tensor
 
-_ids = itertools.count()
 
 
 class VariableHandle:
@@ -123,10 +121,7 @@ class Variable:
             else initial_value.read_value()
         if isinstance(value, SymbolicTensor):
             value = initial_value_while_tracing(value)
-        number = next(_ids)
-        base = name or "Variable"
-        self.handle = VariableHandle(np.array(value._value), f"{base}:0" if number == 0 or name else
-                                     f"{base}_{number}:0")
+        self.handle = VariableHandle(np.array(value._value), f"{name or 'Variable'}:0")   # as TF 2: not made unique
         self.handle.trainable = trainable
         self.handle.owner = weakref.ref(self)
 

@@ -23,6 +23,11 @@ def test_variable_assign_and_operators():
         w.assign([1.0, 2.0, 3.0])
 
 
+def test_variable_names_are_not_made_unique_as_in_tensorflow_2():
+    assert [tf.Variable(0.0).name, tf.Variable(1.0).name, tf.Variable(2.0, name="w").name] == \
+        ["Variable:0", "Variable:0", "w:0"]
+
+
 def test_variable_updates_in_a_function_run_in_program_order():
     v = tf.Variable(0)
 
