@@ -76,9 +76,10 @@ def _escaped(data: bytes) -> str:
 
 
 def _print(*values, template, sep, end, stream, summarize=-1):
-    parts = ["".join(format_value(values[p[1]], summarize, quote_scalar=False) if isinstance(p, tuple) else p
+    alone = len(template) == 1 and len(template[0]) == 1 and isinstance(template[0][0], tuple)
+    parts = ["".join(format_value(values[p[1]], summarize, quote_scalar=not alone) if isinstance(p, tuple) else p
                      for p in one)
-             for one in template]
+             for one in template]   # (TensorFlow quotes a string scalar, unless it is all that is printed)
     target = sys.stdout if stream == "stdout" else sys.stderr if stream == "stderr" else stream
     target.write(sep.join(parts) + end)
     return np.int32(0)

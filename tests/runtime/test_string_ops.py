@@ -30,10 +30,20 @@ def test_string_constants_print_as_tensorflow():
     assert tf.constant("é").numpy() == "é".encode() and isinstance(tf.constant("a").numpy(), bytes)
 
 
-def test_tf_print_shows_strings_unquoted_alone_and_quoted_in_arrays():
+def test_tf_print_shows_a_string_scalar_unquoted_only_when_it_is_all_it_prints():
+    # TensorFlow 2.21's output for each (a scalar was shown unquoted beside other inputs too)
     out = io.StringIO()
     tf.print(tf.constant("hi"), tf.constant(["a", "b"]), output_stream=out)
-    assert out.getvalue() == 'hi ["a" "b"]\n'
+    tf.print(tf.constant("hi"), output_stream=out)
+    tf.print("a", tf.constant("hi"), output_stream=out)
+    tf.print({"k": tf.constant("v")}, output_stream=out)
+
+    @tf.function
+    def f(x):
+        tf.print(x, output_stream=out)
+        tf.print(x, x, output_stream=out)
+    f(tf.constant("q"))
+    assert out.getvalue() == '"hi" ["a" "b"]\nhi\na "hi"\n{\'k\': "v"}\nq\n"q" "q"\n'
 
 
 def test_strings_do_not_mix_with_numbers():

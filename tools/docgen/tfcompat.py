@@ -56,7 +56,8 @@ EXISTS = [
         tf.print(tf.constant([1.5, 2.0]), tf.constant(1 / 3), tf.constant([True, False]), output_stream=sys.stdout)
         print(tf.strings.format("{} {}", (tf.constant([[1, 2], [3, 4]]), tf.constant("hi"))).numpy())
         """, "floats in the fewest of 6 or 9 significant digits that read back as the same float32 (15 or 17 "
-        "for float64), bools as 1 and 0, strings quoted in a tensor of them and by `format`; NumPy's "
+        "for float64), bools as 1 and 0, strings quoted in a tensor of them, by `format` and beside other "
+        "inputs (a string scalar printed alone is not); NumPy's "
         "layout, such as `[1.5 2. ]`, is not used."),
     Entry("A Variable created on a function's first call (seed 001)", """
         class MyModule(tf.Module):
@@ -160,10 +161,6 @@ EXISTS = [
 ]
 
 DIFFERS = [
-    Entry("Variable names are numbered across the program", """
-        print(tf.Variable(1.0), tf.Variable(2.0), sep="\\n")
-        """, "Each unnamed Variable gets a new number (`Variable_3:0`), where TensorFlow's eager "
-             "Variables are all `Variable:0`: names stay unique, so a checkpoint or graph can tell them apart."),
     Entry("`numpy()` of a 0-d tensor is a NumPy scalar", """
         print(repr(tf.constant(2.5).numpy()))
         """, "As in TensorFlow; under NumPy 2 its repr shows the type."),
