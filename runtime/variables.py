@@ -176,6 +176,19 @@ class Variable:
         self._update(ASSIGN_SUB, delta)
         return self if read_value else None
 
+    def scatter_nd_update(self, indices, updates, name=None):
+        """Store `updates` at `indices` (`tensor_scatter_nd_update` of the value); returns the variable."""
+        from runtime.ops import nd_ops
+        return self.assign(nd_ops.tensor_scatter_nd_update(self.read_value(), indices, updates), name=name)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        from runtime.ops import nd_ops
+        return self.assign(nd_ops.tensor_scatter_nd_add(self.read_value(), indices, updates), name=name)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        from runtime.ops import nd_ops
+        return self.assign(nd_ops.tensor_scatter_nd_sub(self.read_value(), indices, updates), name=name)
+
     def numpy(self):
         value = self.handle.value
         return value[()] if value.ndim == 0 else value.copy()

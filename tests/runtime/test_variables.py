@@ -28,6 +28,18 @@ def test_variable_names_are_not_made_unique_as_in_tensorflow_2():
         ["Variable:0", "Variable:0", "w:0"]
 
 
+def test_variable_scatter_nd_updates_eagerly_and_in_a_function():
+    v = tf.Variable([1.0, 2.0, 3.0])
+
+    @tf.function
+    def f():
+        v.scatter_nd_update([[0], [2]], [10.0, 30.0])
+        v.scatter_nd_add([[1]], [5.0])
+        return v.read_value()
+    assert f().numpy().tolist() == [10.0, 7.0, 30.0]   # TensorFlow 2.21's
+    assert v.scatter_nd_sub([[0]], [1.0]) is v and v.numpy().tolist() == [9.0, 7.0, 30.0]
+
+
 def test_variable_updates_in_a_function_run_in_program_order():
     v = tf.Variable(0)
 
