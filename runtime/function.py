@@ -42,7 +42,8 @@ class Function:
     """A Python function that runs as traced graphs; see `runtime.function`."""
 
     def __init__(self, python_function: Callable, input_signature=None, autograph: bool = True,
-                 reduce_retracing: bool = False, jit_compile=None, name: Optional[str] = None):
+                 reduce_retracing: bool = False, jit_compile=None, name: Optional[str] = None,
+                 follow_type_hints: bool = False):
         if not callable(python_function):
             raise TypeError(f"runtime.function needs a callable, got {python_function!r}.")
         self.python_function = python_function
@@ -50,6 +51,7 @@ class Function:
         self._autograph = autograph
         self._reduce_retracing = reduce_retracing
         self._jit_compile = bool(jit_compile)
+        self._hinted = _tensor_hinted(python_function) if follow_type_hints else None
         self.__name__ = name or getattr(python_function, "__name__", "function")
         self._cache: dict = {}
         self._concrete: list[ConcreteFunction] = []
@@ -73,7 +75,8 @@ class Function:
             bound = None
         if bound is None:
             bound = Function(types.MethodType(self.python_function, instance), self.input_signature,
-                             self._autograph, self._reduce_retracing, self._jit_compile, name=self.__name__)
+                             self._autograph, self._reduce_retracing, self._jit_compile, name=self.__name__,
+                             follow_type_hints=self._hinted is not None)
             try:
                 self._bound[instance] = bound
             except TypeError:
@@ -140,6 +143,8 @@ class Function:
         return "\n\n".join(c.pretty_printed_signature() for c in self._concrete)
 
     def _lookup(self, args, kwargs):
+        if self._hinted:
+            args, kwargs = _as_hinted(self._hinted, args, kwargs)
         if kwargs or (len(args) != self._positional_count() and self.input_signature is None):
             args, kwargs = self._canonical(args, kwargs)
         if self.input_signature is not None:
@@ -410,10 +415,13 @@ def _leaf_names(structure, param_names: list[str]) -> list[str]:
 
 def function(func: Optional[Callable] = None, input_signature=None, autograph: bool = True,
              reduce_retracing: bool = False, jit_compile=None, experimental_relax_shapes: Optional[bool] = None,
-             experimental_compile=None, experimental_autograph_options=None):
+             experimental_compile=None, experimental_autograph_options=None,
+             experimental_follow_type_hints: Optional[bool] = None):
     """Make a Python function run as traced graphs (decorator or call), like `tf.function`.
     `jit_compile=True` (or TensorFlow's older `experimental_compile=True`) compiles each concrete
     function with XLA through JAX instead of running it on the NumPy executor.
+    `experimental_follow_type_hints=True`: the arguments of parameters annotated `tf.Tensor` are converted to
+    tensors before the trace is looked up, so `f(1)`, `f(2)` share a trace.
     `experimental_autograph_options` (`runtime.autograph.experimental.Feature` values) is accepted and
     changes nothing: autograph always applies every conversion it has."""
     check_autograph_options(experimental_autograph_options)
@@ -425,10 +433,43 @@ def function(func: Optional[Callable] = None, input_signature=None, autograph: b
     def decorate(fn: Callable) -> Function:
         if isinstance(fn, Function):  # function(function(f)) is function(f)
             fn = fn.python_function
-        return Function(fn, input_signature, autograph, reduce_retracing, jit_compile)
+        return Function(fn, input_signature, autograph, reduce_retracing, jit_compile,
+                        follow_type_hints=bool(experimental_follow_type_hints))
 
     return decorate if func is None else decorate(func)
 
+
+
+def _tensor_hinted(fn: Callable) -> tuple:
+    """The parameters of `fn` annotated `Tensor` (runtime's, or spelled so in a string annotation), as
+    (position or None, name, kind) — what `experimental_follow_type_hints` converts."""
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return ()
+    hinted, position = [], 0
+    for p in parameters:
+        note = p.annotation
+        if note is Tensor or (isinstance(note, str) and note.split(".")[-1] == "Tensor"):
+            hinted.append((position if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)
+                           else None, p.name, p.kind))
+        position += p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    return tuple(hinted)
+
+
+def _as_hinted(hinted: tuple, args: tuple, kwargs: dict) -> tuple:
+    """`args` and `kwargs` with the values of the parameters in `hinted` converted to tensors."""
+    args, kwargs = list(args), dict(kwargs)
+    for position, name, kind in hinted:
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            args[position:] = [convert_to_tensor(a) for a in args[position:]]
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            kwargs = {k: convert_to_tensor(v) for k, v in kwargs.items()}
+        elif position is not None and position < len(args):
+            args[position] = convert_to_tensor(args[position])
+        elif name in kwargs:
+            kwargs[name] = convert_to_tensor(kwargs[name])
+    return tuple(args), kwargs
 
 
 def _user_frames(error: Exception) -> Exception:

@@ -476,3 +476,31 @@ def test_python_numbers_bools_and_strings_returned_become_tensors_as_in_tensorfl
     assert half.dtype is tf.float32 and yes.dtype is tf.bool and s.numpy() == b"s"
     assert none is None and rest == {"big": 2 ** 70}   # beyond int64: stays a Python int
     assert repr(tf.function(lambda: 7, autograph=False)()) == "<tf.Tensor: shape=(), dtype=int32, numpy=7>"
+
+
+def test_follow_type_hints_converts_arguments_annotated_tensor():
+    traces = []
+
+    @tf.function(experimental_follow_type_hints=True)
+    def f(x: tf.Tensor, k, *rest: tf.Tensor, y: tf.Tensor = 0):
+        traces.append(k)
+        return x * k + y + sum(rest)
+
+    assert [f(1, 2).numpy(), f(2, 2).numpy(), f(3, 2, y=5).numpy(), f(3, 2, y=6).numpy()] == [2, 4, 11, 12]
+    assert [f(1, 2, 3, 4).numpy(), f(1, 2, 5, 6).numpy(), f(1, 3).numpy()] == [9, 13, 3]
+    assert traces == [2, 2, 2, 3]   # k is not annotated: a new Python value retraces; the rest share traces
+
+    class A:
+        @tf.function(experimental_follow_type_hints=True)
+        def g(self, x: "tf.Tensor"):   # a string annotation, as under `from __future__ import annotations`
+            traces.append(x)
+            return x + 1
+    a = A()
+    assert [a.g(1).numpy(), a.g(2).numpy()] == [2, 3] and len(traces) == 5
+
+    @tf.function
+    def h(x: tf.Tensor):   # without the option, annotations change nothing
+        traces.append(x)
+        return x
+    h(1), h(2)
+    assert traces[5:] == [1, 2]
