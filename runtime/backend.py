@@ -9,19 +9,21 @@ from __future__ import annotations
 import weakref
 
 from autograph import backends
-from autograph.backends import iteration, primitives, staging
+from autograph.backends import iteration, primitives
 from autograph.errors import StagingError, at_user_line
 
-from runtime import control_flow, dtypes, errors
+from runtime import control_flow, dtypes, errors, nest
 from runtime.graph import FuncGraph, building
 from runtime.ops import array_ops, dtype_origins, logging_ops, math_ops, python_ints, registry
 from runtime.ops.weak import WeakProbe, accepts as weak_accepts
 from runtime.shape import as_shape
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
-from runtime.tensor_array import TensorArray
+from runtime.tensor_array import TensorArray, stacked_list_of
 
 
 def _bool(value):
+    if getattr(value, "is_stacked_list", False):   # a list is true when it is not empty
+        return math_ops.greater(array_ops.shape(value)[0], 0)
     t = convert_to_tensor(value, dtype_hint="bool")
     if t.dtype.name != "bool":
         t = math_ops.not_equal(t, array_ops.zeros_like(t))
@@ -29,7 +31,43 @@ def _bool(value):
 
 
 def _cond(pred, true_fn, false_fn, names=()):
-    return tuple(control_flow.cond(_bool(pred), true_fn, false_fn, names=names))
+    lists: set = set()
+    out = control_flow.cond(_bool(pred), _noting_lists(true_fn, lists), _noting_lists(false_fn, lists), names=names)
+    return _lists_kept(tuple(out), lists)
+
+
+def _noting_lists(fn, lists: set):
+    """`fn`, noting in `lists` the positions (in nest.flatten's order) of the lists a staged loop built
+    (`StackedList`s) among its results."""
+    def run():
+        out = fn()
+        lists.update(_list_positions(out))
+        return out
+    return run
+
+
+def _list_positions(values) -> list:
+    return [i for i, v in enumerate(nest.flatten(values)) if getattr(v, "is_stacked_list", False)]
+
+
+def _given_lists(fn, lists, skip: int = 0):
+    """A loop's test or body `fn`, called with its state (after `skip` other arguments) with the values at
+    the positions in `lists` marked as lists: the loop's placeholders for the lists it carries."""
+    if not lists:
+        return fn
+
+    def run(*args):
+        return fn(*args[:skip], *_lists_kept(tuple(args[skip:]), lists))
+    return run
+
+
+def _lists_kept(out: tuple, lists) -> tuple:
+    """`out` with the values at the positions in `lists` marked as lists again: a staged `if` or loop gives
+    each variable a new tensor, and a list must stay a list (`l + [x]` concatenates)."""
+    if not lists:
+        return out
+    flat = nest.flatten(out)
+    return nest.pack(out, [stacked_list_of(v) if i in lists else v for i, v in enumerate(flat)])
 
 
 def _static_bool(pred):
@@ -271,11 +309,14 @@ def _number_tensor(value, dtype, name: str, met):
 
 
 def _while_loop(test, body, loop: backends.LoopState, opts):
+    lists = _list_positions(loop.values)
+    test, body = _given_lists(test, lists), _given_lists(body, lists)
     state = _define_loop_state(lambda s: body(*s), loop, test)
-    return tuple(control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
-                                         maximum_iterations=opts.get("maximum_iterations"),
-                                         shape_invariants=_per_variable(opts.get("shape_invariants"), state),
-                                         relax_shapes=True, names=loop.names))
+    out = control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
+                                  maximum_iterations=opts.get("maximum_iterations"),
+                                  shape_invariants=_per_variable(opts.get("shape_invariants"), state),
+                                  relax_shapes=True, names=loop.names)
+    return _lists_kept(tuple(out), lists)
 
 
 def _per_variable(invariants, state: tuple):
@@ -328,6 +369,8 @@ def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
     """Iterate over the first axis of a tensor (or of the tensors of an enumerate/zip) with a staged
     while loop over an index."""
     walk = iteration.index_walk(iterable, _PRIMITIVES, _iterable_tensor)
+    lists = _list_positions(loop.values)
+    body, extra_test = _given_lists(body, lists, skip=1), extra_test and _given_lists(extra_test, lists)
     state = _define_loop_state(lambda s: body(walk.item(constant(0)), *s), loop, extra_test)
 
     invariants = _per_variable(opts.get("shape_invariants"), state)
@@ -336,7 +379,7 @@ def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
                                   maximum_iterations=opts.get("maximum_iterations"),
                                   shape_invariants=None if invariants is None else [None, *invariants],
                                   relax_shapes=True, names=("iteration_", *loop.names))
-    return tuple(out[1:])
+    return _lists_kept(tuple(out[1:]), lists)
 
 
 # what iteration.index_walk needs of a `for` over tensors' rows: the index loop's length is a tensor
@@ -479,7 +522,7 @@ def _list_pop(target, index):
 
 
 def _like_target(target, ta: TensorArray):
-    return ta if isinstance(target, TensorArray) else ta.stack()
+    return ta if isinstance(target, TensorArray) else ta.stacked_list()
 
 
 def _as_tensor_array(target) -> TensorArray:

@@ -19,10 +19,11 @@ from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph
 from runtime.interpret import inline_into, interpret, replay, unrepeatable_ops
 from runtime.lowering import jax_executable
-from runtime.ops import registry
+from runtime.ops import array_ops, registry
 from runtime.ops.registry import Spec, defop, wrap
 from runtime.signatures import is_tensor_leaf, leaf_key, match_signature, returns_text, spec_text
 from runtime.tensor import EagerTensor, SymbolicTensor, convert_to_tensor
+from runtime.tensor_array import stacked_list_of
 
 
 class ConcreteFunction:
@@ -36,9 +37,12 @@ class ConcreteFunction:
         self.structured_outputs = structured_outputs
         self._flat_outputs = flat_outputs
         self._resolves = _holds_maybe(structured_outputs)   # values defined on some paths only (see _structured)
-        self._returns_one_tensor = isinstance(structured_outputs, SymbolicTensor) and len(flat_outputs) == 1
+        # the lists a staged loop built, returned: Python lists of their rows to the caller (see _structured)
+        self._lists = frozenset(i for i, v in enumerate(flat_outputs) if getattr(v, "is_stacked_list", False))
+        self._returns_one_tensor = (isinstance(structured_outputs, SymbolicTensor) and len(flat_outputs) == 1
+                                    and not self._lists)
         self._returns_tensor_tuple = type(structured_outputs) is tuple and len(structured_outputs) == len(
-            flat_outputs) and all(isinstance(v, SymbolicTensor) for v in structured_outputs)   # no packing needed
+            flat_outputs) and all(isinstance(v, SymbolicTensor) for v in structured_outputs) and not self._lists
         self._param_names = param_names
         self._executable = None
         self._lock = threading.Lock()
@@ -173,6 +177,8 @@ class ConcreteFunction:
         return self._structured(flat)
 
     def _structured(self, flat: list):
+        if self._lists:
+            flat = [_as_list(v) if i in self._lists else v for i, v in enumerate(flat)]
         out = nest.pack(self.structured_outputs, flat) if nest.is_sequence(self.structured_outputs) else flat[0]
         if self._resolves and registry.context.graph is None:
             return _resolved(out, f" ({self.name} returns it)")
@@ -221,6 +227,15 @@ class ConcreteFunction:
 
 
 _KERNEL_ERRORS = (OpError, ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError)
+
+
+def _as_list(value):
+    """A list a staged loop built, as the function returns it: eagerly, the Python list of its rows (each an
+    op, so that tapes follow them), as the Python function would return; while tracing another function, the
+    stacked list of that graph."""
+    if registry.context.graph is not None:
+        return stacked_list_of(value)
+    return list(array_ops.unstack(value)) if value.shape[0] else []
 
 
 def _holds_maybe(structure) -> bool:

@@ -17,10 +17,10 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, OutOfRangeError
-from runtime.ops import array_ops
+from runtime.ops import array_ops, indexing, math_ops
 from runtime.ops.registry import Spec, apply, context, defop
 from runtime.shape import TensorShape, as_shape
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, constant, convert_to_tensor
 
 variant = dtypes.variant
 
@@ -344,7 +344,7 @@ class TensorArray:
 
     def stacked_list(self):
         """The stacked tensor, as the list a staged loop carried is after the loop (`StackedList`)."""
-        return _as_list(self.stack())
+        return stacked_list_of(self.stack())
 
     def unstack(self, value, name: Optional[str] = None) -> "TensorArray":
         value = convert_to_tensor(value, dtype=self.dtype)
@@ -392,12 +392,12 @@ class StackedList(SymbolicTensor):
     def __add__(self, other):
         if not isinstance(other, (list, tuple, StackedList)):   # a list + a tensor: TypeError in Python too
             _refuse("+", other)
-        return _as_list(array_ops.concat([self, _rows(other, self)], 0))
+        return stacked_list_of(array_ops.concat([self, _rows(other, self)], 0))
 
     def __radd__(self, other):
         if not isinstance(other, (list, tuple, StackedList)):
             _refuse("+", other)
-        return _as_list(array_ops.concat([_rows(other, self), self], 0))
+        return stacked_list_of(array_ops.concat([_rows(other, self), self], 0))
 
     __iadd__ = __add__
 
@@ -408,10 +408,32 @@ class StackedList(SymbolicTensor):
         if rank is None:
             raise TypeError("repeating a list a loop over tensors built (`l * n`) needs its rank; "
                             "use runtime.tile(l, ...) on the stacked tensor instead.")
-        return _as_list(array_ops.tile(self, [max(times, 0)] + [1] * (rank - 1)))
+        return stacked_list_of(array_ops.tile(self, [max(times, 0)] + [1] * (rank - 1)))
 
     __rmul__ = __mul__
     __imul__ = __mul__
+
+    def __getitem__(self, key):   # a slice of a list is a list (`l[1:] + [x]` concatenates)
+        out = indexing.getitem(self, key)
+        return stacked_list_of(out) if isinstance(key, slice) else out
+
+    def __eq__(self, other):
+        """Python's list equality with a list (one bool: same length, equal items); a list equals no tuple,
+        number or string (False); a tensor or array is compared elementwise, as with a list of tensors."""
+        if isinstance(other, (list, StackedList)):
+            return _lists_equal(self, other)
+        if isinstance(other, (Tensor, np.ndarray)) or hasattr(other, "_as_tensor"):
+            return math_ops.equal(self, other)
+        return False
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return not equal if equal.__class__ is bool else math_ops.logical_not(equal)
+
+    __hash__ = SymbolicTensor.__hash__
+
+    def copy(self) -> "StackedList":
+        return self   # a tensor never changes: the copy may be the list itself
 
 
 def _python_refusal(symbol: str):
@@ -436,6 +458,23 @@ def _refuse(symbol: str, other) -> None:
                     "list; for the tensor's elementwise meaning, write runtime.stack(l) first (a plain tensor).")
 
 
+def _lists_equal(a: StackedList, other) -> Tensor:
+    """`a == other` for two lists: a bool tensor, False where the lengths differ (a `Cond`, since the rows
+    can be compared only then)."""
+    from runtime import control_flow   # import cycle: control_flow imports TensorArrays
+    try:
+        b = _rows(other, a) if not isinstance(other, StackedList) else other
+    except (TypeError, ValueError, InvalidArgumentError):
+        return False   # items not of the list's dtype (`[0.5]`, strings): none can equal one of its items
+    if b.dtype is not a.dtype or not a.shape[1:].is_compatible_with(b.shape[1:]):
+        return False   # (items that can't be equal: Python's answer for lists of them, without running anything)
+    if a.shape.dims[0] is not None and b.shape.dims[0] is not None:
+        return math_ops.reduce_all(math_ops.equal(a, b)) if a.shape.dims[0] == b.shape.dims[0] else False
+    same_length = math_ops.equal(array_ops.shape(a)[0], array_ops.shape(b)[0])
+    return control_flow.cond(same_length, lambda: math_ops.reduce_all(math_ops.equal(a, b)),
+                             lambda: constant(False))
+
+
 def _rows(values, like: StackedList):
     if isinstance(values, Tensor):
         return values
@@ -444,7 +483,7 @@ def _rows(values, like: StackedList):
     return array_ops.stack([convert_to_tensor(v, dtype=like.dtype) for v in values])
 
 
-def _as_list(tensor):
+def stacked_list_of(tensor):
     """`tensor` (the stacked list a staged loop built) marked so that operators keep a list's meaning."""
     if tensor.__class__ is SymbolicTensor:
         tensor.__class__ = StackedList

@@ -18,7 +18,7 @@ from runtime.control_flow import user_location
 from runtime.errors import InvalidArgumentError
 from runtime.graph import building
 from runtime.interpret import replay
-from runtime.ops import operators
+from runtime.ops import nd_ops, operators
 from runtime.ops import registry
 from runtime.ops.registry import Spec, apply, defop
 from runtime.shape import TensorShape
@@ -178,15 +178,12 @@ class Variable:
 
     def scatter_nd_update(self, indices, updates, name=None):
         """Store `updates` at `indices` (`tensor_scatter_nd_update` of the value); returns the variable."""
-        from runtime.ops import nd_ops
         return self.assign(nd_ops.tensor_scatter_nd_update(self.read_value(), indices, updates), name=name)
 
     def scatter_nd_add(self, indices, updates, name=None):
-        from runtime.ops import nd_ops
         return self.assign(nd_ops.tensor_scatter_nd_add(self.read_value(), indices, updates), name=name)
 
     def scatter_nd_sub(self, indices, updates, name=None):
-        from runtime.ops import nd_ops
         return self.assign(nd_ops.tensor_scatter_nd_sub(self.read_value(), indices, updates), name=name)
 
     def numpy(self):

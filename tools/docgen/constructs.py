@@ -439,7 +439,8 @@ CONSTRUCTS = [
               notes="`l.pop()` and `l.pop(i)` become `ag__.list_pop(l, i)`, which keeps Python's meaning on "
                     "a Python list. On the list a staged loop carries (runtime's `TensorArray`) it removes "
                     "and returns an element, any index as in Python; after the loop the list is its stacked "
-                    "tensor, and `pop`/`append` on it give a stacked tensor again. Popping from an empty "
+                    "tensor, and `pop`/`append` on it give a stacked tensor again; a function returns it "
+                    "as a Python list of its rows, as Python would. Popping from an empty "
                     "one raises `OutOfRangeError` (an `IndexError`) when the graph runs. `pop` is converted "
                     "as a statement (`x = l.pop()`, `l.pop()`, `total += l.pop()`, `return l.pop()`), "
                     "not inside a larger expression (see [limitations](../limitations.md))."),
