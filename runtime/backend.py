@@ -463,14 +463,34 @@ def _float(value):
 def _logical_and(a, b_fn):
     """`a and b` on a symbolic `a`: Python's value, `b` where `a` is true and `a` itself where it is not (on
     bool tensors, the logical and). A `Cond`, so `b` runs only on the path that needs it."""
+    if getattr(a, "is_stacked_list", False):
+        return _list_or_other(a, b_fn, "and")
     a = convert_to_tensor(a)
     return control_flow.cond(_bool(a), lambda: _operand_like(a, b_fn(), "and"), lambda: a)
 
 
 def _logical_or(a, b_fn):
     """`a or b` on a symbolic `a`: `a` where it is true, else `b`, as `_logical_and`."""
+    if getattr(a, "is_stacked_list", False):
+        return _list_or_other(a, b_fn, "or")
     a = convert_to_tensor(a)
     return control_flow.cond(_bool(a), lambda: a, lambda: _operand_like(a, b_fn(), "or"))
+
+
+def _list_or_other(a, b_fn, what: str):
+    """`a and b` / `a or b` where `a` is a list a staged loop built: a list, `a` or `b` as Python chooses by
+    `a`'s length; `b` must be a list too (one graph value is one kind of value)."""
+    def other():
+        b = b_fn()
+        if not isinstance(b, list) and not getattr(b, "is_stacked_list", False):
+            raise StagingError(at_user_line(
+                f"`{what}` on a list that a loop over tensors built and {_a(type(b).__name__)}: its result is one of "
+                "the operands, as in Python, and which one is known only when the graph runs, so both must be "
+                "lists. Test the list's length explicitly (`if len(l) > 0:`) and assign in each branch."))
+        return a[:0] + b   # (a list of a's dtype)
+    take_a = (lambda: a)
+    chosen = control_flow.cond(_bool(a), other if what == "and" else take_a, take_a if what == "and" else other)
+    return stacked_list_of(chosen)
 
 
 def _operand_like(a, b, what: str):

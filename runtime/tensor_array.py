@@ -435,6 +435,23 @@ class StackedList(SymbolicTensor):
     def copy(self) -> "StackedList":
         return self   # a tensor never changes: the copy may be the list itself
 
+    def __getattr__(self, name: str):   # only for names a tensor lacks
+        if name in _LIST_METHODS:
+            raise AttributeError(
+                f"`l.{name}(...)` on a list that a loop over tensors built: after the loop it is its stacked "
+                "tensor, which supports len(), indexing, slices, +, * and append/pop statements only. "
+                + ("Rebind it instead (`l = l + more`)." if name == "extend" else
+                   "Do this inside the loop, or on runtime.stack(l) with tensor ops."))
+        raise AttributeError(f"'StackedList' object has no attribute {name!r}")
+
+    def __setitem__(self, key, value):
+        raise TypeError("`l[i] = v` on a list that a loop over tensors built: after the loop it is its stacked "
+                        "tensor, which can't change. Build the new list (`l = l[:i] + [v] + l[i + 1:]`) or use "
+                        "runtime.tensor_scatter_nd_update(l, [[i]], [v]).")
+
+
+_LIST_METHODS = frozenset({"extend", "insert", "remove", "clear", "sort", "reverse", "index", "count"})
+
 
 def _python_refusal(symbol: str):
     def refused(self, *other):

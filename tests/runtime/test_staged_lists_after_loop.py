@@ -5,6 +5,7 @@ tensor; before, several gave elementwise answers (`l[1:] + [10]` was [11, 12], n
 import pytest
 
 import runtime as tf
+from autograph.errors import StagingError
 
 
 def _squares(n):
@@ -71,6 +72,34 @@ def copied(n):
     return out.copy() + [10]
 
 
+def or_default(n):
+    out = _squares(n)
+    return (out or [5]) + [9]
+
+
+def and_other(n):
+    out = _squares(n)
+    return (out and [5, 6]) + [9]
+
+
+def carried_in_a_dict(n):
+    out = _squares(n)
+    d = {"l": out}
+    if n > 1:
+        d = {"l": d["l"] + [1]}
+    return d["l"] + [9]
+
+
+def chosen_by_a_conditional_expression(n):
+    out = _squares(n)
+    return (out if n > 1 else out[1:]) + [9]
+
+
+def rebuilt_around_an_item(n):
+    out = _squares(n) + [3]
+    return out[:1] + [9] + out[2:]
+
+
 def _python(value):
     """A traced function's result as Python values (tensors to numbers, lists and tuples kept)."""
     if isinstance(value, (list, tuple)):
@@ -80,7 +109,9 @@ def _python(value):
 
 @pytest.mark.parametrize("program", [slice_then_concatenate, reversed_slice_repeated, negative_slices,
                                      concatenated_after_a_staged_if, concatenated_after_a_staged_loop_that_extends_it,
-                                     appended_after_the_loop, compared_with_lists, truth, negated_truth, copied])
+                                     appended_after_the_loop, compared_with_lists, truth, negated_truth, copied,
+                                     or_default, and_other, carried_in_a_dict, chosen_by_a_conditional_expression,
+                                     rebuilt_around_an_item])
 @pytest.mark.parametrize("n", [0, 2, 3])
 def test_a_list_a_staged_loop_built_keeps_pythons_meaning(program, n):
     if program is negative_slices and n == 0:
@@ -115,3 +146,25 @@ def test_gradients_reach_the_rows_of_a_returned_list():
         total = rows[0] + rows[2]
     assert _python(rows) == [3.0, 6.0, 12.0]
     assert tape.gradient(total, x).numpy() == 2.0 + 8.0
+
+
+def test_what_a_stacked_list_cant_do_is_a_clear_error():
+    def or_number(n):
+        return _squares(n) or 5
+
+    def extended(n):
+        out = _squares(n)
+        out.extend([4])
+        return out
+
+    def item_set(n):
+        out = _squares(n)
+        out[0] = 9
+        return out
+
+    with pytest.raises(StagingError, match="both must be lists"):
+        tf.function(or_number)(tf.constant(2))
+    with pytest.raises(AttributeError, match=r"Rebind it instead \(`l = l \+ more`\)"):
+        tf.function(extended)(tf.constant(2))
+    with pytest.raises(TypeError, match="can't change"):
+        tf.function(item_set)(tf.constant(2))
