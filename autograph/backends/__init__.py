@@ -84,7 +84,7 @@ class Backend:
     list_types: tuple = ()                  # types of the framework's tensor lists
     list_append: Optional[Callable] = None
     list_pop: Optional[Callable] = None
-    list_stack: Optional[Callable] = None
+    list_stack: Optional[Callable] = None   # the list after the loop: a stacked_list.StackedList (its operators)
     list_empty_like: Optional[Callable] = None  # list_empty_like(element) -> an empty tensor list of such elements
     # Values undefined on some path (a `return` inside a staged loop or in one branch of a staged `if`, an
     # empty list appended to in a staged loop) need a placeholder of the right type. With these two,

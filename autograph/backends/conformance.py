@@ -575,6 +575,21 @@ def test_variable_defined_by_break_or_else_is_never_a_wrong_value(harness, t):
     harness.check(_for_else_defines, np.array([1, 2, 3], dtype=F32), t, may_refuse=True)
 
 
+def _list_after_loop(xs):
+    out = []
+    for x in xs:
+        out.append(x * 2)
+    joined = out[1:] + [10] + out * 2
+    return len(joined), joined[2], joined[-1]
+
+
+def test_list_built_in_a_loop_is_never_a_wrong_value(harness):
+    """After the loop the list keeps Python's operators: a slice is a list, `+` concatenates, `* 2` repeats
+    (a bare stacked array would add and double elementwise). `list_stack` should give a
+    `stacked_list.StackedList`; a backend that keeps no lists may refuse."""
+    harness.check(_list_after_loop, np.array([1, 2, 3], dtype=F32), may_refuse=True)
+
+
 def test_python_values_keep_python_semantics(harness):
     """A converted function on Python values runs as Python, whatever backends are registered."""
     from autograph.api import convert

@@ -30,7 +30,7 @@ keep Python semantics. What each construct becomes on a traced value:
 | `and`, `or`, `not` | `lax.cond` on the left operand (lazy), `jnp.logical_not` |
 | `print` | `jax.debug.print` |
 | `assert` | `checkify.check` (wrap in `checkify.checkify`, or `ag.jax.jit(f, checks=True)`) |
-| `list.append` in a loop | a preallocated array when the trip count is static (see jax_lists.py) |
+| `list.append` in a loop | a preallocated array when the trip count is static; after the loop, a `StackedList` of it with a list's operators (see jax_lists.py) |
 
 Reverse-mode `jax.grad` can't differentiate `lax.while_loop`: a loop with a static bound that carries a
 float is a masked `lax.scan` instead, whatever the transformation; jax_scan.py says how, why and at what
@@ -82,7 +82,7 @@ def _is_staged(value) -> bool:
 def _predicate(value, construct: str):
     """`value` as a scalar bool array, as Python's truth test would see it (a range is true when it is not
     empty; an enumerate or zip object, an iterator, always is)."""
-    if isinstance(value, JaxRange):
+    if isinstance(value, (JaxRange, jax_lists.StackedList)):
         return _len(value) > 0
     if isinstance(value, iteration.StagedRows):
         return jnp.asarray(True)
@@ -341,7 +341,7 @@ def _range_bound(r: JaxRange, limit: Optional[int]) -> Optional[int]:
 # --- builtins, logical ops, print, assert ------------------------------------------------------------
 
 def _len(value):
-    if isinstance(value, jax_lists.JaxList):
+    if isinstance(value, (jax_lists.JaxList, jax_lists.StackedList)):
         return len(value)
     if isinstance(value, JaxEnumerate) and value.range is not None:
         return _len(value.range)
@@ -398,7 +398,7 @@ PRIMITIVES = primitives.Primitives(cond=_cond, minimum=jnp.minimum, maximum=jnp.
 
 BACKEND = backends.register_backend(backends.Backend(
     name="jax",
-    staged_types=(jax.core.Tracer, JaxRange, JaxEnumerate, JaxZip),
+    staged_types=(jax.core.Tracer, JaxRange, JaxEnumerate, JaxZip, jax_lists.StackedList),
     is_staged=_is_staged,
     modules=("jax", "jaxlib"),
     is_staging=_is_staging if _trace_ctx is not None else None,
@@ -421,7 +421,7 @@ BACKEND = backends.register_backend(backends.Backend(
     list_types=(jax_lists.JaxList,),
     list_append=jax_lists.append,
     list_pop=jax_lists.pop,
-    list_stack=jax_lists.stack,
+    list_stack=jax_lists.after_loop,
     probe=jax_state.probe,
     zeros_like=jax_state.zeros_like,
     check_returned=_reject_falling_off,

@@ -4,14 +4,15 @@
 becomes a *preallocated array*: the loop's body is first traced once
 abstractly (`jax.eval_shape`) to learn how many items one iteration appends
 and their shape and dtype; the loop then carries a buffer of the final size
-and a fill count. After the loop the list is that array, of shape
-`(len(initial) + appends_per_iteration * trip_count, *item_shape)`, so
-`jnp.stack(out)`, `len(out)` and `out[i]` keep working:
+and a fill count. After the loop the list is a `StackedList`: that array, of
+shape `(len(initial) + appends_per_iteration * trip_count, *item_shape)`, with
+a Python list's operators, so `jnp.stack(out)`, `len(out)`, `out[i]`, `out[1:]`,
+`out + [x]`, `out * 2` and `out == other` mean what they mean on the list:
 
     out = []
     for x in xs:             # xs traced, 5 rows
         out.append(x * 2)
-    # out is now an array of shape (5, ...)
+    # out is now a StackedList of an array of shape (5, ...)
 
 This needs a static trip count (a `for` over an array, without `break` or
 `return`). A `while` loop, a `for` over a `range` with a traced bound, or an
@@ -24,8 +25,9 @@ from typing import Callable, Optional, Sequence
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
-from autograph.backends import jax_state
+from autograph.backends import jax_state, stacked_list
 from autograph.errors import StagingError, at_user_line
 
 
@@ -109,7 +111,7 @@ def append(lst, value):
             _check_fits(value, lst.buffer.dtype)
             return JaxList(buffer=lst.buffer.at[lst.count].set(value), count=lst.count + 1)
         return JaxList((*lst.items, _item(value)), owned=lst.owned)
-    return jnp.concatenate([jnp.asarray(lst), jnp.asarray(value)[None]])   # a list the loop turned into an array
+    return StackedList(jnp.concatenate([jnp.asarray(lst), jnp.asarray(value)[None]]))   # a list a loop stacked
 
 
 def _check_fits(value, dtype) -> None:
@@ -139,6 +141,52 @@ def pop(lst, index=None):
     items = list(lst.items)
     value = items.pop() if index is None else items.pop(index)
     return JaxList(items, owned=lst.owned), value
+
+
+def after_loop(lst):
+    """The list a staged loop built, after the loop: its items stacked, with a list's operators."""
+    return lst if isinstance(lst, StackedList) else StackedList(stack(lst))
+
+
+class StackedList(stacked_list.StackedList):
+    """A list a staged loop built, after the loop (stacked_list.py): JAX functions take it as its array
+    (`jnp.stack(l)`, `jnp.sum(l)`); its length is static (the trip count is)."""
+
+    __slots__ = ()
+
+    def __jax_array__(self):
+        return self.rows
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.rows, dtype)
+
+    def _length(self) -> int:
+        return self.rows.shape[0]
+
+    def _stack(self, items: list):
+        rows = jnp.stack([jnp.asarray(v) for v in items])
+        return rows.astype(jnp.result_type(self.rows, rows))
+
+    def _concat(self, a, b):
+        return jnp.concatenate([a, b])
+
+    def _tile(self, times: int):
+        return jnp.tile(self.rows, (times,) + (1,) * (self.rows.ndim - 1))
+
+    def _all_equal(self, other_rows):
+        return jnp.all(self.rows == other_rows) if other_rows.shape == self.rows.shape else False
+
+    def _item_shape(self, rows) -> tuple:
+        return tuple(rows.shape[1:])
+
+    def _elementwise_equal(self, other):
+        return self.rows == other if isinstance(other, (jax.Array, np.ndarray)) else None
+
+    def _not(self, value):
+        return jnp.logical_not(value)
+
+
+jax.tree_util.register_pytree_node(StackedList, lambda lst: ((lst.rows,), None), lambda _, rows: StackedList(*rows))
 
 
 def stack(lst):
@@ -179,7 +227,7 @@ def with_lists(state: tuple, names: Sequence[str], n: int, arg_avals: tuple, bod
         filled[i] = _preallocate(state[i], n * count, aval)
     out = list(run(tuple(filled)))
     for i in per_iteration:             # an enclosing loop's list (being probed) stays a list of rows
-        out[i] = out[i].buffer if state[i].owned else JaxList(list(out[i].buffer))
+        out[i] = StackedList(out[i].buffer) if state[i].owned else JaxList(list(out[i].buffer))
     return tuple(out)
 
 

@@ -47,7 +47,7 @@ import tensorflow as tf
 from tensorflow.python.framework import func_graph as _func_graph
 
 from autograph import backends
-from autograph.backends import iteration, primitives, staging
+from autograph.backends import iteration, primitives, stacked_list, staging
 from autograph.errors import StagingError, at_user_line
 
 __all__ = ["BACKEND", "function", "TfRange", "TfEnumerate", "TfZip"]
@@ -122,13 +122,64 @@ def _promote(a, b):
 
 
 def _flatten(value):
-    """The leaves of `value` (tf.nest's order: dicts by key) and its skeleton (leaves replaced by None), which
-    compares equal for equal structures and rebuilds the value with `tf.nest.pack_sequence_as`."""
-    return tf.nest.flatten(value), tf.nest.map_structure(lambda _: None, value)
+    """The leaves of `value` (tf.nest's order: dicts by key; a StackedList's array) and its skeleton (leaves
+    replaced by None, a StackedList by _LIST), which compares equal for equal structures and rebuilds the value
+    with `_unflatten`."""
+    leaves = [v.rows if isinstance(v, TfStackedList) else v for v in tf.nest.flatten(value)]
+    return leaves, tf.nest.map_structure(lambda v: _LIST if isinstance(v, TfStackedList) else None, value)
 
 
 def _unflatten(structure, leaves):
-    return tf.nest.pack_sequence_as(structure, leaves)
+    marks = tf.nest.flatten(structure)
+    return tf.nest.pack_sequence_as(structure, [TfStackedList(v) if m is _LIST else v for m, v in zip(marks, leaves)])
+
+
+_LIST = "a list a staged loop built"   # (a StackedList's place in a skeleton)
+
+
+class TfStackedList(stacked_list.StackedList):
+    """A list a staged loop built, after the loop (stacked_list.py): TensorFlow's ops take it as its stacked
+    tensor (`__tf_tensor__`); its length may be known only when the graph runs."""
+
+    __slots__ = ()
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        return tf.convert_to_tensor(self.rows, dtype=dtype, name=name)
+
+    def _length(self) -> Optional[int]:
+        return self.rows.shape[0] if self.rows.shape.rank else None
+
+    def _stack(self, items: list):
+        rows = tf.stack([_lift(v, self.rows.dtype) if v.__class__ in (bool, int, float) and
+                         _takes(v, self.rows.dtype) else tf.convert_to_tensor(v) for v in items])
+        if rows.dtype != self.rows.dtype:
+            raise StagingError(at_user_line(
+                f"a list a staged loop built holds {self.rows.dtype.name} items; joining {rows.dtype.name} items "
+                "to it would give a list of two dtypes, which one tensor can't hold. Cast them with tf.cast."))
+        return rows
+
+    def _concat(self, a, b):
+        return tf.concat([a, b], 0)
+
+    def _tile(self, times: int):
+        return tf.tile(self.rows, [times] + [1] * (self.rows.shape.rank - 1))
+
+    def _all_equal(self, other_rows):
+        a, b = self.rows, other_rows
+        if a.shape[0] is not None and b.shape[0] is not None:
+            return tf.reduce_all(tf.equal(a, b)) if a.shape[0] == b.shape[0] else False
+        return tf.cond(tf.equal(tf.shape(a)[0], tf.shape(b)[0]), lambda: tf.reduce_all(tf.equal(a, b)),
+                       lambda: tf.constant(False))
+
+    def _item_shape(self, rows) -> Optional[tuple]:
+        shape = rows.shape[1:]
+        return tuple(shape.as_list()) if shape.is_fully_defined() else None
+
+    def _elementwise_equal(self, other):
+        return tf.equal(self.rows, other) if isinstance(other, (tf.Tensor, np.ndarray)) else None
+
+    def _not(self, value):
+        return tf.logical_not(value)
 
 
 RULES = staging.LeafRules(
@@ -139,7 +190,9 @@ RULES = staging.LeafRules(
 
 
 def _predicate(value, construct: str):
-    """`value` as a scalar bool tensor, as Python's truth test would see it."""
+    """`value` as a scalar bool tensor, as Python's truth test would see it (a list is true when not empty)."""
+    if isinstance(value, TfStackedList):
+        return tf.shape(value.rows)[0] > 0
     x = tf.convert_to_tensor(value)
     if x.shape.rank not in (0, None):
         if x.shape.num_elements() != 1:
@@ -317,6 +370,9 @@ def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
 def _len(value):
     if isinstance(value, tf.TensorArray):
         return value.size()
+    if isinstance(value, TfStackedList):
+        n = value._length()
+        return n if n is not None else tf.shape(value.rows)[0]
     if isinstance(value, TfRange):
         _check_step(value.step)
     return iteration.staged_len(value, PRIMITIVES, lambda v: _length(_rows(v, "len()")))
@@ -416,7 +472,7 @@ PRIMITIVES = primitives.Primitives(
 
 BACKEND = backends.register_backend(backends.Backend(
     name="tensorflow",
-    staged_types=(tf.Tensor, tf.Variable, TfRange, TfEnumerate, TfZip),
+    staged_types=(tf.Tensor, tf.Variable, TfRange, TfEnumerate, TfZip, TfStackedList),
     is_staged=_is_staged,
     modules=("tensorflow", "keras", "tf_keras"),
     is_staging=lambda: not tf.executing_eagerly(),
@@ -439,7 +495,7 @@ BACKEND = backends.register_backend(backends.Backend(
     list_types=(tf.TensorArray,),
     list_append=_list_append,
     list_pop=_list_pop,
-    list_stack=lambda ta: ta.stack(),
+    list_stack=lambda ta: TfStackedList(ta.stack()),
     list_empty_like=_list_empty_like,
     probe=_probe,
     zeros_like=lambda value: primitives.zeros_like(value, _is_tensor, _zeros),

@@ -53,7 +53,8 @@ KINDS = ("assign", "record", "jump", "return", "raise", "walrus", "starred", "de
          "if", "while", "for", "try", "with", "match", "def", "class", "iterators", "decorated", "closure",
          "comprehension", "generated-name", "nonlocal", "contextmanager", "generator",
          # values across staged statements (issue 14): in tensor programs the statement is staged
-         "undefined", "none", "promotion", "shape-growth", "store", "mutation", "staged-raise", "and-or-value")
+         "undefined", "none", "promotion", "shape-growth", "store", "mutation", "staged-raise", "and-or-value",
+         "list-after-loop")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _WALRUS = re.compile(r"\((\w+) :=")
 
@@ -346,6 +347,7 @@ class PyGenerator(ScopeStatements, StagedPatterns):
             ("none", 2 if in_f else 0, self.none_before, True),
             ("promotion", 2 if in_f else 0, self.int_to_float, True),
             ("shape-growth", 1 if in_f else 0, self.shape_growth, True),
+            ("list-after-loop", 1 if in_f else 0, self.list_after_loop, True),
             ("store", 2 if in_f else 0, self.item_store, True),
             ("mutation", 2 if in_f else 0, self.mutating_call, True),
             ("staged-raise", 1 if in_f else 0, self.staged_raise, True),

@@ -23,9 +23,9 @@ class StagedPatterns:
             return self.tensor_condition()
         return self.condition(python=True)
 
-    def staged_header(self, context: str) -> None:
+    def staged_header(self, context: str, loops_only: bool = False) -> None:
         """Opens an `if`, a `while` with a counter, or a `for` over `range` of a tensor; the body is one deeper."""
-        r = self.rng.random()
+        r = self.rng.uniform(0.45 if loops_only else 0.0, 1.0)
         if r < 0.45:
             self.cover(f"{context}: in an if")
             self.emit(f"if {self.staged_test()}:")
@@ -101,6 +101,23 @@ class StagedPatterns:
             self.cover("maybe-None value in arithmetic")
             self.emit(f"{target} = {target} + {name}")
         self.assigned(target, "a")
+
+    def list_after_loop(self) -> None:
+        """A list appended to in a loop, then read with Python's list operators after it (a slice, `+` with a
+        list, `* 2`, `==`, truth): on the stacked list a staged loop leaves, each must keep a list's meaning."""
+        name = self.name("l")
+        self.cover("list appended to in a staged loop")
+        self.emit(f"{name} = [{self.rng.randint(0, 3)}]")
+        self.staged_header("list append", loops_only=True)
+        self.staged_body([f"{name}.append({self.dirty_value()})"])
+        k = self.rng.randint(0, 4)
+        read, kind = self.rng.choice([
+            (f"len({name}[1:] + [{k}])", "slice + list"), (f"({name} * 2)[-1]", "list * 2"),
+            (f"({name}[::-1] + {name})[0]", "reversed slice + list"), (f"len({name} + {name})", "list + list"),
+            (f"(1 if {name} == [{k}] else 2)", "list == list"), (f"(1 if {name}[1:] else 2)", "truth of a slice"),
+            (f"({name} + [{k}])[-1]", "list + [k], last item")])
+        self.cover(f"list after a staged loop: {kind}")
+        self.after(read)
 
     def int_to_float(self) -> None:
         """A Python int before the statement that the body makes a float (a tensor's times 0.5)."""

@@ -8,6 +8,7 @@ from tests.autograph.backends._jax_util import jax, jit, jnp, same
 from jax import lax  # noqa: E402
 
 from autograph.errors import StagingError  # noqa: E402
+from tests.autograph.backends import _stacked_list_programs as _stacked  # noqa: E402
 
 
 # --- lists -------------------------------------------------------------------------------------------
@@ -92,3 +93,19 @@ def test_an_append_the_preallocated_lists_dtype_would_change_is_refused():
         jit(running_halves)(jnp.arange(3))
     with pytest.raises(StagingError, match="'out' is an int8 tensor .* and an int32 tensor .* one dtype"):
         jit(item_or_300)(jnp.array([1, -1], jnp.int8))
+
+
+# --- after the loop: a list, with Python's list operators ------------------------------------------------
+
+def _doubled_list(xs):
+    out = []
+    for x in xs:
+        out.append(x * 2)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(_stacked.programs(_doubled_list)))
+def test_a_list_a_staged_loop_built_keeps_pythons_meaning_after_the_loop(name):
+    program = _stacked.programs(_doubled_list)[name]
+    xs = jnp.array([1, 2, 3])
+    assert _stacked.as_python(jit(program)(xs)) == _stacked.as_python(program(xs))

@@ -13,6 +13,7 @@ tf = pytest.importorskip("tensorflow", reason="TensorFlow is not installed (pip 
 
 import autograph as ag  # noqa: E402
 from autograph.errors import StagingError  # noqa: E402
+from tests.autograph.backends import _stacked_list_programs as _stacked  # noqa: E402
 from tests.autograph.backends._programs import piecewise, traced_leaves  # noqa: E402
 
 function = ag.tensorflow.function
@@ -481,3 +482,19 @@ def huge_or_x(x):
 def test_an_int_no_dtype_of_the_other_branch_holds_is_refused_naming_the_variable():
     with pytest.raises(StagingError, match="'y' is the Python int .* can't become float32"):
         function(huge_or_x)(tf.constant(1.0))
+
+
+# --- after the loop: a list, with Python's list operators ------------------------------------------------
+
+def _doubled_list(xs):
+    out = []
+    for x in xs:
+        out.append(x * 2)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(_stacked.programs(_doubled_list)))
+def test_a_list_a_staged_loop_built_keeps_pythons_meaning_after_the_loop(name):
+    program = _stacked.programs(_doubled_list)[name]
+    traced = function(program, input_signature=[tf.TensorSpec([None], tf.int32)])   # a loop over tensors
+    assert _stacked.as_python(traced(tf.constant([1, 2, 3]))) == _stacked.as_python(program(np.array([1, 2, 3])))
