@@ -6,6 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 
+def doubled_list(xs):
+    out = []
+    for x in xs:
+        out.append(x * 2)
+    return out
+
+
 def programs(make) -> dict:
     def concatenated(xs):
         return make(xs) + make(xs)

@@ -97,15 +97,8 @@ def test_an_append_the_preallocated_lists_dtype_would_change_is_refused():
 
 # --- after the loop: a list, with Python's list operators ------------------------------------------------
 
-def _doubled_list(xs):
-    out = []
-    for x in xs:
-        out.append(x * 2)
-    return out
-
-
-@pytest.mark.parametrize("name", sorted(_stacked.programs(_doubled_list)))
+@pytest.mark.parametrize("name", sorted(_stacked.programs(_stacked.doubled_list)))
 def test_a_list_a_staged_loop_built_keeps_pythons_meaning_after_the_loop(name):
-    program = _stacked.programs(_doubled_list)[name]
+    program = _stacked.programs(_stacked.doubled_list)[name]
     xs = jnp.array([1, 2, 3])
     assert _stacked.as_python(jit(program)(xs)) == _stacked.as_python(program(xs))

@@ -486,15 +486,8 @@ def test_an_int_no_dtype_of_the_other_branch_holds_is_refused_naming_the_variabl
 
 # --- after the loop: a list, with Python's list operators ------------------------------------------------
 
-def _doubled_list(xs):
-    out = []
-    for x in xs:
-        out.append(x * 2)
-    return out
-
-
-@pytest.mark.parametrize("name", sorted(_stacked.programs(_doubled_list)))
+@pytest.mark.parametrize("name", sorted(_stacked.programs(_stacked.doubled_list)))
 def test_a_list_a_staged_loop_built_keeps_pythons_meaning_after_the_loop(name):
-    program = _stacked.programs(_doubled_list)[name]
+    program = _stacked.programs(_stacked.doubled_list)[name]
     traced = function(program, input_signature=[tf.TensorSpec([None], tf.int32)])   # a loop over tensors
     assert _stacked.as_python(traced(tf.constant([1, 2, 3]))) == _stacked.as_python(program(np.array([1, 2, 3])))
