@@ -159,7 +159,8 @@ class Shared:
         before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
         module = self.module
         read = before + self._globals_read(module)
-        held = _held(read, initial)
+        own = {id(fn) for fn in self.functions}   # the branch and body functions: generated, not the user's state
+        held = [value for value in _held(read, initial) if id(value) not in own]
         contents = side_effects.snapshot(_named(read, held))
         globals_before = dict(module)
         changed_elsewhere = failed = object_changed = None

@@ -539,6 +539,11 @@ def outer_holder(value) -> str | None:
     return None
 
 
+def may_outlive(value) -> bool:
+    """An object a global could hold and keep after the function returns: not a number, string or function."""
+    return _may_change(value) and not isinstance(value, tuple)
+
+
 def global_holder(value, module: dict) -> str | None:
     """How a global of `module` (the statement's) holds `value` ("the global 'OUT'", "an element of the global
     'REG'"); None when none does."""

@@ -239,6 +239,19 @@ def global_attribute_in_branch(x):
     return STATS.count
 
 
+def global_through_a_local_name(x):   # the same dict under a local name: carried, it kept the tensor too
+    cfg = CFG
+    if x > 0:
+        cfg["k"] = 1
+    return 0
+
+
+def global_through_a_default(x, stats=STATS):
+    if x > 0:
+        stats.count = 2
+    return 0
+
+
 def enclosing_item_in_branch(x):
     d = {"k": 0}
 
@@ -268,6 +281,10 @@ REFUSED = [
     (global_item_in_branch, "`CFG['k']` is assigned inside this `if` on a tensor, but 'CFG' is not a variable"),
     (global_item_in_loop, "`CFG['k']` is assigned inside this `while` loop on a tensor, but 'CFG' is not"),
     (global_attribute_in_branch, "`STATS.count` is assigned at test_fidelity_round8.py:"),
+    (global_through_a_local_name, "`cfg['k']` is assigned inside this `if` on a tensor, but 'cfg' holds the "
+                                  "global 'CFG'"),
+    (global_through_a_default, "`stats.count` is assigned inside this `if` on a tensor, but 'stats' holds the "
+                               "global 'STATS'"),
     (enclosing_item_in_branch, "`d['k']` is assigned inside this `if` on a tensor, but 'd' is not a variable"),
 ]
 
@@ -292,6 +309,20 @@ def test_a_global_change_a_trace_would_make_once_is_refused(fn, pattern):
         assert re.search(r"(test_fidelity_round8|fidelity_helpers)\.py:\d+: ", message), message
         assert pattern in message, message
         assert state() == EMPTY   # the refused trace left no change behind
+
+
+def copied_global_in_branch(x):
+    cfg = dict(CFG)
+    if x > 0:
+        cfg["k"] = 1
+    return cfg["k"]
+
+
+def test_a_copy_of_a_global_is_carried():
+    reset()
+    traced = tf.function(copied_global_in_branch)
+    assert [int(traced(tf.constant(x))) for x in (-3, 2)] == [copied_global_in_branch(x) for x in (-3, 2)] == [0, 1]
+    assert CFG == {"k": 0}
 
 
 def test_a_cache_filled_before_the_statement_is_read_freely():
@@ -325,12 +356,41 @@ def finally_return_swallows_raise(x):
         return y + 7
 
 
-def test_a_return_in_finally_after_a_staged_return_gives_pythons_answer():
+def finally_adds_then_returns(x):
+    y = 0
+    try:
+        if x > 0:
+            y = 1
+            return y
+        y = 2
+    finally:
+        y += 10
+        if y > 11:
+            return y
+    return y
+
+
+def nested_finally_returns(x):
+    try:
+        try:
+            if x > 0:
+                return 1
+        finally:
+            if x > 3:
+                return 2
+    finally:
+        if x > 4:
+            return 3
+    return 4
+
+
+@pytest.mark.parametrize("fn", [finally_return_overrides, finally_adds_then_returns, nested_finally_returns])
+def test_a_return_in_finally_after_a_staged_return_gives_pythons_answer(fn):
     # was: "Using as a Python bool a symbolic tensor" at the `try` line (the lowered `do_return = do_return or
     # do_return_before` was left a Python `or`: pipeline._rescan did not see the `or` lowering added)
-    traced = tf.function(finally_return_overrides)
-    for x in (-3, 0, 2, 5):
-        assert int(traced(tf.constant(x))) == ag.convert(finally_return_overrides)(x) == finally_return_overrides(x)
+    traced = tf.function(fn)
+    for x in (-3, 0, 2, 4, 5):
+        assert int(traced(tf.constant(x))) == ag.convert(fn)(x) == fn(x)
 
 
 def test_a_raise_a_finally_return_discards_is_refused_saying_so():
@@ -356,3 +416,22 @@ def test_a_match_guard_on_a_tensor_is_refused_at_the_case():
     assert [ag.convert(match_with_a_tensor_guard)(x) for x in (-1, 1)] == [2, 1]
     with pytest.raises(StagingError, match=r"test_fidelity_round8.py:\d+: the guard of this `case` is a tensor"):
         tf.function(match_with_a_tensor_guard)(tf.constant(1))
+
+
+# --- a tensor's bool asked for where AutoGraph stages nothing ------------------------------------------------
+
+def filtered_by_a_tensor(x):
+    return [v for v in range(4) if v * x > 0]
+
+
+def smaller_of(x):
+    return min(x, 3)
+
+
+@pytest.mark.parametrize("fn", [filtered_by_a_tensor, smaller_of])
+def test_a_bool_autograph_does_not_stage_says_where_autograph_stages(fn):
+    # was: "Let AutoGraph convert the `if`/`while` (runtime.function(autograph=True))", with AutoGraph on
+    from runtime.errors import OperatorNotAllowedInGraphError
+    with pytest.raises(OperatorNotAllowedInGraphError, match=r"test_fidelity_round8.py:\d+: Using as a Python bool "
+                                                             r".* AutoGraph stages `if`, `while`, `for`"):
+        tf.function(fn)(tf.constant(2))
