@@ -187,6 +187,8 @@ def snapshot(bound: list) -> list:
             if "." not in name:   # and its attributes' objects, one level down (`STATE.inner.n += 1`)
                 todo += [(f"{name}.{key}", value) for key, value in obj.__dict__.items()
                          if _user_object(value) and id(value) not in seen]
+            if _user_namespace(obj.__class__):   # its class's attributes (`type(self).n += 1`)
+                todo.append((f"type({name})", obj.__class__))
         else:
             continue
         found.extend(_buffers_in(name, found[-1][2]))
@@ -540,8 +542,9 @@ def outer_holder(value) -> str | None:
 
 
 def may_outlive(value) -> bool:
-    """An object a global could hold and keep after the function returns: not a number, string or function."""
-    return _may_change(value) and not isinstance(value, tuple)
+    """An object a global could hold and keep after the function returns: not a number, string or tuple; a
+    class, function or module only if it is the user's."""
+    return (_may_change(value) and not isinstance(value, tuple)) or _user_namespace(value)
 
 
 def global_holder(value, module: dict) -> str | None:

@@ -37,6 +37,16 @@ STATS = Counter()
 class Registry:
     count = 0
 
+    def bump_through_type(self, x):
+        if x > 0:
+            type(self).count += 1   # the class is no variable of the statement: its attribute changed at trace time
+        return 0
+
+    def bump_through_class(self, x):
+        if x > 0:
+            self.__class__.count += 1   # carried: the class kept a tensor of the traced graph
+        return 0
+
 
 class Inner:
     def __init__(self):
@@ -252,6 +262,14 @@ def global_through_a_default(x, stats=STATS):
     return 0
 
 
+def class_attribute_through_type(x):
+    return Registry().bump_through_type(x)
+
+
+def class_attribute_through_dunder_class(x):
+    return Registry().bump_through_class(x)
+
+
 def enclosing_item_in_branch(x):
     d = {"k": 0}
 
@@ -281,10 +299,13 @@ REFUSED = [
     (global_item_in_branch, "`CFG['k']` is assigned inside this `if` on a tensor, but 'CFG' is not a variable"),
     (global_item_in_loop, "`CFG['k']` is assigned inside this `while` loop on a tensor, but 'CFG' is not"),
     (global_attribute_in_branch, "`STATS.count` is assigned at test_fidelity_round8.py:"),
-    (global_through_a_local_name, "`cfg['k']` is assigned inside this `if` on a tensor, but 'cfg' holds the "
+    (global_through_a_local_name, "`cfg['k']` is assigned inside this `if` on a tensor, but `cfg` is the "
                                   "global 'CFG'"),
-    (global_through_a_default, "`stats.count` is assigned inside this `if` on a tensor, but 'stats' holds the "
+    (global_through_a_default, "`stats.count` is assigned inside this `if` on a tensor, but `stats` is the "
                                "global 'STATS'"),
+    (class_attribute_through_type, "`type(self).count` is changed by a function called inside this `if`"),
+    (class_attribute_through_dunder_class, "`self.__class__.count` is assigned inside this `if` on a tensor, but "
+                                           "`self.__class__` is the global 'Registry'"),
     (enclosing_item_in_branch, "`d['k']` is assigned inside this `if` on a tensor, but 'd' is not a variable"),
 ]
 
