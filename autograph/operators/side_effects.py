@@ -15,7 +15,9 @@ list in a branch) can be changed freely.
 A change no marked code makes (a function the statement calls that sets `self.count` or `d['k']` of an
 object a variable of the statement holds) is found afterwards: `snapshot` keeps those objects' attributes
 (a dict's or list's items, a set's elements) before the statement is traced, and `changed` names one that
-differs after it and that the statement does not carry (shared.py `Shared.stage` refuses it). So is an
+differs after it and that the statement does not carry (shared.py `Shared.stage` refuses it, and `restore`
+gives the objects back what they held). The objects are those the statement's variables hold and the globals
+its code and the user's functions it calls read, however deep (shared.py `_helper_globals`). So is an
 iterator that gave items while the statement was traced (`next(it)`, a Python loop over it): it would give
 them once, at trace time, whatever the path or the number of iterations; and a writable buffer (a NumPy array,
 a `bytearray`) whose contents changed (`a += 1` changes an array in place).
@@ -153,7 +155,10 @@ def snapshot(bound: list) -> list:
     """What `bound` ((name, object) of the variables a staged statement reads) hold before it is traced: each
     object's attributes, or a dict's items, a list's items, a set's elements (one level, by identity); the
     contents of a buffer among those (a NumPy array in `s.buf` or `d['a']`: `s.buf += 1` changes it in place,
-    also where the statement carries `s.buf`)."""
+    also where the statement carries `s.buf`). And the attributes of a class, function or module of the user's
+    among them (`Registry.count`, `log.calls`, another module's globals), of an object's class (`type(self).n`)
+    and of the user's objects in an object's attributes (`STATE.inner.n`); a closure cell's value (a helper's
+    `nonlocal n`)."""
     found, seen = [], set()
     todo = list(bound)
     while todo:
