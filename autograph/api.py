@@ -16,7 +16,6 @@ import contextlib
 import functools
 import gc
 import inspect
-import sys
 import threading
 import time
 import tokenize
@@ -352,16 +351,7 @@ def _generated_function(conversion: _Conversion, fn: types.FunctionType) -> type
 
 # --- which callables to convert ------------------------------------------------------------------
 
-_SKIPPED_MODULES = ("autograph", "numpy", "gast", "builtins")
-
-
-def _is_library_module(module: Optional[str]) -> bool:
-    if not module:
-        return False
-    top = module.split(".")[0]
-    if top in sys.stdlib_module_names or top in _SKIPPED_MODULES:
-        return True
-    return any(module == p or module.startswith(p + ".") for p in backends.owned_module_prefixes())
+_is_library_module = backends.library_module
 
 
 def _never_convert(fn) -> bool:

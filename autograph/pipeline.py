@@ -164,15 +164,18 @@ _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 def _rescan(node, types: set) -> set:
     """`types` after lowering jumps: the statements' types as they are now, and the expressions' as they
-    were, plus the `and` a loop exit adds to a `while` test. Lowering adds expressions of no other type a
+    were, plus the `and` a loop exit adds to a `while` test and the `or` a jump in `finally:` adds (`do_return =
+    do_return or do_return_before`, lowering.py). Lowering adds expressions of no other type a
     step looks for but calls of `ag__` (which call_trees leaves as they are), and removes only the code
     after a jump (a step that finds none of it left has nothing to do), so a walk of statements is enough."""
     now = {t for t in types if not (isinstance(t, type) and issubclass(t, gast.stmt))}
     stack = [node]
     while stack:
         n = stack.pop()
-        now.add(n.__class__)
-        if n.__class__ is gast.While and n.test.__class__ is gast.BoolOp:
+        cls = n.__class__
+        now.add(cls)
+        if (cls is gast.While and n.test.__class__ is gast.BoolOp) or (cls is gast.Assign
+                                                                     and n.value.__class__ is gast.BoolOp):
             now.add(gast.BoolOp)
         for field_name in _BLOCKS:
             block = getattr(n, field_name, None)

@@ -72,15 +72,21 @@ _PACKAGE_DIRS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspa
 
 def user_location() -> str:
     """'file:line' of the innermost frame outside runtime and autograph."""
+    frame = user_frame()
+    return "<unknown>" if frame is None else f"{frame.f_code.co_filename}:{frame.f_lineno}"
+
+
+def user_frame():
+    """The innermost frame outside runtime and autograph, or None."""
     import sys
 
     frame = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
         if not filename.startswith(_PACKAGE_DIRS) and not filename.startswith("<runtime executor"):
-            return f"{filename}:{frame.f_lineno}"
+            return frame
         frame = frame.f_back
-    return "<unknown>"
+    return None
 
 
 def _is_symbolic(value) -> bool:

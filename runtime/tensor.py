@@ -194,6 +194,17 @@ class SymbolicTensor(Tensor):
             f"its value is only known when the graph runs. {instead}")
 
     def __bool__(self):
+        from runtime.control_flow import user_frame
+        from autograph.operators.function_scope import is_converted
+
+        frame = user_frame()
+        if frame is not None and is_converted(frame.f_code):   # AutoGraph is on: a construct it does not stage
+            self._not_allowed("Using as a Python bool",
+                              "AutoGraph stages `if`, `while`, `for`, `and`/`or`/`not` and `a if c else b` on a "
+                              "tensor; this bool is asked for elsewhere (a comprehension's `if`, `min`/`max`, "
+                              "`sorted`, `any`/`all`, `==` inside `in`, or a function it did not convert). Write "
+                              "it as an `if` statement or a loop, or use tensor ops (runtime.where, "
+                              "runtime.minimum, runtime.reduce_any).")
         self._not_allowed("Using as a Python bool",
                           "Let AutoGraph convert the `if`/`while` (runtime.function(autograph=True)), "
                           "or use runtime.cond / runtime.while_loop.")

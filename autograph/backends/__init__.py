@@ -226,6 +226,20 @@ def owned_module_prefixes() -> tuple:
     return tuple(p for b in _backends for p in b.modules)
 
 
+_LIBRARIES = ("autograph", "numpy", "gast", "builtins")
+
+
+def library_module(module: Optional[str]) -> bool:
+    """A module of the standard library, of autograph or NumPy, or of a registered framework: not the user's
+    code (`converted_call` never converts its functions; its state is its own)."""
+    if not module:
+        return False
+    top = module.split(".")[0]
+    if top in sys.stdlib_module_names or top in _LIBRARIES:
+        return True
+    return any(module == p or module.startswith(p + ".") for p in owned_module_prefixes())
+
+
 def _claims(backend: Backend, cls: type) -> bool:
     return issubclass(cls, backend.staged_types) or bool(backend.list_types) and issubclass(cls, backend.list_types)
 

@@ -94,31 +94,38 @@ class ControlFlowTransformer(Base):
         """`{'self.count': lambda: self, ...}`: the attributes and items (with constant keys) that `node`
         assigns, each with a function giving the object at its root, which the operator carries only when it
         stages the statement; None when there are none. Called before the body is converted. Left out: one
-        whose root or part of the chain the statement assigns or deletes (the object itself changes)."""
+        whose root or part of the chain the statement assigns or deletes (the object itself changes). One
+        whose root is not a variable of the function (`CFG['k']` of a global `CFG`, or an enclosing function's
+        variable) is not carried either: the second result names it, for a staged statement to refuse (its
+        result, a tensor of the traced graph, would stay in the object after the function returns)."""
         if not self.composite_writes:
-            return None
+            return None, []
         written, deleted = activity.composite_writes([node])
         keyed = _keyed_item_writes(node)
         if not written and not keyed:
-            return None
+            return None, []
         changed = activity.modified([node], self.walrus) | set(written) | deleted
         kept = [chain for full, chain in written.items()
                 if full not in deleted and not any(prefix in changed for prefix in chain[:-1])]
         kept_keyed = [(chain, key) for chain, key in keyed
                       if key not in changed and not any(prefix in changed for prefix in chain[:-1])]
+        outer = [chain[-1] for chain in kept if chain[0] not in self.ctx.user_locals]
+        outer += [chain[-1] for chain, _ in kept_keyed if chain[0] not in self.ctx.user_locals]
+        kept = [chain for chain in kept if chain[0] in self.ctx.user_locals]
+        kept_keyed = [(chain, key) for chain, key in kept_keyed if chain[0] in self.ctx.user_locals]
         if not kept and not kept_keyed:
-            return None
+            return None, outer
         roots = [_lambda(name(chain[0])) for chain in kept]
         # an item whose key is a variable the statement does not assign: `lambda: (root, key)`
         roots += [_lambda(gast.Tuple(elts=[name(chain[0]), name(key)], ctx=gast.Load())) for chain, key in kept_keyed]
         names = [chain[-1] for chain in kept] + [chain[-1] for chain, _ in kept_keyed]
-        return gast.Dict(keys=[gast.Constant(value=n, kind=None) for n in names], values=roots)
+        return gast.Dict(keys=[gast.Constant(value=n, kind=None) for n in names], values=roots), outer
 
-    def _call(self, template: str, state: list[str], composites=None, modified=(), **nodes) -> list:
+    def _call(self, template: str, state: list[str], composites=None, modified=(), outer_items=(), **nodes) -> list:
         if composites is not None:
             template = template[:-1] + ", composites=composites)"
             nodes["composites"] = composites
-        outer = self.order(set(modified) & (self.ctx.declared_global | self.ctx.declared_nonlocal))
+        outer = self.order(set(modified) & (self.ctx.declared_global | self.ctx.declared_nonlocal)) + list(outer_items)
         if outer:
             template = template[:-1] + ", outer=outer)"
             nodes["outer"] = _names_tuple(outer)
@@ -155,7 +162,7 @@ class ControlFlowTransformer(Base):
         return self.order((modified - outer) & (live | captured))
 
     def visit_If(self, node):
-        composites = self._composites(node)
+        composites, outer_items = self._composites(node)
         in_true = activity.modified(node.body, self.walrus)
         in_false = activity.modified(node.orelse, self.walrus)
         self._visit_body(node)
@@ -168,13 +175,14 @@ class ControlFlowTransformer(Base):
         else:   # no `else:`: `None`, not an empty function
             false_fn, false_name = [], gast.Constant(value=None, kind=None)
         call = self._call("ag__.if_stmt(test, if_true, if_false, names)", state, test=node.test,
-                          if_true=true_name, if_false=false_name, composites=composites, modified=in_true | in_false)
+                          if_true=true_name, if_false=false_name, composites=composites, modified=in_true | in_false,
+                          outer_items=outer_items)
         return [true_fn, *false_fn, *call]
 
     # -- while ---------------------------------------------------------------------------------
 
     def visit_While(self, node):
-        composites = self._composites(node)
+        composites, outer_items = self._composites(node)
         modified = activity.modified(node.body, self.walrus)
         in_test = activity.writes(gast.Expr(value=node.test), self.walrus) | self._thunk_writes(node.test)
         self._visit_body(node)
@@ -186,14 +194,14 @@ class ControlFlowTransformer(Base):
         body_fn = self._function(body_name, [], node.body, modified)
         opts = _options(node)
         template = "ag__.while_stmt(loop_test, loop_body, names" + (", opts)" if opts else ")")
-        call = self._call(template, state, composites, modified | in_test, loop_test=test_name, loop_body=body_name,
-                          opts=opts)
+        call = self._call(template, state, composites, modified | in_test, outer_items, loop_test=test_name,
+                          loop_body=body_name, opts=opts)
         return [test_fn, body_fn, *call]
 
     # -- for -------------------------------------------------------------------------------------
 
     def visit_For(self, node):
-        composites = self._composites(node)
+        composites, outer_items = self._composites(node)
         modified = activity.modified(node.body, self.walrus) | activity.target_names(node.target)
         self._visit_body(node)
         head = set(anno.get(node, Key.LIVE_IN, ())) | set(anno.get(node, Key.LIVE_OUT, ()))
@@ -215,15 +223,20 @@ class ControlFlowTransformer(Base):
             nodes["opts"] = opts
         names = ", names" if state or keywords or composites is not None else ""
         call = self._call(f"ag__.for_stmt(iterable, loop_body{names}{keywords})", state, composites, modified,
-                          iterable=node.iter, loop_body=body_name, **nodes)
+                          outer_items, iterable=node.iter, loop_body=body_name, **nodes)
         return [*stmts, *call]
 
     # -- match ----------------------------------------------------------------------------------
 
     def visit_Match(self, node):
-        """`match` stays a Python statement; its subject must be a Python value (checked at run time)."""
+        """`match` stays a Python statement; its subject and its guards must be Python values (checked at run
+        time)."""
         self.generic_visit(node)
         node.subject = templates.replace_as_expression("ag__.match_subject(subject)", subject=node.subject)
+        for case in node.cases:
+            if case.guard is not None:
+                case.guard = located(templates.replace_as_expression("ag__.match_guard(guard)", guard=case.guard),
+                                     case.guard)
         return node
 
     def visit_Yield(self, node):

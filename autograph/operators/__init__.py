@@ -4,7 +4,7 @@ Each operator keeps Python semantics on Python values and asks
 `autograph.backends` what to do with a framework's staged values.
 """
 from autograph.operators.exceptions import caught_exception, context
-from autograph.operators.control_flow import if_exp, if_stmt, match_subject
+from autograph.operators.control_flow import if_exp, if_stmt, match_guard, match_subject
 from autograph.operators.loops import for_stmt, while_stmt
 from autograph.operators.function_scope import ConversionOptions, FunctionScope
 from autograph.operators.lists import list_append, list_pop, list_pop_in_place, list_stack
@@ -18,5 +18,5 @@ __all__ = [
     "if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "chain_compare", "is_none", "is_not_none", "is_", "is_not", "ld", "Local", "Undefined",
     "UndefinedReturnValue", "FunctionScope", "ConversionOptions", "list_append", "list_pop", "list_pop_in_place", "list_stack",
     "assert_stmt", "print_", "len_", "range_", "enumerate_", "zip_", "abs_", "int_", "float_",
-    "isinstance_", "match_subject", "caught_exception", "context", "mutating", "mutating_outer", "in_place",
+    "isinstance_", "match_subject", "match_guard", "caught_exception", "context", "mutating", "mutating_outer", "in_place",
 ]

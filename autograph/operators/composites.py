@@ -90,8 +90,11 @@ def read(composites: dict[str, Callable[[], Any]], construct: str) -> list[tuple
             if key is _KEYED:   # `d[k]`: `root` gives the root and the key's value
                 owner, key = owner
                 hash(key)
+            _refuse_global(name, name.split(".")[0].split("[")[0], owner, root, construct)
             for step, attribute in path:
                 owner = getattr(owner, step) if attribute else owner[step]
+            if path:   # `self.__class__.n`, `self.config['k']`: the object that holds it may be a global's too
+                _refuse_global(name, _owner_name(name), owner, root, construct)
             composite = Composite(name, owner, key, is_attribute)
             _refuse_unplain(composite, construct)
             if not is_attribute and not _is_mapping(owner):
@@ -161,6 +164,30 @@ class Carried:
             raise
         self._set(out[self.n:])
         return result(out[:self.n], self.n)
+
+
+def _owner_name(name: str) -> str:
+    """`self.__class__` of `self.__class__.n`, `self.config` of `self.config['k']`: the object holding `name`."""
+    node = ast.parse(name, mode="eval").body
+    return ast.unparse(node.value)
+
+
+def _refuse_global(name: str, variable: str, owner, root, construct: str) -> None:
+    """Refuse `name` when `owner`, the object at its root or the one that holds it (`variable` names it), is a
+    global's (`cfg = CFG`, a parameter given `CFG`, `self.__class__`): carried, it would keep a tensor of the
+    traced graph after the function returns. (The converter does not carry one whose root is a global's own
+    name.)"""
+    if not side_effects.may_outlive(owner):
+        return
+    holder = side_effects.global_holder(owner, getattr(root, "__globals__", {}))
+    if holder is None:
+        return
+    raise StagingError(at_user_line(
+        f"`{name}` is assigned inside this {construct} on a tensor, but `{variable}` is {holder}. A staged "
+        "statement carries the value as a tensor of the traced graph: the global's object would keep that tensor "
+        "after the function returns, not the value of each run. Keep the value in a variable of this function "
+        f"and return it (the caller can set it), or copy the object first (`{variable} = dict({variable})`, "
+        f"`copy.copy({variable})`)."))
 
 
 def _refuse_unplain(composite: Composite, construct: str) -> None:

@@ -43,12 +43,26 @@ from autograph.operators.variables import Undefined, is_undefined
 
 
 def check_no_outer(outer: tuple, construct: str, *functions) -> None:
-    if outer:
-        where = next((w for fn in functions if fn is not None and (w := checks.assigned_at(fn, outer[0]))), "")
+    """Refuse a staged statement that assigns `outer`: variables declared `global` or `nonlocal`, and attributes
+    and items of an object that is not a variable of the function (`CFG['k']`, `STATS.calls`)."""
+    if not outer:
+        return
+    name = outer[0]
+    if not name.isidentifier():
+        root = name.split(".")[0].split("[")[0]
+        where = "" if "[" in name else next((w for fn in functions if fn is not None
+                                             and (w := checks.assigned_at(fn, name))), "")
         raise tracing_failed(StagingError(at_user_line(
-            f"'{outer[0]}' is declared global or nonlocal and assigned{where} inside this {construct} on a tensor. A graph "
-            f"can't assign a variable outside the function each time it runs. Return the value from the function "
-            "instead (or keep it in a runtime.Variable).")))
+            f"`{name}` is assigned{where} inside this {construct} on a tensor, but '{root}' is not a variable of this "
+            "function (a global, or a variable of an enclosing function). A staged statement carries the value "
+            "as a tensor of the traced graph: the object would keep that tensor after the function returns, not "
+            f"the value of each run. Keep the value in a variable of this function and return it (the caller can "
+            f"set `{name}`), or keep it in a runtime.Variable.")))
+    where = next((w for fn in functions if fn is not None and (w := checks.assigned_at(fn, name))), "")
+    raise tracing_failed(StagingError(at_user_line(
+        f"'{name}' is declared global or nonlocal and assigned{where} inside this {construct} on a tensor. A graph "
+        f"can't assign a variable outside the function each time it runs. Return the value from the function "
+        "instead (or keep it in a runtime.Variable).")))
 
 
 # --- if -------------------------------------------------------------------------------------------
@@ -339,6 +353,16 @@ def match_subject(subject):
             "a `match` statement on a tensor can't be converted: its patterns compare with Python's `==` and "
             "`is`, which a staged tensor can't answer. Write the cases as an if/elif chain.")))
     return subject
+
+
+def match_guard(value):
+    """The guard of a `case ... if guard:`: Python values only (Python picks the case)."""
+    if value.__class__ is not bool and backend_for(value) is not None:
+        raise tracing_failed(StagingError(at_user_line(
+            "the guard of this `case` is a tensor: a `match` statement picks its case in Python, which can't "
+            "read a staged value. Write the cases as an if/elif chain (`if subject == 3 and x > 0:`), which is "
+            "staged.")))
+    return value
 
 
 def if_exp(pred, true_fn, false_fn, expr_repr: str = ""):

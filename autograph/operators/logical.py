@@ -15,7 +15,7 @@ from autograph.errors import StagingError, at_user_line
 from autograph.operators import side_effects
 from autograph.operators.function_scope import raised_while_tracing, traced, tracing_failed
 from autograph.operators.maybe import MaybeValue
-from autograph.operators.shared import global_lists_read
+from autograph.operators.shared import globals_read
 from autograph.operators.variables import cell_value, set_cell
 
 
@@ -126,12 +126,15 @@ def staged_operands(staged, what: str, *args, watched=None):
             _refuse_assignments(what, watched, cells, before)   # before the other operand reads the variable
             return out
         return run
-    contents = side_effects.snapshot(global_lists_read(watched))   # a helper's log (`record(x)` in `a or record(x)`)
+    outer = globals_read(watched)   # a helper's log (`record(x)` in `a or record(x)`), its cache
+    contents = side_effects.snapshot(outer)
+    held += [value for _, value in outer if backend_for(value) is None]
     try:
         with side_effects.staging(what, held):
             out = staged(*[checked(fn) if callable(fn) else fn for fn in args])
         changed = side_effects.changed(contents, set(), what)
         if changed is not None:
+            side_effects.restore(contents)
             raise _AssignedInOperand(StagingError(at_user_line(changed)))
         return out
     except _AssignedInOperand as refused:

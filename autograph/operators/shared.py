@@ -8,9 +8,11 @@ staged statement can work on functions of explicit state (control_flow.py).
 from __future__ import annotations
 
 import dis
+import os
+import sys
 import types
 
-from autograph.backends import backend_for
+from autograph.backends import backend_for, library_module
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import side_effects
 from autograph.operators.function_scope import is_generated, raised_while_tracing, traced, tracing_failed
@@ -157,7 +159,8 @@ class Shared:
         before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
         module = self.module
         read = before + self._globals_read(module)
-        held = _held(read, initial)
+        own = {id(fn) for fn in self.functions}   # the branch and body functions: generated, not the user's state
+        held = [value for value in _held(read, initial) if id(value) not in own]
         contents = side_effects.snapshot(_named(read, held))
         globals_before = dict(module)
         changed_elsewhere = failed = object_changed = None
@@ -186,7 +189,9 @@ class Shared:
                 "in the statement itself, from a value the function returns.")))
         if failed is not None:
             raise failed from None
-        if object_changed is not None:
+        if object_changed is not None:   # the refused trace leaves no change behind
+            side_effects.restore(contents)
+            _restore_globals(module, globals_before, self.names)
             raise tracing_failed(StagingError(at_user_line(object_changed)))
         self.write(out)
 
@@ -202,6 +207,15 @@ def _global_changed(module: dict, before: dict, carried: tuple, construct: str) 
                     "the input, so that change would be made once, when the function is traced, on every path. Have "
                     "the function return the new value and keep it in a variable of this function instead.")
     return None
+
+
+def _restore_globals(module: dict, before: dict, carried: tuple) -> None:
+    """Give the globals of `module` that a function the statement called rebound (`_global_changed`) their
+    values of `before` back."""
+    for name in [n for n in {**before, **module} if n not in carried and not (n.startswith("__") and n.endswith("__"))]:
+        value = before.get(name, _EMPTY)
+        if module.get(name, _EMPTY) is not value:
+            slot_set(_GlobalSlot(module, name), value)
 
 
 def _named(before: list, held: list) -> list:
@@ -254,55 +268,107 @@ def _loaded_globals(code) -> frozenset:
 _LOADED: dict = {}
 
 
-def global_lists_read(functions: list) -> list:
-    """(name, list) of each global list of the functions' module that they read, or that a function of that
-    module they read does (`_helper_lists`): what a staged `and`/`or` operand may not change."""
+def globals_read(functions: list) -> list:
+    """(name, object) of each global the functions read, and of each global a helper of the user's they read
+    reads (`_helper_globals`): what a staged `and`/`or` operand may not change."""
     functions = [fn for fn in functions if fn.__class__ is types.FunctionType]
     if not functions:
         return []
-    return [(name, value) for name, _, value in _globals_of(functions, functions[0].__globals__)
-            if value.__class__ is list]
+    return [(name, value) for name, _, value in _globals_of(functions, functions[0].__globals__)]
 
 
 def _globals_of(functions: list, module: dict, carried=()) -> list:
     """(name, None, value) of each global of `module` that the functions read, but those `carried`, and of each
-    global list a helper of the module they read reads (`_helper_lists`)."""
+    global a helper of the user's they read reads (`_helper_globals`)."""
     names = set().union(*(_loaded_globals(fn.__code__) for fn in functions)).difference(carried)
     found = [(name, None, module[name]) for name in sorted(names) if name in module]
-    return found + _helper_lists(found, module)
+    attributes = set().union(*(_attributes_loaded(fn.__code__) for fn in functions))
+    return found + _helper_globals(found, module, attributes)
 
 
-def _helper_lists(found: list, module: dict, depth: int = 3) -> list:
-    """(name, None, list) of each global list of `module` that a function of that module among `found` reads,
-    or a function it reads does (`depth` calls down): the log a helper appends to (`def log(v): LOG.append(v)`)
-    when the statement calls `log`. Only lists: a dict a helper fills is usually a cache, whose contents do
-    not change the answer."""
-    lists, seen = [], set()
-    todo = [fn for _, _, value in found for fn in _functions_of(value, module)]
-    for _ in range(depth):
-        helpers, todo = [fn for fn in todo if fn.__globals__ is module and id(fn) not in seen], []
-        for fn in helpers:
-            seen.add(id(fn))
-            for name in sorted(_loaded_globals(fn.__code__)):
-                value = module.get(name)
-                if value.__class__ is list:
-                    lists.append((name, None, value))
-                else:
-                    todo += _functions_of(value, module)
-    return lists
+def _helper_globals(found: list, module: dict, attributes: frozenset) -> list:
+    """(name, None, object) of each global object that a function of the user's among `found` reads, or a
+    function it reads does, however deep the calls go and in whichever of the user's modules it is: the log a
+    helper appends to (`def log(v): LOG.append(v)`), the cache it fills (`CACHE[k] = v`), the object whose
+    counter it bumps (`STATS.calls += 1`). A staged statement that calls the helper would make the change once,
+    at trace time, on every path. A library's functions (the standard library's, NumPy's, a framework's) are
+    not followed: their state is their own. A global of another module is named `module.NAME`. `attributes`:
+    the names the statement reads as attributes (`log` of `helpers.log`)."""
+    objects, seen = [], set()
+    todo = [fn for _, _, value in found for fn in _reached(value, attributes)]
+    while todo:
+        fn = todo.pop()
+        if id(fn) in seen or not _users(fn):
+            continue
+        seen.add(id(fn))
+        namespace, code = fn.__globals__, fn.__code__
+        prefix = "" if namespace is module else f"{namespace.get('__name__')}."
+        if prefix and (other := sys.modules.get(prefix[:-1])) is not None:   # its `global COUNT; COUNT += 1`
+            objects.append((prefix[:-1], None, other))
+        for name in sorted(_loaded_globals(code)):
+            value = namespace.get(name, _EMPTY)
+            if value is not _EMPTY:
+                todo += _reached(value, _attributes_loaded(code))
+                objects.append((prefix + name, None, value))
+        for name, cell in zip(code.co_freevars, fn.__closure__ or ()):   # a counter a factory made it with
+            value = slot_get(cell)
+            objects.append((name, None, cell))
+            if value is not _EMPTY:
+                todo += _functions_of(value)
+                objects.append((name, None, value))
+    return objects
 
 
-def _functions_of(value, module: dict) -> list:
-    """The functions of `module` that using `value` may run: a function (and the one it wraps: a
-    `contextlib.contextmanager` or a decorator's), or a class of the module's own (its methods: a `with`
-    statement runs `__enter__` and `__exit__`, which its source never calls)."""
+def _users(fn) -> bool:
+    """`fn` is the user's code: not a library's by its module (backends.library_module), nor installed as a
+    package (a framework not registered as a backend: its code is not followed)."""
+    if library_module(fn.__module__):
+        return False
+    installed = _INSTALLED.get(fn.__code__.co_filename)
+    if installed is None:
+        installed = _INSTALLED[fn.__code__.co_filename] = any(
+            part in ("site-packages", "dist-packages") for part in fn.__code__.co_filename.split(os.sep))
+    return not installed
+
+
+_INSTALLED: dict = {}
+
+
+def _reached(value, attributes: frozenset) -> list:
+    """The functions code that reads `value` and the attributes `attributes` may run: those of a module it names
+    (`helpers.log(v)`), else `_functions_of(value)`."""
+    if value.__class__ is types.ModuleType:
+        return [fn for attr in sorted(attributes) for fn in _functions_of(getattr(value, attr, None))]
+    return _functions_of(value)
+
+
+def _functions_of(value) -> list:
+    """The functions that using `value` may run: a function (and the one it wraps: a `contextlib.contextmanager`
+    or a decorator's), a class's methods (a `with` statement runs `__enter__` and `__exit__`, which its source
+    never calls) or those of an object's class."""
     if value.__class__ is types.FunctionType:
         wrapped = getattr(value, "__wrapped__", None)
         return [value, *([wrapped] if wrapped.__class__ is types.FunctionType else [])]
-    if isinstance(value, type) and value.__module__ == module.get("__name__"):
-        return [getattr(f, "__func__", f) for f in vars(value).values()
-                if getattr(f, "__func__", f).__class__ is types.FunctionType]
-    return []
+    cls = value if isinstance(value, type) else value.__class__
+    if library_module(cls.__module__):
+        return []
+    return [getattr(f, "__func__", f) for c in cls.__mro__ if not library_module(c.__module__)
+            for f in vars(c).values() if getattr(f, "__func__", f).__class__ is types.FunctionType]
+
+
+def _attributes_loaded(code) -> frozenset:
+    """Names `code` reads as attributes (`log` of `helpers.log`), with those of the functions nested in it."""
+    found = _ATTRIBUTES.get(code)
+    if found is None:
+        names = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_ATTR", "LOAD_METHOD")}
+        for const in code.co_consts:
+            if const.__class__ is code.__class__:
+                names |= _attributes_loaded(const)
+        found = _ATTRIBUTES[code] = frozenset(names)
+    return found
+
+
+_ATTRIBUTES: dict = {}
 
 
 class _GlobalSlot:

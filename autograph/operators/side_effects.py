@@ -15,7 +15,9 @@ list in a branch) can be changed freely.
 A change no marked code makes (a function the statement calls that sets `self.count` or `d['k']` of an
 object a variable of the statement holds) is found afterwards: `snapshot` keeps those objects' attributes
 (a dict's or list's items, a set's elements) before the statement is traced, and `changed` names one that
-differs after it and that the statement does not carry (shared.py `Shared.stage` refuses it). So is an
+differs after it and that the statement does not carry (shared.py `Shared.stage` refuses it, and `restore`
+gives the objects back what they held). The objects are those the statement's variables hold and the globals
+its code and the user's functions it calls read, however deep (shared.py `_helper_globals`). So is an
 iterator that gave items while the statement was traced (`next(it)`, a Python loop over it): it would give
 them once, at trace time, whatever the path or the number of iterations; and a writable buffer (a NumPy array,
 a `bytearray`) whose contents changed (`a += 1` changes an array in place).
@@ -153,9 +155,23 @@ def snapshot(bound: list) -> list:
     """What `bound` ((name, object) of the variables a staged statement reads) hold before it is traced: each
     object's attributes, or a dict's items, a list's items, a set's elements (one level, by identity); the
     contents of a buffer among those (a NumPy array in `s.buf` or `d['a']`: `s.buf += 1` changes it in place,
-    also where the statement carries `s.buf`)."""
-    found = []
-    for name, obj in bound:
+    also where the statement carries `s.buf`). And the attributes of a class, function or module of the user's
+    among them (`Registry.count`, `log.calls`, another module's globals), of an object's class (`type(self).n`)
+    and of the user's objects in an object's attributes (`STATE.inner.n`); a closure cell's value (a helper's
+    `nonlocal n`)."""
+    found, seen = [], set()
+    todo = list(bound)
+    while todo:
+        name, obj = todo.pop(0)
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if obj.__class__ is types.CellType:   # a helper's closure variable (`nonlocal n` in a counter it made)
+            found.append((name, obj, _CellValue((_cell_value(obj),))))
+            continue
+        if _user_namespace(obj):
+            found.append((name, obj, _Namespace(_own_attributes(obj))))
+            continue
         if not _ours(obj):
             continue
         contents = _contents(obj)
@@ -173,10 +189,52 @@ def snapshot(bound: list) -> list:
             found.append((name, obj, set(obj)))
         elif isinstance(getattr(obj, "__dict__", None), dict):
             found.append((name, obj, _Attributes(obj.__dict__)))
+            if "." not in name:   # and its attributes' objects, one level down (`STATE.inner.n += 1`)
+                todo += [(f"{name}.{key}", value) for key, value in obj.__dict__.items()
+                         if _user_object(value) and id(value) not in seen]
+            if _user_namespace(obj.__class__):   # its class's attributes (`type(self).n += 1`)
+                todo.append((f"type({name})", obj.__class__))
         else:
             continue
         found.extend(_buffers_in(name, found[-1][2]))
     return found
+
+
+class _Namespace(dict):
+    """The attributes of a class, a function or a module of the user's in a snapshot (`Registry.count`,
+    `log.calls`, a helper module's `COUNT`), without Python's own (`__doc__`, `__warningregistry__`)."""
+
+
+class _CellValue(tuple):
+    """What a closure variable held in a snapshot (one item; `_EMPTY_CELL` when unbound)."""
+
+
+_EMPTY_CELL = object()
+
+
+def _cell_value(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return _EMPTY_CELL
+
+
+def _user_namespace(obj) -> bool:
+    """A class, function or module of the user's code (not a library's: backends.library_module)."""
+    if isinstance(obj, types.ModuleType):
+        return not backends.library_module(obj.__name__)
+    return isinstance(obj, (type, types.FunctionType)) and not backends.library_module(obj.__module__)
+
+
+def _own_attributes(obj) -> dict:
+    return {k: v for k, v in vars(obj).items() if not (k.startswith("__") and k.endswith("__"))}
+
+
+def _user_object(value) -> bool:
+    """An object of a user's class, whose attributes a helper may change (`STATE.inner.n += 1`)."""
+    cls = value.__class__
+    return (isinstance(getattr(value, "__dict__", None), dict) and not isinstance(value, (type, types.ModuleType,
+            types.FunctionType)) and not backends.library_module(cls.__module__) and _ours(value))
 
 
 def _ours(obj) -> bool:
@@ -192,7 +250,7 @@ def _buffers_in(name: str, items) -> list:
     for key, value in pairs:
         contents = _contents(value) if _ours(value) else None
         if contents is not None:
-            label = f"{name}.{key}" if items.__class__ is _Attributes else f"{name}[{key!r}]"
+            label = f"{name}.{key}" if items.__class__ in (_Attributes, _Namespace) else f"{name}[{key!r}]"
             found.append((label, value, contents))
     return found
 
@@ -271,6 +329,13 @@ def changed(before: list, carried: set, construct: str) -> str | None:
     statement does not carry, `carried`: (id(owner), key); to an array's contents; an iterator's items given
     out) made while this staged `construct` was traced; None if none."""
     for name, obj, old in before:
+        if old.__class__ is _CellValue:
+            if _cell_value(obj) is not old[0]:
+                return (f"'{name}' is changed by a function called inside this {construct} on a tensor (one that "
+                        "assigns it through `nonlocal`). Tracing runs every branch (or the loop body) once, whatever "
+                        "the input, so that change would be made once, when the function is traced, on every path. "
+                        "Have the function return the new value and keep it in a variable of this function instead.")
+            continue
         if old.__class__ is _Position:
             if not _same_position(old, _position(obj)):
                 return _iterator_message(name, construct)
@@ -299,6 +364,40 @@ def changed(before: list, carried: set, construct: str) -> str | None:
     return None
 
 
+def restore(before: list) -> None:
+    """Give the containers and objects of `before` (a `snapshot`) back what they held, after a change
+    `changed` found is refused: the refused trace leaves no trace-time change behind (a cache entry, a log
+    line). Buffers, iterators and files are left as they are. Compared by identity, as `changed` does (`==`
+    on a tensor is a tensor)."""
+    for _, obj, old in before:
+        cls = old.__class__
+        if cls is _Attributes:
+            _restore_items(obj.__dict__, old)
+        elif cls is _Namespace:
+            for key, value in _own_attributes(obj).items():
+                if old.get(key, _MISSING) is not value:
+                    setattr(obj, key, old[key]) if key in old else delattr(obj, key)
+        elif cls is _CellValue and _cell_value(obj) is not old[0]:
+            if old[0] is _EMPTY_CELL:
+                del obj.cell_contents
+            else:
+                obj.cell_contents = old[0]
+        elif cls is dict:
+            _restore_items(obj, old)
+        elif cls is set:
+            if len(obj) != len(old) or not all(any(a is b for b in old) for a in obj):
+                obj.clear()
+                obj.update(old)
+        elif cls is list and (len(obj) != len(old) or any(a is not b for a, b in zip(obj, old))):
+            obj[:] = old
+
+
+def _restore_items(items: dict, old: dict) -> None:
+    if len(items) != len(old) or any(old.get(k, _MISSING) is not v for k, v in items.items()):
+        items.clear()
+        items.update(old)
+
+
 def _changed_item(name: str, obj, old, carried: set) -> str | None:
     """An attribute or item of `obj` (a set's elements, a list's length) that differs from `old` (its snapshot)
     and that the statement does not carry, as the user would write it (`a.x`, `d['k']`, `len(l)`); None if none."""
@@ -310,12 +409,13 @@ def _changed_item(name: str, obj, old, carried: set) -> str | None:
             return f"the length of '{name}'"
         keys = [i for i, (a, b) in enumerate(zip(old, obj)) if a is not b]
     else:
-        new = obj.__dict__ if old.__class__ is _Attributes else obj
+        new = obj.__dict__ if old.__class__ is _Attributes else _own_attributes(obj) if old.__class__ is _Namespace \
+            else obj
         keys = [k for k in {**old, **new} if old.get(k, _MISSING) is not new.get(k, _MISSING)]
     for key in keys:
         if (id(obj), key) in carried or (sequence and (id(obj), key - len(obj)) in carried):
             continue
-        return f"`{name}.{key}`" if old.__class__ is _Attributes else f"`{name}[{key!r}]`"
+        return f"`{name}.{key}`" if old.__class__ in (_Attributes, _Namespace) else f"`{name}[{key!r}]`"
     return None
 
 
@@ -444,6 +544,12 @@ def outer_holder(value) -> str | None:
         if other is not None:
             return f"{other} of its caller {function}"
     return None
+
+
+def may_outlive(value) -> bool:
+    """An object a global could hold and keep after the function returns: not a number, string or tuple; a
+    class, function or module only if it is the user's."""
+    return (_may_change(value) and not isinstance(value, tuple)) or _user_namespace(value)
 
 
 def global_holder(value, module: dict) -> str | None:

@@ -140,8 +140,10 @@ def refuse_where_catchable(error: Exception, message, frame=None) -> None:
                 around = {"except": f"inside a `try` whose `except` at {where} can catch it",
                           "finally": f"inside a `try` whose `finally:` at {where} may raise an exception of its "
                                      "own (which replaces this one in Python)",
+                          "finally jump": f"inside the `try` at {where}, whose `finally:` leaves with a `return`, "
+                                          "`break` or `continue` (which discards this exception in Python)",
                           "with": f"inside the `with` at {where}, whose context manager could suppress it"}[kind]
-                raise StagingError(message(kind, around))
+                raise StagingError(message(kind.split()[0], around))
         elif not _internal(frame):
             return
         frame = frame.f_back
@@ -208,7 +210,15 @@ def _handler_catching(frame, table: list, target: int, error: Exception):
     clause = _clause_catching(frame, instructions, index + 1, error)
     if clause is None and (line := _finally_raising(instructions, index + 1)) is not None:
         return "finally", line
+    if clause is not None and _lowered_finally(instructions, index + 1):
+        return "finally jump", clause
     return None if clause is None else ("except", clause)
+
+
+def _lowered_finally(instructions: list, i: int) -> bool:
+    """Whether the clause starting at instruction `i` is the `except BaseException: pending = ag__.caught_exception()`
+    that a `finally:` holding a jump is lowered to (converters/lowering.py): the user wrote no `except` there."""
+    return any(ins.argval == "caught_exception" for ins in instructions[i:i + 12])
 
 
 def _users_with(instructions: list, table: list, target: int, frame=None):

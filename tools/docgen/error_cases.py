@@ -289,6 +289,28 @@ CASES = [
         "@tf.function\ndef f(n):\n    items = []\n    for i in tf.range(n):\n        items.append(i)\n"
         "    return tf.stack(items)\n"),
     ErrorCase(
+        "`StagingError`: an item or attribute of a global object assigned in a tensor `if` or loop",
+        "A staged statement carries the items and attributes it assigns as tensors of the traced graph. On an "
+        "object the function does not own (a global, or an enclosing function's variable) that tensor would stay "
+        "after the function returns, in place of the value of each run, so the statement refuses it.",
+        "CFG = {'scale': 1}\n\n\n@tf.function\ndef f(x):\n    if x > 0:\n        CFG['scale'] = 2\n"
+        "    return x * CFG['scale']\n",
+        "f(tf.constant(3))",
+        "keep the value in a variable of the function and return it; set the global with it, outside.",
+        "@tf.function\ndef f(x):\n    scale = 1\n    if x > 0:\n        scale = 2\n    return x * scale, scale\n"),
+    ErrorCase(
+        "`StagingError`: a helper that changes a global (a cache, a counter) called in a tensor `if` or loop",
+        "The functions of yours a staged statement calls are followed, however deep, for the globals they read: "
+        "a change to one of them (a memo cache's new entry, a counter's attribute, a set's new element, a "
+        "global of another module) would be made once, when the function is traced, on every path.",
+        "CACHE = {}\n\n\ndef squared(k):\n    if k not in CACHE:\n        CACHE[k] = k * k\n    return CACHE[k]\n\n\n"
+        "@tf.function\ndef f(x):\n    y = 0\n    if x > 0:\n        y = squared(3)\n    return y\n",
+        "f(tf.constant(3))",
+        "fill the cache before the statement (a cache that does not change while the statement is traced is "
+        "read freely), or compute the value without it.",
+        "CACHE = {}\n\n\ndef squared(k):\n    if k not in CACHE:\n        CACHE[k] = k * k\n    return CACHE[k]\n\n\n"
+        "@tf.function\ndef f(x):\n    y = 0\n    nine = squared(3)\n    if x > 0:\n        y = nine\n    return y\n"),
+    ErrorCase(
         "`StagingError`: an item or attribute created in only one branch of a tensor `if`",
         "A staged `if` carries the items and attributes it sets, including those it creates; one created on "
         "one path only has no value on the other, which a graph can't express.",

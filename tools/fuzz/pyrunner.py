@@ -185,15 +185,16 @@ def _side_effects_compared(mode: str, kind: str, state) -> bool:
 
 
 def _traced_values(state) -> bool:
-    """Does LOG hold a value of a trace (`record(x)` of a tensor while tracing logs the symbolic tensor, where
-    Python logs the value, as in TensorFlow)?"""
+    """Does LOG or G hold a value of a trace (`record(x)` of a tensor while tracing logs the symbolic tensor,
+    where Python logs the value, as in TensorFlow; `global G; G = G + x` at the function's top level leaves G the
+    symbolic tensor: seed 90268)?"""
     from runtime.tensor import SymbolicTensor
 
     def traced(v) -> bool:   # `record((x, y))` logs a tuple
         if isinstance(v, (tuple, list)):
             return any(map(traced, v))
         return isinstance(v, dict) and any(map(traced, v.values())) or isinstance(v, SymbolicTensor)
-    return traced(state[0])
+    return traced(state[0]) or traced(state[1])
 
 
 def _logged(state):
