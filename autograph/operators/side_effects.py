@@ -299,6 +299,46 @@ def changed(before: list, carried: set, construct: str) -> str | None:
     return None
 
 
+def what_changed(before: list) -> str | None:
+    """What the user would call the first change since `snapshot` gave `before` (`s.n`, `d['k']`, the length
+    of 'l', the contents of 'a', the iterator 'it', the file 'f'); None if nothing changed."""
+    for name, obj, old in before:
+        if old.__class__ is _Position:
+            if not _same_position(old, _position(obj)):
+                return f"the iterator '{name}'"
+        elif old.__class__ is _FilePosition:
+            if old != _file_position(obj):
+                return f"the position of the file '{name}'"
+        elif old.__class__ is _Contents:
+            if old != _contents(obj):
+                return f"the contents of '{name}'"
+        elif (what := _changed_item(name, obj, old, set())) is not None:
+            return what
+    return None
+
+
+def restore(obj, old) -> None:
+    """Give `obj` back what its `snapshot` entry `old` holds, where that can be done (an iterator's or a file's
+    position can't be)."""
+    if old.__class__ is _Contents:
+        with memoryview(obj) as view, view.cast("B") as raw:
+            raw[:] = old[2]
+    elif old.__class__ is _Attributes:
+        refill(obj.__dict__, old)
+    elif isinstance(obj, dict):
+        refill(obj, old)
+    elif isinstance(obj, (*_SEQUENCES, set)):
+        obj.clear()
+        obj.update(old) if isinstance(obj, set) else obj.extend(old)
+
+
+def refill(target: dict, old: dict) -> None:
+    """Make the dict `target` hold what `old` holds (in place)."""
+    for key in [k for k in target if k not in old]:
+        del target[key]
+    target.update(old)
+
+
 def _changed_item(name: str, obj, old, carried: set) -> str | None:
     """An attribute or item of `obj` (a set's elements, a list's length) that differs from `old` (its snapshot)
     and that the statement does not carry, as the user would write it (`a.x`, `d['k']`, `len(l)`); None if none."""
