@@ -266,6 +266,9 @@ class TfRange(iteration.StagedRange):
         dtype = tf.as_dtype(_dtype(bound)) if _is_tensor(bound) else None
         return None if dtype is None or dtype.is_integer else dtype.name
 
+    def check_step(self, step) -> None:
+        """Checked where the range is used, in the graph that uses it (`_check_step`)."""
+
 
 def _check_step(step) -> None:
     """A tensor step of 0 fails when the graph runs, with Python's message (the loop would never end)."""

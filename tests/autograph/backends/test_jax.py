@@ -579,6 +579,20 @@ def test_len_of_a_range_with_a_traced_bound(n):
     assert tuple(int(v) for v in jit(range_lengths)(n)) == range_lengths(n)
 
 
+def stepped_sum(n, step):
+    t = 0
+    for i in range(0, n, step):
+        t = t + i
+    return t
+
+
+def test_a_traced_step_of_zero_raises_pythons_error_when_the_program_runs():
+    f = jit(stepped_sum)
+    assert [int(f(10, k)) for k in (3, -1, 20)] == [stepped_sum(10, k) for k in (3, -1, 20)]
+    with pytest.raises(Exception, match="range\\(\\) arg 3 must not be zero"):   # was 0: the loop ran no times
+        jax.block_until_ready(f(10, 0))
+
+
 # --- outside jit, the convenience, lazy import -------------------------------------------------------
 
 def test_concrete_arrays_keep_python_semantics():

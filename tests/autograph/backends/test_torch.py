@@ -210,6 +210,16 @@ def test_range_with_a_tensor_step_and_continue():
         assert same(program.module()(torch.tensor(1.0), torch.tensor(step)), stepped(torch.tensor(1.0), step))
 
 
+def test_a_tensor_step_of_zero_raises_when_the_program_runs():
+    program = export(ag.convert(stepped), torch.tensor(1.0), torch.tensor(-2))
+    with pytest.raises(RuntimeError, match="range\\(\\) arg 3 must not be zero"):   # was 0: the loop ran no times
+        program.module()(torch.tensor(1.0), torch.tensor(0))
+    compiled = torch.compile(ag.convert(stepped), fullgraph=True)
+    assert same(compiled(torch.tensor(1.0), torch.tensor(-3)), stepped(torch.tensor(1.0), -3))
+    with pytest.raises(RuntimeError, match="range\\(\\) arg 3 must not be zero"):
+        compiled(torch.tensor(1.0), torch.tensor(0))
+
+
 def test_maximum_iterations_caps_a_staged_while():
     def capped(x):
         while x.sum() < 100:
