@@ -368,13 +368,15 @@ def _array_len(value):
 
 
 def _print(*args, sep=" ", end="\n", file=None, flush=False):
-    """`print` with a traced argument: `jax.debug.print`, which prints every time the function runs."""
+    """`print` with a traced argument: `jax.debug.print`, which prints every time the function runs; ordered,
+    so prints come in the program's order (unordered, XLA may run a print after one the program makes later)."""
     fmt, arrays = primitives.print_format(args, sep, lambda arg: any(   # arrays, and tuples of them
         isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(arg)))
     if end in (None, "\n") and file is None:
-        jax.debug.print(fmt, *arrays)
+        jax.debug.print(fmt, *arrays, ordered=True)
     else:
-        jax.debug.callback(functools.partial(_emit, fmt, "\n" if end is None else end, file, flush), *arrays)
+        jax.debug.callback(functools.partial(_emit, fmt, "\n" if end is None else end, file, flush), *arrays,
+                           ordered=True)
 
 
 def _emit(fmt: str, end: str, file, flush: bool, *values) -> None:

@@ -547,6 +547,24 @@ def test_print_is_jax_debug_print_and_runs_every_call(capsys):
     assert capsys.readouterr().out.splitlines() == ["x = 1.0 {braces}", "x = 2.0 {braces}"]
 
 
+def counts_then_reports(x):
+    i = 0
+    while i < x:
+        print("step", i, i * 0.5, sep="|", end=";\n")
+        i += 1
+    if x > 1:
+        print(x, "big", [1, 2])
+    return i
+
+
+def test_prints_come_in_the_programs_order(capsys):
+    jit(counts_then_reports)(jnp.int32(3))     # was "3 big [1, 2]" first: jax.debug.print is unordered by default
+    jax.effects_barrier()
+    out = capsys.readouterr().out
+    counts_then_reports(jnp.int32(3))
+    assert out == capsys.readouterr().out == "step|0|0.0;\nstep|1|0.5;\nstep|2|1.0;\n3 big [1, 2]\n"
+
+
 def checked(x):
     assert x > 0, "x must be positive"
     return x * 2
