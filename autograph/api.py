@@ -302,6 +302,10 @@ def run_generated_code(always: bool) -> None:
 
 def _dispatcher(original: types.FunctionType, generated: types.FunctionType) -> types.FunctionType:
     any_staging = backends.any_staging
+    # what runs while a framework stages: the generated code, or the wrapper of it a backend's `mark_converted`
+    # puts here (torch's check that torch.compile's trace makes no Python side effect it would not repeat);
+    # a list, not an attribute of `converted`, because dynamo traces this function's code and reads it
+    staged = [generated]
 
     def converted(*args, **kwargs):
         if _run_generated_always or any_staging():
@@ -309,13 +313,14 @@ def _dispatcher(original: types.FunctionType, generated: types.FunctionType) -> 
                     generated.__kwdefaults__ is not original.__kwdefaults__):
                 _follow_defaults(generated, original)
             try:
-                return generated(*args, **kwargs)
+                return staged[0](*args, **kwargs)
             except Exception as e:   # the user's frames only (autograph.disable_traceback_filtering shows all)
                 raise filter_traceback(e)   # noqa: B904 - the same exception, shorter traceback
         return original(*args, **kwargs)
 
     functools.update_wrapper(converted, original)
     converted.generated = generated
+    converted.staged = staged
     setattr(converted, CONVERTED_MARK, True)
     # TensorFlow's own AutoGraph leaves a function with this attribute alone (it takes it for its own output):
     # `tf.function(ag.convert(f))` runs our conversion instead of converting the generated code a second time

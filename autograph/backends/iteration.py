@@ -46,10 +46,19 @@ class StagedRange:
                 raise StagingError(at_user_line(f"range() needs integers, got a {kind} bound. {self.cast_hint}"))
         if isinstance(step, int) and step == 0:
             raise ValueError("range() arg 3 must not be zero")
+        if not isinstance(step, int):
+            self.check_step(step)
         self.start, self.stop, self.step = start, stop, step
 
     def non_integer(self, bound) -> Optional[str]:
         return None
+
+    def check_step(self, step) -> None:
+        """Make a staged `step` of 0 fail when the program runs, as Python's ValueError (a loop `while i < stop`
+        or `while i > stop` would run 0 times). A framework that can't check it at run time refuses it here."""
+        raise StagingError(at_user_line(
+            f"range() with a {self.bound_kind} step: Python raises ValueError for a step of 0, which this "
+            "framework can't check when the program runs. Make the step a Python int."))
 
     def __iter__(self):
         raise StagingError(at_user_line(

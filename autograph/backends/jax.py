@@ -45,6 +45,7 @@ from typing import Any, Callable, Optional
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from autograph import backends
@@ -184,6 +185,18 @@ class JaxRange(iteration.StagedRange):
     def non_integer(self, bound):
         dtype = jnp.asarray(bound).dtype
         return None if jnp.issubdtype(dtype, jnp.integer) else str(dtype)
+
+    def check_step(self, step) -> None:
+        """A traced step of 0 is Python's ValueError when the program runs (a `jax.debug.callback` raising it:
+        JAX reports it as a JaxRuntimeError), where the loop would run 0 times. Not a `checkify.check`, which
+        a plain `jax.jit` can't compile."""
+        jax.debug.callback(functools.partial(_fail_on_zero_step, at_user_line("range() arg 3 must not be zero")),
+                           step)
+
+
+def _fail_on_zero_step(message: str, step) -> None:
+    if (np.asarray(step) == 0).any():          # (a batch of steps under vmap)
+        raise ValueError(message)
 
 
 def _sequence(value, what: str = "iteration"):
@@ -355,13 +368,15 @@ def _array_len(value):
 
 
 def _print(*args, sep=" ", end="\n", file=None, flush=False):
-    """`print` with a traced argument: `jax.debug.print`, which prints every time the function runs."""
+    """`print` with a traced argument: `jax.debug.print`, which prints every time the function runs; ordered,
+    so prints come in the program's order (unordered, XLA may run a print after one the program makes later)."""
     fmt, arrays = primitives.print_format(args, sep, lambda arg: any(   # arrays, and tuples of them
         isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(arg)))
     if end in (None, "\n") and file is None:
-        jax.debug.print(fmt, *arrays)
+        jax.debug.print(fmt, *arrays, ordered=True)
     else:
-        jax.debug.callback(functools.partial(_emit, fmt, "\n" if end is None else end, file, flush), *arrays)
+        jax.debug.callback(functools.partial(_emit, fmt, "\n" if end is None else end, file, flush), *arrays,
+                           ordered=True)
 
 
 def _emit(fmt: str, end: str, file, flush: bool, *values) -> None:

@@ -319,6 +319,9 @@ class TfRange(iteration.StagedRange):
         dtype = tf.as_dtype(_dtype(bound)) if _is_tensor(bound) else None
         return None if dtype is None or dtype.is_integer else dtype.name
 
+    def check_step(self, step) -> None:
+        """Checked where the range is used, in the graph that uses it (`_check_step`)."""
+
 
 def _check_step(step) -> None:
     """A tensor step of 0 fails when the graph runs, with Python's message (the loop would never end)."""
@@ -329,7 +332,10 @@ def _check_step(step) -> None:
 def _rows(value, what: str):
     if isinstance(value, TfRange):          # zip(range(n), xs), enumerate(range(n)): the range's values
         _check_step(value.step)
-        return tf.range(*(tf.cast(b, tf.int32) for b in (value.start, value.stop, value.step)))
+        start, stop, step = (tf.cast(b, tf.int32) for b in (value.start, value.stop, value.step))
+        # empty where Python's is (`range(2, 0)`), where tf.range raises
+        stop = tf.where(step > 0, tf.maximum(stop, start), tf.minimum(stop, start))
+        return tf.range(start, stop, step)
     t = value.read_value() if isinstance(value, tf.Variable) else tf.convert_to_tensor(value)
     if t.shape.rank == 0:
         raise StagingError(at_user_line(f"{what} over a scalar tensor: a 0-d tensor is not iterable."))

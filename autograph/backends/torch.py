@@ -296,6 +296,11 @@ class TorchRange(iteration.StagedRange):
             return f"{bound.dtype} tensor"
         return None
 
+    def check_step(self, step) -> None:
+        """A tensor step of 0 fails when the program runs (RuntimeError), where the loop would run 0 times."""
+        message = at_user_line("range() arg 3 must not be zero").splitlines()[0]   # one line: inductor's C++ takes it
+        torch._assert_async(step != 0, message)
+
 
 def _for_loop(iterable, body, state, extra_test, opts):
     """`for` over a staged range or tensor: a while_loop over an int64 index carried in front of the state.

@@ -27,6 +27,8 @@ import threading
 import weakref
 from typing import Callable
 
+from autograph.errors import StagingError
+
 _DYNAMO = "torch._dynamo"
 _lock = threading.Lock()
 _waiting: "weakref.WeakSet" = weakref.WeakSet()   # converted functions made before dynamo was imported
@@ -47,13 +49,135 @@ def _mark(fn) -> None:
     # Dynamo keeps compiled code, and counts recompilations against its limit (8), per code object; every
     # converted function runs the same dispatcher code (api.py): give each its own copy of it.
     fn.__code__ = fn.__code__.replace()
-    for target in (fn, getattr(fn, "generated", None)):
+    generated, staged = getattr(fn, "generated", None), getattr(fn, "staged", None)
+    if generated is not None and staged is not None:
+        staged[0] = _checked(generated)      # what the dispatcher (api.py) runs while torch traces
+    for target in (fn, generated, staged[0] if staged else None):
         if target is None:
             continue
         key = id(target)
         trace_rules._allowed_callable_ids.add(key)          # what nonstrict_trace does to the function it wraps
         trace_rules._nonstrict_trace_callable_ids.add(key)
         weakref.finalize(target, _unmark, key)             # an id is reused once its object is gone
+
+
+# --- Python side effects under torch.compile ----------------------------------------------------------------
+#
+# torch.compile traces a converted function (non-strict, as torch.export does) and its compiled graph repeats only
+# the tensor operations: a Python side effect (`self.n += 1`, `LOG.append(x)`, `self.acc = self.acc + x`, which
+# rebinds a buffer that the traced call sees through a stand-in) is made while compiling, not on every call, and
+# the module would keep its old buffer. Dynamo itself would replay them, but it does not trace converted code.
+# So while torch.compile traces, the generated code runs under a check of the objects it can reach: its
+# arguments (a module's attributes, parameters, buffers and submodules by identity; a list's, dict's or object's
+# items), the globals it reads, and those of its module's globals it reads or assigns. A change is refused at
+# the user's `def`; an in-place change of a tensor (`self.acc += x`, `self.acc.copy_(...)`) is in the graph.
+
+def _checked(generated: Callable) -> Callable:
+    """`generated`, refusing the Python side effects it makes while torch.compile traces it."""
+    def staged(*args, **kwargs):
+        if not _compile_tracing():
+            return generated(*args, **kwargs)
+        before = _state_of(generated, args, kwargs)
+        out = generated(*args, **kwargs)
+        what = _first_change(before)
+        if what is not None:
+            _restore(before)     # dynamo, without fullgraph=True, then runs the call eagerly: make it once
+            raise StagingError(_side_effect_message(what, generated))
+        return out
+    staged.__name__, staged.__qualname__ = generated.__name__, generated.__qualname__
+    return staged
+
+
+def _compile_tracing() -> bool:
+    import torch
+    return torch.compiler.is_compiling() and not torch.compiler.is_exporting()
+
+
+def _state_of(generated: Callable, args: tuple, kwargs: dict) -> tuple:
+    """What the objects `generated` can reach hold before the call: (modules, other objects, globals)."""
+    import torch
+    from autograph.operators import shared, side_effects
+
+    code = generated.__code__
+    names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    bound = [(names[i] if i < len(names) else f"argument {i + 1}", value) for i, value in enumerate(args)]
+    bound += list(kwargs.items())
+    modules = [(path, m, _module_state(m), _module_dicts(m)) for name, value in bound
+               if isinstance(value, torch.nn.Module)
+               for path, m in value.named_modules(prefix=name, remove_duplicate=True)]
+    module = generated.__globals__
+    read = [(name, value) for name, _, value in shared._globals_of([generated], module)]
+    objects = side_effects.snapshot([pair for pair in bound + read if not isinstance(pair[1], torch.nn.Module)])
+    global_names = _loaded_or_stored_globals(code)
+    return modules, objects, (module, {name: module.get(name, _MISSING) for name in global_names})
+
+
+_MISSING = object()
+
+
+_MODULE_DICTS = ("_parameters", "_buffers", "_modules")
+
+
+def _module_state(m) -> dict:
+    """A module's attributes, parameters, buffers and submodules by name."""
+    own = {k: v for k, v in vars(m).items() if k not in _MODULE_DICTS}
+    return {**own, **m._parameters, **m._buffers, **m._modules}
+
+
+def _module_dicts(m) -> dict:
+    return {"__dict__": dict(vars(m)), **{name: dict(getattr(m, name)) for name in _MODULE_DICTS}}
+
+
+def _loaded_or_stored_globals(code) -> set:
+    import dis
+    names = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "STORE_GLOBAL",
+                                                                          "DELETE_GLOBAL")}
+    for const in code.co_consts:
+        if const.__class__ is code.__class__:
+            names |= _loaded_or_stored_globals(const)
+    return names
+
+
+def _first_change(before: tuple):
+    """The first change since `_state_of` gave `before`, as the user would name it; None if none."""
+    from autograph.operators import side_effects
+
+    modules, objects, (module, global_values) = before
+    for path, m, old, _ in modules:
+        new = _module_state(m)
+        for key in {**old, **new}:
+            if old.get(key, _MISSING) is not new.get(key, _MISSING):
+                return f"`{path}.{key}`"
+    for name, old in global_values.items():
+        if module.get(name, _MISSING) is not old:
+            return f"the global '{name}'"
+    return side_effects.what_changed(objects)
+
+
+def _restore(before: tuple) -> None:
+    """Undo the changes since `_state_of` gave `before`, where it can (not an iterator's or a file's)."""
+    from autograph.operators import side_effects
+
+    modules, objects, (module, global_values) = before
+    for _, m, _, dicts in modules:
+        for name, old in dicts.items():
+            side_effects.refill(vars(m) if name == "__dict__" else getattr(m, name), old)
+    for name, old in global_values.items():
+        if old is _MISSING:
+            module.pop(name, None)
+        else:
+            module[name] = old
+    side_effects.restore(objects)
+
+
+def _side_effect_message(what: str, generated: Callable) -> str:
+    code = generated.__code__
+    return (f"{code.co_filename}:{code.co_firstlineno}: {what} is changed by '{generated.__qualname__}' while "
+            "torch.compile traces it. torch.compile traces a converted function once (non-strict, as torch.export "
+            "does) and its compiled graph repeats only the tensor operations, so the change would be made once, "
+            "while compiling, not on every call (a module would keep its old buffer). Change a tensor in place "
+            "(`self.acc += x`, `self.acc.copy_(...)`), return the new value and assign it outside the converted "
+            "function, or leave this function unconverted.")
 
 
 def _unmark(key: int) -> None:

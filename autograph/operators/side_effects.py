@@ -372,7 +372,7 @@ def restore(before: list) -> None:
     for _, obj, old in before:
         cls = old.__class__
         if cls is _Attributes:
-            _restore_items(obj.__dict__, old)
+            refill(obj.__dict__, old)
         elif cls is _Namespace:
             for key, value in _own_attributes(obj).items():
                 if old.get(key, _MISSING) is not value:
@@ -383,7 +383,7 @@ def restore(before: list) -> None:
             else:
                 obj.cell_contents = old[0]
         elif cls is dict:
-            _restore_items(obj, old)
+            refill(obj, old)
         elif cls is set:
             if len(obj) != len(old) or not all(any(a is b for b in old) for a in obj):
                 obj.clear()
@@ -392,10 +392,33 @@ def restore(before: list) -> None:
             obj[:] = old
 
 
-def _restore_items(items: dict, old: dict) -> None:
-    if len(items) != len(old) or any(old.get(k, _MISSING) is not v for k, v in items.items()):
-        items.clear()
-        items.update(old)
+def what_changed(before: list) -> str | None:
+    """What the user would call the first change since `snapshot` gave `before` (`s.n`, `d['k']`, the length
+    of 'l', the contents of 'a', the iterator 'it', the file 'f'); None if nothing changed."""
+    for name, obj, old in before:
+        if old.__class__ is _CellValue:
+            if _cell_value(obj) is not old[0]:
+                return f"the variable '{name}' of an enclosing function"
+            continue
+        if old.__class__ is _Position:
+            if not _same_position(old, _position(obj)):
+                return f"the iterator '{name}'"
+        elif old.__class__ is _FilePosition:
+            if old != _file_position(obj):
+                return f"the position of the file '{name}'"
+        elif old.__class__ is _Contents:
+            if old != _contents(obj):
+                return f"the contents of '{name}'"
+        elif (what := _changed_item(name, obj, old, set())) is not None:
+            return what
+    return None
+
+
+def refill(target: dict, old: dict) -> None:
+    """Make the dict `target` hold what `old` holds (in place)."""
+    for key in [k for k in target if k not in old]:
+        del target[key]
+    target.update(old)
 
 
 def _changed_item(name: str, obj, old, carried: set) -> str | None:

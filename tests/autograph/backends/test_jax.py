@@ -548,6 +548,24 @@ def test_print_is_jax_debug_print_and_runs_every_call(capsys):
     assert capsys.readouterr().out.splitlines() == ["x = 1.0 {braces}", "x = 2.0 {braces}"]
 
 
+def counts_then_reports(x):
+    i = 0
+    while i < x:
+        print("step", i, i * 0.5, sep="|", end=";\n")
+        i += 1
+    if x > 1:
+        print(x, "big", [1, 2])
+    return i
+
+
+def test_prints_come_in_the_programs_order(capsys):
+    jit(counts_then_reports)(jnp.int32(3))     # was "3 big [1, 2]" first: jax.debug.print is unordered by default
+    jax.effects_barrier()
+    out = capsys.readouterr().out
+    counts_then_reports(jnp.int32(3))
+    assert out == capsys.readouterr().out == "step|0|0.0;\nstep|1|0.5;\nstep|2|1.0;\n3 big [1, 2]\n"
+
+
 def checked(x):
     assert x > 0, "x must be positive"
     return x * 2
@@ -578,6 +596,20 @@ def range_lengths(n):
 @pytest.mark.parametrize("n", [-1, 0, 1, 10])
 def test_len_of_a_range_with_a_traced_bound(n):
     assert tuple(int(v) for v in jit(range_lengths)(n)) == range_lengths(n)
+
+
+def stepped_sum(n, step):
+    t = 0
+    for i in range(0, n, step):
+        t = t + i
+    return t
+
+
+def test_a_traced_step_of_zero_raises_pythons_error_when_the_program_runs():
+    f = jit(stepped_sum)
+    assert [int(f(10, k)) for k in (3, -1, 20)] == [stepped_sum(10, k) for k in (3, -1, 20)]
+    with pytest.raises(Exception, match="range\\(\\) arg 3 must not be zero"):   # was 0: the loop ran no times
+        jax.block_until_ready(f(10, 0))
 
 
 # --- outside jit, the convenience, lazy import -------------------------------------------------------

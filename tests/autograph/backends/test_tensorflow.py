@@ -366,6 +366,19 @@ def test_a_python_int_that_the_loop_makes_a_python_float_is_carried_as_float32()
     assert float(function(halves)(tf.constant(3))) == 1.5
 
 
+def test_enumerate_and_zip_over_an_empty_range_with_a_tensor_bound_give_no_items():
+    def counted(n):
+        t = 0
+        for k, i in enumerate(range(2, n), 5):      # range(2, 0): was tf.range's InvalidArgumentError
+            t = t * 7 + k - i
+        for i, v in zip(range(n, 3), tf.constant([1, 2, 3])):
+            t = t * 7 + i * v
+        return t
+
+    f = function(counted)
+    assert [int(f(tf.constant(n))) for n in (-2, 0, 2, 5)] == [counted(n) for n in (-2, 0, 2, 5)]
+
+
 def test_a_tensor_step_of_zero_fails_instead_of_looping_forever():
     def total(n, k):
         t = 0

@@ -210,6 +210,35 @@ def test_range_with_a_tensor_step_and_continue():
         assert same(program.module()(torch.tensor(1.0), torch.tensor(step)), stepped(torch.tensor(1.0), step))
 
 
+def test_a_tensor_step_of_zero_raises_when_the_program_runs():
+    program = export(ag.convert(stepped), torch.tensor(1.0), torch.tensor(-2))
+    with pytest.raises(RuntimeError, match="range\\(\\) arg 3 must not be zero"):   # was 0: the loop ran no times
+        program.module()(torch.tensor(1.0), torch.tensor(0))
+    compiled = torch.compile(ag.convert(stepped), fullgraph=True)
+    assert same(compiled(torch.tensor(1.0), torch.tensor(-3)), stepped(torch.tensor(1.0), -3))
+    with pytest.raises(RuntimeError, match="range\\(\\) arg 3 must not be zero"):
+        compiled(torch.tensor(1.0), torch.tensor(0))
+
+
+def sum_of_squares(x):
+    s = torch.zeros(())
+    for v in x:                  # a while_loop over the rows; `s` starts without requires_grad
+        s = s + v * v
+    return s
+
+
+@pytest.mark.xfail(strict=True, reason="PyTorch 2.13's while_loop autograd (WhileLoopAutogradOp) drops the gradient "
+                   "carried between iterations when the loop's first carried values do not require grad: d/dx "
+                   "of this exported loop comes out [0, 4], not [2, 4]. Pure-torch reproducer: while_loop(lambda k, "
+                   "s: k < 3, lambda k, s: (k + 1, s * x[0] + x[1]), (torch.tensor(0), torch.ones(()))) gives "
+                   "[5, 1] for x = [1, 2] (right: [9, 3]); with torch.ones((), requires_grad=True) it is right")
+def test_gradients_through_an_exported_loop_over_rows():
+    program = export(ag.convert(sum_of_squares), torch.tensor([1.0, 2.0]))
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    program.module()(x).backward()
+    assert x.grad.tolist() == [2.0, 4.0]
+
+
 def test_maximum_iterations_caps_a_staged_while():
     def capped(x):
         while x.sum() < 100:

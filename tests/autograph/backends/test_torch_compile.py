@@ -180,3 +180,83 @@ def test_functions_converted_before_dynamo_is_imported_compile_too(tmp_path):
     done = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip() == "[0.0, -4.0] [2.0, 6.0]"
+
+
+# --- Python side effects: torch.compile's graph repeats only tensor operations ------------------------------------
+# Each of these gave the wrong value before the check (torch_compile.py `_checked`): the change was made while
+# compiling (once per trace), not on every call, or was lost with the stand-in module the traced call sees.
+
+class _Counted(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("acc", torch.zeros(2))
+        self.calls = 0
+
+
+class _RebindsBuffer(_Counted):
+    @ag.convert
+    def forward(self, x):
+        i = 0
+        while i < x.shape[0] and x[i] > 0:     # a staged loop assigning the attribute
+            self.acc = self.acc + x[i]
+            i += 1
+        return self.acc * 1
+
+
+class _CountsCalls(_Counted):
+    @ag.convert
+    def forward(self, x):
+        self.calls += 1
+        return x * self.calls
+
+
+class _AddsInPlace(_Counted):
+    @ag.convert
+    def forward(self, x):
+        if x.sum() > 0:
+            self.acc += x                      # in place: in the compiled graph, no check needed
+        return self.acc * 1
+
+
+LOG = []
+
+
+@ag.convert
+def _logs(x):
+    LOG.append(1)
+    if x.sum() > 0:
+        x = x * 2
+    return x * len(LOG)
+
+
+@pytest.mark.parametrize("module, expected", [
+    (_RebindsBuffer, [[1.0, 1.0], [1.0, 1.0], [8.0, 8.0]]),    # was [1, 1], [0, 0], [7, 7]: the buffer never changed
+    (_CountsCalls, [[1.0, -2.0], [-2.0, 4.0], [9.0, 12.0]]),    # was x * 3 on each call: counted once per trace
+    (_AddsInPlace, [[0.0, 0.0], [-1.0, 2.0], [2.0, 6.0]]),
+])
+def test_a_side_effect_of_a_compiled_converted_forward_is_made_on_every_call(module, expected):
+    torch._dynamo.reset()
+    inputs = [torch.tensor([1.0, -2.0]), torch.tensor([-1.0, 2.0]), torch.tensor([3.0, 4.0])]
+    eager = module()
+    assert [eager(x).tolist() for x in inputs] == expected     # Python's answer
+    compiled = torch.compile(module())
+    assert [compiled(x).tolist() for x in inputs] == expected  # dynamo runs the forward eagerly: a graph break
+
+
+def test_a_global_list_appended_in_a_compiled_converted_function_grows_once_per_call():
+    torch._dynamo.reset()
+    LOG.clear()
+    compiled = torch.compile(_logs)
+    assert [compiled(torch.ones(2)).tolist() for _ in range(3)] == [[2.0, 2.0], [4.0, 4.0], [6.0, 6.0]]
+    assert LOG == [1, 1, 1]              # was [[3, 3]] * 3 (3 appends while compiling), then 4 appends
+
+
+def test_fullgraph_refuses_a_side_effect_naming_it():
+    torch._dynamo.reset()
+    with pytest.raises(Exception) as caught:
+        torch.compile(_CountsCalls(), fullgraph=True)(torch.ones(2))
+    chain, error = [], caught.value
+    while error is not None:
+        chain.append(str(error))
+        error = error.__cause__ or error.__context__
+    assert any("`self.calls` is changed by '_CountsCalls.forward' while torch.compile traces it" in m for m in chain)
