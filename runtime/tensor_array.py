@@ -342,6 +342,11 @@ class TensorArray:
         return apply(TENSOR_LIST_STACK, self._handle, element_dtype=self.dtype, element_shape=self.element_shape,
                      name=name)
 
+    def gather(self, indices, name: Optional[str] = None):
+        """The elements at `indices`, stacked (TensorFlow's `TensorArray.gather`): rows of `stack()`, so every
+        element must have been written (an error names the gaps)."""
+        return array_ops.gather(self.stack(), indices, name=name)
+
     def stacked_list(self):
         """The stacked tensor, as the list a staged loop carried is after the loop (`StackedList`)."""
         return _as_list(self.stack())

@@ -151,13 +151,26 @@ def join(a: JaxList, b: JaxList, op) -> JaxList:
 
 def _joined_spec(a: JaxList, b: JaxList, op):
     if a.buffer is None or b.buffer is None:
-        return element_spec(b.buffer if a.buffer is None else a.buffer) if (a.buffer, b.buffer) != (None, None) \
-            else None
-    spec_a, spec_b = element_spec(a.buffer), element_spec(b.buffer)
-    if not _same_spec(spec_a, spec_b):
-        leaf_a, leaf_b = (jax.tree_util.tree_leaves(s)[0] if is_list(s) else s for s in (spec_a, spec_b))
-        raise _refuse_shapes(op, spec_a if is_list(spec_a) else leaf_a, spec_b if is_list(spec_b) else leaf_b)
-    return spec_a
+        if a.buffer is None and b.buffer is None:
+            return None
+        return element_spec(b.buffer if a.buffer is None else a.buffer)
+    return join_elements(element_spec(a.buffer), element_spec(b.buffer), op)
+
+
+def join_elements(a, b, op):
+    """The element that holds elements `a` and `b`: the same array shape, or for lists, `join`."""
+    if is_list(a) and is_list(b):
+        return a if _same_spec(a, b) else join(a, b, op)
+    if is_list(a) or is_list(b) or not _same_spec(a, b):
+        raise _refuse_shapes(op, a, b)
+    return a
+
+
+def _fit_rows(buffer, element):
+    """Every row of `buffer` given the structure of `element` (rows that are lists, widened)."""
+    if not is_list(element) or _same_spec(element_spec(buffer), element):
+        return buffer
+    return jax.vmap(lambda row: fit(row, element))(buffer)
 
 
 def with_capacity(like: JaxList, capacity: int) -> JaxList:
@@ -181,7 +194,8 @@ def fit(value, like):
         buffer = _zeros_rows(element_spec(like.buffer), like.capacity)
         written = jnp.zeros((like.capacity,), jnp.bool_)
     else:
-        buffer, written = _padded(value.buffer, like.capacity), _padded(value.written, like.capacity)
+        rows = _fit_rows(value.buffer, element_spec(like.buffer))
+        buffer, written = _padded(rows, like.capacity), _padded(value.written, like.capacity)
     return value.replace(capacity=like.capacity, buffer=buffer, written=written, static_size=like.static_size,
                          appended=like.appended)
 
@@ -227,7 +241,7 @@ def write(lowering, items: JaxList, index, value, dynamic_size, in_loop: bool):
     op = lowering.op
     index = jnp.asarray(index, jnp.int32)
     value = _element(value, items.dtype)
-    items = _with_shape(items, value, op)
+    items, value = _with_shape(items, value, op)
     if dynamic_size and not in_loop:
         items = _grown(lowering, items)
     fails = (index < 0) | (index >= (items.capacity if dynamic_size else items.size))
@@ -239,15 +253,18 @@ def write(lowering, items: JaxList, index, value, dynamic_size, in_loop: bool):
     return out, fails
 
 
-def _with_shape(items: JaxList, value, op) -> JaxList:
-    """`items` with a buffer for elements like `value` (allocated at the first write)."""
+def _with_shape(items: JaxList, value, op) -> tuple:
+    """`items` with a buffer for elements like `value` (allocated at the first write), and `value` fitted to it
+    (lists of lists: both widened to hold either)."""
     spec = element_spec(_zeros_rows(value, 1))
     if items.buffer is None:
-        return items.replace(buffer=_zeros_rows(spec, items.capacity), written=jnp.zeros((items.capacity,), bool))
+        return items.replace(buffer=_zeros_rows(spec, items.capacity),
+                             written=jnp.zeros((items.capacity,), bool)), value
     have = element_spec(items.buffer)
-    if not _same_spec(have, spec):
-        raise _refuse_shapes(op, have if is_list(have) else have, spec)
-    return items
+    if _same_spec(have, spec):
+        return items, value
+    element = join_elements(have, spec, op)
+    return items.replace(buffer=_fit_rows(items.buffer, element)), fit(value, element)
 
 
 def _grown(lowering, items: JaxList) -> JaxList:
