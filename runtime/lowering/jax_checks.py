@@ -513,7 +513,7 @@ class _ListWrite(_ListCheck):
     a `dynamic_size` list (jit_compile's own error: the loop appended more than once per row it was given)."""
 
     def lower(self, lowering: Lowering, op, items, index, value):
-        out, fails = jax_lists.write(lowering, items, index, value, op.attrs["dynamic_size"], lowering.loop_depth > 0)
+        out, fails = jax_lists.write(lowering, items, index, value, op.attrs["dynamic_size"])
         lowering.checks.shapes[id(op)] = out.capacity
         _failing(lowering, op, fails, [index, items.size])
         return out

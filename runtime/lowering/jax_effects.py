@@ -238,8 +238,8 @@ def _while(lowering: Lowering, *inputs, cond_graph, body_graph, num_loop_vars, c
 def _room_for_lists(lowering: Lowering, op, loop_vars: list, iterate: Callable, carried: list) -> tuple:
     """The loop variables with each TensorArray given the rows and element shape that every iteration keeps:
     one iteration is traced (`jax.eval_shape`) and each list widened to what it gives, until none changes; a
-    list that one iteration appends `k` rows to gets `k` times the trip count more, outside other loops (inside
-    one, the outer loop gave it its room). Also fills `carried`; returns the rows each list may gain."""
+    list that one iteration appends `k` rows to gets `k` times the trip count more, unless an outer loop carries
+    it (that loop gave it its room). Also fills `carried`; returns the rows each list may gain."""
     growth = [0] * len(loop_vars)
     loop_vars = [v.replace(appended=0) if is_list(v) else v for v in loop_vars]
     for _ in range(8):
@@ -253,7 +253,7 @@ def _room_for_lists(lowering: Lowering, op, loop_vars: list, iterate: Callable, 
             like = join(v, out, op).replace(appended=0)
             if out.appended and not growth[k]:
                 growth[k] = out.appended * _trip_bound(lowering, op)
-                if lowering.loop_depth == 1:
+                if v.home == lowering.loop_depth - 1:   # made just outside this loop: no outer loop gave it rows
                     like = jax_lists.with_capacity(like, v.capacity + growth[k])
             widened.append(fit(v, like))
         settled = all(jax_lists.structure(a) == jax_lists.structure(b) for a, b in zip(widened, loop_vars))

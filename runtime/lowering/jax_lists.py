@@ -40,27 +40,29 @@ from runtime.graph import made_at
 class JaxList:
     """A TensorArray's value under jit: `buffer` [capacity, ...] or None (no element shape yet), `written`
     [capacity] bool, `size` int32 scalar. Static (part of the pytree's structure): `dtype`, `capacity`,
-    `static_size` (the length, when known while lowering) and `appended` (writes that may have grown it since
-    the loop that carries it began, for `to_jax._while`)."""
+    `static_size` (the length, when known while lowering), `appended` (writes that may have grown it since
+    the loop that carries it began, for `jax_effects._while`) and `home`: how many loops' bodies are around the
+    place it was made; the loops inside that many give it rows for their appends, and a write outside loops
+    grows it."""
 
     def __init__(self, dtype, capacity: int, size, buffer=None, written=None, static_size: Optional[int] = None,
-                 appended: int = 0):
+                 appended: int = 0, home: int = 0):
         self.dtype, self.capacity, self.size = dtype, capacity, size
         self.buffer, self.written = buffer, written
-        self.static_size, self.appended = static_size, appended
+        self.static_size, self.appended, self.home = static_size, appended, home
 
     def tree_flatten(self):
-        return (self.buffer, self.written, self.size), (self.dtype, self.capacity, self.static_size, self.appended)
+        return ((self.buffer, self.written, self.size),
+                (self.dtype, self.capacity, self.static_size, self.appended, self.home))
 
     @classmethod
     def tree_unflatten(cls, aux, children):
         buffer, written, size = children
-        dtype, capacity, static_size, appended = aux
-        return cls(dtype, capacity, size, buffer, written, static_size, appended)
+        return cls(aux[0], aux[1], size, buffer, written, *aux[2:])
 
     def replace(self, **changes) -> "JaxList":
         fields = dict(dtype=self.dtype, capacity=self.capacity, size=self.size, buffer=self.buffer,
-                      written=self.written, static_size=self.static_size, appended=self.appended)
+                      written=self.written, static_size=self.static_size, appended=self.appended, home=self.home)
         fields.update(changes)
         return JaxList(**fields)
 
@@ -146,7 +148,7 @@ def join(a: JaxList, b: JaxList, op) -> JaxList:
                    None if spec is None else _tree_map(lambda s: jax.ShapeDtypeStruct((capacity, *s.shape), s.dtype),
                                                        spec),
                    None if spec is None else jax.ShapeDtypeStruct((capacity,), jnp.bool_),
-                   static_size, max(a.appended, b.appended))
+                   static_size, max(a.appended, b.appended), min(a.home, b.home))
 
 
 def _joined_spec(a: JaxList, b: JaxList, op):
@@ -197,7 +199,7 @@ def fit(value, like):
         rows = _fit_rows(value.buffer, element_spec(like.buffer))
         buffer, written = _padded(rows, like.capacity), _padded(value.written, like.capacity)
     return value.replace(capacity=like.capacity, buffer=buffer, written=written, static_size=like.static_size,
-                         appended=like.appended)
+                         appended=like.appended, home=like.home)
 
 
 def structure(value):
@@ -222,7 +224,7 @@ def new(lowering, size, element_dtype):
             "function, or give the TensorArray a size known when tracing (a Python int, a static shape).",
             lowering.op.type)
     n = int(known)
-    return JaxList(element_dtype, n, jnp.int32(n), static_size=n)
+    return JaxList(element_dtype, n, jnp.int32(n), static_size=n, home=lowering.loop_depth)
 
 
 def from_tensor(value):
@@ -235,10 +237,12 @@ def _dtype_of(value):
     return dtypes.as_dtype(np.dtype(value.dtype))
 
 
-def write(lowering, items: JaxList, index, value, dynamic_size, in_loop: bool):
+def write(lowering, items: JaxList, index, value, dynamic_size):
     """The list with element `index` set; and where the executor raises (an index out of range), or the rows
-    given are too few, the failure (a traced bool)."""
+    given are too few, the failure (a traced bool). A loop around the write since the list was made gave it
+    its rows; else the write grows it."""
     op = lowering.op
+    in_loop = lowering.loop_depth > items.home
     index = jnp.asarray(index, jnp.int32)
     value = _element(value, items.dtype)
     items, value = _with_shape(items, value, op)
