@@ -28,6 +28,7 @@ from jax import lax
 from jax.experimental import io_callback
 
 from runtime import dtypes
+from runtime.control_flow import static_trip_count
 from runtime.errors import InvalidArgumentError, LoweringError, OpError
 from runtime.graph import made_at
 from runtime.interpret import interpret
@@ -274,7 +275,8 @@ def _trip_bound(lowering: Lowering, op) -> int:
         limit = lowering.static_of(op.inputs[attrs["max_iterations_input"]])
         if limit is not None:
             bounds.append(max(int(limit), 0))
-    trips = static_trip_count(lowering, op, bounds[0] if bounds else None)
+    trips = static_trip_count(op.inputs, attrs["cond_graph"], attrs["body_graph"], attrs["num_loop_vars"],
+                              lowering.static, bounds[0] if bounds else None, lowering.static_of)
     if trips is not None:
         bounds.append(trips)
     if not bounds:
@@ -285,62 +287,6 @@ def _trip_bound(lowering: Lowering, op) -> int:
             "to the while_loop (or autograph.set_loop_options(maximum_iterations=...)), loop over a range of "
             "constant bounds, or use jit_compile=None for this function.", op.type)
     return min(bounds)
-
-
-_MOST_TRIPS = 100_000   # a longer loop needs maximum_iterations (simulating it while lowering would be slow)
-
-
-def static_trip_count(lowering: Lowering, op, limit: Optional[int]) -> Optional[int]:
-    """How many times the While `op` runs its body, if its test depends only on values known while lowering
-    (constants, and loop variables the body computes from constants): the test and those loop variables
-    evaluated with the ops' kernels (`control_flow.static_value`). None otherwise."""
-    from runtime.control_flow import static_value
-    attrs = op.attrs
-    cond_graph, body_graph, n = attrs["cond_graph"], attrs["body_graph"], attrs["num_loop_vars"]
-    needed = _test_variables(cond_graph, body_graph, n)
-    values = {k: lowering.static_of(op.inputs[k]) for k in needed}
-    if any(v is None for v in values.values()):
-        return None
-    for count in range(min(limit if limit is not None else _MOST_TRIPS, _MOST_TRIPS) + 1):
-        if limit is not None and count >= limit:
-            return count
-        known = {**lowering.static, **{id(cond_graph.inputs[k]): v for k, v in values.items()}}
-        holds = static_value(cond_graph.outputs[0], known)
-        if holds is None or np.ndim(holds) != 0:
-            return None
-        if not holds:
-            return count
-        known = {**lowering.static, **{id(body_graph.inputs[k]): v for k, v in values.items()}}
-        values = {k: static_value(body_graph.outputs[k], known) for k in needed}
-        if any(v is None for v in values.values()):
-            return None
-    return None
-
-
-def _test_variables(cond_graph, body_graph, n: int) -> set:
-    """The loop variables the test reads, and those the body computes them from (their closure)."""
-    needed = _placeholders_under(cond_graph.outputs[0], cond_graph.inputs[:n])
-    while True:
-        more = set().union(*(_placeholders_under(body_graph.outputs[k], body_graph.inputs[:n]) for k in needed))
-        if more <= needed:
-            return needed
-        needed |= more
-
-
-def _placeholders_under(tensor, placeholders: list) -> set:
-    """The positions in `placeholders` of those `tensor` is computed from."""
-    wanted = {id(p): k for k, p in enumerate(placeholders)}
-    found, seen, stack = set(), set(), [tensor]
-    while stack:
-        t = stack.pop()
-        if id(t) in seen:
-            continue
-        seen.add(id(t))
-        if id(t) in wanted:
-            found.add(wanted[id(t)])
-        elif getattr(t, "op", None) is not None:
-            stack.extend(t.op.inputs)
-    return found
 
 
 def _read(lowering: Lowering, handle):
