@@ -454,15 +454,19 @@ def static_value(t, known: Optional[dict] = None) -> Optional[np.ndarray]:
 _MOST_TRIPS = 100_000   # a longer loop needs maximum_iterations (simulating it would be slow)
 
 
-def static_trip_count(inputs, cond_graph, body_graph, n: int, known: Optional[dict] = None,
+def static_trip_count(inputs, cond_graph, body_graph, n: int, cond_inputs, body_inputs, known: Optional[dict] = None,
                       limit: Optional[int] = None, value_of=None) -> Optional[int]:
     """The most times a While on `inputs` runs its body, where that is known when tracing: the test evaluated on
     the loop variables it reads, and those the body computes them from, while they are constants or computed
     from constants (with the ops' kernels, `static_value`; `known`: values of other placeholders, by id). A
     test that becomes false on known values (also `a and b` with one side false: a `for` over a constant
     range with a `break`) ends it. `limit`: a maximum_iterations. None where neither knows."""
-    known = known or {}
+    known = dict(known or {})
     value_of = value_of or (lambda t: static_value(t, known))
+    for graph, positions in ((cond_graph, cond_inputs), (body_graph, body_inputs)):   # what the graphs capture
+        for placeholder, i in zip(graph.inputs[n:], positions):
+            if (value := value_of(inputs[i])) is not None:
+                known[id(placeholder)] = value
     needed = _test_variables(cond_graph, body_graph, n)
     values = {k: v for k in needed if (v := value_of(inputs[k])) is not None}
     most = _MOST_TRIPS if limit is None else min(limit, _MOST_TRIPS)

@@ -276,7 +276,8 @@ def _trip_bound(lowering: Lowering, op) -> int:
         if limit is not None:
             bounds.append(max(int(limit), 0))
     trips = static_trip_count(op.inputs, attrs["cond_graph"], attrs["body_graph"], attrs["num_loop_vars"],
-                              lowering.static, bounds[0] if bounds else None, lowering.static_of)
+                              attrs["cond_inputs"], attrs["body_inputs"], lowering.static, bounds[0] if bounds else None,
+                              lowering.static_of)
     if trips is not None:
         bounds.append(trips)
     if not bounds:

@@ -304,6 +304,15 @@ def _sum_to_shape(grad, like):
     return jnp.sum(grad, axis=axes).reshape(jnp.shape(like)) if axes else grad
 
 
+def _strided_slice_grad(grad, like, values, spec):
+    """Zeros like `like` with `grad` where the slice read. Of a tensor with an empty axis, zeros: JAX refuses a
+    traced index into one, as in the gradient of a loop over no rows, whose body never runs (an index that
+    runs is checked where the slice is taken)."""
+    if 0 in jnp.shape(like):
+        return jnp.zeros_like(like)
+    return jnp.zeros_like(like).at[_key(spec, values)].set(grad)
+
+
 def _broadcast_like(value, like, axes):
     if axes is not None:
         value = jnp.expand_dims(value, tuple(a % jnp.ndim(like) for a in axes))
@@ -407,7 +416,7 @@ LOWERINGS: dict[str, Callable] = {
     "TakeAlongAxis": lambda x, indices, axis: jnp.take_along_axis(materialised(x), indices, axis),
     "TakeAlongAxisGrad": _take_along_axis_grad,
     "GatherV2Grad": _gather_grad,
-    "StridedSliceGrad": lambda grad, like, *values, spec: jnp.zeros_like(like).at[_key(spec, values)].set(grad),
+    "StridedSliceGrad": lambda grad, like, *values, spec: _strided_slice_grad(grad, like, values, spec),
     "SumToShape": _sum_to_shape,
     "ReluGrad": _binary(lambda g, x: jnp.where(x > 0, g, jnp.zeros((), g.dtype))),
     "Relu6Grad": _binary(lambda g, x: jnp.where((x > 0) & (x < 6), g, jnp.zeros((), g.dtype))),

@@ -160,7 +160,7 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
     changing = {**assigned_handles(cond_graph), **assigned_handles(body_graph)}
     carried = [(key, value) for key, value in held.items() if key in changing]    # kept per iteration
     fixed = {key: value for key, value in held.items() if key not in changing}   # assigned after the loop
-    bound = _most_trips(inputs, cond_graph, body_graph, n, max_iterations_input)
+    bound = _most_trips(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, max_iterations_input)
     count, history = _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, output_specs,
                                       bound, carried, fixed)
 
@@ -185,7 +185,7 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
     return _by_input(inputs, result[1:], loop_floats, ext_floats, body_inputs, cond_inputs)
 
 
-def _most_trips(inputs, cond_graph, body_graph, n, max_iterations_input):
+def _most_trips(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, max_iterations_input):
     """The loop's maximum_iterations, or its trip count where tracing knows it (a constant range): the history
     and the backward loop are given it as their maximum_iterations, so that jit_compile knows their lists' size
     (XLA needs it before the loops run; the executor's loops end where they did without it)."""
@@ -193,7 +193,8 @@ def _most_trips(inputs, cond_graph, body_graph, n, max_iterations_input):
     static_limit = None if limit is None else static_value(limit)
     if limit is not None and static_limit is None:
         return limit
-    trips = static_trip_count(inputs, cond_graph, body_graph, n, limit=None if limit is None else int(static_limit))
+    trips = static_trip_count(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs,
+                              limit=None if limit is None else int(static_limit))
     return trips if trips is not None else None if limit is None else int(static_limit)
 
 
