@@ -144,7 +144,8 @@ def join(a: JaxList, b: JaxList, op) -> JaxList:
     capacity = max(a.capacity, b.capacity)
     spec = _joined_spec(a, b, op)
     static_size = a.static_size if a.static_size == b.static_size else None
-    return JaxList(a.dtype, capacity, jax.ShapeDtypeStruct((), jnp.int32),
+    dtype = b.dtype if a.dtype is dtypes.variant else a.dtype   # a gradient's zeros list has no dtype of its own
+    return JaxList(dtype, capacity, jax.ShapeDtypeStruct((), jnp.int32),
                    None if spec is None else _tree_map(lambda s: jax.ShapeDtypeStruct((capacity, *s.shape), s.dtype),
                                                        spec),
                    None if spec is None else jax.ShapeDtypeStruct((capacity,), jnp.bool_),
@@ -198,8 +199,8 @@ def fit(value, like):
     else:
         rows = _fit_rows(value.buffer, element_spec(like.buffer))
         buffer, written = _padded(rows, like.capacity), _padded(value.written, like.capacity)
-    return value.replace(capacity=like.capacity, buffer=buffer, written=written, static_size=like.static_size,
-                         appended=like.appended, home=like.home)
+    return value.replace(dtype=like.dtype, capacity=like.capacity, buffer=buffer, written=written,
+                         static_size=like.static_size, appended=like.appended, home=like.home)
 
 
 def structure(value):
