@@ -28,7 +28,7 @@ from jax import lax
 from jax.experimental import io_callback
 
 from runtime import dtypes
-from runtime.control_flow import static_trip_count
+from runtime.loop_bounds import static_trip_count
 from runtime.errors import InvalidArgumentError, LoweringError, OpError
 from runtime.graph import made_at
 from runtime.interpret import interpret

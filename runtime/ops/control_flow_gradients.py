@@ -29,7 +29,8 @@ from __future__ import annotations
 import numpy as np
 
 from runtime.autodiff import GradientTape, add_gradients, differentiable, zeros_for
-from runtime.control_flow import cond, static_trip_count, static_value, while_loop
+from runtime.control_flow import cond, static_value, while_loop
+from runtime.loop_bounds import static_trip_count
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building, made_at
 from runtime.interpret import interpret, needed_ops, reapply_quietly, replay, unrepeatable_ops
@@ -190,6 +191,8 @@ def _most_trips(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, max
     and the backward loop are given it as their maximum_iterations, so that jit_compile knows their lists' size
     (XLA needs it before the loops run; the executor's loops end where they did without it)."""
     limit = None if max_iterations_input is None else inputs[max_iterations_input]
+    if registry.context.graph is None:   # eager: the loops run on values, and end where they end
+        return limit
     static_limit = None if limit is None else static_value(limit)
     if limit is not None and static_limit is None:
         return limit
