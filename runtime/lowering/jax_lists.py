@@ -390,9 +390,8 @@ def element_gradient(grads: JaxList, index, like):
         return _zeros_like(like)
     inside = (index >= 0) & (index < grads.capacity)
     found = _row(grads.buffer, jnp.clip(index, 0, max(grads.capacity - 1, 0)))
-    if is_list(like):
-        return found
-    return jnp.where(inside, found, jnp.zeros_like(found)).astype(jnp.asarray(like).dtype)
+    found = _tree_map(lambda leaf: jnp.where(inside, leaf, jnp.zeros_like(leaf)), found)
+    return found if is_list(like) else found.astype(jnp.asarray(like).dtype)
 
 
 def _zeros_like(like):
