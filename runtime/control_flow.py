@@ -450,10 +450,11 @@ def _always_true(test, cond_phs, initial, body_phs, outs) -> bool:
     return value is not None and value.shape == () and bool(value)
 
 
-def static_value(t) -> Optional[np.ndarray]:
+def static_value(t, known: Optional[dict] = None) -> Optional[np.ndarray]:
     """`t`'s value if tracing knows it: a constant, a shape, size or rank of a known shape, or a stateless op
-    on such values (`tf.size(x) > 0` for an `x` of static shape). None when it depends on a run-time value."""
-    return _known_value(t, {})
+    on such values (`tf.size(x) > 0` for an `x` of static shape). None when it depends on a run-time value.
+    `known`: values (by id) of tensors tracing does not know, such as a body's placeholders (jit lowering)."""
+    return _known_value(t, known or {})
 
 
 def _known_value(t, known: dict, depth: int = 0):

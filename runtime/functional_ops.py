@@ -67,13 +67,17 @@ def map_fn(fn: Callable, elems, dtype=None, parallel_iterations=None, back_prop=
     kinds = [t.dtype for t in leaves] if signature is None else _dtypes_of(signature)
     hint = "Pass fn_output_signature= with the dtype (or structure of dtypes and TensorSpecs) fn returns."
 
+    shapes: list = []   # of what fn returns, learned where the body is traced
+
     def body(i, *arrays):
         row = nest.pack(elems, [array_ops.gather(t, i) for t in leaves])
         values = _flat_like("map_fn", structure, fn(row), kinds, hint)
+        shapes[:] = [v.shape for v in values]
         return (i + 1, *(ta.write(i, v) for ta, v in zip(arrays, values)))
 
     _, *arrays = while_loop(lambda i, *_: i < n, body, (0, *[TensorArray(k, size=n) for k in kinds]),
                             parallel_iterations=parallel_iterations or 10)
+    _element_shapes(arrays, shapes)
     return nest.pack(structure, [ta.stack() for ta in arrays]) if nest.is_nested(structure) else arrays[0].stack()
 
 
@@ -122,9 +126,18 @@ def _accumulate(what: str, fn: Callable, elems, initializer, reverse: bool, stac
         return (i + 1, tuple(new_flat), *(ta.write(index, v) for ta, v in zip(arrays, new_flat)))
 
     _, final, *arrays = while_loop(lambda i, *_: i < n, body, (start, tuple(flat), *arrays))
+    _element_shapes(arrays, [a.shape for a in final])
     if not stacked:
         return nest.pack(structure, list(final))
     return nest.pack(structure, [ta.stack() for ta in arrays])
+
+
+def _element_shapes(arrays: list, shapes: list) -> None:
+    """Tell the arrays a loop filled the shape of their elements (a traced loop's body learned it), so that
+    their stacked tensors have a static shape where the number of rows is known too."""
+    for ta, shape in zip(arrays, shapes):
+        if shape.rank is not None and (ta.element_shape is None or ta.element_shape.is_compatible_with(shape)):
+            ta.element_shape = shape
 
 
 def switch_case(branch_index, branch_fns, default=None, name="switch_case"):

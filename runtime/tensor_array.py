@@ -247,9 +247,10 @@ class TensorArray:
     """A list of tensors of one dtype, usable as a loop variable."""
 
     def __init__(self, dtype, size=0, dynamic_size: bool = False, element_shape=None, clear_after_read=None,
-                 name: Optional[str] = None, *, _handle=None, _items=None):
+                 name: Optional[str] = None, *, _handle=None, _items=None, _length=None):
         self.dtype = dtypes.as_dtype(dtype)
         self.dynamic_size = dynamic_size
+        self._length = _length if _handle is not None or _items is not None else _static_length(size, dynamic_size)
         self.element_shape = None if element_shape is None else as_shape(element_shape)
         if _handle is not None or _items is not None:
             self._handle, self._items = _handle, _items
@@ -273,6 +274,7 @@ class TensorArray:
         return self._like(_handle=leaves[0])
 
     def _like(self, **kwargs) -> "TensorArray":
+        kwargs.setdefault("_length", self._length)
         return TensorArray(self.dtype, dynamic_size=self.dynamic_size, element_shape=self.element_shape, **kwargs)
 
     # -- operations -------------------------------------------------------------------
@@ -331,7 +333,7 @@ class TensorArray:
             return self._like(_items=list(rest)), value
         handle, value = apply(TENSOR_LIST_POP, self._flatten()[0], convert_to_tensor(index, dtype=dtypes.int32),
                               element_dtype=self.dtype, element_shape=self.element_shape, name=name)
-        return self._like(_handle=handle), value
+        return self._like(_handle=handle, _length=None), value
 
     def stack(self, name: Optional[str] = None):
         if self._items is not None:
@@ -339,8 +341,17 @@ class TensorArray:
                 return array_ops.stack(self._items)   # an op, so that GradientTapes follow the elements
             arrays = tuple(None if t is None else t._value for t in self._items)
             return EagerTensor._from_numpy(_stack(arrays, self.dtype, self.element_shape))
-        return apply(TENSOR_LIST_STACK, self._handle, element_dtype=self.dtype, element_shape=self.element_shape,
-                     name=name)
+        stacked = apply(TENSOR_LIST_STACK, self._handle, element_dtype=self.dtype, element_shape=self.element_shape,
+                        name=name)
+        dims = stacked.shape.dims
+        if self._length is not None and dims is not None and dims[0] is None:   # a fixed size known when tracing
+            stacked.set_shape([self._length, *dims[1:]])
+        return stacked
+
+    def gather(self, indices, name: Optional[str] = None):
+        """The elements at `indices`, stacked (TensorFlow's `TensorArray.gather`): rows of `stack()`, so every
+        element must have been written (an error names the gaps)."""
+        return array_ops.gather(self.stack(), indices, name=name)
 
     def stacked_list(self):
         """The stacked tensor, as the list a staged loop carried is after the loop (`StackedList`)."""
@@ -352,7 +363,8 @@ class TensorArray:
             self._merge_element_shape(value.shape[1:])
         if isinstance(value, EagerTensor) and context.graph is None:
             return self._like(_items=array_ops.unstack(value) if len(value._value) else [])
-        return self._like(_handle=apply(TENSOR_LIST_FROM_TENSOR, value, name=name))
+        rows = value.shape.dims[0] if value.shape.dims else None
+        return self._like(_handle=apply(TENSOR_LIST_FROM_TENSOR, value, name=name), _length=rows)
 
     def size(self, name: Optional[str] = None):
         if self._items is not None:
@@ -369,6 +381,15 @@ class TensorArray:
     def __repr__(self) -> str:
         mode = f"{len(self._items)} elements" if self._items is not None else "symbolic"
         return f"<TensorArray dtype={self.dtype.name} {mode}>"
+
+
+def _static_length(size, dynamic_size: bool) -> Optional[int]:
+    """The length of a TensorArray of fixed size, where tracing knows it (None for a dynamic one)."""
+    from runtime.ops.packing import static_value
+    if dynamic_size:
+        return None
+    value = static_value(size) if isinstance(size, SymbolicTensor) else size
+    return None if value is None or np.ndim(value) != 0 else int(value)
 
 
 def _is_symbolic(value) -> bool:

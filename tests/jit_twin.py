@@ -7,7 +7,7 @@ the printed text must be the executor's. The test itself sees the executor's res
 assertions are unchanged. A mismatch fails the test at teardown, naming the graph and the difference.
 
 Random draws are compared too: the lowering calls the executor's kernels back, so both ways run from the same
-generator state. Not compared: graphs with an op that has no JAX lowering (TensorArrays, strings, ...) and graphs
+generator state. Not compared: graphs with an op that has no JAX lowering (strings, boolean masks, ...) and graphs
 that print to a stream other than stdout/stderr. The executable is compiled once per concrete function, so the
 cost is one XLA compilation per graph the marked tests trace (tests/conftest.py lists which modules are marked
 in its docstring; see docs/performance.md for the suite's time).

@@ -12,6 +12,8 @@ raise its error:
   `Assert`, `ExactInt32` (a Python int's arithmetic leaving int32, runtime/ops/python_ints.py), an integer
   `Pow` (a negative exponent), an integer `FloorDiv` or `FloorMod` (a zero divisor) and a `Range` with traced
   bounds (the wrong way for its step);
+- a TensorArray's read, write, pop and stack (jax_lists.py): out of range, an element never written, or a
+  write past the rows the lowering gave the list;
 - index checks: a tensor index of `StridedSlice`, `GatherV2`, `GatherNd`, `ScatterNd` indices and a sparse
   cross-entropy's labels. XLA clamps an index out of range to the nearest item, where the executor raises.
   The shape they index is static, recorded while lowering (`Checks.shapes`), and inside a loop they report
@@ -30,7 +32,9 @@ from runtime.errors import InvalidArgumentError, LoweringError, OpError
 from runtime.executor.codegen import kernel_error_made_at
 from runtime.graph import made_at
 from runtime.lowering import walk
-from runtime.lowering.to_jax import LOWERINGS, LazyRange, Lowering, jax_dtype, materialised, strided_slice
+from runtime.lowering import jax_lists
+from runtime.lowering.jax_effects import Lowering
+from runtime.lowering.to_jax import LOWERINGS, LazyRange, jax_dtype, materialised, strided_slice
 
 
 class Slot:
@@ -472,7 +476,92 @@ def _is_int_slot(k) -> bool:
     return isinstance(k, tuple) and len(k) == 2 and k[0] == "$"
 
 
+class _ListCheck(Check):
+    """A TensorArray op (jax_lists.py `rule`: its value and where it fails). It reports the index and the list's
+    length, on which the op's kernel raises the executor's error on a list of that many unwritten elements."""
+
+    rule = None
+
+    def reported(self, op) -> list:
+        return [_Length(), _Length()]
+
+    def lower(self, lowering: Lowering, op, items, *inputs):
+        value, fails = self.rule(items, *inputs, **op.attrs)
+        _failing(lowering, op, fails, [inputs[0], items.size])
+        return list(value) if isinstance(value, tuple) else value
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        index, size = (int(a) for a in args)
+        return [_unwritten_list(size), index]
+
+
+def _unwritten_list(size: int):
+    from runtime.tensor_array import ListValue
+    return ListValue((None,) * size)
+
+
+class _ListRead(_ListCheck):
+    rule = staticmethod(jax_lists.read)
+
+
+class _ListPop(_ListCheck):
+    rule = staticmethod(jax_lists.pop)
+
+
+class _ListWrite(_ListCheck):
+    """A write: out of range of a list of fixed size (the executor's error), or past the rows the lowering gave
+    a `dynamic_size` list (jit_compile's own error: the loop appended more than once per row it was given)."""
+
+    def lower(self, lowering: Lowering, op, items, index, value):
+        out, fails = jax_lists.write(lowering, items, index, value, op.attrs["dynamic_size"])
+        lowering.checks.shapes[id(op)] = out.capacity
+        _failing(lowering, op, fails, [index, items.size])
+        return out
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        index, size = (int(a) for a in args)
+        if op.attrs["dynamic_size"] and index >= 0:
+            raise LoweringError(
+                f"jit_compile=True: the TensorArray write '{op.name}' at index {index} went past the {shape} rows "
+                f"the lowering gave the list (it counts one row per write and iteration).{made_at(op)}\nUse "
+                "jit_compile=None for this function, or write each element once, in order.", op.type)
+        return [_unwritten_list(size), index, np.zeros(())]
+
+
+class _ListStack(Check):
+    """A stack: elements never written (the executor's error), or a `dynamic_size` list that did not fill the rows
+    the lowering gave it (XLA needs the stacked length while lowering: jit_compile's own error)."""
+
+    def reported(self, op) -> list:
+        return [_Length()]
+
+    def lower(self, lowering: Lowering, op, items):
+        value, fails = jax_lists.stack(items, **op.attrs)
+        lowering.checks.shapes[id(op)] = (items.capacity, items.static_size)
+        _failing(lowering, op, fails, [items.size])
+        return value
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        size = int(args[0])
+        capacity, static_size = shape
+        if static_size is not None or size == capacity:   # elements never written; the executor names them
+            error = InvalidArgumentError("TensorArray stack: some elements were never written (jit_compile=True "
+                                         "does not say which; jit_compile=None names them).", op.type)
+            raise kernel_error_made_at(error, op) or error
+        if static_size is None and size != capacity:
+            raise LoweringError(
+                f"jit_compile=True: the TensorArray stacked by '{op.name}' has {size} elements where the lowering "
+                f"gave it {capacity} rows (a list appended to in some iterations only, or a loop that ended early): "
+                f"XLA needs the stacked length while lowering.{made_at(op)}\nUse jit_compile=None for this "
+                "function.", op.type)
+        return [_unwritten_list(size)]
+
+
 CHECKS: dict[str, Check] = {
+    "TensorListRead": _ListRead(),
+    "TensorListWrite": _ListWrite(),
+    "TensorListPop": _ListPop(),
+    "TensorListStack": _ListStack(),
     "CheckDefined": _CheckDefined(),
     "Raise": _Raise(),
     "Assert": _Assert(),

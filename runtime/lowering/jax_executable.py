@@ -28,7 +28,8 @@ from runtime.errors import LoweringError
 from runtime.graph import made_at
 from runtime.lowering import variable_handles, walk
 from runtime.lowering.jax_checks import CHECKS, Checks
-from runtime.lowering.to_jax import EFFECTS, LOWERINGS, Lowering, jax_dtype, materialised
+from runtime.lowering.jax_effects import EFFECTS, Lowering
+from runtime.lowering.to_jax import LOWERINGS, jax_dtype, materialised
 from runtime.ops import registry
 from runtime.tensor import EagerTensor
 

@@ -1,20 +1,13 @@
-"""A concrete function's graph lowered to one JAX function, compiled once with `jax.jit`.
+"""The pure ops of a concrete function's graph lowered to JAX for `function(jit_compile=True)`.
 
 Every op goes through its entry in one of three tables, keyed by op name like the gradient table:
 
-- `LOWERINGS`: pure ops, `rule(*inputs, **attrs)` on JAX values (the op's attributes as its kernel gets them);
-- `EFFECTS`: ops that read or write the function's state or run graphs, `rule(lowering, *inputs, **attrs)`;
+- `LOWERINGS` (here): pure ops, `rule(*inputs, **attrs)` on JAX values (the op's attributes as its kernel gets
+  them), the gradients' list ops among them (jax_lists.py);
+- `jax_effects.EFFECTS`: ops that read or write the function's state or run graphs (Variables, prints, random
+  draws, `Cond` and `While`, a TensorArray's creation), `rule(lowering, *inputs, **attrs)`;
 - `jax_checks.CHECKS`: ops that raise the program's error (`CheckDefined`, `Raise`, `Assert`, an index out of
-  range, ...), lowered through the graph's `Checks`.
-
-Variables are functional state: the jitted function takes the current value of every Variable the graph
-(and its nested graphs) touches and returns their new values, which `JaxExecutable.run` stores after the
-call. `Cond` is `lax.cond` and `While` is `lax.while_loop`, their graphs lowered by the same interpreter
-(`runtime.interpret.interpret` with `lower_op` as the callback), the Variables' values carried through.
-XLA has no run-time error, so a check is state too (jax_checks.py): the number of the first check that
-failed on the path taken, and the values it reports; after it no effect happens and loops stop, and `run`
-raises the check's error (its op's kernel, on the reported values) after the call, as the executor would
-have.
+  range, a TensorArray's read or write, ...), lowered through the graph's `Checks`.
 
 An op without an entry is a `LoweringError` naming the op and the user's line that made it, raised before
 anything is compiled (on the function's first call). The compiled function itself is `jax_executable.py`.
@@ -28,13 +21,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
-from jax.experimental import io_callback
 
-from runtime.errors import InvalidArgumentError, LoweringError, OpError
-from runtime.graph import made_at
-from runtime.interpret import interpret
-from runtime.lowering import walk
-from runtime.ops import registry
+from runtime.errors import InvalidArgumentError, LoweringError
+from runtime.lowering import jax_lists
 from runtime.ops.array_ops import RANGE, reshape_target
 from runtime.ops.bitwise_ops import clamped_shift
 
@@ -69,7 +58,7 @@ def _true_divide(x, y):
     return jnp.true_divide(x, y)
 
 
-def _static(values: tuple, static, what: str):
+def static_argument(values: tuple, static, what: str):
     if values:
         raise LoweringError(f"{what} given as a tensor can't be lowered to JAX (shapes must be static); "
                             "pass a Python list")
@@ -195,7 +184,7 @@ def _shifted(out, axis, first):
 
 def _reshape(x, *shape_input, shape):
     x = materialised(x)
-    return jnp.reshape(x, reshape_target(x.shape, _static(shape_input, shape, "Reshape's shape")))
+    return jnp.reshape(x, reshape_target(x.shape, static_argument(shape_input, shape, "Reshape's shape")))
 
 
 def _extremum(reduce, x, axis, keepdims, lowest: bool):
@@ -315,6 +304,15 @@ def _sum_to_shape(grad, like):
     return jnp.sum(grad, axis=axes).reshape(jnp.shape(like)) if axes else grad
 
 
+def _strided_slice_grad(grad, like, values, spec):
+    """Zeros like `like` with `grad` where the slice read. Of a tensor with an empty axis, zeros: JAX refuses a
+    traced index into one, as in the gradient of a loop over no rows, whose body never runs (an index that
+    runs is checked where the slice is taken)."""
+    if 0 in jnp.shape(like):
+        return jnp.zeros_like(like)
+    return jnp.zeros_like(like).at[_key(spec, values)].set(grad)
+
+
 def _broadcast_like(value, like, axes):
     if axes is not None:
         value = jnp.expand_dims(value, tuple(a % jnp.ndim(like) for a in axes))
@@ -388,8 +386,8 @@ LOWERINGS: dict[str, Callable] = {
     "ConcatV2": lambda *values, axis: jnp.concatenate([materialised(v) for v in values], axis=axis),
     "Pack": lambda *values, axis: jnp.stack(values, axis=axis),
     "Unpack": lambda value, num, axis: list(jnp.moveaxis(value, axis, 0)),
-    "Tile": lambda x, *m, multiples: jnp.tile(x, _static(m, multiples, "Tile's multiples")),
-    "Fill": lambda value, *d, dims: jnp.full(_static(d, dims, "Fill's dims"), value, dtype=jnp.asarray(value).dtype),
+    "Tile": lambda x, *m, multiples: jnp.tile(x, static_argument(m, multiples, "Tile's multiples")),
+    "Fill": lambda value, *d, dims: jnp.full(static_argument(d, dims, "Fill's dims"), value, dtype=jnp.asarray(value).dtype),
     "Eye": lambda num_rows, num_columns, batch_shape, dtype: jnp.broadcast_to(
         jnp.eye(num_rows, num_columns, dtype=jax_dtype(dtype)), (*batch_shape, num_rows, num_columns)),
     "ZerosLike": jnp.zeros_like, "OnesLike": jnp.ones_like,
@@ -410,7 +408,7 @@ LOWERINGS: dict[str, Callable] = {
     "Pad": lambda x, constant_values, paddings, mode: _pad(materialised(x), constant_values, paddings, mode),
     "OneHot": lambda indices, depth, on_value, off_value, axis, dtype: _one_hot(
         materialised(indices), depth, on_value, off_value, axis, dtype),
-    "BroadcastTo": lambda x, *s, shape: jnp.broadcast_to(materialised(x), _static(s, shape, "BroadcastTo's shape")),
+    "BroadcastTo": lambda x, *s, shape: jnp.broadcast_to(materialised(x), static_argument(s, shape, "BroadcastTo's shape")),
     "LinSpace": _linspace,
     "SplitV": lambda x, sizes, axis: jnp.split(materialised(x), np.cumsum(sizes)[:-1].tolist(), axis=axis),
     "Sort": lambda x, axis, descending: _sort(materialised(x), axis, descending),
@@ -418,7 +416,7 @@ LOWERINGS: dict[str, Callable] = {
     "TakeAlongAxis": lambda x, indices, axis: jnp.take_along_axis(materialised(x), indices, axis),
     "TakeAlongAxisGrad": _take_along_axis_grad,
     "GatherV2Grad": _gather_grad,
-    "StridedSliceGrad": lambda grad, like, *values, spec: jnp.zeros_like(like).at[_key(spec, values)].set(grad),
+    "StridedSliceGrad": lambda grad, like, *values, spec: _strided_slice_grad(grad, like, values, spec),
     "SumToShape": _sum_to_shape,
     "ReluGrad": _binary(lambda g, x: jnp.where(x > 0, g, jnp.zeros((), g.dtype))),
     "Relu6Grad": _binary(lambda g, x: jnp.where((x > 0) & (x < 6), g, jnp.zeros((), g.dtype))),
@@ -426,217 +424,5 @@ LOWERINGS: dict[str, Callable] = {
     "LeakyReluGrad": lambda g, x, alpha: _leaky(materialised(g), materialised(x), alpha),
     "BroadcastLike": _broadcast_like,
     "ReshapeLike": lambda grad, like: jnp.reshape(grad, jnp.shape(like)),
-}
-
-
-# --- state and graphs -----------------------------------------------------------------------------
-
-class Lowering:
-    """The functional state while one graph is lowered: `handles` in a fixed order (the Variables', then
-    the checks' slots), `state` their values; `checks`: the graph's `jax_checks.Checks`, None if it has none."""
-
-    def __init__(self, handles: list, checks=None):
-        self.handles = handles
-        self.checks = checks
-        self.state: dict = {}
-        self.op = None
-
-    def values(self) -> tuple:
-        return tuple(self.state[h] for h in self.handles)
-
-    def run(self, graph, feeds: list, state: tuple) -> tuple[list, tuple]:
-        """`graph`'s outputs and the state after it, from `feeds` and the state before."""
-        saved = self.state
-        self.state = dict(zip(self.handles, state))
-        try:
-            outputs = interpret(graph, feeds, graph.outputs, self.lower_op)
-            return outputs, self.values()
-        finally:
-            self.state = saved
-
-    def lower_op(self, op, inputs: list) -> list:
-        self.op = op   # the op being lowered, for a rule's error message
-        if self.is_check(op):
-            out = self.checks.lower(self, op, inputs)
-            return out if op.opdef.multi_output else [out]
-        effect = EFFECTS.get(op.type)
-        if effect is not None:
-            out = effect(self, *inputs, **op.attrs)
-        else:
-            out = _pure(op, inputs)
-        return out if op.opdef.multi_output else [out]
-
-    def is_check(self, op) -> bool:
-        return self.checks is not None and id(op) in self.checks.values
-
-    def running(self, state: "tuple | None" = None):
-        """Whether no check has failed so far on this path (None when the graph has no checks), in the current
-        state or in `state`: an effect after a failed check does not happen, as the executor stops at the error."""
-        if self.checks is None:
-            return None
-        code = self.state[self.checks.code] if state is None else state[self.handles.index(self.checks.code)]
-        return code == 0
-
-
-def _pure(op, inputs: list):
-    """A pure op's rule; where JAX refuses the values while tracing (a reshape to a size that does not fit, an
-    index out of range), the error names the op and the line that made it, as the executor's does."""
-    try:
-        return LOWERINGS[op.type](*inputs, **op.attrs)
-    except OpError:
-        raise
-    except (TypeError, ValueError, IndexError) as error:
-        message = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise InvalidArgumentError(f"{op.type}: {message} (op '{op.name}' in graph '{op.graph.name}', while "
-                                   f"jit_compile=True lowered it to JAX){made_at(op)}", op.type) from None
-
-
-def _typed(values, specs) -> list:
-    return [jnp.asarray(materialised(v)).astype(jax_dtype(s.dtype)) for v, s in zip(values, specs)]
-
-
-def _cond(lowering: Lowering, pred, *inputs, then_graph, else_graph, then_inputs, else_inputs, output_specs):
-    def branch(graph, positions):
-        def run(operands):
-            values, state = operands
-            outputs, state = lowering.run(graph, [values[i - 1] for i in positions], state)
-            return _typed(outputs, output_specs), state
-        return run
-
-    operands = ([materialised(v) for v in inputs], lowering.values())
-    op = lowering.op
-    outputs, lowering.state = _restate(lowering, _fixed_shapes(op, "its branches' outputs", lambda: lax.cond(
-        _scalar_predicate(pred), branch(then_graph, then_inputs), branch(else_graph, else_inputs), operands)))
-    return outputs
-
-
-def _fixed_shapes(op, what: str, trace: Callable):
-    """`trace()` (a lax.cond or lax.while_loop), or a LoweringError naming `op` if the values it carries change
-    shape (XLA needs one shape; the executor relaxes it)."""
-    try:
-        return trace()
-    except TypeError as error:
-        if "shape" not in str(error):
-            raise
-        raise LoweringError(
-            f"jit_compile=True can't lower {op.type} '{op.name}': {what} change shape, and XLA needs each to keep "
-            f"one shape.{made_at(op)}\nUse jit_compile=None for this function, or keep the shapes fixed "
-            f"(pad to a fixed size).\n(JAX: {str(error).splitlines()[0]})", op.type) from None
-
-
-def _scalar_predicate(pred):
-    return pred if jnp.ndim(pred) == 0 else jnp.reshape(pred, ())
-
-
-def _restate(lowering: Lowering, result):
-    outputs, state = result
-    return outputs, dict(zip(lowering.handles, state))
-
-
-def _while(lowering: Lowering, *inputs, cond_graph, body_graph, num_loop_vars, cond_inputs, body_inputs,
-           output_specs, max_iterations_input):
-    """`lax.while_loop` carrying the loop variables and the state (Variables' values, checks), and an iteration
-    count only where `maximum_iterations` needs one. A condition with effects (a Variable's read or assignment,
-    a check) is evaluated before the first iteration and at the end of each one and carried, so that its
-    effects flow on as the executor's do."""
-    cond_ext = [materialised(inputs[i]) for i in cond_inputs]
-    body_ext = [inputs[i] for i in body_inputs]
-    limit = None if max_iterations_input is None else inputs[max_iterations_input]
-    effects = any(op.stateful or lowering.is_check(op) for op in walk(cond_graph))   # ExactInt32 is pure but checks
-
-    def test(count, loop_vars, state):
-        def evaluate(state):
-            outputs, state = lowering.run(cond_graph, list(loop_vars) + cond_ext, state)
-            return _scalar_predicate(outputs[0]), state
-
-        if limit is None:
-            holds, state = evaluate(state)
-        elif effects:   # not evaluated once the count reaches the limit, as the executor does
-            holds, state = lax.cond(count < limit, evaluate, lambda state: (jnp.asarray(False), state), state)
-        else:
-            holds, state = evaluate(state)
-            holds = jnp.logical_and(count < limit, holds)
-        running = lowering.running(state)
-        return (holds if running is None else jnp.logical_and(holds, running)), state
-
-    def body(carry):
-        count, _, loop_vars, state = carry
-        outputs, state = lowering.run(body_graph, list(loop_vars) + body_ext, state)
-        count = None if count is None else count + 1
-        loop_vars = _typed(outputs, output_specs)
-        holds, state = test(count, loop_vars, state)
-        return count, holds, loop_vars, state
-
-    def plain_body(carry):   # a condition without effects: evaluated by the loop, as hand-written JAX does
-        count, loop_vars, state = carry
-        outputs, state = lowering.run(body_graph, list(loop_vars) + body_ext, state)
-        return None if count is None else count + 1, _typed(outputs, output_specs), state
-
-    count = None if limit is None else jnp.int32(0)
-    loop_vars = _typed(inputs[:num_loop_vars], output_specs)
-    op = lowering.op
-    if effects:   # the condition's state after it flows into the body: the condition is carried
-        holds, state = test(count, loop_vars, lowering.values())
-        _, _, outputs, state = _fixed_shapes(op, "its loop variables", lambda: lax.while_loop(
-            lambda carry: carry[1], body, (count, holds, loop_vars, state)))
-    else:   # 25-30% faster on a scalar loop of 10,000 iterations than carrying it (tools/bench/jit_compile.py)
-        _, outputs, state = _fixed_shapes(op, "its loop variables", lambda: lax.while_loop(
-            lambda carry: test(*carry)[0], plain_body, (count, loop_vars, lowering.values())))
-    lowering.state = dict(zip(lowering.handles, state))
-    return outputs
-
-
-def _read(lowering: Lowering, handle):
-    return lowering.state[handle]
-
-
-def _assigner(combine: Callable) -> Callable:
-    def assign(lowering: Lowering, value, handle):
-        old = lowering.state[handle]
-        new = jnp.asarray(combine(old, materialised(value))).astype(jax_dtype(handle.dtype))
-        new = jnp.broadcast_to(new, handle.value.shape)
-        running = lowering.running()
-        lowering.state[handle] = new if running is None else jnp.where(running, new, old)
-        return new
-    return assign
-
-
-def _print(lowering: Lowering, *values, **attrs):
-    print_kernel = registry.OPS["PrintV2"].kernel   # the kernel itself, called back on the host
-    running = lowering.running()
-    if running is None:
-        jax.debug.callback(lambda *v: print_kernel(*v, **attrs), *[materialised(v) for v in values], ordered=True)
-    else:   # not after a failed check
-        jax.debug.callback(lambda running, *v: print_kernel(*v, **attrs) if running else None,
-                           running, *[materialised(v) for v in values], ordered=True)
-    return jnp.int32(0)
-
-
-def _host_draw(op_type: str) -> Callable:
-    """A random draw: the executor's own kernel, called back on the host in program order, so the numbers and
-    the generators' state are the executor's, draw for draw (none after a failed check)."""
-    def draw(lowering: Lowering, *shape_input, shape, dtype, **attrs):
-        kernel = registry.OPS[op_type].kernel
-        result = jax.ShapeDtypeStruct(tuple(_static(shape_input, shape, f"{op_type}'s shape")), jax_dtype(dtype))
-
-        def on_host(running):
-            if not running:
-                return np.zeros(result.shape, result.dtype)
-            return np.asarray(kernel(shape=result.shape, dtype=dtype, **attrs)).astype(result.dtype)
-
-        running = lowering.running()
-        return io_callback(on_host, result, True if running is None else running, ordered=True)
-    return draw
-
-
-EFFECTS: dict[str, Callable] = {
-    "Cond": _cond,
-    "While": _while,
-    "ReadVariableOp": _read,
-    "AssignVariableOp": _assigner(lambda old, new: new),
-    "AssignAddVariableOp": _assigner(lambda old, delta: old + delta),
-    "AssignSubVariableOp": _assigner(lambda old, delta: old - delta),
-    "PrintV2": _print,
-    "RandomUniform": _host_draw("RandomUniform"),
-    "RandomStandardNormal": _host_draw("RandomStandardNormal"),
+    **jax_lists.LOWERINGS,
 }

@@ -29,7 +29,8 @@ from __future__ import annotations
 import numpy as np
 
 from runtime.autodiff import GradientTape, add_gradients, differentiable, zeros_for
-from runtime.control_flow import cond, while_loop
+from runtime.control_flow import cond, static_value, while_loop
+from runtime.loop_bounds import static_trip_count
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building, made_at
 from runtime.interpret import interpret, needed_ops, reapply_quietly, replay, unrepeatable_ops
@@ -160,8 +161,9 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
     changing = {**assigned_handles(cond_graph), **assigned_handles(body_graph)}
     carried = [(key, value) for key, value in held.items() if key in changing]    # kept per iteration
     fixed = {key: value for key, value in held.items() if key not in changing}   # assigned after the loop
+    bound = _most_trips(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, max_iterations_input)
     count, history = _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, output_specs,
-                                      max_iterations_input, carried, fixed)
+                                      bound, carried, fixed)
 
     def more(k, *gradients):
         return math_ops.greater(k, 0)
@@ -179,18 +181,33 @@ def while_gradient(grads, inputs, outputs, cond_graph, body_graph, num_loop_vars
         summed = [add_gradients(a, b) for a, b in zip(gradients[len(loop_floats):], to_rest)]
         return (k, *to_state, *summed)
 
-    result = while_loop(more, back_step, (count, *start), relax_shapes=True)   # their gradients may change shape too
+    result = while_loop(more, back_step, (count, *start), relax_shapes=True,   # their gradients may change shape too
+                        maximum_iterations=bound)
     return _by_input(inputs, result[1:], loop_floats, ext_floats, body_inputs, cond_inputs)
 
 
+def _most_trips(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, max_iterations_input):
+    """The loop's maximum_iterations, or its trip count where tracing knows it (a constant range): the history
+    and the backward loop are given it as their maximum_iterations, so that jit_compile knows their lists' size
+    (XLA needs it before the loops run; the executor's loops end where they did without it)."""
+    limit = None if max_iterations_input is None else inputs[max_iterations_input]
+    if registry.context.graph is None:   # eager: the loops run on values, and end where they end
+        return limit
+    static_limit = None if limit is None else static_value(limit)
+    if limit is not None and static_limit is None:
+        return limit
+    trips = static_trip_count(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs,
+                              limit=None if limit is None else int(static_limit))
+    return trips if trips is not None else None if limit is None else int(static_limit)
+
+
 def _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs, output_specs,
-                     max_iterations_input, carried: list, fixed: dict):
+                     limit, carried: list, fixed: dict):
     """The loop run again, keeping each iteration's loop state: (trip count, a TensorArray per loop var,
     then one per Variable held that the loop assigns, whose values are carried after the loop variables;
-    those held at one value, `fixed`, are read at it)."""
+    those held at one value, `fixed`, are read at it). `limit`: the most iterations, or None."""
     cond_ext = [inputs[i] for i in cond_inputs]
     body_ext = [inputs[i] for i in body_inputs]
-    limit = None if max_iterations_input is None else inputs[max_iterations_input]
     m = n + len(carried)
 
     def run(graph, state, ext) -> list:
@@ -202,8 +219,7 @@ def _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs
         return outs if graph is cond_graph else [*outs, *(mine[key][1] for key, _ in carried)]
 
     def more(i, *rest):
-        test = run(cond_graph, rest[:m], cond_ext)[0]
-        return test if limit is None else math_ops.logical_and(math_ops.less(i, limit), test)
+        return run(cond_graph, rest[:m], cond_ext)[0]
 
     def step(i, *rest):
         saved = [ta.write(i, v) for ta, v in zip(rest[m:], rest[:m])]
@@ -212,7 +228,7 @@ def _forward_history(inputs, cond_graph, body_graph, n, cond_inputs, body_inputs
     specs = [*output_specs, *((h.dtype, h.shape) for _, (h, _) in carried)]
     saved = [TensorArray(dtype, size=0, dynamic_size=True, element_shape=shape) for dtype, shape in specs]
     start = (0, *inputs[:n], *(value for _, (_, value) in carried), *saved)
-    final = while_loop(more, step, start, relax_shapes=True)   # loop variables may change shape
+    final = while_loop(more, step, start, relax_shapes=True, maximum_iterations=limit)   # shapes may change
     return final[0], list(final[1 + m:])
 
 

@@ -210,21 +210,23 @@ def test_the_gradient_uses_the_values_the_reads_saw(make, placement, x):
     assert float(got) == pytest.approx(expected, rel=1e-5 if jit else 1e-6)    # JAX computes float64 in 32 bits
 
 
-def test_under_jit_compile_a_loops_gradient_is_a_lowering_error_not_a_refusal():
+def test_under_jit_compile_a_loops_gradient_with_variables_is_the_executors():
     pytest.importorskip("jax")
     v = tf.Variable(V0, dtype=F64)
     program, _ = assign_add_then_square(v)
 
-    @tf.function(jit_compile=True)
     def f(x):
         with tf.GradientTape() as tape:
             y = program(x)
         return tape.gradient(y, v)
 
-    # a While's gradient keeps its history in TensorLists, which have no JAX lowering yet (with or without
-    # Variables): the error names the op and says to drop jit_compile
-    with pytest.raises(tf.errors.LoweringError, match="(?s)TensorListNew.*tape.gradient.*jit_compile=None"):
-        f(tf.constant(X, F64))
+    # a While's gradient keeps its history in TensorArrays, lowered to JAX as buffers of the loop's trip count
+    expected = tf.function(f)(tf.constant(X, F64))
+    after = float(v)
+    v.assign(V0)
+    got = tf.function(f, jit_compile=True)(tf.constant(X, F64))
+    assert float(got) == pytest.approx(float(expected), rel=1e-12)
+    assert float(v) == pytest.approx(after, rel=1e-12)
 
 
 def test_the_loop_of_the_issue_gives_tensorflows_gradient_and_leaves_the_variable_as_the_loop_did():

@@ -196,15 +196,36 @@ def test_batch_jacobian_needs_a_batch_dimension_in_both():
         g.batch_jacobian(y, x)
 
 
-def test_under_jit_compile_a_jacobian_is_a_lowering_error_naming_the_line():
+def test_under_jit_compile_a_jacobian_is_the_executors():
     pytest.importorskip("jax")
 
-    @tf.function(jit_compile=True)
+    def f(x):
+        rows = tf.reshape(x, [1, 2])
+        with tf.GradientTape(persistent=True) as g:
+            g.watch([x, rows])
+            y = x * x * tf.reduce_sum(x)
+            z = rows * rows
+        return g.jacobian(y, x), g.batch_jacobian(z, rows)
+
+    x = tf.constant([1.0, 2.0])
+    expected = tf.function(f)(x)
+    got = tf.function(f, jit_compile=True)(x)
+    np.testing.assert_allclose(got[0].numpy(), [[7.0, 1.0], [4.0, 16.0]])
+    np.testing.assert_allclose(got[1].numpy(), [[[2.0, 0.0], [0.0, 4.0]]])
+    for e, g in zip(expected, got):
+        np.testing.assert_allclose(g.numpy(), e.numpy())
+
+
+def test_under_jit_compile_a_jacobian_of_a_target_of_unknown_size_is_a_lowering_error_naming_the_line():
+    pytest.importorskip("jax")
+
+    @tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None], tf.float32)])
     def f(x):
         with tf.GradientTape() as g:
             g.watch(x)
             y = x * x
         return g.jacobian(y, x)
 
-    with pytest.raises(tf.errors.LoweringError, match=r"(?s)TensorListNew.*return g.jacobian\(y, x\)"):
+    with pytest.raises(tf.errors.LoweringError, match=r"(?s)its size is computed when the function runs.*"
+                                                      r"return g.jacobian\(y, x\)"):
         f(tf.constant([1.0, 2.0]))

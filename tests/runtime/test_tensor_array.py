@@ -137,3 +137,16 @@ def test_plus_a_list_appends_and_indexing_counts_from_the_end_like_a_python_list
         ta[3]
     with pytest.raises(TypeError, match="one int or scalar tensor"):
         ta[1:]
+
+
+def test_gather_gives_the_stacked_rows_at_the_indices_eagerly_and_in_a_graph():
+    def gathered(x):
+        ta = tf.TensorArray(tf.float32, size=3).unstack(x)
+        return ta.gather([2, 0]), ta.gather(tf.constant([1]))
+
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    for f in (gathered, tf.function(gathered)):
+        pair, one = f(x)
+        assert pair.numpy().tolist() == [[5.0, 6.0], [1.0, 2.0]] and one.numpy().tolist() == [[3.0, 4.0]]
+    with pytest.raises(InvalidArgumentError, match=r"elements \[1\] were never written"):
+        tf.function(lambda: tf.TensorArray(tf.float32, size=2).write(0, 1.0).gather([0]))()
