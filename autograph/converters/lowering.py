@@ -96,7 +96,8 @@ def lower_block(stmts: list, jump: Jump, on_loop: Callable[[gast.AST], None] | N
                 anno.set(s, anno.Key.LOWERED_JUMP, jump.kind)
             out += replacement
             return out + _declarations(rest)
-        if not contains(stmt, jump):
+        follows = anno.get(stmt, anno.Key.FINALLY_FOLLOWS, 0)   # see below
+        if not contains(stmt, jump) and not (follows and contains(rest[:follows], jump)):
             out.append(stmt)
             continue
         if isinstance(stmt, gast.If):
@@ -128,9 +129,15 @@ def lower_block(stmts: list, jump: Jump, on_loop: Callable[[gast.AST], None] | N
             for part in (*(getattr(stmt, "handlers", None) or ()), *(getattr(stmt, "cases", None) or ())):
                 part.body = block_or_pass(lower_block(part.body, jump, on_loop))
             out.append(stmt)
-        follows = anno.get(stmt, anno.Key.FINALLY_FOLLOWS, 0)
-        if follows:   # a `try` whose `finally:` an earlier pass split off: that code runs whatever the `try` did
-            out += lower_block(rest[:follows], jump, on_loop)
+        if follows:   # a `try` whose `finally:` an earlier pass split off: that code runs whatever the `try` did,
+            # and a jump in it discards the `try`'s pending jumps, as one in `finally:` does (`_lower_try`)
+            outer = jump.cancels, jump.cancel_later
+            if contains(rest[:follows], jump):
+                jump.cancels, jump.cancel_later = _lowered_flags(stmt, jump), _later_kinds(stmt, jump)
+            try:
+                out += lower_block(rest[:follows], jump, on_loop)
+            finally:
+                jump.cancels, jump.cancel_later = outer
             skip, rest = follows, rest[follows:]
         if rest:
             guard = gast.If(test=jump.guard_test(), body=lower_block(rest, jump, on_loop), orelse=[])
