@@ -128,14 +128,12 @@ def _module_dicts(m) -> dict:
     return {"__dict__": dict(vars(m)), **{name: dict(getattr(m, name)) for name in _MODULE_DICTS}}
 
 
-def _loaded_or_stored_globals(code) -> set:
-    import dis
-    names = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "STORE_GLOBAL",
-                                                                          "DELETE_GLOBAL")}
-    for const in code.co_consts:
-        if const.__class__ is code.__class__:
-            names |= _loaded_or_stored_globals(const)
-    return names
+def _loaded_or_stored_globals(code) -> frozenset:
+    from autograph.operators import shared
+    return shared.code_names(code, ("LOAD_GLOBAL", "STORE_GLOBAL", "DELETE_GLOBAL"), _GLOBALS_USED)
+
+
+_GLOBALS_USED: dict = {}
 
 
 def _first_change(before: tuple):

@@ -253,16 +253,22 @@ def _stored_names(code) -> frozenset:
 _STORED: dict = {}
 
 
-def _loaded_globals(code) -> frozenset:
-    """Names `code` reads as globals, with those of the functions nested in it, cached per code object."""
-    found = _LOADED.get(code)
+def code_names(code, opnames: tuple, cache: dict) -> frozenset:
+    """The names the instructions `opnames` of `code` take (`LOAD_GLOBAL`: the globals it reads), with those of
+    the functions nested in it, cached per code object in `cache`."""
+    found = cache.get(code)
     if found is None:
-        names = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+        names = {i.argval for i in dis.get_instructions(code) if i.opname in opnames}
         for const in code.co_consts:
             if const.__class__ is code.__class__:
-                names |= _loaded_globals(const)
-        found = _LOADED[code] = frozenset(names)
+                names |= code_names(const, opnames, cache)
+        found = cache[code] = frozenset(names)
     return found
+
+
+def _loaded_globals(code) -> frozenset:
+    """Names `code` reads as globals, with those of the functions nested in it."""
+    return code_names(code, ("LOAD_GLOBAL", "LOAD_NAME"), _LOADED)
 
 
 _LOADED: dict = {}
@@ -358,14 +364,7 @@ def _functions_of(value) -> list:
 
 def _attributes_loaded(code) -> frozenset:
     """Names `code` reads as attributes (`log` of `helpers.log`), with those of the functions nested in it."""
-    found = _ATTRIBUTES.get(code)
-    if found is None:
-        names = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_ATTR", "LOAD_METHOD")}
-        for const in code.co_consts:
-            if const.__class__ is code.__class__:
-                names |= _attributes_loaded(const)
-        found = _ATTRIBUTES[code] = frozenset(names)
-    return found
+    return code_names(code, ("LOAD_ATTR", "LOAD_METHOD"), _ATTRIBUTES)
 
 
 _ATTRIBUTES: dict = {}
