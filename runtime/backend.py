@@ -31,19 +31,26 @@ def _bool(value):
 
 
 def _cond(pred, true_fn, false_fn, names=()):
-    lists: set = set()
-    out = control_flow.cond(_bool(pred), _noting_lists(true_fn, lists), _noting_lists(false_fn, lists), names=names)
-    return _lists_kept(tuple(out), lists)
+    seen: list = []
+    out = control_flow.cond(_bool(pred), _noting_lists(true_fn, seen), _noting_lists(false_fn, seen), names=names)
+    return _lists_kept(tuple(out), seen[0] if seen else ())
 
 
-def _noting_lists(fn, lists: set):
-    """`fn`, noting in `lists` the positions (in nest.flatten's order) of the lists a staged loop built
-    (`StackedList`s) among its results."""
+def _noting_lists(fn, seen: list):
+    """`fn`, noting in `seen` the positions (in nest.flatten's order) of the lists a staged loop built
+    (`StackedList`s) among its results; a StagingError if the other branch traced has them elsewhere."""
     def run():
         out = fn()
-        lists.update(_list_positions(out))
+        seen.append(_list_positions(out))
+        if seen[0] != seen[-1]:
+            raise StagingError(at_user_line(_MIXED.format(what="one branch of this `if`", other="the other")))
         return out
     return run
+
+
+_MIXED = ("a variable holds a list that a loop over tensors built in {what} and a tensor in {other}: after the "
+          "statement it is one of them, and a list's `+` and `*` are not a tensor's. Make it a list on every path "
+          "(`[x]`, `l + [x]`) or a tensor on every path (`tf.stack(l)`).")
 
 
 def _list_positions(values) -> list:
@@ -58,6 +65,18 @@ def _given_lists(fn, lists, skip: int = 0):
 
     def run(*args):
         return fn(*args[:skip], *_lists_kept(tuple(args[skip:]), lists))
+    return run
+
+
+def _keeping_lists(body, lists):
+    """A loop's body that gives the lists a staged loop built at the positions `lists` (those of the loop's
+    initial values), and no others: a StagingError otherwise (the list would be a tensor after some
+    iterations, or the other way)."""
+    def run(*args):
+        out = body(*args)
+        if _list_positions(out) != list(lists):
+            raise StagingError(at_user_line(_MIXED.format(what="an iteration of this loop", other="another")))
+        return out
     return run
 
 
@@ -310,7 +329,7 @@ def _number_tensor(value, dtype, name: str, met):
 
 def _while_loop(test, body, loop: backends.LoopState, opts):
     lists = _list_positions(loop.values)
-    test, body = _given_lists(test, lists), _given_lists(body, lists)
+    test, body = _given_lists(test, lists), _keeping_lists(_given_lists(body, lists), lists)
     state = _define_loop_state(lambda s: body(*s), loop, test)
     out = control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
                                   maximum_iterations=opts.get("maximum_iterations"),
@@ -370,7 +389,8 @@ def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
     while loop over an index."""
     walk = iteration.index_walk(iterable, _PRIMITIVES, _iterable_tensor)
     lists = _list_positions(loop.values)
-    body, extra_test = _given_lists(body, lists, skip=1), extra_test and _given_lists(extra_test, lists)
+    body = _keeping_lists(_given_lists(body, lists, skip=1), lists)
+    extra_test = extra_test and _given_lists(extra_test, lists)
     state = _define_loop_state(lambda s: body(walk.item(constant(0)), *s), loop, extra_test)
 
     invariants = _per_variable(opts.get("shape_invariants"), state)

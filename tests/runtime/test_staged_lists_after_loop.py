@@ -168,3 +168,25 @@ def test_what_a_stacked_list_cant_do_is_a_clear_error():
         tf.function(extended)(tf.constant(2))
     with pytest.raises(TypeError, match="can't change"):
         tf.function(item_set)(tf.constant(2))
+
+
+def test_a_list_on_some_paths_and_a_tensor_on_others_is_refused():
+    """Marking the result a list on every path would make a tensor's `+` concatenate (n = 1 below: Python
+    adds elementwise, [1, 1])."""
+    def list_or_tensor(n):
+        out = _squares(n)
+        if n > 1:
+            r = out
+        else:
+            r = tf.zeros([2], tf.int32)
+        return r + [1]
+
+    def stacked_in_a_later_loop(n):
+        out = _squares(n)
+        for _ in range(n):
+            out = tf.stack(out) * 2
+        return out
+
+    for program in (list_or_tensor, stacked_in_a_later_loop):
+        with pytest.raises(StagingError, match="a list that a loop over tensors built in"):
+            tf.function(program)(tf.constant(3))
