@@ -500,12 +500,19 @@ def _lists_equal(a: StackedList, other) -> Tensor:
     """`a == other` for two lists: a bool tensor, False where the lengths differ (a `Cond`, since the rows
     can be compared only then)."""
     from runtime import control_flow   # import cycle: control_flow imports TensorArrays
+    n = len(other) if isinstance(other, list) else other.shape.dims[0]
+    if n is not None and a.shape.dims[0] is not None and n != a.shape.dims[0]:
+        return False   # lengths differ: Python's answer before it compares any item
     try:
         b = _rows(other, a) if not isinstance(other, StackedList) else other
-    except (TypeError, ValueError, InvalidArgumentError):
-        return False   # items not of the list's dtype (`[0.5]`, strings): none can equal one of its items
+    except (TypeError, ValueError, InvalidArgumentError) as e:   # Python compares across types (0 == 0.0)
+        raise TypeError(f"`==` between a list of {a.dtype.name} items that a loop over tensors built and items "
+                        f"it can't hold ({e}): Python would compare the values across types, a tensor can't. "
+                        "Compare items of the list's dtype, or cast the list with runtime.cast.") from None
     if b.dtype is not a.dtype or not a.shape[1:].is_compatible_with(b.shape[1:]):
-        return False   # (items that can't be equal: Python's answer for lists of them, without running anything)
+        raise TypeError(f"`==` between a list of {a.dtype.name} items of shape {a.shape[1:]} that a loop over "
+                        f"tensors built and {b.dtype.name} items of shape {b.shape[1:]}: a tensor can't compare "
+                        "them as Python would. Compare items of the list's dtype and shape.")
     if a.shape.dims[0] is not None and b.shape.dims[0] is not None:
         return math_ops.reduce_all(math_ops.equal(a, b)) if a.shape.dims[0] == b.shape.dims[0] else False
     same_length = math_ops.equal(array_ops.shape(a)[0], array_ops.shape(b)[0])

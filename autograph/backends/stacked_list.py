@@ -96,11 +96,10 @@ class StackedList:
             return elementwise   # as a list of arrays compares with an array
         if not isinstance(other, (list, StackedList)):
             return False         # a list equals no tuple, number or string
-        try:
-            rows = self._rows(other, "==")
-        except (TypeError, ValueError, StagingError):
-            return False         # items of another dtype or shape: none equals one of this list's
-        return self._all_equal(rows)
+        n, mine = (len(other) if isinstance(other, list) else other._length()), self._length()
+        if n is not None and mine is not None and n != mine:
+            return False         # lengths differ: Python's answer before it compares any item
+        return self._all_equal(self._rows(other, "=="))   # (items it can't hold: an error, not a guess)
 
     def __ne__(self, other):
         equal = self.__eq__(other)

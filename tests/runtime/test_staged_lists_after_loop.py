@@ -52,7 +52,7 @@ def appended_after_the_loop(n):
 
 def compared_with_lists(n):
     out = _squares(n)
-    return out == [0, 1, 4], out != [0, 1, 4], out == [0, 1], out == (0, 1, 4), out == 3, out == [0.5, 1, 4]
+    return out == [0, 1, 4], out != [0, 1, 4], out == [0, 1], out == (0, 1, 4), out == 3, out == [0, 1, 5]
 
 
 def truth(n):
@@ -190,3 +190,12 @@ def test_a_list_on_some_paths_and_a_tensor_on_others_is_refused():
     for program in (list_or_tensor, stacked_in_a_later_loop):
         with pytest.raises(StagingError, match="a list that a loop over tensors built in"):
             tf.function(program)(tf.constant(3))
+
+
+def test_comparing_with_items_of_another_type_is_refused_not_guessed():
+    def compared(n):
+        return _squares(n) == [0.0, 1.0, 4.0]   # Python: True (0 == 0.0); the list's int32 can't hold them
+
+    assert compared(3) is True
+    with pytest.raises(TypeError, match="Python would compare the values across types"):
+        tf.function(compared)(tf.constant(3))
