@@ -496,12 +496,17 @@ def _refuse(symbol: str, other) -> None:
                     "list; for the tensor's elementwise meaning, write runtime.stack(l) first (a plain tensor).")
 
 
+def _length_of(t) -> Optional[int]:
+    """The static first dimension of `t`, or None."""
+    return t.shape.dims[0] if t.shape.dims else None
+
+
 def _lists_equal(a: StackedList, other) -> Tensor:
     """`a == other` for two lists: a bool tensor, False where the lengths differ (a `Cond`, since the rows
     can be compared only then)."""
     from runtime import control_flow   # import cycle: control_flow imports TensorArrays
-    n = len(other) if isinstance(other, list) else other.shape.dims[0]
-    if n is not None and a.shape.dims[0] is not None and n != a.shape.dims[0]:
+    n = len(other) if isinstance(other, list) else _length_of(other)
+    if n is not None and _length_of(a) is not None and n != _length_of(a):
         return False   # lengths differ: Python's answer before it compares any item
     try:
         b = _rows(other, a) if not isinstance(other, StackedList) else other
@@ -513,8 +518,8 @@ def _lists_equal(a: StackedList, other) -> Tensor:
         raise TypeError(f"`==` between a list of {a.dtype.name} items of shape {a.shape[1:]} that a loop over "
                         f"tensors built and {b.dtype.name} items of shape {b.shape[1:]}: a tensor can't compare "
                         "them as Python would. Compare items of the list's dtype and shape.")
-    if a.shape.dims[0] is not None and b.shape.dims[0] is not None:
-        return math_ops.reduce_all(math_ops.equal(a, b)) if a.shape.dims[0] == b.shape.dims[0] else False
+    if _length_of(a) is not None and _length_of(b) is not None:
+        return math_ops.reduce_all(math_ops.equal(a, b)) if _length_of(a) == _length_of(b) else False
     same_length = math_ops.equal(array_ops.shape(a)[0], array_ops.shape(b)[0])
     return control_flow.cond(same_length, lambda: math_ops.reduce_all(math_ops.equal(a, b)),
                              lambda: constant(False))
