@@ -96,7 +96,7 @@ def _compile_tracing() -> bool:
 def _state_of(generated: Callable, args: tuple, kwargs: dict) -> tuple:
     """What the objects `generated` can reach hold before the call: (modules, other objects, globals)."""
     import torch
-    from autograph.operators import shared, side_effects
+    from autograph.operators import shared, snapshots
 
     code = generated.__code__
     names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
@@ -107,7 +107,7 @@ def _state_of(generated: Callable, args: tuple, kwargs: dict) -> tuple:
                for path, m in value.named_modules(prefix=name, remove_duplicate=True)]
     module = generated.__globals__
     read = [(name, value) for name, _, value in shared._globals_of([generated], module)]
-    objects = side_effects.snapshot([pair for pair in bound + read if not isinstance(pair[1], torch.nn.Module)])
+    objects = snapshots.snapshot([pair for pair in bound + read if not isinstance(pair[1], torch.nn.Module)])
     global_names = _loaded_or_stored_globals(code)
     return modules, objects, (module, {name: module.get(name, _MISSING) for name in global_names})
 
@@ -138,7 +138,7 @@ _GLOBALS_USED: dict = {}
 
 def _first_change(before: tuple):
     """The first change since `_state_of` gave `before`, as the user would name it; None if none."""
-    from autograph.operators import side_effects
+    from autograph.operators import snapshots
 
     modules, objects, (module, global_values) = before
     for path, m, old, _ in modules:
@@ -149,23 +149,23 @@ def _first_change(before: tuple):
     for name, old in global_values.items():
         if module.get(name, _MISSING) is not old:
             return f"the global '{name}'"
-    return side_effects.what_changed(objects)
+    return snapshots.what_changed(objects)
 
 
 def _restore(before: tuple) -> None:
     """Undo the changes since `_state_of` gave `before`, where it can (not an iterator's or a file's)."""
-    from autograph.operators import side_effects
+    from autograph.operators import snapshots
 
     modules, objects, (module, global_values) = before
     for _, m, _, dicts in modules:
         for name, old in dicts.items():
-            side_effects.refill(vars(m) if name == "__dict__" else getattr(m, name), old)
+            snapshots.refill(vars(m) if name == "__dict__" else getattr(m, name), old)
     for name, old in global_values.items():
         if old is _MISSING:
             module.pop(name, None)
         else:
             module[name] = old
-    side_effects.restore(objects)
+    snapshots.restore(objects)
 
 
 def _side_effect_message(what: str, generated: Callable) -> str:

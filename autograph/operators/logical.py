@@ -12,7 +12,7 @@ import types
 from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
-from autograph.operators import side_effects
+from autograph.operators import side_effects, snapshots
 from autograph.operators.function_scope import raised_while_tracing, traced, tracing_failed
 from autograph.operators.maybe import MaybeValue
 from autograph.operators.shared import globals_read
@@ -127,14 +127,14 @@ def staged_operands(staged, what: str, *args, watched=None):
             return out
         return run
     outer = globals_read(watched)   # a helper's log (`record(x)` in `a or record(x)`), its cache
-    contents = side_effects.snapshot(outer)
+    contents = snapshots.snapshot(outer)
     held += [value for _, value in outer if backend_for(value) is None]
     try:
         with side_effects.staging(what, held):
             out = staged(*[checked(fn) if callable(fn) else fn for fn in args])
-        changed = side_effects.changed(contents, set(), what)
+        changed = snapshots.changed(contents, set(), what)
         if changed is not None:
-            side_effects.restore(contents)
+            snapshots.restore(contents)
             raise _AssignedInOperand(StagingError(at_user_line(changed)))
         return out
     except _AssignedInOperand as refused:

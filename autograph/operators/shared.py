@@ -14,7 +14,7 @@ import types
 
 from autograph.backends import backend_for, library_module
 from autograph.errors import StagingError, at_user_line
-from autograph.operators import side_effects
+from autograph.operators import side_effects, snapshots
 from autograph.operators.function_scope import is_generated, raised_while_tracing, traced, tracing_failed
 from autograph.operators.staged_raise import stage_if_raised
 from autograph.operators.variables import UNBOUND, Undefined, cell_value, set_cell
@@ -161,13 +161,13 @@ class Shared:
         read = before + self._globals_read(module)
         own = {id(fn) for fn in self.functions}   # the branch and body functions: generated, not the user's state
         held = [value for value in _held(read, initial) if id(value) not in own]
-        contents = side_effects.snapshot(_named(read, held))
+        contents = snapshots.snapshot(_named(read, held))
         globals_before = dict(module)
         changed_elsewhere = failed = object_changed = None
         try:
             with side_effects.staging(construct, held, self._aliased(initial)) as frame:
                 out = as_tuple(staged(initial), len(self.names))
-            object_changed = side_effects.changed(contents, frame[4], construct)
+            object_changed = snapshots.changed(contents, frame[4], construct)
             if object_changed is None:
                 object_changed = _global_changed(module, globals_before, self.names, construct)
         except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
@@ -190,7 +190,7 @@ class Shared:
         if failed is not None:
             raise failed from None
         if object_changed is not None:   # the refused trace leaves no change behind
-            side_effects.restore(contents)
+            snapshots.restore(contents)
             _restore_globals(module, globals_before, self.names)
             raise tracing_failed(StagingError(at_user_line(object_changed)))
         self.write(out)

@@ -1,0 +1,342 @@
+"""What the objects a staged statement can reach hold before it is traced, what changed after, and undoing it.
+
+side_effects.py refuses the changes the converter marks (`ag__.mutating`); a change no marked code makes (a
+function the statement calls that sets `self.count`, `d['k']`, a global's item, an iterator's position, a
+buffer's contents) is found here: `snapshot` keeps what the objects hold before the statement is traced,
+`changed` (and `what_changed`, for torch.compile) names the first difference after it, and `restore` gives
+them back what they held once the change is refused.
+"""
+from __future__ import annotations
+
+import io
+import operator
+import types
+from collections import defaultdict, deque
+from collections.abc import Iterator
+
+from autograph import backends
+
+
+def _may_change(value) -> bool:
+    """Objects a marked change could be made to: not modules, classes or functions (`np.sort(x)`)."""
+    return not isinstance(value, (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
+                                  int, float, complex, str, bytes, bool, type(None)))
+
+
+_MISSING = object()
+
+
+def snapshot(bound: list) -> list:
+    """What `bound` ((name, object) of the variables a staged statement reads) hold before it is traced: each
+    object's attributes, or a dict's items, a list's items, a set's elements (one level, by identity); the
+    contents of a buffer among those (a NumPy array in `s.buf` or `d['a']`: `s.buf += 1` changes it in place,
+    also where the statement carries `s.buf`). And the attributes of a class, function or module of the user's
+    among them (`Registry.count`, `log.calls`, another module's globals), of an object's class (`type(self).n`)
+    and of the user's objects in an object's attributes (`STATE.inner.n`); a closure cell's value (a helper's
+    `nonlocal n`)."""
+    found, seen = [], set()
+    todo = list(bound)
+    while todo:
+        name, obj = todo.pop(0)
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if obj.__class__ is types.CellType:   # a helper's closure variable (`nonlocal n` in a counter it made)
+            found.append((name, obj, _CellValue((_cell_value(obj),))))
+            continue
+        if _user_namespace(obj):
+            found.append((name, obj, _Namespace(_own_attributes(obj))))
+            continue
+        if not _ours(obj):
+            continue
+        contents = _contents(obj)
+        if contents is not None:
+            found.append((name, obj, contents))
+        elif isinstance(obj, io.IOBase):
+            found.append((name, obj, _FilePosition(_file_position(obj))))
+        elif isinstance(obj, Iterator):
+            found.append((name, obj, _Position(_position(obj))))
+        elif isinstance(obj, dict):   # a defaultdict too: reading a missing key adds it
+            found.append((name, obj, dict(obj)))
+        elif isinstance(obj, _SEQUENCES):
+            found.append((name, obj, list(obj)))
+        elif isinstance(obj, set):
+            found.append((name, obj, set(obj)))
+        elif isinstance(getattr(obj, "__dict__", None), dict):
+            found.append((name, obj, _Attributes(obj.__dict__)))
+            if "." not in name:   # and its attributes' objects, one level down (`STATE.inner.n += 1`)
+                todo += [(f"{name}.{key}", value) for key, value in obj.__dict__.items()
+                         if _user_object(value) and id(value) not in seen]
+            if _user_namespace(obj.__class__):   # its class's attributes (`type(self).n += 1`)
+                todo.append((f"type({name})", obj.__class__))
+        else:
+            continue
+        found.extend(_buffers_in(name, found[-1][2]))
+    return found
+
+
+class _Namespace(dict):
+    """The attributes of a class, a function or a module of the user's in a snapshot (`Registry.count`,
+    `log.calls`, a helper module's `COUNT`), without Python's own (`__doc__`, `__warningregistry__`)."""
+
+
+class _CellValue(tuple):
+    """What a closure variable held in a snapshot (one item; `_EMPTY_CELL` when unbound)."""
+
+
+_EMPTY_CELL = object()
+
+
+def _cell_value(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return _EMPTY_CELL
+
+
+def _user_namespace(obj) -> bool:
+    """A class, function or module of the user's code (not a library's: backends.library_module)."""
+    if isinstance(obj, types.ModuleType):
+        return not backends.library_module(obj.__name__)
+    return isinstance(obj, (type, types.FunctionType)) and not backends.library_module(obj.__module__)
+
+
+def _own_attributes(obj) -> dict:
+    return {k: v for k, v in vars(obj).items() if not (k.startswith("__") and k.endswith("__"))}
+
+
+def _user_object(value) -> bool:
+    """An object of a user's class, whose attributes a helper may change (`STATE.inner.n += 1`)."""
+    cls = value.__class__
+    return (isinstance(getattr(value, "__dict__", None), dict) and not isinstance(value, (type, types.ModuleType,
+            types.FunctionType)) and not backends.library_module(cls.__module__) and _ours(value))
+
+
+def _ours(obj) -> bool:
+    """An object whose changes the user's code makes: not a number or a function, nor a framework's."""
+    return _may_change(obj) and backends.backend_for(obj) is None and not _framework_object(obj)
+
+
+def _buffers_in(name: str, items) -> list:
+    """(`name.key` or `name[key]`, buffer, its contents) of each writable buffer among `items` (the snapshot of
+    an object's attributes, a dict's items or a list's)."""
+    pairs = items.items() if isinstance(items, dict) else enumerate(items) if items.__class__ is list else ()
+    found = []
+    for key, value in pairs:
+        contents = _contents(value) if _ours(value) else None
+        if contents is not None:
+            label = f"{name}.{key}" if items.__class__ in (_Attributes, _Namespace) else f"{name}[{key!r}]"
+            found.append((label, value, contents))
+    return found
+
+
+class _Attributes(dict):
+    """An object's attributes (its `__dict__`) in a snapshot."""
+
+
+_SEQUENCES = (list, deque)
+
+
+class _Contents(tuple):
+    """What a mutable buffer (a NumPy array, a `bytearray`, an `array.array`) held in a snapshot: its format,
+    shape and bytes."""
+
+
+def _contents(obj) -> _Contents | None:
+    """`obj`'s contents when it is a writable buffer (its `+=` changes it in place); None for other objects."""
+    if obj.__class__ in (list, dict, set, deque):
+        return None
+    try:
+        view = memoryview(obj)
+    except (TypeError, ValueError, BufferError):   # not a buffer, or one of objects (a NumPy object array)
+        return None
+    with view:
+        return None if view.readonly else _Contents((view.format, view.shape, view.tobytes()))
+
+
+class _Position(tuple):
+    """What an iterator's `_position` was in a snapshot."""
+
+
+class _FilePosition(tuple):
+    """Where a file (or `io.StringIO`) was in a snapshot: `tell()`, or () where it can't say."""
+
+
+def _file_position(f) -> tuple:
+    try:
+        return (f.tell(),)
+    except (OSError, ValueError):   # not seekable (a pipe, sys.stdout), or closed
+        return ()
+
+
+_ITEMWISE = (map, filter, zip, enumerate)   # their state is that of the iterators they take items from
+
+
+def _position(it) -> tuple:
+    """Values that change when the iterator `it` gives an item: a generator's frame (where it stopped, its
+    variables), the number of items a builtin iterator has left, the iterators a `map`, `zip`, `filter` or
+    `enumerate` reads (and its count); an iterator of the user's class is its attributes (`__dict__`)."""
+    if isinstance(it, types.GeneratorType):
+        frame = it.gi_frame
+        return (None,) if frame is None else (frame.f_lasti, *frame.f_locals.values())
+    if it.__class__ in _ITEMWISE:
+        return tuple(_position(v) if isinstance(v, Iterator) else v for v in it.__reduce__()[1])
+    if it.__class__.__module__ == "builtins" and hasattr(it.__class__, "__length_hint__"):
+        return (operator.length_hint(it),)
+    state = getattr(it, "__dict__", None)
+    return tuple(state.items()) if isinstance(state, dict) else ()
+
+
+def _same_position(old, new) -> bool:
+    if old.__class__ is tuple or old.__class__ is _Position:
+        return new.__class__ is tuple and len(old) == len(new) and all(map(_same_position, old, new))
+    return old is new or (old.__class__ in (int, bool) and old == new)
+
+
+def _framework_object(obj) -> bool:
+    """An object of a registered framework's own classes (a layer, a variable): its bookkeeping is its own."""
+    module = type(obj).__module__ or ""
+    return any(module == p or module.startswith(p + ".") for p in ("autograph", *backends.owned_module_prefixes()))
+
+
+def changed(before: list, carried: set, construct: str) -> str | None:
+    """The message refusing the first change since `snapshot` gave `before` (to an item or attribute that the
+    statement does not carry, `carried`: (id(owner), key); to an array's contents; an iterator's items given
+    out) made while this staged `construct` was traced; None if none."""
+    for name, obj, old in before:
+        if old.__class__ is _CellValue:
+            if _cell_value(obj) is not old[0]:
+                return (f"'{name}' is changed by a function called inside this {construct} on a tensor (one that "
+                        "assigns it through `nonlocal`). Tracing runs every branch (or the loop body) once, whatever "
+                        "the input, so that change would be made once, when the function is traced, on every path. "
+                        "Have the function return the new value and keep it in a variable of this function instead.")
+            continue
+        if old.__class__ is _Position:
+            if not _same_position(old, _position(obj)):
+                return _iterator_message(name, construct)
+            continue
+        if old.__class__ is _FilePosition:
+            if old != _file_position(obj):
+                return _file_message(name, construct)
+            continue
+        if old.__class__ is _Contents:
+            if old != _contents(obj):
+                return _contents_message(name, obj, construct)
+            continue
+        if isinstance(obj, defaultdict) and (added := [k for k in obj if k not in old and (id(obj), k) not in carried]):
+            return (f"`{name}[{added[0]!r}]` is added to the defaultdict '{name}' inside this {construct} on a "
+                    "tensor (reading a missing key adds it, as does a function called there). Tracing runs every "
+                    "branch (or the loop body) once, whatever the input, so the key would be added once, when the "
+                    f"function is traced, on every path. Read it with `{name}.get({added[0]!r}, default)`, or set it "
+                    "before the statement.")
+        what = _changed_item(name, obj, old, carried)
+        if what is not None:
+            return (f"{what} is changed by a function called inside this {construct} on a tensor (the statement's "
+                    "own code neither assigns it nor calls a method that changes it). Tracing runs every branch (or "
+                    "the loop body) once, whatever the input, so that change would be made once, when the function "
+                    "is traced, on every path. Make the change in the statement itself (`a.x = ...` or `d['k'] = "
+                    "...`, which a staged statement carries), from a value the function returns.")
+    return None
+
+
+def restore(before: list) -> None:
+    """Give the containers and objects of `before` (a `snapshot`) back what they held, after a change
+    `changed` found is refused: the refused trace leaves no trace-time change behind (a cache entry, a log
+    line). Buffers, iterators and files are left as they are. Compared by identity, as `changed` does (`==`
+    on a tensor is a tensor)."""
+    for _, obj, old in before:
+        cls = old.__class__
+        if cls is _Attributes:
+            refill(obj.__dict__, old)
+        elif cls is _Namespace:
+            for key, value in _own_attributes(obj).items():
+                if old.get(key, _MISSING) is not value:
+                    setattr(obj, key, old[key]) if key in old else delattr(obj, key)
+        elif cls is _CellValue and _cell_value(obj) is not old[0]:
+            if old[0] is _EMPTY_CELL:
+                del obj.cell_contents
+            else:
+                obj.cell_contents = old[0]
+        elif cls is dict:
+            refill(obj, old)
+        elif cls is set:
+            if len(obj) != len(old) or not all(any(a is b for b in old) for a in obj):
+                obj.clear()
+                obj.update(old)
+        elif cls is list and (len(obj) != len(old) or any(a is not b for a, b in zip(obj, old))):
+            obj[:] = old
+
+
+def what_changed(before: list) -> str | None:
+    """What the user would call the first change since `snapshot` gave `before` (`s.n`, `d['k']`, the length
+    of 'l', the contents of 'a', the iterator 'it', the file 'f'); None if nothing changed."""
+    for name, obj, old in before:
+        if old.__class__ is _CellValue:
+            if _cell_value(obj) is not old[0]:
+                return f"the variable '{name}' of an enclosing function"
+            continue
+        if old.__class__ is _Position:
+            if not _same_position(old, _position(obj)):
+                return f"the iterator '{name}'"
+        elif old.__class__ is _FilePosition:
+            if old != _file_position(obj):
+                return f"the position of the file '{name}'"
+        elif old.__class__ is _Contents:
+            if old != _contents(obj):
+                return f"the contents of '{name}'"
+        elif (what := _changed_item(name, obj, old, set())) is not None:
+            return what
+    return None
+
+
+def refill(target: dict, old: dict) -> None:
+    """Make the dict `target` hold what `old` holds (in place)."""
+    for key in [k for k in target if k not in old]:
+        del target[key]
+    target.update(old)
+
+
+def _changed_item(name: str, obj, old, carried: set) -> str | None:
+    """An attribute or item of `obj` (a set's elements, a list's length) that differs from `old` (its snapshot)
+    and that the statement does not carry, as the user would write it (`a.x`, `d['k']`, `len(l)`); None if none."""
+    if old.__class__ is set:
+        return f"the set '{name}'" if obj != old else None
+    sequence = old.__class__ is list
+    if sequence:
+        if len(obj) != len(old):
+            return f"the length of '{name}'"
+        keys = [i for i, (a, b) in enumerate(zip(old, obj)) if a is not b]
+    else:
+        new = obj.__dict__ if old.__class__ is _Attributes else _own_attributes(obj) if old.__class__ is _Namespace \
+            else obj
+        keys = [k for k in {**old, **new} if old.get(k, _MISSING) is not new.get(k, _MISSING)]
+    for key in keys:
+        if (id(obj), key) in carried or (sequence and (id(obj), key - len(obj)) in carried):
+            continue
+        return f"`{name}.{key}`" if old.__class__ in (_Attributes, _Namespace) else f"`{name}[{key!r}]`"
+    return None
+
+
+def _iterator_message(name: str, construct: str) -> str:
+    return (f"the iterator '{name}' gives items inside this {construct} on a tensor (`next()`, or a Python loop "
+            "over it). Tracing runs every branch (or the loop body) once, whatever the input, so it would give them "
+            "once, when the function is traced, whatever the path or the number of iterations. Make it a list "
+            "first (`items = list(it)`) and index it, or take the items outside the statement.")
+
+
+def _file_message(name: str, construct: str) -> str:
+    return (f"the file '{name}' is read or written inside this {construct} on a tensor (its position moved). "
+            "Tracing runs every branch (or the loop body) once, whatever the input, so it would be read or written "
+            "once, when the function is traced, whatever the path or the number of iterations. Read what you need "
+            "before the statement (`lines = f.readlines()`) and write after it.")
+
+
+def _contents_message(name: str, obj, construct: str) -> str:
+    cls = obj.__class__
+    kind = cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__.partition('.')[0]}.{cls.__name__}"
+    article = "an" if kind[0] in "aeiou" else "a"
+    return (f"the contents of '{name}' ({article} {kind}) are changed in place inside this {construct} on a "
+            "tensor (an augmented assignment such as `a += 1`, an `out=` argument, or a function it calls). Tracing "
+            "runs every branch (or the loop body) once, whatever the input, so the change would be made once, when "
+            f"the function is traced, on every path. Make a new value instead (`{name} = {name} + 1`), which a "
+            "staged statement carries.")
