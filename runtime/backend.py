@@ -12,12 +12,13 @@ from autograph import backends
 from autograph.backends import iteration, primitives
 from autograph.errors import StagingError, at_user_line
 
-from runtime import control_flow, dtypes, errors, nest
+from runtime import control_flow, dtypes, errors
 from runtime.graph import FuncGraph, building
 from runtime.ops import array_ops, dtype_origins, logging_ops, math_ops, python_ints, registry
 from runtime.ops.weak import WeakProbe, accepts as weak_accepts
 from runtime.shape import as_shape
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
+from runtime import stacked_lists
 from runtime.tensor_array import TensorArray, stacked_list_of
 
 
@@ -32,61 +33,8 @@ def _bool(value):
 
 def _cond(pred, true_fn, false_fn, names=()):
     seen: list = []
-    out = control_flow.cond(_bool(pred), _noting_lists(true_fn, seen), _noting_lists(false_fn, seen), names=names)
-    return _lists_kept(tuple(out), seen[0] if seen else ())
-
-
-def _noting_lists(fn, seen: list):
-    """`fn`, noting in `seen` the positions (in nest.flatten's order) of the lists a staged loop built
-    (`StackedList`s) among its results; a StagingError if the other branch traced has them elsewhere."""
-    def run():
-        out = fn()
-        seen.append(_list_positions(out))
-        if seen[0] != seen[-1]:
-            raise StagingError(at_user_line(_MIXED.format(what="one branch of this `if`", other="the other")))
-        return out
-    return run
-
-
-_MIXED = ("a variable holds a list that a loop over tensors built in {what} and a tensor in {other}: after the "
-          "statement it is one of them, and a list's `+` and `*` are not a tensor's. Make it a list on every path "
-          "(`[x]`, `l + [x]`) or a tensor on every path (`tf.stack(l)`).")
-
-
-def _list_positions(values) -> list:
-    return [i for i, v in enumerate(nest.flatten(values)) if getattr(v, "is_stacked_list", False)]
-
-
-def _given_lists(fn, lists, skip: int = 0):
-    """A loop's test or body `fn`, called with its state (after `skip` other arguments) with the values at
-    the positions in `lists` marked as lists: the loop's placeholders for the lists it carries."""
-    if not lists:
-        return fn
-
-    def run(*args):
-        return fn(*args[:skip], *_lists_kept(tuple(args[skip:]), lists))
-    return run
-
-
-def _keeping_lists(body, lists):
-    """A loop's body that gives the lists a staged loop built at the positions `lists` (those of the loop's
-    initial values), and no others: a StagingError otherwise (the list would be a tensor after some
-    iterations, or the other way)."""
-    def run(*args):
-        out = body(*args)
-        if _list_positions(out) != list(lists):
-            raise StagingError(at_user_line(_MIXED.format(what="an iteration of this loop", other="another")))
-        return out
-    return run
-
-
-def _lists_kept(out: tuple, lists) -> tuple:
-    """`out` with the values at the positions in `lists` marked as lists again: a staged `if` or loop gives
-    each variable a new tensor, and a list must stay a list (`l + [x]` concatenates)."""
-    if not lists:
-        return out
-    flat = nest.flatten(out)
-    return nest.pack(out, [stacked_list_of(v) if i in lists else v for i, v in enumerate(flat)])
+    out = control_flow.cond(_bool(pred), stacked_lists.noting_lists(true_fn, seen), stacked_lists.noting_lists(false_fn, seen), names=names)
+    return stacked_lists.lists_kept(tuple(out), seen[0] if seen else ())
 
 
 def _static_bool(pred):
@@ -328,14 +276,14 @@ def _number_tensor(value, dtype, name: str, met):
 
 
 def _while_loop(test, body, loop: backends.LoopState, opts):
-    lists = _list_positions(loop.values)
-    test, body = _given_lists(test, lists), _keeping_lists(_given_lists(body, lists), lists)
+    lists = stacked_lists.list_positions(loop.values)
+    test, body = stacked_lists.given_lists(test, lists), stacked_lists.keeping_lists(stacked_lists.given_lists(body, lists), lists)
     state = _define_loop_state(lambda s: body(*s), loop, test)
     out = control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
                                   maximum_iterations=opts.get("maximum_iterations"),
                                   shape_invariants=_per_variable(opts.get("shape_invariants"), state),
                                   relax_shapes=True, names=loop.names)
-    return _lists_kept(tuple(out), lists)
+    return stacked_lists.lists_kept(tuple(out), lists)
 
 
 def _per_variable(invariants, state: tuple):
@@ -388,9 +336,9 @@ def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
     """Iterate over the first axis of a tensor (or of the tensors of an enumerate/zip) with a staged
     while loop over an index."""
     walk = iteration.index_walk(iterable, _PRIMITIVES, _iterable_tensor)
-    lists = _list_positions(loop.values)
-    body = _keeping_lists(_given_lists(body, lists, skip=1), lists)
-    extra_test = extra_test and _given_lists(extra_test, lists)
+    lists = stacked_lists.list_positions(loop.values)
+    body = stacked_lists.keeping_lists(stacked_lists.given_lists(body, lists, skip=1), lists)
+    extra_test = extra_test and stacked_lists.given_lists(extra_test, lists)
     state = _define_loop_state(lambda s: body(walk.item(constant(0)), *s), loop, extra_test)
 
     invariants = _per_variable(opts.get("shape_invariants"), state)
@@ -399,7 +347,7 @@ def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
                                   maximum_iterations=opts.get("maximum_iterations"),
                                   shape_invariants=None if invariants is None else [None, *invariants],
                                   relax_shapes=True, names=("iteration_", *loop.names))
-    return _lists_kept(tuple(out[1:]), lists)
+    return stacked_lists.lists_kept(tuple(out[1:]), lists)
 
 
 # what iteration.index_walk needs of a `for` over tensors' rows: the index loop's length is a tensor
