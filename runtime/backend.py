@@ -33,7 +33,8 @@ def _bool(value):
 
 def _cond(pred, true_fn, false_fn, names=()):
     seen: list = []
-    out = control_flow.cond(_bool(pred), stacked_lists.noting_lists(true_fn, seen), stacked_lists.noting_lists(false_fn, seen), names=names)
+    out = control_flow.cond(_bool(pred), stacked_lists.noting_lists(true_fn, seen),
+                            stacked_lists.noting_lists(false_fn, seen), names=names)
     return stacked_lists.lists_kept(tuple(out), seen[0] if seen else ())
 
 
@@ -277,7 +278,8 @@ def _number_tensor(value, dtype, name: str, met):
 
 def _while_loop(test, body, loop: backends.LoopState, opts):
     lists = stacked_lists.list_positions(loop.values)
-    test, body = stacked_lists.given_lists(test, lists), stacked_lists.keeping_lists(stacked_lists.given_lists(body, lists), lists)
+    test = stacked_lists.given_lists(test, lists)
+    body = stacked_lists.keeping_lists(stacked_lists.given_lists(body, lists), lists)
     state = _define_loop_state(lambda s: body(*s), loop, test)
     out = control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
                                   maximum_iterations=opts.get("maximum_iterations"),
