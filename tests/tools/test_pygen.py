@@ -136,9 +136,9 @@ def test_mode_s_finds_a_side_effect_run_for_a_branch_python_did_not_take(monkeyp
     # a converter that stopped refusing a helper's global side effect in a staged branch: it runs once at trace
     # time for both branches, where Python runs it on one path only
     import autograph   # generated code calls `ag__.mutating_outer` with `import autograph as ag__`
-    from autograph.operators import side_effects
+    from autograph.operators import snapshots
     monkeypatch.setattr(autograph, "mutating_outer", lambda target, *args, **kwargs: target)
-    monkeypatch.setattr(side_effects, "changed", lambda *args, **kwargs: None)   # what a called helper changed
+    monkeypatch.setattr(snapshots, "changed", lambda *args, **kwargs: None)   # what a called helper changed
     source = pygen.PRELUDE + "\n\ndef f(a, b):\n    y = 0\n    if a > 2:\n        y = record(1) + b\n    return a, b, y\n"
     finding = pyrunner.check(source, "ts", tensor=True).finding
     assert finding is not None and finding.mode == "s" and "side effects" in finding.detail
