@@ -356,12 +356,9 @@ def _generated_function(conversion: _Conversion, fn: types.FunctionType) -> type
 
 # --- which callables to convert ------------------------------------------------------------------
 
-_is_library_module = backends.library_module
-
-
 def _never_convert(fn) -> bool:
     return (getattr(fn, CONVERTED_MARK, False) or getattr(fn, DO_NOT_CONVERT_MARK, False)
-            or _is_library_module(_defining_module(fn)))
+            or backends.library_module(_defining_module(fn)))
 
 
 def _defining_module(fn) -> Optional[str]:
@@ -456,7 +453,7 @@ def _target(f, options: ConversionOptions):
     if isinstance(f, functools.partial):
         target = _target(f.func, options)
         return f if target is f.func else functools.partial(target, *f.args, **f.keywords)
-    if isinstance(f, type) or not callable(f) or _never_convert(f) or _is_library_module(type(f).__module__):
+    if isinstance(f, type) or not callable(f) or _never_convert(f) or backends.library_module(type(f).__module__):
         return f
     call = getattr(type(f), "__call__", None)
     if isinstance(call, types.FunctionType):
