@@ -31,6 +31,7 @@ from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableE
 from autograph.operators import function_scope
 from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
+from autograph.operators.strings import str_format
 from autograph.pyct import activity, anno, mangling, parser
 from autograph.pyct.anno import Key
 from autograph.pyct.naming import Namer
@@ -444,6 +445,8 @@ def _target(f, options: ConversionOptions):
         except KeyError:
             return _cache_function(f, options)
     if cls is types.BuiltinFunctionType or cls is type and f in BUILTIN_OVERLOADS:
+        if cls is not type and f.__self__.__class__ is str and f.__name__ == "format":    # `"{}".format(x)`
+            return functools.partial(str_format, f.__self__)
         return BUILTIN_OVERLOADS.get(f, f)
     if not options.recursive:
         return f

@@ -10,7 +10,7 @@ import gast
 
 from autograph.converters import (asserts, break_statements, call_trees, comparisons, comprehensions,
                                   conditional_expressions, continue_statements, control_flow, directives, exceptions,
-                                  functions, lists, logical_expressions, return_statements, side_effects)
+                                  fstrings, functions, lists, logical_expressions, return_statements, side_effects)
 from autograph.pyct import activity, liveness, naming
 from autograph.pyct.transformer import Context
 
@@ -30,6 +30,7 @@ PIPELINE = [
     asserts.transform,
     lists.transform,                    # before call_trees, which would hide `l.append` in converted_call
     side_effects.transform,             # after lists (whose `l.append` is carried), before call_trees (as lists)
+    fstrings.transform,                 # before call_trees, which would hide which calls are `print`'s
     call_trees.transform,               # before the rewrites below add calls of their own
     conditional_expressions.transform,  # expressions become lazy operators (lambdas) ...
     comparisons.transform,              # chained comparisons before `and`/`or`: they are lazy `and`s and
@@ -53,6 +54,7 @@ NEEDS = {
     asserts.transform: {gast.Assert},
     lists.transform: ("append", "pop"),
     side_effects.transform: [{gast.Delete, gast.AugAssign, activity.COMPOSITE_STORE}, tuple(side_effects.NAMES)],   # either
+    fstrings.transform: {gast.FormattedValue},
     call_trees.transform: {gast.Call},
     conditional_expressions.transform: {gast.IfExp},
     comparisons.transform: {"chained compare", "none test"},

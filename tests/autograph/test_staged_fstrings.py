@@ -1,0 +1,140 @@
+"""f-strings and `str.format` of traced tensors give the text the eager tensors give, when the graph runs."""
+import logging
+
+import pytest
+
+import autograph as ag
+import runtime as tf
+from autograph.errors import StagingError
+
+
+def fields(x, v):
+    return (f"{x}|{x:.3f}|{x!r}|{x!s}|{x!a:>60}|{x=}|{v}|{'lit'}|{3:>4}|{x:>{4 + 4}}",
+            "{0:.1f} {0} {name!r} {v[1]} {{}}".format(x, name=x, v=[1, 2]),
+            "{}-{}".format(v, x))
+
+
+@pytest.mark.parametrize("x, v", [(2.5, [1, 2]), (-7, [[1, 2], [3, 4]]), (True, [0.25])])
+def test_an_f_string_of_traced_tensors_is_the_eager_text(x, v):
+    args = tf.constant(x), tf.constant(v)
+    traced = tf.function(fields)(*args)
+    assert [t.numpy().decode() for t in traced] == list(fields(*args))
+
+
+def branches_and_loops(x, n):
+    if x > 0:
+        s = f"pos {x:.1f}"
+    else:
+        s = "neg {:.2f}".format(x)
+    total = 0
+    for i in tf.range(n):
+        total += i
+        tf.print(f"step {i}: {total}")
+    return s, f"{total}"
+
+
+def test_f_strings_in_staged_branches_and_loops_are_formatted_each_run(capsys):
+    staged = tf.function(branches_and_loops)
+    for x, n in ((1.5, 3), (-2.0, 2)):
+        expected = branches_and_loops(tf.constant(x), tf.constant(n))
+        capsys.readouterr()
+        got = staged(tf.constant(x), tf.constant(n))
+        assert [t.numpy().decode() for t in got] == list(expected)
+        printed = capsys.readouterr()
+        assert (printed.out + printed.err).split("\n")[:n] == [f"step {i}: {sum(range(i + 1))}" for i in range(n)]
+
+
+def test_a_python_int_a_staged_loop_carries_formats_as_the_int():
+    def powers(n):
+        k, i = 1, 0
+        while i < n:
+            k, i = k * 3, i + 1
+        return f"{k!r} {k:>5} {i:#x}"
+
+    assert tf.function(powers)(tf.constant(4)).numpy().decode() == powers(4) == "81    81 0x4"
+
+
+class Loud:
+    """Records when it is formatted, to check Python's order of evaluation and formatting."""
+
+    def __init__(self, name, log):
+        self.name, self.log = name, log
+
+    def __format__(self, spec):
+        self.log.append(f"format {self.name}:{spec}")
+        return self.name
+
+    def __repr__(self):
+        self.log.append(f"repr {self.name}")
+        return f"<{self.name}>"
+
+
+def test_on_python_values_fields_are_evaluated_and_formatted_in_pythons_order():
+    def build(log):
+        def get(name):
+            log.append(f"get {name}")
+            return Loud(name, log)
+        return f"{get('a')!r}{get('b'):{get('w').name}}{get('c')}", "{}{!r}".format(get("d"), get("e"))
+
+    python_log, converted_log = [], []
+    assert ag.convert(build)(converted_log) == build(python_log)
+    assert converted_log == python_log
+    assert python_log[:5] == ["get a", "repr a", "get b", "get w", "format b:w"]
+
+
+def test_f_strings_given_to_print_or_a_logger_keep_the_trace_time_text(capsys, caplog):
+    log = logging.getLogger("fstrings-test")
+
+    @tf.function
+    def f(x):
+        print(f"tracing {x}")
+        log.warning(f"traced {x}")
+        return x
+
+    with caplog.at_level(logging.WARNING, logger="fstrings-test"):
+        f(tf.constant(3))
+    assert 'tracing Tensor("x:0", shape=(), dtype=int32)' in capsys.readouterr().out
+    assert 'traced Tensor("x:0", shape=(), dtype=int32)' in caplog.text
+    assert "ag__.fstring" not in ag.to_code(f.python_function)
+
+
+def test_an_f_string_with_no_fields_is_left_as_written():
+    def f(x):
+        return f"plain" + x
+    assert "ag__.fstring" not in ag.to_code(f)
+
+
+@pytest.mark.parametrize("body", [lambda s: f"<{s}>", lambda s: "<{}>".format(s)], ids=["f-string", "format"])
+def test_a_string_tensor_field_is_refused_at_its_line(body):
+    def f(x):
+        s = "a"
+        if x > 0:
+            s = "b"
+        return body(s)
+
+    with pytest.raises(StagingError, match=r"test_staged_fstrings.py:\d+: an f-string .* string tensor"):
+        tf.function(f)(tf.constant(1))
+
+
+def test_a_format_spec_made_from_a_tensor_is_refused():
+    def f(x, w):
+        return f"{x:>{w}}"
+
+    with pytest.raises(StagingError, match="format spec of an f-string field holding a tensor is itself made"):
+        tf.function(f)(tf.constant(1), tf.constant(5))
+
+
+def test_a_spec_the_type_cannot_take_fails_while_tracing_as_in_python():
+    def f(x):
+        return f"{x:d}"
+
+    with pytest.raises(ValueError, match="Unknown format code 'd' for object of type 'float'"):
+        f(tf.constant(1.5))
+    with pytest.raises(ValueError, match="Unknown format code 'd' for object of type 'float'"):
+        tf.function(f)(tf.constant(1.5))
+
+
+def test_a_saved_function_keeps_its_f_strings(tmp_path):
+    f = tf.function(lambda x: f"x={x:.2f}", input_signature=[tf.TensorSpec([], tf.float32)])
+    tf.save_function(f, str(tmp_path / "f"))
+    assert tf.load_function(str(tmp_path / "f"))(tf.constant(2.25)).numpy() == b"x=2.25"
