@@ -13,7 +13,7 @@ import re
 import string
 from typing import Any, NamedTuple
 
-from autograph.backends import backend_for, backend_for_any
+from autograph.backends import any_staging, backend_for
 from autograph.errors import StagingError, at_user_line
 
 _CONVERSIONS = {"s": str, "r": repr, "a": ascii}
@@ -27,8 +27,13 @@ class Field(NamedTuple):
     spec: str
 
 
+class _Parts(list):
+    """The parts of one field: a list, tuple or dict holding staged values, as its repr's text and `Field`s."""
+
+
 def formatted(value, conversion: str = "", spec="") -> Any:
-    """`{value!conversion:spec}`: Python's text, or a `Field` when the backend formats staged values."""
+    """`{value!conversion:spec}`: Python's text, or a `Field` when the backend formats staged values (`_Parts`
+    for a list, tuple or dict holding them, whose text is its items' reprs)."""
     backend = backend_for(value)
     if backend is not None and backend.format_string is not None:
         if spec.__class__ is not str:
@@ -36,9 +41,46 @@ def formatted(value, conversion: str = "", spec="") -> Any:
                 "the format spec of an f-string field holding a tensor is itself made from a tensor; a graph "
                 "can't choose the formatting while it runs. Make the spec a Python value."))
         return Field(value, conversion, spec)
+    if conversion != "a" and not spec and value.__class__ in _CONTAINERS and any_staging():
+        parts = _Parts()                # each item's repr is taken once, as Python's repr of the container does
+        return parts if _repr_parts(value, parts, set()) else "".join(parts)
     if conversion:
         value = _CONVERSIONS[conversion](value)
     return format(value, spec)
+
+
+def _repr_parts(value, parts: list, seen: set) -> bool:
+    """Append `repr(value)` to `parts`, each staged value in it a `Field` of its repr; False if none is staged."""
+    cls = value.__class__
+    if cls in _CONTAINERS and id(value) in seen:       # a container inside itself, as Python's repr shows it
+        parts.append("...".join(_CONTAINERS[cls]))
+        return False
+    if cls not in _CONTAINERS:
+        backend = backend_for(value)
+        if backend is not None and backend.format_string is not None:
+            parts.append(Field(value, "r", ""))
+            return True
+        parts.append(repr(value))
+        return False
+    seen = seen | {id(value)}
+    opening, closing = _CONTAINERS[cls]
+    parts.append(opening)
+    staged = False
+    items = value.items() if cls is dict else [(None, item) for item in value]
+    for i, (key, item) in enumerate(items):
+        if i:
+            parts.append(", ")
+        if cls is dict:
+            staged |= _repr_parts(key, parts, seen)
+            parts.append(": ")
+        staged |= _repr_parts(item, parts, seen)
+    if cls is tuple and len(value) == 1:
+        parts.append(",")
+    parts.append(closing)
+    return staged
+
+
+_CONTAINERS = {list: ("[", "]"), tuple: ("(", ")"), dict: ("{", "}")}
 
 
 def fstring(*parts):
@@ -46,7 +88,7 @@ def fstring(*parts):
     if all(part.__class__ is str for part in parts):
         return "".join(parts)
     literals, fields, text = [], [], []
-    for part in parts:
+    for part in [p for part in parts for p in (part if part.__class__ is _Parts else (part,))]:
         if part.__class__ is Field:
             literals.append("".join(text))
             fields.append(part)
@@ -61,36 +103,45 @@ _TOKEN = "\x00autograph field {}\x00"
 _TOKENS = re.compile("\x00autograph field (\\d+)\x00")
 
 
+class _Pending(NamedTuple):
+    """A `str.format` field's value and conversion, formatted by `formatted` once its spec is known."""
+
+    value: Any
+    conversion: str
+
+
 class _StagedFormatter(string.Formatter):
-    """`str.format` with the staged values' fields kept apart, as tokens in the text (see `str_format`)."""
+    """`str.format` whose fields are formatted as an f-string's (`formatted`): those holding staged values are
+    kept apart, as tokens in the text (see `str_format`)."""
 
     def __init__(self):
-        self.fields: list[Field] = []
+        self.fields: list = []
 
     def convert_field(self, value, conversion):
-        if backend_for(value) is not None:
-            return Field(value, conversion or "", "")
-        return super().convert_field(value, conversion)
+        if conversion not in (None, "s", "r", "a"):
+            return super().convert_field(value, conversion)    # Python's error
+        return _Pending(value, conversion or "")
 
     def format_field(self, value, format_spec):
-        if value.__class__ is not Field:
-            return super().format_field(value, format_spec)
         if _TOKENS.search(format_spec):
             raise StagingError(at_user_line(
-                "the format spec of a `str.format` field holding a tensor is itself made from a tensor; a graph "
-                "can't choose the formatting while it runs. Make the spec a Python value."))
-        self.fields.append(value._replace(spec=format_spec))
+                "the format spec of a `str.format` field is made from a tensor; a graph can't choose the "
+                "formatting while it runs. Make the spec a Python value."))
+        text = formatted(value.value, value.conversion, format_spec)
+        if text.__class__ is str:
+            return text
+        self.fields.append(text)
         return _TOKEN.format(len(self.fields) - 1)
 
 
 def str_format(template: str, *args, **kwargs):
-    """`template.format(*args, **kwargs)`: Python's, or as an f-string's (`fstring`) when an argument is staged and
-    its backend formats staged strings."""
-    backend = backend_for_any((*args, *kwargs.values()))
-    if backend is None or backend.format_string is None or "\x00" in template:
+    """`template.format(*args, **kwargs)`: Python's, or, while a framework stages values, formatted field by field
+    as an f-string is (`formatted`, `fstring`)."""
+    if not any_staging() or "\x00" in template:
         return template.format(*args, **kwargs)
     formatter = _StagedFormatter()
     text = formatter.vformat(template, args, kwargs)
+    if not formatter.fields:
+        return text
     pieces = _TOKENS.split(text)          # text, field number, text, ...
-    parts = [pieces[i] if i % 2 == 0 else formatter.fields[int(pieces[i])] for i in range(len(pieces))]
-    return fstring(*parts)
+    return fstring(*[pieces[i] if i % 2 == 0 else formatter.fields[int(pieces[i])] for i in range(len(pieces))])

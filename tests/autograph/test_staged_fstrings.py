@@ -138,3 +138,16 @@ def test_a_saved_function_keeps_its_f_strings(tmp_path):
     f = tf.function(lambda x: f"x={x:.2f}", input_signature=[tf.TensorSpec([], tf.float32)])
     tf.save_function(f, str(tmp_path / "f"))
     assert tf.load_function(str(tmp_path / "f"))(tf.constant(2.25)).numpy() == b"x=2.25"
+
+
+def containers(x, y):
+    holds_itself = [x, "a", 3]
+    holds_itself.append(holds_itself)
+    return (f"{[x, y]}|{(x,)}|{ {'loss': x, 2: (y, 'b')} }|{[x]!r}|{holds_itself}|{[1, 'q']}",
+            "{} {!s} {}".format([x], {"k": y}, ("z",)))
+
+
+def test_lists_tuples_and_dicts_of_traced_tensors_format_as_their_eager_reprs():
+    args = tf.constant(1.5), tf.constant([1, 2])
+    traced = tf.function(containers)(*args)
+    assert [t.numpy().decode() for t in traced] == list(containers(*args))
