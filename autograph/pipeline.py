@@ -59,7 +59,7 @@ NEEDS = {
     asserts.transform: {gast.Assert},
     lists.transform: ("append", "pop"),
     side_effects.transform: [{gast.Delete, gast.AugAssign, activity.COMPOSITE_STORE}, tuple(side_effects.NAMES)],   # either
-    fstrings.transform: {gast.FormattedValue},
+    fstrings.transform: {gast.FormattedValue, gast.BinOp},
     call_trees.transform: {gast.Call},
     conditional_expressions.transform: {gast.IfExp},
     comparisons.transform: {"chained compare", "none test"},

@@ -1,9 +1,11 @@
-"""An f-string with fields becomes a call that formats staged values when the graph runs (operators/strings.py).
+"""An f-string with fields, or a `%` on a str literal, becomes a call that formats staged values when the graph
+runs (operators/strings.py).
 
 Before:                              After:
     s = f"loss {loss:.3f}"               s = ag__.fstring('loss ', ag__.formatted(loss, '', '.3f'))
+    t = "step %d" % i                    t = ag__.percent('step %d', i)
 
-On Python values the result is Python's f-string, formatted field by field in Python's order. An f-string given
+On Python values the result is Python's, formatted field by field in Python's order. An f-string (or `%`) given
 straight to `print` or to a logger's method (`logging.info(f"...")`, `log.warning(...)`) stays as written: those
 run while tracing, where the text of a staged value is the symbolic tensor itself (as TensorFlow prints it).
 """
@@ -26,6 +28,11 @@ def _runs_while_tracing(func) -> bool:
     return isinstance(func, gast.Attribute) and func.attr in _LOGGER_METHODS
 
 
+def _is_percent(node) -> bool:
+    left = node.left if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mod) else None
+    return isinstance(left, gast.JoinedStr) or isinstance(left, gast.Constant) and isinstance(left.value, str)
+
+
 class FStrings(Base):
     def visit_Lambda(self, node):
         return node   # converted when called, as call_trees leaves it
@@ -34,10 +41,19 @@ class FStrings(Base):
         if not _runs_while_tracing(node.func):
             return self.generic_visit(node)
         node.func = self.visit(node.func)
-        node.args = [arg if isinstance(arg, gast.JoinedStr) else self.visit(arg) for arg in node.args]
+        node.args = [arg if isinstance(arg, gast.JoinedStr) or _is_percent(arg) else self.visit(arg)
+                     for arg in node.args]
         for keyword in node.keywords:
             keyword.value = self.visit(keyword.value)
         return node
+
+    def visit_BinOp(self, node):
+        """`'...' % args` (a str literal or an f-string on the left): `ag__.percent('...', args)`."""
+        percent = _is_percent(node)
+        self.generic_visit(node)
+        if not percent:
+            return node
+        return templates.replace_as_expression("ag__.percent(text, args)", text=node.left, args=node.right)
 
     def visit_JoinedStr(self, node):
         if not any(isinstance(part, gast.FormattedValue) for part in node.values):

@@ -145,3 +145,71 @@ def str_format(template: str, *args, **kwargs):
         return text
     pieces = _TOKENS.split(text)          # text, field number, text, ...
     return fstring(*[pieces[i] if i % 2 == 0 else formatter.fields[int(pieces[i])] for i in range(len(pieces))])
+
+
+# A `%` conversion specifier: %[(key)][flags][width][.precision][length modifier]type
+_PERCENT = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[#0\- +]*)(?P<width>\*|\d+)?(?:\.(?P<precision>\*|\d*))?"
+                      r"[hlL]?(?P<type>[diouxXeEfFgGcrsa%])")
+
+
+def percent(template, args):
+    """`template % args`: Python's, or, where a value it formats is staged, the fields an f-string would have
+    (`'%5.1f' % x` is `f'{x:>5.1f}'`), formatted when the graph runs."""
+    if template.__class__ is not str or not any_staging():
+        return template % args
+    specs = list(_PERCENT.finditer(template))
+    by_key = any(m["key"] is not None for m in specs)
+    if by_key and not isinstance(args, dict):
+        return template % args                # Python's error: a mapping is required
+    values = [args] if by_key or args.__class__ is not tuple else list(args)
+    if not any(_holds_staged(v, set()) for v in (args.values() if by_key else values)):
+        return template % args
+    if any(m["width"] == "*" or m["precision"] == "*" for m in specs):
+        raise StagingError(at_user_line(
+            "a `%` format with `*` widths formats a tensor; write it as an f-string (f'{x:>{width}}')."))
+    parts, end, position = [], 0, 0
+    for m in specs:
+        parts.append(template[end:m.start()])
+        end = m.end()
+        if m["type"] == "%":
+            parts.append("%")
+            continue
+        if by_key:
+            value = args[m["key"]]
+        elif position < len(values):
+            value, position = values[position], position + 1
+        else:
+            return template % args            # Python's error: not enough arguments
+        conversion, spec = _as_format_spec(m)
+        python_spec = m.group(0)[1:] if m["key"] is None else m.group(0)[len(m["key"]) + 3:]   # without (key)
+        parts.append(formatted(value, conversion, spec) if _holds_staged(value, set())
+                     else ("%" + python_spec) % (value,))
+    if not by_key and position != len(values):
+        return template % args                # Python's error: not all arguments converted
+    parts.append(template[end:])
+    return fstring(*parts)
+
+
+def _as_format_spec(m) -> tuple:
+    """(conversion, format spec) of a `%` specifier: `%-8s` is ('s', '<8'), `%+05.1f` is ('', '+05.1f')."""
+    flags, width, precision, kind = m["flags"], m["width"] or "", m["precision"], m["type"]
+    numeric = kind not in "sra"
+    align = "<" if "-" in flags and width else (">" if width and not (numeric and "0" in flags) else "")
+    sign = ("+" if "+" in flags else " " if " " in flags else "") if numeric else ""
+    spec = align + sign + ("#" if "#" in flags and numeric else "")
+    spec += ("0" if numeric and "0" in flags and "-" not in flags and width else "") + width
+    spec += "." + (precision or "0") if precision is not None else ""
+    return ("" if numeric else kind), spec + ({"i": "d", "u": "d"}.get(kind, kind) if numeric else "")
+
+
+def _holds_staged(value, seen: set) -> bool:
+    """Is `value`, or an item of a list, tuple or dict it is, staged and formatted by its backend?"""
+    cls = value.__class__
+    if cls in _CONTAINERS:
+        if id(value) in seen:
+            return False
+        seen.add(id(value))
+        items = [*value.keys(), *value.values()] if cls is dict else value
+        return any(_holds_staged(item, seen) for item in items)
+    backend = backend_for(value)
+    return backend is not None and backend.format_string is not None

@@ -151,3 +151,36 @@ def test_lists_tuples_and_dicts_of_traced_tensors_format_as_their_eager_reprs():
     args = tf.constant(1.5), tf.constant([1, 2])
     traced = tf.function(containers)(*args)
     assert [t.numpy().decode() for t in traced] == list(containers(*args))
+
+
+def percent(x, i, v):
+    return ("%s|%r|%5.1f|%-6d|%+05d|%x|%#o|%e|%.0f|%%|%c|%.3s" % (x, x, x, i, i, i, i, x, x, i, "python"),
+            "%(a)s and %(b)08.3f" % {"a": v, "b": x}, "%s" % [x, "q"], "%s" % (i,), "%-10s!" % "py")
+
+
+def test_a_percent_format_of_traced_tensors_is_the_eager_text():
+    args = tf.constant(2.5), tf.constant(65), tf.constant([1, 2])
+    traced = tf.function(percent)(*args)
+    assert [t.numpy().decode() if isinstance(t, tf.Tensor) else t for t in traced] == list(percent(*args))
+
+
+@pytest.mark.parametrize("bad, error", [(lambda x: "%s %s" % (x,), "not enough arguments for format string"),
+                                        (lambda x: "%s" % (x, x), "not all arguments converted"),
+                                        (lambda x: "%(a)s" % (x,), "format requires a mapping")])
+def test_a_percent_format_python_rejects_is_rejected_with_pythons_error(bad, error):
+    with pytest.raises(TypeError, match=error):
+        bad(tf.constant(1))
+    with pytest.raises(TypeError, match=error):
+        tf.function(bad)(tf.constant(1))
+
+
+def test_a_percent_with_a_star_width_on_a_tensor_is_refused():
+    with pytest.raises(StagingError, match=r"a `%` format with `\*` widths formats a tensor"):
+        tf.function(lambda x: "%*d" % (3, x))(tf.constant(1))
+
+
+def test_percent_on_python_values_and_numbers_is_pythons():
+    def f(x, i):
+        return "%s|%5.1f|%-6d" % (x, x, i), "%(k)r" % {"k": str(i)}, 7 % 3, x % 2
+
+    assert ag.convert(f)(2.5, 3) == f(2.5, 3) == ("2.5|  2.5|3     ", "'3'", 1, 0.5)

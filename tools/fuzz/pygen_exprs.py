@@ -50,6 +50,9 @@ class Expressions:
         self.in_fstring = True      # no f-string in a field: Python 3.11 can't nest the same quotes
         first, second = field(), field()
         self.in_fstring = False
+        if self.chance(0.2):
+            self.cover("% format")
+            return f'"%s/%{self.rng.choice(["d", "r", "-5d", "+04d", "x", "s"])}" % ({first}, {second})'
         if self.chance(0.3):
             self.cover("str.format")
             return f'"{{}}/{{{spec}}}".format({first}, {second})'
