@@ -36,6 +36,38 @@ class Tensor:
     def get_shape(self) -> TensorShape:
         return self.shape
 
+    def __hash__(self):
+        """A tensor's `==` is elementwise, so it is not hashable (TensorFlow's rule): a set or dict of tensors would
+        find them by identity, not by value. Key by `t.ref()`."""
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def ref(self) -> "Reference":
+        """A hashable reference to this tensor, equal only to references to the same tensor (`.deref()` gives it)."""
+        return Reference(self)
+
+    experimental_ref = ref
+
+
+class Reference:
+    """What `Tensor.ref()` and `Variable.ref()` give: hashable, equal when it wraps the same object."""
+
+    __slots__ = ("_wrapped",)
+
+    def __init__(self, wrapped):
+        self._wrapped = wrapped
+
+    def deref(self):
+        return self._wrapped
+
+    def __hash__(self) -> int:
+        return id(self._wrapped)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Reference) and other._wrapped is self._wrapped
+
+    def __repr__(self) -> str:
+        return f"<Reference wrapping {self._wrapped!r}>"
+
 
 class EagerTensor(Tensor):
     """A tensor with a value: a NumPy array or NumPy scalar, never mutated."""
@@ -99,9 +131,6 @@ class EagerTensor(Tensor):
         if registry.context.tapes:   # slices a tape records, so that gradients flow through the loop
             return (self[i] for i in range(len(self._value)))
         return (EagerTensor._from_numpy(v) for v in self._value)
-
-    def __hash__(self) -> int:
-        return id(self)
 
     def __format__(self, spec: str) -> str:
         return format(self.numpy(), spec)
@@ -182,9 +211,6 @@ class SymbolicTensor(Tensor):
     def __str__(self) -> str:
         """As TensorFlow prints a graph tensor: `Tensor("x:0", shape=(2,), dtype=int32)`."""
         return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
-
-    def __hash__(self) -> int:
-        return id(self)
 
     def _not_allowed(self, what: str, instead: str):
         from runtime.control_flow import user_location

@@ -22,7 +22,7 @@ from runtime.ops import nd_ops, operators
 from runtime.ops import registry
 from runtime.ops.registry import Spec, apply, defop
 from runtime.shape import TensorShape
-from runtime.tensor import SymbolicTensor, convert_to_tensor
+from runtime.tensor import Reference, SymbolicTensor, convert_to_tensor
 
 
 
@@ -215,8 +215,14 @@ class Variable:
     def __format__(self, spec: str) -> str:
         return format(self.numpy(), spec)
 
-    def __hash__(self) -> int:
-        return id(self)
+    def __hash__(self):
+        raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
+
+    def ref(self):
+        """A hashable reference to this Variable (`.deref()` gives it back), as `Tensor.ref`."""
+        return Reference(self)
+
+    experimental_ref = ref
 
     def __repr__(self) -> str:
         value = self.numpy()

@@ -106,3 +106,27 @@ def test_a_tensor_compared_with_none_is_python_s_answer():
             return x + 1
         return x * 2
     assert int(tf.function(f)(tf.constant(3))) == 4 and int(tf.function(f)(tf.constant(3), tf.constant(1))) == 6
+
+
+@pytest.mark.parametrize("make", [lambda: tf.constant([1, 2]), lambda: tf.Variable(1.0)], ids=["tensor", "variable"])
+def test_tensors_and_variables_are_unhashable_as_in_tensorflow_and_ref_keys_them(make):
+    x, other = make(), make()
+    with pytest.raises(TypeError, match=r"is unhashable. Instead, use (tensor|variable).ref\(\) as the key"):
+        {x}
+    with pytest.raises(TypeError, match="is unhashable"):
+        {x: 1}
+    keyed = {x.ref(): "x", other.ref(): "other"}
+    assert keyed[x.ref()] == "x" and keyed[other.experimental_ref()] == "other"
+    assert x.ref().deref() is x and x.ref() == x.ref() and x.ref() != other.ref()
+    assert repr(x.ref()) == f"<Reference wrapping {x!r}>"
+
+
+def test_a_traced_tensor_is_unhashable_too():
+    @tf.function
+    def f(x):
+        try:
+            {x}
+        except TypeError as e:
+            return str(e)
+
+    assert f(tf.constant(1)).numpy() == b"Tensor is unhashable. Instead, use tensor.ref() as the key."
