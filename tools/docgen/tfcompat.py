@@ -151,8 +151,8 @@ EXISTS = [
         seen = {x.ref(): "x", v.ref(): "v"}
         print(seen[x.ref()], seen[v.ref()], x.ref().deref() is x, x.ref() == tf.constant([1, 2]).ref())
         """, "`==` on tensors is elementwise, so a set or dict holding them would find them by identity; "
-        "TensorFlow refuses to hash them (`{x}` raises `TypeError: Tensor is unhashable. Instead, use "
-        "tensor.ref() as the key.`), and so does the runtime"),
+        "TensorFlow refuses to hash them (`{x}` says \"Tensor is unhashable. Instead, use tensor.ref() as "
+        "the key.\"), and so does the runtime"),
     Entry("`graph.as_graph_def()`", """
         @tf.function
         def simple_relu(x):
