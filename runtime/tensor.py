@@ -169,8 +169,10 @@ def as_bytes(array: np.ndarray) -> np.ndarray:
 
 
 def _numpy_repr(value) -> str:
+    """The `numpy=` part of a tensor's or Variable's repr: on a line of its own when it has several, as TensorFlow."""
     if isinstance(value, np.ndarray):
-        return repr(value)
+        text = repr(value)
+        return "\n" + text if "\n" in text else text
     return str(value)
 
 

@@ -22,7 +22,7 @@ from runtime.ops import nd_ops, operators
 from runtime.ops import registry
 from runtime.ops.registry import Spec, apply, defop
 from runtime.shape import TensorShape
-from runtime.tensor import Reference, SymbolicTensor, convert_to_tensor
+from runtime.tensor import Reference, SymbolicTensor, _numpy_repr, convert_to_tensor
 
 
 
@@ -225,9 +225,7 @@ class Variable:
     experimental_ref = ref
 
     def __repr__(self) -> str:
-        value = self.numpy()
-        text = repr(value) if isinstance(value, np.ndarray) else str(value)
-        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={text}>"
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={_numpy_repr(self.numpy())}>"
 
 
 # --- Variables created while a function is traced ------------------------------------------

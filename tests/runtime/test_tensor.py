@@ -130,3 +130,10 @@ def test_a_traced_tensor_is_unhashable_too():
             return str(e)
 
     assert f(tf.constant(1)).numpy() == b"Tensor is unhashable. Instead, use tensor.ref() as the key."
+
+
+def test_a_multi_line_value_starts_on_its_own_line_in_a_repr_as_in_tensorflow():
+    assert repr(tf.constant([[1, 2], [3, 4]])) == ("<tf.Tensor: shape=(2, 2), dtype=int32, numpy=\n"
+                                                   "array([[1, 2],\n       [3, 4]], dtype=int32)>")
+    assert repr(tf.Variable([[1.0], [2.0]])).endswith("numpy=\narray([[1.],\n       [2.]], dtype=float32)>")
+    assert repr(tf.constant([1, 2])).endswith("numpy=array([1, 2], dtype=int32)>")
