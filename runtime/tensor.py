@@ -89,15 +89,24 @@ class EagerTensor(Tensor):
         return self._value.ndim
 
     def numpy(self):
-        """The value as a NumPy array (a NumPy scalar for a 0-d tensor; for strings, as TensorFlow gives
-        them, `bytes` or an object array of `bytes`)."""
+        """The value as a NumPy array of its own (a NumPy scalar for a 0-d tensor; for strings, as TensorFlow
+        gives them, `bytes` or an object array of `bytes`): a copy, as TensorFlow's, so that changing it does
+        not change the tensor."""
         value = self._value
         if self._dtype is dtypes.string:
             return _strings_as_objects(value)
-        return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
+        return value[()] if value.ndim == 0 else value.copy()
 
     def __array__(self, dtype=None, copy=None):
-        value = np.asarray(self._value) if self._dtype is not dtypes.string else np.asarray(self.numpy(), object)
+        """A read-only view (TensorFlow's too), or a copy where one is asked for: NumPy reads the tensor's
+        values without a copy, and nothing writes to them through it."""
+        if self._dtype is dtypes.string:
+            value = np.asarray(self.numpy(), object)
+        elif copy:
+            value = self._value.copy()
+        else:
+            value = np.asarray(self._value).view()
+            value.flags.writeable = False
         return value if dtype is None else value.astype(dtype)
 
     def __bool__(self) -> bool:
@@ -323,7 +332,7 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
     (no float into an int tensor, no int that overflows)."""
     kind = _python_kind(value)
     if kind is None:
-        array = np.asarray(value)
+        array = np.array(value)     # a copy of an array or buffer: changing it later does not change the tensor
         if array.dtype.kind == "U" and type(value) in (list, tuple):
             raise TypeError(f"Cannot convert {short_repr(value)} to a tensor: it mixes strings and other values.")
         array = as_bytes(array)

@@ -137,3 +137,24 @@ def test_a_multi_line_value_starts_on_its_own_line_in_a_repr_as_in_tensorflow():
                                                    "array([[1, 2],\n       [3, 4]], dtype=int32)>")
     assert repr(tf.Variable([[1.0], [2.0]])).endswith("numpy=\narray([[1.],\n       [2.]], dtype=float32)>")
     assert repr(tf.constant([1, 2])).endswith("numpy=array([1, 2], dtype=int32)>")
+
+
+def test_numpy_gives_a_copy_and_numpys_view_is_read_only_so_a_tensor_never_changes():
+    t = tf.constant([1, 2, 3])
+    t.numpy()[0] = 9
+    view = np.asarray(t)
+    with pytest.raises(ValueError, match="read-only"):
+        view[0] = 9
+    own = np.array(t)
+    own[0] = 9
+    assert t.numpy().tolist() == [1, 2, 3] and own.tolist() == [9, 2, 3]
+
+
+@pytest.mark.parametrize("make", [tf.constant, tf.convert_to_tensor, lambda a: tf.constant(a, tf.float64),
+                                  lambda a: tf.constant(a[::2])], ids=["constant", "convert", "same-dtype", "view"])
+def test_a_tensor_made_from_a_numpy_array_keeps_its_values_when_the_array_changes(make):
+    array = np.arange(4.0)
+    t = make(array)
+    before = t.numpy().tolist()
+    array[:] = -1
+    assert t.numpy().tolist() == before and -1 not in before
