@@ -41,6 +41,18 @@ class Tensor:
         find them by identity, not by value. Key by `t.ref()`."""
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
+    def __getattr__(self, name: str):
+        """`v[key].assign(value)`: a slice of a Variable (`_slice_of`, set by `Variable.__getitem__`) assigns to
+        those elements of it, as TensorFlow's; other tensors have no `assign`."""
+        if name == "assign":
+            try:
+                variable, key = object.__getattribute__(self, "_slice_of")
+            except AttributeError:
+                pass
+            else:
+                return lambda value, name=None, read_value=True: variable._assign_slice(key, value, read_value)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
     def ref(self) -> "Reference":
         """A hashable reference to this tensor, equal only to references to the same tensor (`.deref()` gives it)."""
         return Reference(self)
@@ -72,7 +84,7 @@ class Reference:
 class EagerTensor(Tensor):
     """A tensor with a value: a NumPy array or NumPy scalar, never mutated."""
 
-    __slots__ = ("_value", "_dtype")
+    __slots__ = ("_value", "_dtype", "_slice_of")
 
     def __init__(self, value, dtype=None):
         array = np.asarray(value) if dtype is None else np.asarray(value, dtypes.as_dtype(dtype).as_numpy_dtype)
@@ -193,7 +205,7 @@ class SymbolicTensor(Tensor):
     `OperatorNotAllowedInGraphError`.
     """
 
-    __slots__ = ("op", "value_index", "_dtype", "_shape", "__weakref__")
+    __slots__ = ("op", "value_index", "_dtype", "_shape", "_slice_of", "__weakref__")
 
     def __init__(self, op, value_index: int, dtype: dtypes.DType, shape):
         self.op = op
