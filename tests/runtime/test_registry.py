@@ -82,6 +82,7 @@ SAMPLES = {
     "StringLength": (tf.strings.length, (S,)), "StringJoin": (lambda s: tf.strings.join([s, "!"], "-"), (S,)),
     "ReduceJoin": (lambda s: tf.strings.reduce_join(s, axis=1, separator=","), (S,)),
     "StringFormat": (lambda s, x: tf.strings.format("{}: {}", [s, x]), (S, F)),
+    "Unique": (lambda x: list(tf.unique(x)), (tf.constant([3, 1, 3, 2, 1]),)),
     "PythonFormat": (lambda x, i: string_ops.python_format(("x=", " i=", ""), [x, i], ("", "r"), (".2f", "")),
                      (tf.constant(2.5), tf.constant(3))),
     "AsString": (tf.strings.as_string, (F,)), "StringToNumber": (tf.strings.to_number, (tf.constant(["1.5", "-2"]),)),
