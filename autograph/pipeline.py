@@ -35,7 +35,7 @@ PIPELINE = [
     asserts.transform,
     lists.transform,                    # before call_trees, which would hide `l.append` in converted_call
     side_effects.transform,             # after lists (whose `l.append` is carried), before call_trees (as lists)
-    fstrings.transform,                 # before call_trees, which would hide which calls are `print`'s
+    fstrings.transform,                 # f-strings and `'...' % args` become operator calls (fields: any order)
     call_trees.transform,               # before the rewrites below add calls of their own
     conditional_expressions.transform,  # expressions become lazy operators (lambdas) ...
     comparisons.transform,              # chained comparisons before `and`/`or`: they are lazy `and`s and

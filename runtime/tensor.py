@@ -419,6 +419,8 @@ def constant(value, dtype=None, shape=None, name: Optional[str] = None) -> Tenso
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, EagerTensor):
         array = value._value if dtype in (None, value.dtype) else np.asarray(value._value).astype(dtype.as_numpy_dtype)
+    elif isinstance(value, str) and value.__class__ is not str and hasattr(value, "_as_tensor"):
+        return convert_to_tensor(value, dtype=dtype, name=name)     # an f-string of traced tensors
     else:
         array = to_numpy(value, dtype)
     if shape is not None:
@@ -461,9 +463,11 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: Optional[str] = 
                 f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for a tensor of dtype "
                 f"{value.dtype.name}; use runtime.cast to change it.")
         return value
-    convert = getattr(value, "_as_tensor", None)  # Variable
-    if convert is not None:
-        return convert(dtype)
+    convert = getattr(value, "_as_tensor", None)  # a Variable; autograph's f-string of traced tensors (None after
+    if convert is not None:                       # its trace: then its text)
+        converted = convert(dtype)
+        if converted is not None:
+            return converted
     if type(value) in (list, tuple) and _python_kind(value) is None:
         from runtime.ops import packing  # import cycle: the ops import this module
 

@@ -5,9 +5,8 @@ Before:                              After:
     s = f"loss {loss:.3f}"               s = ag__.fstring('loss ', ag__.formatted(loss, '', '.3f'))
     t = "step %d" % i                    t = ag__.percent('step %d', i)
 
-On Python values the result is Python's, formatted field by field in Python's order. An f-string (or `%`) given
-straight to `print` or to a logger's method (`logging.info(f"...")`, `log.warning(...)`) stays as written: those
-run while tracing, where the text of a staged value is the symbolic tensor itself (as TensorFlow prints it).
+On Python values the result is Python's, formatted field by field in Python's order; with a staged field, a str
+of the text Python gives while tracing that the framework can also format when the graph runs (operators/strings.py).
 """
 from __future__ import annotations
 
@@ -17,15 +16,6 @@ from autograph.pyct import templates
 from autograph.pyct.transformer import Base, Context
 
 _CONVERSIONS = {-1: "", 115: "s", 114: "r", 97: "a"}
-# Calls that run while tracing, whose f-string arguments keep Python's text
-_TRACE_TIME_CALLS = {"print"}
-_LOGGER_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
-
-
-def _runs_while_tracing(func) -> bool:
-    if isinstance(func, gast.Name):
-        return func.id in _TRACE_TIME_CALLS
-    return isinstance(func, gast.Attribute) and func.attr in _LOGGER_METHODS
 
 
 def _is_percent(node) -> bool:
@@ -36,16 +26,6 @@ def _is_percent(node) -> bool:
 class FStrings(Base):
     def visit_Lambda(self, node):
         return node   # converted when called, as call_trees leaves it
-
-    def visit_Call(self, node):
-        if not _runs_while_tracing(node.func):
-            return self.generic_visit(node)
-        node.func = self.visit(node.func)
-        node.args = [arg if isinstance(arg, gast.JoinedStr) or _is_percent(arg) else self.visit(arg)
-                     for arg in node.args]
-        for keyword in node.keywords:
-            keyword.value = self.visit(keyword.value)
-        return node
 
     def visit_BinOp(self, node):
         """`'...' % args` (a str literal or an f-string on the left): `ag__.percent('...', args)`."""

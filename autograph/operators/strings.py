@@ -1,11 +1,14 @@
-"""f-strings: Python's on Python values; a string the framework formats when the graph runs on staged ones.
+"""f-strings: Python's on Python values; on staged ones, a str that the graph can also format when it runs.
 
 `f"a{x!r:>8}b"` becomes `ag__.fstring('a', ag__.formatted(x, 'r', '>8'), 'b')`. Each `formatted` runs where
 Python formats that field (after its value and its format spec are evaluated, before the next field's value), so
 the calls and the `__format__`s happen in Python's order. A field whose value is staged is kept as a `Field`, and
-`fstring` asks the value's backend for a string formatted when the graph runs: the text the value would give as an
-eager value (runtime: `f"{x:.2f}"` of a traced tensor is the number, not `Tensor("x:0", ...)`, which is all a
-string made while tracing could hold). A backend without `format_string` keeps Python's f-string.
+`fstring` gives a `StagedText`: a str whose text is what Python's f-string gives while tracing (the symbolic
+tensor, as TensorFlow writes it: what `print`, a `raise`'s message or a `message=` argument get), which also
+keeps the fields. Where the framework converts it to a tensor (`tf.print`, a function's return value, an op's
+input: runtime calls its `_as_tensor`), the backend's `format_string` makes a string formatted when the graph
+runs, with the text the values would give as eager values (`f"{x:.2f}"` of a traced tensor is the number). A
+backend without `format_string` keeps Python's f-string.
 """
 from __future__ import annotations
 
@@ -84,7 +87,7 @@ _CONTAINERS = {list: ("[", "]"), tuple: ("(", ")"), dict: ("{", "}")}
 
 
 def fstring(*parts):
-    """The f-string of `parts` (strs and `Field`s): a str, or the backend's staged string when a field is staged."""
+    """The f-string of `parts` (strs and `Field`s): a str, or a `StagedText` when a field is staged."""
     if all(part.__class__ is str for part in parts):
         return "".join(parts)
     literals, fields, text = [], [], []
@@ -96,7 +99,54 @@ def fstring(*parts):
         else:
             text.append(part)
     literals.append("".join(text))
-    return backend_for(fields[0].value).format_string(tuple(literals), tuple(fields))
+    return StagedText(tuple(literals), tuple(fields))
+
+
+class StagedText(str):
+    """An f-string with staged fields: as a str, Python's text while tracing; as a tensor (`_as_tensor`), the
+    backend's string formatted when the graph runs. `+` with a str keeps the fields; other str methods give
+    plain strs of the text."""
+
+    def __new__(cls, literals: tuple, fields: tuple):
+        text = literals[0] + "".join(_traced_text(field) + literal for field, literal in zip(fields, literals[1:]))
+        self = super().__new__(cls, text)
+        self._literals, self._fields, self._error = literals, fields, None
+        try:        # made here, where the f-string is (a graph runs only what its outputs need)
+            self._tensor = backend_for(fields[0].value).format_string(literals, fields)
+        except StagingError as error:    # raised where the graph needs the string; its text serves elsewhere
+            self._tensor, self._error = None, error
+        return self
+
+    def _as_tensor(self, dtype=None):
+        """The backend's string formatted when the graph runs; None once the trace that made it is over."""
+        backend = backend_for(self._fields[0].value)
+        if backend is None or backend.is_staging is not None and not backend.is_staging():
+            return None
+        if self._error is not None:
+            raise self._error
+        return self._tensor
+
+    def __add__(self, other):
+        if other.__class__ is str:
+            return StagedText(self._literals[:-1] + (self._literals[-1] + other,), self._fields)
+        if isinstance(other, StagedText):
+            return StagedText(self._literals[:-1] + (self._literals[-1] + other._literals[0],) + other._literals[1:],
+                              self._fields + other._fields)
+        return str.__add__(self, other)
+
+    def __radd__(self, other):
+        if other.__class__ is str:
+            return StagedText((other + self._literals[0],) + self._literals[1:], self._fields)
+        return NotImplemented
+
+
+def _traced_text(field: Field) -> str:
+    """Python's text for a staged field while tracing: the symbolic value (its spec, where it takes one)."""
+    value = _CONVERSIONS[field.conversion](field.value) if field.conversion else field.value
+    try:
+        return format(value, field.spec)
+    except (TypeError, ValueError):     # `{x:.2f}` of a symbolic tensor: Python's format can't take the spec
+        return str(value)
 
 
 _TOKEN = "\x00autograph field {}\x00"

@@ -1,5 +1,6 @@
 """f-strings and `str.format` of traced tensors give the text the eager tensors give, when the graph runs."""
 import logging
+import sys
 
 import pytest
 
@@ -82,20 +83,36 @@ def test_on_python_values_fields_are_evaluated_and_formatted_in_pythons_order():
     assert python_log[:5] == ["get a", "repr a", "get b", "get w", "format b:w"]
 
 
-def test_f_strings_given_to_print_or_a_logger_keep_the_trace_time_text(capsys, caplog):
+def test_where_python_takes_the_string_it_is_the_trace_time_text_as_in_tensorflow(capsys, caplog):
     log = logging.getLogger("fstrings-test")
 
     @tf.function
     def f(x):
         print(f"tracing {x}")
         log.warning(f"traced {x}")
+        sys.stdout.write(f"written {x}\n")
+        tf.debugging.assert_greater(x, 0, message=f"x={x}")
+        if x.shape.rank != 0:
+            raise ValueError(f"not a scalar: {x}")
         return x
 
     with caplog.at_level(logging.WARNING, logger="fstrings-test"):
         f(tf.constant(3))
-    assert 'tracing Tensor("x:0", shape=(), dtype=int32)' in capsys.readouterr().out
-    assert 'traced Tensor("x:0", shape=(), dtype=int32)' in caplog.text
-    assert "ag__.fstring" not in ag.to_code(f.python_function)
+    symbolic = 'Tensor("x:0", shape=(), dtype=int32)'
+    assert capsys.readouterr().out == f"tracing {symbolic}\nwritten {symbolic}\n"
+    assert f"traced {symbolic}" in caplog.text
+    with pytest.raises(ValueError, match=r'not a scalar: Tensor\("x:0", shape=\(1,\), dtype=int32\)'):
+        f(tf.constant([3]))
+
+
+def test_a_str_added_to_an_f_string_keeps_its_fields(capsys):
+    @tf.function
+    def f(x):
+        tf.print("a: " + f"{x}" + "|" + f"{x + 1}", output_stream=sys.stdout)
+        return "<" + f"{x:+d}" + ">"
+
+    assert f(tf.constant(3)).numpy() == b"<+3>"
+    assert capsys.readouterr().out == "a: 3|4\n"
 
 
 def test_an_f_string_with_no_fields_is_left_as_written():
@@ -105,15 +122,17 @@ def test_an_f_string_with_no_fields_is_left_as_written():
 
 
 @pytest.mark.parametrize("body", [lambda s: f"<{s}>", lambda s: "<{}>".format(s)], ids=["f-string", "format"])
-def test_a_string_tensor_field_is_refused_at_its_line(body):
+def test_a_string_tensor_field_is_refused_at_its_line_where_the_graph_needs_the_string(body, capsys):
     def f(x):
         s = "a"
         if x > 0:
             s = "b"
+        print(body(s))                      # Python's text: the symbolic string tensor, as in TensorFlow
         return body(s)
 
     with pytest.raises(StagingError, match=r"test_staged_fstrings.py:\d+: an f-string .* string tensor"):
         tf.function(f)(tf.constant(1))
+    assert capsys.readouterr().out == '<Tensor("cond:0", shape=(), dtype=string)>\n'
 
 
 def test_a_format_spec_made_from_a_tensor_is_refused():

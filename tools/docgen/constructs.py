@@ -443,12 +443,12 @@ CONSTRUCTS = [
               "An f-string with fields becomes `ag__.fstring(...)` of its text and `ag__.formatted(value, "
               "conversion, spec)` for each field, `'...' % args` with a str literal on the left becomes "
               "`ag__.percent(...)`, and `converted_call` sends `'...'.format(...)` the same way. On Python "
-              "values each is Python's, field by field in Python's order. Formatting a tensor while tracing, "
-              "a string is formatted when the graph runs, as the eager tensor would be (runtime's "
-              "`PythonFormat`), where TensorFlow writes the symbolic tensor into the string. A field holding a "
-              "string tensor is refused (a staged `if` carries a Python str as one, whose text as a tensor "
-              "would be its bytes). An f-string given straight to `print` or a logger stays as written (it "
-              "runs while tracing).",
+              "values each is Python's, field by field in Python's order. Formatting a tensor while tracing gives "
+              "a str of Python's text (the symbolic tensor, as TensorFlow writes it: what `print` or a "
+              "`raise` gets) which, where the graph takes it (`tf.print`, a return value), is formatted when "
+              "the graph runs, as the eager tensor would be (runtime's `PythonFormat`). A field holding a "
+              "string tensor is refused there (a staged `if` carries a Python str as one, whose text as a "
+              "tensor would be its bytes).",
               [describe],
               ["describe(2.5)"],
               ["describe(tf.constant(2.5))"]),
