@@ -3,6 +3,8 @@ arithmetic, comparisons and the tests of `if`/`while` (on Python values, or on a
 mixin of `pygen.PyGenerator`, which owns the state they use."""
 from __future__ import annotations
 
+from tools.fuzz.generator import arithmetic
+
 
 class Expressions:
     def py_small(self) -> str:
@@ -82,15 +84,7 @@ class Expressions:
         return f"sum(v * {self.read_var()} for v in range({k}))"
 
     def arith(self, depth: int = 0) -> str:
-        if depth >= 2 or self.chance(0.45):
-            return self.atom()
-        op = self.rng.choice(["+", "-", "*", "%"])
-        left, right = self.arith(depth + 1), self.arith(depth + 1)
-        if op == "%":
-            return f"({left}) % {self.rng.randint(2, 7)}"
-        if op == "*":
-            return f"(({left}) * ({right})) % 1000"
-        return f"({left} {op} {right})"
+        return arithmetic(self.rng, self.atom, depth, 0.45)
 
     def value(self) -> str:
         if self.chance(0.1):
