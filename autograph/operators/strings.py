@@ -44,6 +44,11 @@ def formatted(value, conversion: str = "", spec="") -> Any:
                 "the format spec of an f-string field holding a tensor is itself made from a tensor; a graph "
                 "can't choose the formatting while it runs. Make the spec a Python value."))
         return Field(value, conversion, spec)
+    if backend is not None and spec:
+        try:
+            return format(_CONVERSIONS[conversion](value) if conversion else value, spec)
+        except TypeError:       # the framework's traced value takes no spec (JAX's tracers, torch's FakeTensors)
+            backend.need("format_string", f"an f-string field with the format spec {spec!r}")
     if conversion != "a" and not spec and value.__class__ in _CONTAINERS and any_staging():
         parts = _Parts()                # each item's repr is taken once, as Python's repr of the container does
         return parts if _repr_parts(value, parts, set()) else "".join(parts)

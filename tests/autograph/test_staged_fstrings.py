@@ -203,3 +203,15 @@ def test_percent_on_python_values_and_numbers_is_pythons():
         return "%s|%5.1f|%-6d" % (x, x, i), "%(k)r" % {"k": str(i)}, 7 % 3, x % 2
 
     assert ag.convert(f)(2.5, 3) == f(2.5, 3) == ("2.5|  2.5|3     ", "'3'", 1, 0.5)
+
+
+def test_a_backend_that_formats_no_staged_string_refuses_a_spec_its_traced_values_cannot_take():
+    jax = pytest.importorskip("jax", reason="the JAX backend is tested where JAX is installed")
+    from autograph.errors import UnsupportedCapabilityError
+
+    def f(x):
+        return len(f"{x:+}"), len(f"{x}")
+
+    with pytest.raises(UnsupportedCapabilityError, match="an f-string field with the format spec '[+]' on jax"):
+        jax.jit(ag.convert(f))(jax.numpy.int32(3))
+    assert ag.convert(f)(3) == f(3) == (2, 1)
