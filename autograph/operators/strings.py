@@ -17,7 +17,7 @@ import string
 from typing import Any, NamedTuple
 
 from autograph.backends import any_staging, backend_for
-from autograph.errors import StagingError, at_user_line
+from autograph.errors import StagingError, UnsupportedCapabilityError, at_user_line
 
 _CONVERSIONS = {"s": str, "r": repr, "a": ascii}
 
@@ -48,7 +48,10 @@ def formatted(value, conversion: str = "", spec="") -> Any:
         try:
             return format(_CONVERSIONS[conversion](value) if conversion else value, spec)
         except TypeError:       # the framework's traced value takes no spec (JAX's tracers, torch's FakeTensors)
-            backend.need("format_string", f"an f-string field with the format spec {spec!r}")
+            raise UnsupportedCapabilityError(at_user_line(
+                f"an f-string field with the format spec {spec!r} holds a traced {backend.name} value, which takes "
+                f"no format spec, and the {backend.name} backend formats no strings when the graph runs. Format "
+                "the value outside the traced function, or drop the spec.")) from None
     if conversion != "a" and not spec and value.__class__ in _CONTAINERS and any_staging():
         parts = _Parts()                # each item's repr is taken once, as Python's repr of the container does
         return parts if _repr_parts(value, parts, set()) else "".join(parts)
