@@ -49,9 +49,10 @@ def formatted(value, conversion: str = "", spec="") -> Any:
             return format(_CONVERSIONS[conversion](value) if conversion else value, spec)
         except TypeError:       # the framework's traced value takes no spec (JAX's tracers, torch's FakeTensors)
             raise UnsupportedCapabilityError(at_user_line(
-                f"an f-string field with the format spec {spec!r} holds a traced {backend.name} value, which takes "
-                f"no format spec, and the {backend.name} backend formats no strings when the graph runs. Format "
-                "the value outside the traced function, or drop the spec.")) from None
+                f"a formatted field (f-string, str.format or %) with the format spec {spec!r} holds a traced "
+                f"{backend.name} value, which takes no format spec, and the {backend.name} backend formats no "
+                "strings when the graph runs. Format the value outside the traced function, or drop the spec."
+            )) from None
     if conversion != "a" and not spec and value.__class__ in _CONTAINERS and any_staging():
         parts = _Parts()                # each item's repr is taken once, as Python's repr of the container does
         return parts if _repr_parts(value, parts, set()) else "".join(parts)
@@ -261,7 +262,8 @@ def _as_format_spec(m) -> tuple:
 
 
 def _holds_staged(value, seen: set) -> bool:
-    """Is `value`, or an item of a list, tuple or dict it is, staged and formatted by its backend?"""
+    """Is `value`, or an item of a list, tuple or dict it is, staged? (Formatted as an f-string's field then: by
+    the backend when the graph runs, or refused where the framework's traced value can't take the spec.)"""
     cls = value.__class__
     if cls in _CONTAINERS:
         if id(value) in seen:
@@ -269,5 +271,4 @@ def _holds_staged(value, seen: set) -> bool:
         seen.add(id(value))
         items = [*value.keys(), *value.values()] if cls is dict else value
         return any(_holds_staged(item, seen) for item in items)
-    backend = backend_for(value)
-    return backend is not None and backend.format_string is not None
+    return backend_for(value) is not None
