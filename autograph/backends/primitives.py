@@ -13,10 +13,6 @@ from typing import Any, Callable, Optional, Sequence
 from autograph.backends.staging import NUMBERS
 
 
-def _itself(value):
-    return value
-
-
 @dataclass(frozen=True)
 class Primitives:
     """The framework's operations that the neutral builtins are made of (None: the backend does without the
@@ -33,19 +29,18 @@ class Primitives:
     row: Optional[Callable] = None        # row(tensor, i): its row at a staged index `i`
     # and_then(ok, rest) -> `ok` and `rest()` as a bool tensor, `rest` only traced where the framework can
     and_then: Optional[Callable] = None
-    own: Callable = _itself               # a branch's output that is not one of its inputs, if the cond needs it
 
 
 def logical_and(prims: Primitives, a, b_fn: Callable):
     """`a and b` on a staged `a`: Python's value, `b` where `a` is true and `a` itself where it is not (on bool
     tensors, the logical and): the backend's staged `if`, so `b` runs only on the path that needs it. `x and 5`
     on an int32 `x` is 5 or `x`, as in Python, not a bool."""
-    return prims.cond(a, lambda: (b_fn(),), lambda: (prims.own(a),), (), "`and`")[0]
+    return prims.cond(a, lambda: (b_fn(),), lambda: (a,), (), "`and`")[0]
 
 
 def logical_or(prims: Primitives, a, b_fn: Callable):
     """`a or b` on a staged `a`: `a` where it is true, else `b`, as `logical_and`."""
-    return prims.cond(a, lambda: (prims.own(a),), lambda: (b_fn(),), (), "`or`")[0]
+    return prims.cond(a, lambda: (a,), lambda: (b_fn(),), (), "`or`")[0]
 
 
 def escape(text: str) -> str:

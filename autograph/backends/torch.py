@@ -395,11 +395,6 @@ def _tensor_len(value):
 
 # --- logical ops, print, assert -------------------------------------------------------------------
 
-def _own(value):
-    """A branch's output that is not one of its inputs (PyTorch's cond refuses an output aliasing an input)."""
-    return value.clone() if isinstance(value, torch.Tensor) else value
-
-
 _warned_print: set = set()
 
 
@@ -441,7 +436,7 @@ def _and_then(ok, rest) -> torch.Tensor:
 
 PRIMITIVES = primitives.Primitives(
     cond=cond, where=torch.where, index=lambda b: b, length=lambda t: t.shape[0], row=_row, and_then=_and_then,
-    own=_own, minimum=lambda a, b: builtins.min(a, b))   # looked up when called: torch.export's is torch.sym_min
+    minimum=lambda a, b: builtins.min(a, b))   # looked up when called: torch.export's is torch.sym_min
 
 
 BACKEND = backends.register_backend(backends.Backend(

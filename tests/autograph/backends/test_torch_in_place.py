@@ -689,6 +689,21 @@ def test_an_argument_a_staged_if_may_have_kept_is_changed_as_python_would():
         assert same(program.module()(x), bump_unless_doubled(torch.tensor([value]))) and x.tolist() == [changed]
 
 
+@pytest.mark.parametrize("operator", ["and", "or"])
+def test_an_operand_a_staged_and_or_gives_is_changed_in_place_as_eager_torch_changes_it(operator):
+    """`u = x and y` is `x` itself where `x` is false (fuzz seed 93713): `u -= 1` changes `x` there, as in eager
+    torch (the cond's copy of `x` used to change alone)."""
+    def pick_and_decrement(x, y):
+        u = (x and y) if operator == "and" else (x or y)
+        u -= 1
+        return x * 1, u * 1
+
+    program = torch.export.export(module(pick_and_decrement), (torch.tensor(0), torch.tensor(5)))
+    for a, b in ((0, 5), (3, 5)):
+        got = program.module()(torch.tensor(a), torch.tensor(b))
+        assert same(got, pick_and_decrement(torch.tensor(a), torch.tensor(b))), (a, b)
+
+
 def test_nested_loops_index_with_both_counters():
     """Exported and compiled (run_decompositions of nested staged loops fails inside PyTorch, with or without
     indexing: 'Attempting to use FunctionalTensor on its own')."""
