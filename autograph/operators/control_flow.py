@@ -37,7 +37,7 @@ from autograph.operators.placeholders import zeros_like
 from autograph.operators.shared import Shared as _Shared
 from autograph.operators.shared import as_tuple as _as_tuple
 from autograph.operators.shared import result as _result
-from autograph.operators.logical import staged_operands
+from autograph.operators.logical import staged_operands, truth
 from autograph.operators.staged_raise import BranchRaised, stage_if_raised
 from autograph.operators.variables import Undefined, is_undefined
 
@@ -72,7 +72,7 @@ def if_stmt(pred, true_fn, false_fn, names: tuple = (), composites=None, outer: 
     function or the module (`nonlocal`, `global`) that the statement assigns: a staged statement can't."""
     if pred.__class__ is bool or (backend := backend_for(pred)) is None:   # inlined: the hot Python path
         if pred.__class__ is MaybeValue:   # defined on some staged paths only: read (and checked) here
-            return if_stmt(pred.read("if"), true_fn, false_fn, names, composites, outer)
+            return if_stmt(truth(pred, "if"), true_fn, false_fn, names, composites, outer)
         if pred:
             true_fn()
         elif false_fn is not None:
@@ -369,7 +369,7 @@ def if_exp(pred, true_fn, false_fn, expr_repr: str = ""):
     """`a if pred else b`."""
     if pred.__class__ is bool or (backend := backend_for(pred)) is None:
         if pred.__class__ is MaybeValue:
-            return if_exp(pred.read("if"), true_fn, false_fn, expr_repr)
+            return if_exp(truth(pred, "if"), true_fn, false_fn, expr_repr)
         return true_fn() if pred else false_fn()
     if (known := _static_bool(backend, pred)) is not None:
         return true_fn() if known else false_fn()

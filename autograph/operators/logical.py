@@ -68,6 +68,15 @@ def not_(a):
     return backend.need("logical_not", "`not` on a tensor")(a)
 
 
+def truth(value: MaybeValue, use: str):
+    """A variable defined on some staged paths only, as the test of an `if`, a `while` or `a if c else b`: read
+    (and checked: unbound raises where Python's does). Where it is None (`none`) the test is false, as Python's
+    truth test of None is, not a TypeError: `not not value` is that staged bool on every path."""
+    if not value.none:
+        return value.read(use)
+    return not_(not_(value))
+
+
 def is_none(value):
     """`value is None`: a variable that a staged statement left None on some paths only (a MaybeValue) gives a
     staged bool, true on those paths."""

@@ -12,6 +12,7 @@ import collections.abc
 from autograph.backends import backend_for, backend_for_any
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.function_scope import tracing_failed
+from autograph.operators.logical import staged_operands
 
 
 def len_(value):
@@ -95,13 +96,18 @@ def print_(*args, **kwargs):
 
 
 def assert_stmt(condition, message_fn=None):
-    """`assert condition, message`; the message is built only when it is needed."""
+    """`assert condition, message`; the message is built only when it is needed. On a tensor the backend
+    builds it while tracing, whatever the condition: like an operand of `and`, it is checked not to change
+    what exists before it (`assert x > 0, log(x)`), a change Python makes only when the assertion fails."""
     backend = backend_for(condition)
     if backend is None:
         if not condition:
             raise AssertionError(message_fn()) if message_fn is not None else AssertionError()
         return None
-    return backend.need("assert_", "`assert` on a tensor")(condition, message_fn)
+    assert_ = backend.need("assert_", "`assert` on a tensor")
+    if message_fn is None:
+        return assert_(condition, None)
+    return staged_operands(assert_, "`assert`", condition, message_fn)
 
 
 BUILTIN_OVERLOADS = {

@@ -1,0 +1,162 @@
+"""Round 9 of Python's language reference against converted code: programs whose traced run gave a wrong value
+(or a wrong error, or made a change Python does not make) without an autograph error. Each is run as plain
+Python, converted on Python ints, and in `runtime.function` on an int32 tensor; the traced run must give
+Python's answer or refuse with an autograph error at the program's line.
+
+A variable a staged statement leaves None on some paths, tested by `if`, `while` or `a if c else b`: the
+graph raised TypeError on those paths ("None can't be used in `if`"), where Python's truth test of None is
+false (operators/logical.py `truth`). The message of an `assert` on a tensor: built while tracing, whatever
+the condition, so a change it made (`assert x > 0, log(x)`) happened once on every input, where Python makes
+it only when the assertion fails (operators/py_builtins.py `assert_stmt`)."""
+import re
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as tf
+from autograph.errors import StagingError
+
+INPUTS = (-3, 0, 2, 5)
+
+
+def plain(value):
+    if isinstance(value, tf.Tensor):
+        value = value.numpy()
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    return value
+
+
+def outcome(call):
+    try:
+        return plain(call())
+    except Exception as error:   # Python's own exception is an answer too
+        return type(error)
+
+
+# --- a variable None on some staged paths, as a test ----------------------------------------------------
+
+def if_on_maybe_none(x):
+    v = None
+    if x > 0:
+        v = x - 2
+    r = 0
+    if v:
+        r = 1
+    return r
+
+
+def if_not_on_maybe_none(x):
+    v = None
+    if x > 0:
+        v = x - 2
+    return 1 if not v else 0
+
+
+def conditional_expression_on_maybe_none(x):
+    v = None
+    if x > 0:
+        v = x - 2
+    return 1 if v else 0
+
+
+def while_on_maybe_none(x):
+    v = None
+    if x > 0:
+        v = 3
+    n = 0
+    while v:
+        v = v - 1
+        n += 1
+    return n
+
+
+def float_maybe_none(x):
+    v = None
+    if x > 0:
+        v = 0.5
+    return 1 if v else 0
+
+
+def none_before_a_loop_that_may_not_run(x):
+    v = None
+    i = 0
+    while i < x:
+        v = i
+        i += 1
+    r = 0
+    if v:
+        r = 1
+    return r
+
+
+# --- the message of an assert ----------------------------------------------------------------------------
+
+def assert_message_from_a_helper(x):
+    log = []
+
+    def message():
+        log.append(x)
+        return "too small"
+    assert x > -10, message()
+    return len(log)
+
+
+LOG = []
+
+
+def _logged(v):
+    LOG.append(v)
+    return f"bad {v}"
+
+
+def assert_message_logs_to_a_global(x):
+    assert x > -10, _logged(x)
+    return 0
+
+
+AGREE = [if_on_maybe_none, if_not_on_maybe_none, conditional_expression_on_maybe_none, while_on_maybe_none,
+         float_maybe_none, none_before_a_loop_that_may_not_run]
+
+REFUSED = [
+    (assert_message_from_a_helper, "`log.append(...)` changes 'log', which is not a variable of this function "
+                                   "(a global, or a variable of an enclosing function), inside this `assert`"),
+    (assert_message_logs_to_a_global, "`LOG.append(...)` changes 'LOG'"),
+]
+
+
+@pytest.mark.parametrize("fn", AGREE + [fn for fn, _ in REFUSED], ids=lambda fn: fn.__name__)
+def test_converted_code_on_python_values_gives_pythons_answer(fn):
+    for x in INPUTS:
+        assert outcome(lambda: ag.convert(fn)(x)) == outcome(lambda: fn(x)), x
+
+
+@pytest.mark.parametrize("fn", AGREE, ids=lambda fn: fn.__name__)
+def test_a_traced_function_gives_pythons_answer(fn):
+    traced = tf.function(fn)
+    for x in INPUTS:
+        assert outcome(lambda: traced(tf.constant(x))) == outcome(lambda: fn(x)), x
+
+
+@pytest.mark.parametrize("fn, pattern", REFUSED, ids=lambda p: getattr(p, "__name__", ""))
+def test_a_change_tracing_would_make_on_every_input_is_refused_at_the_users_line(fn, pattern):
+    with pytest.raises(StagingError) as info:
+        tf.function(fn)(tf.constant(2))
+    message = str(info.value)
+    assert re.search(r"test_fidelity_round9\.py:\d+: ", message), message
+    assert pattern in message, message
+    assert LOG == []
+
+
+def test_an_assert_message_that_changes_nothing_is_still_the_error_when_it_fails():
+    def check(x):
+        assert x > 0, f"x was {x}"
+        return x
+
+    traced = tf.function(check)
+    assert traced(tf.constant(3)).numpy() == 3
+    with pytest.raises(Exception, match="x was"):
+        traced(tf.constant(-1))
