@@ -12,7 +12,8 @@ import collections.abc
 from autograph.backends import backend_for, backend_for_any
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.function_scope import tracing_failed
-from autograph.operators.logical import staged_operands
+from autograph.operators.logical import staged_operands, truth
+from autograph.operators.maybe import MaybeValue
 
 
 def len_(value):
@@ -99,6 +100,8 @@ def assert_stmt(condition, message_fn=None):
     """`assert condition, message`; the message is built only when it is needed. On a tensor the backend
     builds it while tracing, whatever the condition: like an operand of `and`, it is checked not to change
     what exists before it (`assert x > 0, log(x)`), a change Python makes only when the assertion fails."""
+    if condition.__class__ is MaybeValue:   # defined on some staged paths only (None on others: false there)
+        condition = truth(condition, "assert")
     backend = backend_for(condition)
     if backend is None:
         if not condition:

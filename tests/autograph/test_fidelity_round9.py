@@ -160,3 +160,18 @@ def test_an_assert_message_that_changes_nothing_is_still_the_error_when_it_fails
     assert traced(tf.constant(3)).numpy() == 3
     with pytest.raises(Exception, match="x was"):
         traced(tf.constant(-1))
+
+
+def assert_on_maybe_none(x):
+    v = None
+    if x > 0:
+        v = x
+    assert v, "v is falsy"
+    return 1
+
+
+def test_an_assert_on_a_variable_none_on_some_paths_fails_only_where_it_is_falsy():
+    traced = tf.function(assert_on_maybe_none)
+    assert traced(tf.constant(2)).numpy() == 1
+    with pytest.raises(tf.errors.InvalidArgumentError, match="v is falsy"):   # TensorFlow's error of an assert
+        traced(tf.constant(-3))
