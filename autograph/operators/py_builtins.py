@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import collections.abc
+import sys
 
 from autograph.backends import backend_for, backend_for_any
 from autograph.errors import StagingError, at_user_line
@@ -81,6 +82,12 @@ int_ = _staged_cast(builtins.int, "int")
 float_ = _staged_cast(builtins.float, "float")
 
 
+def globals_():
+    """`globals()`: the globals of the converted code that calls it (through `converted_call`, two frames up),
+    its module's, where Python's `globals` called from `converted_call` would give autograph's own."""
+    return sys._getframe(2).f_globals
+
+
 def isinstance_(value, classinfo) -> bool:
     """`isinstance`: a passthrough (a staged value is an instance of its own type)."""
     return builtins.isinstance(value, classinfo)
@@ -116,5 +123,5 @@ def assert_stmt(condition, message_fn=None):
 BUILTIN_OVERLOADS = {
     builtins.len: len_, builtins.range: range_, builtins.enumerate: enumerate_, builtins.zip: zip_,
     builtins.print: print_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
-    builtins.isinstance: isinstance_,
+    builtins.isinstance: isinstance_, builtins.globals: globals_,
 }
