@@ -175,3 +175,27 @@ def test_an_assert_on_a_variable_none_on_some_paths_fails_only_where_it_is_falsy
     assert traced(tf.constant(2)).numpy() == 1
     with pytest.raises(tf.errors.InvalidArgumentError, match="v is falsy"):   # TensorFlow's error of an assert
         traced(tf.constant(-3))
+
+
+# --- a Python int a staged loop carries, divided by zero ----------------------------------------------------
+# Python raises ZeroDivisionError for `s / 0`; the graph's int32 division gave inf (or nan for 0 / 0) silently.
+
+def _counted(n, divisor):
+    s = 7
+    i = 0
+    while i < n:
+        s = s + 1
+        i += 1
+    return s / divisor, s // 2
+
+
+@pytest.mark.parametrize("jit_compile", [False, True], ids=["executor", "jit"])
+def test_a_python_int_divided_by_zero_raises_and_by_another_int_is_pythons_float(jit_compile):
+    if jit_compile:
+        pytest.importorskip("jax", reason="jit_compile lowers to JAX, which is not installed")
+    traced = tf.function(_counted, jit_compile=jit_compile)
+    quotient, half = traced(tf.constant(2), 2)
+    assert (quotient.numpy(), half.numpy()) == _counted(2, 2) and quotient.dtype is tf.float64
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"test_fidelity_round9\.py:\d+: 's' started as a Python int.*divided by the int zero"):
+        traced(tf.constant(2), 0)
