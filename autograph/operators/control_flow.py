@@ -348,11 +348,26 @@ def can_fill(backend) -> bool:
 
 def match_subject(subject):
     """The subject of a `match` statement: Python values only (patterns can't be staged)."""
+    if (maybe := _maybe_in(subject)) is not None:   # `case None:` would test the carrier, not each path's value
+        raise tracing_failed(StagingError(at_user_line(
+            f"the subject of this `match` holds '{maybe.name}', which a staged `if` or loop leaves "
+            f"{'None' if maybe.none else 'unassigned'} on some paths ({maybe.why}): which case matches is "
+            "known only when the graph runs, and a `match` picks its case in Python. Write the cases as an "
+            f"if/elif chain (`if {maybe.name} is None:` is staged).")))
     if subject.__class__ is not bool and backend_for(subject) is not None:
         raise tracing_failed(StagingError(at_user_line(
             "a `match` statement on a tensor can't be converted: its patterns compare with Python's `==` and "
             "`is`, which a staged tensor can't answer. Write the cases as an if/elif chain.")))
     return subject
+
+
+def _maybe_in(subject):
+    """A MaybeValue that is the subject or an item of a tuple subject (`match (v, w):`), or None."""
+    if subject.__class__ is MaybeValue:
+        return subject
+    if subject.__class__ is tuple:
+        return next((item for item in subject if item.__class__ is MaybeValue), None)
+    return None
 
 
 def match_guard(value):

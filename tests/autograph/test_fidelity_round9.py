@@ -187,3 +187,36 @@ def test_a_python_int_divided_by_zero_raises_and_by_another_int_is_pythons_float
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"test_fidelity_round9\.py:\d+: 's' started as a Python int.*divided by the int zero"):
         traced(tf.constant(2), 0)
+
+
+# --- a `match` on a variable None on some staged paths ------------------------------------------------------
+# `case None:` tested the carrier of the value (not None), so the traced function took `case _` on every path.
+
+def match_on_maybe_none(x):
+    v = None
+    if x > 0:
+        v = x
+    match v:
+        case None:
+            return -1
+        case _:
+            return 1
+
+
+def match_on_a_tuple_holding_maybe_none(x):
+    v = None
+    if x > 0:
+        v = x
+    match (v, x):
+        case (None, _):
+            return -1
+        case _:
+            return 1
+
+
+@pytest.mark.parametrize("fn", [match_on_maybe_none, match_on_a_tuple_holding_maybe_none],
+                         ids=lambda fn: fn.__name__)
+def test_a_match_on_a_variable_none_on_some_paths_is_refused_at_the_match(fn):
+    assert {fn(x) for x in INPUTS} == {-1, 1}
+    with pytest.raises(StagingError, match=r"test_fidelity_round9\.py:\d+: the subject of this `match` holds 'v'"):
+        tf.function(fn)(tf.constant(2))
