@@ -89,8 +89,18 @@ def globals_():
 
 
 def isinstance_(value, classinfo) -> bool:
-    """`isinstance`: a passthrough (a staged value is an instance of its own type)."""
-    return builtins.isinstance(value, classinfo)
+    """`isinstance`: a passthrough (a staged value is an instance of its own type). A variable a staged
+    statement defines on some paths only is asked about its value: where Python raises (unassigned) there is
+    no answer to give; where it is None and the answer differs, the answer depends on the path."""
+    if value.__class__ is not MaybeValue:
+        return builtins.isinstance(value, classinfo)
+    answer = builtins.isinstance(value.value, classinfo)
+    if value.defined is True or not value.none or answer == builtins.isinstance(None, classinfo):
+        return answer
+    raise tracing_failed(StagingError(at_user_line(
+        f"`isinstance({value.name}, ...)`: '{value.name}' is None on some paths ({value.why}) and "
+        f"a {type(value.value).__name__} on others, so the answer is known only when the graph runs. Test "
+        f"`{value.name} is None` instead, which is staged.")))
 
 
 def print_(*args, **kwargs):

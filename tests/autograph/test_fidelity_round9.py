@@ -220,3 +220,26 @@ def test_a_match_on_a_variable_none_on_some_paths_is_refused_at_the_match(fn):
     assert {fn(x) for x in INPUTS} == {-1, 1}
     with pytest.raises(StagingError, match=r"test_fidelity_round9\.py:\d+: the subject of this `match` holds 'v'"):
         tf.function(fn)(tf.constant(2))
+
+
+def isinstance_of_maybe_none(x):
+    v = None
+    if x > 0:
+        v = x
+    return 1 if isinstance(v, type(None)) else 0
+
+
+def isinstance_answered_alike_on_every_path(x):
+    v = None
+    if x > 0:
+        v = x
+    return 1 if isinstance(v, str) else 0
+
+
+def test_isinstance_of_a_variable_none_on_some_paths_is_answered_or_refused():
+    # was 0 on every path: isinstance asked about the carrier of the value
+    with pytest.raises(StagingError, match=r"test_fidelity_round9\.py:\d+: `isinstance\(v, \.\.\.\)`: 'v' is None"):
+        tf.function(isinstance_of_maybe_none)(tf.constant(2))
+    traced = tf.function(isinstance_answered_alike_on_every_path)
+    assert [int(traced(tf.constant(x))) for x in INPUTS] == [isinstance_answered_alike_on_every_path(x)
+                                                             for x in INPUTS]
