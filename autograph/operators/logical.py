@@ -98,6 +98,8 @@ def is_(a, b) -> bool:
     variables hold one object can depend on the path the graph takes, which tracing does not know."""
     if a is b:
         return True
+    if a.__class__ is MaybeValue and b is None or b.__class__ is MaybeValue and a is None:
+        return is_none(a if b is None else b)   # `v is nothing` (nothing = None): answered on each path
     if backend_for(a) is not None and backend_for(b) is not None:
         raise tracing_failed(StagingError(at_user_line(
             "`is` between two different tensors while they are staged: a staged `if` or loop gives the variables "
@@ -109,7 +111,7 @@ def is_(a, b) -> bool:
 
 def is_not(a, b) -> bool:
     """`a is not b`, as `is_`."""
-    return not is_(a, b)
+    return not_(is_(a, b))
 
 
 def staged_operands(staged, what: str, *args, watched=None):

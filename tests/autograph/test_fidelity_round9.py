@@ -102,8 +102,16 @@ def assert_message_logs_to_a_global(x):
     return 0
 
 
+def is_a_variable_holding_none(x):   # was 0 on every path: `is` compared the carrier of the value with None
+    nothing = None
+    v = None
+    if x > 0:
+        v = x
+    return (1 if v is nothing else 0) + (10 if nothing is not v else 0)
+
+
 AGREE = [if_on_maybe_none, if_not_on_maybe_none, conditional_expression_on_maybe_none, while_on_maybe_none,
-         float_maybe_none, none_before_a_loop_that_may_not_run]
+         float_maybe_none, none_before_a_loop_that_may_not_run, is_a_variable_holding_none]
 
 REFUSED = [
     (assert_message_from_a_helper, "`log.append(...)` changes 'log', which is not a variable of this function "
