@@ -367,13 +367,33 @@ _DEFAULT_OPTIONS = ConversionOptions(recursive=True)
 
 
 def converted_call(f, args, kwargs, caller_fn_scope=None, options: Optional[ConversionOptions] = None):
-    """Call `f(*args, **kwargs)`, converting `f` first when it is user code."""
+    """Call `f(*args, **kwargs)`, converting `f` first when it is user code. `kwargs` is a dict, or a tuple of
+    the mappings a call's keywords and `**` parts give in order (`f(a=1, **d)`), which may repeat a name."""
     if options is None:
         options = caller_fn_scope.options if caller_fn_scope is not None else _DEFAULT_OPTIONS
     target = _target(f, options)
     if kwargs:
+        if kwargs.__class__ is tuple:
+            kwargs = _keywords(f, kwargs)
         return target(*args, **kwargs)
     return target(*args)
+
+
+def _keywords(f, parts: tuple) -> dict:
+    """The keyword arguments of a call from its parts in order: Python's TypeError for a name two parts give
+    (`f(a=1, **{'a': 2})`), where one dict display of them would keep the last silently."""
+    name = getattr(f, "__qualname__", type(f).__name__)
+    module = getattr(f, "__module__", None)
+    name = name if module in (None, "builtins") else f"{module}.{name}"   # as CPython names it
+    merged: dict = {}
+    for part in parts:
+        if not hasattr(part, "keys"):
+            raise TypeError(f"{name}() argument after ** must be a mapping, not {type(part).__name__}")
+        for key in part.keys():
+            if key in merged:
+                raise TypeError(f"{name}() got multiple values for keyword argument '{key}'")
+            merged[key] = part[key]
+    return merged
 
 
 # --- public API ------------------------------------------------------------------------------

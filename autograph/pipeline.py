@@ -32,11 +32,11 @@ PIPELINE = [
     break_statements.transform,         # jumps are lowered to flags, innermost loops first ...
     continue_statements.transform,
     return_statements.transform,        # ... and returns last, since they leave every enclosing loop
-    asserts.transform,
     lists.transform,                    # before call_trees, which would hide `l.append` in converted_call
     side_effects.transform,             # after lists (whose `l.append` is carried), before call_trees (as lists)
     fstrings.transform,                 # f-strings and `'...' % args` become operator calls (fields: any order)
     call_trees.transform,               # before the rewrites below add calls of their own
+    asserts.transform,                  # after call_trees: the calls in its message, made lazy, are converted
     conditional_expressions.transform,  # expressions become lazy operators (lambdas) ...
     comparisons.transform,              # chained comparisons before `and`/`or`: they are lazy `and`s and
                                         # their operands may hold `and`/`or`, which the next step converts

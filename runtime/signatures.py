@@ -13,6 +13,7 @@ identity. `pretty_printed_signature()` text follows seed 003:
 """
 from __future__ import annotations
 
+import types
 from dataclasses import dataclass
 from typing import Optional
 
@@ -61,7 +62,42 @@ def leaf_key(value):
         hash(value)
     except TypeError:
         return ("object", id(value))
-    return (type(value), value)
+    if value.__class__ in _TOLD_APART_BY_EQUALITY:
+        return (type(value), value)
+    try:
+        return (type(value), _ValueAndRepr(value))
+    except Exception:   # noqa: BLE001 - a repr that fails: the object itself
+        return ("object", id(value))
+
+
+# (functions and methods are equal only to themselves)
+_TOLD_APART_BY_EQUALITY = frozenset({int, float, bool, str, bytes, type(None), type, types.FunctionType,
+                                    types.BuiltinFunctionType, types.MethodType})
+
+
+class _ValueAndRepr:
+    """The key of a hashable argument whose equal values may still differ: Decimal('1.0') == Decimal('1.00')
+    (which print differently), 0j == -0j, an `__eq__` of the user's that calls unlike objects equal. A trace
+    made for one must not answer for the other: keyed by value and repr."""
+
+    __slots__ = ("value", "text")
+
+    def __init__(self, value):
+        self.value, self.text = value, repr(value)
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not _ValueAndRepr or self.text != other.text:
+            return False
+        try:
+            return self.value is other.value or bool(self.value == other.value)
+        except Exception:   # noqa: BLE001 - an `==` that fails or gives no bool: another value
+            return False
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        return self.text
 
 
 def is_numpy(value) -> bool:

@@ -106,10 +106,14 @@ def is_dynamic(rules: LeafRules, leaf) -> bool:
 
 
 def same_static(a, b) -> bool:
+    """Whether two paths' Python values (two branches', an iteration's and the one before it) are one value that
+    the staged statement may keep as it is: the same object, or equal values of one type that nothing tells
+    apart. Equal is not enough: 0.0 == -0.0 (`1 / y`, `copysign` tell them apart), Decimal('1.0') ==
+    Decimal('1.00'), and an `__eq__` of the user's may call unlike objects equal; their reprs differ."""
     if a is b:
         return True
     try:
-        return type(a) is type(b) and bool(a == b)
+        return type(a) is type(b) and bool(a == b) and repr(a) == repr(b)
     except Exception:
         return False
 

@@ -4,6 +4,10 @@ they are, with overloads for `len`, `range` and `print`).
 
 Before:                          After:
     y = f(x, k=2)                    y = ag__.converted_call(f, (x,), {'k': 2}, fscope)
+    y = f(k=2, **d)                  y = ag__.converted_call(f, (), ({'k': 2}, d), fscope)
+
+A `**` beside other keywords gives its parts in a tuple: `converted_call` merges them, raising Python's
+TypeError for a keyword two of them give (one dict display would keep the last).
 """
 from __future__ import annotations
 
@@ -34,11 +38,12 @@ class CallTreeTransformer(Base):
         if isinstance(node.func, gast.Name) and node.func.id == "super" and not node.args:
             return self._explicit_super(node)
         args = gast.Tuple(elts=node.args, ctx=gast.Load())
-        if node.keywords:
-            kwargs = gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) if k.arg else None
-                                     for k in node.keywords], values=[k.value for k in node.keywords])
-        else:
+        if not node.keywords:
             kwargs = gast.Constant(value=None, kind=None)
+        elif any(k.arg is None for k in node.keywords) and len(node.keywords) > 1:
+            kwargs = _keyword_parts(node.keywords)
+        else:
+            kwargs = _keyword_dict(node.keywords)
         return _converted_call(node.func, args, kwargs, self.ctx)
 
     def _explicit_super(self, node):
@@ -51,6 +56,28 @@ class CallTreeTransformer(Base):
         args = node.args.posonlyargs + node.args.args
         self._first_param = args[0].id if args else None
         return super().transform(node)
+
+
+def _keyword_dict(keywords: list) -> gast.Dict:
+    return gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) if k.arg else None for k in keywords],
+                     values=[k.value for k in keywords])
+
+
+def _keyword_parts(keywords: list) -> gast.Tuple:
+    """`f(a=1, **d, **e)`: the parts `({'a': 1}, d, e)`, in order; `converted_call` merges them and raises
+    Python's TypeError for a name two of them give (one dict display would keep the last)."""
+    parts, named = [], []
+    for k in keywords:
+        if k.arg is not None:
+            named.append(k)
+            continue
+        if named:
+            parts.append(_keyword_dict(named))
+            named = []
+        parts.append(k.value)
+    if named:
+        parts.append(_keyword_dict(named))
+    return gast.Tuple(elts=parts, ctx=gast.Load())
 
 
 def _converted_call(func, args: gast.Tuple, kwargs, ctx: Context) -> gast.Call:

@@ -7,6 +7,7 @@ Before:                          After:
     l.pop(i)                         l = ag__.list_pop(l, i)[0]
     total += l.pop()                 l, popped = ag__.list_pop(l, None)
                                      total += popped
+    d[k] += l.pop()                  d[k] += ag__.list_pop_in_place(l, None)
 
     y = f(l.pop()) + 1               y = f(ag__.list_pop_in_place(l, None)) + 1
 
@@ -51,7 +52,9 @@ class ListTransformer(Base):
 
     def visit_AugAssign(self, node):
         call = node.value
-        if self._pop(call):
+        # only onto a variable: Python evaluates an item or attribute target (`l[-1] += l.pop()`,
+        # `d[len(l)] += l.pop()`) before the pop, and a `pop` statement moved before it would change what it reads
+        if self._pop(call) and isinstance(node.target, gast.Name):
             popped = self.ctx.namer.new("popped")
             node.value = templates.replace_as_expression("popped", popped=popped)
             return templates.replace("lst, popped = ag__.list_pop(lst, index)", lst=call.func.value.id,
@@ -70,7 +73,11 @@ class ListTransformer(Base):
         return _method_call(call, "pop") and len(call.args) <= 1 and self._local(call)
 
     def _local(self, call) -> bool:
-        return call.func.value.id in self.ctx.user_locals
+        """The list is a variable of the function, and the call's arguments don't rebind it (`l.append(l := [])`
+        appends to the list `l` held before: rebinding `l` to the result after it would undo the `:=`)."""
+        name = call.func.value.id
+        return name in self.ctx.user_locals and not any(
+            isinstance(n, gast.NamedExpr) and n.target.id == name for arg in call.args for n in gast.walk(arg))
 
 
 def _in_place(pop_call):

@@ -37,7 +37,7 @@ from autograph.operators.placeholders import zeros_like
 from autograph.operators.shared import Shared as _Shared
 from autograph.operators.shared import as_tuple as _as_tuple
 from autograph.operators.shared import result as _result
-from autograph.operators.logical import staged_operands
+from autograph.operators.logical import staged_operands, truth
 from autograph.operators.staged_raise import BranchRaised, stage_if_raised
 from autograph.operators.variables import Undefined, is_undefined
 
@@ -72,7 +72,7 @@ def if_stmt(pred, true_fn, false_fn, names: tuple = (), composites=None, outer: 
     function or the module (`nonlocal`, `global`) that the statement assigns: a staged statement can't."""
     if pred.__class__ is bool or (backend := backend_for(pred)) is None:   # inlined: the hot Python path
         if pred.__class__ is MaybeValue:   # defined on some staged paths only: read (and checked) here
-            return if_stmt(pred.read("if"), true_fn, false_fn, names, composites, outer)
+            return if_stmt(truth(pred, "if"), true_fn, false_fn, names, composites, outer)
         if pred:
             true_fn()
         elif false_fn is not None:
@@ -348,11 +348,26 @@ def can_fill(backend) -> bool:
 
 def match_subject(subject):
     """The subject of a `match` statement: Python values only (patterns can't be staged)."""
+    if (maybe := _maybe_in(subject)) is not None:   # `case None:` would test the carrier, not each path's value
+        raise tracing_failed(StagingError(at_user_line(
+            f"the subject of this `match` holds '{maybe.name}', which a staged `if` or loop leaves "
+            f"{'None' if maybe.none else 'unassigned'} on some paths ({maybe.why}): which case matches is "
+            "known only when the graph runs, and a `match` picks its case in Python. Write the cases as an "
+            f"if/elif chain (`if {maybe.name} is None:` is staged).")))
     if subject.__class__ is not bool and backend_for(subject) is not None:
         raise tracing_failed(StagingError(at_user_line(
             "a `match` statement on a tensor can't be converted: its patterns compare with Python's `==` and "
             "`is`, which a staged tensor can't answer. Write the cases as an if/elif chain.")))
     return subject
+
+
+def _maybe_in(subject):
+    """A MaybeValue that is the subject or an item of a tuple subject (`match (v, w):`), or None."""
+    if subject.__class__ is MaybeValue:
+        return subject
+    if subject.__class__ is tuple:
+        return next((item for item in subject if item.__class__ is MaybeValue), None)
+    return None
 
 
 def match_guard(value):
@@ -369,7 +384,7 @@ def if_exp(pred, true_fn, false_fn, expr_repr: str = ""):
     """`a if pred else b`."""
     if pred.__class__ is bool or (backend := backend_for(pred)) is None:
         if pred.__class__ is MaybeValue:
-            return if_exp(pred.read("if"), true_fn, false_fn, expr_repr)
+            return if_exp(truth(pred, "if"), true_fn, false_fn, expr_repr)
         return true_fn() if pred else false_fn()
     if (known := _static_bool(backend, pred)) is not None:
         return true_fn() if known else false_fn()

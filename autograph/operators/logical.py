@@ -68,6 +68,15 @@ def not_(a):
     return backend.need("logical_not", "`not` on a tensor")(a)
 
 
+def truth(value: MaybeValue, use: str):
+    """A variable defined on some staged paths only, as the test of an `if`, a `while` or `a if c else b`: read
+    (and checked: unbound raises where Python's does). Where it is None (`none`) the test is false, as Python's
+    truth test of None is, not a TypeError: `not not value` is that staged bool on every path."""
+    if not value.none:
+        return value.read(use)
+    return not_(not_(value))
+
+
 def is_none(value):
     """`value is None`: a variable that a staged statement left None on some paths only (a MaybeValue) gives a
     staged bool, true on those paths."""
@@ -89,6 +98,8 @@ def is_(a, b) -> bool:
     variables hold one object can depend on the path the graph takes, which tracing does not know."""
     if a is b:
         return True
+    if a.__class__ is MaybeValue and b is None or b.__class__ is MaybeValue and a is None:
+        return is_none(a if b is None else b)   # `v is nothing` (nothing = None): answered on each path
     if backend_for(a) is not None and backend_for(b) is not None:
         raise tracing_failed(StagingError(at_user_line(
             "`is` between two different tensors while they are staged: a staged `if` or loop gives the variables "
@@ -100,7 +111,7 @@ def is_(a, b) -> bool:
 
 def is_not(a, b) -> bool:
     """`a is not b`, as `is_`."""
-    return not is_(a, b)
+    return not_(is_(a, b))
 
 
 def staged_operands(staged, what: str, *args, watched=None):

@@ -14,6 +14,7 @@ from autograph.operators import maybe, staged_raise
 from autograph.operators import variable_checks as checks
 from autograph.operators.control_flow import can_fill, check_no_outer
 from autograph.operators.function_scope import tracing_failed
+from autograph.operators.logical import truth
 from autograph.operators.maybe import MaybeValue
 from autograph.operators.placeholders import UnsetLoopState as _UnsetLoopState
 from autograph.operators.shared import Shared as _Shared
@@ -32,7 +33,7 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
     raised = 0                # of those, the ones in a row that staged a `raise` (a loop with no other exit?)
     while True:
         if test.__class__ is not bool and test.__class__ is MaybeValue:   # defined on some staged paths only
-            test = test.read("while")
+            test = truth(test, "while")
         if test.__class__ is not bool and (backend := backend_for(test)) is not None:
             check_no_outer(outer, "`while` loop", body_fn, test_fn)
             rest = _remaining(opts, ran)
@@ -118,9 +119,14 @@ def _staged_while(backend, test_fn, body_fn, state, names, opts, composites=None
     def run(kept, full, initial):
         def body(*s):
             return _pick(_iteration(body_fn, (), full(s)), names, kept, body_fn, s, backend)
-        return loop(lambda *s: test_fn(*full(s)), body, LoopState(tuple(names[i] for i in kept), initial, backend),
+        return loop(lambda *s: _tested(test_fn(*full(s))), body, LoopState(tuple(names[i] for i in kept), initial, backend),
                     dict(opts or {}))
     return _staged_loop(backend, run, state, names)
+
+
+def _tested(test):
+    """A staged loop's test: a variable defined on some paths only (None on others: false there) is read."""
+    return truth(test, "while") if test.__class__ is MaybeValue else test
 
 
 def _iteration(body_fn, lead: tuple, state: list):

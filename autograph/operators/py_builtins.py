@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import builtins
 import collections.abc
+import sys
 
 from autograph.backends import backend_for, backend_for_any
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.function_scope import tracing_failed
+from autograph.operators.logical import staged_operands, truth
+from autograph.operators.maybe import MaybeValue
 
 
 def len_(value):
@@ -79,9 +82,25 @@ int_ = _staged_cast(builtins.int, "int")
 float_ = _staged_cast(builtins.float, "float")
 
 
+def globals_():
+    """`globals()`: the globals of the converted code that calls it (through `converted_call`, two frames up),
+    its module's, where Python's `globals` called from `converted_call` would give autograph's own."""
+    return sys._getframe(2).f_globals
+
+
 def isinstance_(value, classinfo) -> bool:
-    """`isinstance`: a passthrough (a staged value is an instance of its own type)."""
-    return builtins.isinstance(value, classinfo)
+    """`isinstance`: a passthrough (a staged value is an instance of its own type). A variable a staged
+    statement defines on some paths only is asked about its value: where Python raises (unassigned) there is
+    no answer to give; where it is None and the answer differs, the answer depends on the path."""
+    if value.__class__ is not MaybeValue:
+        return builtins.isinstance(value, classinfo)
+    answer = builtins.isinstance(value.value, classinfo)
+    if value.defined is True or not value.none or answer == builtins.isinstance(None, classinfo):
+        return answer
+    raise tracing_failed(StagingError(at_user_line(
+        f"`isinstance({value.name}, ...)`: '{value.name}' is None on some paths ({value.why}) and "
+        f"a {type(value.value).__name__} on others, so the answer is known only when the graph runs. Test "
+        f"`{value.name} is None` instead, which is staged.")))
 
 
 def print_(*args, **kwargs):
@@ -95,17 +114,24 @@ def print_(*args, **kwargs):
 
 
 def assert_stmt(condition, message_fn=None):
-    """`assert condition, message`; the message is built only when it is needed."""
+    """`assert condition, message`; the message is built only when it is needed. On a tensor the backend
+    builds it while tracing, whatever the condition: like an operand of `and`, it is checked not to change
+    what exists before it (`assert x > 0, log(x)`), a change Python makes only when the assertion fails."""
+    if condition.__class__ is MaybeValue:   # defined on some staged paths only (None on others: false there)
+        condition = truth(condition, "assert")
     backend = backend_for(condition)
     if backend is None:
         if not condition:
             raise AssertionError(message_fn()) if message_fn is not None else AssertionError()
         return None
-    return backend.need("assert_", "`assert` on a tensor")(condition, message_fn)
+    assert_ = backend.need("assert_", "`assert` on a tensor")
+    if message_fn is None:
+        return assert_(condition, None)
+    return staged_operands(assert_, "`assert`", condition, message_fn)
 
 
 BUILTIN_OVERLOADS = {
     builtins.len: len_, builtins.range: range_, builtins.enumerate: enumerate_, builtins.zip: zip_,
     builtins.print: print_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
-    builtins.isinstance: isinstance_,
+    builtins.isinstance: isinstance_, builtins.globals: globals_,
 }

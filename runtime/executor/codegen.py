@@ -304,7 +304,7 @@ class _Codegen:
     def emit_exact_int32(self, op: Operation, expr, names: dict, lines: list, depth: int) -> None:
         """A 0-d ExactInt32 as Python int arithmetic and a range check (no kernel call): the result is a Python
         int, converted where something else reads it (other shapes call the kernel)."""
-        if op.outputs[0].shape.rank != 0:
+        if op.outputs[0].shape.rank != 0 or op.outputs[0].dtype is not dtypes.int32:   # RealDiv: a float
             return self.emit_call(op, expr, names, lines, depth)
         pad = "    " * depth
         arithmetic, variable = op.attrs["arithmetic"], op.attrs["variable"]

@@ -226,6 +226,7 @@ _INT32_FAILS = {   # op -> where the int32 result is not Python's (or the int32 
     "Abs": lambda x, y, r: x == _INT32_MIN,
     "FloorDiv": lambda x, y, r: (y == 0) | ((x == _INT32_MIN) & (y == -1)),
     "Pow": lambda x, y, r: (y < 0) | _pow_overflows(x, y),
+    "RealDiv": lambda x, y, r: y == 0,
 }
 
 

@@ -9,7 +9,8 @@ placeholder for it as a *Python int* of the graph being built (`mark`). While a 
 - `exact`: an op that can overflow (`CHECKED`) on int32 inputs that are all Python ints or constants, with at
   least one Python int, is recorded as `ExactInt32` instead: the same arithmetic, computed exactly, and a
   run-time error naming the variable if the result does not fit int32 (where eager Python gives the exact
-  int, a graph would wrap around);
+  int, a graph would wrap around); `RealDiv` (`s / d`, a float64) is checked for a zero divisor, where Python
+  raises ZeroDivisionError and the graph would give inf;
 - `propagate`: the output of such an op is a Python int, as is the output of an op that cannot overflow and
   keeps the dtype (`KEPT`) on such inputs, a `Cond` output that both branches give as Python ints (or
   constants; an autograph variable that both give as Python `int`s is one: control_flow.py), and a `While`
@@ -36,12 +37,13 @@ _EXACT = {   # op name -> the arithmetic on int64 NumPy arrays (exact for int32 
     "AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "Neg": np.negative, "Abs": np.abs,
     "Square": np.square, "FloorDiv": np.floor_divide,
     "Pow": lambda x, y: np.power(x.astype(object), y.astype(object)),
+    "RealDiv": np.true_divide,   # a float64: never out of range, but a Python int divided by zero raises
 }
 _SCALAR = {  # the same on Python ints (to check) and on the NumPy int32 scalars (the result): the common case,
     "AddV2": (operator.add, operator.add), "Sub": (operator.sub, operator.sub),   # 0-d values are NumPy
     "Mul": (operator.mul, operator.mul), "Neg": (operator.neg, operator.neg),     # scalars in the executor
     "Abs": (abs, abs), "Square": (lambda x: x * x, np.square), "FloorDiv": (operator.floordiv, operator.floordiv),
-    "Pow": (lambda x, y: _power(x, y), operator.pow),
+    "Pow": (lambda x, y: _power(x, y), operator.pow), "RealDiv": (operator.truediv, np.true_divide),
 }
 CHECKED = frozenset(_EXACT)
 KEPT = frozenset({"FloorMod", "Maximum", "Minimum", "Identity", "Sign"})
@@ -50,6 +52,11 @@ INT32_RANGE = (-2 ** 31, 2 ** 31 - 1)
 
 def _exact_int32(x, y=None, *, arithmetic: str, variable: str, where: str):
     """`arithmetic` on the int32 `x` (and `y`), computed exactly: an error naming the variable if it doesn't fit int32."""
+    if arithmetic == "RealDiv" and np.any(np.asarray(y) == 0):
+        raise InvalidArgumentError(
+            f"{where}: '{variable}' started as a Python int, which a staged `if` or loop on tensors carries as "
+            "int32, and here it is divided by the int zero, where Python raises ZeroDivisionError (the graph's "
+            "division would give inf or nan). Check the divisor before dividing.", "RealDiv")
     if arithmetic in _DOMAIN:
         _check_domain(arithmetic, y)
     if x.__class__ is _INT32 and (y is None or y.__class__ is _INT32):   # 0-d: Python int arithmetic, fast
@@ -66,7 +73,7 @@ def _exact_int32(x, y=None, *, arithmetic: str, variable: str, where: str):
     outside = (exact < INT32_RANGE[0]) | (exact > INT32_RANGE[1])
     if outside.any():
         raise overflow(exact.flat[int(np.argmax(outside))], variable, where)
-    out = exact.astype(np.int32)
+    out = exact if exact.dtype.kind == "f" else exact.astype(np.int32)   # RealDiv's float64 is kept
     return out[()] if out.ndim == 0 else out
 
 

@@ -322,6 +322,22 @@ def test_namespaces_given_and_a_locals_of_its_own_are_converted(fn):
         api.run_generated_code(False)
 
 
+SCALE = 7
+
+
+def module_globals_in_a_branch(x):
+    g = globals
+    if x > 0:
+        return eval("SCALE * x", globals(), {"x": x}), globals() is g(), "SCALE" in g()
+    return globals()["SCALE"]
+
+
+def test_globals_is_the_functions_module_namespace():
+    # through `converted_call`, Python's `globals` gave autograph's own module's namespace: no SCALE there
+    assert ag.convert(module_globals_in_a_branch)(3) == (21, True, True) == module_globals_in_a_branch(3)
+    assert ag.convert(module_globals_in_a_branch)(-1) == 7
+
+
 # --- private names of methods, mangled as Python mangles them in the class body --------------------------
 # The converted method is compiled outside the class: `self.__total` was the attribute `__total`, not the
 # `_Account__total` that the class's other methods (and Python) use, so a staged update was not seen by them.

@@ -10,6 +10,7 @@ import pytest
 
 import autograph as ag
 import runtime as tf
+from autograph import api
 from autograph.errors import StagingError
 from tests.autograph import staged_language_programs as programs
 
@@ -36,8 +37,12 @@ def outcome(call):
 
 @pytest.mark.parametrize("fn", programs.AGREE + [fn for fn, _ in programs.REFUSED], ids=lambda fn: fn.__name__)
 def test_converted_code_on_python_values_gives_pythons_answer(fn):
-    for x in INPUTS:
-        assert outcome(lambda: ag.convert(fn)(x)) == outcome(lambda: fn(x)), x
+    api.run_generated_code(True)   # the generated code, not the original that runs when nothing stages
+    try:
+        for x in INPUTS:
+            assert outcome(lambda: ag.convert(fn)(x)) == outcome(lambda: fn(x)), x
+    finally:
+        api.run_generated_code(False)
 
 
 @pytest.mark.parametrize("fn", programs.AGREE, ids=lambda fn: fn.__name__)

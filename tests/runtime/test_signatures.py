@@ -18,6 +18,35 @@ def test_float_keys_nan_and_signed_zero():
     assert signatures.leaf_key(2.5) == (float, 2.5)
 
 
+class _AllEqual:
+    def __eq__(self, other):
+        return isinstance(other, _AllEqual)
+
+    def __hash__(self):
+        return 0
+
+
+def test_equal_python_values_that_differ_are_keyed_apart():
+    from decimal import Decimal
+    assert signatures.leaf_key(Decimal("1.0")) != signatures.leaf_key(Decimal("1.00"))
+    assert signatures.leaf_key(Decimal("1.0")) == signatures.leaf_key(Decimal("1.0"))
+    assert signatures.leaf_key(complex(0.0, 0.0)) != signatures.leaf_key(complex(0.0, -0.0))
+    assert signatures.leaf_key(_AllEqual()) != signatures.leaf_key(_AllEqual())
+    assert signatures.describe(signatures.leaf_key(Decimal("2.50"))) == "Python Decimal Decimal('2.50')"
+
+
+def test_a_trace_for_one_of_two_equal_values_does_not_answer_for_the_other():
+    from decimal import Decimal
+
+    @tf.function
+    def shown(x, d):
+        return x, str(d)
+
+    for d in (Decimal("1.0"), Decimal("1.00"), Decimal("1.0")):
+        assert shown(tf.constant(1), d)[1].numpy() == str(d).encode()
+    assert shown.experimental_get_tracing_count() == 2
+
+
 def test_unhashable_python_values_are_keyed_by_identity():
     items = {1, 2}
     assert signatures.leaf_key(items) == ("object", id(items))

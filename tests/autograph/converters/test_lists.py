@@ -73,3 +73,55 @@ def test_pops_past_the_end_raise_index_error_like_python(values, i):
         pops(values, i)
     with pytest.raises(IndexError):
         ag.convert()(pops)(values, i)
+
+
+def pop_onto_an_item_of_the_list(values):
+    stack = list(values)
+    stack[-1] += stack.pop()   # Python reads stack[-1] before the pop
+    return stack
+
+
+def pop_onto_an_item_its_key_reads_the_list(values):
+    stack = list(values)
+    sizes = {n: 0 for n in range(len(values) + 1)}
+    sizes[len(stack)] += stack.pop()   # the key is the length before the pop
+    return sizes
+
+
+class _Box:
+    v = 0
+
+
+def pop_onto_an_attribute_its_object_reads_the_list(values):
+    stack = list(values)
+    boxes = [_Box() for _ in values]
+    boxes[len(stack) - 1].v += stack.pop()
+    return [b.v for b in boxes]
+
+
+def append_of_a_walrus_rebinding_the_list(values):
+    stack = list(values)
+    stack.append(stack := [7])   # appends to the list held before; `stack` is the new one after
+    return stack
+
+
+def pop_whose_index_rebinds_the_list(values):
+    stack = list(values)
+    first = stack.pop((stack := [8, 9]) and 0)
+    return first, stack
+
+
+ORDER = [pop_onto_an_item_of_the_list, pop_onto_an_item_its_key_reads_the_list,
+         pop_onto_an_attribute_its_object_reads_the_list, append_of_a_walrus_rebinding_the_list,
+         pop_whose_index_rebinds_the_list]
+
+
+@pytest.mark.parametrize("fn", ORDER, ids=lambda fn: fn.__name__)
+def test_a_pop_or_append_keeps_pythons_order_of_evaluation(fn):
+    dual_run(fn, [1, 2, 3])
+
+
+def test_a_pop_onto_an_item_or_attribute_pops_in_place():
+    code = generated(pop_onto_an_item_of_the_list)
+    assert "ag__.list_pop_in_place(stack, None)" in code and "ag__.list_pop(" not in code
+    assert "list_append" not in generated(append_of_a_walrus_rebinding_the_list)
