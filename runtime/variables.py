@@ -227,8 +227,19 @@ class Variable:
 # --- Variables created while a function is traced ------------------------------------------
 
 def check_variable_creation() -> None:
-    """Called when a Variable is created while a graph is being built."""
-    if getattr(registry.context.graph, "variable_creation", None) == "second trace":
+    """Called when a Variable is created while a graph is being built: refused on a trace after the first,
+    and noted on the first (`runtime.function` then traces once more, where creating one again is refused)."""
+    graph = registry.context.graph
+    creation = getattr(graph, "variable_creation", None)
+    if creation == "allowed":
+        graph.created_variables = True
+    elif creation == "again":
+        raise ValueError(
+            f"{user_location()}: a function decorated with runtime.function creates a Variable each time it is "
+            "traced. As in TensorFlow, a function that created Variables on its first trace is traced once more "
+            "and must not create them again: a graph can't make a fresh Variable on every call, as Python "
+            "would. Create the Variable outside the function, or guard the creation (if self.v is None: ...).")
+    elif creation == "second trace":
         raise ValueError(
             f"{user_location()}: a function decorated with runtime.function tried to create a Variable on a "
             "call that traced it again. Variables can be created on the first trace only: create them "

@@ -18,9 +18,18 @@ def test_float_keys_nan_and_signed_zero():
     assert signatures.leaf_key(2.5) == (float, 2.5)
 
 
-def test_unhashable_python_values_are_keyed_by_identity():
-    items = {1, 2}
-    assert signatures.leaf_key(items) == ("object", id(items))
+def test_objects_are_keyed_by_identity_and_what_their_attributes_hold():
+    class Config:
+        def __init__(self):
+            self.scale, self.rows = 2, [1, 2]
+
+    config, items = Config(), {1, 2}
+    key = signatures.leaf_key(config)
+    assert key == signatures.leaf_key(config) and key != signatures.leaf_key(Config())
+    config.rows.append(3)
+    assert key != signatures.leaf_key(config)
+    assert signatures.leaf_key(items) == signatures.leaf_key(items) != signatures.leaf_key({1, 2, 3})
+    assert signatures.describe(signatures.leaf_key(Config())).startswith("Config object holding (('scale'")
 
 
 def test_descriptions_of_changed_arguments():
