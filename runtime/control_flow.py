@@ -23,6 +23,7 @@ from runtime.ops import dtype_origins, packing, python_ints, registry
 from runtime.ops.registry import Spec, defop
 from runtime.shape import as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, short_repr
+from runtime.tensor_array import adopt_element_shapes
 
 
 def _cond_kernel(pred, *inputs, then_graph, else_graph, then_inputs, else_inputs, output_specs):
@@ -127,7 +128,9 @@ def cond(pred, true_fn: Optional[Callable] = None, false_fn: Optional[Callable] 
     attrs = dict(then_graph=then_graph, else_graph=else_graph, then_inputs=then_inputs, else_inputs=else_inputs,
                  output_specs=tuple(specs))
     outs = registry.apply(COND, pred, *externals, name=name or "cond", **attrs)
-    return _pack_outputs(then_out, outs, kept)
+    packed = _pack_outputs(then_out, outs, kept)
+    adopt_element_shapes(packed, then_out, else_out)
+    return packed
 
 
 def _trace_branch(outer, fn: Callable, label: str):
@@ -336,7 +339,20 @@ def _eager_while(cond, body, state, original, single, maximum_iterations):
     while (maximum_iterations is None or count < int(maximum_iterations)) and cond(*state):
         state = _call_body(body, state, single)
         count += 1
+    state = [_as_tensors(v) for v in state]   # as TensorFlow: the body sees Python values, the loop gives tensors
     return state[0] if single else (tuple(state) if isinstance(original, tuple) else state)
+
+
+def _as_tensors(value):
+    """A loop variable's value with Python numbers (and arrays) made tensors; TensorArrays as they are."""
+    if isinstance(value, dict):
+        return type(value)((k, _as_tensors(v)) for k, v in value.items())
+    if isinstance(value, (tuple, list)):
+        items = [_as_tensors(v) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    if value is None or isinstance(value, Tensor) or hasattr(value, "_flatten") or hasattr(value, "assign"):
+        return value
+    return convert_to_tensor(value)
 
 
 def _staged_while(graph, cond, body, state, single, original, maximum_iterations, shape_invariants, where, name,
@@ -377,6 +393,7 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
         inputs.append(convert_to_tensor(maximum_iterations))
     results = registry.apply(WHILE, *inputs, name=name or "while", **attrs)
     packed = nest.pack(structure, results)
+    adopt_element_shapes(packed, loop.result)
     return packed[0] if single else (tuple(packed) if isinstance(original, tuple) else packed)
 
 
@@ -386,9 +403,10 @@ _RELAXATIONS = 2   # retraces with relaxed shapes before a shape that still chan
 class _TracedLoop:
     """A loop's test and body traced once on placeholders of the given shapes."""
 
-    def __init__(self, cond_graph, body_graph, cond_phs, body_phs, test, outs):
+    def __init__(self, cond_graph, body_graph, cond_phs, body_phs, test, outs, result):
         self.cond_graph, self.body_graph = cond_graph, body_graph
         self.cond_phs, self.body_phs, self.test, self.outs = cond_phs, body_phs, test, outs
+        self.result = result   # what the body returned (its TensorArrays know the shape of what it wrote)
 
 
 def _trace_loop(graph, cond, body, structure, single, flat, shapes, names, where) -> _TracedLoop:
@@ -419,7 +437,7 @@ def _trace_loop(graph, cond, body, structure, single, flat, shapes, names, where
         outs = [body_graph.capture(_carried(v, t.dtype, f"{where}: {name} is {{}} after one iteration",
                                             "a While carries"))
                 for v, t, name in zip(nest.flatten(result), flat, names)]
-    return _TracedLoop(cond_graph, body_graph, cond_phs, body_phs, test, outs)
+    return _TracedLoop(cond_graph, body_graph, cond_phs, body_phs, test, outs, result)
 
 
 def _relaxed_shapes(shapes, invariants, body_phs, outs):

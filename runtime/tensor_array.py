@@ -383,6 +383,22 @@ class TensorArray:
         return f"<TensorArray dtype={self.dtype.name} {mode}>"
 
 
+def adopt_element_shapes(packed, *traced) -> None:
+    """Give each TensorArray of `packed` (a staged statement's results, new objects) without an element shape the
+    one its place in `traced` (what a loop body or branch returned) learned from the writes traced there: a loop
+    that runs zero times stacks an empty array of rows of that shape, as in TensorFlow."""
+    if isinstance(packed, TensorArray):
+        shapes = [t.element_shape for t in traced if isinstance(t, TensorArray) and t.element_shape is not None]
+        if packed.element_shape is None and shapes:
+            packed.element_shape = shapes[0]
+    elif isinstance(packed, dict):
+        for key, value in packed.items():
+            adopt_element_shapes(value, *[t.get(key) for t in traced if isinstance(t, dict)])
+    elif isinstance(packed, (tuple, list)):
+        for i, value in enumerate(packed):
+            adopt_element_shapes(value, *[t[i] for t in traced if isinstance(t, (tuple, list)) and i < len(t)])
+
+
 def _static_length(size, dynamic_size: bool) -> Optional[int]:
     """The length of a TensorArray of fixed size, where tracing knows it (None for a dynamic one)."""
     from runtime.ops.packing import static_value
