@@ -1,8 +1,13 @@
 """Random ops: stateful, reproducible after `runtime.random.set_seed`.
 
 With a global seed set, each op draws from a generator seeded by the global
-seed and the op's own seed (or a per-process counter), so a program produces
-the same numbers on every run.
+seed and the op's own seed, so a program produces the same numbers on every
+run. As in TensorFlow: eagerly, calls with the same op seed share one
+generator (`uniform(seed=1)` twice draws A1, then A2) and an op without one
+takes the next of a per-process counter; in a traced function each op has a
+generator of its own, advanced on every call (two `uniform(seed=1)` in one
+function draw A1 and A1, then A2 and A2), and an op without a seed takes one
+from its position in its graph, so two functions built alike draw alike.
 """
 from __future__ import annotations
 
@@ -14,11 +19,12 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops.packing import known_shape, shape_argument, shape_from
-from runtime.ops.registry import Spec, apply, defop
+from runtime.ops.registry import Spec, apply, context, defop
 
 _global_seed: Optional[int] = None
 _generators: dict = {}
 _op_counter = itertools.count()
+_graph_ops = itertools.count()   # tells apart the generators of ops in graphs (see _seed_key)
 _default = np.random.default_rng()
 
 
@@ -36,14 +42,20 @@ def _generator(seed_key) -> np.random.Generator:
         return _default
     gen = _generators.get(seed_key)
     if gen is None:
-        gen = _generators[seed_key] = np.random.default_rng(list(seed_key))
+        gen = _generators[seed_key] = np.random.default_rng(list(seed_key[:2]))
     return gen
 
 
 def _seed_key(seed):
+    """(global seed, op seed), and for an op of a graph a number of its own, so that it keeps a generator of its
+    own (seeded by the first two only)."""
     if seed is None and _global_seed is None:
         return None
-    return (_global_seed or 0, seed if seed is not None else 1_000_003 + next(_op_counter))
+    graph = context.graph
+    if graph is None:
+        return (_global_seed or 0, seed if seed is not None else 1_000_003 + next(_op_counter))
+    op_seed = seed if seed is not None else 1_000_003 + len(graph.operations)
+    return (_global_seed or 0, op_seed, next(_graph_ops))
 
 
 def _uniform(*shape_input, shape, minval, maxval, dtype, seed_key):

@@ -1,0 +1,69 @@
+"""Seeds of random ops inside traced functions, as TensorFlow documents them (`tf.random.set_seed`): each op of a
+traced function has a generator of its own, advanced on every call; eagerly, calls with one op seed share one."""
+import numpy as np
+
+import runtime as tf
+
+
+def _same(a, b) -> bool:
+    return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+
+
+def test_two_ops_with_one_seed_in_a_function_draw_alike_and_advance_on_each_call():
+    tf.random.set_seed(1234)
+
+    @tf.function
+    def foo():
+        return tf.random.uniform([1], seed=1), tf.random.uniform([1], seed=1)
+
+    (a1, b1), (a2, b2) = foo(), foo()
+    assert _same(a1, b1) and _same(a2, b2) and not _same(a1, a2)    # TensorFlow: (A1, A1), then (A2, A2)
+
+
+def test_eager_calls_with_one_seed_share_a_generator():
+    tf.random.set_seed(1234)
+    first, second = tf.random.uniform([1], seed=1), tf.random.uniform([1], seed=1)
+    assert not _same(first, second)
+    tf.random.set_seed(1234)
+    assert _same(tf.random.uniform([1], seed=1), first)
+    tf.random.set_seed(1234)
+    assert _same(tf.function(lambda: tf.random.uniform([1], seed=1))(), first)
+
+
+def test_functions_built_alike_draw_alike_without_op_seeds():
+    tf.random.set_seed(1234)
+
+    def pair():
+        return tf.random.uniform([1]), tf.random.uniform([1])
+
+    (fa, fb), (ga, gb) = tf.function(pair)(), tf.function(pair)()
+    assert _same(fa, ga) and _same(fb, gb) and not _same(fa, fb)
+
+
+def test_a_seeded_op_in_a_loop_draws_anew_on_each_iteration():
+    tf.random.set_seed(5)
+
+    @tf.function
+    def f(n):
+        ta = tf.TensorArray(tf.float32, size=n)
+        for i in tf.range(n):
+            ta = ta.write(i, tf.random.uniform([], seed=7))
+        return ta.stack()
+
+    first = f(tf.constant(3)).numpy()
+    assert len(set(first.tolist())) == 3 and not _same(first, f(tf.constant(3)))
+
+
+def test_the_ops_of_two_branches_with_one_seed_start_alike():
+    tf.random.set_seed(5)
+
+    @tf.function
+    def f(x):
+        if x > 0:
+            r = tf.random.uniform([], seed=1)
+        else:
+            r = tf.random.uniform([], seed=1)
+        return r
+
+    positive, negative = f(tf.constant(1)), f(tf.constant(-1))
+    assert _same(positive, negative) and not _same(positive, f(tf.constant(1)))
