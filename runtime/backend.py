@@ -281,10 +281,11 @@ def _while_loop(test, body, loop: backends.LoopState, opts):
     test = stacked_lists.given_lists(test, lists)
     body = stacked_lists.keeping_lists(stacked_lists.given_lists(body, lists), lists)
     state = _define_loop_state(lambda s: body(*s), loop, test)
+    first = None if loop.first_test is None else _bool(loop.first_test)
     out = control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
                                   maximum_iterations=opts.get("maximum_iterations"),
                                   shape_invariants=_per_variable(opts.get("shape_invariants"), state),
-                                  relax_shapes=True, names=loop.names)
+                                  relax_shapes=True, names=loop.names, first_test=first)
     return stacked_lists.lists_kept(tuple(out), lists)
 
 

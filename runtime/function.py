@@ -347,8 +347,9 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
         outputs = [graph.capture(v._as_tensor(None)) if _is_variable(v) else v for v in outputs]
     graph.structured_outputs = result
     graph.outputs = [v for v in outputs if isinstance(v, SymbolicTensor)]
-    signature = nest.pack(structure, [TensorSpec(leaf.shape, leaf.dtype, label) if is_tensor_leaf(leaf) else leaf
-                                      for leaf, label in zip(leaves, arg_names)])
+    specs = [TensorSpec(leaf.shape, leaf.dtype, _spec_name(leaf, label)) if is_tensor_leaf(leaf) else leaf
+             for leaf, label in zip(leaves, arg_names)]
+    signature = nest.pack(structure, specs)
     concrete = ConcreteFunction(graph, name, signature, result, outputs, param_names)
     concrete._traced_keys = traced_keys
     return concrete
@@ -407,6 +408,12 @@ def _as_tensor_if_it_fits(value):
 
 def _is_variable(value) -> bool:
     return hasattr(value, "handle") and hasattr(value, "assign")
+
+
+def _spec_name(leaf, label: str) -> str:
+    """The name of an argument's TensorSpec in a signature: the one its TensorSpec was given, as in TensorFlow,
+    else the parameter's."""
+    return leaf.name if isinstance(leaf, TensorSpec) and leaf.name else label
 
 
 def _leaf_names(structure, param_names: list[str]) -> list[str]:

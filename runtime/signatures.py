@@ -178,7 +178,9 @@ def describe(leaf_key) -> str:
         shown = value if leaf_key[0] is float and isinstance(value, str) else repr(value)
         return f"Python {leaf_key[0].__name__} {shown}"
     if isinstance(leaf_key, tuple) and leaf_key and leaf_key[0] == "object":
-        return f"{type(leaf_key[1].obj).__name__} object{' holding ' + repr(leaf_key[2]) if len(leaf_key) > 2 else ''}"
+        held = repr(leaf_key[2]) if len(leaf_key) > 2 else ""
+        held = held if len(held) <= 80 else held[:77] + "..."
+        return f"{type(leaf_key[1].obj).__name__} object{' holding ' + held if held else ''}"
     if isinstance(leaf_key, tuple) and leaf_key and leaf_key[0] in ("list", "tuple", "dict"):
         return f"a {leaf_key[0]} of {len(leaf_key[1])}"
     return repr(leaf_key)

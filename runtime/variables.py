@@ -252,13 +252,30 @@ def initial_value_while_tracing(value: SymbolicTensor):
     As in TensorFlow, a function may create Variables on its first trace only (typically guarded by
     `if self.v is None:`); the initializer runs once, now, on the call's own inputs."""
     graph = value.op.graph
-    if graph is not registry.context.graph or getattr(graph, "feeds", None) is None:
+    feeds = getattr(graph, "feeds", None)
+    if feeds is None and getattr(graph, "variable_creation", None) == "allowed" and _without_inputs(value):
+        feeds = []   # a constant initial value in the first trace of a function called by one being traced
+    if graph is not registry.context.graph or feeds is None:
         raise ValueError(
             f"{user_location()}: a Variable's initial value must be known when it is created, but it is a "
             "symbolic tensor computed inside control flow or in a get_concrete_function trace. Create the "
             "Variable outside the function and pass it in or use it from the closure.")
     with building(None):
-        return replay(graph, graph.feeds, [value], with_effects=False)[0]
+        return replay(graph, feeds, [value], with_effects=False)[0]
+
+
+def _without_inputs(value: SymbolicTensor) -> bool:
+    """Whether `value` is computed from constants only: no input or capture of its graph, no stateful op."""
+    seen, todo = set(), [value.op]
+    while todo:
+        op = todo.pop()
+        if id(op) in seen:
+            continue
+        seen.add(id(op))
+        if op.type == "Placeholder" or op.stateful:
+            return False
+        todo.extend(t.op for t in op.inputs)
+    return True
 
 
 operators.install(Variable, convert=lambda v: v.read_value())

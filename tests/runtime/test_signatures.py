@@ -58,3 +58,18 @@ def test_tensor_spec_compatibility_and_repr():
 def test_nested_arguments_print_as_tensor_specs():
     text = signatures.spec_text({"a": [tf.TensorSpec([2], tf.int32), 3]})
     assert text == "{'a': [TensorSpec(shape=(2,), dtype=int32), 3]}"
+
+
+def test_a_concrete_signature_keeps_the_name_its_tensorspec_was_given():
+    f = tf.function(lambda x, y: x * y)
+    concrete = f.get_concrete_function(tf.TensorSpec([], tf.int32, name="scale"), tf.TensorSpec([], tf.int32))
+    assert [spec.name for spec in concrete.structured_input_signature[0]] == ["scale", "y"]
+
+
+def test_a_retrace_reason_shortens_what_an_object_holds():
+    class Big:
+        def __init__(self):
+            self.rows = list(range(100))
+
+    text = signatures.describe(signatures.leaf_key(Big()))
+    assert text.startswith("Big object holding ((") and text.endswith("...") and len(text) < 120

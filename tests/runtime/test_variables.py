@@ -167,6 +167,20 @@ def test_a_function_without_arguments_may_create_its_variable_on_the_first_call(
     assert f().numpy().tolist() == [4.0, 4.0] and f().numpy().tolist() == [5.0, 5.0]
 
 
+def test_a_function_traced_inside_another_may_create_a_variable_from_constants_on_its_first_call():
+    holder = []
+
+    @tf.function
+    def inner(x):
+        if not holder:
+            holder.append(tf.Variable(tf.ones([2]) * 10.0))
+        return holder[0].assign_add(x)
+
+    outer = tf.function(lambda x: inner(x) * 2.0)
+    assert outer(tf.constant([1.0, 1.0])).numpy().tolist() == [22.0, 22.0]   # as TensorFlow
+    assert outer(tf.constant([1.0, 1.0])).numpy().tolist() == [24.0, 24.0]
+
+
 def test_creating_a_variable_on_a_later_trace_is_a_clear_error():
     made = {}
 
