@@ -200,6 +200,23 @@ DIFFERS = [
              "what Python computes. TensorFlow keys it by identity only and runs the old graph (2 again), or "
              "refuses an unhashable one (a set, a dataclass that is not frozen). Globals, closures and `self` "
              "are read when the function is traced, as in TensorFlow."),
+    Entry("A failed assert stops the effects after it", """
+        v = tf.Variable(0)
+
+        @tf.function
+        def update(x):
+            v.assign(5)
+            tf.debugging.assert_equal(x, 1)
+            v.assign(7)
+            return v.read_value()
+
+        try:
+            update(tf.constant(2))
+        except tf.errors.InvalidArgumentError:
+            print("assert failed; v =", v.numpy())
+        """, "Stateful ops (Variable updates, prints, asserts) run in program order, as Python runs them, so "
+             "nothing after a failed assert runs. TensorFlow orders an assert only with what it depends on and "
+             "may run the later update anyway (it gives v = 7, and in a loop one iteration's update more)."),
     Entry("Python `1`, `1.0` and `True` are different arguments", """
         double = tf.function(lambda x: x * 2)
         print(double(1), double(1.0), double(True))
