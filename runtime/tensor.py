@@ -107,7 +107,7 @@ class EagerTensor(Tensor):
         return format(self.numpy(), spec)
 
     def __repr__(self) -> str:
-        return f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, numpy={_numpy_repr(self.numpy())}>"
+        return f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, numpy={numpy_repr(self.numpy())}>"
 
     def __str__(self) -> str:
         value = self.numpy()
@@ -139,9 +139,12 @@ def as_bytes(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _numpy_repr(value) -> str:
+def numpy_repr(value) -> str:
+    """The `numpy=` part of a repr: an array's repr starts on a line of its own when it takes several, as in
+    TensorFlow."""
     if isinstance(value, np.ndarray):
-        return repr(value)
+        text = repr(value)
+        return "\n" + text if "\n" in text else text
     return str(value)
 
 

@@ -22,7 +22,7 @@ from runtime.ops import nd_ops, operators
 from runtime.ops import registry
 from runtime.ops.registry import Spec, apply, defop
 from runtime.shape import TensorShape
-from runtime.tensor import SymbolicTensor, convert_to_tensor
+from runtime.tensor import SymbolicTensor, numpy_repr, convert_to_tensor
 
 
 
@@ -219,8 +219,7 @@ class Variable:
         return id(self)
 
     def __repr__(self) -> str:
-        value = self.numpy()
-        text = repr(value) if isinstance(value, np.ndarray) else str(value)
+        text = numpy_repr(self.numpy())
         return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={text}>"
 
 

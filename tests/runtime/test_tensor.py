@@ -29,6 +29,13 @@ def test_print_and_repr_in_tensorflow_style():
     assert "hello, {}".format(tf.matmul([[2.0]], [[2.0]])) == "hello, [[4.]]"
 
 
+def test_a_repr_of_several_lines_starts_its_array_on_a_line_of_its_own_as_tensorflow():
+    assert repr(tf.constant([[1, 2], [3, 4]])) == (
+        "<tf.Tensor: shape=(2, 2), dtype=int32, numpy=\narray([[1, 2],\n       [3, 4]], dtype=int32)>")
+    assert repr(tf.Variable([[1.0], [2.0]])) == (
+        "<tf.Variable 'Variable:0' shape=(2, 1) dtype=float32, numpy=\narray([[1.],\n       [2.]], dtype=float32)>")
+
+
 def test_shape_object_compares_with_tuples_and_lists():
     t = tf.constant(np.zeros((2, 3)))
     assert t.shape == (2, 3) and t.shape == [2, 3] and t.shape.as_list() == [2, 3]

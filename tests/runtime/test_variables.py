@@ -9,7 +9,7 @@ from runtime.errors import InvalidArgumentError
 def test_variable_assign_and_operators():
     w = tf.Variable([[1.0], [2.0]])
     assert w.dtype == tf.float32 and w.shape == (2, 1)
-    assert repr(w).startswith("<tf.Variable 'Variable") and "shape=(2, 1) dtype=float32, numpy=array([[1.]," in repr(w)
+    assert repr(w).startswith("<tf.Variable 'Variable") and "shape=(2, 1) dtype=float32, numpy=\narray([[1.]," in repr(w)
     assert tf.matmul(w, tf.constant([[3.0, 4.0]])).numpy().tolist() == [[3.0, 4.0], [6.0, 8.0]]
     v = tf.Variable(1)
     v.assign_add(2)
