@@ -40,6 +40,8 @@ def set_seed(seed: Optional[int]) -> None:
 def _generator(seed_key) -> np.random.Generator:
     if seed_key is None:
         return _default
+    if isinstance(seed_key, Generator):
+        return seed_key.rng
     gen = _generators.get(seed_key)
     if gen is None:
         gen = _generators[seed_key] = np.random.default_rng(list(seed_key[:2]))
@@ -48,7 +50,7 @@ def _generator(seed_key) -> np.random.Generator:
 
 def _seed_key(seed):
     """(global seed, op seed), and for an op of a graph a number of its own, so that it keeps a generator of its
-    own (seeded by the first two only)."""
+    own (seeded by the first two only). A `Generator`'s draws have the Generator as their key."""
     if seed is None and _global_seed is None:
         return None
     graph = context.graph
@@ -80,6 +82,14 @@ NORMAL = defop("RandomStandardNormal", _normal, _spec, stateful=True)
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+    return _uniform_op(shape, minval, maxval, dtype, _seed_key(seed), name)
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    return _normal_op(shape, mean, stddev, dtype, _seed_key(seed), name)
+
+
+def _uniform_op(shape, minval, maxval, dtype, seed_key, name):
     dtype = dtypes.as_dtype(dtype)
     if maxval is None:
         if dtype.is_integer:
@@ -87,15 +97,75 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
         maxval = 1
     shape_input, static = shape_argument(shape, "random.uniform's shape")
     return apply(UNIFORM, *shape_input, shape=static, minval=float(minval) if dtype.is_floating else int(minval),
-                 maxval=float(maxval) if dtype.is_floating else int(maxval), dtype=dtype,
-                 seed_key=_seed_key(seed), name=name)
+                 maxval=float(maxval) if dtype.is_floating else int(maxval), dtype=dtype, seed_key=seed_key,
+                 name=name)
 
 
-def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+def _normal_op(shape, mean, stddev, dtype, seed_key, name):
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:
         raise InvalidArgumentError(f"random.normal needs a floating dtype, got {dtype.name}.",
                                    "RandomStandardNormal")
     shape_input, static = shape_argument(shape, "random.normal's shape")
     return apply(NORMAL, *shape_input, shape=static, mean=float(mean), stddev=float(stddev), dtype=dtype,
-                 seed_key=_seed_key(seed), name=name)
+                 seed_key=seed_key, name=name)
+
+
+# --- tf.random.Generator -------------------------------------------------------------------------------
+
+class Generator:
+    """`tf.random.Generator`: random numbers from a state of its own, which `set_seed` does not touch. Every
+    draw advances it, eagerly and in traced functions alike (in program order, as a Variable update), so a
+    function drawing from it gives new numbers on each call and eager draws go on from where it left off."""
+
+    def __init__(self, copy_from: Optional["Generator"] = None, seed: Optional[int] = None, alg=None):
+        from runtime.variables import check_variable_creation   # variables imports the ops
+        if context.graph is not None:
+            check_variable_creation()   # a Generator holds state, as a Variable does: created on a first trace only
+        if copy_from is not None:
+            self.rng = np.random.default_rng()
+            self.rng.bit_generator.state = copy_from.rng.bit_generator.state
+        else:
+            self.rng = np.random.default_rng(seed)
+
+    def __repr__(self) -> str:
+        return "<runtime.random.Generator>"
+
+    @classmethod
+    def from_seed(cls, seed: int, alg=None) -> "Generator":
+        return cls(seed=int(seed))
+
+    @classmethod
+    def from_non_deterministic_state(cls, alg=None) -> "Generator":
+        return cls()
+
+    def reset_from_seed(self, seed: int) -> None:
+        if context.graph is not None:
+            raise RuntimeError("Generator.reset_from_seed inside a traced function would reset the generator once, "
+                               "when the function is traced, not on every call: reset it outside the function.")
+        self.rng = np.random.default_rng(int(seed))
+
+    def split(self, count: int = 1) -> list:
+        """`count` new generators, seeded by numbers drawn from this one now."""
+        return [Generator(seed=int(s)) for s in self.rng.integers(0, 2**63 - 1, size=count)]
+
+    def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
+        return _uniform_op(shape, minval, maxval, dtype, self, name)
+
+    def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+        return _normal_op(shape, mean, stddev, dtype, self, name)
+
+
+_global_generator: Optional[Generator] = None
+
+
+def get_global_generator() -> Generator:
+    global _global_generator
+    if _global_generator is None:
+        _global_generator = Generator.from_non_deterministic_state()
+    return _global_generator
+
+
+def set_global_generator(generator: Generator) -> None:
+    global _global_generator
+    _global_generator = generator

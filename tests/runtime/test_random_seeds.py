@@ -1,6 +1,7 @@
 """Seeds of random ops inside traced functions, as TensorFlow documents them (`tf.random.set_seed`): each op of a
 traced function has a generator of its own, advanced on every call; eagerly, calls with one op seed share one."""
 import numpy as np
+import pytest
 
 import runtime as tf
 
@@ -67,3 +68,55 @@ def test_the_ops_of_two_branches_with_one_seed_start_alike():
 
     positive, negative = f(tf.constant(1)), f(tf.constant(-1))
     assert _same(positive, negative) and not _same(positive, f(tf.constant(1)))
+
+
+# --- tf.random.Generator: one state, advanced by every draw ----------------------------------------
+
+def test_a_generator_draws_anew_on_each_iteration_and_call_and_set_seed_leaves_it():
+    g = tf.random.Generator.from_seed(1)
+
+    @tf.function
+    def f(n):
+        ta = tf.TensorArray(tf.float32, size=n)
+        for i in tf.range(n):
+            ta = ta.write(i, g.uniform([]))
+        return ta.stack()
+
+    first = f(tf.constant(3)).numpy()
+    tf.random.set_seed(1)
+    assert len(set(first.tolist())) == 3 and not _same(first, f(tf.constant(3)))
+
+
+def test_a_generator_advances_only_on_the_branch_taken_and_shares_its_state_with_eager_draws():
+    g, twin = tf.random.Generator.from_seed(3), tf.random.Generator.from_seed(3)
+
+    @tf.function
+    def f(x):
+        if x > 0:
+            r = g.normal([])
+        else:
+            r = tf.constant(0.0)
+        return r
+
+    f(tf.constant(-1))
+    f(tf.constant(-1))
+    assert _same(f(tf.constant(1)), twin.normal([]))
+    assert _same(g.uniform([2]), twin.uniform([2]))   # eager draws go on from the function's
+
+
+def test_a_generator_made_on_every_call_or_reset_inside_a_function_is_refused():
+    @tf.function
+    def fresh():
+        return tf.random.Generator.from_seed(1).normal([])
+
+    g = tf.random.Generator.from_seed(1)
+
+    @tf.function
+    def reset():
+        g.reset_from_seed(2)
+        return g.normal([])
+
+    with pytest.raises(ValueError, match="creates a Variable each time it is traced"):
+        fresh()
+    with pytest.raises(RuntimeError, match="reset it outside the function"):
+        reset()
