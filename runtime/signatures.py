@@ -96,12 +96,22 @@ STATE_DEPTH = 3   # attributes of attributes of attributes; deeper objects by id
 def _has_state(value) -> bool:
     """Whether `value` is an object whose hash is its identity (or that has none) and whose attributes a
     function reads: a set, a bytearray, an instance of a class of the user's."""
-    if isinstance(value, (set, bytearray)):
+    cls = value.__class__
+    known = _STATE_CLASSES.get(cls)
+    if known is None:
+        known = _STATE_CLASSES[cls] = _class_has_state(cls)
+    return known and (cls in (set, bytearray) or hasattr(value, "__dict__"))
+
+
+def _class_has_state(cls) -> bool:
+    if issubclass(cls, (set, bytearray)):
         return True
-    cls = type(value)
-    if cls.__hash__ not in (object.__hash__, None) or not hasattr(value, "__dict__") or isinstance(value, _NOT_STATE):
+    if cls.__hash__ not in (object.__hash__, None) or issubclass(cls, _NOT_STATE):
         return False
     return not cls.__module__.startswith(("runtime.", "autograph."))   # the runtime's own objects: by identity
+
+
+_STATE_CLASSES: dict = {}   # class -> whether its instances are keyed with what they hold (see _has_state)
 
 
 def object_key(value):
@@ -122,17 +132,26 @@ def _state(value, depth: int):
 def _member_key(value, depth: int):
     """What an attribute holds, for `object_key`: Python values by value, tensors, Variables and arrays by
     identity (a new tensor traces again; an array also by its bytes), containers item by item."""
-    if isinstance(value, (bool, int, float, complex, str, bytes, type(None))):
-        return (type(value), repr(value) if isinstance(value, float) else value)
-    if isinstance(value, np.ndarray):
+    cls = value.__class__
+    if cls in _BY_VALUE:
+        return (cls, repr(value) if cls is float else value)
+    if cls is list or cls is tuple:
+        return (cls.__name__, tuple([_member_key(item, depth) for item in value]))
+    if cls is dict:
+        return ("dict", tuple([(_member_key(k, depth), _member_key(v, depth)) for k, v in value.items()]))
+    if cls is np.ndarray:
         return (Same(value), value.dtype.str, value.shape, value.tobytes() if value.size <= 4096 else None)
-    if isinstance(value, (list, tuple)):
-        return (type(value).__name__, tuple(_member_key(item, depth) for item in value))
-    if isinstance(value, dict):
-        return ("dict", tuple((_member_key(k, depth), _member_key(v, depth)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):   # subclasses: namedtuples, ...
+        return (Same(value) if isinstance(value, list) else cls,
+                tuple([_member_key(item, depth) for item in value]))
+    if isinstance(value, dict):            # OrderedDict, defaultdict, ...
+        return (Same(value), tuple([(_member_key(k, depth), _member_key(v, depth)) for k, v in value.items()]))
     if depth > 0 and _has_state(value):
         return (Same(value), _state(value, depth))
     return Same(value)
+
+
+_BY_VALUE = frozenset({bool, int, float, complex, str, bytes, type(None)})
 
 
 def is_numpy(value) -> bool:

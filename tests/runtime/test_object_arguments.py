@@ -47,6 +47,18 @@ def test_a_nested_object_changed_is_seen():
     assert _twice_then_changed(f, Plain(Plain(0, 4), 0), lambda d: setattr(d.scale, "offset", 6)) == (4, 6, 2)
 
 
+def test_a_defaultdict_and_a_namedtuple_held_by_an_object_are_seen_changed():
+    import collections
+    Pair = collections.namedtuple("Pair", "a b")
+    f = tf.function(lambda x, d: x * d.scale.b[0] + d.offset["k"])
+    obj = Plain(Pair(0, [2]), collections.defaultdict(int, k=1))
+    assert _twice_then_changed(f, obj, lambda d: d.offset.update(k=5)) == (3, 7, 2)
+    assert int(f(tf.constant(1), obj)) == 7
+    obj.scale.b.append(0)
+    obj.scale.b[0] = 4
+    assert int(f(tf.constant(1), obj)) == 9
+
+
 def test_a_set_and_a_bytearray_are_keyed_by_their_contents_too():
     f = tf.function(lambda x, s: x * len(s))
     assert _twice_then_changed(f, {1, 2}, lambda s: s.add(3)) == (2, 3, 2)
