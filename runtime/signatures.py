@@ -91,6 +91,7 @@ class Same:
 
 _NOT_STATE = (type, types.ModuleType, types.FunctionType, types.MethodType, types.BuiltinFunctionType)
 STATE_DEPTH = 3   # attributes of attributes of attributes; deeper objects by identity only
+MAX_ITEMS = 1000  # a longer list, tuple or dict an object holds: by identity and length only (keys stay cheap)
 
 
 def _has_state(value) -> bool:
@@ -135,6 +136,8 @@ def _member_key(value, depth: int):
     cls = value.__class__
     if cls in _BY_VALUE:
         return (cls, repr(value) if cls is float else value)
+    if cls in (list, tuple, dict) and len(value) > MAX_ITEMS:
+        return (Same(value), len(value))   # a long container: by identity and length only
     if cls is list or cls is tuple:
         return (cls.__name__, tuple([_member_key(item, depth) for item in value]))
     if cls is dict:

@@ -196,7 +196,8 @@ DIFFERS = [
         config.scale = 10
         print(scaled(tf.constant(1), config), scaled.experimental_get_tracing_count())
         """, "An instance of your class (a dataclass, a set, a bytearray too) is keyed by identity and by what "
-             "its attributes hold, to three levels: a call after a change traces again, so the function computes "
+             "its attributes hold, to three levels (a list or dict of more than 1000 items by its length): a call "
+             "after a change traces again, so the function computes "
              "what Python computes. TensorFlow keys it by identity only and runs the old graph (2 again), or "
              "refuses an unhashable one (a set, a dataclass that is not frozen). Globals, closures and `self` "
              "are read when the function is traced, as in TensorFlow."),
