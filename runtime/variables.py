@@ -115,6 +115,8 @@ class Variable:
     def __init__(self, initial_value, dtype=None, name: Optional[str] = None, trainable: bool = True):
         if registry.context.graph is not None:
             check_variable_creation()
+        elif registry.context.suspended is not None:
+            _count_lifted_creation(registry.context.suspended)
         if callable(initial_value):
             initial_value = initial_value()
         value = convert_to_tensor(initial_value, dtype=dtype) if not isinstance(initial_value, Variable) \
@@ -243,6 +245,16 @@ def check_variable_creation() -> None:
             f"{user_location()}: a function decorated with runtime.function tried to create a Variable on a "
             "call that traced it again. Variables can be created on the first trace only: create them "
             "outside the function, or guard the creation (if self.v is None: ...).")
+
+
+def _count_lifted_creation(graph) -> None:
+    """A Variable made under `init_scope` while a function is traced (an optimizer's slots): as TensorFlow, it
+    counts as the function's first trace creating Variables, so the function is traced once more (see
+    `check_variable_creation`)."""
+    while graph is not None and getattr(graph, "variable_creation", None) is None:
+        graph = graph.outer_graph
+    if graph is not None and graph.variable_creation == "allowed":
+        graph.created_variables = True
 
 
 def initial_value_while_tracing(value: SymbolicTensor):
