@@ -372,7 +372,7 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
         if relaxed is None:
             break
         shapes = relaxed
-    if isinstance(first_test, SymbolicTensor) and loop.cond_graph.is_stateful:
+    if isinstance(first_test, SymbolicTensor) and _has_effects(loop.cond_graph):
         return _reusing_first_test(graph, cond, body, state, single, original, maximum_iterations, shape_invariants,
                                    where, name, relax_shapes, given_names, first_test)
     for i, (ph, out) in enumerate(zip(loop.body_phs, loop.outs)):
@@ -404,6 +404,18 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
 
 
 _RELAXATIONS = 2   # retraces with relaxed shapes before a shape that still changes is an error
+
+
+def _has_effects(graph) -> bool:
+    """Whether running `graph` again changes something or shows it: a stateful op other than a Variable's read
+    (in nested branches and loops too)."""
+    for op in graph.operations:
+        if not op.stateful or op.type == "ReadVariableOp":
+            continue
+        nested = [g for g in op.attrs.values() if isinstance(g, FuncGraph)]
+        if not nested or any(_has_effects(g) for g in nested):
+            return True
+    return False
 
 
 def _reusing_first_test(graph, test, body, state, single, original, maximum_iterations, shape_invariants, where,

@@ -84,6 +84,21 @@ def test_a_test_without_effects_keeps_the_plain_loop():
     assert not any(op.type == "Cond" for op in loop.attrs["cond_graph"].get_operations())
 
 
+def test_a_test_that_only_reads_a_variable_keeps_the_plain_loop():
+    v = tf.Variable(0)
+
+    @tf.function
+    def f():
+        n = tf.constant(0)
+        while v < 5:
+            v.assign_add(2)
+            n += 1
+        return n
+
+    (loop,) = [op for op in f.get_concrete_function().graph.get_operations() if op.type == "While"]
+    assert int(f()) == 3 and loop.attrs["num_loop_vars"] == 1
+
+
 def test_a_test_with_effects_carries_a_first_iteration_flag():
     v = tf.Variable(0)
 
