@@ -30,13 +30,14 @@ class ConcreteFunction:
     """One traced graph of a Function, for one input signature; callable."""
 
     def __init__(self, graph: FuncGraph, name: str, input_structure, structured_outputs, flat_outputs,
-                 param_names: list[str]):
+                 param_names: list[str], traced_keys: Optional[dict] = None):
         self.graph = graph
         self.name = name
         self._input_structure = input_structure
-        # the keys of the Python arguments when they were traced: an object's snapshot (signatures.object_key)
-        # is of its attributes then, not now
-        self._traced_keys = {id(v): leaf_key(v) for v in nest.flatten(input_structure) if not is_tensor_leaf(v)}
+        # the keys of the Python arguments when they were traced (by id): an object's snapshot
+        # (signatures.object_key) is of its attributes then, not now
+        self._traced_keys = traced_keys if traced_keys is not None else {
+            id(v): leaf_key(v) for v in nest.flatten(input_structure) if not is_tensor_leaf(v)}
         self.structured_outputs = structured_outputs
         self._flat_outputs = flat_outputs
         self._resolves = _holds_maybe(structured_outputs)   # values defined on some paths only (see _structured)
@@ -83,8 +84,8 @@ class ConcreteFunction:
         structured = self._bind(args, kwargs)
         if structured is not None:
             try:
-                return self._call_flat(match_signature(self.name, structured, self._input_structure[0],
-                                                               self.traced_key))
+                tensors = match_signature(self.name, structured, self._input_structure[0], self.traced_key)
+                return self._call_flat(tensors)
             except TypeError:
                 given = (*args, *kwargs.values())
                 if len(flat) != len(specs) or not all(is_tensor_leaf(v) for v in given):

@@ -350,9 +350,7 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
     specs = [TensorSpec(leaf.shape, leaf.dtype, _spec_name(leaf, label)) if is_tensor_leaf(leaf) else leaf
              for leaf, label in zip(leaves, arg_names)]
     signature = nest.pack(structure, specs)
-    concrete = ConcreteFunction(graph, name, signature, result, outputs, param_names)
-    concrete._traced_keys = traced_keys
-    return concrete
+    return ConcreteFunction(graph, name, signature, result, outputs, param_names, traced_keys)
 
 
 def _refusal(error: Exception) -> bool:
