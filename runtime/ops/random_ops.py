@@ -111,6 +111,61 @@ def _normal_op(shape, mean, stddev, dtype, seed_key, name):
                  seed_key=seed_key, name=name)
 
 
+# --- stateless draws: a function of their seed ------------------------------------------------------
+
+def _stateless(draw):
+    def kernel(seed, *shape_input, shape, dtype, **params):
+        rng = np.random.default_rng([int(s) & 0xFFFFFFFFFFFFFFFF for s in np.asarray(seed).reshape(-1)])
+        return draw(rng, shape_from(shape_input, shape), dtype, **params)
+    return kernel
+
+
+def _stateless_uniform_draw(rng, size, dtype, minval, maxval):
+    if dtype.is_integer:
+        return rng.integers(minval, maxval, size=size, dtype=dtype.as_numpy_dtype)
+    return rng.uniform(minval, maxval, size=size).astype(dtype.as_numpy_dtype)
+
+
+def _stateless_spec(seed, *shape_input, shape, dtype, **_):
+    return Spec(dtype, known_shape(shape))
+
+
+STATELESS_UNIFORM = defop("StatelessRandomUniformV2", _stateless(_stateless_uniform_draw), _stateless_spec,
+                          doc="uniform numbers that depend on `seed` only (the same on every run and call)")
+STATELESS_NORMAL = defop("StatelessRandomNormalV2", _stateless(
+    lambda rng, size, dtype, mean, stddev: rng.normal(mean, stddev, size=size).astype(dtype.as_numpy_dtype)),
+    _stateless_spec, doc="normal numbers that depend on `seed` only (the same on every run and call)")
+
+
+def _seed_tensor(seed):
+    from runtime.tensor import convert_to_tensor   # tensor imports the ops
+    seed = convert_to_tensor(seed)
+    if seed.dtype not in (dtypes.int32, dtypes.int64) or seed.shape.as_list() != [2]:
+        raise InvalidArgumentError(f"a stateless random op's seed must be a shape [2] int32 or int64 tensor, "
+                                   f"got {seed.dtype.name} of shape {seed.shape}.", "StatelessRandomUniformV2")
+    return seed
+
+
+def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None):
+    dtype = dtypes.as_dtype(dtype)
+    if maxval is None:
+        if dtype.is_integer:
+            raise InvalidArgumentError("random.stateless_uniform needs maxval for integer dtypes.",
+                                       "StatelessRandomUniformV2")
+        maxval = 1
+    shape_input, static = shape_argument(shape, "random.stateless_uniform's shape")
+    cast = float if dtype.is_floating else int
+    return apply(STATELESS_UNIFORM, _seed_tensor(seed), *shape_input, shape=static, dtype=dtype,
+                 minval=cast(minval), maxval=cast(maxval), name=name)
+
+
+def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+    dtype = dtypes.as_dtype(dtype)
+    shape_input, static = shape_argument(shape, "random.stateless_normal's shape")
+    return apply(STATELESS_NORMAL, _seed_tensor(seed), *shape_input, shape=static, dtype=dtype, mean=float(mean),
+                 stddev=float(stddev), name=name)
+
+
 # --- tf.random.Generator -------------------------------------------------------------------------------
 
 class Generator:

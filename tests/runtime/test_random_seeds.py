@@ -120,3 +120,32 @@ def test_a_generator_made_on_every_call_or_reset_inside_a_function_is_refused():
         fresh()
     with pytest.raises(RuntimeError, match="reset it outside the function"):
         reset()
+
+
+# --- stateless draws: a function of their seed --------------------------------------------------------
+
+def test_a_stateless_draw_is_the_same_on_every_iteration_call_and_eagerly():
+    @tf.function
+    def f(n):
+        ta = tf.TensorArray(tf.float32, size=n)
+        for _ in tf.range(n):
+            ta = ta.write(_, tf.random.stateless_uniform([], seed=[1, 2]))
+        return ta.stack()
+
+    rows = f(tf.constant(3)).numpy()
+    assert len(set(rows.tolist())) == 1 and _same(rows[0], tf.random.stateless_uniform([], seed=[1, 2]))
+    assert not _same(tf.random.stateless_normal([3], seed=[4, 5]), tf.random.stateless_normal([3], seed=[4, 6]))
+
+
+def test_a_stateless_draw_seeded_by_the_loop_index_differs_by_iteration_only():
+    @tf.function
+    def f(n):
+        ta = tf.TensorArray(tf.float32, size=n)
+        for i in tf.range(n):
+            ta = ta.write(i, tf.random.stateless_uniform([], seed=tf.stack([i, 0])))
+        return ta.stack()
+
+    first = f(tf.constant(3))
+    assert len(set(first.numpy().tolist())) == 3 and _same(first, f(tf.constant(3)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"seed must be a shape \[2\]"):
+        tf.random.stateless_uniform([2], seed=[1])
