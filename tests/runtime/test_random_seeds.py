@@ -128,8 +128,8 @@ def test_a_stateless_draw_is_the_same_on_every_iteration_call_and_eagerly():
     @tf.function
     def f(n):
         ta = tf.TensorArray(tf.float32, size=n)
-        for _ in tf.range(n):
-            ta = ta.write(_, tf.random.stateless_uniform([], seed=[1, 2]))
+        for i in tf.range(n):
+            ta = ta.write(i, tf.random.stateless_uniform([], seed=[1, 2]))
         return ta.stack()
 
     rows = f(tf.constant(3)).numpy()
