@@ -265,10 +265,22 @@ class TensorArray:
 
     def _flatten(self) -> list:
         if self._handle is None:
-            self._handle = apply(TENSOR_LIST_FROM_TENSOR, self.stack()) if self._items else apply(
-                TENSOR_LIST_NEW, convert_to_tensor(len(self._items), dtype=dtypes.int32), element_dtype=self.dtype)
+            self._handle = self._handle_of_items()
             self._items = None
         return [self._handle]
+
+    def _handle_of_items(self):
+        """The list an eager TensorArray's items make: stacked when all are written, else written one by one
+        into a new list, so that elements not written yet stay so (a function may write them)."""
+        if self._items and all(v is not None for v in self._items):
+            return apply(TENSOR_LIST_FROM_TENSOR, self.stack())
+        handle = apply(TENSOR_LIST_NEW, convert_to_tensor(len(self._items), dtype=dtypes.int32),
+                       element_dtype=self.dtype)
+        for i, value in enumerate(self._items):
+            if value is not None:
+                handle = apply(TENSOR_LIST_WRITE, handle, convert_to_tensor(i, dtype=dtypes.int32), value,
+                               dynamic_size=self.dynamic_size)
+        return handle
 
     def _unflatten(self, leaves) -> "TensorArray":
         return self._like(_handle=leaves[0])

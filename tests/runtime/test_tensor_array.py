@@ -194,3 +194,10 @@ def test_a_branch_that_writes_gives_its_element_shape_to_the_other():
         return ta.stack()
 
     assert f(tf.constant(1)).shape == (0, 2) and f(tf.constant(-1)).numpy().tolist() == [[1, 2]]
+
+
+def test_an_eager_array_with_elements_not_written_yet_passes_into_a_function_that_writes_them():
+    f = tf.function(lambda ta: ta.write(1, 5).stack())
+    assert f(tf.TensorArray(tf.int32, size=2).write(0, 1)).numpy().tolist() == [1, 5]   # as TensorFlow
+    g = tf.function(lambda ta: ta.size())
+    assert int(g(tf.TensorArray(tf.int32, size=3))) == 3
