@@ -1,7 +1,9 @@
 """runtime as an autograph backend: symbolic tensors get `cond` and `while_loop`.
 
-Only symbolic tensors (made while a function is traced) are claimed; an eager
-tensor in an `if` is a Python `if` on its value. This module is the worked
+Only symbolic tensors (made while a function is traced) are claimed, and
+Variables while a function is traced (`if flag:` on a bool Variable is a
+staged `if` on its value, as in TensorFlow); an eager tensor in an `if` is a
+Python `if` on its value. This module is the worked
 example of docs/backends.md.
 """
 from __future__ import annotations
@@ -20,6 +22,7 @@ from runtime.shape import as_shape
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
 from runtime import stacked_lists
 from runtime.tensor_array import TensorArray, stacked_list_of
+from runtime.variables import Variable
 
 
 def _bool(value):
@@ -281,10 +284,11 @@ def _while_loop(test, body, loop: backends.LoopState, opts):
     test = stacked_lists.given_lists(test, lists)
     body = stacked_lists.keeping_lists(stacked_lists.given_lists(body, lists), lists)
     state = _define_loop_state(lambda s: body(*s), loop, test)
+    first = None if loop.first_test is None else _bool(loop.first_test)
     out = control_flow.while_loop(lambda *s: _bool(test(*s)), body, tuple(state),
                                   maximum_iterations=opts.get("maximum_iterations"),
                                   shape_invariants=_per_variable(opts.get("shape_invariants"), state),
-                                  relax_shapes=True, names=loop.names)
+                                  relax_shapes=True, names=loop.names, first_test=first)
     return stacked_lists.lists_kept(tuple(out), lists)
 
 
@@ -542,7 +546,8 @@ def _format_string(literals, fields):
 
 BACKEND = backends.register_backend(backends.Backend(
     name="runtime",
-    staged_types=(SymbolicTensor, StagedEnumerate, StagedZip),
+    staged_types=(SymbolicTensor, StagedEnumerate, StagedZip, Variable),
+    is_staged=lambda value: value.__class__ is not Variable or registry.context.graph is not None,
     modules=("runtime",),
     graph_errors=(errors.OperatorNotAllowedInGraphError,),
     is_staging=lambda: registry.context.graph is not None,

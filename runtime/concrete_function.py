@@ -21,7 +21,7 @@ from runtime.interpret import inline_into, interpret, replay, unrepeatable_ops
 from runtime.lowering import jax_executable
 from runtime.ops import array_ops, registry
 from runtime.ops.registry import Spec, defop, wrap
-from runtime.signatures import is_tensor_leaf, leaf_key, match_signature, returns_text, spec_text
+from runtime.signatures import differ, is_tensor_leaf, leaf_key, match_signature, returns_text, spec_text
 from runtime.tensor import EagerTensor, SymbolicTensor, convert_to_tensor
 from runtime.tensor_array import stacked_list_of
 
@@ -30,10 +30,14 @@ class ConcreteFunction:
     """One traced graph of a Function, for one input signature; callable."""
 
     def __init__(self, graph: FuncGraph, name: str, input_structure, structured_outputs, flat_outputs,
-                 param_names: list[str]):
+                 param_names: list[str], traced_keys: Optional[dict] = None):
         self.graph = graph
         self.name = name
         self._input_structure = input_structure
+        # the keys of the Python arguments when they were traced (by id): an object's snapshot
+        # (signatures.object_key) is of its attributes then, not now
+        self._traced_keys = traced_keys if traced_keys is not None else {
+            id(v): leaf_key(v) for v in nest.flatten(input_structure) if not is_tensor_leaf(v)}
         self.structured_outputs = structured_outputs
         self._flat_outputs = flat_outputs
         self._resolves = _holds_maybe(structured_outputs)   # values defined on some paths only (see _structured)
@@ -80,7 +84,8 @@ class ConcreteFunction:
         structured = self._bind(args, kwargs)
         if structured is not None:
             try:
-                return self._call_flat(match_signature(self.name, structured, self._input_structure[0]))
+                tensors = match_signature(self.name, structured, self._input_structure[0], self.traced_key)
+                return self._call_flat(tensors)
             except TypeError:
                 given = (*args, *kwargs.values())
                 if len(flat) != len(specs) or not all(is_tensor_leaf(v) for v in given):
@@ -195,9 +200,14 @@ class ConcreteFunction:
             if is_tensor_leaf(a):
                 if not a.is_compatible_with(b):
                     return False
-            elif leaf_key(a) != leaf_key(b):
+            elif differ(self.traced_key(a), leaf_key(b)):
                 return False
         return True
+
+    def traced_key(self, leaf):
+        """The key `leaf`, a Python argument of the traced signature, had when it was traced."""
+        key = self._traced_keys.get(id(leaf))
+        return leaf_key(leaf) if key is None else key
 
     def pretty_printed_signature(self, verbose: bool = True) -> str:
         args, kwargs = self._input_structure

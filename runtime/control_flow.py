@@ -23,6 +23,7 @@ from runtime.ops import dtype_origins, packing, python_ints, registry
 from runtime.ops.registry import Spec, defop
 from runtime.shape import as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, short_repr
+from runtime.tensor_array import adopt_element_shapes
 
 
 def _cond_kernel(pred, *inputs, then_graph, else_graph, then_inputs, else_inputs, output_specs):
@@ -127,7 +128,9 @@ def cond(pred, true_fn: Optional[Callable] = None, false_fn: Optional[Callable] 
     attrs = dict(then_graph=then_graph, else_graph=else_graph, then_inputs=then_inputs, else_inputs=else_inputs,
                  output_specs=tuple(specs))
     outs = registry.apply(COND, pred, *externals, name=name or "cond", **attrs)
-    return _pack_outputs(then_out, outs, kept)
+    packed = _pack_outputs(then_out, outs, kept)
+    adopt_element_shapes(packed, then_out, else_out)
+    return packed
 
 
 def _trace_branch(outer, fn: Callable, label: str):
@@ -296,20 +299,23 @@ def _pack_outputs(structure, outs, kept: list) -> object:
 
 def while_loop(cond: Callable, body: Callable, loop_vars, maximum_iterations=None, shape_invariants=None,
                parallel_iterations: int = 10, name: Optional[str] = None, *, back_prop: bool = True,
-               swap_memory: bool = False, relax_shapes: bool = False, names: Optional[Sequence[str]] = None):
+               swap_memory: bool = False, relax_shapes: bool = False, names: Optional[Sequence[str]] = None,
+               first_test=None):
     """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; one `While` op when tracing.
 
     A loop variable must keep its shape unless `shape_invariants` says which dimensions may change. With
     `relax_shapes=True` (beyond TensorFlow; autograph's loops pass it) a variable without an invariant whose
     shape changes in one iteration is carried with the dimensions that changed unknown instead. `names` (also
     beyond TensorFlow): the loop variables' names for messages and graph labels; by default the body's
-    parameter names. As TensorFlow's, `back_prop=False` stops gradients through the outputs, and
+    parameter names. `first_test` (autograph's): the test's value before the first iteration, already computed
+    outside the loop; where the test has effects (a Variable update, a print), the loop uses it instead of
+    running the test a second time. As TensorFlow's, `back_prop=False` stops gradients through the outputs, and
     `parallel_iterations` and `swap_memory` change nothing here (the executor runs iterations one by one)."""
     if not callable(cond) or not callable(body):
         raise TypeError("while_loop needs callables: while_loop(cond, body, loop_vars).")
     if not back_prop:
         out = while_loop(cond, body, loop_vars, maximum_iterations, shape_invariants, name=name,
-                         relax_shapes=relax_shapes, names=names)
+                         relax_shapes=relax_shapes, names=names, first_test=first_test)
         stop = registry.OPS["StopGradient"]   # array_ops imports this module
         return nest.map_structure(lambda t: registry.apply(stop, t) if isinstance(t, Tensor) else t, out)
     single = not isinstance(loop_vars, (tuple, list))
@@ -319,7 +325,7 @@ def while_loop(cond: Callable, body: Callable, loop_vars, maximum_iterations=Non
         return _eager_while(cond, body, state, loop_vars, single, maximum_iterations)
     where = user_location()
     return _staged_while(graph, cond, body, state, single, loop_vars, maximum_iterations, shape_invariants, where, name,
-                         relax_shapes, names)
+                         relax_shapes, names, first_test)
 
 
 def _call_body(body, state, single):
@@ -336,11 +342,24 @@ def _eager_while(cond, body, state, original, single, maximum_iterations):
     while (maximum_iterations is None or count < int(maximum_iterations)) and cond(*state):
         state = _call_body(body, state, single)
         count += 1
+    state = [_as_tensors(v) for v in state]   # as TensorFlow: the body sees Python values, the loop gives tensors
     return state[0] if single else (tuple(state) if isinstance(original, tuple) else state)
 
 
+def _as_tensors(value):
+    """A loop variable's value with Python numbers (and arrays) made tensors; TensorArrays as they are."""
+    if isinstance(value, dict):
+        return type(value)((k, _as_tensors(v)) for k, v in value.items())
+    if isinstance(value, (tuple, list)):
+        items = [_as_tensors(v) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    if value is None or isinstance(value, Tensor) or hasattr(value, "_flatten") or hasattr(value, "assign"):
+        return value
+    return convert_to_tensor(value)
+
+
 def _staged_while(graph, cond, body, state, single, original, maximum_iterations, shape_invariants, where, name,
-                  relax_shapes, given_names):
+                  relax_shapes, given_names, first_test=None):
     structure = state
     names = _loop_var_names(structure, given_names if given_names is not None else _parameter_names(body))
     flat = [_carried(v, None, f"{where}: {name} is {{}} before the loop", "a While carries")
@@ -353,6 +372,9 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
         if relaxed is None:
             break
         shapes = relaxed
+    if isinstance(first_test, SymbolicTensor) and _has_effects(loop.cond_graph):
+        return _reusing_first_test(graph, cond, body, state, single, original, maximum_iterations, shape_invariants,
+                                   where, name, relax_shapes, given_names, first_test)
     for i, (ph, out) in enumerate(zip(loop.body_phs, loop.outs)):
         _check_loop_var(names[i], ph, out, where)
     cond_graph, body_graph, body_phs = loop.cond_graph, loop.body_graph, loop.body_phs
@@ -377,18 +399,50 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
         inputs.append(convert_to_tensor(maximum_iterations))
     results = registry.apply(WHILE, *inputs, name=name or "while", **attrs)
     packed = nest.pack(structure, results)
+    adopt_element_shapes(packed, loop.result)
     return packed[0] if single else (tuple(packed) if isinstance(original, tuple) else packed)
 
 
 _RELAXATIONS = 2   # retraces with relaxed shapes before a shape that still changes is an error
 
 
+def _has_effects(graph) -> bool:
+    """Whether running `graph` again changes something or shows it: a stateful op other than a Variable's read
+    (in nested branches and loops too)."""
+    for op in graph.operations:
+        if not op.stateful or op.type == "ReadVariableOp":
+            continue
+        nested = [g for g in op.attrs.values() if isinstance(g, FuncGraph)]
+        if not nested or any(_has_effects(g) for g in nested):
+            return True
+    return False
+
+
+def _reusing_first_test(graph, test, body, state, single, original, maximum_iterations, shape_invariants, where,
+                        name, relax_shapes, given_names, first_test):
+    """The loop with a flag 'first iteration' carried beside its variables: the test of the first iteration is
+    `first_test`, computed (with its effects) before the loop, as Python evaluates a `while` test once before
+    the first iteration; the next ones run the test."""
+    def flagged_test(*s):
+        return cond(s[-1], lambda: first_test, lambda: test(*s[:-1]))
+
+    def flagged_body(*s):
+        return (*_call_body(body, list(s[:-1]), single), convert_to_tensor(False))
+
+    invariants = None if shape_invariants is None else [*([shape_invariants] if single else shape_invariants), None]
+    names = [*(given_names if given_names is not None else _parameter_names(body)), "first_iteration_"]
+    out = _staged_while(graph, flagged_test, flagged_body, [*state, convert_to_tensor(True)], False, [],
+                        maximum_iterations, invariants, where, name, relax_shapes, names)[:-1]
+    return out[0] if single else (tuple(out) if isinstance(original, tuple) else out)
+
+
 class _TracedLoop:
     """A loop's test and body traced once on placeholders of the given shapes."""
 
-    def __init__(self, cond_graph, body_graph, cond_phs, body_phs, test, outs):
+    def __init__(self, cond_graph, body_graph, cond_phs, body_phs, test, outs, result):
         self.cond_graph, self.body_graph = cond_graph, body_graph
         self.cond_phs, self.body_phs, self.test, self.outs = cond_phs, body_phs, test, outs
+        self.result = result   # what the body returned (its TensorArrays know the shape of what it wrote)
 
 
 def _trace_loop(graph, cond, body, structure, single, flat, shapes, names, where) -> _TracedLoop:
@@ -419,7 +473,7 @@ def _trace_loop(graph, cond, body, structure, single, flat, shapes, names, where
         outs = [body_graph.capture(_carried(v, t.dtype, f"{where}: {name} is {{}} after one iteration",
                                             "a While carries"))
                 for v, t, name in zip(nest.flatten(result), flat, names)]
-    return _TracedLoop(cond_graph, body_graph, cond_phs, body_phs, test, outs)
+    return _TracedLoop(cond_graph, body_graph, cond_phs, body_phs, test, outs, result)
 
 
 def _relaxed_shapes(shapes, invariants, body_phs, outs):

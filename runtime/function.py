@@ -30,7 +30,7 @@ from runtime.graph import FuncGraph, building
 from runtime.ops import registry
 from runtime.ops.logging_ops import is_raised_by_program
 from runtime.signatures import (TensorSpec, array_to_tensor, describe, differ, encode, has_array, is_tensor_leaf,
-                                relax)
+                                leaf_key, relax)
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 
 RETRACE_WARNING_THRESHOLD = 5
@@ -56,6 +56,7 @@ class Function:
         self._cache: dict = {}
         self._concrete: list[ConcreteFunction] = []
         self._keys: list = []
+        self._traces_creating_variables = 0   # first traces that created Variables, traced again (see _trace)
         self._lock = threading.RLock()
         self._warned = False
         self.last_retrace_reason: Optional[str] = None
@@ -137,7 +138,7 @@ class Function:
         return self._lookup(args, kwargs)[0]
 
     def experimental_get_tracing_count(self) -> int:
-        return len(self._concrete)
+        return len(self._concrete) + self._traces_creating_variables
 
     def pretty_printed_concrete_signatures(self) -> str:
         return "\n\n".join(c.pretty_printed_signature() for c in self._concrete)
@@ -217,6 +218,10 @@ class Function:
         feeds = [v for v in nest.flatten((args, kwargs)) if is_tensor_leaf(v)]
         concrete = trace(self._traced_callable(), specs_args, specs_kwargs, self.__name__,
                          self._parameter_names(), feeds=feeds, first_trace=not self._concrete)
+        if concrete.graph.created_variables:   # as TensorFlow: trace again, where creating one is refused
+            self._traces_creating_variables += 1
+            concrete = trace(self._traced_callable(), specs_args, specs_kwargs, self.__name__,
+                             self._parameter_names(), feeds=feeds, creation="again")
         concrete.jit_compile = self._jit_compile
         self._concrete.append(concrete)
         self._keys.append(key)
@@ -310,14 +315,15 @@ def _caller_file_line() -> tuple[str, int]:
 # --- tracing ------------------------------------------------------------------------
 
 def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: Optional[list] = None,
-          first_trace: bool = False) -> "ConcreteFunction":
+          first_trace: bool = False, creation: Optional[str] = None) -> "ConcreteFunction":
     """Trace `fn` on placeholders for the tensor leaves of (args, kwargs).
 
     `feeds`, the call's own tensors when a call caused the trace, let a Variable created during the first
-    trace get its initial value at once (see `initial_value_while_tracing`)."""
+    trace get its initial value at once (see `initial_value_while_tracing`). A first trace may create
+    Variables; `creation` overrides what the trace allows (see `check_variable_creation`)."""
     graph = FuncGraph(name)
-    graph.variable_creation = "allowed" if first_trace else "second trace"
-    graph.feeds = feeds if feeds and all(isinstance(t, EagerTensor) for t in feeds) else None
+    graph.variable_creation = creation or ("allowed" if first_trace else "second trace")
+    graph.feeds = feeds if feeds is not None and all(isinstance(t, EagerTensor) for t in feeds) else None
     structure = (tuple(args), dict(kwargs))
     leaves = nest.flatten(structure)
     arg_names = _leaf_names(structure, param_names)
@@ -328,6 +334,7 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
         else:
             inputs.append(leaf)
     call_args, call_kwargs = nest.pack(structure, inputs)
+    traced_keys = {id(v): leaf_key(v) for v in leaves if not is_tensor_leaf(v)}   # before the function changes one
     with building(graph):
         try:
             result = _python_scalars_as_tensors(fn(*call_args, **call_kwargs))
@@ -340,9 +347,10 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
         outputs = [graph.capture(v._as_tensor(None)) if _is_variable(v) else v for v in outputs]
     graph.structured_outputs = result
     graph.outputs = [v for v in outputs if isinstance(v, SymbolicTensor)]
-    signature = nest.pack(structure, [TensorSpec(leaf.shape, leaf.dtype, label) if is_tensor_leaf(leaf) else leaf
-                                      for leaf, label in zip(leaves, arg_names)])
-    return ConcreteFunction(graph, name, signature, result, outputs, param_names)
+    specs = [TensorSpec(leaf.shape, leaf.dtype, _spec_name(leaf, label)) if is_tensor_leaf(leaf) else leaf
+             for leaf, label in zip(leaves, arg_names)]
+    signature = nest.pack(structure, specs)
+    return ConcreteFunction(graph, name, signature, result, outputs, param_names, traced_keys)
 
 
 def _refusal(error: Exception) -> bool:
@@ -400,6 +408,12 @@ def _as_tensor_if_it_fits(value):
 
 def _is_variable(value) -> bool:
     return hasattr(value, "handle") and hasattr(value, "assign")
+
+
+def _spec_name(leaf, label: str) -> str:
+    """The name of an argument's TensorSpec in a signature: the one its TensorSpec was given, as in TensorFlow,
+    else the parameter's."""
+    return leaf.name if isinstance(leaf, TensorSpec) and leaf.name else label
 
 
 def _leaf_names(structure, param_names: list[str]) -> list[str]:

@@ -142,7 +142,8 @@ def _element_shapes(arrays: list, shapes: list) -> None:
 
 def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     """The result of `branch_fns[branch_index]()` (a list of functions, a dict or pairs of int keys to
-    functions); `default` for an index no branch has (the last branch when `default` is None)."""
+    functions); `default` for an index no branch has (the last branch when `default` is None, as in TensorFlow;
+    keys other than 0 to n-1 then are a ValueError, as in TensorFlow)."""
     if isinstance(branch_fns, dict):
         pairs = sorted(branch_fns.items())
     elif branch_fns and all(isinstance(b, (tuple, list)) for b in branch_fns):
@@ -151,6 +152,10 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
         pairs = list(enumerate(branch_fns))
     if not pairs:
         raise ValueError("switch_case: branch_fns must not be empty.")
+    if default is None and [k for k, _ in pairs] != list(range(len(pairs))):
+        raise ValueError(f"switch_case: the branch keys {[k for k, _ in pairs]} are not 0 to {len(pairs) - 1}, so "
+                         "an index between them has no branch (TensorFlow refuses such keys). Pass default= for "
+                         "the indices no branch has, or number the branches 0, 1, ...")
     if default is None:
         default = pairs[-1][1]
     index = convert_to_tensor(branch_index)

@@ -333,9 +333,11 @@ class FuncGraph(Graph):
         # (tensor in the outer graph, placeholder here), in capture order
         self.capture_pairs: list[tuple[SymbolicTensor, SymbolicTensor]] = []
         # set by runtime.function.trace on a function's own graph: whether Variables may be created
-        # ("allowed" on the first trace, "second trace" after), and the eager tensors of the call that
+        # ("allowed" on the first trace, "again" on the trace that follows a first trace that created some,
+        # "second trace" after), whether the trace created some, and the eager tensors of the call that
         # caused the trace, from which a Variable created now gets its initial value
         self.variable_creation: Optional[str] = None
+        self.created_variables = False
         self.feeds: Optional[list] = None
 
     def _header(self) -> str:

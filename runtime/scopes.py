@@ -70,9 +70,9 @@ class device:  # noqa: N801 - TensorFlow's name
 def init_scope() -> Iterator[None]:
     """Run the block eagerly, outside any function being traced, with gradient tapes paused."""
     context = registry.context
-    graph, tapes = context.graph, context.tapes
-    context.graph, context.tapes = None, ()
+    graph, tapes, suspended = context.graph, context.tapes, context.suspended
+    context.graph, context.tapes, context.suspended = None, (), graph if graph is not None else suspended
     try:
         yield
     finally:
-        context.graph, context.tapes = graph, tapes
+        context.graph, context.tapes, context.suspended = graph, tapes, suspended

@@ -3,7 +3,10 @@ how a retrace is explained, and how signatures are printed.
 
 The key follows TensorFlow: tensors (and NumPy arrays) by dtype and shape,
 Python values by value, lists/tuples/dicts by structure, Variables by
-identity. `pretty_printed_signature()` text follows seed 003:
+identity. An object (an instance of a class of the user's, a set) is keyed by
+identity and by what its attributes hold (`object_key`): TensorFlow keeps the
+traced values when one changes between calls, or refuses an unhashable
+object; Python sees the change, so a change traces again. `pretty_printed_signature()` text follows seed 003:
 
     my_relu(x)
       Args:
@@ -58,16 +61,18 @@ def leaf_key(value):
         return ("variable", id(value))
     if value.__class__ is float and (value != value or value == 0.0):
         return (float, repr(value))  # nan equals itself here, and -0.0 differs from 0.0
+    if _has_state(value):
+        return object_key(value)
     try:
         hash(value)
     except TypeError:
-        return ("object", id(value))
+        return ("object", Same(value))
     if value.__class__ in _TOLD_APART_BY_EQUALITY:
         return (type(value), value)
     try:
         return (type(value), _ValueAndRepr(value))
     except Exception:   # noqa: BLE001 - a repr that fails: the object itself
-        return ("object", id(value))
+        return ("object", Same(value))
 
 
 # (functions and methods are equal only to themselves)
@@ -98,6 +103,93 @@ class _ValueAndRepr:
 
     def __repr__(self) -> str:
         return self.text
+
+
+# --- objects: by identity and by what they hold -------------------------------------
+
+class Same:
+    """An object in a key, equal only to itself; held, so that its id is not reused while the key lives."""
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Same) and other.obj is self.obj
+
+    def __repr__(self) -> str:
+        return f"<{type(self.obj).__name__} object>"
+
+
+_NOT_STATE = (type, types.ModuleType, types.FunctionType, types.MethodType, types.BuiltinFunctionType)
+STATE_DEPTH = 3   # attributes of attributes of attributes; deeper objects by identity only
+MAX_ITEMS = 1000  # a longer list, tuple or dict an object holds: by identity and length only (keys stay cheap)
+
+
+def _has_state(value) -> bool:
+    """Whether `value` is an object whose hash is its identity (or that has none) and whose attributes a
+    function reads: a set, a bytearray, an instance of a class of the user's."""
+    cls = value.__class__
+    known = _STATE_CLASSES.get(cls)
+    if known is None:
+        known = _STATE_CLASSES[cls] = _class_has_state(cls)
+    return known and (cls in (set, bytearray) or hasattr(value, "__dict__"))
+
+
+def _class_has_state(cls) -> bool:
+    if issubclass(cls, (set, bytearray)):
+        return True
+    if cls.__hash__ not in (object.__hash__, None) or issubclass(cls, _NOT_STATE):
+        return False
+    return not cls.__module__.startswith(("runtime.", "autograph."))   # the runtime's own objects: by identity
+
+
+_STATE_CLASSES: dict = {}   # class -> whether its instances are keyed with what they hold (see _has_state)
+
+
+def object_key(value):
+    """The key of an object argument: the object itself, and a snapshot of what its attributes (and theirs,
+    to `STATE_DEPTH`) hold, taken when the call is made. A function reads attributes while it is traced and
+    the graph keeps what it read; a call after one changed traces again, as Python would see the change."""
+    return ("object", Same(value), _state(value, STATE_DEPTH))
+
+
+def _state(value, depth: int):
+    if isinstance(value, bytearray):
+        return bytes(value)
+    if isinstance(value, set):
+        return frozenset(value)
+    return tuple((name, _member_key(item, depth - 1)) for name, item in vars(value).items())
+
+
+def _member_key(value, depth: int):
+    """What an attribute holds, for `object_key`: Python values by value, tensors, Variables and arrays by
+    identity (a new tensor traces again; an array also by its bytes), containers item by item."""
+    cls = value.__class__
+    if cls in _BY_VALUE:
+        return (cls, repr(value) if cls is float else value)
+    if cls in (list, tuple, dict) and len(value) > MAX_ITEMS:
+        return (Same(value), len(value))   # a long container: by identity and length only
+    if cls is list or cls is tuple:
+        return (cls.__name__, tuple([_member_key(item, depth) for item in value]))
+    if cls is dict:
+        return ("dict", tuple([(_member_key(k, depth), _member_key(v, depth)) for k, v in value.items()]))
+    if cls is np.ndarray:
+        return (Same(value), value.dtype.str, value.shape, value.tobytes() if value.size <= 4096 else None)
+    if isinstance(value, (list, tuple)):   # subclasses: namedtuples, ...
+        return (Same(value) if isinstance(value, list) else cls,
+                tuple([_member_key(item, depth) for item in value]))
+    if isinstance(value, dict):            # OrderedDict, defaultdict, ...
+        return (Same(value), tuple([(_member_key(k, depth), _member_key(v, depth)) for k, v in value.items()]))
+    if depth > 0 and _has_state(value):
+        return (Same(value), _state(value, depth))
+    return Same(value)
+
+
+_BY_VALUE = frozenset({bool, int, float, complex, str, bytes, type(None)})
 
 
 def is_numpy(value) -> bool:
@@ -142,6 +234,10 @@ def describe(leaf_key) -> str:
         value = leaf_key[1]
         shown = value if leaf_key[0] is float and isinstance(value, str) else repr(value)
         return f"Python {leaf_key[0].__name__} {shown}"
+    if isinstance(leaf_key, tuple) and leaf_key and leaf_key[0] == "object":
+        held = repr(leaf_key[2]) if len(leaf_key) > 2 else ""
+        held = held if len(held) <= 80 else held[:77] + "..."
+        return f"{type(leaf_key[1].obj).__name__} object{' holding ' + held if held else ''}"
     if isinstance(leaf_key, tuple) and leaf_key and leaf_key[0] in ("list", "tuple", "dict"):
         return f"a {leaf_key[0]} of {len(leaf_key[1])}"
     return repr(leaf_key)
@@ -201,16 +297,17 @@ def plain(structure) -> str:
     return repr(structure).replace("'", "")
 
 
-def match_signature(name: str, args: tuple, specs: tuple) -> list:
+def match_signature(name: str, args: tuple, specs: tuple, traced_key=leaf_key) -> list:
     """The tensors of a call's `args`, converted and checked against the traced `specs` (a tuple of
-    TensorSpecs and Python values); Python values must equal the traced ones."""
+    TensorSpecs and Python values); Python values must equal the traced ones (`traced_key` of a spec: the key
+    it had when traced)."""
     tensors: list = []
     for i, (value, spec) in enumerate(zip(args, specs)):
-        _match(name, i, value, spec, tensors)
+        _match(name, i, value, spec, tensors, traced_key)
     return tensors
 
 
-def _match(name: str, i: int, value, spec, tensors: list) -> None:
+def _match(name: str, i: int, value, spec, tensors: list, traced_key) -> None:
     if isinstance(spec, TensorSpec):
         tensor = convert_to_tensor(value, dtype_hint=spec.dtype)
         if not spec.is_compatible_with(tensor):
@@ -219,10 +316,13 @@ def _match(name: str, i: int, value, spec, tensors: list) -> None:
         tensors.append(tensor)
     elif isinstance(spec, dict) and isinstance(value, dict) and nest.sorted_keys(value) == nest.sorted_keys(spec):
         for key in nest.sorted_keys(spec):  # the order of nest.flatten, which made the placeholders
-            _match(name, i, value[key], spec[key], tensors)
+            _match(name, i, value[key], spec[key], tensors, traced_key)
     elif isinstance(spec, (tuple, list)) and isinstance(value, (tuple, list)) and len(value) == len(spec):
         for item, item_spec in zip(value, spec):
-            _match(name, i, item, item_spec, tensors)
-    elif nest.is_sequence(spec) or differ(leaf_key(value), leaf_key(spec)):
+            _match(name, i, item, item_spec, tensors, traced_key)
+    elif value is spec and differ(leaf_key(value), traced_key(spec)):
+        raise TypeError(f"{name}: argument {i}, {value!r}, holds other values than when this concrete function "
+                        "was traced (an attribute changed since); call the Function itself to trace one for them.")
+    elif nest.is_sequence(spec) or differ(leaf_key(value), traced_key(spec)):
         raise TypeError(f"{name}: argument {i} is {value!r}, but this concrete function was traced for "
                         f"{spec_text(spec)}; call the Function itself to trace one for this value.")

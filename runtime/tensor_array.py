@@ -265,10 +265,22 @@ class TensorArray:
 
     def _flatten(self) -> list:
         if self._handle is None:
-            self._handle = apply(TENSOR_LIST_FROM_TENSOR, self.stack()) if self._items else apply(
-                TENSOR_LIST_NEW, convert_to_tensor(len(self._items), dtype=dtypes.int32), element_dtype=self.dtype)
+            self._handle = self._handle_of_items()
             self._items = None
         return [self._handle]
+
+    def _handle_of_items(self):
+        """The list an eager TensorArray's items make: stacked when all are written, else written one by one
+        into a new list, so that elements not written yet stay so (a function may write them)."""
+        if self._items and all(v is not None for v in self._items):
+            return apply(TENSOR_LIST_FROM_TENSOR, self.stack())
+        handle = apply(TENSOR_LIST_NEW, convert_to_tensor(len(self._items), dtype=dtypes.int32),
+                       element_dtype=self.dtype)
+        for i, value in enumerate(self._items):
+            if value is not None:
+                handle = apply(TENSOR_LIST_WRITE, handle, convert_to_tensor(i, dtype=dtypes.int32), value,
+                               dynamic_size=self.dynamic_size)
+        return handle
 
     def _unflatten(self, leaves) -> "TensorArray":
         return self._like(_handle=leaves[0])
@@ -381,6 +393,22 @@ class TensorArray:
     def __repr__(self) -> str:
         mode = f"{len(self._items)} elements" if self._items is not None else "symbolic"
         return f"<TensorArray dtype={self.dtype.name} {mode}>"
+
+
+def adopt_element_shapes(packed, *traced) -> None:
+    """Give each TensorArray of `packed` (a staged statement's results, new objects) without an element shape the
+    one its place in `traced` (what a loop body or branch returned) learned from the writes traced there: a loop
+    that runs zero times stacks an empty array of rows of that shape, as in TensorFlow."""
+    if isinstance(packed, TensorArray):
+        shapes = [t.element_shape for t in traced if isinstance(t, TensorArray) and t.element_shape is not None]
+        if packed.element_shape is None and shapes:
+            packed.element_shape = shapes[0]
+    elif isinstance(packed, dict):
+        for key, value in packed.items():
+            adopt_element_shapes(value, *[t.get(key) for t in traced if isinstance(t, dict)])
+    elif isinstance(packed, (tuple, list)):
+        for i, value in enumerate(packed):
+            adopt_element_shapes(value, *[t[i] for t in traced if isinstance(t, (tuple, list)) and i < len(t)])
 
 
 def _static_length(size, dynamic_size: bool) -> Optional[int]:

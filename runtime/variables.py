@@ -115,6 +115,8 @@ class Variable:
     def __init__(self, initial_value, dtype=None, name: Optional[str] = None, trainable: bool = True):
         if registry.context.graph is not None:
             check_variable_creation()
+        elif registry.context.suspended is not None:
+            _count_lifted_creation(registry.context.suspended)
         if callable(initial_value):
             initial_value = initial_value()
         value = convert_to_tensor(initial_value, dtype=dtype) if not isinstance(initial_value, Variable) \
@@ -247,12 +249,33 @@ class Variable:
 # --- Variables created while a function is traced ------------------------------------------
 
 def check_variable_creation() -> None:
-    """Called when a Variable is created while a graph is being built."""
-    if getattr(registry.context.graph, "variable_creation", None) == "second trace":
+    """Called when a Variable is created while a graph is being built: refused on a trace after the first,
+    and noted on the first (`runtime.function` then traces once more, where creating one again is refused)."""
+    graph = registry.context.graph
+    creation = getattr(graph, "variable_creation", None)
+    if creation == "allowed":
+        graph.created_variables = True
+    elif creation == "again":
+        raise ValueError(
+            f"{user_location()}: a function decorated with runtime.function creates a Variable each time it is "
+            "traced. As in TensorFlow, a function that created Variables on its first trace is traced once more "
+            "and must not create them again: a graph can't make a fresh Variable on every call, as Python "
+            "would. Create the Variable outside the function, or guard the creation (if self.v is None: ...).")
+    elif creation == "second trace":
         raise ValueError(
             f"{user_location()}: a function decorated with runtime.function tried to create a Variable on a "
             "call that traced it again. Variables can be created on the first trace only: create them "
             "outside the function, or guard the creation (if self.v is None: ...).")
+
+
+def _count_lifted_creation(graph) -> None:
+    """A Variable made under `init_scope` while a function is traced (an optimizer's slots): as TensorFlow, it
+    counts as the function's first trace creating Variables, so the function is traced once more (see
+    `check_variable_creation`)."""
+    while graph is not None and getattr(graph, "variable_creation", None) is None:
+        graph = graph.outer_graph
+    if graph is not None and graph.variable_creation == "allowed":
+        graph.created_variables = True
 
 
 def initial_value_while_tracing(value: SymbolicTensor):
@@ -261,13 +284,30 @@ def initial_value_while_tracing(value: SymbolicTensor):
     As in TensorFlow, a function may create Variables on its first trace only (typically guarded by
     `if self.v is None:`); the initializer runs once, now, on the call's own inputs."""
     graph = value.op.graph
-    if graph is not registry.context.graph or getattr(graph, "feeds", None) is None:
+    feeds = getattr(graph, "feeds", None)
+    if feeds is None and getattr(graph, "variable_creation", None) == "allowed" and _without_inputs(value):
+        feeds = []   # a constant initial value in the first trace of a function called by one being traced
+    if graph is not registry.context.graph or feeds is None:
         raise ValueError(
             f"{user_location()}: a Variable's initial value must be known when it is created, but it is a "
             "symbolic tensor computed inside control flow or in a get_concrete_function trace. Create the "
             "Variable outside the function and pass it in or use it from the closure.")
     with building(None):
-        return replay(graph, graph.feeds, [value], with_effects=False)[0]
+        return replay(graph, feeds, [value], with_effects=False)[0]
+
+
+def _without_inputs(value: SymbolicTensor) -> bool:
+    """Whether `value` is computed from constants only: no input or capture of its graph, no stateful op."""
+    seen, todo = set(), [value.op]
+    while todo:
+        op = todo.pop()
+        if id(op) in seen:
+            continue
+        seen.add(id(op))
+        if op.type == "Placeholder" or op.stateful:
+            return False
+        todo.extend(t.op for t in op.inputs)
+    return True
 
 
 operators.install(Variable, convert=lambda v: v.read_value())

@@ -30,11 +30,14 @@ class LoopState:
     `values` are their values before the loop; `names` the user's name of each, for messages: `x`, an attribute
     or item the loop sets (`self.count`, `d['total']`), or `retval_` for the function's return value when there
     is a `return` inside the loop. The loop's test and body take the values positionally and the body returns
-    a tuple of new ones."""
+    a tuple of new ones. `first_test`, when not None, is the value of the test that made autograph stage the
+    loop, already computed before it as Python computes it: a backend whose test may have effects (a Variable's
+    `assign_add`, a print) uses it for the first iteration rather than evaluating the test again."""
 
     names: tuple
     values: tuple
     backend: "Backend"
+    first_test: Any = None
 
     def name(self, i: int) -> str:
         return self.names[i] if i < len(self.names) else f"loop variable {i}"
@@ -46,7 +49,8 @@ class LoopState:
         state as the backend's loop carries it, is run once in the backend's `probe` to learn each type.
         Its values are the same when nothing needs a placeholder."""
         from autograph.operators.placeholders import define_loop_state   # operators import this module
-        return LoopState(self.names, define_loop_state(self.backend, step, self.values, self.names), self.backend)
+        return LoopState(self.names, define_loop_state(self.backend, step, self.values, self.names), self.backend,
+                         self.first_test)
 
 
 @dataclass

@@ -43,7 +43,7 @@ def while_stmt(test_fn, body_fn, names: tuple = (), opts=None, composites=None, 
                 verbosity.staged("`while` loop", backend, names)
             shared = _Shared(names, (test_fn, body_fn), backend)
             shared.stage("`while` loop", lambda state: _staged_while(backend, shared.test(test_fn), shared.function(body_fn),
-                                                     state, names, rest, composites))
+                                                     state, names, rest, composites, first_test=test))
             return
         if not test:
             return
@@ -109,18 +109,19 @@ def _check_defined_before_loop(state, names, construct: str, backend=None, body_
                 "before the loop."))
 
 
-def _staged_while(backend, test_fn, body_fn, state, names, opts, composites=None):
+def _staged_while(backend, test_fn, body_fn, state, names, opts, composites=None, first_test=None):
     if composites and (carried := composite_state.Carried.read(composites, len(names), "`while` loop")):
         return carried.run(lambda: _staged_while(backend, carried.test(test_fn), carried.body(body_fn),
-                                                 carried.state(state), carried.names(names), opts))
+                                                 carried.state(state), carried.names(names), opts,
+                                                 first_test=first_test))
     _check_defined_before_loop(state, names, "`while` loop", backend, body_fn)
     loop = backend.need("while_loop", "a `while` loop whose condition is a tensor")
 
     def run(kept, full, initial):
         def body(*s):
             return _pick(_iteration(body_fn, (), full(s)), names, kept, body_fn, s, backend)
-        return loop(lambda *s: _tested(test_fn(*full(s))), body, LoopState(tuple(names[i] for i in kept), initial, backend),
-                    dict(opts or {}))
+        return loop(lambda *s: _tested(test_fn(*full(s))), body,
+                    LoopState(tuple(names[i] for i in kept), initial, backend, first_test), dict(opts or {}))
     return _staged_loop(backend, run, state, names)
 
 

@@ -48,7 +48,7 @@ NOT_DIFFERENTIABLE = frozenset({
     "LogicalXor", "LogicalNot", "ArgMax", "ArgMin", "Shape", "Size", "Rank", "Floor", "Ceil", "Round",
     "FloorDiv", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift", "Invert",
     "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
-    "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert", "Raise",
+    "RandomUniform", "RandomStandardNormal", "StatelessRandomUniformV2", "StatelessRandomNormalV2", "All", "Any", "OneHot", "PrintV2", "Assert", "Raise",
     "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros", "StringLength", "StringJoin",
     "ReduceJoin", "StringFormat", "PythonFormat", "Unique", "AsString", "StringToNumber", "StringUpper", "StringLower", "StringSplitV2",
     "BytesSplit", "UnicodeSplit", "UnicodeDecode", "ExactInt32",

@@ -90,6 +90,7 @@ class TraceContext(threading.local):
     name_scope = ""   # `runtime.name_scope`: prefixes the names of the ops built in a graph
     weak = None       # a `weak.WeakProbe` while autograph probes the dtypes of a loop's Python numbers
     assignments = 0   # assignments to Variables recorded into graphs (`graph.assignments_recorded`)
+    suspended = None  # the graph `init_scope` stepped out of (a Variable made there counts for its function)
 
 
 context = TraceContext()

@@ -251,3 +251,35 @@ def test_the_probe_of_a_loops_python_numbers_leaves_the_users_lists_and_dicts_al
 
     assert [t.numpy() for t in tf.function(appended)(tf.constant(3))] == appended(3)   # a list, as Python's
     assert [int(v) for v in tf.function(stored)(tf.constant(4))] == list(stored(4))
+
+
+# --- a Variable as a condition: staged on its value while a function is traced, as in TensorFlow --------
+
+def test_an_if_and_a_while_on_a_bool_variable_are_staged_on_its_value():
+    flag, count = tf.Variable(True), tf.Variable(0)
+
+    @tf.function
+    def once(x):
+        if flag:
+            flag.assign(False)
+            return x * 2
+        return x
+
+    @tf.function
+    def until_three():
+        while flag:
+            count.assign_add(1)
+            if count >= 3:
+                flag.assign(False)
+        return count.read_value()
+
+    assert [int(once(tf.constant(3))), int(once(tf.constant(3))), bool(flag.numpy())] == [6, 3, False]
+    flag.assign(True)
+    assert int(until_three()) == 3 and not flag.numpy()
+
+
+def test_and_or_not_on_variables_are_staged():
+    a, b = tf.Variable(True), tf.Variable(False)
+    f = tf.function(lambda: (a and b, a or b, not b))
+    assert [bool(t) for t in f()] == [False, True, True]
+    assert (1 if a else 0) == 1   # eagerly, a Variable's truth is its value

@@ -83,6 +83,21 @@ def test_while_loop_eager_is_a_python_loop():
     assert (i, s) == (4, 6)
 
 
+def test_an_eager_while_loop_gives_tensors_for_python_numbers_as_tensorflow_does():
+    seen = []
+
+    def body(i, s):
+        seen.append(type(s))
+        return i + 1, s / 2
+
+    i, s = tf.while_loop(lambda i, s: i < 2, body, (0, 7))
+    assert seen == [int, float]   # the body sees Python values
+    assert (repr(i), repr(s)) == ("<tf.Tensor: shape=(), dtype=int32, numpy=2>",
+                                  "<tf.Tensor: shape=(), dtype=float32, numpy=1.75>")
+    (d,) = tf.while_loop(lambda d: d["a"] < 3, lambda d: [{"a": d["a"] + 1, "b": d["b"]}], [{"a": 0, "b": 2**40}])
+    assert d["a"].dtype == tf.int32 and d["b"].dtype == tf.int64
+
+
 def test_while_loop_structure_mismatch_is_reported():
     @tf.function
     def f(p, x):

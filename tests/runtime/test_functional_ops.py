@@ -54,6 +54,12 @@ def test_switch_case_picks_the_branch_or_the_default(traced):
     assert [int(v) for v in run(tf.constant(0))] == [10, 1]
 
 
+def test_switch_case_keys_with_a_gap_and_no_default_are_refused():
+    # index 1 would have run the branch of key 3 (the last); TensorFlow refuses keys other than 0 to n-1
+    with pytest.raises(ValueError, match=r"branch keys \[0, 3\] are not 0 to 1.*Pass default="):
+        tf.switch_case(tf.constant(1), {0: lambda: tf.constant(10), 3: lambda: tf.constant(30)})
+
+
 @pytest.mark.parametrize("traced", [False, True])
 def test_case_takes_the_first_true_predicate_then_the_default(traced):
     def run(x):

@@ -154,3 +154,22 @@ def test_none_gradients_are_skipped_and_all_none_is_an_error():
         opt.apply_gradients([(None, b)])
     with pytest.raises(ValueError, match="tape"):
         opt.minimize(tf.constant(1.0), [a])
+
+
+def test_a_training_step_whose_optimizer_makes_slots_is_traced_twice_on_its_first_call_as_in_tensorflow():
+    def tracing_count(optimizer) -> int:
+        w = tf.Variable([1.0, -2.0])
+
+        @tf.function
+        def step(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum((w * x - 3.0) ** 2)
+            optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+            return loss
+
+        for _ in range(3):
+            step(tf.constant([1.0, 2.0]))
+        return step.experimental_get_tracing_count()
+
+    assert tracing_count(tf.keras.optimizers.Adam(0.1)) == 2       # slots made in the first trace
+    assert tracing_count(tf.keras.optimizers.SGD(0.1)) == 1        # no slots

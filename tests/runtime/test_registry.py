@@ -19,6 +19,8 @@ SAMPLES = {
     "Relu6Grad": (lambda g, x: apply(nn_gradients.RELU6_GRAD, g, x), (F, F * 3.0 - 1.0)),
     "LeakyReluGrad": (lambda g, x: apply(nn_gradients.LEAKY_RELU_GRAD, g, x, alpha=0.3), (F, F * 3.0 - 1.0)),
     "LeakyRelu": (lambda x: tf.nn.leaky_relu(x, 0.3), (F,)),
+    "StatelessRandomUniformV2": (lambda s: tf.random.stateless_uniform([2, 3], s), (tf.constant([1, 2]),)),
+    "StatelessRandomNormalV2": (lambda s: tf.random.stateless_normal([4], s), (tf.constant([3, 4]),)),
     "AddV2": (tf.add, (F, F)), "Sub": (tf.subtract, (I, I)), "Mul": (tf.multiply, (F, F)),
     "RealDiv": (tf.truediv, (I, I)), "FloorDiv": (tf.floordiv, (I, tf.constant(2))),
     "FloorMod": (tf.floormod, (I, tf.constant(4))), "Pow": (tf.pow, (F, tf.constant(2.0))),

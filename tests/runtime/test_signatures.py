@@ -47,9 +47,18 @@ def test_a_trace_for_one_of_two_equal_values_does_not_answer_for_the_other():
     assert shown.experimental_get_tracing_count() == 2
 
 
-def test_unhashable_python_values_are_keyed_by_identity():
-    items = {1, 2}
-    assert signatures.leaf_key(items) == ("object", id(items))
+def test_objects_are_keyed_by_identity_and_what_their_attributes_hold():
+    class Config:
+        def __init__(self):
+            self.scale, self.rows = 2, [1, 2]
+
+    config, items = Config(), {1, 2}
+    key = signatures.leaf_key(config)
+    assert key == signatures.leaf_key(config) and key != signatures.leaf_key(Config())
+    config.rows.append(3)
+    assert key != signatures.leaf_key(config)
+    assert signatures.leaf_key(items) == signatures.leaf_key(items) != signatures.leaf_key({1, 2, 3})
+    assert signatures.describe(signatures.leaf_key(Config())).startswith("Config object holding (('scale'")
 
 
 def test_descriptions_of_changed_arguments():
@@ -78,3 +87,18 @@ def test_tensor_spec_compatibility_and_repr():
 def test_nested_arguments_print_as_tensor_specs():
     text = signatures.spec_text({"a": [tf.TensorSpec([2], tf.int32), 3]})
     assert text == "{'a': [TensorSpec(shape=(2,), dtype=int32), 3]}"
+
+
+def test_a_concrete_signature_keeps_the_name_its_tensorspec_was_given():
+    f = tf.function(lambda x, y: x * y)
+    concrete = f.get_concrete_function(tf.TensorSpec([], tf.int32, name="scale"), tf.TensorSpec([], tf.int32))
+    assert [spec.name for spec in concrete.structured_input_signature[0]] == ["scale", "y"]
+
+
+def test_a_retrace_reason_shortens_what_an_object_holds():
+    class Big:
+        def __init__(self):
+            self.rows = list(range(100))
+
+    text = signatures.describe(signatures.leaf_key(Big()))
+    assert text.startswith("Big object holding ((") and text.endswith("...") and len(text) < 120

@@ -29,6 +29,7 @@ def test_print_and_repr_in_tensorflow_style():
     assert "hello, {}".format(tf.matmul([[2.0]], [[2.0]])) == "hello, [[4.]]"
 
 
+
 def test_shape_object_compares_with_tuples_and_lists():
     t = tf.constant(np.zeros((2, 3)))
     assert t.shape == (2, 3) and t.shape == [2, 3] and t.shape.as_list() == [2, 3]

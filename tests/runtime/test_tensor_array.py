@@ -150,3 +150,54 @@ def test_gather_gives_the_stacked_rows_at_the_indices_eagerly_and_in_a_graph():
         assert pair.numpy().tolist() == [[5.0, 6.0], [1.0, 2.0]] and one.numpy().tolist() == [[3.0, 4.0]]
     with pytest.raises(InvalidArgumentError, match=r"elements \[1\] were never written"):
         tf.function(lambda: tf.TensorArray(tf.float32, size=2).write(0, 1.0).gather([0]))()
+
+
+# --- the element shape that writes in a loop body or a branch teach ----------------------------------
+
+def _filled(write_rows):
+    @tf.function
+    def f(n):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        return write_rows(ta, n).stack()
+    return f
+
+
+def test_a_loop_that_runs_zero_times_stacks_rows_of_the_shape_its_body_writes():
+    def autograph_loop(ta, n):
+        for i in tf.range(n):
+            ta = ta.write(i, [1.0, 2.0])
+        return ta
+
+    def while_loop(ta, n):
+        return tf.while_loop(lambda i, ta: i < n, lambda i, ta: (i + 1, ta.write(i, tf.zeros([2, 3]))), (0, ta))[1]
+
+    def nested_loops(ta, n):
+        for i in tf.range(n):
+            for j in tf.range(n):
+                ta = ta.write(i * n + j, tf.zeros([3]))
+        return ta
+
+    assert _filled(autograph_loop)(tf.constant(0)).shape == (0, 2)       # TensorFlow: (0, 2); was (0,)
+    assert _filled(autograph_loop)(tf.constant(2)).shape == (2, 2)
+    assert _filled(while_loop)(tf.constant(0)).shape == (0, 2, 3)
+    assert _filled(nested_loops)(tf.constant(0)).shape == (0, 3)
+
+
+def test_a_branch_that_writes_gives_its_element_shape_to_the_other():
+    @tf.function
+    def f(x):
+        ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+        if x > 0:
+            pass
+        else:
+            ta = ta.write(0, [1, 2])
+        return ta.stack()
+
+    assert f(tf.constant(1)).shape == (0, 2) and f(tf.constant(-1)).numpy().tolist() == [[1, 2]]
+
+
+def test_an_eager_array_with_elements_not_written_yet_passes_into_a_function_that_writes_them():
+    f = tf.function(lambda ta: ta.write(1, 5).stack())
+    assert f(tf.TensorArray(tf.int32, size=2).write(0, 1)).numpy().tolist() == [1, 5]   # as TensorFlow
+    g = tf.function(lambda ta: ta.size())
+    assert int(g(tf.TensorArray(tf.int32, size=3))) == 3

@@ -120,17 +120,77 @@ def test_seed_001_module_creates_its_variable_on_the_first_call_only():
     first = m.v
     m.v.assign([2.0, 3.0])
     np.testing.assert_allclose(m.call(tf.constant([3.0, 4.0])).numpy(), [6.0, 12.0])
-    assert m.v is first and m.call.experimental_get_tracing_count() == 1
+    assert m.v is first and m.call.experimental_get_tracing_count() == 2   # the first call traced twice, as in TF
     assert len(m.variables) == 1 and m.variables[0] is first and m.trainable_variables[0] is first
 
 
-def test_creating_a_variable_on_a_second_trace_is_a_clear_error():
+def test_creating_a_variable_on_every_call_is_refused_on_the_first_call_as_in_tensorflow():
+    # Python makes a fresh Variable on each call (3.0, then 4.0); one graph would keep one Variable and give
+    # 3.0, then 6.0. TensorFlow traces such a function twice on its first call and refuses the second creation.
+    log = []
+
     @tf.function
     def f(x):
+        log.append(x)
         v = tf.Variable(1.0)
-        return v + x
+        v.assign_add(x)
+        return v.read_value()
 
-    assert float(f(tf.constant(1.0))) == 2.0
+    with pytest.raises(ValueError, match=r"test_variables.py:\d+: .*creates a Variable each time it is traced"):
+        f(tf.constant(2.0))
+    assert len(log) == 2
+
+
+def test_a_guarded_creation_is_traced_twice_on_the_first_call_and_runs_the_second_trace():
+    holder, log = [], []
+
+    @tf.function
+    def f(x):
+        log.append(x)
+        if not holder:
+            holder.append(tf.Variable(1.0))
+        return holder[0].assign_add(x)
+
+    assert [float(f(tf.constant(2.0))), float(f(tf.constant(3.0)))] == [3.0, 6.0]
+    assert len(log) == 2 and f.experimental_get_tracing_count() == 2   # as TensorFlow counts them
+
+
+def test_a_function_without_arguments_may_create_its_variable_on_the_first_call():
+    made = []
+
+    @tf.function
+    def f():
+        if not made:
+            made.append(tf.Variable(tf.ones([2]) * 3.0))
+        return made[0].assign_add([1.0, 1.0])
+
+    assert f().numpy().tolist() == [4.0, 4.0] and f().numpy().tolist() == [5.0, 5.0]
+
+
+def test_a_function_traced_inside_another_may_create_a_variable_from_constants_on_its_first_call():
+    holder = []
+
+    @tf.function
+    def inner(x):
+        if not holder:
+            holder.append(tf.Variable(tf.ones([2]) * 10.0))
+        return holder[0].assign_add(x)
+
+    outer = tf.function(lambda x: inner(x) * 2.0)
+    assert outer(tf.constant([1.0, 1.0])).numpy().tolist() == [22.0, 22.0]   # as TensorFlow
+    assert outer(tf.constant([1.0, 1.0])).numpy().tolist() == [24.0, 24.0]
+
+
+def test_creating_a_variable_on_a_later_trace_is_a_clear_error():
+    made = {}
+
+    @tf.function
+    def f(x):
+        if x.shape not in made:
+            made[x.shape] = tf.Variable(tf.zeros_like(x))
+        return made[x.shape] + x
+
+    assert float(f(tf.constant(1.0))) == 1.0
     with pytest.raises(ValueError, match=r"test_variables.py:\d+: .*first trace only"):
         f(tf.constant([1.0, 2.0]))
 

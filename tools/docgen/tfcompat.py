@@ -200,6 +200,48 @@ DIFFERS = [
         print(tf.constant(b"a\\x00").numpy(), tf.strings.length(tf.constant("é")))
         """, "Values are NumPy bytes arrays, which drop trailing NUL bytes; lengths are in bytes unless "
              "`unit='UTF8_CHAR'`, as in TensorFlow."),
+    Entry("An object argument whose attributes change between calls traces again", """
+        class Config:
+            def __init__(self):
+                self.scale = 2
+
+        @tf.function
+        def scaled(x, config):
+            return x * config.scale
+
+        config = Config()
+        print(scaled(tf.constant(1), config))
+        config.scale = 10
+        print(scaled(tf.constant(1), config), scaled.experimental_get_tracing_count())
+        """, "An instance of your class (a dataclass, a set, a bytearray too) is keyed by identity and by what "
+             "its attributes hold, to three levels (a list or dict of more than 1000 items by its length): a call "
+             "after a change traces again, so the function computes "
+             "what Python computes. TensorFlow keys it by identity only and runs the old graph (2 again), or "
+             "refuses an unhashable one (a set, a dataclass that is not frozen). Globals, closures and `self` "
+             "are read when the function is traced, as in TensorFlow."),
+    Entry("A failed assert stops the effects after it", """
+        v = tf.Variable(0)
+
+        @tf.function
+        def update(x):
+            v.assign(5)
+            tf.debugging.assert_equal(x, 1)
+            v.assign(7)
+            return v.read_value()
+
+        try:
+            update(tf.constant(2))
+        except tf.errors.InvalidArgumentError:
+            print("assert failed; v =", v.numpy())
+        """, "Stateful ops (Variable updates, prints, asserts) run in program order, as Python runs them, so "
+             "nothing after a failed assert runs. TensorFlow orders an assert only with what it depends on and "
+             "may run the later update anyway (it gives v = 7, and in a loop one iteration's update more)."),
+    Entry("Python `1`, `1.0` and `True` are different arguments", """
+        double = tf.function(lambda x: x * 2)
+        print(double(1), double(1.0), double(True))
+        """, "Python values are keyed by type and value, so each traces its own graph and computes what Python "
+             "computes. TensorFlow's key takes equal values as one (`1.0 == 1`) and returns the int32 graph's "
+             "2 for all three."),
 ]
 
 OUT_OF_SCOPE = [
