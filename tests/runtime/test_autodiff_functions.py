@@ -470,3 +470,28 @@ def test_a_print_two_staged_statements_deep_runs_once_while_the_gradient_runs(pr
         differentiate = tf.function(differentiate, jit_compile=placement.endswith("jit_compile"))
     assert float(differentiate(tf.constant(2.0))) == gradient
     assert capsys.readouterr().out == printed
+
+
+def test_a_function_traced_for_unknown_dimensions_differentiates_each_shape_it_is_called_with():
+    # the gradient graph of an eager tape's Call was cached per output shape: a batch of another size
+    # reused the first batch's graph (reduce_mean's count: silently 4 times too large; concat: a ValueError)
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def mean_rows(x):
+        return tf.reduce_mean(x, axis=0)
+
+    @tf.function(reduce_retracing=True)
+    def doubled(x):
+        return tf.reduce_sum(tf.concat([x, x * 2.0], 0) ** 2)
+
+    for rows in (1, 4, 2):
+        x = tf.ones([rows, 2])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = mean_rows(x)
+        assert tape.gradient(y, x).numpy().tolist() == [[1.0 / rows] * 2] * rows
+    for n in (2, 3, 4, 1):
+        x = tf.range(1.0, n + 1.0)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = doubled(x)
+        assert tape.gradient(y, x).numpy().tolist() == (10.0 * x).numpy().tolist()
