@@ -239,7 +239,8 @@ class GradientTape:
     def batch_jacobian(self, target, source, unconnected_gradients: str = "none", parallel_iterations=None,
                        experimental_use_pfor: bool = True):
         """d target[b, i...]/d source[b, j...], shaped [batch] + target.shape[1:] + source.shape[1:], for a
-        target whose row b depends on row b of `source` only."""
+        target whose row b depends on row b of `source` only (zeros, as TensorFlow's, where it does not
+        depend on `source` at all)."""
         _check_unconnected(unconnected_gradients)
         with self._recording_gradients():
             return jacobians.batch_jacobian(self, target, source, unconnected_gradients, experimental_use_pfor)
