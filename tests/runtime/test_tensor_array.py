@@ -150,3 +150,31 @@ def test_gather_gives_the_stacked_rows_at_the_indices_eagerly_and_in_a_graph():
         assert pair.numpy().tolist() == [[5.0, 6.0], [1.0, 2.0]] and one.numpy().tolist() == [[3.0, 4.0]]
     with pytest.raises(InvalidArgumentError, match=r"elements \[1\] were never written"):
         tf.function(lambda: tf.TensorArray(tf.float32, size=2).write(0, 1.0).gather([0]))()
+
+
+@pytest.mark.parametrize("placement", ["tapes outside the function", "tapes inside the function"])
+def test_third_derivative_through_map_fn_reads_a_shorter_gradient_list(placement):
+    # the third derivative differentiates TensorListElementGrad, whose rule reads the gradient list it took an
+    # element of; that list can be shorter than the list (trailing zeros left out): an IndexError before
+    def third(f, x):
+        with tf.GradientTape() as t3:
+            t3.watch(x)
+            with tf.GradientTape() as t2:
+                t2.watch(x)
+                with tf.GradientTape() as t1:
+                    t1.watch(x)
+                    y = f(x)
+                g = t1.gradient(y, x)
+            h = t2.gradient(g, x)
+        return g, h, t3.gradient(h, x)
+
+    def cubes(x):
+        return tf.reduce_sum(tf.map_fn(lambda r: r * r * r, x))
+
+    x = tf.constant([0.5, -1.0])
+    if placement == "tapes outside the function":
+        g, h, k = third(tf.function(cubes), x)
+    else:
+        g, h, k = tf.function(lambda x: third(cubes, x))(x)
+    assert g.numpy().tolist() == [0.75, 3.0] and h.numpy().tolist() == [3.0, -6.0]
+    assert k.numpy().tolist() == [6.0, 6.0]
