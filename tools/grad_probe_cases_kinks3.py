@@ -102,3 +102,23 @@ for _dt in ("float16", "float64"):
             return _grad(lib, fn(body), lib.constant(vals, getattr(lib, dt)))
         _program.__name__ = f"{_name}_{_dt}"
         case("kinks3-dtypes")(_program)
+
+
+# ---------------------------------------------------------------- reductions' axes given in other forms
+_AXES = {   # a tensor axis made in the function was an OperatorNotAllowedInGraphError (read with .numpy())
+    "np_int": lambda lib: np.int64(1),
+    "tuple_neg": lambda lib: (-1, 0),
+    "tensor": lambda lib: lib.constant(1),
+    "tensor_list": lambda lib: lib.constant([0, -1]),
+    "list_neg_unordered": lambda lib: [-1, -3],
+}
+_X3 = np.array([[[1.0, 2.0, 2.0], [0.5, -1.0, 3.0]], [[0.0, 2.0, 1.0], [4.0, -2.0, 0.5]]], np.float32)
+
+for _an, _axis in _AXES.items():
+    for _r in ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_logsumexp"):
+        for _kd in (False, True):
+            def _program(lib, fn, axis=_axis, r=_r, kd=_kd):
+                body = lambda x: lib.reduce_sum(getattr(lib, r)(x, axis=axis(lib), keepdims=kd) ** 2)  # noqa: E731
+                return _grad(lib, fn(body), lib.constant(_X3)) + [fn(lambda x: _grad(lib, body, x))(lib.constant(_X3))]
+            _program.__name__ = f"{_r}_axis_{_an}_{'keep' if _kd else 'drop'}"
+            case("axes")(_program)
