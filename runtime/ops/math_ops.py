@@ -13,6 +13,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import DTypeNotAllowedError, InvalidArgumentError, UnimplementedError
 from runtime.ops.convert import binary_operands
+from runtime.ops.packing import static_value
 from runtime.ops.registry import (Spec, apply, broadcast_binary, broadcast_predicate, broadcast_shapes, defop,
                                   unary_same)
 from runtime.shape import TensorShape
@@ -463,7 +464,6 @@ def _static_axis(axis):
     if axis is None or isinstance(axis, int):
         return axis
     if hasattr(axis, "numpy"):
-        from runtime.ops.packing import static_value   # packing imports this module's neighbours
         value = static_value(axis)
         if value is None:
             raise InvalidArgumentError(
