@@ -7,7 +7,7 @@ unconnected tensors, and a function traced for unknown dimensions differentiated
 `@case(area)` on `program(lib, fn)`, as in grad_probe_cases.py. `case` is injected by tools/grad_probe.py."""
 import numpy as np
 
-from grad_probe_common import _both, _grad
+from grad_probe_common import _both, _first_and_second, _grad, _third
 
 
 # ---------------------------------------------------------------- tapes
@@ -71,7 +71,6 @@ def stop_recording_mid(lib, fn):
 
 @case("tape2")
 def tape_records_function_with_while_break(lib, fn):
-    @fn
     def f(x):
         y = x
         i = 0
@@ -81,74 +80,43 @@ def tape_records_function_with_while_break(lib, fn):
                 break
             i += 1
         return y
-    out = []
-    for v in (1.5, 3.0, 0.5):
-        x = lib.constant(v)
-        with lib.GradientTape() as t:
-            t.watch(x)
-            y = f(x)
-        out.append([y, t.gradient(y, x)])
-    return out
+    return [_grad(lib, fn(f), lib.constant(v)) for v in (1.5, 3.0, 0.5)]
 
 
 @case("tape2")
 def tape_records_function_with_return_in_loop(lib, fn):
-    @fn
     def f(x):
         for i in lib.range(5):
             x = x * 1.5
             if x > 4.0:
                 return x * x
         return -x
-    out = []
-    for v in (1.0, 0.1):
-        x = lib.constant(v)
-        with lib.GradientTape() as t:
-            t.watch(x)
-            y = f(x)
-        out.append([y, t.gradient(y, x)])
-    return out
+    return [_grad(lib, fn(f), lib.constant(v)) for v in (1.0, 0.1)]
 
 
 @case("tape2")
 def third_order_through_loop(lib, fn):
-    def body(x):
-        with lib.GradientTape() as t3:
-            t3.watch(x)
-            with lib.GradientTape() as t2:
-                t2.watch(x)
-                with lib.GradientTape() as t1:
-                    t1.watch(x)
-                    y = x
-                    for i in lib.range(3):
-                        y = lib.sin(y) * x
-                g = t1.gradient(y, x)
-            h = t2.gradient(g, x)
-        return [y, g, h, t3.gradient(h, x)]
-    return fn(body)(lib.constant(0.7))
+    def f(x):
+        y = x
+        for i in lib.range(3):
+            y = lib.sin(y) * x
+        return y
+    return fn(lambda x: _third(lib, f, x))(lib.constant(0.7))
 
 
 @case("tape2")
 def third_order_through_cond_in_loop(lib, fn):
-    def body(x):
-        with lib.GradientTape() as t3:
-            t3.watch(x)
-            with lib.GradientTape() as t2:
-                t2.watch(x)
-                with lib.GradientTape() as t1:
-                    t1.watch(x)
-                    y = x
-                    i = 0
-                    while i < 3:
-                        if y > 1.0:
-                            y = y * x
-                        else:
-                            y = y + x * x
-                        i += 1
-                g = t1.gradient(y, x)
-            h = t2.gradient(g, x)
-        return [y, g, h, t3.gradient(h, x)]
-    return [fn(body)(lib.constant(v)) for v in (0.7, 1.3)]
+    def f(x):
+        y = x
+        i = 0
+        while i < 3:
+            if y > 1.0:
+                y = y * x
+            else:
+                y = y + x * x
+            i += 1
+        return y
+    return [fn(lambda x: _third(lib, f, x))(lib.constant(v)) for v in (0.7, 1.3)]
 
 
 @case("tape2")
@@ -182,25 +150,6 @@ def custom_gradient_nested_structure_out(lib, fn):
             z = f(x, y) + f(y, x) * f(x, x)
         return t.gradient(z, [x, y])
     return fn(body)(lib.constant(2.0), lib.constant(3.0))
-
-
-@case("tape2")
-def custom_gradient_second_order_of_grad(lib, fn):
-    @lib.custom_gradient
-    def cube(x):
-        def grad(dy):
-            return dy * 3.0 * x * x
-        return x * x * x, grad
-
-    def body(x):
-        with lib.GradientTape() as t2:
-            t2.watch(x)
-            with lib.GradientTape() as t1:
-                t1.watch(x)
-                y = cube(x)
-            g = t1.gradient(y, x)
-        return [g, t2.gradient(g, x)]
-    return fn(body)(lib.constant(2.0))
 
 
 @case("tape2")
@@ -248,19 +197,7 @@ def jacobian_of_scalar_and_matrix_sources(lib, fn):
 
 @case("tape2")
 def gradient_in_function_tape_outside(lib, fn):
-    x = lib.constant(3.0)
-
-    @fn
-    def f(x):
-        return x * x * x
-
-    with lib.GradientTape() as t2:
-        t2.watch(x)
-        with lib.GradientTape() as t1:
-            t1.watch(x)
-            y = f(x)
-        g = t1.gradient(y, x)
-    return [y, g, t2.gradient(g, x)]
+    return _first_and_second(lib, fn(lambda x: x * x * x), lib.constant([3.0, -1.0]))
 
 
 @case("tape2")

@@ -4,7 +4,7 @@ ways; custom_gradient with several outputs, nested, in branches and loops, with 
 derivatives with the tapes outside a traced function (through a While, a Cond in a While, a break, map_fn).
 
 `@case(area)` on `program(lib, fn)`, as in grad_probe_cases.py. `case` is injected by tools/grad_probe.py."""
-from grad_probe_common import _both
+from grad_probe_common import _both, _third
 
 
 # ---------------------------------------------------------------- jacobians
@@ -296,19 +296,6 @@ def gradient_of_identity_n_and_tuple_return(lib, fn):
 
 
 # ---------------------------------------------------------------- third derivatives, the tapes outside
-def _third(lib, f, x):
-    with lib.GradientTape() as t3:
-        t3.watch(x)
-        with lib.GradientTape() as t2:
-            t2.watch(x)
-            with lib.GradientTape() as t1:
-                t1.watch(x)
-                y = f(x)
-            g = t1.gradient(y, x)
-        h = t2.gradient(g, x)
-    return [y, g, h, t3.gradient(h, x)]
-
-
 @case("third-order")
 def third_order_outside_function_loop(lib, fn):
     def f(x):
