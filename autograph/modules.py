@@ -227,7 +227,7 @@ def _converted_tree(node: ast.FunctionDef, filename: str, recursive: bool, probl
     """The converted function, marked; functions nested in it are converted first, here, so the output
     never needs a function's source at run time (a nested one that can't be converted is reported
     and left as it is)."""
-    from autograph.api import convert_node
+    from autograph.pipeline import convert_node
     from autograph.pyct.to_ast import to_ast
 
     user_ag = next((n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == "ag__"), None)

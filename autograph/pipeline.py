@@ -1,17 +1,22 @@
 """The converters, in the order they run. Each entry's comment says why it is there.
 
-`convert_function(node, ctx)` runs them all on one gast FunctionDef.
+`convert_function(node, ctx)` runs them all on one gast FunctionDef; `convert_node` checks a parsed function,
+makes its context and runs them (for `convert` and the CLI).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 import gast
 
 from autograph.converters import (asserts, break_statements, call_trees, comparisons, comprehensions,
                                   conditional_expressions, continue_statements, control_flow, directives, exceptions,
-                                  functions, lists, logical_expressions, return_statements, side_effects)
-from autograph.pyct import activity, liveness, naming
+                                  fstrings, functions, lists, logical_expressions, return_statements, side_effects)
+from autograph.errors import ConversionError
+from autograph.pyct import activity, anno, liveness, naming
+from autograph.pyct.anno import Key
+from autograph.pyct.naming import Namer
 from autograph.pyct.transformer import Context
 
 
@@ -30,6 +35,7 @@ PIPELINE = [
     asserts.transform,
     lists.transform,                    # before call_trees, which would hide `l.append` in converted_call
     side_effects.transform,             # after lists (whose `l.append` is carried), before call_trees (as lists)
+    fstrings.transform,                 # f-strings and `'...' % args` become operator calls (fields: any order)
     call_trees.transform,               # before the rewrites below add calls of their own
     conditional_expressions.transform,  # expressions become lazy operators (lambdas) ...
     comparisons.transform,              # chained comparisons before `and`/`or`: they are lazy `and`s and
@@ -53,6 +59,7 @@ NEEDS = {
     asserts.transform: {gast.Assert},
     lists.transform: ("append", "pop"),
     side_effects.transform: [{gast.Delete, gast.AugAssign, activity.COMPOSITE_STORE}, tuple(side_effects.NAMES)],   # either
+    fstrings.transform: {gast.FormattedValue, gast.BinOp},
     call_trees.transform: {gast.Call},
     conditional_expressions.transform: {gast.IfExp},
     comparisons.transform: {"chained compare", "none test"},
@@ -182,3 +189,102 @@ def _rescan(node, types: set) -> set:
             if block.__class__ is list:
                 stack.extend(block)
     return now
+
+
+# --- converting one function ------------------------------------------------------------------
+
+def _context(node: gast.FunctionDef, filename: str, name: str, recursive: bool, found,
+             module_alias: Optional[str] = None) -> Context:
+    args = node.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    declared_global, declared_nonlocal = activity.declarations(node.body) if found.declared else (set(), set())
+    user_locals = (params | activity.modified(node.body, gast.NamedExpr in found.types)) - found.declared
+    namer = Namer(found.used)
+    if module_alias is not None:
+        namer.reserve(module_alias)
+    ag = module_alias or namer.new("ag__")   # `ag__`, unless the function's own code uses that name
+    return Context(namer, filename, name, params, user_locals, declared_nonlocal, declared_global,
+                   activity.captured(node.body), recursive, ag=ag, fscope=namer.new("fscope"))
+
+
+def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bool = True,
+                 module_alias: Optional[str] = None) -> gast.FunctionDef:
+    """Run the pipeline on one parsed function (used by `convert` and the CLI). `module_alias`: the name
+    the generated code must call autograph by (the CLI's `ag__`, which its nested converted functions
+    use too); by default `ag__`, or a fresh name when the function's own code uses `ag__`."""
+    found = scan(node)    # one walk for what the context and the pipeline need to know
+    if gast.Yield in found.types or gast.YieldFrom in found.types:
+        _reject_generators(node, filename)
+    if not found.ids.isdisjoint(_FRAME_READERS):
+        _reject_frame_readers(node, filename)
+    ctx = _context(node, filename, name, recursive, found, module_alias)
+    if ctx.ag != "ag__":
+        _mark_user_module_names(node)
+    converted = convert_function(node, ctx, found)
+    if ctx.ag != "ag__":
+        _rename_module_alias(converted, ctx.ag)
+    anno.set(converted, Key.MODULE_ALIAS, ctx.ag)
+    return converted
+
+
+def _mark_user_module_names(node) -> None:
+    for n in activity.walk(node):
+        if n.__class__ is gast.Name and n.id == "ag__":
+            anno.set(n, Key.USER_NAME, True)
+
+
+def _rename_module_alias(node, alias: str) -> None:
+    """The user's code uses the name `ag__`: generated code calls autograph by `alias` instead. Templates
+    write `ag__.operator(...)`; every such base the user did not write is renamed here, in one place."""
+    for n in activity.walk(node):
+        if n.__class__ is gast.Attribute:
+            base = n.value
+            if base.__class__ is gast.Name and base.id == "ag__" and not anno.get(base, Key.USER_NAME):
+                base.id = alias
+
+
+def module_alias(converted: gast.FunctionDef) -> str:
+    """The name `converted` (the result of `convert_node`) calls autograph by."""
+    return anno.get(converted, Key.MODULE_ALIAS, "ag__")
+
+
+def _reject_generators(node: gast.FunctionDef, filename: str) -> None:
+    stack = list(node.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (gast.Yield, gast.YieldFrom)):
+            raise ConversionError("generators (`yield`) can't be converted; build and return a list instead, or "
+                                  "mark the function with autograph.do_not_convert", filename, n.lineno,
+                                  n.col_offset)
+        if not isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
+            stack.extend(gast.iter_child_nodes(n))
+
+
+# Builtins that read the variables of the frame that calls them, with the arguments they are called with here
+# (`eval(s)`: one argument, no namespace). Converted code runs the user's statements in functions of its own
+# (branches, loop bodies) and calls builtins through `converted_call`, so they would read those frames' variables.
+_FRAME_READERS = {"locals": 0, "vars": 0, "dir": 0, "eval": 1, "exec": 1}
+
+
+def _reject_frame_readers(node: gast.FunctionDef, filename: str) -> None:
+    calls, stored = [], set()
+    stack = list(node.body)
+    while stack:
+        n = stack.pop()
+        if n.__class__ is gast.Name and n.id in _FRAME_READERS and n.ctx.__class__ is not gast.Load:
+            stored.add(n.id)
+        elif (n.__class__ is gast.Call and n.func.__class__ is gast.Name and n.func.id in _FRAME_READERS
+              and len(n.args) == _FRAME_READERS[n.func.id] and not n.keywords):
+            calls.append(n)
+        if not isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
+            stack.extend(gast.iter_child_nodes(n))
+    calls = sorted((c for c in calls if c.func.id not in stored), key=lambda c: (c.lineno, c.col_offset))
+    if calls:
+        call = calls[0]
+        what = f"`{call.func.id}()`" if not call.args else f"`{call.func.id}(...)` without a namespace"
+        raise ConversionError(
+            f"{what} reads the variables of the code that calls it, and converted code runs your statements in "
+            "functions of its own (branches, loop bodies), so it would see other variables than yours. Name "
+            "what you need (`{'a': a, 'b': b}`, or pass the namespace: `eval(s, globals(), {'a': a})`), or mark "
+            "the function with autograph.do_not_convert", filename, call.lineno, call.col_offset)

@@ -22,8 +22,8 @@ from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, ident
                                    unstack, where, zeros, zeros_like)
 from runtime.ops.logging_ops import print  # noqa: A004
 from runtime.ops.extra_array_ops import boolean_mask, broadcast_to, linspace, pad, split
-from runtime.ops.sort_ops import argsort, einsum, sort
-from runtime.ops.extra_math import clip_by_global_norm, clip_by_norm, reduce_logsumexp
+from runtime.ops.sort_ops import argsort, einsum, sort, unique
+from runtime.ops.extra_math import clip_by_global_norm, clip_by_norm, reduce_logsumexp, saturate_cast
 from runtime.ops.nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub,
                                 tensor_scatter_nd_update)
 from runtime.ops.composites import (add_n, ensure_shape, get_static_value, identity_n, is_tensor, meshgrid, norm,

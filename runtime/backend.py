@@ -14,7 +14,7 @@ from autograph.errors import StagingError, at_user_line
 
 from runtime import control_flow, dtypes, errors
 from runtime.graph import FuncGraph, building
-from runtime.ops import array_ops, dtype_origins, logging_ops, math_ops, python_ints, registry
+from runtime.ops import array_ops, dtype_origins, logging_ops, math_ops, python_ints, registry, string_ops
 from runtime.ops.weak import WeakProbe, accepts as weak_accepts
 from runtime.shape import as_shape
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
@@ -527,6 +527,19 @@ def _as_tensor_array(target) -> TensorArray:
     return TensorArray(stacked.dtype, size=0, dynamic_size=True).unstack(stacked)
 
 
+def _format_string(literals, fields):
+    """An f-string (or `str.format`) of traced tensors, formatted when the graph runs as eager tensors are."""
+    for field in fields:
+        if field.value.dtype is dtypes.string:
+            raise StagingError(at_user_line(
+                f"an f-string (or `str.format`) field holds the string tensor {field.value.name}. As an eager tensor "
+                "it formats as its bytes (b'...'), and a Python str that a staged `if` or loop carries becomes such a "
+                "tensor, so its text here would not be Python's. Join string tensors with `+` or "
+                "runtime.strings.join, and format numbers with runtime.strings.as_string."))
+    return string_ops.python_format(literals, [f.value for f in fields], [f.conversion for f in fields],
+                                    [f.spec for f in fields], [python_ints.name_of(f.value) is not None for f in fields])
+
+
 BACKEND = backends.register_backend(backends.Backend(
     name="runtime",
     staged_types=(SymbolicTensor, StagedEnumerate, StagedZip),
@@ -546,6 +559,7 @@ BACKEND = backends.register_backend(backends.Backend(
     logical_or=_logical_or,
     logical_not=lambda x: math_ops.logical_not(_bool(x)),   # `not x` is a bool, as in Python: `not 3` is False
     assert_=_assert,
+    format_string=_format_string,
     raise_=logging_ops.raise_,
     list_from=_list_from,
     list_types=(TensorArray,),

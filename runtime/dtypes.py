@@ -142,3 +142,11 @@ def from_numpy(np_dtype: np.dtype) -> DType:
     if found is None:
         return as_dtype(np_dtype)
     return found
+
+
+def __getattr__(name: str):
+    """`tf.dtypes.cast`, `complex` and `saturate_cast`: ops, imported on first use (the ops import this module)."""
+    if name in ("cast", "saturate_cast", "complex"):
+        from runtime.ops import complex_ops, extra_math, math_ops
+        return {"cast": math_ops.cast, "saturate_cast": extra_math.saturate_cast, "complex": complex_ops.complex}[name]
+    raise AttributeError(f"module 'runtime.dtypes' has no attribute '{name}'")

@@ -390,6 +390,8 @@ def _python_scalars_as_tensors(result):
 
 
 def _as_tensor_if_it_fits(value):
+    if isinstance(value, str):        # (an f-string of traced tensors may be refused: that error stands)
+        return convert_to_tensor(value)
     try:
         return convert_to_tensor(value)
     except (TypeError, ValueError):   # an int beyond int64: returned as the Python value

@@ -63,7 +63,7 @@ def batch_jacobian(tape, target, source, unconnected_gradients: str, use_pfor: b
 
     found = _rows(tape, target, [source], count, seed, unconnected_gradients)[0]
     static = TensorShape([target.shape.dims[0], *row_shape.dims, *source_shape.dims[1:]])
-    dims = static.as_list() if static.is_fully_defined else \
+    dims = static.as_list() if static.is_fully_defined() else \
         array_ops.concat([array_ops.shape(target), array_ops.shape(source)[1:]], axis=0)
     if found is None:   # TensorFlow's: zeros of the target's dtype, never None (its jacobian gives None)
         return array_ops.zeros(dims, dtype=target.dtype)
@@ -78,12 +78,12 @@ def _tensor(value):
 
 
 def _count(shape: TensorShape, dynamic: Callable):
-    return shape.num_elements() if shape.is_fully_defined else dynamic()
+    return shape.num_elements() if shape.is_fully_defined() else dynamic()
 
 
 def _shape_of(t):
     shape = as_shape(t.shape)
-    return shape.as_list() if shape.is_fully_defined else array_ops.shape(t)
+    return shape.as_list() if shape.is_fully_defined() else array_ops.shape(t)
 
 
 def _one_hot(i, count, dtype):
@@ -139,7 +139,7 @@ def _reshaped(found, target, source):
     """The stacked rows [count, ...] as target.shape + source.shape."""
     if found is None:
         return None
-    if target.shape.is_fully_defined and as_shape(source.shape).is_fully_defined:
+    if target.shape.is_fully_defined() and as_shape(source.shape).is_fully_defined():
         static = TensorShape([*target.shape.dims, *as_shape(source.shape).dims])
         return array_ops.reshape(found, static.as_list())
     return array_ops.reshape(found, array_ops.concat([array_ops.shape(target), array_ops.shape(source)], axis=0))

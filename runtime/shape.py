@@ -24,7 +24,6 @@ class TensorShape:
 
     ndims = rank
 
-    @property
     def is_fully_defined(self) -> bool:
         return self.dims is not None and None not in self.dims
 
@@ -34,7 +33,7 @@ class TensorShape:
         return list(self.dims)
 
     def num_elements(self) -> Optional[int]:
-        if not self.is_fully_defined:
+        if not self.is_fully_defined():
             return None
         n = 1
         for d in self.dims:

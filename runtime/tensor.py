@@ -36,11 +36,55 @@ class Tensor:
     def get_shape(self) -> TensorShape:
         return self.shape
 
+    def __hash__(self):
+        """A tensor's `==` is elementwise, so it is not hashable (TensorFlow's rule): a set or dict of tensors would
+        find them by identity, not by value. Key by `t.ref()`."""
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def __getattr__(self, name: str):
+        """`v[key].assign(value)`: a slice of a Variable (`_slice_of`, set by `Variable.__getitem__`) assigns to
+        those elements of it, as TensorFlow's; other tensors have no `assign`."""
+        if name == "assign":
+            try:
+                variable, key = object.__getattribute__(self, "_slice_of")
+            except AttributeError:
+                pass
+            else:
+                return lambda value, name=None, read_value=True: variable._assign_slice(key, value, read_value)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def ref(self) -> "Reference":
+        """A hashable reference to this tensor, equal only to references to the same tensor (`.deref()` gives it)."""
+        return Reference(self)
+
+    experimental_ref = ref
+
+
+class Reference:
+    """What `Tensor.ref()` and `Variable.ref()` give: hashable, equal when it wraps the same object."""
+
+    __slots__ = ("_wrapped",)
+
+    def __init__(self, wrapped):
+        self._wrapped = wrapped
+
+    def deref(self):
+        return self._wrapped
+
+    def __hash__(self) -> int:
+        return id(self._wrapped)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Reference) and other._wrapped is self._wrapped
+
+    def __repr__(self) -> str:
+        return f"<Reference wrapping {self._wrapped!r}>"
+
 
 class EagerTensor(Tensor):
     """A tensor with a value: a NumPy array or NumPy scalar, never mutated."""
 
-    __slots__ = ("_value", "_dtype")
+    __slots__ = ("_value", "_dtype", "_slice_of")
 
     def __init__(self, value, dtype=None):
         array = np.asarray(value) if dtype is None else np.asarray(value, dtypes.as_dtype(dtype).as_numpy_dtype)
@@ -57,15 +101,24 @@ class EagerTensor(Tensor):
         return self._value.ndim
 
     def numpy(self):
-        """The value as a NumPy array (a NumPy scalar for a 0-d tensor; for strings, as TensorFlow gives
-        them, `bytes` or an object array of `bytes`)."""
+        """The value as a NumPy array of its own (a NumPy scalar for a 0-d tensor; for strings, as TensorFlow
+        gives them, `bytes` or an object array of `bytes`): a copy, as TensorFlow's, so that changing it does
+        not change the tensor."""
         value = self._value
         if self._dtype is dtypes.string:
             return _strings_as_objects(value)
-        return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
+        return value[()] if value.ndim == 0 else value.copy()
 
     def __array__(self, dtype=None, copy=None):
-        value = np.asarray(self._value) if self._dtype is not dtypes.string else np.asarray(self.numpy(), object)
+        """A read-only view (TensorFlow's too), or a copy where one is asked for: NumPy reads the tensor's
+        values without a copy, and nothing writes to them through it."""
+        if self._dtype is dtypes.string:
+            value = np.asarray(self.numpy(), object)
+        elif copy:
+            value = self._value.copy()
+        else:
+            value = np.asarray(self._value).view()
+            value.flags.writeable = False
         return value if dtype is None else value.astype(dtype)
 
     def __bool__(self) -> bool:
@@ -99,9 +152,6 @@ class EagerTensor(Tensor):
         if registry.context.tapes:   # slices a tape records, so that gradients flow through the loop
             return (self[i] for i in range(len(self._value)))
         return (EagerTensor._from_numpy(v) for v in self._value)
-
-    def __hash__(self) -> int:
-        return id(self)
 
     def __format__(self, spec: str) -> str:
         return format(self.numpy(), spec)
@@ -140,8 +190,10 @@ def as_bytes(array: np.ndarray) -> np.ndarray:
 
 
 def _numpy_repr(value) -> str:
+    """The `numpy=` part of a tensor's or Variable's repr: on a line of its own when it has several, as TensorFlow."""
     if isinstance(value, np.ndarray):
-        return repr(value)
+        text = repr(value)
+        return "\n" + text if "\n" in text else text
     return str(value)
 
 
@@ -153,7 +205,7 @@ class SymbolicTensor(Tensor):
     `OperatorNotAllowedInGraphError`.
     """
 
-    __slots__ = ("op", "value_index", "_dtype", "_shape", "__weakref__")
+    __slots__ = ("op", "value_index", "_dtype", "_shape", "_slice_of", "__weakref__")
 
     def __init__(self, op, value_index: int, dtype: dtypes.DType, shape):
         self.op = op
@@ -182,9 +234,6 @@ class SymbolicTensor(Tensor):
     def __str__(self) -> str:
         """As TensorFlow prints a graph tensor: `Tensor("x:0", shape=(2,), dtype=int32)`."""
         return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
-
-    def __hash__(self) -> int:
-        return id(self)
 
     def _not_allowed(self, what: str, instead: str):
         from runtime.control_flow import user_location
@@ -295,7 +344,7 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
     (no float into an int tensor, no int that overflows)."""
     kind = _python_kind(value)
     if kind is None:
-        array = np.asarray(value)
+        array = np.array(value)     # a copy of an array or buffer: changing it later does not change the tensor
         if array.dtype.kind == "U" and type(value) in (list, tuple):
             raise TypeError(f"Cannot convert {short_repr(value)} to a tensor: it mixes strings and other values.")
         array = as_bytes(array)
@@ -370,6 +419,8 @@ def constant(value, dtype=None, shape=None, name: Optional[str] = None) -> Tenso
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, EagerTensor):
         array = value._value if dtype in (None, value.dtype) else np.asarray(value._value).astype(dtype.as_numpy_dtype)
+    elif isinstance(value, str) and value.__class__ is not str and hasattr(value, "_as_tensor"):
+        return convert_to_tensor(value, dtype=dtype, name=name)     # an f-string of traced tensors
     else:
         array = to_numpy(value, dtype)
     if shape is not None:
@@ -412,9 +463,11 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: Optional[str] = 
                 f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for a tensor of dtype "
                 f"{value.dtype.name}; use runtime.cast to change it.")
         return value
-    convert = getattr(value, "_as_tensor", None)  # Variable
-    if convert is not None:
-        return convert(dtype)
+    convert = getattr(value, "_as_tensor", None)  # a Variable; autograph's f-string of traced tensors (None after
+    if convert is not None:                       # its trace: then its text)
+        converted = convert(dtype)
+        if converted is not None:
+            return converted
     if type(value) in (list, tuple) and _python_kind(value) is None:
         from runtime.ops import packing  # import cycle: the ops import this module
 

@@ -453,7 +453,7 @@ class StackedList(SymbolicTensor):
         equal = self.__eq__(other)
         return not equal if equal.__class__ is bool else math_ops.logical_not(equal)
 
-    __hash__ = SymbolicTensor.__hash__
+    __hash__ = None   # as a list's
 
     def copy(self) -> "StackedList":
         return self   # a tensor never changes: the copy may be the list itself

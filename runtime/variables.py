@@ -18,11 +18,11 @@ from runtime.control_flow import user_location
 from runtime.errors import InvalidArgumentError
 from runtime.graph import building
 from runtime.interpret import replay
-from runtime.ops import nd_ops, operators
+from runtime.ops import array_ops, extra_array_ops, nd_ops, operators
 from runtime.ops import registry
 from runtime.ops.registry import Spec, apply, defop
 from runtime.shape import TensorShape
-from runtime.tensor import SymbolicTensor, convert_to_tensor
+from runtime.tensor import Reference, SymbolicTensor, _numpy_repr, convert_to_tensor
 
 
 
@@ -176,6 +176,22 @@ class Variable:
         self._update(ASSIGN_SUB, delta)
         return self if read_value else None
 
+    def _assign_slice(self, key, value, read_value: bool = True):
+        """`self[key].assign(value)`: `value` (broadcast to the slice) in place of the elements `key` selects."""
+        shape = self.shape.as_list()
+        size = int(np.prod(shape, dtype=np.int64))
+        selected = array_ops.reshape(array_ops.range(size), shape)[key]      # the flat positions the slice holds
+        updates = extra_array_ops.broadcast_to(convert_to_tensor(value, dtype_hint=self.dtype), array_ops.shape(selected))
+        flat = nd_ops.tensor_scatter_nd_update(array_ops.reshape(self.read_value(), [size]),
+                                               array_ops.reshape(selected, [-1, 1]), array_ops.reshape(updates, [-1]))
+        return self.assign(array_ops.reshape(flat, shape), read_value=read_value)
+
+    def _getitem(self, key):
+        """`v[key]`: the slice of its value, which `.assign` can change (see `Tensor.__getattr__`)."""
+        sliced = self.read_value()[key]
+        sliced._slice_of = (self, key)     # for `v[key].assign(value)`
+        return sliced
+
     def scatter_nd_update(self, indices, updates, name=None):
         """Store `updates` at `indices` (`tensor_scatter_nd_update` of the value); returns the variable."""
         return self.assign(nd_ops.tensor_scatter_nd_update(self.read_value(), indices, updates), name=name)
@@ -215,13 +231,17 @@ class Variable:
     def __format__(self, spec: str) -> str:
         return format(self.numpy(), spec)
 
-    def __hash__(self) -> int:
-        return id(self)
+    def __hash__(self):
+        raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
+
+    def ref(self):
+        """A hashable reference to this Variable (`.deref()` gives it back), as `Tensor.ref`."""
+        return Reference(self)
+
+    experimental_ref = ref
 
     def __repr__(self) -> str:
-        value = self.numpy()
-        text = repr(value) if isinstance(value, np.ndarray) else str(value)
-        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={text}>"
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={_numpy_repr(self.numpy())}>"
 
 
 # --- Variables created while a function is traced ------------------------------------------
@@ -251,3 +271,4 @@ def initial_value_while_tracing(value: SymbolicTensor):
 
 
 operators.install(Variable, convert=lambda v: v.read_value())
+Variable.__getitem__ = Variable._getitem     # after install, which gives the tensor's

@@ -76,6 +76,9 @@ class Backend:
     logical_or: Optional[Callable] = None
     logical_not: Optional[Callable] = None
     print: Optional[Callable] = None        # unset: `print` stays Python's (runs while tracing)
+    # format_string(literals, fields) -> a staged string: an f-string whose fields (operators/strings.Field: value,
+    # conversion, spec) hold staged values, formatted when the graph runs. Unset: Python's f-string
+    format_string: Optional[Callable] = None
     assert_: Optional[Callable] = None      # assert_(condition, message_fn)
     # raise_(error, note): a staged op that raises a copy of `error` (type, args, attributes) with the PEP 678
     # `note` each time it runs, ordered after the framework's earlier effects (a `raise` in a staged branch)

@@ -11,6 +11,7 @@ from autograph.operators.lists import list_append, list_pop, list_pop_in_place, 
 from autograph.operators.logical import and_, chain_compare, is_, is_none, is_not, is_not_none, not_, or_
 from autograph.operators.py_builtins import (abs_, assert_stmt, enumerate_, float_, int_, isinstance_, len_,
                                              print_, range_, zip_)
+from autograph.operators.strings import formatted, fstring, percent
 from autograph.operators.side_effects import in_place, mutating, mutating_outer
 from autograph.operators.variables import Local, Undefined, UndefinedReturnValue, ld
 
@@ -19,4 +20,5 @@ __all__ = [
     "UndefinedReturnValue", "FunctionScope", "ConversionOptions", "list_append", "list_pop", "list_pop_in_place", "list_stack",
     "assert_stmt", "print_", "len_", "range_", "enumerate_", "zip_", "abs_", "int_", "float_",
     "isinstance_", "match_subject", "match_guard", "caught_exception", "context", "mutating", "mutating_outer", "in_place",
+    "formatted", "fstring", "percent",
 ]

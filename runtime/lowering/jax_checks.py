@@ -119,7 +119,7 @@ def _index_error_in_loop(op, shape) -> InvalidArgumentError:
 
 
 def _value_slot(op, tensor) -> Slot:
-    if not tensor.shape.is_fully_defined:
+    if not tensor.shape.is_fully_defined():
         raise LoweringError(
             f"jit_compile=True can't lower {op.type} '{op.name}': the value it reports ({tensor.dtype.name}, shape "
             f"{tensor.shape}) has no static shape.{made_at(op)}\nUse jit_compile=None for this function.", op.type)

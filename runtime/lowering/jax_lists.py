@@ -302,7 +302,7 @@ def read(items: JaxList, index, element_dtype, element_shape=None, from_end=Fals
 
 def _unwritten(element_dtype, element_shape):
     """A read of a list nothing was written to fails its check; its value, zeros of the static shape."""
-    if element_shape is None or not element_shape.is_fully_defined:
+    if element_shape is None or not element_shape.is_fully_defined():
         raise LoweringError("jit_compile=True can't lower a read of a TensorArray that is never written with an "
                             "element shape unknown while tracing; use jit_compile=None for this function.")
     return jnp.zeros(tuple(element_shape.as_list()), jax.dtypes.canonicalize_dtype(element_dtype.as_numpy_dtype))
@@ -312,7 +312,7 @@ def stack(items: JaxList, element_dtype, element_shape):
     """The elements stacked, and where the executor raises (elements never written) or XLA can't give the
     length (a list whose length is not known while lowering must fill the rows it was given)."""
     if items.buffer is None:
-        if items.capacity and (element_shape is None or not element_shape.is_fully_defined):
+        if items.capacity and (element_shape is None or not element_shape.is_fully_defined()):
             raise LoweringError("jit_compile=True can't stack a TensorArray nothing is written to whose element "
                                 "shape is unknown while tracing; use jit_compile=None for this function.")
         dims = [] if element_shape is None or element_shape.dims is None else [d or 0 for d in element_shape.dims]

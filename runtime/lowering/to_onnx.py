@@ -227,7 +227,7 @@ def _shape_operand(g, given: tuple, static, what: str):
 
 def _reshape(g, x, *shape_input, shape):
     source = g.op.inputs[0].shape
-    if not shape_input and shape is not None and None not in shape and source.is_fully_defined:
+    if not shape_input and shape is not None and None not in shape and source.is_fully_defined():
         shape = reshape_target(tuple(source.dims), shape)   # TensorFlow's -1 beside 0s, which ONNX refuses
     target = _shape_operand(g, shape_input, shape, "Reshape's shape")
     literal_zero = not shape_input and 0 in shape and -1 not in shape

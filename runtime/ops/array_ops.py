@@ -74,7 +74,7 @@ def _reshape_infer(x, *shape_input, shape) -> Spec:
                                    f"{list(shape)}.", "Reshape")
     if None in dims:
         return Spec(x.dtype, _partial_reshape(x, dims))
-    if x.shape.is_fully_defined and 0 in dims + list(x.shape.dims):
+    if x.shape.is_fully_defined() and 0 in dims + list(x.shape.dims):
         return Spec(x.dtype, TensorShape(reshape_target(tuple(x.shape.dims), dims)))
     n = x.shape.num_elements()
     known = int(np.prod([d for d in dims if d != -1]))

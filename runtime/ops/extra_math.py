@@ -1,9 +1,9 @@
-"""More math: `log1p`, `expm1`, `reciprocal`, `rsqrt`, `erf`, `reduce_logsumexp`, and the
-norm clipping helpers `clip_by_norm` and `clip_by_global_norm`.
+"""More math: `log1p`, `expm1`, `reciprocal`, `rsqrt`, `erf`, `reduce_logsumexp`, the
+norm clipping helpers `clip_by_norm` and `clip_by_global_norm`, and `saturate_cast`.
 
 The elementwise functions and `reduce_logsumexp` are registry ops (their
-gradient rules are in gradients.py); the clipping helpers are compositions of
-ops, as in TensorFlow, so they differentiate through their parts.
+gradient rules are in gradients.py); the clipping helpers and `saturate_cast` are
+compositions of ops, as in TensorFlow, so they differentiate through their parts.
 """
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import math
 
 import numpy as np
 
+from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops import array_ops, math_ops
+from runtime.ops import array_ops, complex_ops, math_ops
 from runtime.ops.math_ops import _axes, _float_only, _reduce_infer, _static_axis
 from runtime.ops.registry import apply, defop, unary_same
 from runtime.tensor import convert_to_tensor
@@ -123,3 +124,37 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     clipped = [None if t is None else convert_to_tensor(t) * math_ops.cast(scale, convert_to_tensor(t).dtype)
                for t in t_list]
     return clipped, norm
+
+
+def saturate_cast(value, dtype, name=None):
+    """`cast` that clamps to `dtype`'s range first (`saturate_cast(300.0, uint8)` is 255, where `cast` wraps),
+    composed of `clip_by_value` and `cast` as in TensorFlow; a complex value to a real dtype keeps its real part."""
+    x, dtype = convert_to_tensor(value), dtypes.as_dtype(dtype)
+    if dtypes.bool in (x.dtype, dtype):
+        raise TypeError(f"saturate_cast from {x.dtype.name} to {dtype.name}: a bool has no range to saturate to; "
+                        "use runtime.cast.")
+    if x.dtype.is_complex and not dtype.is_complex:
+        x = complex_ops.real(x)
+    bounds = _saturation_bounds(x.dtype.as_numpy_dtype, dtype.as_numpy_dtype)
+    if bounds is not None:
+        x = math_ops.clip_by_value(x, *bounds)
+    return math_ops.cast(x, dtype, name=name)
+
+
+def _saturation_bounds(source, target):
+    """(lo, hi) in `source`'s type: the values of `source` closest to `target`'s range, or None if it holds them."""
+    if np.issubdtype(target, np.complexfloating):
+        return None
+    limits = np.iinfo(target) if np.issubdtype(target, np.integer) else np.finfo(target)
+    lo, hi = limits.min, limits.max
+    if np.issubdtype(source, np.integer):
+        own = np.iinfo(source)
+        lo, hi = max(int(lo), int(own.min)), min(int(hi), int(own.max))   # ints: exact
+        return None if (lo, hi) == (own.min, own.max) else (source(lo), source(hi))
+    own = np.finfo(source)
+    if np.issubdtype(target, np.floating) and limits.max >= own.max:
+        return None
+    lo, hi = source(lo), source(hi)
+    if int(hi) > limits.max:                          # int32's max rounds up to 2**31 in float32: the float below
+        hi = np.nextafter(hi, source(0))
+    return lo, hi

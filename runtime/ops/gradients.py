@@ -50,7 +50,7 @@ NOT_DIFFERENTIABLE = frozenset({
     "OnesLike", "ZerosLike", "Range", "Eye", "Fill", "Const", "Where",
     "RandomUniform", "RandomStandardNormal", "All", "Any", "OneHot", "PrintV2", "Assert", "Raise",
     "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros", "StringLength", "StringJoin",
-    "ReduceJoin", "StringFormat", "AsString", "StringToNumber", "StringUpper", "StringLower", "StringSplitV2",
+    "ReduceJoin", "StringFormat", "PythonFormat", "Unique", "AsString", "StringToNumber", "StringUpper", "StringLower", "StringSplitV2",
     "BytesSplit", "UnicodeSplit", "UnicodeDecode", "ExactInt32",
 })
 

@@ -148,6 +148,8 @@ def print(*inputs, sep: str = " ", end: str = "\n", output_stream=None, summariz
     default 3; None is 3, -1 prints everything)."""
     tensors, template = [], []
     for value in inputs:
+        if isinstance(value, str) and value.__class__ is not str:    # an f-string of traced tensors: its values
+            value = convert_to_tensor(value)
         template.append(_merged(_template(value, tensors, top=True)))
     stream = "stderr" if output_stream is None or output_stream is sys.stderr else (
         "stdout" if output_stream is sys.stdout else output_stream)

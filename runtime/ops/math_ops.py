@@ -412,7 +412,9 @@ def _mean(x, axis=None, keepdims=False):
             raise InvalidArgumentError("Mean: cannot average an empty integer tensor.", "Mean")
         quotient = np.abs(total) // count * np.sign(total)  # truncates toward zero, as TensorFlow
         return quotient.astype(x.dtype)
-    return np.mean(x, axis=_np_axis(axis), keepdims=keepdims, dtype=x.dtype)
+    total = np.add.reduce(x, axis=_np_axis(axis), keepdims=keepdims, dtype=x.dtype)
+    with np.errstate(invalid="ignore"):       # an empty slice's mean is NaN without a word, as TensorFlow's
+        return total / x.dtype.type(x.size // total.size if total.size else 1)
 
 
 def _lowest(dtype):

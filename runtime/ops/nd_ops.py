@@ -90,7 +90,7 @@ def scatter_nd(indices, updates, shape, name=None):
 
 def _like(what: str, tensor, indices, updates):
     tensor = convert_to_tensor(tensor)
-    if not tensor.shape.is_fully_defined:
+    if not tensor.shape.is_fully_defined():
         raise InvalidArgumentError(f"{what}: the tensor's shape must be known while tracing, got {tensor.shape}.",
                                    what)
     return tensor, _int_indices(what, indices), convert_to_tensor(updates, dtype_hint=tensor.dtype)

@@ -96,7 +96,6 @@ def install(cls: type, convert=None) -> None:
             setattr(cls, name, fn)
         else:
             setattr(cls, name, _converting(fn, convert))
-    setattr(cls, "__hash__", lambda self: id(self))
 
 
 def _converting(fn, convert):

@@ -71,10 +71,10 @@ def static_value(t) -> Optional[np.ndarray]:
         return None
     if op.type == "Const":
         return np.asarray(op.attrs["value"])
-    if op.type == "Shape" and op.inputs[0].shape.is_fully_defined:
+    if op.type == "Shape" and op.inputs[0].shape.is_fully_defined():
         return np.asarray(op.inputs[0].shape.dims, op.attrs["out_type"].as_numpy_dtype)
     shape = op.inputs[0].shape if op.inputs else None
-    if op.type == "Size" and shape.is_fully_defined:
+    if op.type == "Size" and shape.is_fully_defined():
         return np.asarray(int(np.prod(shape.dims, dtype=np.int64)), op.attrs["out_type"].as_numpy_dtype)
     if op.type == "Rank" and shape.rank is not None:
         return np.asarray(shape.rank, np.int32)
@@ -130,7 +130,7 @@ def shape_argument(value, what: str) -> tuple[tuple, Optional[tuple]]:
     """`(inputs, static)` for a shape-like argument: `((), ints)` when it is known now, else
     `((int_tensor,), partial)` where `partial` has None for unknown entries (None if even its length is)."""
     if isinstance(value, TensorShape):
-        if not value.is_fully_defined:
+        if not value.is_fully_defined():
             raise InvalidArgumentError(f"{what} must be fully defined, got the shape {value}; use "
                                        "runtime.shape(x) to get a shape known only when the graph runs.")
         return (), tuple(value.dims)

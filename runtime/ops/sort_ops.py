@@ -1,4 +1,4 @@
-"""Sorting and contraction: `sort`, `argsort`, `math.top_k`, `einsum`.
+"""Sorting and contraction: `sort`, `argsort`, `math.top_k`, `unique`, `einsum`.
 
 `Sort` and `TopKV2` give values and indices; both differentiate by scattering
 the upstream gradient back to where each value came from (`TakeAlongAxisGrad`).
@@ -98,6 +98,41 @@ def top_k(input, k=1, sorted=True, name=None):  # noqa: A002
         raise InvalidArgumentError(f"TopKV2: k must be >= 0, got {k}.", "TopKV2")
     values, indices = apply(TOP_K, x, k=int(k), sorted=builtins.bool(sorted), name=name)
     return TopKResult(values, indices)
+
+
+def _unique(x, out_idx):
+    values, first, inverse = np.unique(x, return_index=True, return_inverse=True, equal_nan=False)
+    order = np.argsort(first, kind="stable")            # TensorFlow's order: each value's first occurrence
+    position = np.empty_like(order)
+    position[order] = np.arange(len(order))
+    return [values[order], position[inverse.reshape(-1)].astype(out_idx.as_numpy_dtype)]
+
+
+UNIQUE = defop("Unique", _unique, lambda x, out_idx: [Spec(x.dtype, TensorShape([None])), Spec(out_idx, x.shape)],
+               multi_output=True)
+
+
+def unique(x, out_idx=dtypes.int32, name=None):
+    """`(y, idx)`: the distinct values of the vector `x` in the order they first occur, and for each item of
+    `x` the position of its value in `y` (TensorFlow's `Unique`; NaNs are all distinct, as there)."""
+    x = convert_to_tensor(x)
+    if x.shape.rank is not None and x.shape.rank != 1:
+        raise InvalidArgumentError(f"Unique: x must be a vector, got shape {x.shape}.", "Unique")
+    out_idx = dtypes.as_dtype(out_idx)
+    if out_idx not in (dtypes.int32, dtypes.int64):
+        raise InvalidArgumentError(f"Unique: out_idx must be int32 or int64, got {out_idx.name}.", "Unique")
+    y, idx = apply(UNIQUE, x, out_idx=out_idx, name=name)
+    return UniqueResult(y, idx)
+
+
+class UniqueResult(tuple):
+    """`(y, idx)`, also readable as `.y` and `.idx` (TensorFlow's Unique namedtuple)."""
+
+    def __new__(cls, y, idx):
+        return super().__new__(cls, (y, idx))
+
+    y = property(lambda self: self[0])
+    idx = property(lambda self: self[1])
 
 
 class TopKResult(tuple):

@@ -17,7 +17,7 @@ from runtime.errors import InvalidArgumentError, UnimplementedError
 from runtime.ops.logging_ops import format_value
 from runtime.ops.registry import Spec, apply, broadcast_shapes, defop, unary_same
 from runtime.shape import TensorShape
-from runtime.tensor import Tensor, convert_to_tensor
+from runtime.tensor import EagerTensor, Tensor, convert_to_tensor
 
 
 def _strings(x, op_name: str) -> Tensor:
@@ -141,6 +141,39 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
     tensors = [convert_to_tensor(v) for v in values]
     return apply(FORMAT, *tensors, template=template, placeholder=placeholder,
                  summarize=3 if summarize is None else int(summarize), name=name)
+
+
+_CONVERSIONS = {"": lambda v: v, "s": str, "r": repr, "a": ascii}
+
+
+def _python_text(value, conversion: str, spec: str, python_int: bool) -> str:
+    """What Python's f-string gives for `value` (a NumPy value) as an eager tensor, or as a Python int."""
+    value = int(value) if python_int else EagerTensor(value)
+    return builtins.format(_CONVERSIONS[conversion](value), spec)
+
+
+def _python_format(*values, literals, conversions, specs, python_ints):
+    out = [literals[0]]
+    for field in zip(values, conversions, specs, python_ints, literals[1:]):
+        out += [_python_text(*field[:4]), field[4]]
+    return np.array("".join(out).encode("utf-8"))
+
+
+PYTHON_FORMAT = defop("PythonFormat", _python_format, lambda *v, **a: Spec(dtypes.string, TensorShape(())))
+
+
+def python_format(literals, values, conversions, specs, python_ints=None, name=None):
+    """A scalar string: Python's f-string `literals[0]{values[0]!conversions[0]:specs[0]}literals[1]...`, each
+    value formatted when the graph runs as an eager tensor (or, where `python_ints[i]`, as the Python int it
+    holds): autograph's f-strings of traced tensors. A spec the value's type can't take fails here, while
+    tracing, as Python's f-string would."""
+    tensors = [convert_to_tensor(v) for v in values]
+    python_ints = tuple(python_ints or (False,) * len(tensors))
+    for tensor, conversion, spec, python_int in zip(tensors, conversions, specs, python_ints):
+        if tensor.shape.is_fully_defined() and tensor.shape.num_elements() <= 1024:   # a dry run checks the spec
+            _python_text(np.zeros(tensor.shape.as_list(), tensor.dtype.as_numpy_dtype), conversion, spec, python_int)
+    return apply(PYTHON_FORMAT, *tensors, literals=tuple(literals), conversions=tuple(conversions),
+                 specs=tuple(specs), python_ints=python_ints, name=name)
 
 
 def _as_string(x, precision, scientific, shortest, width, fill):

@@ -152,15 +152,15 @@ def test_functions_under_top_level_if_and_try_are_found():
 
 
 def test_a_converter_bug_is_reported_and_the_function_kept(monkeypatch):
-    import autograph.api
+    import autograph.pipeline
 
     def broken(node, filename, name, recursive=True, **options):
         if name == "bad":
             raise RuntimeError("boom")
         return original(node, filename, name, recursive, **options)
 
-    original = autograph.api.convert_node
-    monkeypatch.setattr(autograph.api, "convert_node", broken)
+    original = autograph.pipeline.convert_node
+    monkeypatch.setattr(autograph.pipeline, "convert_node", broken)
     result = convert("def bad(x):\n    return x\n\n\ndef good(x):\n    return x\n")
     assert result.converted == ["good"] and "def bad(x):\n    return x\n" in result.code
     assert [str(p) for p in result.problems] == [

@@ -48,7 +48,7 @@ def test_eager_fizzbuzz_seed002():
 def test_constants_and_variables_seed004():
     out = run("constants_and_variables.py")
     assert out.startswith("tf.Tensor([10 21 32], shape=(3,), dtype=int32)\n[10 21 32]\n")
-    assert ("<tf.Variable 'Variable:0' shape=(2, 1) dtype=float32, numpy=array([[1.],\n       [2.]], "
+    assert ("<tf.Variable 'Variable:0' shape=(2, 1) dtype=float32, numpy=\narray([[1.],\n       [2.]], "
             "dtype=float32)>\n") in out
     assert "tf.Tensor([[3. 4.]], shape=(1, 2), dtype=float32)\n" in out
     assert "tf.Tensor(\n[[3. 4.]\n [6. 8.]], shape=(2, 2), dtype=float32)\n" in out

@@ -110,3 +110,33 @@ def test_unsorted_segment_sum_drops_negative_ids_and_refuses_ids_past_the_count(
     np.testing.assert_array_equal(rows.numpy(), [[0, 0], [4, 6]])
     with pytest.raises(InvalidArgumentError, match="not below num_segments=2"):
         run(tf.constant([1, 2]), tf.constant([0, 2]), 2)   # one past: not summed into the dropped ids' segment
+
+
+@pytest.mark.parametrize("values, source, target, expected", [
+    ([3e9, -3e9, 1.7, -1.7, float("inf")], "float32", "int32", [2147483520, -2147483648, 1, -1, 2147483520]),
+    ([300.0, -5.0, 2.9], "float32", "uint8", [255, 0, 2]),
+    ([1e300, -1e300, 1.5], "float64", "float32", [3.4028234663852886e+38, -3.4028234663852886e+38, 1.5]),
+    ([70000, -70000, 3], "int32", "float16", [65504.0, -65504.0, 3.0]),
+    ([2**40, -2**40, 5], "int64", "int32", [2147483647, -2147483648, 5]),
+    ([-1, 300], "int32", "uint8", [0, 255]),
+    ([2**63 - 1], "int64", "float32", [9.223372036854776e+18]),    # TensorFlow 2.21 gives -9.2e18 here
+    ([3e9], "float32", "int64", [3000000000]),
+])
+def test_saturate_cast_clamps_to_the_targets_range_before_casting(values, source, target, expected):
+    got = tf.saturate_cast(tf.constant(values, source), target)
+    assert got.dtype.name == target and got.numpy().tolist() == expected
+    assert tf.dtypes.saturate_cast(tf.constant(values, source), target).numpy().tolist() == expected
+
+
+def test_saturate_cast_of_a_complex_value_keeps_the_real_part_and_refuses_bools():
+    assert tf.saturate_cast(tf.constant([1 + 2j, 300 - 1j]), tf.uint8).numpy().tolist() == [1, 255]
+    with pytest.raises(TypeError, match="a bool has no range"):
+        tf.saturate_cast(tf.constant([True]), tf.int32)
+
+
+def test_saturate_cast_passes_gradients_inside_the_range_only():
+    x = tf.constant([100.0, 70000.0, -3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.saturate_cast(x, tf.float16)
+    assert tape.gradient(y, x).numpy().tolist() == [1.0, 0.0, 1.0]

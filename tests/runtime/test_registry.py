@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.ops import extra_array_ops, logging_ops, nn_gradients, sort_ops
+from runtime.ops import extra_array_ops, logging_ops, nn_gradients, sort_ops, string_ops
 from runtime.ops.registry import OPS, apply
 
 F = tf.constant([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])
@@ -82,6 +82,9 @@ SAMPLES = {
     "StringLength": (tf.strings.length, (S,)), "StringJoin": (lambda s: tf.strings.join([s, "!"], "-"), (S,)),
     "ReduceJoin": (lambda s: tf.strings.reduce_join(s, axis=1, separator=","), (S,)),
     "StringFormat": (lambda s, x: tf.strings.format("{}: {}", [s, x]), (S, F)),
+    "Unique": (lambda x: list(tf.unique(x)), (tf.constant([3, 1, 3, 2, 1]),)),
+    "PythonFormat": (lambda x, i: string_ops.python_format(("x=", " i=", ""), [x, i], ("", "r"), (".2f", "")),
+                     (tf.constant(2.5), tf.constant(3))),
     "AsString": (tf.strings.as_string, (F,)), "StringToNumber": (tf.strings.to_number, (tf.constant(["1.5", "-2"]),)),
     "StringUpper": (tf.strings.upper, (S,)), "StringLower": (tf.strings.lower, (S,)),
     "StringSplitV2": (lambda s: tf.strings.split(s, ","), (tf.constant("a,b"),)),

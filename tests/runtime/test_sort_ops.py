@@ -88,3 +88,21 @@ def test_einsum_errors():
         tf.einsum("ij-ik", tf.ones([2, 2]))
     with pytest.raises(InvalidArgumentError):
         tf.einsum("ij,jk->ik", tf.ones([2, 3]), tf.ones([2, 3]))
+
+
+@pytest.mark.parametrize("values, y, idx", [([3, 1, 3, 2, 1], [3, 1, 2], [0, 1, 0, 2, 1]),
+                                            (["b", "a", "b"], [b"b", b"a"], [0, 1, 0]),
+                                            ([], [], [])])
+def test_unique_keeps_first_occurrence_order_eagerly_and_in_a_function(values, y, idx):
+    x = tf.constant(values, tf.int32 if not values else None)
+    for run in (tf.unique, tf.function(lambda x: tuple(tf.unique(x)))):
+        got_y, got_idx = run(x)
+        assert got_y.numpy().tolist() == y and got_idx.numpy().tolist() == idx and got_idx.dtype == tf.int32
+    assert tf.unique(x, out_idx=tf.int64).idx.dtype == tf.int64
+
+
+def test_unique_keeps_each_nan_apart_and_takes_only_vectors():
+    result = tf.unique(tf.constant([1.0, float("nan"), float("nan"), 1.0]))
+    assert result.idx.numpy().tolist() == [0, 1, 2, 0] and np.isnan(result.y.numpy()[1:]).all()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="x must be a vector"):
+        tf.unique(tf.constant([[1]]))

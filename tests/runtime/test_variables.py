@@ -9,7 +9,7 @@ from runtime.errors import InvalidArgumentError
 def test_variable_assign_and_operators():
     w = tf.Variable([[1.0], [2.0]])
     assert w.dtype == tf.float32 and w.shape == (2, 1)
-    assert repr(w).startswith("<tf.Variable 'Variable") and "shape=(2, 1) dtype=float32, numpy=array([[1.]," in repr(w)
+    assert repr(w).startswith("<tf.Variable 'Variable") and "shape=(2, 1) dtype=float32, numpy=\narray([[1.]," in repr(w)
     assert tf.matmul(w, tf.constant([[3.0, 4.0]])).numpy().tolist() == [[3.0, 4.0], [6.0, 8.0]]
     v = tf.Variable(1)
     v.assign_add(2)
@@ -166,3 +166,30 @@ def test_module_finds_variables_in_attributes_containers_and_submodules():
     assert model.submodules == tuple(model.layers)
     with pytest.raises(ValueError, match="identifier"):
         tf.Module(name="not valid")
+
+
+def test_a_slice_of_a_variable_assigns_to_those_elements_eagerly_and_in_a_function():
+    w = tf.Variable([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    assert w[0, 1:].assign([8.0, 9.0]) is w
+    w[:, 0].assign(tf.constant([0.0, 0.0]))
+    w[1].assign(7.0)                                   # broadcast to the slice
+    w[::-1, ::2].assign([[1.0, 1.0], [2.0, 2.0]])
+    assert w.numpy().tolist() == [[2.0, 8.0, 2.0], [1.0, 7.0, 1.0]]
+
+    @tf.function
+    def f(x):
+        w[0, 0].assign(x)
+        w[1, :2].assign(tf.stack([x, x * 2]))
+        return w.read_value()
+
+    assert f(tf.constant(3.0)).numpy().tolist() == [[3.0, 8.0, 2.0], [3.0, 6.0, 1.0]]
+    v = tf.Variable([1, 2, 3])
+    v[tf.constant(1)].assign(10)
+    assert v.numpy().tolist() == [1, 10, 3]
+
+
+def test_only_a_slice_of_a_variable_has_assign():
+    w = tf.Variable([1.0, 2.0])
+    assert hasattr(w[0], "assign") and not hasattr(w[0] + 1, "assign") and not hasattr(tf.constant(1), "assign")
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        w[5].assign(1.0)

@@ -58,7 +58,7 @@ def test_programs_use_the_constructs_named_in_issue_13():
     sources = "\n".join(pygen.generate(s, tensor=t) for s in range(60) for t in (False, True))
     for needle in ["try:", "except ", "finally:", "with Suppress()", "with tracked()", "match ", "case ",
                    ":=", "lambda v", "nonlocal ", "global G", "import ", "class C", "iter(", "zip(",
-                   "enumerate(", "*q", "del ", "double(", "for j in range", "raise "]:
+                   "enumerate(", "*q", "del ", "double(", "for j in range", "raise ", 'f"<{', ".format(", '" % (']:
         assert needle in sources, needle
     assert any(name + " =" in sources for name in pygen.GENERATED_LIKE)
 

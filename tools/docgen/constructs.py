@@ -177,6 +177,16 @@ def countdown(n):
     return n
 
 
+# --- f-strings -----------------------------------------------------------------------------------------
+
+def describe(x):
+    if x > 0:
+        y = x * 2.0
+    else:
+        y = -x
+    return f"{x:.2f} -> {y!r}", "%.1f%%" % (y * 10)
+
+
 # --- lists ---------------------------------------------------------------------------------------------
 
 def squares(n):
@@ -429,6 +439,19 @@ CONSTRUCTS = [
               [countdown],
               ["countdown(2)"],
               ["countdown(tf.constant(2))"]),
+    Construct("f-strings", "f-strings, `str.format` and `%`",
+              "An f-string with fields becomes `ag__.fstring(...)` of its text and `ag__.formatted(value, "
+              "conversion, spec)` for each field, `'...' % args` with a str literal on the left becomes "
+              "`ag__.percent(...)`, and `converted_call` sends `'...'.format(...)` the same way. On Python "
+              "values each is Python's, field by field in Python's order. Formatting a tensor while tracing gives "
+              "a str of Python's text (the symbolic tensor, as TensorFlow writes it: what `print` or a "
+              "`raise` gets) which, where the graph takes it (`tf.print`, a return value), is formatted when "
+              "the graph runs, as the eager tensor would be (runtime's `PythonFormat`). A field holding a "
+              "string tensor is refused there (a staged `if` carries a Python str as one, whose text as a "
+              "tensor would be its bytes).",
+              [describe],
+              ["describe(2.5)"],
+              ["describe(tf.constant(2.5))"]),
     Construct("lists", "Lists in loops (`append`, `pop`)",
               "A list appended to in a loop that becomes staged is turned into the framework's tensor "
               "list (runtime's `TensorArray`) and stacked after the loop; on Python values it is the "

@@ -146,6 +146,13 @@ EXISTS = [
 
         print(f(tf.constant([1.0, 2.0, 3.0])))
         """),
+    Entry("Tensors and Variables are unhashable: key sets and dicts by `.ref()`", """
+        x, v = tf.constant([1, 2]), tf.Variable(1.0)
+        seen = {x.ref(): "x", v.ref(): "v"}
+        print(seen[x.ref()], seen[v.ref()], x.ref().deref() is x, x.ref() == tf.constant([1, 2]).ref())
+        """, "`==` on tensors is elementwise, so a set or dict holding them would find them by identity; "
+        "TensorFlow refuses to hash them (`{x}` says \"Tensor is unhashable. Instead, use tensor.ref() as "
+        "the key.\"), and so does the runtime"),
     Entry("`graph.as_graph_def()`", """
         @tf.function
         def simple_relu(x):
@@ -161,6 +168,17 @@ EXISTS = [
 ]
 
 DIFFERS = [
+    Entry("f-strings of traced tensors show their values", """
+        @tf.function
+        def report(step, loss):
+            tf.print(f"step {step}: loss {loss:.3f}", output_stream=sys.stdout)
+            return "%d/%s" % (step, [loss])
+
+        print(report(tf.constant(3), tf.constant(0.25)).numpy())
+        """, "TensorFlow formats the symbolic tensor while tracing, so every call prints "
+        "`step Tensor(\"step:0\", shape=(), dtype=int32): ...`, and `{loss:.3f}` and `%d` raise; here an f-string, "
+        "`str.format` or `%` on a string literal that formats a traced tensor is formatted when the graph runs, as "
+        "the eager tensor would be ([limitations.md](limitations.md))"),
     Entry("`numpy()` of a 0-d tensor is a NumPy scalar", """
         print(repr(tf.constant(2.5).numpy()))
         """, "As in TensorFlow; under NumPy 2 its repr shows the type."),

@@ -27,6 +27,20 @@ from dataclasses import dataclass, field
 VARIABLES = ["x", "y", "z"]
 
 
+def arithmetic(rng, atom, depth: int, stop: float) -> str:
+    """An int expression of `atom()`s with + - * %, at most two levels deep (stopping early with chance `stop`);
+    products and remainders stay small (% 1000, % 2..7). Both generators write their arithmetic with it."""
+    if depth >= 2 or rng.random() < stop:
+        return atom()
+    op = rng.choice(["+", "-", "*", "%"])
+    left, right = arithmetic(rng, atom, depth + 1, stop), arithmetic(rng, atom, depth + 1, stop)
+    if op == "%":
+        return f"({left}) % {rng.randint(2, 7)}"
+    if op == "*":
+        return f"(({left}) * ({right})) % 1000"
+    return f"({left} {op} {right})"
+
+
 @dataclass
 class Generator:
     rng: random.Random
@@ -58,15 +72,7 @@ class Generator:
         return f"twice({self.rng.choice(VARIABLES + ['a'])})"
 
     def arith(self, depth: int = 0) -> str:
-        if depth >= 2 or self.rng.random() < 0.4:
-            return self.atom()
-        op = self.rng.choice(["+", "-", "*", "%"])
-        left, right = self.arith(depth + 1), self.arith(depth + 1)
-        if op == "%":
-            return f"({left}) % {self.rng.randint(2, 7)}"
-        if op == "*":
-            return f"(({left}) * ({right})) % 1000"
-        return f"({left} {op} {right})"
+        return arithmetic(self.rng, self.atom, depth, 0.4)
 
     def comparison(self) -> str:
         op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="])

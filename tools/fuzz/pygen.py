@@ -11,7 +11,9 @@ comprehensions; closures and lambdas created and called inside blocks and after
 them (lambdas created in loops, late binding); `def`/`class`/`import` inside
 blocks; iterators consumed by `for` with `break`/`return` and then read again
 (`iter`, `zip`, `enumerate`); starred unpacking; `del`; comprehensions;
-decorated helpers (`functools.wraps`); `nonlocal`; `global`; user variables
+decorated helpers (`functools.wraps`); `nonlocal`; `global`; f-strings and
+`str.format` (fields that call `record`, with conversions and specs; of
+tensors outside staged blocks); user variables
 named like the converter's own (`do_return`, `ag__`, ...). Every side effect
 goes through `record(v)`, which appends to `LOG`; the runner compares `LOG` and
 the global `G` as well as the result and the exception type.
@@ -42,6 +44,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from tools.fuzz.pygen_prelude import PRELUDE  # noqa: F401 (the programs' helpers; re-exported)
+from tools.fuzz.pygen_exprs import Expressions
 from tools.fuzz.pygen_scopes import ScopeStatements
 from tools.fuzz.pygen_staged import StagedPatterns
 
@@ -54,14 +57,14 @@ KINDS = ("assign", "record", "jump", "return", "raise", "walrus", "starred", "de
          "comprehension", "generated-name", "nonlocal", "contextmanager", "generator",
          # values across staged statements (issue 14): in tensor programs the statement is staged
          "undefined", "none", "promotion", "shape-growth", "store", "mutation", "staged-raise", "and-or-value",
-         "list-after-loop")
+         "list-after-loop", "fstring")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _WALRUS = re.compile(r"\((\w+) :=")
 
 
 
 @dataclass
-class PyGenerator(ScopeStatements, StagedPatterns):
+class PyGenerator(Expressions, ScopeStatements, StagedPatterns):
     rng: random.Random
     tensor: bool = False
     exclude: frozenset = frozenset()
@@ -74,6 +77,7 @@ class PyGenerator(ScopeStatements, StagedPatterns):
         self.lines, self.blocks, self.indent = [], ["top"], 1
         self.loops, self.in_def, self.staged, self.depth, self.fresh = 0, 0, False, 0, 0
         self.global_declared = False
+        self.in_fstring = False
         self.callables = []    # stored lambdas and defs bound for the rest of f: (name, bound_in_staged)
         special = self.rng.choice(GENERATED_LIKE) if "generated-name" not in self.exclude and \
             self.rng.random() < 0.3 else None
@@ -141,128 +145,6 @@ class PyGenerator(ScopeStatements, StagedPatterns):
             else:
                 self.clean.discard(t)
                 self.dirty.add(t)
-
-    # -- expressions -----------------------------------------------------------------------
-
-    def py_small(self) -> str:
-        """A small non-negative int for a range bound or a subject: a literal or `v % k` of a Python value."""
-        var = self.py_var()
-        if var and self.chance(0.5):
-            return f"{var} % {self.rng.randint(2, 4)}"
-        return str(self.rng.randint(0, 3))
-
-    def atom(self) -> str:
-        r = self.rng.random()
-        if r < 0.45:
-            return self.read_var()
-        if r < 0.65:
-            return str(self.rng.randint(-3, 9))
-        if r < 0.71 and self.allowed("decorated"):
-            self.cover("decorated helper call")
-            return f"{self.rng.choice(['double', 'tri'])}({self.read_var()})"
-        if r < 0.75 and self.effects_ok and self.allowed("record"):
-            self.cover("record() in an expression")
-            return f"record({self.read_var()})"
-        if r < 0.79 and self.effects_ok and self.allowed("raise"):
-            var = self.py_var()
-            if var:
-                self.cover("call that may raise")
-                return f"check({var})"
-        if r < 0.83 and self.allowed("lambda"):
-            self.cover("lambda (created, called inline)")
-            return f"(lambda v: v + {self.read_var()})({self.read_var()})"
-        if r < 0.88 and self.callables and self.allowed("closure"):
-            name, staged = self.rng.choice(self.callables)
-            if not staged or self.staged:
-                self.cover("stored lambda/def called later")
-                return f"{name}({self.read_var()})"
-        if r < 0.96 and self.allowed("comprehension"):
-            return self.comprehension()
-        return str(self.rng.randint(0, 5))
-
-    def comprehension(self) -> str:
-        k = self.py_small()
-        r = self.rng.random()
-        if r < 0.2 and self.allowed("walrus"):
-            target = self.rng.choice(self.writable())
-            self.cover("walrus in a comprehension")
-            return f"sum([({target} := {target} + j) for j in range({k})])"
-        self.cover("comprehension")
-        if r < 0.4:
-            own = self.rng.choice(self.vars)    # the comprehension's variable shadows one of f's
-            return f"sum([{own} * 2 + {self.read_var()} for {own} in range({k})])"
-        if r < 0.55:
-            return f"len([v for v in range({k}) if v != {self.py_var() or 1}])"
-        if r < 0.7:
-            return f"sum({{v: v + {self.read_var()} for v in range({k})}}.values())"
-        if r < 0.8:
-            return f"len({{v % 2 for v in range({k})}})"
-        if r < 0.9 and self.effects_ok and self.allowed("generator"):
-            self.cover("generator helper")
-            return f"sum(gen({k}))"
-        return f"sum(v * {self.read_var()} for v in range({k}))"
-
-    def arith(self, depth: int = 0) -> str:
-        if depth >= 2 or self.chance(0.45):
-            return self.atom()
-        op = self.rng.choice(["+", "-", "*", "%"])
-        left, right = self.arith(depth + 1), self.arith(depth + 1)
-        if op == "%":
-            return f"({left}) % {self.rng.randint(2, 7)}"
-        if op == "*":
-            return f"(({left}) * ({right})) % 1000"
-        return f"({left} {op} {right})"
-
-    def value(self) -> str:
-        if self.chance(0.1):
-            self.cover("conditional expression")
-            return f"({self.arith(1)}) if ({self.condition(python=True)}) else ({self.arith(1)})"
-        return self.arith()
-
-    def py_arith(self) -> str:
-        var = self.py_var()
-        return f"{var} + {self.rng.randint(0, 3)}" if var else str(self.rng.randint(0, 5))
-
-    def comparison(self, python: bool) -> str:
-        op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="])
-        if python and self.tensor:
-            return f"{self.py_arith()} {op} {self.rng.randint(0, 4)}"
-        return f"{self.arith(1)} {op} {self.arith(1)}"
-
-    def condition(self, python: bool, depth: int = 0) -> str:
-        """A test; with `python=True` in a tensor program, one on Python values only (not staged)."""
-        r = self.rng.random()
-        if r < 0.12 and self.allowed("walrus") and (not python or not self.tensor or not self.staged):
-            target = self.rng.choice(self.writable())
-            value = self.py_arith() if python else self.arith(1)
-            self.cover("walrus in an if/while test")
-            self.assigned(target, value)
-            return f"({target} := {value}) > {self.rng.randint(0, 4)}"
-        if r < 0.3 and depth < 1:
-            self.cover("and/or")
-            op = self.rng.choice(["and", "or"])
-            right = self.condition(python, depth + 1)
-            if self.chance(0.3) and self.allowed("walrus"):
-                target = self.rng.choice(self.writable())
-                value = self.py_arith() if python else self.arith(1)
-                self.cover("walrus in an and/or operand")
-                self.assigned(target, value)
-                right = f"({target} := {value}) > {self.rng.randint(0, 4)}"
-            return f"({self.condition(python, depth + 1)}) {op} ({right})"
-        if r < 0.38 and depth < 1:
-            return f"not ({self.condition(python, depth + 1)})"
-        if r < 0.48 and self.effects_ok and not self.tensor and self.allowed("record"):
-            self.cover("record() in an and/or operand")
-            return f"record({self.arith(1)}) {self.rng.choice(['and', 'or'])} record({self.arith(1)})"
-        return self.comparison(python)
-
-    def tensor_condition(self) -> str:
-        """A test on a runtime tensor (tensor programs): the statement it heads is staged."""
-        tensor = self.rng.choice([n for n in self.vars + ["a", "b"] if n not in self.clean])
-        test = f"{tensor} {self.rng.choice(['>', '<', '==', '!=', '>='])} {self.rng.randint(-2, 5)}"
-        if self.chance(0.3):
-            test = f"({test}) {self.rng.choice(['and', 'or'])} ({self.comparison(python=False)})"
-        return test
 
     # -- blocks ----------------------------------------------------------------------------
 
@@ -369,6 +251,9 @@ class PyGenerator(ScopeStatements, StagedPatterns):
         self.assign(target, self.arith(1), self.rng.choice(["+=", "-="]))
 
     def record_statement(self) -> None:
+        if self.chance(0.2) and self.allowed("fstring"):
+            self.emit(f"record({self.fstring(python=False)})")   # of tensors too, outside staged blocks
+            return
         self.cover("record() statement")
         self.emit(f"record({self.value()})")
 

@@ -6,7 +6,7 @@ import textwrap
 
 import gast
 
-from autograph import api
+from autograph import pipeline
 from autograph.pyct import parser
 from autograph.pyct.to_ast import to_ast
 from autograph.pyct.transformer import fill_locations
@@ -30,7 +30,7 @@ def test_converted_functions_give_the_same_tree_and_locations():
     assert len(fns) >= 10
     for fn in fns:
         parsed = parser.parse_function(fn)
-        converted = api.convert_node(parsed.node, parsed.filename, fn.__name__)
+        converted = pipeline.convert_node(parsed.node, parsed.filename, fn.__name__)
         expected = reference(converted)
         got = to_ast(converted, converted.lineno, converted.col_offset)
         assert located(got) == located(expected), fn.__name__

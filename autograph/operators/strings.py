@@ -1,0 +1,274 @@
+"""f-strings: Python's on Python values; on staged ones, a str that the graph can also format when it runs.
+
+`f"a{x!r:>8}b"` becomes `ag__.fstring('a', ag__.formatted(x, 'r', '>8'), 'b')`. Each `formatted` runs where
+Python formats that field (after its value and its format spec are evaluated, before the next field's value), so
+the calls and the `__format__`s happen in Python's order. A field whose value is staged is kept as a `Field`, and
+`fstring` gives a `StagedText`: a str whose text is what Python's f-string gives while tracing (the symbolic
+tensor, as TensorFlow writes it: what `print`, a `raise`'s message or a `message=` argument get), which also
+keeps the fields. Where the framework converts it to a tensor (`tf.print`, a function's return value, an op's
+input: runtime calls its `_as_tensor`), the backend's `format_string` makes a string formatted when the graph
+runs, with the text the values would give as eager values (`f"{x:.2f}"` of a traced tensor is the number). A
+backend without `format_string` keeps Python's f-string.
+"""
+from __future__ import annotations
+
+import re
+import string
+from typing import Any, NamedTuple
+
+from autograph.backends import any_staging, backend_for
+from autograph.errors import StagingError, UnsupportedCapabilityError, at_user_line
+
+_CONVERSIONS = {"s": str, "r": repr, "a": ascii}
+
+
+class Field(NamedTuple):
+    """A replacement field of an f-string whose value is staged: formatted when the graph runs."""
+
+    value: Any
+    conversion: str     # '', 's', 'r' or 'a'
+    spec: str
+
+
+class _Parts(list):
+    """The parts of one field: a list, tuple or dict holding staged values, as its repr's text and `Field`s."""
+
+
+def formatted(value, conversion: str = "", spec="") -> Any:
+    """`{value!conversion:spec}`: Python's text, or a `Field` when the backend formats staged values (`_Parts`
+    for a list, tuple or dict holding them, whose text is its items' reprs)."""
+    backend = backend_for(value)
+    if backend is not None and backend.format_string is not None:
+        if spec.__class__ is not str:
+            raise StagingError(at_user_line(
+                "the format spec of an f-string field holding a tensor is itself made from a tensor; a graph "
+                "can't choose the formatting while it runs. Make the spec a Python value."))
+        return Field(value, conversion, spec)
+    if backend is not None and spec:
+        try:
+            return format(_CONVERSIONS[conversion](value) if conversion else value, spec)
+        except TypeError:       # the framework's traced value takes no spec (JAX's tracers, torch's FakeTensors)
+            raise UnsupportedCapabilityError(at_user_line(
+                f"a formatted field (f-string, str.format or %) with the format spec {spec!r} holds a traced "
+                f"{backend.name} value, which takes no format spec, and the {backend.name} backend formats no "
+                "strings when the graph runs. Format the value outside the traced function, or drop the spec."
+            )) from None
+    if conversion != "a" and not spec and value.__class__ in _CONTAINERS and any_staging():
+        parts = _Parts()                # each item's repr is taken once, as Python's repr of the container does
+        return parts if _repr_parts(value, parts, set()) else "".join(parts)
+    if conversion:
+        value = _CONVERSIONS[conversion](value)
+    return format(value, spec)
+
+
+def _repr_parts(value, parts: list, seen: set) -> bool:
+    """Append `repr(value)` to `parts`, each staged value in it a `Field` of its repr; False if none is staged."""
+    cls = value.__class__
+    if cls in _CONTAINERS and id(value) in seen:       # a container inside itself, as Python's repr shows it
+        parts.append("...".join(_CONTAINERS[cls]))
+        return False
+    if cls not in _CONTAINERS:
+        backend = backend_for(value)
+        if backend is not None and backend.format_string is not None:
+            parts.append(Field(value, "r", ""))
+            return True
+        parts.append(repr(value))
+        return False
+    seen = seen | {id(value)}
+    opening, closing = _CONTAINERS[cls]
+    parts.append(opening)
+    staged = False
+    items = value.items() if cls is dict else [(None, item) for item in value]
+    for i, (key, item) in enumerate(items):
+        if i:
+            parts.append(", ")
+        if cls is dict:
+            staged |= _repr_parts(key, parts, seen)
+            parts.append(": ")
+        staged |= _repr_parts(item, parts, seen)
+    if cls is tuple and len(value) == 1:
+        parts.append(",")
+    parts.append(closing)
+    return staged
+
+
+_CONTAINERS = {list: ("[", "]"), tuple: ("(", ")"), dict: ("{", "}")}
+
+
+def fstring(*parts):
+    """The f-string of `parts` (strs and `Field`s): a str, or a `StagedText` when a field is staged."""
+    if all(part.__class__ is str for part in parts):
+        return "".join(parts)
+    literals, fields, text = [], [], []
+    for part in [p for part in parts for p in (part if part.__class__ is _Parts else (part,))]:
+        if part.__class__ is Field:
+            literals.append("".join(text))
+            fields.append(part)
+            text = []
+        else:
+            text.append(part)
+    literals.append("".join(text))
+    return StagedText(tuple(literals), tuple(fields))
+
+
+class StagedText(str):
+    """An f-string with staged fields: as a str, Python's text while tracing; as a tensor (`_as_tensor`), the
+    backend's string formatted when the graph runs. `+` with a str keeps the fields; other str methods give
+    plain strs of the text."""
+
+    def __new__(cls, literals: tuple, fields: tuple):
+        text = literals[0] + "".join(_traced_text(field) + literal for field, literal in zip(fields, literals[1:]))
+        self = super().__new__(cls, text)
+        self._literals, self._fields, self._error = literals, fields, None
+        try:        # made here, where the f-string is (a graph runs only what its outputs need)
+            self._tensor = backend_for(fields[0].value).format_string(literals, fields)
+        except StagingError as error:    # raised where the graph needs the string; its text serves elsewhere
+            self._tensor, self._error = None, error
+        return self
+
+    def _as_tensor(self, dtype=None):
+        """The backend's string formatted when the graph runs; None once the trace that made it is over."""
+        backend = backend_for(self._fields[0].value)
+        if backend is None or backend.is_staging is not None and not backend.is_staging():
+            return None
+        if self._error is not None:
+            raise self._error
+        return self._tensor
+
+    def __add__(self, other):
+        if other.__class__ is str:
+            return StagedText(self._literals[:-1] + (self._literals[-1] + other,), self._fields)
+        if isinstance(other, StagedText):
+            return StagedText(self._literals[:-1] + (self._literals[-1] + other._literals[0],) + other._literals[1:],
+                              self._fields + other._fields)
+        return str.__add__(self, other)
+
+    def __radd__(self, other):
+        if other.__class__ is str:
+            return StagedText((other + self._literals[0],) + self._literals[1:], self._fields)
+        return NotImplemented
+
+
+def _traced_text(field: Field) -> str:
+    """Python's text for a staged field while tracing: the symbolic value (its spec, where it takes one)."""
+    value = _CONVERSIONS[field.conversion](field.value) if field.conversion else field.value
+    try:
+        return format(value, field.spec)
+    except (TypeError, ValueError):     # `{x:.2f}` of a symbolic tensor: Python's format can't take the spec
+        return str(value)
+
+
+_TOKEN = "\x00autograph field {}\x00"
+_TOKENS = re.compile("\x00autograph field (\\d+)\x00")
+
+
+class _Pending(NamedTuple):
+    """A `str.format` field's value and conversion, formatted by `formatted` once its spec is known."""
+
+    value: Any
+    conversion: str
+
+
+class _StagedFormatter(string.Formatter):
+    """`str.format` whose fields are formatted as an f-string's (`formatted`): those holding staged values are
+    kept apart, as tokens in the text (see `str_format`)."""
+
+    def __init__(self):
+        self.fields: list = []
+
+    def convert_field(self, value, conversion):
+        if conversion not in (None, "s", "r", "a"):
+            return super().convert_field(value, conversion)    # Python's error
+        return _Pending(value, conversion or "")
+
+    def format_field(self, value, format_spec):
+        if _TOKENS.search(format_spec):
+            raise StagingError(at_user_line(
+                "the format spec of a `str.format` field is made from a tensor; a graph can't choose the "
+                "formatting while it runs. Make the spec a Python value."))
+        text = formatted(value.value, value.conversion, format_spec)
+        if text.__class__ is str:
+            return text
+        self.fields.append(text)
+        return _TOKEN.format(len(self.fields) - 1)
+
+
+def str_format(template: str, *args, **kwargs):
+    """`template.format(*args, **kwargs)`: Python's, or, while a framework stages values, formatted field by field
+    as an f-string is (`formatted`, `fstring`)."""
+    if not any_staging() or "\x00" in template:
+        return template.format(*args, **kwargs)
+    formatter = _StagedFormatter()
+    text = formatter.vformat(template, args, kwargs)
+    if not formatter.fields:
+        return text
+    pieces = _TOKENS.split(text)          # text, field number, text, ...
+    return fstring(*[pieces[i] if i % 2 == 0 else formatter.fields[int(pieces[i])] for i in range(len(pieces))])
+
+
+# A `%` conversion specifier: %[(key)][flags][width][.precision][length modifier]type
+_PERCENT = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[#0\- +]*)(?P<width>\*|\d+)?(?:\.(?P<precision>\*|\d*))?"
+                      r"[hlL]?(?P<type>[diouxXeEfFgGcrsa%])")
+
+
+def percent(template, args):
+    """`template % args`: Python's, or, where a value it formats is staged, the fields an f-string would have
+    (`'%5.1f' % x` is `f'{x:>5.1f}'`), formatted when the graph runs."""
+    if template.__class__ is not str or not any_staging():
+        return template % args
+    specs = list(_PERCENT.finditer(template))
+    by_key = any(m["key"] is not None for m in specs)
+    if by_key and not isinstance(args, dict):
+        return template % args                # Python's error: a mapping is required
+    values = [args] if by_key or args.__class__ is not tuple else list(args)
+    if not any(_holds_staged(v, set()) for v in (args.values() if by_key else values)):
+        return template % args
+    if any(m["width"] == "*" or m["precision"] == "*" for m in specs):
+        raise StagingError(at_user_line(
+            "a `%` format with `*` widths formats a tensor; write it as an f-string (f'{x:>{width}}')."))
+    parts, end, position = [], 0, 0
+    for m in specs:
+        parts.append(template[end:m.start()])
+        end = m.end()
+        if m["type"] == "%":
+            parts.append("%")
+            continue
+        if by_key:
+            value = args[m["key"]]
+        elif position < len(values):
+            value, position = values[position], position + 1
+        else:
+            return template % args            # Python's error: not enough arguments
+        conversion, spec = _as_format_spec(m)
+        python_spec = m.group(0)[1:] if m["key"] is None else m.group(0)[len(m["key"]) + 3:]   # without (key)
+        parts.append(formatted(value, conversion, spec) if _holds_staged(value, set())
+                     else ("%" + python_spec) % (value,))
+    if not by_key and position != len(values):
+        return template % args                # Python's error: not all arguments converted
+    parts.append(template[end:])
+    return fstring(*parts)
+
+
+def _as_format_spec(m) -> tuple:
+    """(conversion, format spec) of a `%` specifier: `%-8s` is ('s', '<8'), `%+05.1f` is ('', '+05.1f')."""
+    flags, width, precision, kind = m["flags"], m["width"] or "", m["precision"], m["type"]
+    numeric = kind not in "sra"
+    align = "<" if "-" in flags and width else (">" if width and not (numeric and "0" in flags) else "")
+    sign = ("+" if "+" in flags else " " if " " in flags else "") if numeric else ""
+    spec = align + sign + ("#" if "#" in flags and numeric else "")
+    spec += ("0" if numeric and "0" in flags and "-" not in flags and width else "") + width
+    spec += "." + (precision or "0") if precision is not None else ""
+    return ("" if numeric else kind), spec + ({"i": "d", "u": "d"}.get(kind, kind) if numeric else "")
+
+
+def _holds_staged(value, seen: set) -> bool:
+    """Is `value`, or an item of a list, tuple or dict it is, staged? (Formatted as an f-string's field then: by
+    the backend when the graph runs, or refused where the framework's traced value can't take the spec.)"""
+    cls = value.__class__
+    if cls in _CONTAINERS:
+        if id(value) in seen:
+            return False
+        seen.add(id(value))
+        items = [*value.keys(), *value.values()] if cls is dict else value
+        return any(_holds_staged(item, seen) for item in items)
+    return backend_for(value) is not None
