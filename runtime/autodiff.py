@@ -239,7 +239,8 @@ class GradientTape:
     def batch_jacobian(self, target, source, unconnected_gradients: str = "none", parallel_iterations=None,
                        experimental_use_pfor: bool = True):
         """d target[b, i...]/d source[b, j...], shaped [batch] + target.shape[1:] + source.shape[1:], for a
-        target whose row b depends on row b of `source` only."""
+        target whose row b depends on row b of `source` only (zeros, as TensorFlow's, where it does not
+        depend on `source` at all)."""
         _check_unconnected(unconnected_gradients)
         with self._recording_gradients():
             return jacobians.batch_jacobian(self, target, source, unconnected_gradients, experimental_use_pfor)
@@ -428,11 +429,15 @@ def custom_gradient(f: Callable) -> Callable:
     def decorated(*args):
         with _paused(registry.context.tapes), _VariablesRead() as seen:
             result, grad_fn = f(*args)
-        inputs = [a for a in args if isinstance(a, Tensor)]
+        flat_args = nest.flatten(args)   # as TensorFlow's: a list of tensors is several inputs
+        positions = [i for i, a in enumerate(flat_args) if isinstance(a, Tensor)]
+        inputs = [flat_args[i] for i in positions]
         outputs = [t for t in nest.flatten(result) if isinstance(t, Tensor)]
         if seen.variables:
-            grad_fn = _with_variables(f, grad_fn, seen.variables, len(inputs))
+            grad_fn = _with_variables(f, grad_fn, seen.variables, len(flat_args), positions)
             inputs += [v.read_value() for v in seen.variables]   # recorded reads: their gradients are the Variables'
+        else:
+            grad_fn = _of_tensors(f, grad_fn, len(flat_args), positions)
         if registry.context.graph is not None:
             return nest.pack(result, _staged_custom_gradient(inputs, outputs, grad_fn)) if outputs else result
         for tape in registry.context.tapes:
@@ -466,7 +471,27 @@ class _VariablesRead(GradientTape):
         return list(self._variables)
 
 
-def _with_variables(f: Callable, grad_fn: Callable, variables: list, num_inputs: int) -> Callable:
+def _of_tensors(f: Callable, grad_fn: Callable, num_args: int, positions: list) -> Callable:
+    """`grad_fn` giving the gradients of the tensors among the flattened arguments of `f` (at `positions`),
+    after checking that it gives one per argument, as TensorFlow does."""
+    def flat(*upstream):
+        return _gradients_of_arguments(f, grad_fn, grad_fn(*upstream), num_args, positions)
+    return flat
+
+
+def _gradients_of_arguments(f: Callable, grad_fn: Callable, found, num_args: int, positions: list) -> list:
+    found = nest.flatten(found)
+    if len(found) != num_args:
+        code = getattr(grad_fn, "__code__", None)
+        where = f" (its grad_fn at {code.co_filename}:{code.co_firstlineno})" if code is not None else ""
+        raise ValueError(f"custom_gradient function {getattr(f, '__qualname__', f)}{where} expected to return "
+                         f"{num_args} gradients, but returned {len(found)} instead: one per argument of "
+                         f"{getattr(f, '__name__', f)}, a list's items counted one by one (None for those without "
+                         "one), as in TensorFlow.")
+    return [found[i] for i in positions]
+
+
+def _with_variables(f: Callable, grad_fn: Callable, variables: list, num_args: int, positions: list) -> Callable:
     """`grad_fn` of a custom_gradient function that read `variables`, called as `grad_fn(*dy,
     variables=variables)`, its `(dx, dvariables)` flattened to the gradients of the inputs then the Variables."""
     parameters = inspect.signature(grad_fn).parameters
@@ -478,13 +503,11 @@ def _with_variables(f: Callable, grad_fn: Callable, variables: list, num_inputs:
 
     def flat(*upstream):
         dx, dvariables = grad_fn(*upstream, variables=variables)
-        dx = list(dx) if isinstance(dx, (list, tuple)) else [dx]
         dvariables = list(dvariables)
-        if len(dx) != num_inputs or len(dvariables) != len(variables):
-            raise ValueError(f"custom_gradient: grad_fn of {getattr(f, '__qualname__', f)} returned {len(dx)} input "
-                             f"gradient(s) and {len(dvariables)} Variable gradient(s); expected {num_inputs} "
-                             f"and {len(variables)}.")
-        return [*dx, *dvariables]
+        if len(dvariables) != len(variables):
+            raise ValueError(f"custom_gradient: grad_fn of {getattr(f, '__qualname__', f)} returned "
+                             f"{len(dvariables)} Variable gradient(s); expected {len(variables)}.")
+        return [*_gradients_of_arguments(f, grad_fn, dx, num_args, positions), *dvariables]
     return flat
 
 
@@ -518,8 +541,12 @@ def _staged_custom_gradient(inputs: list, outputs: list, grad_fn: Callable) -> l
     grad_graph = FuncGraph(f"{outer.name}/custom_gradient", outer_graph=outer)
     with building(grad_graph):
         upstream = [grad_graph.placeholder(t.dtype, t.shape, "dy") for t in outputs]
-        found = grad_fn(*upstream)
-        found = list(found) if isinstance(found, (list, tuple)) else [found]
+        try:
+            found = grad_fn(*upstream)
+        except ValueError as e:   # a wrong number of gradients: raised when a gradient needs them, as TensorFlow
+            if "expected to return" not in str(e):
+                raise
+            grad_graph.custom_gradient_error, found = e, [None] * len(inputs)
         grad_graph.outputs = [grad_graph.capture(convert_to_tensor(g)) for g in found if g is not None]
     captured = [external for external, _ in grad_graph.capture_pairs]
     return registry.apply(CUSTOM_GRADIENT, *inputs, *outputs, *captured, num_inputs=len(inputs),
@@ -529,6 +556,9 @@ def _staged_custom_gradient(inputs: list, outputs: list, grad_fn: Callable) -> l
 
 def custom_gradient_rule(grads, inputs, outputs, num_inputs, num_outputs, grad_graph, has_gradient):
     """The CustomGradient op's rule: the traced `grad_fn`, replayed on the upstream gradients."""
+    error = getattr(grad_graph, "custom_gradient_error", None)
+    if error is not None:
+        raise error
     captured = list(inputs[num_inputs + num_outputs:])
     found = iter(replay(grad_graph, [*grads, *captured], grad_graph.outputs))
     return tuple(next(found) if has else None for has in has_gradient)

@@ -15,6 +15,9 @@ values are the same).
 `batch_jacobian(target, source)` takes row b of the target to depend on row b
 of the source only, and gives d target[b, i...] / d source[b, j...]: one
 backward pass per element of a row, each seeding that element in every row.
+Where the target does not depend on the source it gives zeros of the target's
+dtype, as TensorFlow's does, whatever `unconnected_gradients` says (`jacobian`
+gives None then, unless it says "zero").
 """
 from __future__ import annotations
 
@@ -59,14 +62,13 @@ def batch_jacobian(tape, target, source, unconnected_gradients: str, use_pfor: b
         return array_ops.reshape(broadcast_to(row, [batch, count]), _shape_of(target))
 
     found = _rows(tape, target, [source], count, seed, unconnected_gradients)[0]
-    if found is None:
-        return None
+    static = TensorShape([target.shape.dims[0], *row_shape.dims, *source_shape.dims[1:]])
+    dims = static.as_list() if static.is_fully_defined() else \
+        array_ops.concat([array_ops.shape(target), array_ops.shape(source)[1:]], axis=0)
+    if found is None:   # TensorFlow's: zeros of the target's dtype, never None (its jacobian gives None)
+        return array_ops.zeros(dims, dtype=target.dtype)
     rank = source_shape.rank
     found = array_ops.transpose(found, [1, 0, *range(2, rank + 1)])   # [count, batch, ...] -> [batch, count, ...]
-    static = TensorShape([target.shape.dims[0], *row_shape.dims, *source_shape.dims[1:]])
-    if static.is_fully_defined():
-        return array_ops.reshape(found, static.as_list())
-    dims = array_ops.concat([array_ops.shape(target), array_ops.shape(source)[1:]], axis=0)
     return array_ops.reshape(found, dims)
 
 

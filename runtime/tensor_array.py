@@ -158,9 +158,11 @@ def _without_element(grads, index):
 
 
 def _read_gradient(items, index, grad):
-    """The gradient of a list `index` was read from: `grad` there, zeros elsewhere."""
-    out = [None] * len(items)
-    out[int(index)] = _element(grad)
+    """The gradient of a list `index` was read from: `grad` there, zeros elsewhere. `items` may be a list's
+    gradient (TensorListElementGrad's rule reads one), which can be shorter than the list: lengthened."""
+    index = int(index)
+    out = [None] * max(len(items), index + 1)
+    out[index] = _element(grad)
     return ListValue(out)
 
 

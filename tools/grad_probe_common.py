@@ -29,3 +29,17 @@ def _first_and_second(lib, f, x):
         weights = np.arange(1.0, 1.0 + np.prod(x.shape.as_list())).reshape(x.shape.as_list())
         s = None if g is None else lib.reduce_sum(g * lib.constant(weights, g.dtype))
     return [y, g, None if s is None else t2.gradient(s, x)]
+
+
+def _third(lib, f, x):
+    """f(x) and its first, second and third derivatives, each tape around the one before."""
+    with lib.GradientTape() as t3:
+        t3.watch(x)
+        with lib.GradientTape() as t2:
+            t2.watch(x)
+            with lib.GradientTape() as t1:
+                t1.watch(x)
+                y = f(x)
+            g = t1.gradient(y, x)
+        h = t2.gradient(g, x)
+    return [y, g, h, t3.gradient(h, x)]

@@ -270,8 +270,11 @@ def _scalar(value):
 
 
 def _call_gradient_graph(graph, captures, handles, inputs, grads, held: list):
+    """The gradient graph for these inputs, traced once per their shapes: a function traced for a shape with
+    unknown dimensions (an input_signature, reduce_retracing) is called with tensors of several shapes, and
+    gradient rules read the static shapes of the placeholders they are traced on (reduce_mean's count)."""
     key = (tuple(id(c) for c in captures), tuple(id(h) for h in handles),
-           tuple((g.dtype, tuple(g.shape.dims)) for g in grads), tuple(key for key, _ in held))
+           tuple((t.dtype, tuple(t.shape.dims)) for t in [*inputs, *grads]), tuple(key for key, _ in held))
     cache = graph.__dict__.setdefault("_call_gradients", {})
     if key not in cache:
         backward, connected = _trace_call_gradient(graph, captures, handles, inputs, grads, held)

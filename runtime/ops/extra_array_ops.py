@@ -11,7 +11,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops.packing import known_shape, shape_argument, shape_from
+from runtime.ops.packing import known_shape, shape_argument, shape_from, static_value
 from runtime.ops.registry import Spec, apply, broadcast_shapes, defop
 from runtime.shape import TensorShape
 from runtime.tensor import convert_to_tensor
@@ -180,10 +180,14 @@ def _boolean_mask(x, mask, axis):
 
 
 def _boolean_mask_infer(x, mask, axis) -> Spec:
+    """The masked axes become one, of the number of Trues where tracing knows the mask (a constant: as
+    TensorFlow's shape inference), else unknown."""
     if x.shape.rank is None or mask.shape.rank is None:
         return Spec(x.dtype, TensorShape(None))
     dims = x.shape.dims
-    return Spec(x.dtype, TensorShape((*dims[:axis], None, *dims[axis + mask.shape.rank:])))
+    known = static_value(mask)
+    count = None if known is None else int(np.count_nonzero(known))
+    return Spec(x.dtype, TensorShape((*dims[:axis], count, *dims[axis + mask.shape.rank:])))
 
 
 BOOLEAN_MASK = defop("BooleanMask", _boolean_mask, _boolean_mask_infer)

@@ -266,11 +266,16 @@ def _transpose(grad, inputs, output, perm):
 
 
 def _concat(grad, inputs, output, axis):
-    rank = len(_static_dims(output, "concat"))
+    """Each input's part of `grad` along `axis`: its size there read from `shape(x)` where tracing does not
+    know it (a loop that grows a tensor)."""
+    rank = output.shape.rank
+    if rank is None:
+        _static_dims(output, "concat")   # raises: the rank must be known
     axis %= rank
     pieces, start = [], 0
     for x in inputs:
-        size = _static_dims(x, "concat")[axis]
+        size = x.shape.dims[axis] if x.shape.dims is not None and x.shape.dims[axis] is not None \
+            else A.shape(x)[axis]
         index = (slice(None),) * axis + (slice(start, start + size),)
         pieces.append(grad[index])
         start += size
@@ -336,7 +341,10 @@ def _tile(grad, inputs, output, multiples):
     if len(inputs) > 1:
         raise NotImplementedError("gradient of tile: multiples known only when the graph runs are not "
                                   "supported; pass them as a Python list.")
-    dims = _static_dims(inputs[0], "tile")
+    x = inputs[0]
+    if x.shape.dims is None:
+        _static_dims(x, "tile")   # raises: the rank must be known
+    dims = [d if d is not None else A.shape(x)[i] for i, d in enumerate(x.shape.dims)]   # packed by reshape
     interleaved = [n for pair in zip(multiples, dims) for n in pair]
     return (M.reduce_sum(A.reshape(grad, interleaved), axis=list(range(0, 2 * len(dims), 2))),)
 

@@ -470,3 +470,56 @@ def test_a_print_two_staged_statements_deep_runs_once_while_the_gradient_runs(pr
         differentiate = tf.function(differentiate, jit_compile=placement.endswith("jit_compile"))
     assert float(differentiate(tf.constant(2.0))) == gradient
     assert capsys.readouterr().out == printed
+
+
+def test_a_function_traced_for_unknown_dimensions_differentiates_each_shape_it_is_called_with():
+    # the gradient graph of an eager tape's Call was cached per output shape: a batch of another size
+    # reused the first batch's graph (reduce_mean's count: silently 4 times too large; concat: a ValueError)
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def mean_rows(x):
+        return tf.reduce_mean(x, axis=0)
+
+    @tf.function(reduce_retracing=True)
+    def doubled(x):
+        return tf.reduce_sum(tf.concat([x, x * 2.0], 0) ** 2)
+
+    for rows in (1, 4, 2):
+        x = tf.ones([rows, 2])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = mean_rows(x)
+        assert tape.gradient(y, x).numpy().tolist() == [[1.0 / rows] * 2] * rows
+    for n in (2, 3, 4, 1):
+        x = tf.range(1.0, n + 1.0)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = doubled(x)
+        assert tape.gradient(y, x).numpy().tolist() == (10.0 * x).numpy().tolist()
+
+
+def test_concat_and_tile_differentiate_inside_a_function_whose_shapes_are_unknown_when_traced():
+    # their rules read each input's size along the axis from shape(x) when tracing does not know it
+    # (they raised NotImplementedError; TensorFlow computes)
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def grads(a):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            y = tf.reduce_sum(tf.concat([a, a * 2.0], 0) ** 2) + tf.reduce_sum(tf.tile(a, [2, 3]) * 3.0)
+        return tape.gradient(y, a)
+
+    @tf.function
+    def grown(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x[:1]
+            for i in tf.range(3):   # y grows: its length is unknown in the loop
+                y = tf.concat([y, y[-1:] * x[1:2]], 0)
+            total = tf.reduce_sum(y * tf.range(1.0, 5.0))
+        return tape.gradient(total, x)
+
+    a = tf.constant([[1.0, 2.0], [3.0, -1.0], [0.5, 0.0]])
+    assert grads(a).numpy().tolist() == (10.0 * a + 18.0).numpy().tolist()
+    # y = [x0, x0 x1, x0 x1^2, x0 x1^3], weighted 1..4
+    x0, x1 = 1.5, 2.0
+    expected = [1 + 2 * x1 + 3 * x1 ** 2 + 4 * x1 ** 3, x0 * (2 + 6 * x1 + 12 * x1 ** 2)]
+    assert grown(tf.constant([x0, x1])).numpy().tolist() == expected

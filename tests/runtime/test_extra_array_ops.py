@@ -149,3 +149,18 @@ def test_indexing_with_a_bool_mask_is_boolean_mask():
     assert f.get_concrete_function(x).graph.outputs[0].shape.as_list() == [None, 2]
     assert f(x).numpy().tolist() == [[3, 4], [5, 6]]
     check_gradient(lambda v: v[v > 1.0] * v[v > 1.0], np.array([[0.5, 1.5], [2.0, 0.7]]))
+
+
+def test_boolean_mask_with_a_constant_mask_has_a_static_shape_in_a_function_as_in_tensorflow():
+    # TensorFlow's shape inference counts a constant mask's Trues; the runtime left the axis unknown, so code
+    # reading y.shape (to build weights, say) failed while tracing
+    @tf.function
+    def weighted(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.boolean_mask(x, [True, False, True], axis=1)
+            assert y.shape.as_list() == [2, 2]
+            total = tf.reduce_sum(y * tf.constant(np.arange(4.0, dtype=np.float32).reshape(y.shape.as_list())))
+        return tape.gradient(total, x)
+
+    assert weighted(tf.ones([2, 3])).numpy().tolist() == [[0.0, 0.0, 1.0], [2.0, 0.0, 3.0]]

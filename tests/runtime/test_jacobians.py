@@ -112,9 +112,25 @@ def test_an_unconnected_source_gives_none_or_zeros_shaped_as_tensorflows(traced)
                 g.batch_jacobian(y, x), g.batch_jacobian(y, x, unconnected_gradients=tf.UnconnectedGradients.ZERO))
     run = tf.function(unconnected) if traced else unconnected
     none, zeros, batch_none, batch_zeros = run(tf.ones([3, 4], F64))
-    assert none is None and batch_none is None
+    assert none is None
     assert zeros.shape == (3, 2, 3, 4) and not np.any(zeros)
     assert batch_zeros.shape == (3, 2, 4) and not np.any(batch_zeros)
+    assert batch_none.shape == (3, 2, 4) and not np.any(batch_none)   # TensorFlow's batch_jacobian: never None
+
+
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "in a function"])
+@pytest.mark.parametrize("use_pfor", [True, False])
+def test_batch_jacobian_of_an_unconnected_source_is_zeros_of_the_targets_dtype_as_in_tensorflow(traced, use_pfor):
+    def unconnected(x, z):
+        with tf.GradientTape(persistent=True) as g:
+            g.watch([x, z])
+            y = x * 2.0
+        return (g.batch_jacobian(y, z, experimental_use_pfor=use_pfor),
+                g.batch_jacobian(y, z, unconnected_gradients="zero", experimental_use_pfor=use_pfor))
+    run = tf.function(unconnected) if traced else unconnected
+    as_none, as_zero = run(tf.ones([2, 3]), tf.ones([2, 1], F64))
+    assert as_none.dtype == tf.float32 and as_none.shape == (2, 3, 1) and not np.any(as_none)
+    assert as_zero.dtype == F64 and as_zero.shape == (2, 3, 1) and not np.any(as_zero)
 
 
 def test_shapes_known_only_when_the_function_runs():

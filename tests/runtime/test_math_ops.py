@@ -266,3 +266,25 @@ def test_kernels_give_inf_and_nan_without_numpys_warnings():
     assert "inf" in done.stdout and "nan" in done.stdout
     warned = [line for line in done.stderr.splitlines() if "encountered in" in line]
     assert len(warned) == 1 and "<string>:5" in warned[0], done.stderr   # the user's own line only
+
+
+@pytest.mark.parametrize("reduce", [tf.reduce_sum, tf.reduce_mean, tf.reduce_max, tf.reduce_prod,
+                                    tf.reduce_logsumexp, tf.argmax, tf.cumsum])
+def test_an_axis_given_as_a_constant_tensor_in_a_function_is_its_value(reduce):
+    # it was read with .numpy(), an OperatorNotAllowedInGraphError for a constant made while tracing
+    x = tf.constant([[1.0, 5.0, 2.0], [4.0, 0.0, 6.0]])
+    staged = tf.function(lambda x: reduce(x, axis=tf.constant(1)))
+    np.testing.assert_allclose(staged(x).numpy(), reduce(x, axis=1).numpy())
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.function(lambda x: tf.reduce_sum(tf.reduce_sum(x, axis=tf.constant([0, -1])) * 3.0))(x)
+    assert tape.gradient(y, x).numpy().tolist() == [[3.0] * 3] * 2
+
+
+def test_an_axis_computed_when_the_graph_runs_is_a_clear_error():
+    @tf.function
+    def total(x, axis):
+        return tf.reduce_sum(x, axis=axis)
+
+    with pytest.raises(InvalidArgumentError, match="axis given as a tensor must be known while tracing"):
+        total(tf.ones([2, 3]), tf.constant(1))

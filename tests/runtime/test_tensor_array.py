@@ -201,3 +201,31 @@ def test_an_eager_array_with_elements_not_written_yet_passes_into_a_function_tha
     assert f(tf.TensorArray(tf.int32, size=2).write(0, 1)).numpy().tolist() == [1, 5]   # as TensorFlow
     g = tf.function(lambda ta: ta.size())
     assert int(g(tf.TensorArray(tf.int32, size=3))) == 3
+
+
+@pytest.mark.parametrize("placement", ["tapes outside the function", "tapes inside the function"])
+def test_third_derivative_through_map_fn_reads_a_shorter_gradient_list(placement):
+    # the third derivative differentiates TensorListElementGrad, whose rule reads the gradient list it took an
+    # element of; that list can be shorter than the list (trailing zeros left out): an IndexError before
+    def third(f, x):
+        with tf.GradientTape() as t3:
+            t3.watch(x)
+            with tf.GradientTape() as t2:
+                t2.watch(x)
+                with tf.GradientTape() as t1:
+                    t1.watch(x)
+                    y = f(x)
+                g = t1.gradient(y, x)
+            h = t2.gradient(g, x)
+        return g, h, t3.gradient(h, x)
+
+    def cubes(x):
+        return tf.reduce_sum(tf.map_fn(lambda r: r * r * r, x))
+
+    x = tf.constant([0.5, -1.0])
+    if placement == "tapes outside the function":
+        g, h, k = third(tf.function(cubes), x)
+    else:
+        g, h, k = tf.function(lambda x: third(cubes, x))(x)
+    assert g.numpy().tolist() == [0.75, 3.0] and h.numpy().tolist() == [3.0, -6.0]
+    assert k.numpy().tolist() == [6.0, 6.0]
