@@ -22,7 +22,7 @@ from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, ident
                                    unstack, where, zeros, zeros_like)
 from runtime.ops.logging_ops import print  # noqa: A004
 from runtime.ops.extra_array_ops import boolean_mask, broadcast_to, linspace, pad, split
-from runtime.ops.sort_ops import argsort, einsum, sort, unique
+from runtime.ops.sort_ops import argsort, einsum, matmul, sort, unique
 from runtime.ops.extra_math import clip_by_global_norm, clip_by_norm, reduce_logsumexp, saturate_cast
 from runtime.ops.nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub,
                                 tensor_scatter_nd_update)
@@ -31,7 +31,7 @@ from runtime.ops.composites import (add_n, ensure_shape, get_static_value, ident
 
 from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_value, cos, cumsum, divide,  # noqa: A004
                                   equal, exp, floor, floordiv, floormod, greater, greater_equal, less, less_equal,
-                                  log, logical_and, logical_not, logical_or, logical_xor, matmul, maximum, minimum,
+                                  log, logical_and, logical_not, logical_or, logical_xor, maximum, minimum,
                                   mod, multiply, negative, not_equal, pow, reduce_all, reduce_any, reduce_max,
                                   reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin, sqrt,
                                   square, subtract, tanh, truediv)

@@ -3,13 +3,13 @@ from runtime.ops.array_ops import where  # noqa: F401
 from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_value, cos,  # noqa: F401,A004
                                   cumprod, cumsum, divide, equal, exp, floor, floordiv, floormod, greater,
                                   greater_equal, less, less_equal,
-                                  log, logical_and, logical_not, logical_or, logical_xor, matmul, maximum, minimum,
+                                  log, logical_and, logical_not, logical_or, logical_xor, maximum, minimum,
                                   mod, multiply, negative, not_equal, pow, reduce_all, reduce_any, reduce_max,
                                   reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin, sqrt,
                                   square, subtract, tanh, truediv)
 from runtime.ops.extra_math import erf, expm1, log1p, reciprocal, reduce_logsumexp, rsqrt  # noqa: F401,E402
 from runtime.ops.nn_ops import softplus  # noqa: F401,E402
-from runtime.ops.sort_ops import top_k  # noqa: F401,E402
+from runtime.ops.sort_ops import matmul, top_k  # noqa: F401,E402
 from runtime.ops.complex_ops import angle, complex, conj, imag, real  # noqa: F401,E402,A004
 from runtime.ops.composites import (add_n, count_nonzero, cosh, divide_no_nan, is_finite, is_inf, is_nan,  # noqa: F401,E402
                                     l2_normalize, log_sigmoid, reduce_euclidean_norm, reduce_std, reduce_variance,

@@ -193,7 +193,7 @@ def _matmul(grad, inputs, output, transpose_a=False, transpose_b=False):
 
 def _matmul_adjoints(grad, a, b, transpose_a, transpose_b):
     a, b = C.conj_if_complex(a), C.conj_if_complex(b)   # TensorFlow's adjoints, for complex operands
-    mm = M.matmul
+    mm = S.matmul
     if not transpose_a and not transpose_b:
         return mm(grad, b, transpose_b=True), mm(a, grad, transpose_a=True)
     if not transpose_a:

@@ -1,4 +1,4 @@
-"""Elementwise arithmetic, comparisons, logic, reductions and matrix products.
+"""Elementwise arithmetic, comparisons, logic, casts and reductions (`matmul` is in sort_ops.py, with `einsum`).
 
 Each op is one registry entry (name, NumPy kernel, inference rule) and a
 one-line public wrapper. TensorFlow's dtype rules: operands must have one
@@ -585,43 +585,3 @@ def _cumulative(op, x, axis, exclusive, reverse, name):
     axis = _static_axis(axis)
     _axes(axis, x.shape.rank)
     return apply(op, x, axis=axis, exclusive=bool(exclusive), reverse=bool(reverse), name=name)
-
-
-# --- matrix product ---------------------------------------------------------------------------
-
-def _matmul_infer(a, b, transpose_a=False, transpose_b=False) -> Spec:
-    sa, sb = a.shape, b.shape
-    if sa.rank is not None and sa.rank < 2 or sb.rank is not None and sb.rank < 2:
-        raise InvalidArgumentError(
-            f"MatMul: both inputs must have rank >= 2, got shapes {sa} and {sb}; "
-            "use runtime.reshape or runtime.expand_dims to add a dimension.", "MatMul")
-    if sa.rank is None or sb.rank is None:
-        return Spec(a.dtype, TensorShape(None))
-    m, ka = (sa[-1], sa[-2]) if transpose_a else (sa[-2], sa[-1])
-    kb, n = (sb[-1], sb[-2]) if transpose_b else (sb[-2], sb[-1])
-    if ka is not None and kb is not None and ka != kb:
-        raise InvalidArgumentError(
-            f"MatMul: inner dimensions differ: shapes {sa} and {sb} (a has {ka} columns, b has {kb} rows).",
-            "MatMul")
-    batch = broadcast_shapes(sa[:-2], sb[:-2], "MatMul")
-    return Spec(a.dtype, TensorShape((*batch.dims, m, n)) if batch.dims is not None else TensorShape(None))
-
-
-def _matmul_kernel(a, b, transpose_a=False, transpose_b=False):
-    if transpose_a:
-        a = np.swapaxes(a, -1, -2)
-    if transpose_b:
-        b = np.swapaxes(b, -1, -2)
-    if a.ndim < 2 or b.ndim < 2:
-        raise InvalidArgumentError(
-            f"MatMul: both inputs must have rank >= 2, got shapes {a.shape} and {b.shape}.", "MatMul")
-    return np.matmul(a, b)
-
-
-MATMUL = defop("MatMul", _matmul_kernel, _matmul_infer)
-
-
-def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
-    a, b = binary_operands(a, b, "MatMul")
-    check_dtype("MatMul", a.dtype)
-    return apply(MATMUL, a, b, transpose_a=transpose_a, transpose_b=transpose_b, name=name)

@@ -12,7 +12,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops import bitwise_ops, indexing, math_ops
+from runtime.ops import bitwise_ops, indexing, math_ops, sort_ops
 from runtime.ops.registry import broadcast_shapes
 from runtime.shape import TensorShape
 from runtime.tensor import Tensor, constant
@@ -73,7 +73,7 @@ OPERATORS = {
     "__floordiv__": math_ops.floordiv, "__rfloordiv__": _swap(math_ops.floordiv),
     "__mod__": math_ops.floormod, "__rmod__": _swap(math_ops.floormod),
     "__pow__": math_ops.pow, "__rpow__": _swap(math_ops.pow),
-    "__matmul__": math_ops.matmul, "__rmatmul__": _swap(math_ops.matmul),
+    "__matmul__": sort_ops.matmul, "__rmatmul__": _swap(sort_ops.matmul),
     "__lt__": math_ops.less, "__le__": math_ops.less_equal,
     "__gt__": math_ops.greater, "__ge__": math_ops.greater_equal,
     "__eq__": _unless_none(math_ops.equal, False), "__ne__": _unless_none(math_ops.not_equal, True),

@@ -1,4 +1,4 @@
-"""Sorting and contraction: `sort`, `argsort`, `math.top_k`, `unique`, `einsum`.
+"""Sorting and contraction: `sort`, `argsort`, `math.top_k`, `unique`, `einsum`, `matmul`.
 
 `Sort` and `TopKV2` give values and indices; both differentiate by scattering
 the upstream gradient back to where each value came from (`TakeAlongAxisGrad`).
@@ -13,9 +13,9 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops.convert import tensors
+from runtime.ops.convert import binary_operands, tensors
 from runtime.ops.math_ops import check_dtype
-from runtime.ops.registry import Spec, apply, defop
+from runtime.ops.registry import Spec, apply, broadcast_shapes, defop
 from runtime.shape import TensorShape
 from runtime.tensor import convert_to_tensor
 
@@ -202,7 +202,6 @@ def _einsum_infer(*operands, equation) -> Spec:
                 raise InvalidArgumentError(f"Einsum: dimension {c!r} has sizes {sizes[c]} and {d}.")
             if sizes.get(c) in (None, 1):
                 sizes[c] = d
-        from runtime.ops.registry import broadcast_shapes
         ellipsis = broadcast_shapes(ellipsis, TensorShape(dims[lead:lead + extra]), "Einsum")
     dims = []
     for part in re.split(r"(\.\.\.)", output):
@@ -228,3 +227,43 @@ def einsum(equation, *inputs, **kwargs):
     equation = equation.replace(" ", "")
     parse_equation(equation, len(operands))
     return apply(EINSUM, *operands, equation=equation, name=name)
+
+
+# --- matrix product ---------------------------------------------------------------------------
+
+def _matmul_infer(a, b, transpose_a=False, transpose_b=False) -> Spec:
+    sa, sb = a.shape, b.shape
+    if sa.rank is not None and sa.rank < 2 or sb.rank is not None and sb.rank < 2:
+        raise InvalidArgumentError(
+            f"MatMul: both inputs must have rank >= 2, got shapes {sa} and {sb}; "
+            "use runtime.reshape or runtime.expand_dims to add a dimension.", "MatMul")
+    if sa.rank is None or sb.rank is None:
+        return Spec(a.dtype, TensorShape(None))
+    m, ka = (sa[-1], sa[-2]) if transpose_a else (sa[-2], sa[-1])
+    kb, n = (sb[-1], sb[-2]) if transpose_b else (sb[-2], sb[-1])
+    if ka is not None and kb is not None and ka != kb:
+        raise InvalidArgumentError(
+            f"MatMul: inner dimensions differ: shapes {sa} and {sb} (a has {ka} columns, b has {kb} rows).",
+            "MatMul")
+    batch = broadcast_shapes(sa[:-2], sb[:-2], "MatMul")
+    return Spec(a.dtype, TensorShape((*batch.dims, m, n)) if batch.dims is not None else TensorShape(None))
+
+
+def _matmul_kernel(a, b, transpose_a=False, transpose_b=False):
+    if transpose_a:
+        a = np.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = np.swapaxes(b, -1, -2)
+    if a.ndim < 2 or b.ndim < 2:
+        raise InvalidArgumentError(
+            f"MatMul: both inputs must have rank >= 2, got shapes {a.shape} and {b.shape}.", "MatMul")
+    return np.matmul(a, b)
+
+
+MATMUL = defop("MatMul", _matmul_kernel, _matmul_infer)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
+    a, b = binary_operands(a, b, "MatMul")
+    check_dtype("MatMul", a.dtype)
+    return apply(MATMUL, a, b, transpose_a=transpose_a, transpose_b=transpose_b, name=name)
