@@ -5,8 +5,8 @@ Before:                          After:
     del d[k]                         del ag__.mutating(d, 'del d[k]')[k]
     setattr(o, 'v', 5)               setattr(ag__.mutating(o, 'setattr(o, ...)'), 'v', 5)
     l[1:2] = [7]                     ag__.mutating(l, 'l[1:2] = ...')[1:2] = [7]
-    l += [x]                         l += ag__.in_place(l, [x], 'l += ...')
-    s.items += [x]                   s.items += ag__.in_place(s.items, [x], 's.items += ...')
+    l += [x]                         l += ag__.in_place(lambda: l, [x], 'l += ...')
+    s.items += [x]                   s.items += ag__.in_place(lambda: s.items, [x], 's.items += ...')
 
 `ag__.mutating(d, ...)` is `d` (operators/side_effects.py): on Python values the code does what the user's
 does. While a statement on a tensor is traced, it refuses an object that was already bound to a variable
@@ -19,10 +19,11 @@ variable or parameter of the function. Stores to an attribute or to an item with
 carried by the statement instead (converters/control_flow.py).
 
 An augmented assignment to a local variable (`l += [x]`, `l += more`, `l *= 2`, `s |= {k}`) may change a
-list, set, dict or deque in place: `ag__.in_place(l, value, ...)` is `value`, and refuses, while a statement is
+list, set, dict or deque in place: `ag__.in_place(lambda: l, value, ...)` is `value`, and refuses, while a statement is
 staged, the change of a list it carries as a new list that another variable also holds (as `l.append(x)` is):
 that variable would not see it. So is one to an attribute or constant-key item of a local (`s.items += [x]`),
-which a staged statement carries as a new list too. Left alone: `x += 1` (a number added to a list is a
+which a staged statement carries as a new list too (the target is read again only while a statement is staged:
+on Python values a property's getter runs once, as Python's `+=` reads it once). Left alone: `x += 1` (a number added to a list is a
 TypeError; only `*=` repeats a list by one), and any augmented assignment to a variable the function only
 assigns numbers to (`total = 0` ... `total += x`): it never holds a list.
 """
@@ -92,8 +93,9 @@ class SideEffectsTransformer(Base):
         else:
             return node
         what = f"{root} {_OPERATORS[node.op.__class__]}= ..."
+        # `lambda: root`: the target is read again only while staging (Python's `+=` reads a property once)
         node.value = located(templates.replace_as_expression(
-            "ag__.in_place(root, value, what)", root=templates.copy_tree(target), value=node.value,
+            "ag__.in_place(lambda: root, value, what)", root=templates.copy_tree(target), value=node.value,
             what=gast.Constant(value=what, kind=None)), node.value)
         return node
 

@@ -103,13 +103,15 @@ def mutating_outer(obj, what: str):
 _CHANGED_IN_PLACE = (list, set, dict, bytearray, deque)
 
 
-def in_place(obj, value, what: str):
-    """`value`, which `what` (`'l += ...'`) adds to `obj` in place when `obj` is a list, set, dict or deque (or the
-    framework's list a staged loop carries a list as): refused,
-    as `mutating` refuses it, while a statement that carries the list as a new one (or that `obj` was bound
-    before) is staged."""
-    if _active and _staging.frames and (isinstance(obj, _CHANGED_IN_PLACE) or _tensor_list(obj)):
-        _check(obj, what)
+def in_place(target, value, what: str):
+    """`value`, which `what` (`'l += ...'`) adds in place to the object `target()` reads when that is a list, set,
+    dict or deque (or the framework's list a staged loop carries a list as): refused, as `mutating` refuses
+    it, while a statement that carries the list as a new one (or that the object was bound before) is staged.
+    `target` is called only then (Python's `s.items += v` reads `s.items` once, and does so itself)."""
+    if _active and _staging.frames:
+        obj = target()
+        if isinstance(obj, _CHANGED_IN_PLACE) or _tensor_list(obj):
+            _check(obj, what)
     return value
 
 

@@ -251,3 +251,48 @@ def test_isinstance_of_a_variable_none_on_some_paths_is_answered_or_refused():
     traced = tf.function(isinstance_answered_alike_on_every_path)
     assert [int(traced(tf.constant(x))) for x in INPUTS] == [isinstance_answered_alike_on_every_path(x)
                                                              for x in INPUTS]
+
+
+class _Logged:
+    """A property and an item whose reads and writes are logged, as Python makes them."""
+
+    def __init__(self):
+        self.log, self._items, self.table = [], [1], _LoggedTable(self)
+
+    @property
+    def items(self):
+        self.log.append("get items")
+        return self._items
+
+    @items.setter
+    def items(self, value):
+        self.log.append("set items")
+        self._items = value
+
+
+class _LoggedTable(dict):
+    def __init__(self, owner):
+        super().__init__(k=[0])
+        self.owner = owner
+
+    def __getitem__(self, key):
+        self.owner.log.append(f"get {key}")
+        return super().__getitem__(key)
+
+    def __setitem__(self, key, value):
+        self.owner.log.append(f"set {key}")
+        super().__setitem__(key, value)
+
+
+def test_an_augmented_assignment_to_a_property_or_item_reads_it_once_as_python_does():
+    def extend(s, x):
+        s.items += [x]
+        s.table["k"] += [x]
+        return list(s.log), s.items, dict(s.table)
+
+    api.run_generated_code(True)
+    try:
+        converted = ag.convert(extend)(_Logged(), 2)
+    finally:
+        api.run_generated_code(False)
+    assert converted == extend(_Logged(), 2) == (["get items", "set items", "get k", "set k"], [1, 2], {"k": [0, 2]})
