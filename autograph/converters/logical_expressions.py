@@ -70,9 +70,41 @@ class Thunks(Base):
 
 
 class LogicalTransformer(Thunks):
+    """`and`/`or` in a test (of an `if`, a `while`, a conditional expression or an `assert`, directly or under
+    other `and`/`or`/`not`) become `ag__.and_test`/`or_test`: only their truth is used there, and Python asks
+    each operand's truth once (`if a and b:` calls `a.__bool__` once; `and_` gives `a`, whose truth the `if`
+    would ask again)."""
+
+    def __init__(self, ctx: Context):
+        super().__init__(ctx)
+        self._tests: set = set()      # ids of the BoolOps that are tests
+
+    def _mark_test(self, test) -> None:
+        while test.__class__ is gast.UnaryOp and test.op.__class__ is gast.Not:
+            test = test.operand
+        if test.__class__ is gast.BoolOp:
+            self._tests.add(id(test))
+            for value in test.values:
+                self._mark_test(value)
+
+    def visit_If(self, node):
+        self._mark_test(node.test)
+        return self.generic_visit(node)
+
+    visit_While = visit_If
+
+    def visit_Call(self, node):
+        """`ag__.if_exp(test, ...)` and `ag__.assert_stmt(test, ...)`, which earlier converters made."""
+        func = node.func
+        if func.__class__ is gast.Attribute and func.attr in ("if_exp", "assert_stmt") and node.args and \
+                func.value.__class__ is gast.Name and func.value.id == "ag__" and not anno.get(func.value, Key.USER_NAME):
+            self._mark_test(node.args[0])
+        return self.generic_visit(node)
+
     def visit_BoolOp(self, node):
+        and_op, or_op = ("ag__.and_test", "ag__.or_test") if id(node) in self._tests else ("ag__.and_", "ag__.or_")
         self.generic_visit(node)
-        op, base = ("ag__.and_", "and_operand") if isinstance(node.op, gast.And) else ("ag__.or_", "or_operand")
+        op, base = (and_op, "and_operand") if isinstance(node.op, gast.And) else (or_op, "or_operand")
         result = node.values[-1]
         for value in reversed(node.values[:-1]):
             result = templates.replace_as_expression(f"{op}(a, b)", a=self.thunk(value, base),

@@ -47,6 +47,24 @@ def or_(a_fn, b_fn):
     return staged_operands(backend.need("logical_or", "`or` on a tensor"), "`or`", a, b_fn)
 
 
+def and_test(a_fn, b_fn):
+    """`a and b` as a test (`if a and b:`), where only its truth counts: on a Python `a`, False where `a` is
+    false and else `b`, whose truth the test asks; so each operand's truth is asked once, as Python does. A
+    staged `a` (or one defined on some staged paths only) is `and_`'s."""
+    a = a_fn()
+    if a.__class__ is bool or (a.__class__ is not MaybeValue and backend_for(a) is None):
+        return b_fn() if a else False
+    return and_(lambda: a, b_fn)
+
+
+def or_test(a_fn, b_fn):
+    """`a or b` as a test: True where a Python `a` is true, else `b`; as `and_test`."""
+    a = a_fn()
+    if a.__class__ is bool or (a.__class__ is not MaybeValue and backend_for(a) is None):
+        return True if a else b_fn()
+    return or_(lambda: a, b_fn)
+
+
 def _where_defined(a: MaybeValue, defined_fn, none_fn, expr_repr: str):
     """`defined_fn()` on the paths where `a` is defined, `none_fn()` where it is None: a staged `x if c else y`
     on its flag."""

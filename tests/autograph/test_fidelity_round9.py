@@ -296,3 +296,51 @@ def test_an_augmented_assignment_to_a_property_or_item_reads_it_once_as_python_d
     finally:
         api.run_generated_code(False)
     assert converted == extend(_Logged(), 2) == (["get items", "set items", "get k", "set k"], [1, 2], {"k": [0, 2]})
+
+
+class _Truth:
+    """An operand whose truth tests are logged."""
+
+    def __init__(self, value, log):
+        self.value, self.log = value, log
+
+    def __bool__(self):
+        self.log.append(self.value)
+        return bool(self.value)
+
+
+def test_an_and_or_test_asks_each_operands_truth_once_as_python_does():
+    def tests(log):
+        a, b, c = _Truth(0, log), _Truth(1, log), _Truth(2, log)
+        if a and b:
+            log.append("if")
+        if (a and b) or c:
+            log.append("if2")
+        if not (b or a):
+            log.append("not")
+        x = "t" if (b and a) or c else "f"
+        while a or (b and not c):
+            break
+        assert b and (a or c)
+        return list(log), x
+
+    api.run_generated_code(True)
+    try:
+        converted = ag.convert(tests)([])
+    finally:
+        api.run_generated_code(False)
+    assert converted == tests([]) == ([0, 0, 2, "if2", 1, 1, 0, 2, 0, 1, 2, 1, 0, 2], "t")
+
+
+def test_an_and_or_test_on_tensors_stages_as_before():
+    @tf.function
+    def f(x):
+        if x > 0 and x < 5:
+            y = 1
+        elif x > 10 or x < -10:
+            y = 2
+        else:
+            y = 3
+        return y
+
+    assert [int(f(tf.constant(v))) for v in (3, 20, 7)] == [1, 2, 3]
