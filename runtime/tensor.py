@@ -419,13 +419,21 @@ def constant(value, dtype=None, shape=None, name: Optional[str] = None) -> Tenso
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, EagerTensor):
         array = value._value if dtype in (None, value.dtype) else np.asarray(value._value).astype(dtype.as_numpy_dtype)
-    elif isinstance(value, str) and value.__class__ is not str and hasattr(value, "_as_tensor"):
-        return convert_to_tensor(value, dtype=dtype, name=name)     # an f-string of traced tensors
+    elif _holds_staged_text(value):     # an f-string of traced tensors (in a list): formatted when the graph runs
+        return convert_to_tensor(value, dtype=dtype, name=name)
     else:
         array = to_numpy(value, dtype)
     if shape is not None:
         array = _reshape_constant(array, shape)
     return _make_constant(array, name)
+
+
+def _holds_staged_text(value) -> bool:
+    """Is `value` autograph's f-string of traced tensors (a str that is also a tensor), or a list or tuple of
+    values holding one?"""
+    if type(value) in (list, tuple):
+        return any(_holds_staged_text(v) for v in value)
+    return isinstance(value, str) and value.__class__ is not str and hasattr(value, "_as_tensor")
 
 
 def _reshape_constant(array: np.ndarray, shape) -> np.ndarray:
@@ -468,7 +476,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: Optional[str] = 
         converted = convert(dtype)
         if converted is not None:
             return converted
-    if type(value) in (list, tuple) and _python_kind(value) is None:
+    if type(value) in (list, tuple) and (_python_kind(value) is None or _holds_staged_text(value)):
         from runtime.ops import packing  # import cycle: the ops import this module
 
         if packing.holds_tensor(value):  # TensorFlow's auto-packing: a Pack of the elements

@@ -91,7 +91,8 @@ def tensors(values, op_name: str) -> list[Tensor]:
     if not values:
         raise ValueError(f"{op_name}: needs at least one tensor.")
     given = [v for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")]
-    hint = given[0].dtype if given else None
+    # (an f-string of traced tensors has no dtype of its own: a string tensor's)
+    hint = (getattr(given[0], "dtype", None) or convert_to_tensor(given[0]).dtype) if given else None
     if hint is None:  # no tensor: the first value's own dtype decides, as TensorFlow does
         hint = convert_to_tensor(values[0]).dtype
     converted = [convert_to_tensor(v, dtype_hint=hint) for v in values]

@@ -50,8 +50,8 @@ def pack(value, dtype_hint=None) -> Tensor:
 
 def _first_dtype(value) -> Optional[dtypes.DType]:
     for v in value:
-        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
-            return v.dtype
+        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):   # (an f-string of traced tensors: a string)
+            return getattr(v, "dtype", None) or convert_to_tensor(v).dtype
         if type(v) in (list, tuple):
             found = _first_dtype(v)
             if found is not None:

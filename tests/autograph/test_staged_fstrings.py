@@ -216,3 +216,15 @@ def test_a_backend_that_formats_no_staged_string_refuses_a_spec_its_traced_value
                        match=r"test_staged_fstrings.py:\d+: a formatted field .* the format spec '[+]' holds a traced jax"):
         jax.jit(ag.convert(f))(jax.numpy.int32(3))
     assert ag.convert(f)(3) == f(3) == (2, 1)
+
+
+def test_string_ops_stacks_constants_and_returned_lists_take_the_formatted_text():
+    @tf.function
+    def f(x):
+        return (tf.strings.join([f"{x}", "!"]), tf.strings.length(f"{x:.1f}"), tf.stack([f"{x}", "y"]),
+                tf.constant([f"{x}"]), [f"{x}", "z"])
+
+    joined, length, stacked, constant, returned = f(tf.constant(2.5))
+    assert joined.numpy() == b"2.5!" and int(length) == 3
+    assert stacked.numpy().tolist() == [b"2.5", b"y"] and constant.numpy().tolist() == [b"2.5"]
+    assert [t.numpy() for t in returned] == [b"2.5", b"z"]
