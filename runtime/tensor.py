@@ -428,12 +428,18 @@ def constant(value, dtype=None, shape=None, name: Optional[str] = None) -> Tenso
     return _make_constant(array, name)
 
 
-def _holds_staged_text(value) -> bool:
-    """Is `value` autograph's f-string of traced tensors (a str that is also a tensor), or a list or tuple of
-    values holding one?"""
-    if type(value) in (list, tuple):
-        return any(_holds_staged_text(v) for v in value)
+def is_staged_text(value) -> bool:
+    """Is `value` autograph's f-string of traced tensors: a str that is also a tensor (`_as_tensor`)?"""
     return isinstance(value, str) and value.__class__ is not str and hasattr(value, "_as_tensor")
+
+
+def _holds_staged_text(value) -> bool:
+    """Is `value` such an f-string, or (while a graph is built: they exist only then) a list or tuple holding one?"""
+    if type(value) not in (list, tuple):
+        return is_staged_text(value)
+    from runtime.ops import registry  # import cycle: registry imports this module
+
+    return registry.context.graph is not None and any(_holds_staged_text(v) for v in value)
 
 
 def _reshape_constant(array: np.ndarray, shape) -> np.ndarray:

@@ -10,7 +10,7 @@ from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops.registry import Spec, apply, defop, wrap
 from runtime.shape import TensorShape
-from runtime.tensor import Tensor, convert_to_tensor
+from runtime.tensor import Tensor, convert_to_tensor, is_staged_text
 
 
 def format_value(value, summarize: int = -1, quote_scalar: bool = True) -> str:
@@ -148,7 +148,7 @@ def print(*inputs, sep: str = " ", end: str = "\n", output_stream=None, summariz
     default 3; None is 3, -1 prints everything)."""
     tensors, template = [], []
     for value in inputs:
-        if isinstance(value, str) and value.__class__ is not str:    # an f-string of traced tensors: its values
+        if is_staged_text(value):          # an f-string of traced tensors: its values
             value = convert_to_tensor(value)
         template.append(_merged(_template(value, tensors, top=True)))
     stream = "stderr" if output_stream is None or output_stream is sys.stderr else (
