@@ -16,6 +16,7 @@ import autograph as ag
 import runtime as tf
 from autograph import api
 from autograph.errors import StagingError
+from tests.autograph.generated_code import python_run
 from tests.autograph.test_staged_language import outcome   # a result as Python values, or the error's type
 
 INPUTS = (-3, 0, 2, 5)
@@ -285,17 +286,13 @@ class _LoggedTable(dict):
 
 
 def test_an_augmented_assignment_to_a_property_or_item_reads_it_once_as_python_does():
-    def extend(s, x):
+    def extend(x):
+        s = _Logged()
         s.items += [x]
         s.table["k"] += [x]
         return list(s.log), s.items, dict(s.table)
 
-    api.run_generated_code(True)
-    try:
-        converted = ag.convert(extend)(_Logged(), 2)
-    finally:
-        api.run_generated_code(False)
-    assert converted == extend(_Logged(), 2) == (["get items", "set items", "get k", "set k"], [1, 2], {"k": [0, 2]})
+    assert python_run(extend, 2) == (["get items", "set items", "get k", "set k"], [1, 2], {"k": [0, 2]})
 
 
 class _Truth:
@@ -310,7 +307,8 @@ class _Truth:
 
 
 def test_an_and_or_test_asks_each_operands_truth_once_as_python_does():
-    def tests(log):
+    def tests():
+        log = []
         a, b, c = _Truth(0, log), _Truth(1, log), _Truth(2, log)
         if a and b:
             log.append("if")
@@ -324,12 +322,7 @@ def test_an_and_or_test_asks_each_operands_truth_once_as_python_does():
         assert b and (a or c)
         return list(log), x
 
-    api.run_generated_code(True)
-    try:
-        converted = ag.convert(tests)([])
-    finally:
-        api.run_generated_code(False)
-    assert converted == tests([]) == ([0, 0, 2, "if2", 1, 1, 0, 2, 0, 1, 2, 1, 0, 2], "t")
+    assert python_run(tests) == ([0, 0, 2, "if2", 1, 1, 0, 2, 0, 1, 2, 1, 0, 2], "t")
 
 
 def test_an_and_or_test_on_tensors_stages_as_before():
