@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from autograph.backends import any_staging, backend_for
 from autograph.errors import StagingError, UnsupportedCapabilityError, at_user_line
 
-_CONVERSIONS = {"": lambda value: value, "s": str, "r": repr, "a": ascii}   # `!s`, `!r`, `!a`
+_convert = string.Formatter().convert_field         # `!s`, `!r`, `!a` (None: no conversion), as Python does
 
 
 class Field(NamedTuple):
@@ -46,7 +46,7 @@ def formatted(value, conversion: str = "", spec="") -> Any:
         return Field(value, conversion, spec)
     if backend is not None and spec:
         try:
-            return format(_CONVERSIONS[conversion](value), spec)
+            return format(_convert(value, conversion or None), spec)
         except TypeError:       # the framework's traced value takes no spec (JAX's tracers, torch's FakeTensors)
             raise UnsupportedCapabilityError(at_user_line(
                 f"a formatted field (f-string, str.format or %) with the format spec {spec!r} holds a traced "
@@ -56,7 +56,7 @@ def formatted(value, conversion: str = "", spec="") -> Any:
     if conversion != "a" and not spec and value.__class__ in _CONTAINERS and any_staging():
         parts = _Parts()                # each item's repr is taken once, as Python's repr of the container does
         return parts if _repr_parts(value, parts, set()) else "".join(parts)
-    return format(_CONVERSIONS[conversion](value), spec)
+    return format(_convert(value, conversion or None), spec)
 
 
 def _repr_parts(value, parts: list, seen: set) -> bool:
@@ -149,7 +149,7 @@ class StagedText(str):
 
 def _traced_text(field: Field) -> str:
     """Python's text for a staged field while tracing: the symbolic value (its spec, where it takes one)."""
-    value = _CONVERSIONS[field.conversion](field.value)
+    value = _convert(field.value, field.conversion or None)
     try:
         return format(value, field.spec)
     except (TypeError, ValueError):     # `{x:.2f}` of a symbolic tensor: Python's format can't take the spec

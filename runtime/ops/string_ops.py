@@ -9,6 +9,7 @@ differentiable (they are listed in gradients.py's NOT_DIFFERENTIABLE).
 from __future__ import annotations
 
 import builtins
+import string
 
 import numpy as np
 
@@ -143,13 +144,13 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
                  summarize=3 if summarize is None else int(summarize), name=name)
 
 
-_CONVERSIONS = {"": lambda v: v, "s": str, "r": repr, "a": ascii}
+_convert = string.Formatter().convert_field    # `!s`, `!r`, `!a` (None: no conversion), as Python does
 
 
 def _python_text(value, conversion: str, spec: str, python_int: bool) -> str:
     """What Python's f-string gives for `value` (a NumPy value) as an eager tensor, or as a Python int."""
     value = int(value) if python_int else EagerTensor(value)
-    return builtins.format(_CONVERSIONS[conversion](value), spec)
+    return builtins.format(_convert(value, conversion or None), spec)
 
 
 def _python_format(*values, literals, conversions, specs, python_ints):
