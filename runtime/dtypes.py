@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -21,15 +22,15 @@ class DType:
     name: str
     as_numpy_dtype: type
 
-    @property
+    @cached_property    # np.issubdtype costs microseconds, and ops ask on every call
     def is_floating(self) -> bool:
         return np.issubdtype(self.as_numpy_dtype, np.floating)
 
-    @property
+    @cached_property    # np.issubdtype costs microseconds, and ops ask on every call
     def is_integer(self) -> bool:
         return np.issubdtype(self.as_numpy_dtype, np.integer)
 
-    @property
+    @cached_property    # np.issubdtype costs microseconds, and ops ask on every call
     def is_unsigned(self) -> bool:
         return np.issubdtype(self.as_numpy_dtype, np.unsignedinteger)
 
@@ -37,7 +38,7 @@ class DType:
     def is_bool(self) -> bool:
         return self.as_numpy_dtype is np.bool_
 
-    @property
+    @cached_property    # np.issubdtype costs microseconds, and ops ask on every call
     def is_complex(self) -> bool:
         return np.issubdtype(self.as_numpy_dtype, np.complexfloating)
 

@@ -162,7 +162,7 @@ def _state(value, depth: int):
         return bytes(value)
     if isinstance(value, set):
         return frozenset(value)
-    return tuple((name, _member_key(item, depth - 1)) for name, item in vars(value).items())
+    return tuple([(name, _member_key(item, depth - 1)) for name, item in vars(value).items()])
 
 
 def _member_key(value, depth: int):
@@ -171,22 +171,47 @@ def _member_key(value, depth: int):
     cls = value.__class__
     if cls in _BY_VALUE:
         return (cls, repr(value) if cls is float else value)
-    if cls in (list, tuple, dict) and len(value) > MAX_ITEMS:
-        return (Same(value), len(value))   # a long container: by identity and length only
+    keyer = _KEYERS.get(cls)
+    if keyer is None:
+        keyer = _KEYERS[cls] = _keyer(cls)
+    return keyer(value, depth)
+
+
+def _keyer(cls):
+    """How `_member_key` keys the instances of `cls` (chosen once per class: a call costs one dict lookup)."""
     if cls is list or cls is tuple:
-        return (cls.__name__, tuple([_member_key(item, depth) for item in value]))
+        return _sequence_key
     if cls is dict:
-        return ("dict", tuple([(_member_key(k, depth), _member_key(v, depth)) for k, v in value.items()]))
+        return lambda value, depth: _long_key(value) or ("dict", _items_key(value, depth))
     if cls is np.ndarray:
-        return (Same(value), value.dtype.str, value.shape, value.tobytes() if value.size <= 4096 else None)
-    if isinstance(value, (list, tuple)):   # subclasses: namedtuples, ...
-        return (Same(value) if isinstance(value, list) else cls,
-                tuple([_member_key(item, depth) for item in value]))
-    if isinstance(value, dict):            # OrderedDict, defaultdict, ...
-        return (Same(value), tuple([(_member_key(k, depth), _member_key(v, depth)) for k, v in value.items()]))
-    if depth > 0 and _has_state(value):
-        return (Same(value), _state(value, depth))
-    return Same(value)
+        return lambda value, depth: (Same(value), value.dtype.str, value.shape,
+                                     value.tobytes() if value.size <= 4096 else None)
+    if issubclass(cls, list):       # subclasses: kept by identity too, as they may carry more than items
+        return lambda value, depth: _long_key(value) or (Same(value), _sequence_key(value, depth)[1])
+    if issubclass(cls, tuple):      # namedtuples, ...
+        return lambda value, depth: _long_key(value) or (cls, _sequence_key(value, depth)[1])
+    if issubclass(cls, dict):       # OrderedDict, defaultdict, ...
+        return lambda value, depth: _long_key(value) or (Same(value), _items_key(value, depth))
+    if _class_has_state(cls):
+        return lambda value, depth: (Same(value), _state(value, depth)) if depth > 0 and _has_state(value) \
+            else Same(value)
+    return lambda value, depth: Same(value)
+
+
+def _long_key(value):
+    """A container longer than `MAX_ITEMS`: by identity and length only (keys stay cheap); else None."""
+    return (Same(value), len(value)) if len(value) > MAX_ITEMS else None
+
+
+def _sequence_key(value, depth: int):
+    return _long_key(value) or (value.__class__.__name__, tuple([_member_key(item, depth) for item in value]))
+
+
+def _items_key(value, depth: int):
+    return tuple([(_member_key(k, depth), _member_key(v, depth)) for k, v in value.items()])
+
+
+_KEYERS: dict = {}   # class -> its `_keyer`
 
 
 _BY_VALUE = frozenset({bool, int, float, complex, str, bytes, type(None)})

@@ -41,17 +41,16 @@ class Tensor:
         find them by identity, not by value. Key by `t.ref()`."""
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
-    def __getattr__(self, name: str):
+    @property
+    def assign(self):
         """`v[key].assign(value)`: a slice of a Variable (`_slice_of`, set by `Variable.__getitem__`) assigns to
-        those elements of it, as TensorFlow's; other tensors have no `assign`."""
-        if name == "assign":
-            try:
-                variable, key = object.__getattribute__(self, "_slice_of")
-            except AttributeError:
-                pass
-            else:
-                return lambda value, name=None, read_value=True: variable._assign_slice(key, value, read_value)
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        those elements of it, as TensorFlow's; other tensors have no `assign` (`hasattr` answers False). A
+        property, not `__getattr__`, so that other attribute lookups on tensors stay fast."""
+        try:
+            variable, key = self._slice_of
+        except AttributeError:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute 'assign'") from None
+        return lambda value, name=None, read_value=True: variable._assign_slice(key, value, read_value)
 
     def ref(self) -> "Reference":
         """A hashable reference to this tensor, equal only to references to the same tensor (`.deref()` gives it)."""
