@@ -86,6 +86,15 @@ def _internal_module(name: str) -> bool:
     return any(name == p or name.startswith(p + ".") for p in prefixes)
 
 
+def internal_frame(frame) -> bool:
+    """Whether `frame` runs autograph's or a registered framework's code, or code a framework made with
+    `eval`/`exec` (torch's tracers call the functions they trace through such a lambda): no user's line."""
+    name = frame.f_globals.get("__name__")
+    if name is None:
+        return frame.f_code.co_filename.startswith("<")
+    return _internal_module(name)
+
+
 def user_location(depth: int = 1) -> Optional[tuple[str, int]]:
     """(file, line) of the innermost frame outside autograph and the registered frameworks.
 
@@ -93,7 +102,7 @@ def user_location(depth: int = 1) -> Optional[tuple[str, int]]:
     operator called from converted code this is the user's statement."""
     frame = sys._getframe(depth)
     while frame is not None:
-        if not _internal_module(frame.f_globals.get("__name__", "")):
+        if not internal_frame(frame):
             return frame.f_code.co_filename, frame.f_lineno
         frame = frame.f_back
     return None
@@ -139,7 +148,7 @@ def filter_traceback(error: BaseException) -> BaseException:
     kept = []
     tb = error.__traceback__
     while tb is not None:
-        if not _internal_module(tb.tb_frame.f_globals.get("__name__", "")):
+        if not internal_frame(tb.tb_frame):
             kept.append(tb)
         tb = tb.tb_next
     if not kept:

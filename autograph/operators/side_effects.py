@@ -32,7 +32,7 @@ from collections import deque
 from contextlib import contextmanager
 
 from autograph import backends
-from autograph.errors import StagingError, at_user_line
+from autograph.errors import StagingError, at_user_line, internal_frame
 from autograph.operators.function_scope import is_converted, is_generated, tracing_failed
 from autograph.operators.snapshots import _may_change, _user_namespace
 
@@ -261,14 +261,12 @@ def global_holder(value, module: dict) -> str | None:
 def _outer_frames():
     """(function name, variables) of each frame of the user's above the converted function running the
     statement (frames of autograph and of the registered frameworks are passed over)."""
-    machinery = ("autograph", *backends.owned_module_prefixes())
     frame = sys._getframe(2)
     while frame is not None and not (is_converted(frame.f_code) and not is_generated(frame.f_code)):
         frame = frame.f_back   # up to the converted function itself: caller_variables has its variables
     while frame is not None:
         frame = frame.f_back
-        module = frame.f_globals.get("__name__", "") if frame is not None else "autograph"
-        if not any(module == p or module.startswith(p + ".") for p in machinery):
+        if frame is not None and not internal_frame(frame):
             yield frame.f_code.co_name, frame.f_locals
 
 
@@ -278,11 +276,9 @@ def caller_variables() -> dict:
     code that called it. Frames of autograph and of the registered frameworks (a backend's loop, which holds
     the carried state in a tuple of its own) are not the user's and are passed over."""
     found: dict = {}
-    machinery = ("autograph", *backends.owned_module_prefixes())   # a backend's frames hold the state too
     frame = sys._getframe(1)
     while frame is not None:
-        module = frame.f_globals.get("__name__", "")
-        if not any(module == p or module.startswith(p + ".") for p in machinery):
+        if not internal_frame(frame):   # a backend's frames hold the state too
             generated = is_generated(frame.f_code)
             shared = frame.f_code.co_freevars if generated else ()   # not a body's own `itr`
             for name, value in frame.f_locals.items():

@@ -20,7 +20,7 @@ import linecache
 import os
 import sys
 
-from autograph.errors import AutoGraphError, StagingError, _internal_module
+from autograph.errors import AutoGraphError, StagingError, _internal_module, internal_frame
 from autograph.operators.function_scope import TRACING_NOTE, is_converted
 
 
@@ -144,13 +144,9 @@ def refuse_where_catchable(error: Exception, message, frame=None) -> None:
                                           "`break` or `continue` (which discards this exception in Python)",
                           "with": f"inside the `with` at {where}, whose context manager could suppress it"}[kind]
                 raise StagingError(message(kind.split()[0], around))
-        elif not _internal(frame):
+        elif not internal_frame(frame):
             return
         frame = frame.f_back
-
-
-def _internal(frame) -> bool:
-    return _internal_module(frame.f_globals.get("__name__", ""))
 
 
 def _catching_handler(frame, error: Exception):
