@@ -6,7 +6,9 @@ Every class also subclasses the matching builtin, so `except ValueError`
 from __future__ import annotations
 
 import linecache
+import os
 import sys
+import sysconfig
 import types
 from typing import Optional
 
@@ -95,14 +97,31 @@ def internal_frame(frame) -> bool:
     return _internal_module(name)
 
 
+_STDLIB = os.path.join(sysconfig.get_paths()["stdlib"], "")
+_stdlib_files: dict = {}   # file name -> whether it is a module of Python's standard library
+
+
+def _stdlib_frame(frame) -> bool:
+    """Whether `frame` runs a module of Python's standard library (not one installed in site-packages):
+    `string.Formatter.vformat` calling autograph's `format_field`, say."""
+    filename = frame.f_code.co_filename
+    found = _stdlib_files.get(filename)
+    if found is None:
+        parts = filename.split(os.sep)
+        found = _stdlib_files[filename] = filename.startswith(_STDLIB) and not (
+            "site-packages" in parts or "dist-packages" in parts)
+    return found
+
+
 def user_location(depth: int = 1) -> Optional[tuple[str, int]]:
-    """(file, line) of the innermost frame outside autograph and the registered frameworks.
+    """(file, line) of the innermost frame outside autograph, the registered frameworks and Python's standard
+    library.
 
     Converted code is compiled with the user's file and line numbers, so for an
     operator called from converted code this is the user's statement."""
     frame = sys._getframe(depth)
     while frame is not None:
-        if not internal_frame(frame):
+        if not (internal_frame(frame) or _stdlib_frame(frame)):
             return frame.f_code.co_filename, frame.f_lineno
         frame = frame.f_back
     return None

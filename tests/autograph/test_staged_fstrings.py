@@ -217,6 +217,12 @@ def test_a_backend_that_formats_no_staged_string_refuses_a_spec_its_traced_value
         jax.jit(ag.convert(f))(jax.numpy.int32(3))
     assert ag.convert(f)(3) == f(3) == (2, 1)
 
+    def g(x):
+        return len("{}/{:03d}".format(x, x))   # Python's string.Formatter calls autograph back: not the user's line
+
+    with pytest.raises(UnsupportedCapabilityError, match=r"test_staged_fstrings.py:\d+: a formatted field .* '03d'"):
+        jax.jit(ag.convert(g))(jax.numpy.int32(3))
+
 
 def test_string_ops_stacks_constants_and_returned_lists_take_the_formatted_text():
     @tf.function
