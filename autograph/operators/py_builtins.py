@@ -13,6 +13,7 @@ import sys
 from autograph.backends import backend_for, backend_for_any
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.function_scope import tracing_failed
+from autograph.operators.control_flow import if_exp
 from autograph.operators.logical import staged_operands, truth
 from autograph.operators.maybe import MaybeValue
 
@@ -64,6 +65,38 @@ def _no_python_iterators(iterables, what: str) -> None:
 def abs_(value):
     """`abs(value)`: Python's, which calls the value's `__abs__` (tensors define it)."""
     return builtins.abs(value)
+
+
+def _extreme(builtin, greater: bool):
+    def extreme(*args, **kwargs):
+        # the items Python compares: the arguments, or the one list or tuple given (another iterable, a tensor
+        # one among them, and a misuse such as `default=` with two arguments: Python's own answer)
+        items = args[0] if len(args) == 1 and args[0].__class__ in (list, tuple) else args
+        if (len(args) == 1 and items is args) or ("default" in kwargs and items is args) or \
+                not set(kwargs) <= {"key", "default"} or backend_for_any(items) is None or not items:
+            return builtin(*args, **kwargs)
+        key = kwargs.get("key")
+        keys = [key(item) for item in items] if key is not None else items
+        best, best_key = items[0], keys[0]
+        what = f"{builtin.__name__}(...)"
+        for item, item_key in zip(items[1:], keys[1:]):
+            # Python's rule, item by item: the new item wins only if it compares strictly greater (smaller),
+            # so the first of equal items is kept, and a NaN compares false both ways
+            wins = item_key > best_key if greater else item_key < best_key
+            if key is not None:
+                best_key = if_exp(wins, lambda: item_key, lambda: best_key, what)
+            best = if_exp(wins, lambda: item, lambda: best, what)
+            best_key = best if key is None else best_key
+        return best
+    extreme.__name__ = f"{builtin.__name__}_"
+    extreme.__doc__ = (f"`{builtin.__name__}(...)`: Python's; with a staged item, its comparisons item by item "
+                       "are staged (`b if b > a else a`), so `max(x, 0)` of a traced scalar is chosen when the "
+                       "graph runs, as Python chooses.")
+    return extreme
+
+
+max_ = _extreme(builtins.max, greater=True)
+min_ = _extreme(builtins.min, greater=False)
 
 
 def _staged_cast(builtin, capability: str):
@@ -133,5 +166,5 @@ def assert_stmt(condition, message_fn=None):
 BUILTIN_OVERLOADS = {
     builtins.len: len_, builtins.range: range_, builtins.enumerate: enumerate_, builtins.zip: zip_,
     builtins.print: print_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
-    builtins.isinstance: isinstance_, builtins.globals: globals_,
+    builtins.isinstance: isinstance_, builtins.globals: globals_, builtins.max: max_, builtins.min: min_,
 }
