@@ -280,7 +280,9 @@ class SymbolicTensor(Tensor):
 
     def __iter__(self):
         dims = self._shape.dims
-        if dims is None or not dims or dims[0] is None:
+        if dims is not None and not dims:
+            raise TypeError("Cannot iterate over a scalar tensor.")   # as the eager tensor (and TensorFlow)
+        if dims is None or dims[0] is None:
             self._not_allowed("Iterating over",
                               "Let AutoGraph convert the loop, or use runtime.range / runtime.while_loop.")
         return (self[i] for i in range(dims[0]))

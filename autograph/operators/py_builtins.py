@@ -69,30 +69,35 @@ def abs_(value):
 
 def _extreme(builtin, greater: bool):
     def extreme(*args, **kwargs):
-        # the items Python compares: the arguments, or the one list or tuple given (another iterable, a tensor
-        # one among them, and a misuse such as `default=` with two arguments: Python's own answer)
-        items = args[0] if len(args) == 1 and args[0].__class__ in (list, tuple) else args
-        if (len(args) == 1 and items is args) or ("default" in kwargs and items is args) or \
-                not set(kwargs) <= {"key", "default"} or backend_for_any(items) is None or not items:
-            return builtin(*args, **kwargs)
+        if not args or (len(args) > 1 and "default" in kwargs) or not set(kwargs) <= {"key", "default"}:
+            return builtin(*args, **kwargs)      # Python's TypeError
         key = kwargs.get("key")
-        keys = [key(item) for item in items] if key is not None else items
-        best, best_key = items[0], keys[0]
         what = f"{builtin.__name__}(...)"
-        for item, item_key in zip(items[1:], keys[1:]):
-            # Python's rule, item by item: the new item wins only if it compares strictly greater (smaller),
-            # so the first of equal items is kept, and a NaN compares false both ways
+        best = best_key = _NOTHING
+        # CPython's loop: each item taken, its key computed and compared with the best so far in turn; the
+        # new item wins only if it compares strictly greater (smaller), so the first of equal items is kept,
+        # and a NaN compares false both ways. A comparison of staged values is staged: `b if b > a else a`.
+        for item in (args[0] if len(args) == 1 else args):
+            item_key = key(item) if key is not None else item
+            if best is _NOTHING:
+                best, best_key = item, item_key
+                continue
             wins = item_key > best_key if greater else item_key < best_key
             if key is not None:
                 best_key = if_exp(wins, lambda: item_key, lambda: best_key, what)
             best = if_exp(wins, lambda: item, lambda: best, what)
             best_key = best if key is None else best_key
+        if best is _NOTHING:
+            return builtin((), **kwargs)         # the default, or Python's ValueError for an empty iterable
         return best
     extreme.__name__ = f"{builtin.__name__}_"
-    extreme.__doc__ = (f"`{builtin.__name__}(...)`: Python's; with a staged item, its comparisons item by item "
-                       "are staged (`b if b > a else a`), so `max(x, 0)` of a traced scalar is chosen when the "
-                       "graph runs, as Python chooses.")
+    extreme.__doc__ = (f"`{builtin.__name__}(...)`: Python's loop over the items, whose comparisons of staged values "
+                       "are staged (`b if b > a else a`): `max(x, 0)` of a traced scalar is chosen when the graph "
+                       "runs, as Python chooses.")
     return extreme
+
+
+_NOTHING = object()
 
 
 max_ = _extreme(builtins.max, greater=True)

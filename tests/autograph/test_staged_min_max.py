@@ -1,8 +1,8 @@
 """`min` and `max` with a traced scalar among the items: Python compares the items one by one and keeps the
 first that no later one beats, so `max(x, 0)` of a traced `x` is chosen when the graph runs (TensorFlow and a
 plain `jax.jit` raise, as Python's `bool` of a traced value). Ties keep the first item, a NaN compares false
-both ways, `key=` is called once per item; Python values, another iterable, a lone tensor and Python's own
-errors are left to Python."""
+both ways, `key=` is called once per item, in CPython's order; any iterable, a generator or a tensor's rows
+included. Python's own errors stay Python's."""
 import math
 
 import numpy as np
@@ -37,14 +37,29 @@ def test_a_nan_compares_false_both_ways_as_in_python(x):
     assert [str(v) for v in got] == [str(float(v)) for v in expected]   # nan where Python gives nan
 
 
-def test_python_values_lone_tensors_and_pythons_errors_are_pythons():
+def test_python_values_and_pythons_errors_are_pythons():
     assert python_run(extremes, 4) == extremes(4)
     assert max_([], default=7) == 7 and min_("bca") == "a" and max_(iter([1, 5, 2])) == 5
+    assert max_([None], default=1) is None and max_([(1, "b"), (1, "a")]) == (1, "b")
     with pytest.raises(TypeError, match="default"):
         max_(tf.constant(1), 2, default=3)        # Python refuses a default with several arguments
-    with pytest.raises(ValueError):
-        min_([])
+    for call in (lambda: min_([]), lambda: min_(iter(())), lambda: max_(x for x in ())):
+        with pytest.raises(ValueError):
+            call()
+    with pytest.raises(TypeError):
+        max_()
     assert BUILTIN_OVERLOADS[max] is max_ and BUILTIN_OVERLOADS[min] is min_
+
+
+def test_a_generator_and_a_tensors_rows_are_iterated_as_python_iterates_them():
+    @tf.function
+    def f(x, row):
+        return max(v * x for v in range(3)), min(row), max(row)
+
+    assert [t.numpy().item() for t in f(tf.constant(2), tf.constant([4.0, math.nan, 1.0]))] == [4, 1.0, 4.0]
+    assert (min([4.0, math.nan, 1.0]), max([4.0, math.nan, 1.0])) == (1.0, 4.0)   # Python passes over the NaN
+    with pytest.raises(TypeError, match="scalar"):
+        tf.function(lambda x: max(x))(tf.constant(3))   # Python: an int is not iterable
 
 
 def test_key_is_called_once_per_item_in_order():
