@@ -139,6 +139,7 @@ class Graph:
         self.name = name
         self.operations: list[Operation] = []
         self._name_counts: dict[str, int] = {}
+        self._names: set[str] = set()   # every op name given, so that `unique_name` never repeats one
         self._last_stateful: Optional[Operation] = None
         self._eager_captures: dict[int, tuple[EagerTensor, SymbolicTensor]] = {}
         self.outer_graph: Optional[Graph] = None
@@ -160,9 +161,17 @@ class Graph:
         return any(op.stateful for op in self.operations)
 
     def unique_name(self, base: str) -> str:
+        """`base`, or `base_N` for the next N that no op of this graph has: an op named `capture_while_1`
+        (capturing `while_1`) and the second `capture_while` would otherwise share a name, and the graph's
+        savers (save_function, ONNX, GraphDef) find tensors by name."""
         count = self._name_counts.get(base, 0)
+        name = base if count == 0 else f"{base}_{count}"
+        while name in self._names:
+            count += 1
+            name = f"{base}_{count}"
         self._name_counts[base] = count + 1
-        return base if count == 0 else f"{base}_{count}"
+        self._names.add(name)
+        return name
 
     # -- recording ---------------------------------------------------------
 

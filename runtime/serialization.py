@@ -109,6 +109,11 @@ def _json_leaf(value):
 
 
 def _encode_structure(structure, leaves):
+    if hasattr(structure, "resolved") and hasattr(structure, "_flatten"):   # see _DefinedOnSomePaths
+        value, defined = structure._flatten()
+        error, message = (None, "") if structure.none else structure._error("")
+        return {"maybe": {"value": _encode_structure(value, leaves), "defined": _encode_structure(defined, leaves),
+                          "none": structure.none, "error": error and error.__name__, "message": message}}
     if isinstance(structure, dict):
         encoded = {key: _encode_structure(structure[key], leaves) for key in nest.sorted_keys(structure)}
         return {"dict": [[_json_leaf(key), encoded[key]] for key in structure]}
@@ -125,10 +130,45 @@ def _decode_structure(doc, outputs, inputs=()):
         return inputs[doc["input"]]
     if "value" in doc:
         return doc["value"]
+    if "maybe" in doc:
+        maybe = doc["maybe"]
+        return _DefinedOnSomePaths(_decode_structure(maybe["value"], outputs, inputs),
+                                   _decode_structure(maybe["defined"], outputs, inputs), maybe["none"],
+                                   maybe["error"], maybe["message"])
     if "dict" in doc:
         return {key: _decode_structure(value, outputs, inputs) for key, value in doc["dict"]}
     items = [_decode_structure(item, outputs, inputs) for item in doc.get("tuple", doc.get("list"))]
     return tuple(items) if "tuple" in doc else items
+
+
+class _DefinedOnSomePaths:
+    """A returned value that a staged statement defines on some paths only (autograph's `MaybeValue`), in a
+    loaded function: where the path taken did not define it, the call gives what Python gives there, None or
+    the error (UnboundLocalError), as the traced function does."""
+
+    __slots__ = ("value", "defined", "none", "error", "message")
+    _ERRORS = {"TypeError": TypeError, "UnboundLocalError": UnboundLocalError}
+
+    def __init__(self, value, defined, none: bool, error, message: str):
+        self.value, self.defined, self.none, self.error, self.message = value, defined, none, error, message
+
+    def _flatten(self) -> tuple:
+        return (self.value, self.defined)
+
+    def _unflatten(self, leaves) -> "_DefinedOnSomePaths":
+        leaves = list(leaves)
+        count = len(nest.flatten(self.value))
+        return _DefinedOnSomePaths(nest.pack(self.value, leaves[:count]), leaves[count], self.none, self.error,
+                                   self.message)
+
+    def resolved(self, context: str = ""):
+        from runtime.concrete_function import _resolved   # import cycle: it imports the executor
+
+        if bool(self.defined):
+            return _resolved(self.value, context)
+        if self.none:
+            return None
+        raise self._ERRORS[self.error](f"{self.message}{context}")
 
 
 def _new_variable(encoded):

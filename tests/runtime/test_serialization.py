@@ -100,3 +100,52 @@ def test_string_and_complex_constants_and_attributes_round_trip(tmp_path):
     joined, product, tail = loaded(tf.constant("é"), tf.constant([1 + 1j], tf.complex64))
     assert joined.numpy() == "é-x".encode() and tail.numpy().tolist() == [[b"\xff\x00a"]]
     assert product.dtype is tf.complex64 and product.numpy().tolist() == [1 + 1j]
+
+
+def test_a_branch_capturing_tensors_of_two_loops_saves_each_under_its_own_name(tmp_path):
+    # a branch captured `while:0`, `while:1` and `while_1:0` as capture_while, capture_while_1 and (again)
+    # capture_while_1: the loaded branch returned the wrong tensor, silently (control fuzz seed 97178)
+    @tf.function
+    def f(a, b):
+        x, i = a, b
+        while i < 3:
+            x, i = x + i, i + 1
+        y = a
+        while y < 5:
+            y += 2
+        if a > 0:
+            r = x * 100 + i * 10 + y
+        else:
+            r = x - i - y
+        return r
+
+    spec = tf.TensorSpec([], tf.int32)
+    concrete = f.get_concrete_function(spec, spec)
+    tf.save_function(concrete, str(tmp_path / "f.json"))
+    loaded = tf.load_function(str(tmp_path / "f.json"))
+    for a, b in ((2, 0), (-4, 7)):
+        expected = f.python_function(a, b)
+        assert loaded(tf.constant(a), tf.constant(b)).numpy() == concrete(tf.constant(a), tf.constant(b)).numpy() \
+            == expected
+
+
+def test_op_names_stay_unique_when_a_name_looks_numbered():
+    graph = tf.Graph()
+    names = [graph.unique_name(base) for base in ("a", "a", "a_1", "a", "a_1")]
+    assert len(set(names)) == len(names) and names[:2] == ["a", "a_1"]
+
+
+def test_a_return_value_defined_on_some_paths_is_saved_whole(tmp_path):
+    # the loaded function returned only the first of `return x, y, z` (autograph's value defined on some paths
+    # was saved as one tensor); where no return ran, it gives None as the traced function (and Python) does
+    @tf.function
+    def f(n):
+        for i in tf.range(n):
+            if i > 2:
+                return i, i * 2, -i
+
+    concrete = f.get_concrete_function(tf.TensorSpec([], tf.int32))
+    tf.save_function(concrete, str(tmp_path / "f.json"))
+    loaded = tf.load_function(str(tmp_path / "f.json"))
+    assert [t.numpy() for t in loaded(tf.constant(5))] == [3, 6, -3]
+    assert loaded(tf.constant(1)) is None is concrete(tf.constant(1))
