@@ -51,6 +51,7 @@ class Names:
         self.counts: dict[str, int] = {}
         self.used: set[str] = set()
         self.elements: dict[str, Spec] = {}
+        self.known: dict[str, np.ndarray] = {}   # small values computed from constants alone (`Builder.fold`)
 
     def fresh(self, base: str) -> str:
         base = base.replace(":", "_") or "v"
@@ -126,8 +127,27 @@ class Builder:
         finally:
             self.op = previous
         names = out if op.opdef.multi_output else [out]
-        return [name if isinstance(name, Value) else Value(name, t.dtype, t.shape, self.names.elements.get(name))
-                for name, t in zip(names, op.outputs)]
+        values = [name if isinstance(name, Value) else Value(name, t.dtype, t.shape, self.names.elements.get(name))
+                  for name, t in zip(names, op.outputs)]
+        self.fold(op, inputs, values)
+        return values
+
+    def fold(self, op, inputs: list, values: list) -> None:
+        """Note the values of `op`'s outputs where its inputs are known constants (a Const's own; small
+        tensors only), so that an `If` whose predicate is one exports as the branch it takes."""
+        known = self.names.known
+        opdef = op.opdef
+        if opdef.stateful or opdef.holds_graphs or op.type == "Placeholder" or \
+                not all(getattr(v, "name", None) in known for v in inputs):
+            return
+        try:
+            out = opdef.kernel(*[known[v.name] for v in inputs], **op.attrs)
+        except Exception:   # noqa: BLE001 - not folded: the ONNX node computes it when the model runs
+            return
+        for value, result in zip(values, out if opdef.multi_output else [out]):
+            result = np.asarray(result)
+            if result.size <= 16 and result.dtype != object:
+                known[value.name] = result
 
     # -- finishing a graph ----------------------------------------------------------------
 

@@ -378,6 +378,12 @@ def _cond(g, pred, *inputs, then_graph, else_graph, then_inputs, else_inputs, ou
     written = _written_handles(then_graph, else_graph)
     if not output_specs and not written:
         return []   # branches that only printed (prints dropped): nothing to export
+    known = g.names.known.get(pred.name)
+    if known is not None and known.size == 1:
+        # a predicate computed from constants: the branch it takes, written here. onnxruntime's constant
+        # folding of such an `If` crashed (a segmentation fault) on models with several nested ones
+        graph, positions = (then_graph, then_inputs) if known.item() else (else_graph, else_inputs)
+        return interpret(graph, [inputs[i - 1] for i in positions], graph.outputs, g.apply_op)
     branches, elements = {}, []
     for key, graph, positions in (("then_branch", then_graph, then_inputs), ("else_branch", else_graph, else_inputs)):
         branch = g.child()
@@ -551,9 +557,47 @@ def build_model(graph, name: str, drop_prints: bool = False, producer_version: s
     model = helper.make_model(onnx_graph, opset_imports=[helper.make_opsetid("", OPSET)],
                               producer_name="autograph-runtime", producer_version=producer_version)
     model.ir_version = IR_VERSION
+    _drop_unused_nodes(model.graph)
     _fill_unknown_ranks(model)
     onnx.checker.check_model(model, full_check=True)
     return model
+
+
+def _drop_unused_nodes(graph: onnx.GraphProto) -> None:
+    """Remove the nodes (in `graph` and its subgraphs) whose outputs nothing reads, as the executor prunes
+    them: the constants of an `If` written as the branch it takes, say (onnxruntime warns of each)."""
+    while True:
+        used: set = set()
+        _note_uses(graph, used)
+        if not _drop_nodes(graph, used):
+            return
+
+
+def _subgraphs(node):
+    for attribute in node.attribute:
+        if attribute.type == onnx.AttributeProto.GRAPH:
+            yield attribute.g
+        yield from attribute.graphs
+
+
+def _note_uses(graph: onnx.GraphProto, used: set) -> None:
+    used.update(out.name for out in graph.output)
+    for node in graph.node:
+        used.update(node.input)
+        for sub in _subgraphs(node):
+            _note_uses(sub, used)
+
+
+def _drop_nodes(graph: onnx.GraphProto, used: set) -> bool:
+    kept = [node for node in graph.node if any(name in used for name in node.output if name)]
+    dropped = len(kept) < len(graph.node)
+    if dropped:
+        del graph.node[:]
+        graph.node.extend(kept)
+    for node in kept:
+        for sub in _subgraphs(node):
+            dropped |= _drop_nodes(sub, used)
+    return dropped
 
 
 def _fill_unknown_ranks(model: onnx.ModelProto) -> None:

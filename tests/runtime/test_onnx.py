@@ -3,6 +3,7 @@ exported, checked by `onnx.checker` and run in onnxruntime, with the executor's 
 import pathlib
 import re
 import runpy
+import subprocess
 import sys
 
 import numpy as np
@@ -438,3 +439,49 @@ def test_a_float_floormod_by_an_infinity_is_the_executors_in_onnx():
 def test_reshape_of_zero_elements_with_minus_one_is_tensorflows_in_onnx():
     # TensorFlow: (0, 3) reshaped to [0, -1, 3] is (0, 1, 3) and to [-1, 0] (3, 0); ONNX refuses a -1 beside a 0
     check(lambda a: [tf.reshape(a, [0, -1, 3]), tf.reshape(a, [-1, 0])], np.zeros((0, 3), np.float32))
+
+
+def _plus_or_minus(v):
+    if v > 3:
+        return v - 2
+    return v + 1
+
+
+def test_an_if_on_a_predicate_made_of_constants_is_written_as_the_branch_it_takes(tmp_path):
+    # autograph's `while n < 2 and ...` with a Python `break` flag made `If(Not(Constant))` inside `Loop`s, and
+    # onnxruntime's constant folding crashed (a segmentation fault) loading the model (control fuzz seed 97070)
+    @tf.function
+    def f(a, b):
+        y = b
+        n = 0
+        while n < 2 and ((sum([z * 3 + y for z in range(3)]) + a >= b % 6 or a >= a + 8) and
+                         (a * 2 != y + a or 0 >= _plus_or_minus(a))):
+            n += 1
+            y = b * sum([y * 3 + a for y in range(2)]) % 1000
+            break
+        return y
+
+    spec = tf.TensorSpec([], tf.int32)
+    path = tmp_path / "f.onnx"
+    model = tf.onnx.export(f, str(path), spec, spec)
+    graphs = list(_all_graphs(model.graph))
+    read = {name for graph in graphs for node in graph.node for name in node.input} | {
+        out.name for graph in graphs for out in graph.output}
+    # every node is read: the constants of the folded predicates are gone too (onnxruntime warned of each)
+    assert all(set(node.output) & read for graph in graphs for node in graph.node)
+    assert "If" in node_types(model.graph)   # the other tests stay Ifs
+    run = ("import sys, numpy as np, onnxruntime as ort\n"
+           "s = ort.InferenceSession(sys.argv[1])\n"
+           "print([int(s.run(None, {'a': np.array(a, np.int32), 'b': np.array(b, np.int32)})[0]) "
+           "for a, b in ((3, 7), (-4, 2), (0, 0))])")
+    done = subprocess.run([sys.executable, "-c", run, str(path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]   # a crash of onnxruntime is a negative return code
+    assert done.stdout.split() and eval(done.stdout) == [int(f(a, b)) for a, b in ((3, 7), (-4, 2), (0, 0))]
+
+
+def _all_graphs(graph):
+    yield graph
+    for node in graph.node:
+        for attribute in node.attribute:
+            if attribute.type == onnx.AttributeProto.GRAPH:
+                yield from _all_graphs(attribute.g)
