@@ -7,7 +7,10 @@ Two independent program generators:
   converted on Python values, (c) converted on eager runtime tensors, (d)
   converted inside runtime.function; and, opt-in with `--modes abcdj`, (j)
   inside runtime.function(jit_compile=True), compared with (a) and with the
-  executor (tools/fuzz/jit.py; needs JAX, else skipped with a note).
+  executor (tools/fuzz/jit.py; needs JAX, else skipped with a note), and with
+  `--modes abcde` / `abcdo`, (e) d's graph saved and loaded, (o) exported to
+  ONNX and run by onnxruntime, compared with the executor (tools/fuzz/export.py;
+  o needs the onnx extra, else skipped with a note).
 * `--generator python` (tools/fuzz/pygen.py): the rest of Python's statement
   grammar (try/with/match/walrus/closures/iterators/...); each program runs as
   (a) the original, (b) the generated code on Python values, (p) inside
@@ -39,7 +42,7 @@ from collections import Counter
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from tools.fuzz import generator, jaxg, jit, pygen, pyrunner, runner, torchx  # noqa: E402
+from tools.fuzz import export, generator, jaxg, jit, pygen, pyrunner, runner, torchx  # noqa: E402
 from tools.fuzz.minimize import minimize  # noqa: E402
 
 
@@ -55,7 +58,9 @@ def parse_args(argv=None):
                         help="which program generator: control (tools/fuzz/generator.py, the default), python "
                         "(tools/fuzz/pygen.py), or both")
     parser.add_argument("--modes", default=None,
-                        help="modes to compare with (a): any of b, c, d, j for the control generator (default abcd), "
+                        help="modes to compare with (a): any of b, c, d, j, e, o for the control generator (default "
+                        "abcd; e and o, opt-in: the traced graph saved and loaded, and exported to ONNX and run by "
+                        "onnxruntime, compared with the executor; o needs the onnx extra), "
                         "of b, p, t, j, x, g for the python generator (default bpt); j (opt-in: runtime.function("
                         "jit_compile=True), XLA through JAX, compared with (a) and with the executor) needs JAX "
                         "and is skipped with a note without it; x (opt-in, python generator: the torch backend, "
@@ -132,13 +137,14 @@ def run(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float = 30.0,
         progress: int = 0) -> int:
     start = time.perf_counter()
     findings, tally, skipped = [], jit.Tally(), _skipped_note(modes)
-    modes = jit.usable(modes)
+    exported, onnx_skipped = export.Tally(), "o" in modes and not export.installed()
+    modes = export.usable(jit.usable(modes))
     counts = {"python": 0, "staged": 0}
     for i in range(n):
         for staged in (False, True):
             source = generator.generate(seed + i, staged=staged)
-            kind_modes = modes if staged else re.sub("[cdj]", "", modes)
-            finding = _check(source, kind_modes, timeout, lambda s, m: runner.check(s, m, tally))
+            kind_modes = modes if staged else re.sub("[cdjeo]", "", modes)
+            finding = _check(source, kind_modes, timeout, lambda s, m: runner.check(s, m, tally, exported))
             counts["staged" if staged else "python"] += 1
             if finding is not None:
                 small = _shrink(source, finding, kind_modes, timeout, budget)
@@ -153,6 +159,11 @@ def run(n: int, seed: int, modes: str, out: pathlib.Path, timeout: float = 30.0,
           f"(modes {modes}), seeds {seed}..{seed + n - 1}: {disagreements} disagreements, {internal} internal "
           f"errors, {hangs} hangs, {time.perf_counter() - start:.1f}s", flush=True)
     _print_jit(modes, skipped, tally)
+    for mode in export.MODES:
+        if mode in modes:
+            print(f"fuzz: {exported.summary(mode)}", flush=True)
+    if onnx_skipped:
+        print(f"fuzz: {export.SKIPPED}", flush=True)
     return 1 if findings else 0
 
 

@@ -6,7 +6,9 @@ exception type; (c) the generated code on eager runtime tensors and (d) the
 converted function inside `runtime.function` (tensor arguments, so Cond and
 While ops are staged) — must agree with (a) in value, or raise too; (j, opt-in)
 the same inside `runtime.function(jit_compile=True)` — must agree with (a) as d
-does, and with the executor as tests/jit_twin.py compares (tools/fuzz/jit.py).
+does, and with the executor as tests/jit_twin.py compares (tools/fuzz/jit.py);
+(e, o, opt-in) d's graph saved and loaded, and exported to ONNX and run by
+onnxruntime — must give the executor's values (tools/fuzz/export.py).
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from typing import Optional
 
 import autograph as ag
 from autograph import api
-from tools.fuzz import jit
+from tools.fuzz import export, jit
 
 _ids = itertools.count()
 _DIR = pathlib.Path(tempfile.mkdtemp(prefix="autograph_fuzz_"))
@@ -75,8 +77,10 @@ def _as_ints(value):
     return int(value) if isinstance(value, bool) else value
 
 
-def check(source: str, modes: str = "abcd", tally: Optional[jit.Tally] = None) -> Optional[Finding]:
-    """The first disagreement or internal error, or None. What mode j found is added to `tally`."""
+def check(source: str, modes: str = "abcd", tally: Optional[jit.Tally] = None,
+          exported: Optional[export.Tally] = None) -> Optional[Finding]:
+    """The first disagreement or internal error, or None. What mode j found is added to `tally`, what modes e
+    and o found to `exported`."""
     module = load(source)
     try:
         converted = ag.convert(module.f)
@@ -85,11 +89,14 @@ def check(source: str, modes: str = "abcd", tally: Optional[jit.Tally] = None) -
     import runtime as tf
     traced = tf.function(module.f)   # traced once (int32 scalars), run on every input
     jitted = jit.function(module.f) if "j" in modes else None
-    found = jit.Tally()
+    runs = [(mode, export.Exported(traced, mode)) for mode in export.MODES if mode in modes]
+    found, exported = jit.Tally(), exported if exported is not None else export.Tally()
     api.run_generated_code(True)
     try:
         for a, b in INPUTS:
             finding = _check_input(module, converted, traced, jitted, modes, source, a, b, found)
+            if finding is None and runs:
+                finding = _check_exported(runs, traced, source, a, b, exported)
             if finding:
                 return finding
             if found.unlowered:
@@ -127,6 +134,23 @@ def _check_input(module, converted, traced, jitted, modes, source, a, b, tally) 
         if finding:
             return finding
     return _check_jit(jitted, expected, executor, source, a, b, tally) if jitted is not None else None
+
+
+def _check_exported(runs, traced, source, a, b, tally) -> Optional[Finding]:
+    """Modes e and o (tools/fuzz/export.py) against the executor on one input."""
+    executor = _ints(_outcome(lambda: traced(*_tensors(a, b))))
+    for mode, run in runs:
+        got = run(a, b)
+        if got[0] == "value" and mode == "e":
+            got = _ints(got)
+        if got[0] == "refused":
+            if a == INPUTS[0][0] and b == INPUTS[0][1]:
+                tally.refused[mode, got[1]] += 1
+            continue
+        difference = export.difference(mode, executor, got, tally)
+        if difference:
+            return Finding("disagreement", mode, f"f({a}, {b}): {difference}", source)
+    return None
 
 
 def _check_jit(jitted, expected, executor, source, a, b, tally) -> Optional[Finding]:
