@@ -367,13 +367,11 @@ def ensure_shape(x, shape, name=None):
 
 def get_static_value(tensor, partial=False):
     """The value of `tensor` as a NumPy array when it is known without running a graph (an eager tensor, a
-    Python value), else None."""
+    constant made in the function, the shape of a tensor of known shape, a Python value), else None."""
+    from runtime.ops.packing import static_value
     from runtime.tensor import Tensor
     if isinstance(tensor, Tensor):
-        try:
-            return tensor.numpy()
-        except Exception:                         # noqa: BLE001 - a symbolic tensor has no value yet
-            return None
+        return static_value(tensor)
     return np.asarray(tensor)
 
 
