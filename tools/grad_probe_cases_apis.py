@@ -51,3 +51,59 @@ def _constant_arg_case(name, body):
 
 for _name, _body in _CONSTANT_ARGS.items():
     case("axes2")(_constant_arg_case(_name, _body))
+
+
+# ---------------------------------------------------------------- segment reductions and bincount
+_D = np.array([[1.0, 2.0], [3.0, 3.0], [5.0, -6.0], [0.0, 1.0], [2.0, 0.0]], np.float32)
+_SEGMENTS = {   # name: body(lib, d) with d of shape (5, 2); ties, empty segments, dropped (negative) ids
+    **{f"segment_{k}": (lambda k: lambda lib, d: getattr(lib.math, f"segment_{k}")(d, [0, 0, 2, 2, 3]))(k)
+       for k in ("sum", "mean", "max", "min", "prod")},
+    **{f"unsorted_segment_{k}": (lambda k: lambda lib, d: getattr(lib.math, f"unsorted_segment_{k}")(
+        d, [1, 0, -1, 1, 3], 4))(k) for k in ("sum", "mean", "max", "min", "prod", "sqrt_n")},
+    "segment_max_ties": lambda lib, d: lib.math.segment_max(d * lib.constant([[1.0, 0.0]]) + 1.0, [0, 0, 0, 1, 1]),
+    "unsorted_segment_min_items": lambda lib, d: lib.math.unsorted_segment_min(d, [[0, 1], [1, 1], [2, 0], [0, 0],
+                                                                                  [2, 2]], 3),
+    "unsorted_segment_prod_zeros": lambda lib, d: lib.math.unsorted_segment_prod(d - 1.0, [0, 0, 0, 1, 1], 2),
+    "unsorted_segment_max_traced_ids": lambda lib, d: lib.math.unsorted_segment_max(
+        d, lib.cast(d[:, 0] > 1.5, lib.int32), 2),
+    "unsorted_segment_sum_tensor_count": lambda lib, d: lib.math.unsorted_segment_sum(d, [1, 1, 0, 0, 1],
+                                                                                      lib.constant(3)),
+}
+
+
+def _segment_case(name, body):
+    def program(lib, fn):
+        f = lambda d: lib.reduce_sum(body(lib, d) * body(lib, d))   # noqa: E731 - second order in d
+        d = lib.constant(_D)
+        inside = fn(lambda v: _grad(lib, f, v))(d)
+        forward = fn(lambda u: body(lib, u))(d)
+        return [_grad(lib, fn(f), d), inside, forward]
+    program.__name__ = name
+    return program
+
+
+for _name, _body in _SEGMENTS.items():
+    case("segments")(_segment_case(_name, _body))
+
+_BINCOUNTS = {
+    "bincount": lambda lib, a, w: lib.math.bincount(a),
+    "bincount_minlength": lambda lib, a, w: lib.math.bincount(a, minlength=7),
+    "bincount_maxlength": lambda lib, a, w: lib.math.bincount(a, maxlength=2, dtype=lib.int64),
+    "bincount_weights": lambda lib, a, w: lib.math.bincount(a, weights=w),
+    "bincount_binary": lambda lib, a, w: lib.math.bincount(a, minlength=3, binary_output=True),
+    "bincount_empty": lambda lib, a, w: lib.math.bincount(a[:0], minlength=2),
+    "bincount_rows": lambda lib, a, w: lib.math.bincount(lib.reshape(a, [2, 3]), axis=-1),
+    "bincount_float_dtype": lambda lib, a, w: lib.math.bincount(a, dtype=lib.float32),
+}
+
+
+def _bincount_case(name, body):
+    def program(lib, fn):
+        args = lib.constant([1, 1, 4, 0, 4, 4]), lib.constant([0.5, 1.0, 2.0, 3.0, -1.0, 0.25])
+        return fn(lambda a, w: body(lib, a, w))(*args)
+    program.__name__ = name
+    return program
+
+
+for _name, _body in _BINCOUNTS.items():
+    case("segments", errors=True)(_bincount_case(_name, _body))
