@@ -562,3 +562,6 @@ def custom_gradient_rule(grads, inputs, outputs, num_inputs, num_outputs, grad_g
     captured = list(inputs[num_inputs + num_outputs:])
     found = iter(replay(grad_graph, [*grads, *captured], grad_graph.outputs))
     return tuple(next(found) if has else None for has in has_gradient)
+
+
+from runtime.graph_gradients import ForwardAccumulator  # noqa: E402,F401  (tf.autodiff.ForwardAccumulator)

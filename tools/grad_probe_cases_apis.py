@@ -107,3 +107,131 @@ def _bincount_case(name, body):
 
 for _name, _body in _BINCOUNTS.items():
     case("segments", errors=True)(_bincount_case(_name, _body))
+
+
+# ---------------------------------------------------------------- tf.gradients, recompute_grad, ForwardAccumulator
+_V0 = np.array([1.0, 2.0, 0.5], np.float32)
+_T0 = np.array([1.0, -0.5, 2.0], np.float32)
+
+
+@case("apis", modes=("function", "interp", "jit"))
+def gradients_in_function(lib, fn):
+    w = lib.Variable([0.5, -1.0, 2.0])
+
+    @fn
+    def f(x):
+        y = lib.reduce_sum(lib.sin(x) * w * x)
+        z = x * x
+        first = lib.gradients(y, [x, w])
+        weighted = lib.gradients([y, z], x, grad_ys=[lib.constant(2.0), lib.constant([1.0, 0.0, 3.0])])
+        held = lib.gradients(y + lib.reduce_sum(z), x, stop_gradients=[z])
+        unconnected = lib.gradients(y, [x, lib.constant(1.0) + 0.0], unconnected_gradients="zero")
+        second = lib.gradients(first[0], x)
+        return [first, weighted, held, unconnected, second]
+    return f(lib.constant(_V0))
+
+
+@case("apis", modes=("function", "interp", "jit"))
+def gradients_through_cond_and_loop(lib, fn):
+    @fn
+    def f(x):
+        y = lib.cond(lib.reduce_sum(x) > 0.0, lambda: lib.reduce_sum(x ** 3), lambda: lib.reduce_sum(-x))
+        i, acc = lib.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * x), (lib.constant(0), lib.ones_like(x)))
+        return [lib.gradients(y, x), lib.gradients(lib.reduce_sum(acc), x), lib.gradients(acc, x, grad_ys=x)]
+    return f(lib.constant(_V0))
+
+
+@case("apis", modes=("function",))
+def gradients_eagerly_refused(lib, fn):
+    try:
+        lib.gradients(lib.constant(1.0), lib.constant(2.0))
+    except RuntimeError as e:
+        return "eager execution" in str(e)
+    return "computed"
+
+
+def _recomputed_block(lib, w):
+    return lambda a: lib.tanh(a * w) * a + lib.reduce_sum(a) * lib.exp(-a)
+
+
+@case("apis")
+def recompute_grad_values_and_gradients(lib, fn):
+    w = lib.Variable([0.5, -1.0, 2.0])
+    block = lib.recompute_grad(_recomputed_block(lib, w))
+
+    @fn
+    def f(x):
+        with lib.GradientTape() as tape:
+            tape.watch(x)
+            y = lib.reduce_sum(block(x) ** 2)
+        return [y, tape.gradient(y, [x, w])]
+    return f(lib.constant(_V0))
+
+
+@case("apis")
+def recompute_grad_second_order(lib, fn):
+    block = lib.recompute_grad(lambda a: lib.sin(a) * a * a)
+
+    @fn
+    def f(x):
+        with lib.GradientTape() as outer:
+            outer.watch(x)
+            with lib.GradientTape() as inner:
+                inner.watch(x)
+                y = lib.reduce_sum(block(x))
+            g = inner.gradient(y, x)
+        return [y, g, outer.gradient(lib.reduce_sum(g * x), x)]
+    return f(lib.constant(_V0))
+
+
+_JVPS = {   # name: body(lib, x) for ForwardAccumulator (x, tangent _T0)
+    "jvp_elementwise": lambda lib, x: [lib.sin(x) * lib.exp(x), lib.sqrt(x), lib.math.log1p(x)],
+    "jvp_reductions": lambda lib, x: [lib.reduce_sum(x ** 3), lib.reduce_max(x), lib.reduce_logsumexp(x)],
+    "jvp_shapes": lambda lib, x: [lib.reshape(lib.tile(x, [2]), [2, 3]), lib.gather(x, [2, 0, 2]),
+                                  lib.concat([x, x * x], 0), x[::-1]],
+    "jvp_matmul_softmax": lambda lib, x: [lib.matmul(lib.reshape(x, [1, 3]), lib.reshape(x, [3, 1]) * 2.0),
+                                          lib.nn.softmax(x), lib.sort(x * lib.constant([1.0, -1.0, 1.0]))],
+    "jvp_integer_and_unconnected": lambda lib, x: [lib.cast(x, lib.int32), lib.constant([1.0, 2.0]),
+                                                   lib.stop_gradient(x) * 2.0],
+    "jvp_control_flow": lambda lib, x: [lib.cond(x[0] > 0.0, lambda: x * 2.0, lambda: x),
+                                        lib.while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, a * x),
+                                                       (lib.constant(0), x))[1]],
+}
+
+
+def _jvp_case(name, body):
+    def program(lib, fn):
+        def run(x, t):
+            with lib.autodiff.ForwardAccumulator(x, t) as acc:
+                outs = body(lib, x)
+            return [outs, acc.jvp(outs), acc.jvp(outs, unconnected_gradients="zero")]
+        return fn(run)(lib.constant(_V0), lib.constant(_T0))
+    program.__name__ = name
+    return program
+
+
+for _name, _body in _JVPS.items():
+    case("apis")(_jvp_case(_name, _body))
+
+
+@case("apis")
+def jvp_of_a_gradient_is_a_hessian_vector_product(lib, fn):
+    def run(x, t):
+        with lib.autodiff.ForwardAccumulator(x, t) as acc:
+            with lib.GradientTape() as tape:
+                tape.watch(x)
+                y = lib.reduce_sum(lib.sin(x) * x ** 2) + x[0] * x[2]
+            g = tape.gradient(y, x)
+        return [g, acc.jvp(g)]
+    return fn(run)(lib.constant(_V0), lib.constant(_T0))
+
+
+@case("apis")
+def jvp_of_a_variable_and_a_structure(lib, fn):
+    v = lib.Variable([1.0, 2.0])
+
+    def run(t):
+        with lib.autodiff.ForwardAccumulator(primals=[v], tangents=[t]) as acc:
+            out = {"a": v * v, "b": (lib.reduce_sum(v), v + 1.0)}
+        return [acc.jvp(out)]
+    return fn(run)(lib.constant([0.5, -1.0]))
