@@ -38,19 +38,20 @@ _CONSTANT_ARGS = {   # name: body(lib, x) -> a float tensor
 }
 
 
-def _constant_arg_case(name, body):
+def _second_order_case(name, body, value):
+    """`body(lib, x)`, and the gradient of the sum of its square with the tape outside and inside `fn`."""
     def program(lib, fn):
         f = lambda x: lib.reduce_sum(body(lib, x) * body(lib, x))   # noqa: E731 - second order in x
-        x = lib.constant(_X)
+        x = lib.constant(value)
         inside = fn(lambda v: _grad(lib, f, v))(x)
         forward = fn(lambda u: body(lib, u))(x)
         return [_grad(lib, fn(f), x), inside, forward]
-    program.__name__ = f"{name}_constant_tensor_argument"
+    program.__name__ = name
     return program
 
 
 for _name, _body in _CONSTANT_ARGS.items():
-    case("axes2")(_constant_arg_case(_name, _body))
+    case("axes2")(_second_order_case(f"{_name}_constant_tensor_argument", _body, _X))
 
 
 # ---------------------------------------------------------------- segment reductions and bincount
@@ -71,19 +72,8 @@ _SEGMENTS = {   # name: body(lib, d) with d of shape (5, 2); ties, empty segment
 }
 
 
-def _segment_case(name, body):
-    def program(lib, fn):
-        f = lambda d: lib.reduce_sum(body(lib, d) * body(lib, d))   # noqa: E731 - second order in d
-        d = lib.constant(_D)
-        inside = fn(lambda v: _grad(lib, f, v))(d)
-        forward = fn(lambda u: body(lib, u))(d)
-        return [_grad(lib, fn(f), d), inside, forward]
-    program.__name__ = name
-    return program
-
-
 for _name, _body in _SEGMENTS.items():
-    case("segments")(_segment_case(_name, _body))
+    case("segments")(_second_order_case(_name, _body, _D))
 
 _BINCOUNTS = {
     "bincount": lambda lib, a, w: lib.math.bincount(a),
