@@ -254,3 +254,103 @@ def clip_by_global_norm_of_a_sparse_gradient_without_repeats(lib, fn):
         clipped, norm = lib.clip_by_global_norm(tape.gradient(loss, [v]), 1.0)
         return [lib.convert_to_tensor(clipped[0]), norm]
     return f(_x(lib))
+
+
+@case("tape4")
+def non_trainable_and_int_variables_are_not_watched(lib, fn):
+    frozen = lib.Variable([1.0, 2.0, 3.0], trainable=False)
+    counter = lib.Variable(2)
+    w = lib.Variable([0.5, 0.5, 0.5])
+
+    @fn
+    def f(x):
+        with lib.GradientTape(persistent=True) as tape:
+            y = lib.reduce_sum(x * frozen * w * lib.cast(counter, lib.float32))
+        with lib.GradientTape() as explicit:
+            explicit.watch(frozen)
+            z = lib.reduce_sum(frozen * x)
+        return [tape.gradient(y, [frozen, w, counter]), explicit.gradient(z, frozen), len(tape.watched_variables())]
+    return f(_x(lib))
+
+
+@case("tape4")
+def gradient_with_respect_to_a_variable_target(lib, fn):
+    w = lib.Variable([1.0, -2.0])
+
+    @fn
+    def f(x):
+        with lib.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = w * x[:2]
+        return [tape.gradient(w, w), tape.gradient(y, w, output_gradients=lib.constant([2.0, 3.0])),
+                tape.gradient(y, x)]
+    return f(_x(lib))
+
+
+@case("tape4")
+def cond_returning_a_python_number_in_one_branch(lib, fn):
+    @fn
+    def f(x):
+        with lib.GradientTape() as tape:
+            tape.watch(x)
+            y = lib.cond(x[0] > 1.0, lambda: 0.0, lambda: lib.reduce_sum(x * x))
+        return [y, tape.gradient(y, x, unconnected_gradients="zero")]
+    return [f(_x(lib)), f(_x(lib) + 1.0)]
+
+
+@case("tape4")
+def custom_gradient_inside_a_loop_with_stop_gradient(lib, fn):
+    @lib.custom_gradient
+    def clip_grad(t):
+        return t * 1.0, lambda dy: lib.clip_by_value(dy, -0.5, 0.5)
+
+    @fn
+    def f(x):
+        with lib.GradientTape() as tape:
+            tape.watch(x)
+            s = x
+            for i in lib.range(3):
+                s = clip_grad(s * s) + lib.stop_gradient(s)
+            y = lib.reduce_sum(s)
+        return [y, tape.gradient(y, x)]
+    return f(_x(lib) * 0.5)
+
+
+@case("tape4")
+def watch_of_an_int_and_a_bool_tensor(lib, fn):
+    @fn
+    def f(x):
+        n = lib.constant([1, 2, 3])
+        b = x > 0.0
+        with lib.GradientTape() as tape:
+            tape.watch([x, n, b])
+            y = lib.reduce_sum(lib.where(b, x, -x) * lib.cast(n, lib.float32))
+        return tape.gradient(y, [x, n, b])
+    return f(_x(lib))
+
+
+@case("tape4")
+def gradient_through_variable_slices_and_scatter(lib, fn):
+    v = lib.Variable([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+
+    @fn
+    def f(x):
+        with lib.GradientTape() as tape:
+            y = lib.reduce_sum(v[1, ::2] * x[:2]) + lib.reduce_sum(
+                lib.tensor_scatter_nd_update(v, [[0, 1]], [x[2]]) ** 2)
+        return tape.gradient(y, v)
+    return f(_x(lib))
+
+
+@case("tape4")
+def second_order_through_a_persistent_tape_and_a_loop(lib, fn):
+    @fn
+    def f(x):
+        with lib.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            s = lib.zeros_like(x)
+            for i in lib.range(3):
+                s = s + lib.sin(x * lib.cast(i + 1, lib.float32))
+            g = tape.gradient(s, x)
+        return [g, tape.gradient(g, x)]
+    return f(_x(lib))
