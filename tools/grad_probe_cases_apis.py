@@ -225,3 +225,19 @@ def jvp_of_a_variable_and_a_structure(lib, fn):
             out = {"a": v * v, "b": (lib.reduce_sum(v), v + 1.0)}
         return [acc.jvp(out)]
     return fn(run)(lib.constant([0.5, -1.0]))
+
+
+@case("apis")
+def slice_static_and_constant_bounds(lib, fn):
+    def body(x):
+        return [lib.slice(x, [0, 1], [2, -1]), lib.slice(x, lib.constant([1, 0]), lib.constant([1, 2])),
+                lib.slice(x, [0, 0], [0, 3])]
+
+    def loss(x):
+        return lib.reduce_sum(body(x)[0] ** 2) + lib.reduce_sum(body(x)[1] * 3.0)
+    return [fn(body)(lib.constant(_X)), _grad(lib, fn(loss), lib.constant(_X))]
+
+
+@case("apis", errors=True)
+def slice_out_of_range(lib, fn):
+    return fn(lambda x: lib.slice(x, [1, 2], [1, 2]))(lib.constant(_X))

@@ -28,6 +28,7 @@ PROGRAMS = {
     "roll": lambda x, arg: tf.roll(x, arg(1), axis=arg(1)),
     "transpose": lambda x, arg: tf.transpose(x, arg([1, 0])),
     "pad": lambda x, arg: tf.pad(x, arg([[1, 0], [0, 2]])),
+    "slice": lambda x, arg: tf.slice(x, arg([0, 1]), arg([2, -1])),
 }
 
 
@@ -51,3 +52,10 @@ def test_an_axis_computed_when_the_graph_runs_is_a_clear_error():
         return tf.concat([x, x], axis=axis)
     with pytest.raises(InvalidArgumentError, match="concat's axis given as a tensor must be known while tracing"):
         f(tf.constant(X), tf.constant(0))
+
+
+def test_slice_takes_size_minus_one_to_the_end_and_refuses_what_does_not_fit():
+    x = tf.constant(X)
+    np.testing.assert_array_equal(tf.slice(x, [1, 1], [1, -1]).numpy(), [[4.0, -1.0]])   # TensorFlow's
+    with pytest.raises(InvalidArgumentError, match="do not fit in shape"):
+        tf.slice(x, [1, 2], [1, 2])
