@@ -26,6 +26,7 @@ from runtime.ops.sort_ops import argsort, einsum, matmul, sort, unique
 from runtime.ops.extra_math import clip_by_global_norm, clip_by_norm, reduce_logsumexp, saturate_cast
 from runtime.ops.nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub,
                                 tensor_scatter_nd_update)
+from runtime.ops.indexing import slice_ as slice  # noqa: A004
 from runtime.ops.composites import (add_n, ensure_shape, get_static_value, identity_n, is_tensor, meshgrid, norm,
                                     repeat, reverse, roll, sequence_mask, tensordot)
 
@@ -40,6 +41,7 @@ from runtime.ops.script_ops import py_function
 from runtime import bitwise, debugging, math, nn, random, strings
 from runtime.variables import Variable
 from runtime.autodiff import GradientTape, custom_gradient
+from runtime.graph_gradients import gradients, recompute_grad
 from runtime.ops import gradients as _gradients  # noqa: F401  (attaches the gradient table's rules to the ops)
 from runtime.module import Module
 from runtime import keras, optimizers, train

@@ -149,7 +149,8 @@ class GradientTape:
                 raise TypeError(f"GradientTape.watch: expected tensors or Variables, got {type(value).__name__}.")
 
     def watched_variables(self) -> tuple:
-        """The Variables this tape has watched, in the order it first saw them."""
+        """The Variables this tape has watched, in the order it first saw them: every trainable one read in its
+        block (as TensorFlow's, integer, bool and string ones too, which get no gradient) and those watched."""
         return tuple(self._variables)
 
     # -- recording (called by registry.apply) -------------------------------------------
@@ -194,17 +195,23 @@ class GradientTape:
         """Whether this tape watches `handle`, starting to if it is a trainable float one it may watch."""
         if id(handle) in self._handles:
             return True
-        if not (self._watch_accessed and handle.trainable and (handle.dtype.is_floating or handle.dtype.is_complex)):
+        if not (self._watch_accessed and handle.trainable):
+            return False
+        if not (handle.dtype.is_floating or handle.dtype.is_complex):   # listed, as TensorFlow's, but no gradient
+            self._list_owner(handle)
             return False
         self._watch_handle(handle)
         return True
 
+    def _list_owner(self, handle: VariableHandle) -> None:
+        owner = handle.owner() if handle.owner is not None else None
+        if owner is not None and not any(v is owner for v in self._variables):
+            self._variables.append(owner)
+
     def _watch_handle(self, handle: VariableHandle) -> None:
         if id(handle) not in self._handles:
             self._handles[id(handle)] = handle
-            owner = handle.owner() if handle.owner is not None else None
-            if owner is not None:
-                self._variables.append(owner)
+            self._list_owner(handle)
 
     def _record_custom(self, inputs: list, outputs: list, grad_fn: Callable) -> None:
         if not any(id(t) in self._tracked for t in inputs):
@@ -468,7 +475,7 @@ class _VariablesRead(GradientTape):
 
     @property
     def variables(self) -> list:
-        return list(self._variables)
+        return [v for v in self._variables if v.dtype.is_floating or v.dtype.is_complex]
 
 
 def _of_tensors(f: Callable, grad_fn: Callable, num_args: int, positions: list) -> Callable:
@@ -562,3 +569,6 @@ def custom_gradient_rule(grads, inputs, outputs, num_inputs, num_outputs, grad_g
     captured = list(inputs[num_inputs + num_outputs:])
     found = iter(replay(grad_graph, [*grads, *captured], grad_graph.outputs))
     return tuple(next(found) if has else None for has in has_gradient)
+
+
+from runtime.graph_gradients import ForwardAccumulator  # noqa: E402,F401  (tf.autodiff.ForwardAccumulator)

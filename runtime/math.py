@@ -13,5 +13,8 @@ from runtime.ops.sort_ops import matmul, top_k  # noqa: F401,E402
 from runtime.ops.complex_ops import angle, complex, conj, imag, real  # noqa: F401,E402,A004
 from runtime.ops.composites import (add_n, count_nonzero, cosh, divide_no_nan, is_finite, is_inf, is_nan,  # noqa: F401,E402
                                     l2_normalize, log_sigmoid, reduce_euclidean_norm, reduce_std, reduce_variance,
-                                    rint, sinh, softsign, squared_difference, tan, unsorted_segment_sum, xdivy, xlogy)
+                                    rint, sinh, softsign, squared_difference, tan, xdivy, xlogy)
 from runtime.ops.nn_ops import log_softmax, softmax  # noqa: F401,E402
+from runtime.ops.segment_ops import (bincount, segment_max, segment_mean, segment_min, segment_prod,  # noqa: F401,E402
+                                     segment_sum, unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min,
+                                     unsorted_segment_prod, unsorted_segment_sqrt_n, unsorted_segment_sum)

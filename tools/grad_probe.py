@@ -9,7 +9,9 @@ traced graph evaluated by `runtime.interpret` with the reference kernels) and `j
 Every mode is compared with TensorFlow's answer in the same placement (eager with eager, staged with
 `tf.function`). Per case and mode it prints agree / refused (the runtime raised where TensorFlow computes)
 / WRONG (both computed, values, dtypes or shapes differ) / LAX (a case registered with `errors=True`:
-TensorFlow raised, the runtime computed) / tf-refused (TensorFlow raised: not compared),
+TensorFlow raised, the runtime computed) / tf-refused (TensorFlow raised: not compared) / as-XLA (a case
+registered with `xla=NOTE`, where TensorFlow's kernels disagree with its own `jit_compile=True` and the runtime
+gives the latter's answer on purpose, as NOTE says: anything else is still WRONG),
 then a table of counts per area. Cases live in tools/grad_probe_cases*.py (and any CASE_FILE given), helpers
 in tools/grad_probe_common.py."""
 from __future__ import annotations
@@ -31,14 +33,16 @@ import tensorflow as real_tf  # noqa: E402
 import runtime as rt  # noqa: E402
 from runtime.interpret import interpret, run_kernel  # noqa: E402
 
-CASES: list = []   # (area, name, program, modes, errors)
+CASES: list = []   # (area, name, program, modes, errors, xla)
 
 
-def case(area: str, modes=("eager", "function", "interp", "jit"), errors: bool = False):
+def case(area: str, modes=("eager", "function", "interp", "jit"), errors: bool = False, xla: str = ""):
     """Register `program(lib, fn)`. With `errors`, TensorFlow raising where the runtime computes is a
-    finding (LAX: TensorFlow's users rely on the error) instead of an uncompared case (tf-refused)."""
+    finding (LAX: TensorFlow's users rely on the error) instead of an uncompared case (tf-refused). With
+    `xla` (a note naming where the difference is documented), a runtime answer that differs from
+    TensorFlow's but equals its `jit_compile=True` answer counts as as-XLA, not WRONG."""
     def register(program):
-        CASES.append((area, program.__name__, program, modes, errors))
+        CASES.append((area, program.__name__, program, modes, errors, xla))
         return program
     return register
 
@@ -65,6 +69,7 @@ def _interpreted(f, **options):
 
 DECORATORS = {   # fn(f, **options): options such as input_signature, which eager mode ignores
     "eager": (lambda lib: (lambda f, **options: f)),
+    "xla": (lambda lib: (lambda f, **options: lib.function(f, jit_compile=True, **options))),
     "function": (lambda lib: lib.function),
     "interp": (lambda lib: real_tf.function if lib is real_tf else _interpreted),
     "jit": (lambda lib: real_tf.function if lib is real_tf else (lambda f, **o: rt.function(f, jit_compile=True, **o))),
@@ -114,6 +119,17 @@ def _run(lib, program, mode):
             return False, e
 
 
+def _against_xla(tf_results, program, got, detail, note):
+    """as-XLA when the runtime's answer is TensorFlow's under jit_compile=True (the documented choice where
+    TensorFlow's own kernels disagree with it), else WRONG."""
+    if "xla" not in tf_results:
+        tf_results["xla"] = _run(real_tf, program, "xla")
+    xla_ok, xla_expected = tf_results["xla"]
+    if xla_ok and not _differ(xla_expected, got):
+        return "as-XLA", f"{detail}; TensorFlow's jit_compile=True agrees ({note})"
+    return "WRONG", detail
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("-v", action="store_true", help="print tracebacks of refusals")
@@ -130,7 +146,7 @@ def main(argv=None):
         spec.loader.exec_module(module)
     table = collections.defaultdict(collections.Counter)
     wrong = []
-    for area, name, program, modes, errors in CASES:
+    for area, name, program, modes, errors, xla in CASES:
         if options.k and options.k not in f"{area} {name}":
             continue
         tf_results = {}
@@ -161,13 +177,15 @@ def main(argv=None):
                 detail = _differ(expected, got)
                 status = "WRONG" if detail else "agree"
                 detail += oracle
+                if detail and xla:
+                    status, detail = _against_xla(tf_results, program, got, detail, xla)
             table[area][status] += 1
             if status in ("WRONG", "LAX"):
                 wrong.append((area, name, mode, detail))
             if status != "agree" or options.v:
                 print(f"{status:10} {area:12} {name:40} {mode:8} {detail}")
     print()
-    statuses = ["agree", "refused", "WRONG", "LAX", "tf-refused", "tf-refused (both)"]
+    statuses = ["agree", "refused", "WRONG", "LAX", "tf-refused", "tf-refused (both)", "as-XLA"]
     print(f"{'area':14}" + "".join(f"{s:>18}" for s in statuses))
     totals = collections.Counter()
     for area in sorted(table):

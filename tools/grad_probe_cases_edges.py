@@ -17,12 +17,17 @@ def _inputs(lib, values):
     return [lib.constant(v) if isinstance(v, np.ndarray) else v for v in values]
 
 
-def _register(area, name, body, *values, modes=("eager", "function", "jit")):
-    """One case: `body(lib, *tensors)` eagerly and staged, `values` (NumPy arrays) passed as tensors."""
+def _register(area, name, body, *values, modes=("eager", "function", "jit"), xla=""):
+    """One case: `body(lib, *tensors)` eagerly and staged, `values` (NumPy arrays) passed as tensors; `xla`
+    as tools/grad_probe.py's `case`."""
     def program(lib, fn):
         return fn(lambda *a: body(lib, *a))(*_inputs(lib, values))
     program.__name__ = name
-    case(area, modes=modes, errors=True)(program)
+    case(area, modes=modes, errors=True, xla=xla)(program)
+
+
+_NAN_ORDER = "NaN above every number, docs/runtime.md#differences-from-tensorflow"
+_NAN_SOFTMAX = "a row whose sum is NaN is NaN, docs/runtime.md#differences-from-tensorflow"
 
 
 def _a(*v, dtype=F32):
@@ -222,10 +227,10 @@ _register("edge-index", "slice_list_index", lambda lib, t: t[[0, 1]], _T)
 
 # ---------------------------------------------------------------- sort, top_k, ranges
 _register("edge-sort", "sort_nan", lambda lib, a: [lib.sort(a), lib.sort(a, direction="DESCENDING")],
-          _a(3, NAN, -INF, 1, NAN, INF, -0.0, 0))
+          _a(3, NAN, -INF, 1, NAN, INF, -0.0, 0), xla=_NAN_ORDER)
 _register("edge-sort", "argsort_nan", lambda lib, a: [lib.argsort(a, stable=True),
                                                       lib.argsort(a, direction="DESCENDING", stable=True)],
-          _a(3, NAN, -INF, 1, NAN, INF, 1))
+          _a(3, NAN, -INF, 1, NAN, INF, 1), xla=_NAN_ORDER)
 _register("edge-sort", "argsort_ties", lambda lib, a: [lib.argsort(a, stable=True),
                                                        lib.argsort(a, direction="DESCENDING", stable=True)],
           np.array([2, 1, 2, 1, 2, 0], I32))
@@ -239,11 +244,12 @@ _register("edge-sort", "sort_uint8", lambda lib, a: [lib.sort(a, direction="DESC
 _register("edge-sort", "sort_bool", lambda lib, a: lib.sort(a), np.array([True, False]))
 _register("edge-sort", "sort_empty", lambda lib, a: [lib.sort(a), lib.argsort(a)], np.zeros((2, 0), F32))
 _register("edge-sort", "sort_axis0", lambda lib, a: [lib.sort(a, axis=0), lib.argsort(a, axis=-2)],
-          _a([3, NAN], [1, 2], [NAN, 0]))
+          _a([3, NAN], [1, 2], [NAN, 0]), xla=_NAN_ORDER)
 _register("edge-sort", "sort_bad_direction", lambda lib, a: lib.sort(a, direction="UP"), _a(1, 2))
 _register("edge-sort", "top_k_ties", lambda lib, a: [*lib.math.top_k(a, 3), *lib.math.top_k(a, 3, sorted=True)],
           _a(1, 3, 3, 2, 3))
-_register("edge-sort", "top_k_nan", lambda lib, a: list(lib.math.top_k(a, 3)), _a(1, NAN, 3, 2))
+_register("edge-sort", "top_k_nan", lambda lib, a: list(lib.math.top_k(a, 3)), _a(1, NAN, 3, 2),
+          xla=_NAN_ORDER)
 _register("edge-sort", "top_k_too_many", lambda lib, a: lib.math.top_k(a, 5), _a(1, 2))
 _register("edge-sort", "top_k_zero", lambda lib, a: list(lib.math.top_k(a, 0)), _a(1, 2))
 _register("edge-sort", "top_k_int", lambda lib, a: list(lib.math.top_k(a, 2)), np.array([[1, 5, 5], [-1, -1, -3]], I32))
@@ -278,7 +284,7 @@ _register("edge-nn", "clip_int", lambda lib, a: lib.clip_by_value(a, -1, 1), np.
 _register("edge-nn", "clip_by_norm_zero", lambda lib, a: [lib.clip_by_norm(a, 1.0), lib.clip_by_norm(a * INF, 1.0)],
           _a(0, 0))
 _register("edge-nn", "softmax_inf_rows", lambda lib, a: [lib.nn.softmax(a), lib.nn.log_softmax(a)],
-          _a([-INF, -INF, -INF], [-INF, 0, 1], [INF, 0, 1], [1e30, 1e30, -1e30], [NAN, 0, 1]))
+          _a([-INF, -INF, -INF], [-INF, 0, 1], [INF, 0, 1], [1e30, 1e30, -1e30], [NAN, 0, 1]), xla=_NAN_SOFTMAX)
 _register("edge-nn", "softmax_empty", lambda lib, a: [lib.nn.softmax(a), lib.nn.log_softmax(a)], np.zeros((0, 3), F32))
 _register("edge-nn", "softmax_int", lambda lib, a: lib.nn.softmax(a), np.array([1, 2], I32))
 _register("edge-nn", "softmax_axis", lambda lib, a: [lib.nn.softmax(a, axis=0), lib.nn.log_softmax(a, axis=-2)],

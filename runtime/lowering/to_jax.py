@@ -151,7 +151,16 @@ def _cast(x, dtype):
     x = jnp.asarray(x)
     if jnp.issubdtype(x.dtype, jnp.floating) and dtype.is_integer:
         return _float_to_int(x, dtype)
+    if x.dtype == jnp.bool_ and (dtype.is_floating or dtype.is_complex):
+        return _bool_to_number(x, jax_dtype(dtype))
     return x.astype(jax_dtype(dtype))
+
+
+def _bool_to_number(x, dtype):
+    """1 and 0 as a select, not XLA's convert: its simplifier rewrites `convert(p) * y` as `select(p, y, 0)`
+    and `convert(p) / t` as `select(p, 1 / t, 0)`, which drop the NaN of `0 * inf` and `0 / 0` (the
+    gradient of `reduce_max` of a row holding a NaN divides its hits, all 0, by their count, 0)."""
+    return jnp.where(x, jnp.ones((), dtype), jnp.zeros((), dtype))
 
 
 def _float_to_int(x, dtype):

@@ -8,7 +8,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops.convert import tensors
-from runtime.ops.packing import known_shape, shape_argument, shape_from
+from runtime.ops.packing import known_shape, shape_argument, shape_from, static_int, static_ints
 from runtime.ops.registry import Spec, apply, broadcast_shapes, defop, same_dtype, unary_same
 from runtime.shape import TensorShape
 from runtime.tensor import Tensor, constant, convert_to_tensor
@@ -34,12 +34,9 @@ def stop_gradient(input, name=None):  # noqa: A002
 
 
 def _static_ints(value, what: str) -> tuple:
-    """A tuple of Python ints from a list, tuple or eager tensor."""
-    if isinstance(value, Tensor) and not hasattr(value, "_value"):
-        raise InvalidArgumentError(f"{what} must be known while tracing (a Python list or a constant), "
-                                   f"got the symbolic tensor {value.name}.")
-    array = np.asarray(value._value if hasattr(value, "_value") else value)
-    return tuple(int(v) for v in array.reshape(-1)) if array.ndim else (int(array),)
+    """A tuple of Python ints from a list, tuple or tensor whose value tracing knows."""
+    ints = static_ints(value, what)
+    return ints if isinstance(ints, tuple) else (ints,)
 
 
 # --- shape queries ----------------------------------------------------------------------------
@@ -165,7 +162,7 @@ EXPAND_DIMS = defop("ExpandDims", lambda x, axis: np.expand_dims(x, axis), _expa
 
 
 def expand_dims(input, axis, name=None):  # noqa: A002
-    return apply(EXPAND_DIMS, convert_to_tensor(input), axis=int(axis), name=name)
+    return apply(EXPAND_DIMS, convert_to_tensor(input), axis=static_int(axis, "expand_dims's axis", "ExpandDims"), name=name)
 
 
 def _squeeze_infer(x, axis) -> Spec:
@@ -219,10 +216,11 @@ CONCAT = defop("ConcatV2", lambda *values, axis: np.concatenate(values, axis=axi
 
 
 def concat(values, axis, name=None):
+    axis = static_int(axis, "concat's axis", "ConcatV2")
     if isinstance(values, Tensor):
-        return _concat_rows(values, int(axis), name)
+        return _concat_rows(values, axis, name)
     values = tensors(values, "ConcatV2")
-    return apply(CONCAT, *values, axis=int(axis), name=name)
+    return apply(CONCAT, *values, axis=axis, name=name)
 
 
 # A tensor where a list of tensors is expected stands for the list of its rows, as iterating it eagerly gives:
@@ -277,13 +275,14 @@ STACK = defop("Pack", lambda *values, axis: np.stack(values, axis=axis), _stack_
 
 
 def stack(values, axis=0, name=None):
+    axis = static_int(axis, "stack's axis", "Pack")
     if isinstance(values, Tensor):   # the list of its rows (a list a staged loop stacked): along 0, itself
-        if int(axis) != 0:
-            return _stack_rows(values, int(axis), name)
+        if axis != 0:
+            return _stack_rows(values, axis, name)
         # a plain tensor: the stacked list's operators keep a list's meaning (runtime/tensor_array.py)
         return identity(values, name=name) if getattr(values, "is_stacked_list", False) else values
     values = tensors(values, "Pack")
-    return apply(STACK, *values, axis=int(axis), name=name)
+    return apply(STACK, *values, axis=axis, name=name)
 
 
 def _unstack_infer(value, num, axis):
@@ -302,6 +301,7 @@ def unstack(value, num=None, axis=0, name=None):
     value = convert_to_tensor(value)
     if value.shape.rank is None or value.shape.rank == 0:
         raise InvalidArgumentError(f"Unpack: needs a tensor of known rank >= 1, got shape {value.shape}.")
+    axis = static_int(axis, "unstack's axis", "Unpack")
     n = value.shape.dims[axis]
     if num is None:
         if n is None:
@@ -309,7 +309,7 @@ def unstack(value, num=None, axis=0, name=None):
         num = n
     elif n is not None and n != num:
         raise InvalidArgumentError(f"Unpack: num={num} but the dimension has size {n}.")
-    return apply(UNSTACK, value, num=int(num), axis=int(axis), name=name)
+    return apply(UNSTACK, value, num=int(num), axis=axis, name=name)
 
 
 # --- selection ------------------------------------------------------------------------------
@@ -341,7 +341,7 @@ def gather(params, indices, axis=None, batch_dims=0, name=None):
         raise InvalidArgumentError(f"GatherV2: indices must be integers, got {indices.dtype.name}.", "GatherV2")
     if batch_dims:
         raise NotImplementedError("gather with batch_dims is not supported yet; reshape and gather instead.")
-    axis = 0 if axis is None else int(axis)
+    axis = 0 if axis is None else static_int(axis, "gather's axis", "GatherV2")
     rank = params.shape.rank
     if rank is not None:
         if not -rank <= axis < rank:
@@ -426,13 +426,14 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         raise InvalidArgumentError(
             f"one_hot: indices must be integers (uint8, int8, int32 or int64), got {indices.dtype.name}; cast "
             "them first.", "OneHot")
-    if int(depth) < 0:
-        raise InvalidArgumentError(f"one_hot: depth must be non-negative, got {int(depth)}.", "OneHot")
+    depth = static_int(depth, "one_hot's depth", "OneHot")
+    if depth < 0:
+        raise InvalidArgumentError(f"one_hot: depth must be non-negative, got {depth}.", "OneHot")
     dtype = dtypes.as_dtype(dtype) if dtype is not None else _one_hot_dtype(on_value, off_value)
     on = 1 if on_value is None else np.asarray(getattr(on_value, "_value", on_value))
     off = 0 if off_value is None else np.asarray(getattr(off_value, "_value", off_value))
-    return apply(ONE_HOT, indices, depth=int(depth), on_value=on, off_value=off,
-                 axis=-1 if axis is None else int(axis), dtype=dtype, name=name)
+    axis = -1 if axis is None else static_int(axis, "one_hot's axis", "OneHot")
+    return apply(ONE_HOT, indices, depth=depth, on_value=on, off_value=off, axis=axis, dtype=dtype, name=name)
 
 
 def _one_hot_dtype(on_value, off_value) -> dtypes.DType:

@@ -15,7 +15,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops import array_ops, extra_math, math_ops, nd_ops, nn_ops
+from runtime.ops import array_ops, extra_math, math_ops, nn_ops
 from runtime.shape import TensorShape
 from runtime.tensor import convert_to_tensor
 
@@ -133,29 +133,6 @@ def _zero_where(zero, x, y, fn, name):
 def rint(x, name=None):
     """The nearest integer, halves to even (as `round`)."""
     return math_ops.round(_float("rint", x), name=name)
-
-
-def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
-    """Sums of `data`'s rows (or items) by segment: row i goes to segment `segment_ids[i]`; a negative id drops
-    it, and an id from `num_segments` on is an InvalidArgumentError. `num_segments` must be known when traced."""
-    from runtime.debugging import assert_less   # import cycle: debugging imports the ops
-
-    data = convert_to_tensor(data)
-    ids = convert_to_tensor(segment_ids)
-    count = get_static_value(num_segments)
-    if count is None or np.ndim(count) != 0:
-        raise InvalidArgumentError("unsorted_segment_sum: num_segments must be a scalar known when the function is "
-                                   "traced (a Python int or a constant).", "UnsortedSegmentSum")
-    if ids.shape.rank is None or data.shape.rank is None or data.shape[:ids.shape.rank] != ids.shape:
-        raise InvalidArgumentError(f"unsorted_segment_sum: segment_ids' shape {ids.shape} must be the start of "
-                                   f"data's shape {data.shape}.", "UnsortedSegmentSum")
-    count = int(count)
-    assert_less(ids, math_ops.cast(count, ids.dtype), message=f"unsorted_segment_sum: a segment id is not below "
-                f"num_segments={count}")
-    dropped = math_ops.less(ids, math_ops.cast(0, ids.dtype))   # summed into one more segment, cut off
-    ids = array_ops.where(dropped, array_ops.fill(array_ops.shape(ids), math_ops.cast(count, ids.dtype)), ids)
-    summed = nd_ops.scatter_nd(array_ops.expand_dims(ids, -1), data, [count + 1, *data.shape.as_list()[ids.shape.rank:]])
-    return array_ops.identity(summed[:count], name=name)
 
 
 def tan(x, name=None):
@@ -367,13 +344,11 @@ def ensure_shape(x, shape, name=None):
 
 def get_static_value(tensor, partial=False):
     """The value of `tensor` as a NumPy array when it is known without running a graph (an eager tensor, a
-    Python value), else None."""
+    constant made in the function, the shape of a tensor of known shape, a Python value), else None."""
+    from runtime.ops.packing import static_value
     from runtime.tensor import Tensor
     if isinstance(tensor, Tensor):
-        try:
-            return tensor.numpy()
-        except Exception:                         # noqa: BLE001 - a symbolic tensor has no value yet
-            return None
+        return static_value(tensor)
     return np.asarray(tensor)
 
 

@@ -11,10 +11,10 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops.packing import known_shape, shape_argument, shape_from, static_value
+from runtime.ops.packing import known_shape, shape_argument, shape_from, static_int, static_ints, static_value
 from runtime.ops.registry import Spec, apply, broadcast_shapes, defop
 from runtime.shape import TensorShape
-from runtime.tensor import convert_to_tensor
+from runtime.tensor import Tensor, convert_to_tensor
 
 
 def _axis(axis, rank, op_name: str) -> int:
@@ -113,7 +113,8 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     mode = str(mode).upper()
     if mode not in _PAD_MODES:
         raise InvalidArgumentError(f"Pad: mode must be CONSTANT, REFLECT or SYMMETRIC, got {mode!r}.", "Pad")
-    flat = shape_argument(paddings, "pad's paddings")[1]
+    flat = static_ints(paddings, "pad's paddings", "Pad") if isinstance(paddings, Tensor) else \
+        shape_argument(paddings, "pad's paddings")[1]
     if len(flat) % 2 or any(p < 0 for p in flat):
         raise InvalidArgumentError(f"Pad: paddings must be pairs of non-negative ints, got {paddings!r}.", "Pad")
     pairs = tuple(zip(flat[::2], flat[1::2]))
@@ -144,9 +145,9 @@ SPLIT = defop("SplitV", _split, _split_infer, multi_output=True)
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     value = convert_to_tensor(value)
     rank = value.shape.rank
-    axis = _axis(int(axis), rank, "SplitV")
+    axis = _axis(static_int(axis, "split's axis", "SplitV"), rank, "SplitV")
     if isinstance(num_or_size_splits, int) or np.ndim(num_or_size_splits) == 0:
-        parts = int(num_or_size_splits)
+        parts = static_int(num_or_size_splits, "split's num_or_size_splits", "SplitV")
         n = value.shape.dims[axis] if rank is not None else None
         if n is None or parts <= 0 or n % parts:
             raise InvalidArgumentError(f"SplitV: can't split dimension {axis} of shape {value.shape} into {parts} "
@@ -210,5 +211,6 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
         raise InvalidArgumentError(f"BooleanMask: mask must be bool, got {mask.dtype.name}.", "BooleanMask")
     if mask.shape.rank == 0:
         raise InvalidArgumentError("BooleanMask: mask must have rank >= 1.", "BooleanMask")
-    axis = 0 if axis is None else _axis(int(axis), tensor.shape.rank, "BooleanMask")
+    axis = 0 if axis is None else _axis(static_int(axis, "boolean_mask's axis", "BooleanMask"), tensor.shape.rank,
+                                        "BooleanMask")
     return apply(BOOLEAN_MASK, tensor, mask, axis=axis, name=name)

@@ -127,3 +127,24 @@ def getitem(tensor, key):
     inputs: list = []
     spec = _split(key, inputs)
     return apply(STRIDED_SLICE, tensor, *inputs, spec=spec)
+
+
+def slice_(input_, begin, size, name=None):  # noqa: ARG001 - name: TensorFlow's signature
+    """TensorFlow's `tf.slice`: `size[i]` entries from `begin[i]` along each axis (-1: to the end), as indexing
+    with Python slices (so it differentiates and lowers as they do). `begin` and `size` must be known while
+    tracing; for bounds computed in the function index instead (`x[b:b + n]`)."""
+    from runtime.ops.packing import static_ints   # import cycle: packing imports the tensor ops
+    x = convert_to_tensor(input_)
+    what = "slice's begin and size"
+    begins, sizes = ([int(i) for i in np.atleast_1d(static_ints(v, what, "Slice"))] for v in (begin, size))
+    dims = x.shape.dims
+    if dims is None or not len(begins) == len(sizes) == len(dims):
+        raise InvalidArgumentError(f"Slice: begin and size must have one entry per dimension of shape {x.shape}, "
+                                   f"got {begins} and {sizes}.", "Slice")
+    for b, n, d in zip(begins, sizes, dims):
+        if b < 0 or n < -1 or d is not None and (b > d or n != -1 and b + n > d):
+            raise InvalidArgumentError(f"Slice: begin {begins} and size {sizes} do not fit in shape "
+                                       f"{x.shape}: each begin must be >= 0, each size >= -1 (to the end), and "
+                                       "begin + size at most the dimension.", "Slice")
+    key = tuple(slice(b, None if n == -1 else b + n) for b, n in zip(begins, sizes))
+    return getitem(x, key)

@@ -13,7 +13,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import DTypeNotAllowedError, InvalidArgumentError, UnimplementedError
 from runtime.ops.convert import binary_operands
-from runtime.ops.packing import static_value
+from runtime.ops.packing import static_ints
 from runtime.ops.registry import (Spec, apply, broadcast_binary, broadcast_predicate, broadcast_shapes, defop,
                                   unary_same)
 from runtime.shape import TensorShape
@@ -463,19 +463,7 @@ def _reduce(op, x, axis, keepdims, name, want_bool=False):
 
 def _static_axis(axis):
     """`axis` as Python ints: also a tensor whose value tracing knows (a constant made in the function)."""
-    if axis is None or isinstance(axis, int):
-        return axis
-    if hasattr(axis, "numpy"):
-        value = static_value(axis)
-        if value is None:
-            raise InvalidArgumentError(
-                "an axis given as a tensor must be known while tracing (a constant, or the shape of a tensor of "
-                f"known shape), not computed when the graph runs ({axis.name}); pass a Python int or list of ints.",
-                "axis")
-        axis = value
-    if np.ndim(axis) == 0:
-        return int(axis)
-    return tuple(int(a) for a in axis)
+    return None if axis is None else static_ints(axis, "an axis", "axis")
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):

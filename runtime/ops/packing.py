@@ -85,6 +85,36 @@ def static_value(t) -> Optional[np.ndarray]:
     return None
 
 
+def static_ints(value, what: str, op_name: Optional[str] = None):
+    """`value` (an axis, `k`, a depth, a permutation) as a Python int, or a tuple of ints when it is a list or
+    a tensor of rank >= 1 (flattened): also a tensor whose value tracing knows (eager, a constant made in the
+    function, the shape of a tensor of known shape), as TensorFlow takes `axis=tf.constant(0)`. A tensor
+    computed when the graph runs is an InvalidArgumentError naming `what`."""
+    if isinstance(value, Tensor):
+        known = static_value(value)
+        if known is None:
+            raise InvalidArgumentError(
+                f"{what} given as a tensor must be known while tracing (a constant, or the shape of a tensor of "
+                f"known shape), not computed when the graph runs ({value.name}); pass a Python int or list of "
+                "ints.", op_name)
+        value = known
+    elif type(value) in (list, tuple) and holds_tensor(value):
+        return static_ints(pack(value, dtypes.int32), what, op_name)
+    array = np.asarray(value)
+    if array.dtype.kind not in "iub" and not (array.size == 0 or array.dtype.kind == "f" and
+                                              np.all(array == np.floor(array))):
+        raise InvalidArgumentError(f"{what} must hold integers, got {value!r}.", op_name)
+    return int(array) if array.ndim == 0 else tuple(int(v) for v in array.reshape(-1))
+
+
+def static_int(value, what: str, op_name: Optional[str] = None) -> int:
+    """`static_ints` of a scalar (an axis, `k`, a depth)."""
+    found = static_ints(value, what, op_name)
+    if isinstance(found, tuple):
+        raise InvalidArgumentError(f"{what} must be a scalar, got {value!r}.", op_name)
+    return found
+
+
 def static_dims(t) -> Optional[list]:
     """What is known of the entries of a 1-D integer tensor: a list of ints and Nones, or None."""
     value = static_value(t)

@@ -7,6 +7,7 @@ Ties keep their original order (TensorFlow's stable sort and top_k).
 from __future__ import annotations
 
 import builtins
+import collections
 import re
 
 import numpy as np
@@ -15,6 +16,7 @@ from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops.convert import binary_operands, tensors
 from runtime.ops.math_ops import check_dtype
+from runtime.ops.packing import static_int
 from runtime.ops.registry import Spec, apply, broadcast_shapes, defop
 from runtime.shape import TensorShape
 from runtime.tensor import convert_to_tensor
@@ -62,12 +64,14 @@ def _ordered(x, op_name: str):
 
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     x = _ordered(convert_to_tensor(values), "Sort")
-    return apply(SORT, x, axis=_sort_axis(x, int(axis)), descending=_direction(direction), name=name)[0]
+    return apply(SORT, x, axis=_sort_axis(x, static_int(axis, "sort's axis", "Sort")),
+                 descending=_direction(direction), name=name)[0]
 
 
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     x = _ordered(convert_to_tensor(values), "Sort")
-    return apply(SORT, x, axis=_sort_axis(x, int(axis)), descending=_direction(direction), name=name)[1]
+    return apply(SORT, x, axis=_sort_axis(x, static_int(axis, "argsort's axis", "Sort")),
+                 descending=_direction(direction), name=name)[1]
 
 
 def _top_k(x, k, sorted):  # noqa: A002 - TensorFlow's name
@@ -94,9 +98,10 @@ def top_k(input, k=1, sorted=True, name=None):  # noqa: A002
     x = _ordered(convert_to_tensor(input), "TopKV2")
     if x.shape.rank == 0:
         raise InvalidArgumentError("TopKV2: needs a tensor of rank >= 1, got a scalar.", "TopKV2")
-    if int(k) < 0:
+    k = static_int(k, "top_k's k", "TopKV2")
+    if k < 0:
         raise InvalidArgumentError(f"TopKV2: k must be >= 0, got {k}.", "TopKV2")
-    values, indices = apply(TOP_K, x, k=int(k), sorted=builtins.bool(sorted), name=name)
+    values, indices = apply(TOP_K, x, k=k, sorted=builtins.bool(sorted), name=name)
     return TopKResult(values, indices)
 
 
@@ -125,24 +130,10 @@ def unique(x, out_idx=dtypes.int32, name=None):
     return UniqueResult(y, idx)
 
 
-class UniqueResult(tuple):
-    """`(y, idx)`, also readable as `.y` and `.idx` (TensorFlow's Unique namedtuple)."""
-
-    def __new__(cls, y, idx):
-        return super().__new__(cls, (y, idx))
-
-    y = property(lambda self: self[0])
-    idx = property(lambda self: self[1])
-
-
-class TopKResult(tuple):
-    """`(values, indices)`, also readable as `.values` and `.indices` (TensorFlow's TopKV2 namedtuple)."""
-
-    def __new__(cls, values, indices):
-        return super().__new__(cls, (values, indices))
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
+# TensorFlow's namedtuples: readable by position and by name, and a structure `nest` (and so a traced
+# function's outputs) rebuilds
+UniqueResult = collections.namedtuple("Unique", ["y", "idx"])
+TopKResult = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
 def _take_along_axis_grad(grad, like, indices, axis):
