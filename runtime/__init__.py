@@ -48,8 +48,7 @@ from runtime.scopes import device, init_scope, name_scope
 
 # graph mode
 from runtime import config
-from runtime.control_flow import cond, while_loop
-from runtime.functional_ops import case, foldl, foldr, map_fn, scan, switch_case
+from runtime.functional_ops import case, cond, foldl, foldr, map_fn, scan, switch_case, while_loop
 from runtime.function import ConcreteFunction, Function, TensorSpec, function
 from runtime.graph import Graph
 from runtime.tensor_array import TensorArray

@@ -26,7 +26,7 @@ from runtime.concrete_function import ConcreteFunction
 from runtime.control_flow import ControlFlowError, user_location
 from runtime.errors import OperatorNotAllowedInGraphError, OpError
 from runtime.executor.codegen import compile_graph
-from runtime.graph import FuncGraph, building
+from runtime.graph import FuncGraph, building, conversion_status
 from runtime.ops import registry
 from runtime.ops.logging_ops import is_raised_by_program
 from runtime.signatures import (TensorSpec, array_to_tensor, describe, differ, encode, has_array, is_tensor_leaf,
@@ -217,11 +217,12 @@ class Function:
         reason = self._explain(key) if self._keys else None
         feeds = [v for v in nest.flatten((args, kwargs)) if is_tensor_leaf(v)]
         concrete = trace(self._traced_callable(), specs_args, specs_kwargs, self.__name__,
-                         self._parameter_names(), feeds=feeds, first_trace=not self._concrete)
+                         self._parameter_names(), feeds=feeds, first_trace=not self._concrete,
+                         autograph=self._autograph)
         if concrete.graph.created_variables:   # as TensorFlow: trace again, where creating one is refused
             self._traces_creating_variables += 1
             concrete = trace(self._traced_callable(), specs_args, specs_kwargs, self.__name__,
-                             self._parameter_names(), feeds=feeds, creation="again")
+                             self._parameter_names(), feeds=feeds, creation="again", autograph=self._autograph)
         concrete.jit_compile = self._jit_compile
         self._concrete.append(concrete)
         self._keys.append(key)
@@ -315,8 +316,11 @@ def _caller_file_line() -> tuple[str, int]:
 # --- tracing ------------------------------------------------------------------------
 
 def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: Optional[list] = None,
-          first_trace: bool = False, creation: Optional[str] = None) -> "ConcreteFunction":
+          first_trace: bool = False, creation: Optional[str] = None, autograph: bool = False) -> "ConcreteFunction":
     """Trace `fn` on placeholders for the tensor leaves of (args, kwargs).
+
+    `autograph`: `fn` is autograph's conversion, so the functions the trace hands to `cond`, `while_loop`,
+    `map_fn`... are converted too (TensorFlow's control status; see `functional_ops.converted`).
 
     `feeds`, the call's own tensors when a call caused the trace, let a Variable created during the first
     trace get its initial value at once (see `initial_value_while_tracing`). A first trace may create
@@ -335,7 +339,7 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
             inputs.append(leaf)
     call_args, call_kwargs = nest.pack(structure, inputs)
     traced_keys = {id(v): leaf_key(v) for v in leaves if not is_tensor_leaf(v)}   # before the function changes one
-    with building(graph):
+    with building(graph), conversion_status(autograph):
         try:
             result = _python_scalars_as_tensors(fn(*call_args, **call_kwargs))
         except Exception as error:   # noqa: BLE001 - re-raised, or an error Python raises before it
