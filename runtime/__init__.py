@@ -36,7 +36,7 @@ from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_
                                   reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin, sqrt,
                                   square, subtract, tanh, truediv)
 from runtime.ops.complex_ops import complex  # noqa: A004
-from runtime.ops.script_ops import py_function
+from runtime.ops.script_ops import numpy_function, py_function
 from runtime import bitwise, debugging, math, nn, random, strings
 from runtime.variables import Variable
 from runtime.autodiff import GradientTape, custom_gradient
