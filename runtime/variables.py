@@ -130,7 +130,8 @@ class Variable:
             else initial_value.read_value()
         if isinstance(value, SymbolicTensor):
             value = initial_value_while_tracing(value)
-        self.handle = VariableHandle(np.array(value._value), f"{name or 'Variable'}:0")   # as TF 2: not made unique
+        scoped = f"{registry.context.name_scope}{name or 'Variable'}:0"    # as TF 2: in its name scope, not unique
+        self.handle = VariableHandle(np.array(value._value), scoped)
         if shape is not None:
             self.handle.shape = _declared_shape(shape, self.handle.shape)
         self.handle.trainable = trainable
