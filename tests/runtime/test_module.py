@@ -12,7 +12,7 @@ def test_variables_come_in_tensorflows_order_own_attributes_first_then_each_subm
     m.c.d = tf.Variable(5.)
     m.c.e = m.a                                   # found once
     assert [float(v) for v in m.variables] == [1., 3., 2., 5., 4.]
-    assert m.submodules == (m.z[0], m.c)
+    assert m.submodules == (m.c, m.z[0])            # attributes by name: c before z
 
 
 def test_trainable_variables_keep_that_order_without_the_frozen_ones():
