@@ -30,7 +30,7 @@ from runtime.graph import FuncGraph, building, conversion_status
 from runtime.ops import registry
 from runtime.ops.logging_ops import is_raised_by_program
 from runtime.signatures import (TensorSpec, array_to_tensor, describe, differ, encode, has_array, is_tensor_leaf,
-                                leaf_key, relax)
+                                is_variable, leaf_key, relax, variables_aliased)
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 
 RETRACE_WARNING_THRESHOLD = 5
@@ -156,6 +156,10 @@ class Function:
         elif has_array(args, kwargs):
             args, kwargs = nest.pack((args, kwargs), [array_to_tensor(v) for v in nest.flatten((args, kwargs))])
         key = (encode(args), encode(kwargs) if kwargs else ())
+        leaves = nest.flatten((args, kwargs))
+        variables = [v for v in leaves if is_variable(v)]
+        if variables:   # keyed by dtype and shape; which of them are the same Variable counts too
+            key += (variables_aliased(variables),)
         concrete = self._cache.get(key)
         if concrete is None:
             with self._lock:
@@ -163,7 +167,9 @@ class Function:
                 if concrete is None:
                     concrete = self._trace(args, kwargs, key)
                 self._cache[key] = concrete
-        flat = [v for v in nest.flatten((args, kwargs)) if is_tensor_leaf(v)]
+        if variables:
+            concrete = concrete.with_variables(variables)
+        flat = [v for v in leaves if is_tensor_leaf(v)]
         return concrete, flat
 
     def _apply_signature(self, args, kwargs):
@@ -290,6 +296,8 @@ class Function:
             changes.append(f"number of arguments: {len(previous[0][1])} -> {len(key[0][1])}")
         if previous[1] != key[1]:
             changes.append("keyword arguments changed")
+        if previous[2:] != key[2:] and previous[:2] == key[:2]:
+            changes.append("which Variable arguments are the same Variable")
         return "; ".join(changes) or "new argument structure"
 
     def _maybe_warn(self, reason: str) -> None:
@@ -348,7 +356,7 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
                 raise earlier from None
             raise
         outputs = [graph.capture(v) if isinstance(v, Tensor) else v for v in nest.flatten(result)]
-        outputs = [graph.capture(v._as_tensor(None)) if _is_variable(v) else v for v in outputs]
+        outputs = [graph.capture(v._as_tensor(None)) if is_variable(v) else v for v in outputs]
     graph.structured_outputs = result
     graph.outputs = [v for v in outputs if isinstance(v, SymbolicTensor)]
     specs = [TensorSpec(leaf.shape, leaf.dtype, _spec_name(leaf, label)) if is_tensor_leaf(leaf) else leaf
@@ -408,10 +416,6 @@ def _as_tensor_if_it_fits(value):
         return convert_to_tensor(value)
     except (TypeError, ValueError):   # an int beyond int64: returned as the Python value
         return value
-
-
-def _is_variable(value) -> bool:
-    return hasattr(value, "handle") and hasattr(value, "assign")
 
 
 def _spec_name(leaf, label: str) -> str:
