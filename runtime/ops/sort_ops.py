@@ -134,6 +134,9 @@ class UniqueResult(tuple):
     y = property(lambda self: self[0])
     idx = property(lambda self: self[1])
 
+    def __repr__(self) -> str:
+        return f"Unique(y={self[0]!r}, idx={self[1]!r})"
+
 
 class TopKResult(tuple):
     """`(values, indices)`, also readable as `.values` and `.indices` (TensorFlow's TopKV2 namedtuple)."""
@@ -143,6 +146,9 @@ class TopKResult(tuple):
 
     values = property(lambda self: self[0])
     indices = property(lambda self: self[1])
+
+    def __repr__(self) -> str:
+        return f"TopKV2(values={self[0]!r}, indices={self[1]!r})"
 
 
 def _take_along_axis_grad(grad, like, indices, axis):
