@@ -48,7 +48,8 @@ from runtime.scopes import device, init_scope, name_scope
 
 # graph mode
 from runtime import config
-from runtime.functional_ops import case, cond, foldl, foldr, map_fn, scan, switch_case, while_loop
+from runtime.functional_ops import (case, cond, foldl, foldr, map_fn, scan, switch_case, vectorized_map,
+                                    while_loop)
 from runtime.function import ConcreteFunction, Function, TensorSpec, function
 from runtime.graph import Graph
 from runtime.tensor_array import TensorArray

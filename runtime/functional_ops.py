@@ -21,11 +21,11 @@ import functools
 from runtime import control_flow, dtypes, nest
 from runtime.control_flow import converted
 from runtime.errors import InvalidArgumentError
-from runtime.ops import array_ops, math_ops
+from runtime.ops import array_ops, math_ops, registry
 from runtime.tensor import convert_to_tensor
 from runtime.tensor_array import TensorArray
 
-__all__ = ["cond", "while_loop", "map_fn", "scan", "foldl", "foldr", "switch_case", "case"]
+__all__ = ["cond", "while_loop", "map_fn", "vectorized_map", "scan", "foldl", "foldr", "switch_case", "case"]
 
 
 @functools.wraps(control_flow.cond)
@@ -98,6 +98,22 @@ def map_fn(fn: Callable, elems, dtype=None, parallel_iterations=None, back_prop=
                             parallel_iterations=parallel_iterations or 10)
     _element_shapes(arrays, shapes)
     return nest.pack(structure, [ta.stack() for ta in arrays]) if nest.is_nested(structure) else arrays[0].stack()
+
+
+def vectorized_map(fn: Callable, elems, fallback_to_while_loop=True, warn=True):
+    """`fn` applied to each row of `elems`, the results stacked, as TensorFlow's `vectorized_map` (which
+    vectorizes; here a loop over the rows, the same values): `fn` is traced once, for a row, so the output
+    dtypes are what it returns (unlike `map_fn`, which assumes those of `elems`)."""
+    from runtime.function import TensorSpec, function   # import cycle: function imports control_flow
+
+    leaves, _ = _rows(elems, "vectorized_map")
+    context = registry.context
+    traced = function(fn, autograph=context.graph is None or context.autograph)
+    row = nest.pack(elems, [TensorSpec(t.shape[1:], t.dtype) for t in leaves]) if nest.is_nested(elems) else \
+        TensorSpec(leaves[0].shape[1:], leaves[0].dtype)
+    concrete = traced.get_concrete_function(row)
+    signature = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
+    return map_fn(concrete, elems, fn_output_signature=signature)
 
 
 def scan(fn: Callable, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,

@@ -35,6 +35,7 @@ PROGRAMS = {
     "foldr": (lambda x: tf.foldr(add_positive, x), 4.),
     "cond": (lambda x: tf.cond(x[0] > 0, lambda: sign_doubled(x[1]), lambda: x[1]), 2.),
     "switch_case": (lambda x: tf.switch_case(tf.constant(1), [lambda: x[0], lambda: sign_doubled(x[1])]), 2.),
+    "vectorized_map": (lambda x: tf.vectorized_map(sign_doubled, x), [2., 2., 6.]),
     "case": (lambda x: tf.case([(x[0] > 5., lambda: x[0])], default=lambda: sign_doubled(x[1])), 2.),
 }
 
@@ -104,3 +105,28 @@ def test_a_while_loop_condition_that_is_not_a_scalar_is_refused_when_traced():
     traced = tf.function(lambda x: tf.while_loop(lambda v: v < 100., lambda v: v * 2., [x]))
     with pytest.raises(ControlFlowError, match="scalar bool"):
         traced(tf.constant(X))
+
+
+def test_vectorized_map_traces_its_function_once_and_takes_the_dtypes_it_returns():
+    traces = []
+
+    def positive_and_sum(e):
+        traces.append(1)
+        return tf.cast(e > 0, tf.int32), {"s": tf.reduce_sum(e)}
+
+    flags, sums = tf.vectorized_map(positive_and_sum, tf.constant([[1., -2.], [3., 4.]]))
+    assert flags.dtype is tf.int32 and flags.numpy().tolist() == [[1, 0], [1, 1]]   # TensorFlow 2.21
+    assert sums["s"].numpy().tolist() == [-1., 7.] and len(traces) == 1
+
+
+def test_vectorized_map_differentiates_and_keeps_an_unknown_row_count():
+    x = tf.constant([[1., 2.], [3., 4.]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.vectorized_map(lambda r: tf.reduce_sum(r * r), x)
+    assert y.numpy().tolist() == [5., 25.] and tape.gradient(y, x).numpy().tolist() == [[2., 4.], [6., 8.]]
+    shapes = []
+    f = tf.function(lambda v: shapes.append(tf.vectorized_map(lambda r: r * 2, v).shape),
+                    input_signature=[tf.TensorSpec([None, 2])])
+    f.get_concrete_function()
+    assert shapes == [(None, 2)]
