@@ -99,21 +99,30 @@ def gradient(grads, inputs, outputs, func, Tout, label):  # noqa: N803
 def py_function(func, inp, Tout, name=None):  # noqa: N803
     """Call the Python function `func` on the tensors `inp`: now when eager, when the graph runs when traced.
     `Tout` is a dtype (one tensor returned), a list of dtypes (a list returned) or `[]` (None returned)."""
-    if not callable(func):
-        raise TypeError(f"py_function: func must be callable, got {func!r}.")
-    single = not isinstance(Tout, (list, tuple))
-    tout = tuple(dtypes.as_dtype(d) for d in ([Tout] if single else Tout))
-    inputs = [convert_to_tensor(x) for x in (inp if isinstance(inp, (list, tuple)) else [inp])]
-    label = name or getattr(func, "__name__", "py_function")
-
+    single, tout, inputs, label = _call_parts("py_function", func, inp, Tout, name)
     if context.graph is None:
         outputs = _outputs(func(*inputs), tout, label)
     else:
         outputs = apply(PY_FUNC, *inputs, func=func, Tout=tout, label=label, name=name)
+    return _returned(outputs, single, tout)
+
+
+def _call_parts(what: str, func, inp, Tout, name) -> tuple:  # noqa: N803
+    """Whether `Tout` is one dtype, its dtypes, the input tensors and the label of a py_function or
+    numpy_function call."""
+    if not callable(func):
+        raise TypeError(f"{what}: func must be callable, got {func!r}.")
+    single = not isinstance(Tout, (list, tuple))
+    tout = tuple(dtypes.as_dtype(d) for d in ([Tout] if single else Tout))
+    inputs = [convert_to_tensor(x) for x in (inp if isinstance(inp, (list, tuple)) else [inp])]
+    return single, tout, inputs, name or getattr(func, "__name__", what)
+
+
+def _returned(outputs: list, single: bool, tout: tuple):
+    """What the call returns: one tensor for one dtype, a list for a list of them, None for `[]`."""
     if single:
         return outputs[0]
     return list(outputs[:len(tout)]) if tout else None
-
 
 
 def _as_numpy(value) -> np.ndarray:
@@ -140,14 +149,6 @@ NUMPY_FUNC_STATELESS = defop("PyFuncStateless", _numpy_kernel, _infer, multi_out
 def numpy_function(func, inp, Tout, stateful=True, name=None):  # noqa: N803
     """Call the Python function `func` on the NumPy values of the tensors `inp`: now when eager, when the graph
     runs when traced. `Tout` as `py_function`'s. No gradient flows through it, as in TensorFlow."""
-    if not callable(func):
-        raise TypeError(f"numpy_function: func must be callable, got {func!r}.")
-    single = not isinstance(Tout, (list, tuple))
-    tout = tuple(dtypes.as_dtype(d) for d in ([Tout] if single else Tout))
-    inputs = [convert_to_tensor(x) for x in (inp if isinstance(inp, (list, tuple)) else [inp])]
-    label = name or getattr(func, "__name__", "numpy_function")
+    single, tout, inputs, label = _call_parts("numpy_function", func, inp, Tout, name)
     op = NUMPY_FUNC if stateful else NUMPY_FUNC_STATELESS
-    outputs = apply(op, *inputs, func=func, Tout=tout, label=label, name=name)
-    if single:
-        return outputs[0]
-    return list(outputs[:len(tout)]) if tout else None
+    return _returned(apply(op, *inputs, func=func, Tout=tout, label=label, name=name), single, tout)
