@@ -372,11 +372,25 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options: Optional[Conv
     if options is None:
         options = caller_fn_scope.options if caller_fn_scope is not None else _DEFAULT_OPTIONS
     target = _target(f, options)
+    if kwargs and kwargs.__class__ is tuple:
+        kwargs = _keywords(f, kwargs)
+    if options.recursive and not getattr(target, CONVERTED_MARK, False) and f not in _TAKES_FUNCTIONS_AS_THEY_ARE:
+        args, kwargs = _callbacks_converted(args, kwargs, options)
     if kwargs:
-        if kwargs.__class__ is tuple:
-            kwargs = _keywords(f, kwargs)
         return target(*args, **kwargs)
     return target(*args)
+
+
+def _callbacks_converted(args: tuple, kwargs, options: ConversionOptions) -> tuple:
+    """The functions of the user's that converted code hands to a function that is not converted (a library's:
+    `tf.nest.map_structure(g, ...)`, `map(g, ...)`, `functools.reduce(g, ...)`), converted: TensorFlow's
+    AutoGraph converts a function defined inside a converted one with it, so a Python `if` on a tensor in `g`
+    is staged wherever `g` is called from."""
+    if any(a.__class__ is types.FunctionType for a in args):
+        args = tuple(_target(a, options) if a.__class__ is types.FunctionType else a for a in args)
+    if kwargs and any(v.__class__ is types.FunctionType for v in kwargs.values()):
+        kwargs = {k: _target(v, options) if v.__class__ is types.FunctionType else v for k, v in kwargs.items()}
+    return args, kwargs
 
 
 def _keywords(f, parts: tuple) -> dict:
@@ -524,3 +538,7 @@ def set_loop_options(maximum_iterations=None, shape_invariants=None, parallel_it
     """Directive for the enclosing loop; in converted code it becomes the loop's options.
     Called unconverted, it does nothing."""
 
+
+
+# autograph's own API takes the user's functions as they are (`do_not_convert(g)` inside converted code marks g)
+_TAKES_FUNCTIONS_AS_THEY_ARE = frozenset({convert, to_graph, to_code, do_not_convert})

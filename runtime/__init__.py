@@ -37,7 +37,7 @@ from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_
                                   reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin, sqrt,
                                   square, subtract, tanh, truediv)
 from runtime.ops.complex_ops import complex  # noqa: A004
-from runtime.ops.script_ops import py_function
+from runtime.ops.script_ops import numpy_function, py_function
 from runtime import bitwise, debugging, math, nn, random, strings
 from runtime.variables import Variable
 from runtime.autodiff import GradientTape, custom_gradient
@@ -50,8 +50,8 @@ from runtime.scopes import device, init_scope, name_scope
 
 # graph mode
 from runtime import config
-from runtime.control_flow import cond, while_loop
-from runtime.functional_ops import case, foldl, foldr, map_fn, scan, switch_case
+from runtime.functional_ops import (case, cond, foldl, foldr, map_fn, scan, switch_case, vectorized_map,
+                                    while_loop)
 from runtime.function import ConcreteFunction, Function, TensorSpec, function
 from runtime.graph import Graph
 from runtime.tensor_array import TensorArray

@@ -34,6 +34,7 @@ from typing import Any, Callable, Optional
 
 from autograph import do_not_convert
 from runtime import dtypes, jacobians, nest
+from runtime.control_flow import converted
 from runtime.graph import FuncGraph, Graph, assignments_recorded, building, creation_site
 from runtime.interpret import replay
 from runtime.ops import array_ops, math_ops, registry
@@ -428,14 +429,15 @@ def custom_gradient(f: Callable) -> Callable:
     """Decorator: `f(*x)` returns `(y, grad_fn)`; tapes use `grad_fn(*dy) -> dx` instead of
     differentiating the ops inside `f`. While a function is traced, `grad_fn` is traced too, into
     the graph of a `CustomGradient` op, so the gradient survives the function's replay under a
-    tape outside it. Like TensorFlow's, the decorated function is not converted by autograph.
+    tape outside it. `f` is converted by autograph while a function traced with autograph=True
+    calls it (TensorFlow's AutoGraph converts it with the function it is defined in).
     If `f` reads trainable Variables, `grad_fn(*dy, variables=those)` must return
     `(dx, [d of each variable])`, as in TensorFlow (a `grad_fn` without the `variables` argument
     is a TypeError then: their gradients would otherwise be missing)."""
     @functools.wraps(f)
     def decorated(*args):
         with _paused(registry.context.tapes), _VariablesRead() as seen:
-            result, grad_fn = f(*args)
+            result, grad_fn = converted(f)(*args)
         flat_args = nest.flatten(args)   # as TensorFlow's: a list of tensors is several inputs
         positions = [i for i, a in enumerate(flat_args) if isinstance(a, Tensor)]
         inputs = [flat_args[i] for i in positions]

@@ -8,7 +8,9 @@ inlined.
 """
 from __future__ import annotations
 
+import copy
 import threading
+import weakref
 from typing import Optional
 
 import numpy as np
@@ -17,11 +19,12 @@ from runtime import nest
 from runtime.errors import OpError
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph
-from runtime.interpret import inline_into, interpret, replay, unrepeatable_ops
+from runtime.interpret import inline_into, interpret, replay, unrepeatable_ops, with_handles
 from runtime.lowering import jax_executable
 from runtime.ops import array_ops, registry
 from runtime.ops.registry import Spec, defop, wrap
-from runtime.signatures import differ, is_tensor_leaf, leaf_key, match_signature, returns_text, spec_text
+from runtime.signatures import (differ, is_tensor_leaf, is_variable, leaf_key, match_signature, returns_text,
+                                spec_text)
 from runtime.tensor import EagerTensor, SymbolicTensor, convert_to_tensor
 from runtime.tensor_array import stacked_list_of
 
@@ -51,6 +54,7 @@ class ConcreteFunction:
         self._executable = None
         self._lock = threading.Lock()
         self.jit_compile = False   # True: run by JAX (`runtime/lowering/to_jax.py`), not the NumPy executor
+        self._for_variables: dict = {}   # ids of other Variable arguments -> (their weak references, the copy)
 
     @property
     def structured_input_signature(self):
@@ -85,7 +89,8 @@ class ConcreteFunction:
         if structured is not None:
             try:
                 tensors = match_signature(self.name, structured, self._input_structure[0], self.traced_key)
-                return self._call_flat(tensors)
+                variables = [v for v in nest.flatten(structured) if is_variable(v)]
+                return (self.with_variables(variables) if variables else self)._call_flat(tensors)
             except TypeError:
                 given = (*args, *kwargs.values())
                 if len(flat) != len(specs) or not all(is_tensor_leaf(v) for v in given):
@@ -100,6 +105,40 @@ class ConcreteFunction:
                                 f"traced signature has {spec}.")
             converted.append(t)
         return self._call_flat(converted)
+
+    def with_variables(self, variables: list) -> "ConcreteFunction":
+        """This function for other Variable arguments (of the traced ones' dtypes and shapes, in the order they
+        come in the arguments), as TensorFlow's takes Variables as inputs: a copy of the graph that reads and
+        writes them instead, made once per set of Variables, without running the Python function again."""
+        traced = [v for v in nest.flatten(self._input_structure) if is_variable(v)]
+        if len(traced) != len(variables) or all(a is b for a, b in zip(traced, variables)):
+            return self
+        key = tuple(id(v) for v in variables)
+        found = self._for_variables.get(key)
+        if found is not None and all(ref() is v for ref, v in zip(found[0], variables)):
+            return found[1]
+        with self._lock:
+            self._for_variables = {k: (refs, c) for k, (refs, c) in self._for_variables.items()
+                                   if all(ref() is not None for ref in refs)}   # none for Variables gone
+            bound = self._bound_to(traced, variables)
+            self._for_variables[key] = ([weakref.ref(v) for v in variables], bound)
+        return bound
+
+    def _bound_to(self, traced: list, variables: list) -> "ConcreteFunction":
+        handles = {id(a.handle): b.handle for a, b in zip(traced, variables) if a is not b}
+        graph = with_handles(self.graph, handles)
+        if graph is self.graph:
+            return self
+        mapping = {id(a): b for a, b in zip(traced, variables)}
+        tensors = {id(old): new for old, new in zip(self.graph.inputs, graph.inputs)}
+        tensors.update((id(old), new) for old, new in zip(self.graph.outputs, graph.outputs))
+        bound = copy.copy(self)
+        bound.graph, bound._executable, bound._lock, bound._for_variables = graph, None, threading.Lock(), {}
+        bound._flat_outputs = [tensors.get(id(v), v) if isinstance(v, SymbolicTensor) else v
+                               for v in self._flat_outputs]
+        bound._input_structure = nest.pack(self._input_structure, [
+            mapping.get(id(v), v) for v in nest.flatten(self._input_structure)])
+        return bound
 
     def _bind(self, args, kwargs) -> Optional[tuple]:
         """The call's arguments in the positions of the traced ones, if it gives all of them."""

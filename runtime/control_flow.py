@@ -10,6 +10,7 @@ Python `if` and `while`, and their gradient rules sit in the gradient table
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 from typing import Callable, Optional, Sequence
@@ -88,6 +89,22 @@ def user_frame():
             return frame
         frame = frame.f_back
     return None
+
+
+def converted(fn: Optional[Callable]) -> Optional[Callable]:
+    """`fn` as TensorFlow calls the functions a program gives `tf.cond`, `tf.while_loop`, `tf.map_fn`, `tf.scan`,
+    ...: converted by autograph while a function traced with `autograph=True` is being built (TensorFlow's
+    `tf_convert` under the current control status), so that an `if` on a tensor in a `map_fn`'s function is
+    staged; as it is otherwise (eagerly its `if` is Python's anyway, and `autograph=False` means no conversion)."""
+    context = registry.context
+    if fn is None or not context.autograph or context.graph is None:
+        return fn
+    import autograph   # the same distribution; imported late because autograph is optional at import
+
+    @functools.wraps(fn, updated=())
+    def call(*args, **kwargs):
+        return autograph.converted_call(fn, args, kwargs)
+    return call
 
 
 def _is_symbolic(value) -> bool:
@@ -461,8 +478,10 @@ def _trace_loop(graph, cond, body, structure, single, flat, shapes, names, where
     with building(cond_graph):
         test = cond(*nest.pack(structure, cond_phs))
         test = cond_graph.capture(convert_to_tensor(test))
-    if test.dtype is not dtypes.bool:
-        raise ControlFlowError(f"{where}: while_loop's cond must return a bool, got a {test.dtype.name} tensor.")
+    if test.dtype is not dtypes.bool or test.shape.rank not in (0, None):
+        raise ControlFlowError(f"{where}: while_loop's cond must return a scalar bool, got a {test.dtype.name} "
+                               f"tensor of shape {test.shape} (TensorFlow refuses it too): reduce it with "
+                               "runtime.reduce_any or runtime.reduce_all.")
     cond_graph.outputs = [test]
     with building(body_graph):
         result = _call_body(body, nest.pack(structure, body_phs), single)

@@ -26,11 +26,11 @@ from runtime.concrete_function import ConcreteFunction
 from runtime.control_flow import ControlFlowError, user_location
 from runtime.errors import OperatorNotAllowedInGraphError, OpError
 from runtime.executor.codegen import compile_graph
-from runtime.graph import FuncGraph, building
+from runtime.graph import FuncGraph, building, conversion_status
 from runtime.ops import registry
 from runtime.ops.logging_ops import is_raised_by_program
 from runtime.signatures import (TensorSpec, array_to_tensor, describe, differ, encode, has_array, is_tensor_leaf,
-                                leaf_key, relax)
+                                is_variable, leaf_key, relax, variables_aliased)
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 
 RETRACE_WARNING_THRESHOLD = 5
@@ -156,6 +156,10 @@ class Function:
         elif has_array(args, kwargs):
             args, kwargs = nest.pack((args, kwargs), [array_to_tensor(v) for v in nest.flatten((args, kwargs))])
         key = (encode(args), encode(kwargs) if kwargs else ())
+        leaves = nest.flatten((args, kwargs))
+        variables = [v for v in leaves if is_variable(v)]
+        if variables:   # keyed by dtype and shape; which of them are the same Variable counts too
+            key += (variables_aliased(variables),)
         concrete = self._cache.get(key)
         if concrete is None:
             with self._lock:
@@ -163,7 +167,9 @@ class Function:
                 if concrete is None:
                     concrete = self._trace(args, kwargs, key)
                 self._cache[key] = concrete
-        flat = [v for v in nest.flatten((args, kwargs)) if is_tensor_leaf(v)]
+        if variables:
+            concrete = concrete.with_variables(variables)
+        flat = [v for v in leaves if is_tensor_leaf(v)]
         return concrete, flat
 
     def _apply_signature(self, args, kwargs):
@@ -217,11 +223,12 @@ class Function:
         reason = self._explain(key) if self._keys else None
         feeds = [v for v in nest.flatten((args, kwargs)) if is_tensor_leaf(v)]
         concrete = trace(self._traced_callable(), specs_args, specs_kwargs, self.__name__,
-                         self._parameter_names(), feeds=feeds, first_trace=not self._concrete)
+                         self._parameter_names(), feeds=feeds, first_trace=not self._concrete,
+                         autograph=self._autograph)
         if concrete.graph.created_variables:   # as TensorFlow: trace again, where creating one is refused
             self._traces_creating_variables += 1
             concrete = trace(self._traced_callable(), specs_args, specs_kwargs, self.__name__,
-                             self._parameter_names(), feeds=feeds, creation="again")
+                             self._parameter_names(), feeds=feeds, creation="again", autograph=self._autograph)
         concrete.jit_compile = self._jit_compile
         self._concrete.append(concrete)
         self._keys.append(key)
@@ -289,6 +296,8 @@ class Function:
             changes.append(f"number of arguments: {len(previous[0][1])} -> {len(key[0][1])}")
         if previous[1] != key[1]:
             changes.append("keyword arguments changed")
+        if previous[2:] != key[2:] and previous[:2] == key[:2]:
+            changes.append("which Variable arguments are the same Variable")
         return "; ".join(changes) or "new argument structure"
 
     def _maybe_warn(self, reason: str) -> None:
@@ -315,8 +324,11 @@ def _caller_file_line() -> tuple[str, int]:
 # --- tracing ------------------------------------------------------------------------
 
 def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: Optional[list] = None,
-          first_trace: bool = False, creation: Optional[str] = None) -> "ConcreteFunction":
+          first_trace: bool = False, creation: Optional[str] = None, autograph: bool = False) -> "ConcreteFunction":
     """Trace `fn` on placeholders for the tensor leaves of (args, kwargs).
+
+    `autograph`: `fn` is autograph's conversion, so the functions the trace hands to `cond`, `while_loop`,
+    `map_fn`... are converted too (TensorFlow's control status; see `functional_ops.converted`).
 
     `feeds`, the call's own tensors when a call caused the trace, let a Variable created during the first
     trace get its initial value at once (see `initial_value_while_tracing`). A first trace may create
@@ -335,7 +347,7 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
             inputs.append(leaf)
     call_args, call_kwargs = nest.pack(structure, inputs)
     traced_keys = {id(v): leaf_key(v) for v in leaves if not is_tensor_leaf(v)}   # before the function changes one
-    with building(graph):
+    with building(graph), conversion_status(autograph):
         try:
             result = _python_scalars_as_tensors(fn(*call_args, **call_kwargs))
         except Exception as error:   # noqa: BLE001 - re-raised, or an error Python raises before it
@@ -344,7 +356,7 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
                 raise earlier from None
             raise
         outputs = [graph.capture(v) if isinstance(v, Tensor) else v for v in nest.flatten(result)]
-        outputs = [graph.capture(v._as_tensor(None)) if _is_variable(v) else v for v in outputs]
+        outputs = [graph.capture(v._as_tensor(None)) if is_variable(v) else v for v in outputs]
     graph.structured_outputs = result
     graph.outputs = [v for v in outputs if isinstance(v, SymbolicTensor)]
     specs = [TensorSpec(leaf.shape, leaf.dtype, _spec_name(leaf, label)) if is_tensor_leaf(leaf) else leaf
@@ -404,10 +416,6 @@ def _as_tensor_if_it_fits(value):
         return convert_to_tensor(value)
     except (TypeError, ValueError):   # an int beyond int64: returned as the Python value
         return value
-
-
-def _is_variable(value) -> bool:
-    return hasattr(value, "handle") and hasattr(value, "assign")
 
 
 def _spec_name(leaf, label: str) -> str:

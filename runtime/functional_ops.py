@@ -1,5 +1,11 @@
 """TensorFlow's higher-order functions: `map_fn`, `scan`, `foldl`, `foldr` (a `while_loop` over the rows,
-writing a `TensorArray`) and `switch_case` (nested `cond`s).
+writing a `TensorArray`), `switch_case` and `case` (nested `cond`s), and the public `cond` and `while_loop`.
+
+As in TensorFlow, the functions a program gives them are converted by autograph
+while a function traced with `autograph=True` is being built
+(`control_flow.converted`): a Python `if` on a tensor inside a `map_fn`'s
+function is staged. The runtime's own code (autograph's backend, gradients)
+calls `control_flow.cond` and `while_loop`, which convert nothing.
 
 As in TensorFlow, `map_fn`'s output has the structure and dtypes of `elems`
 unless `fn_output_signature` says otherwise, and `scan`'s those of its
@@ -10,14 +16,26 @@ from __future__ import annotations
 
 from typing import Callable
 
-from runtime import dtypes, nest
-from runtime.control_flow import cond, while_loop
+import functools
+
+from runtime import control_flow, dtypes, nest
+from runtime.control_flow import converted
 from runtime.errors import InvalidArgumentError
-from runtime.ops import array_ops, math_ops
+from runtime.ops import array_ops, math_ops, registry
 from runtime.tensor import convert_to_tensor
 from runtime.tensor_array import TensorArray
 
-__all__ = ["map_fn", "scan", "foldl", "foldr", "switch_case"]
+__all__ = ["cond", "while_loop", "map_fn", "vectorized_map", "scan", "foldl", "foldr", "switch_case", "case"]
+
+
+@functools.wraps(control_flow.cond)
+def cond(pred, true_fn=None, false_fn=None, name=None, **options):
+    return control_flow.cond(pred, converted(true_fn), converted(false_fn), name, **options)
+
+
+@functools.wraps(control_flow.while_loop)
+def while_loop(cond, body, loop_vars, *args, **options):
+    return control_flow.while_loop(converted(cond), converted(body), loop_vars, *args, **options)
 
 
 def _rows(elems, what: str) -> tuple:
@@ -62,6 +80,7 @@ def map_fn(fn: Callable, elems, dtype=None, parallel_iterations=None, back_prop=
     """`fn` applied to each row of `elems` (a tensor or a structure of tensors with the same first dimension),
     the results stacked."""
     leaves, n = _rows(elems, "map_fn")
+    fn = converted(fn)
     signature = fn_output_signature if fn_output_signature is not None else dtype
     structure = elems if signature is None else signature
     kinds = [t.dtype for t in leaves] if signature is None else _dtypes_of(signature)
@@ -75,10 +94,26 @@ def map_fn(fn: Callable, elems, dtype=None, parallel_iterations=None, back_prop=
         shapes[:] = [v.shape for v in values]
         return (i + 1, *(ta.write(i, v) for ta, v in zip(arrays, values)))
 
-    _, *arrays = while_loop(lambda i, *_: i < n, body, (0, *[TensorArray(k, size=n) for k in kinds]),
+    _, *arrays = control_flow.while_loop(lambda i, *_: i < n, body, (0, *[TensorArray(k, size=n) for k in kinds]),
                             parallel_iterations=parallel_iterations or 10)
     _element_shapes(arrays, shapes)
     return nest.pack(structure, [ta.stack() for ta in arrays]) if nest.is_nested(structure) else arrays[0].stack()
+
+
+def vectorized_map(fn: Callable, elems, fallback_to_while_loop=True, warn=True):
+    """`fn` applied to each row of `elems`, the results stacked, as TensorFlow's `vectorized_map` (which
+    vectorizes; here a loop over the rows, the same values): `fn` is traced once, for a row, so the output
+    dtypes are what it returns (unlike `map_fn`, which assumes those of `elems`)."""
+    from runtime.function import TensorSpec, function   # import cycle: function imports control_flow
+
+    leaves, _ = _rows(elems, "vectorized_map")
+    context = registry.context
+    traced = function(fn, autograph=context.graph is None or context.autograph)
+    row = nest.pack(elems, [TensorSpec(t.shape[1:], t.dtype) for t in leaves]) if nest.is_nested(elems) else \
+        TensorSpec(leaves[0].shape[1:], leaves[0].dtype)
+    concrete = traced.get_concrete_function(row)
+    signature = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
+    return map_fn(concrete, elems, fn_output_signature=signature)
 
 
 def scan(fn: Callable, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
@@ -102,6 +137,7 @@ def foldr(fn: Callable, elems, initializer=None, parallel_iterations=10, back_pr
 
 def _accumulate(what: str, fn: Callable, elems, initializer, reverse: bool, stacked: bool):
     leaves, n = _rows(elems, what)
+    fn = converted(fn)
 
     def row(i):
         index = n - 1 - i if reverse else i
@@ -125,7 +161,7 @@ def _accumulate(what: str, fn: Callable, elems, initializer, reverse: bool, stac
                               hint, "accumulator")
         return (i + 1, tuple(new_flat), *(ta.write(index, v) for ta, v in zip(arrays, new_flat)))
 
-    _, final, *arrays = while_loop(lambda i, *_: i < n, body, (start, tuple(flat), *arrays))
+    _, final, *arrays = control_flow.while_loop(lambda i, *_: i < n, body, (start, tuple(flat), *arrays))
     _element_shapes(arrays, [a.shape for a in final])
     if not stacked:
         return nest.pack(structure, list(final))
@@ -158,6 +194,7 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
                          "the indices no branch has, or number the branches 0, 1, ...")
     if default is None:
         default = pairs[-1][1]
+    pairs, default = [(key, converted(fn)) for key, fn in pairs], converted(default)
     index = convert_to_tensor(branch_index)
     if index.dtype not in (dtypes.int32, dtypes.int64) or index.shape.rank not in (0, None):
         raise TypeError(f"switch_case: branch_index must be a scalar int32 or int64 tensor, got {index.dtype.name} "
@@ -167,7 +204,7 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
         if k == len(pairs):
             return default()
         key, fn = pairs[k]
-        return cond(math_ops.equal(index, math_ops.cast(key, index.dtype)), fn, lambda: chain(k + 1))
+        return control_flow.cond(math_ops.equal(index, math_ops.cast(key, index.dtype)), fn, lambda: chain(k + 1))
     return chain(0)
 
 
@@ -194,10 +231,11 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     if default is None:
         assert_greater(holding, 0, message="case: no predicate is true and there is no default")
         *pairs, (_, default) = pairs
+    pairs, default = [(pred, converted(fn)) for pred, fn in pairs], converted(default)
 
     def chain(k: int):
         if k == len(pairs):
             return default()
         pred, fn = pairs[k]
-        return cond(pred, fn, lambda: chain(k + 1))
+        return control_flow.cond(pred, fn, lambda: chain(k + 1))
     return chain(0)

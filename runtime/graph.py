@@ -401,6 +401,19 @@ def building(graph: Graph) -> Iterator[Graph]:
         context.graph, context.tapes = previous
 
 
+@contextlib.contextmanager
+def conversion_status(converted: bool) -> Iterator[None]:
+    """While a function converted by autograph (`converted`) or one that isn't is traced on this thread: the
+    functions it hands to `cond`, `while_loop`, `map_fn`... are converted in the first case only, as
+    TensorFlow's control status decides (`control_flow.converted`)."""
+    context = registry.context
+    previous, context.autograph = context.autograph, converted
+    try:
+        yield
+    finally:
+        context.autograph = previous
+
+
 def current_graph() -> Optional[Graph]:
     return registry.context.graph
 

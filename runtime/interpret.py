@@ -88,26 +88,52 @@ def without_prints(graph):
 
 
 def _copy_without_prints(graph):
+    def zero_for_print(op, copy):   # a print's output (an int32 scalar) stands for it: 0 if anything reads it
+        if op.type != "PrintV2":
+            return None
+        return copy.create_op(registry.OPS["Const"], (), {"value": np.int32(0)},
+                              [Spec(t.dtype, t.shape) for t in op.outputs])
+    return copy_graph(graph, without_prints, zero_for_print)[0]
+
+
+def with_handles(graph, handles: dict):
+    """`graph`, or where it (or a branch or loop body nested in it, at any depth) reads or writes a Variable
+    whose handle `handles` maps (by id) to another, a copy that uses the other: a traced function for other
+    Variables passed as its arguments, without tracing it again."""
+    def mapped(sub):
+        return with_handles(sub, handles)
+
+    if not any(id(op.attrs.get("handle")) in handles or any(mapped(sub) is not sub for _, sub in op.subgraphs())
+               for op in graph.operations):
+        return graph
+    return copy_graph(graph, mapped, attrs=lambda attrs: {
+        k: handles.get(id(v), v) if k == "handle" else v for k, v in attrs.items()})[0]
+
+
+def copy_graph(graph, subgraph, replace=None, attrs=None) -> tuple:
+    """A copy of `graph` (and the map from its tensors' ids to the copy's), each nested graph `subgraph(g)`;
+    `replace(op, copy)` may give an op's outputs instead of a copy of it (None: copied), `attrs(op.attrs)`
+    the copy's attributes."""
     copy = FuncGraph(graph.name, graph.outer_graph)
     env = {id(t): copy.placeholder(t.dtype, t.shape, t.op.name) for t in graph.inputs}
     for op in graph.operations:
         if op.type == "Placeholder":
             continue
-        if op.type == "PrintV2":    # its output (an int32 scalar) stands for the print: 0 if anything reads it
-            env[id(op.outputs[0])] = copy.create_op(registry.OPS["Const"], (), {"value": np.int32(0)},
-                                                    [Spec(t.dtype, t.shape) for t in op.outputs])[0]
-            continue
-        attrs = {k: without_prints(v) if k in dict(op.subgraphs()) else v for k, v in op.attrs.items()}
-        outs = copy.create_op(op.opdef, tuple(env[id(t)] for t in op.inputs), attrs,
-                              [Spec(t.dtype, t.shape) for t in op.outputs], name=op.name)
-        copy.operations[-1].location = op.location
+        outs = replace(op, copy) if replace is not None else None
+        if outs is None:
+            nested = dict(op.subgraphs())
+            new_attrs = {k: subgraph(v) if k in nested else v for k, v in op.attrs.items()}
+            outs = copy.create_op(op.opdef, tuple(env[id(t)] for t in op.inputs),
+                                  attrs(new_attrs) if attrs is not None else new_attrs,
+                                  [Spec(t.dtype, t.shape) for t in op.outputs], name=op.name)
+            copy.operations[-1].location = op.location
         env.update((id(t), new) for t, new in zip(op.outputs, outs))
     copy.outputs = [env[id(t)] for t in graph.outputs]
     copy.structured_outputs = graph.structured_outputs
     copy._eager_captures = {key: (eager, env[id(const)]) for key, (eager, const) in graph._eager_captures.items()}
     copy.captures = {key: (outer, env[id(ph)]) for key, (outer, ph) in graph.captures.items()}
     copy.capture_pairs = [(outer, env[id(ph)]) for outer, ph in graph.capture_pairs]
-    return copy
+    return copy, env
 
 
 def _is_tensor_of(value, graph) -> bool:

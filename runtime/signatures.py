@@ -2,8 +2,9 @@
 how a retrace is explained, and how signatures are printed.
 
 The key follows TensorFlow: tensors (and NumPy arrays) by dtype and shape,
-Python values by value, lists/tuples/dicts by structure, Variables by
-identity. An object (an instance of a class of the user's, a set) is keyed by
+Python values by value, lists/tuples/dicts by structure, Variables by dtype,
+shape and trainability (a trace made for one serves another: the function
+copies its graph for that Variable, `ConcreteFunction.with_variables`). An object (an instance of a class of the user's, a set) is keyed by
 identity and by what its attributes hold (`object_key`): TensorFlow keeps the
 traced values when one changes between calls, or refuses an unhashable
 object; Python sees the change, so a change traces again. `pretty_printed_signature()` text follows seed 003:
@@ -57,8 +58,9 @@ def leaf_key(value):
         return (value._dtype, value._value.shape)
     if isinstance(value, (Tensor, TensorSpec)):
         return (value.dtype, value.shape.dims)
-    if hasattr(value, "handle") and hasattr(value, "assign"):  # Variable: captured by reference
-        return ("variable", id(value))
+    if is_variable(value):   # as TensorFlow's VariableSpec; the graph is bound to the Variable at the call
+        return ("variable", value.dtype, tuple(value.shape.dims) if value.shape.dims is not None else None,
+                bool(value.trainable))
     if value.__class__ is float and (value != value or value == 0.0):
         return (float, repr(value))  # nan equals itself here, and -0.0 differs from 0.0
     if _has_state(value):
@@ -232,6 +234,17 @@ def array_to_tensor(value):
     return EagerTensor._from_numpy(value) if is_numpy(value) else value
 
 
+def is_variable(value) -> bool:
+    return hasattr(value, "handle") and hasattr(value, "assign")
+
+
+def variables_aliased(leaves: list) -> tuple:
+    """Which Variable arguments are the same Variable (TensorFlow traces `f(a, a)` apart from `f(a, b)`): for
+    each Variable among `leaves`, the position of its first occurrence."""
+    first: dict = {}
+    return tuple(first.setdefault(id(v), i) for i, v in enumerate(v for v in leaves if is_variable(v)))
+
+
 def is_tensor_leaf(value) -> bool:
     return isinstance(value, (Tensor, TensorSpec))
 
@@ -263,6 +276,9 @@ def describe(leaf_key) -> str:
         held = repr(leaf_key[2]) if len(leaf_key) > 2 else ""
         held = held if len(held) <= 80 else held[:77] + "..."
         return f"{type(leaf_key[1].obj).__name__} object{' holding ' + held if held else ''}"
+    if isinstance(leaf_key, tuple) and len(leaf_key) == 4 and leaf_key[0] == "variable":
+        shape = "<unknown>" if leaf_key[2] is None else leaf_key[2]
+        return f"{'' if leaf_key[3] else 'non-trainable '}{leaf_key[1].name} Variable of shape {shape}"
     if isinstance(leaf_key, tuple) and leaf_key and leaf_key[0] in ("list", "tuple", "dict"):
         return f"a {leaf_key[0]} of {len(leaf_key[1])}"
     return repr(leaf_key)

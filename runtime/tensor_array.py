@@ -15,7 +15,7 @@ from typing import Optional
 
 import numpy as np
 
-from runtime import dtypes
+from runtime import dtypes, tensor_array_rows
 from runtime.errors import InvalidArgumentError, OutOfRangeError
 from runtime.ops import array_ops, indexing, math_ops
 from runtime.ops.registry import Spec, apply, context, defop
@@ -249,11 +249,14 @@ class TensorArray:
     """A list of tensors of one dtype, usable as a loop variable."""
 
     def __init__(self, dtype, size=0, dynamic_size: bool = False, element_shape=None, clear_after_read=None,
-                 name: Optional[str] = None, *, _handle=None, _items=None, _length=None):
+                 name: Optional[str] = None, *, infer_shape: bool = True, tensor_array_name=None,
+                 colocate_with_first_write_call=True, _handle=None, _items=None, _length=None):
+        """As TensorFlow's; with `infer_shape=False` the elements may have different shapes (for `concat`)."""
         self.dtype = dtypes.as_dtype(dtype)
-        self.dynamic_size = dynamic_size
+        self.dynamic_size = bool(dynamic_size)
+        self._infer_shape = infer_shape
         self._length = _length if _handle is not None or _items is not None else _static_length(size, dynamic_size)
-        self.element_shape = None if element_shape is None else as_shape(element_shape)
+        self._element_shape = None if element_shape is None else as_shape(element_shape)
         if _handle is not None or _items is not None:
             self._handle, self._items = _handle, _items
         elif context.graph is None:
@@ -289,7 +292,8 @@ class TensorArray:
 
     def _like(self, **kwargs) -> "TensorArray":
         kwargs.setdefault("_length", self._length)
-        return TensorArray(self.dtype, dynamic_size=self.dynamic_size, element_shape=self.element_shape, **kwargs)
+        return TensorArray(self.dtype, dynamic_size=self.dynamic_size, element_shape=self._element_shape,
+                           infer_shape=self._infer_shape, **kwargs)
 
     # -- operations -------------------------------------------------------------------
 
@@ -316,7 +320,7 @@ class TensorArray:
         if self._items is not None and not _is_symbolic(index):
             return _read(tuple(self._items), int(index), self.dtype, **from_end)
         return apply(TENSOR_LIST_READ, self._flatten()[0], convert_to_tensor(index, dtype=dtypes.int32),
-                     element_dtype=self.dtype, element_shape=self.element_shape, name=name, **from_end)
+                     element_dtype=self.dtype, element_shape=self._element_shape, name=name, **from_end)
 
     # -- the list protocol of a list that a staged loop carries (autograph); TensorFlow's TensorArray has none
 
@@ -346,7 +350,7 @@ class TensorArray:
             rest, value = _pop(tuple(self._items), index)
             return self._like(_items=list(rest)), value
         handle, value = apply(TENSOR_LIST_POP, self._flatten()[0], convert_to_tensor(index, dtype=dtypes.int32),
-                              element_dtype=self.dtype, element_shape=self.element_shape, name=name)
+                              element_dtype=self.dtype, element_shape=self._element_shape, name=name)
         return self._like(_handle=handle, _length=None), value
 
     def stack(self, name: Optional[str] = None):
@@ -354,8 +358,8 @@ class TensorArray:
             if self._items and all(t is not None for t in self._items):
                 return array_ops.stack(self._items)   # an op, so that GradientTapes follow the elements
             arrays = tuple(None if t is None else t._value for t in self._items)
-            return EagerTensor._from_numpy(_stack(arrays, self.dtype, self.element_shape))
-        stacked = apply(TENSOR_LIST_STACK, self._handle, element_dtype=self.dtype, element_shape=self.element_shape,
+            return EagerTensor._from_numpy(_stack(arrays, self.dtype, self._element_shape))
+        stacked = apply(TENSOR_LIST_STACK, self._handle, element_dtype=self.dtype, element_shape=self._element_shape,
                         name=name)
         dims = stacked.shape.dims
         if self._length is not None and dims is not None and dims[0] is None:   # a fixed size known when tracing
@@ -385,11 +389,42 @@ class TensorArray:
             return EagerTensor._from_numpy(np.int32(len(self._items)))
         return apply(TENSOR_LIST_SIZE, self._handle, name=name)
 
+    @property
+    def element_shape(self) -> TensorShape:
+        """The shape every element has, as far as known (TensorShape(None) before any is written)."""
+        return TensorShape(None) if self._element_shape is None else self._element_shape
+
+    @element_shape.setter
+    def element_shape(self, shape) -> None:
+        self._element_shape = None if shape is None else as_shape(shape)
+
+    # -- many elements at once (runtime/tensor_array_rows.py) ----------------------------
+
+    def scatter(self, indices, value, name: Optional[str] = None) -> "TensorArray":
+        """Row k of `value` written at `indices[k]`."""
+        return tensor_array_rows.scatter(self, indices, value)
+
+    def split(self, value, lengths, name: Optional[str] = None) -> "TensorArray":
+        """The rows of `value` cut into consecutive elements of `lengths` rows each."""
+        return tensor_array_rows.split(self, value, lengths)
+
+    def concat(self, name: Optional[str] = None):
+        """The elements concatenated along their first axis."""
+        return tensor_array_rows.concat(self)
+
+    def identity(self) -> "TensorArray":
+        return self
+
+    def close(self, name: Optional[str] = None) -> None:
+        """Nothing to release here (TensorFlow's frees the array's memory)."""
+
     def _merge_element_shape(self, shape: TensorShape) -> None:
-        if self.element_shape is None:
-            self.element_shape = shape
-        elif not self.element_shape.is_compatible_with(shape):
-            raise InvalidArgumentError(f"TensorArray elements have shape {self.element_shape}; can't add one "
+        if not self._infer_shape:
+            return
+        if self._element_shape is None:
+            self._element_shape = shape
+        elif not self._element_shape.is_compatible_with(shape):
+            raise InvalidArgumentError(f"TensorArray elements have shape {self._element_shape}; can't add one "
                                        f"of shape {shape}.", "TensorListWrite")
 
     def __repr__(self) -> str:
@@ -402,9 +437,9 @@ def adopt_element_shapes(packed, *traced) -> None:
     one its place in `traced` (what a loop body or branch returned) learned from the writes traced there: a loop
     that runs zero times stacks an empty array of rows of that shape, as in TensorFlow."""
     if isinstance(packed, TensorArray):
-        shapes = [t.element_shape for t in traced if isinstance(t, TensorArray) and t.element_shape is not None]
-        if packed.element_shape is None and shapes:
-            packed.element_shape = shapes[0]
+        shapes = [t._element_shape for t in traced if isinstance(t, TensorArray) and t._element_shape is not None]
+        if packed._element_shape is None and shapes:
+            packed._element_shape = shapes[0]
     elif isinstance(packed, dict):
         for key, value in packed.items():
             adopt_element_shapes(value, *[t.get(key) for t in traced if isinstance(t, dict)])

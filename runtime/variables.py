@@ -56,7 +56,10 @@ def _check(handle, value, op_name):
 
 
 def _assign(value, handle):
-    value = _check(handle, value, "AssignVariableOp")
+    value = np.asarray(value)
+    if not handle.shape.is_compatible_with(TensorShape(value.shape)):   # a Variable(shape=...) may change shape
+        raise InvalidArgumentError(f"AssignVariableOp: can't assign a value of shape {value.shape} to the "
+                                   f"variable '{handle.name}' of shape {handle.shape}.", "AssignVariableOp")
     kept = value.dtype if value.dtype.kind == "S" else handle.value.dtype   # bytes of any width ('S1', 'S3')
     handle.value = value.astype(kept, copy=True)
     return handle.value
@@ -112,7 +115,11 @@ HELD_READ = defop("HeldVariableRead", _held_read, _held_read_spec,
 class Variable:
     """A mutable tensor (TensorFlow's `tf.Variable`)."""
 
-    def __init__(self, initial_value, dtype=None, name: Optional[str] = None, trainable: bool = True):
+    def __init__(self, initial_value, dtype=None, name: Optional[str] = None, trainable: bool = True, *,
+                 shape=None, validate_shape: bool = True):
+        """As TensorFlow's; `shape` (a TensorShape or list, None for a dimension that may change) lets
+        `assign` give the Variable values of other shapes compatible with it. `validate_shape=False` changes
+        nothing here: an initial value's shape is always known (TensorFlow 2's eager Variable keeps it too)."""
         if registry.context.graph is not None:
             check_variable_creation()
         elif registry.context.suspended is not None:
@@ -123,7 +130,10 @@ class Variable:
             else initial_value.read_value()
         if isinstance(value, SymbolicTensor):
             value = initial_value_while_tracing(value)
-        self.handle = VariableHandle(np.array(value._value), f"{name or 'Variable'}:0")   # as TF 2: not made unique
+        scoped = f"{registry.context.name_scope}{name or 'Variable'}:0"    # as TF 2: in its name scope, not unique
+        self.handle = VariableHandle(np.array(value._value), scoped)
+        if shape is not None:
+            self.handle.shape = _declared_shape(shape, self.handle.shape)
         self.handle.trainable = trainable
         self.handle.owner = weakref.ref(self)
 
@@ -163,6 +173,10 @@ class Variable:
         if value.dtype is not self.dtype:
             raise InvalidArgumentError(f"{op.name}: variable '{self.name}' has dtype {self.dtype.name} but the "
                                        f"value is {value.dtype.name}; use runtime.cast.", op.name)
+        if op is ASSIGN and not value.shape.is_compatible_with(self.shape):   # a ValueError, as TensorFlow's
+            raise ValueError(f"{user_location()}: can't assign a value of shape {value.shape} to the variable "
+                             f"'{self.name}' of shape {self.shape}. Give the Variable shape= with None for the "
+                             "dimensions that may change (tf.Variable(x, shape=[None, 3])).")
         return apply(op, value, handle=self.handle)
 
     def assign(self, value, use_locking=None, name=None, read_value: bool = True):
@@ -244,6 +258,15 @@ class Variable:
 
     def __repr__(self) -> str:
         return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={_numpy_repr(self.numpy())}>"
+
+
+def _declared_shape(shape, value_shape: TensorShape) -> TensorShape:
+    declared = TensorShape(None) if shape is None else TensorShape(shape) if not isinstance(shape, TensorShape) \
+        else shape
+    if not declared.is_compatible_with(value_shape):
+        raise ValueError(f"{user_location()}: a Variable's initial value has shape {value_shape}, which is not "
+                         f"compatible with the shape {declared} it was given.")
+    return declared
 
 
 # --- Variables created while a function is traced ------------------------------------------

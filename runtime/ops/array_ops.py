@@ -170,6 +170,8 @@ def _squeeze_infer(x, axis) -> Spec:
         return Spec(x.dtype, TensorShape(None))
     dims = x.shape.dims
     r = len(dims)
+    if not axis and None in dims:   # an unknown dimension may be 1 and go: the rank is unknown (as TensorFlow)
+        return Spec(x.dtype, TensorShape(None))
     axes = {a % r for a in axis} if axis else {i for i, d in enumerate(dims) if d == 1}
     for a in axes:
         if dims[a] not in (1, None):

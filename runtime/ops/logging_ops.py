@@ -2,6 +2,7 @@
 function, in program order (Python's `print` runs only while tracing)."""
 from __future__ import annotations
 
+import pprint
 import sys
 
 import numpy as np
@@ -100,21 +101,51 @@ def _has_tensor(value) -> bool:
     return isinstance(value, (list, tuple)) and any(_has_tensor(v) for v in value)
 
 
-def _template(value, tensors: list, top: bool) -> list:
-    """The parts that print `value`: strings, and ("$", i) where tensors[i]'s value goes. A list, tuple or
-    dict holding tensors prints as Python prints it, each tensor as its value (TensorFlow's nest format)."""
+def _template(value, tensors: list, top: bool = True) -> list:
+    """The parts that print `value`: strings, and ("$", i) where tensors[i]'s value goes. As TensorFlow's
+    `print_v2`: a string prints as it is, anything else as `pprint.pformat` writes it (sorted dict keys,
+    lines wrapped at 80 columns), each tensor in it as its value."""
+    if isinstance(value, str):
+        return [value]
     if _is_tensor(value):
         tensors.append(convert_to_tensor(value))
         return [("$", len(tensors) - 1)]
     if not _has_tensor(value):
-        return [str(value) if top else repr(value)]
+        return [pprint.pformat(value)]
+    free = pprint.pformat(_with_slots(value, [], _Slot("")))
+    slot = _Slot("{}")
+    while slot.mark in free:    # a mark the text has nowhere else (TensorFlow's placeholder string)
+        slot = _Slot(slot.mark + "0")
+    first = len(tensors)
+    pieces = pprint.pformat(_with_slots(value, tensors, slot)).split(slot.mark)
+    parts: list = [pieces[0]]
+    for i, piece in enumerate(pieces[1:]):
+        parts += [("$", first + i), piece]
+    return [p for p in parts if p != ""]
+
+
+class _Slot:
+    """Where a tensor's value goes in the text pprint makes of a structure."""
+
+    def __init__(self, mark: str):
+        self.mark = mark
+
+    def __repr__(self) -> str:
+        return self.mark
+
+
+def _with_slots(value, tensors: list, slot: _Slot):
+    """`value` with each tensor replaced by `slot` (and appended to `tensors`, in the order pprint writes them:
+    dicts by sorted key)."""
+    if _is_tensor(value):
+        tensors.append(convert_to_tensor(value))
+        return slot
     if isinstance(value, dict):
-        items = [[repr(k), ": ", *_template(v, tensors, False)] for k, v in _sorted_items(value)]
-        return ["{", *_joined(items), "}"]
-    items = [_template(v, tensors, False) for v in value]
-    if isinstance(value, tuple):
-        return ["(", *_joined(items), ",)" if len(items) == 1 else ")"]
-    return ["[", *_joined(items), "]"]
+        return {k: _with_slots(v, tensors, slot) for k, v in _sorted_items(value)}
+    if isinstance(value, (list, tuple)) and _has_tensor(value):
+        items = [_with_slots(v, tensors, slot) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    return value
 
 
 def _sorted_items(mapping: dict) -> list:
@@ -122,13 +153,6 @@ def _sorted_items(mapping: dict) -> list:
         return sorted(mapping.items())      # TensorFlow's nest sorts dict keys
     except TypeError:
         return list(mapping.items())
-
-
-def _joined(items: list) -> list:
-    out = []
-    for i, item in enumerate(items):
-        out += ([", "] if i else []) + item
-    return out
 
 
 def _merged(parts: list) -> tuple:
@@ -150,7 +174,7 @@ def print(*inputs, sep: str = " ", end: str = "\n", output_stream=None, summariz
     for value in inputs:
         if is_staged_text(value):          # an f-string of traced tensors: its values
             value = convert_to_tensor(value)
-        template.append(_merged(_template(value, tensors, top=True)))
+        template.append(_merged(_template(value, tensors)))
     stream = "stderr" if output_stream is None or output_stream is sys.stderr else (
         "stdout" if output_stream is sys.stdout else output_stream)
     apply(PRINT, *tensors, template=tuple(template), sep=sep, end=end, stream=stream,

@@ -91,6 +91,7 @@ class TraceContext(threading.local):
     weak = None       # a `weak.WeakProbe` while autograph probes the dtypes of a loop's Python numbers
     assignments = 0   # assignments to Variables recorded into graphs (`graph.assignments_recorded`)
     suspended = None  # the graph `init_scope` stepped out of (a Variable made there counts for its function)
+    autograph = False  # the function being traced was converted by autograph (see `functional_ops.converted`)
 
 
 context = TraceContext()

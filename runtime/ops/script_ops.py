@@ -1,4 +1,5 @@
-"""`runtime.py_function`: a Python function as an op of a graph (TensorFlow's `tf.py_function`).
+"""`runtime.py_function` and `runtime.numpy_function`: a Python function as an op of a graph (TensorFlow's
+`tf.py_function` and `tf.numpy_function`).
 
 Eagerly, `py_function(func, inp, Tout)` calls `func` on the tensors and
 converts what it returns to `Tout`, so GradientTapes see the ops `func` runs.
@@ -7,6 +8,11 @@ eager tensors each time it runs (the op is stateful, so it runs in program
 order and is never pruned), and its outputs have the dtypes `Tout` and shapes
 unknown until then. Its gradient runs `func` again under a GradientTape
 (`EagerPyFuncGrad`); a second-order gradient through it is not supported.
+
+`numpy_function(func, inp, Tout, stateful=True)` calls `func` on NumPy arrays
+(0-d arrays for scalars, as TensorFlow passes them) and converts what it
+returns to `Tout`; as in TensorFlow it has no gradient, and with
+`stateful=False` a call whose outputs are not needed is pruned.
 """
 from __future__ import annotations
 
@@ -93,18 +99,56 @@ def gradient(grads, inputs, outputs, func, Tout, label):  # noqa: N803
 def py_function(func, inp, Tout, name=None):  # noqa: N803
     """Call the Python function `func` on the tensors `inp`: now when eager, when the graph runs when traced.
     `Tout` is a dtype (one tensor returned), a list of dtypes (a list returned) or `[]` (None returned)."""
-    if not callable(func):
-        raise TypeError(f"py_function: func must be callable, got {func!r}.")
-    single = not isinstance(Tout, (list, tuple))
-    tout = tuple(dtypes.as_dtype(d) for d in ([Tout] if single else Tout))
-    inputs = [convert_to_tensor(x) for x in (inp if isinstance(inp, (list, tuple)) else [inp])]
-    label = name or getattr(func, "__name__", "py_function")
-
+    single, tout, inputs, label = _call_parts("py_function", func, inp, Tout, name)
     if context.graph is None:
         outputs = _outputs(func(*inputs), tout, label)
     else:
         outputs = apply(PY_FUNC, *inputs, func=func, Tout=tout, label=label, name=name)
+    return _returned(outputs, single, tout)
+
+
+def _call_parts(what: str, func, inp, Tout, name) -> tuple:  # noqa: N803
+    """Whether `Tout` is one dtype, its dtypes, the input tensors and the label of a py_function or
+    numpy_function call."""
+    if not callable(func):
+        raise TypeError(f"{what}: func must be callable, got {func!r}.")
+    single = not isinstance(Tout, (list, tuple))
+    tout = tuple(dtypes.as_dtype(d) for d in ([Tout] if single else Tout))
+    inputs = [convert_to_tensor(x) for x in (inp if isinstance(inp, (list, tuple)) else [inp])]
+    return single, tout, inputs, name or getattr(func, "__name__", what)
+
+
+def _returned(outputs: list, single: bool, tout: tuple):
+    """What the call returns: one tensor for one dtype, a list for a list of them, None for `[]`."""
     if single:
         return outputs[0]
     return list(outputs[:len(tout)]) if tout else None
 
+
+def _as_numpy(value) -> np.ndarray:
+    """What TensorFlow hands a numpy_function: an ndarray, 0-d for a scalar; strings as an object array of
+    Python bytes."""
+    array = np.asarray(value)
+    if array.dtype.kind in "SO":
+        return np.array([bytes(x) for x in array.ravel()] or [], dtype=object).reshape(array.shape)
+    return array
+
+
+def _numpy_kernel(*values, func, Tout, label):  # noqa: N803
+    with init_scope():
+        result = func(*[_as_numpy(v) for v in values])
+        return [t._value for t in _outputs(result, Tout, label)] or [np.int32(0)]
+
+
+NUMPY_FUNC = defop("PyFunc", _numpy_kernel, _infer, stateful=True, multi_output=True,
+                   doc="calls the Python function `func` on NumPy arrays when the graph runs")
+NUMPY_FUNC_STATELESS = defop("PyFuncStateless", _numpy_kernel, _infer, multi_output=True,
+                             doc="PyFunc of a function without side effects: pruned when its outputs are not needed")
+
+
+def numpy_function(func, inp, Tout, stateful=True, name=None):  # noqa: N803
+    """Call the Python function `func` on the NumPy values of the tensors `inp`: now when eager, when the graph
+    runs when traced. `Tout` as `py_function`'s. No gradient flows through it, as in TensorFlow."""
+    single, tout, inputs, label = _call_parts("numpy_function", func, inp, Tout, name)
+    op = NUMPY_FUNC if stateful else NUMPY_FUNC_STATELESS
+    return _returned(apply(op, *inputs, func=func, Tout=tout, label=label, name=name), single, tout)

@@ -58,3 +58,22 @@ def test_a_wrong_grad_fn_in_a_traced_function_is_no_error_while_no_gradient_is_a
         return x * y, lambda dz: dz
 
     assert float(tf.function(product)(tf.constant(1.5), tf.constant(2.0))) == 3.0
+
+
+def test_a_python_if_in_a_custom_gradient_function_is_staged_in_a_converted_function():
+    @tf.function
+    def f(x):
+        @tf.custom_gradient
+        def clipped(e):
+            if e > 0:
+                y = e * 2
+            else:
+                y = -e
+            return y, lambda dy: dy * 10
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = clipped(x)
+        return y, tape.gradient(y, x)
+
+    assert [float(t) for t in f(tf.constant(1.))] == [2.0, 10.0]    # TensorFlow 2.21: 2.0 and 10.0
+    assert [float(t) for t in f(tf.constant(-3.))] == [3.0, 10.0]

@@ -101,3 +101,40 @@ def test_tf_print_and_strings_format_write_values_as_tensorflow(value, text, cap
     assert capsys.readouterr().out == f"{text}\n{text}\n"
     formatted = text if x.dtype != tf.string or x.shape.rank else f'"{text}"'
     assert tf.strings.format("{}", x).numpy().decode() == formatted
+
+
+class _Shown:
+    def __str__(self):
+        return "STR"
+
+    def __repr__(self):
+        return "REPR"
+
+
+# what tf.print writes for Python values: TensorFlow 2.21 formats every input but a string with pprint.pformat
+PFORMAT = [
+    ((tf.TensorShape([1]), tf.float32, "s"), "TensorShape([1]) tf.float32 s"),
+    ((_Shown(), [_Shown()], {"a": "b"}), "REPR [REPR] {'a': 'b'}"),
+    ((np.array([1, 2]), tf.TensorShape(None)), "array([1, 2]) TensorShape(None)"),
+    (({"b": 1, "a": tf.constant([1, 2])}, (tf.constant(1),)), "{'a': [1 2], 'b': 1} (1,)"),
+    (({f"key{i}": i for i in range(3)},), "{'key0': 0, 'key1': 1, 'key2': 2}"),
+    ((list(range(30)),), "[" + ",\n ".join(str(i) for i in range(30)) + "]"),
+    (({f"k{i}": tf.constant(i) for i in range(12)},), "{" + ",\n ".join(
+        f"'k{i}': {i}" for i in sorted(range(12), key=lambda i: f"k{i}")) + "}"),
+]
+
+
+@pytest.mark.parametrize("values, text", PFORMAT, ids=[t[:20] for _, t in PFORMAT])
+def test_tf_print_formats_python_values_with_pprint_as_tensorflow(values, text, capsys):
+    tf.print(*values, output_stream=sys.stdout)
+    assert capsys.readouterr().out == text + "\n"
+
+
+def test_tf_print_of_a_static_shape_and_dtype_in_a_function_writes_their_reprs(capsys):
+    @tf.function
+    def f(x):
+        tf.print(x.shape, tf.shape(x), x.dtype, output_stream=sys.stdout)
+        return x
+
+    f(tf.constant([1, 2]))
+    assert capsys.readouterr().out == "TensorShape([2]) [2] tf.int32\n"    # TensorFlow 2.21

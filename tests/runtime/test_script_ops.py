@@ -78,3 +78,70 @@ def test_a_second_order_gradient_through_it_is_a_clear_error():
 
     with pytest.raises(LookupError, match="EagerPyFuncGrad"):
         second(tf.constant(2.0))
+
+
+# --- tf.numpy_function: the same op on NumPy values, without a gradient (the values are what TensorFlow 2.21 gives)
+
+def test_numpy_function_hands_ndarrays_to_the_function_and_takes_tout():
+    seen = []
+
+    def double(x):
+        seen.append((type(x), x.dtype, x.shape))
+        return x * 2
+
+    assert float(tf.numpy_function(double, [tf.constant(2.)], tf.float32)) == 4.0
+    pair = tf.numpy_function(lambda a, b: (a + b, a * b), [tf.constant(2.), tf.constant(3.)], [tf.float32, tf.float32])
+    assert [float(t) for t in pair] == [5.0, 6.0]
+    assert seen == [(np.ndarray, np.float32, ())]      # a 0-d array for a scalar, as TensorFlow passes it
+
+
+def test_numpy_function_hands_strings_as_python_bytes():
+    seen = []
+    out = tf.numpy_function(lambda s: seen.append(s[()]) or s, [tf.constant("ab")], tf.string)
+    assert seen == [b"ab"] and type(seen[0]) is bytes and out.numpy() == b"ab"
+
+
+def test_numpy_function_in_a_function_runs_on_every_call_and_its_shapes_are_unknown():
+    calls = []
+
+    @tf.function
+    def f(x):
+        y = tf.numpy_function(lambda a: calls.append(1) or (a * 2, np.int64(a.shape[0])), [x], (tf.float32, tf.int64))
+        assert [t.shape.rank for t in y] == [None, None]
+        return y
+
+    for _ in range(2):
+        doubled, n = f(tf.constant([1., 2.]))
+        assert doubled.numpy().tolist() == [2., 4.] and int(n) == 2
+    assert len(calls) == 2
+
+
+def test_numpy_function_has_no_gradient_as_in_tensorflow():
+    x = tf.constant(2.)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.numpy_function(lambda a: a * 2, [x], tf.float32)
+    assert tape.gradient(y, x) is None
+
+
+def test_a_stateless_numpy_function_whose_result_is_unused_is_pruned_a_stateful_one_runs():
+    calls = []
+
+    def record(x):
+        calls.append(float(x))
+        return x
+
+    @tf.function
+    def f(x, stateful):
+        tf.numpy_function(record, [x], tf.float32, stateful=stateful)
+        return x + 1
+
+    f(tf.constant(1.), False)
+    assert calls == []
+    f(tf.constant(2.), True)
+    assert calls == [2.0]
+
+
+def test_numpy_function_with_an_empty_tout_returns_none():
+    calls = []
+    assert tf.numpy_function(lambda: calls.append(1), [], []) is None and calls == [1]

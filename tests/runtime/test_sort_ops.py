@@ -106,3 +106,9 @@ def test_unique_keeps_each_nan_apart_and_takes_only_vectors():
     assert result.idx.numpy().tolist() == [0, 1, 2, 0] and np.isnan(result.y.numpy()[1:]).all()
     with pytest.raises(tf.errors.InvalidArgumentError, match="x must be a vector"):
         tf.unique(tf.constant([[1]]))
+
+
+def test_top_k_and_unique_print_as_tensorflows_namedtuples():
+    top = tf.math.top_k(tf.constant([1, 5, 3]), k=2)
+    assert repr(top).startswith("TopKV2(values=<tf.Tensor: shape=(2,), dtype=int32, numpy=array([5, 3]")
+    assert repr(tf.unique(tf.constant([1, 1, 2]))).startswith("Unique(y=<tf.Tensor: shape=(2,)")

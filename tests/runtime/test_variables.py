@@ -19,7 +19,7 @@ def test_variable_assign_and_operators():
     assert v.read_value().numpy() == 10
     with pytest.raises(InvalidArgumentError, match="dtype int32"):
         v.assign(1.5)
-    with pytest.raises(InvalidArgumentError, match="shape"):
+    with pytest.raises(ValueError, match="shape"):   # TensorFlow 2.21: a ValueError too
         w.assign([1.0, 2.0, 3.0])
 
 
@@ -253,3 +253,46 @@ def test_only_a_slice_of_a_variable_has_assign():
     assert hasattr(w[0], "assign") and not hasattr(w[0] + 1, "assign") and not hasattr(tf.constant(1), "assign")
     with pytest.raises(tf.errors.InvalidArgumentError):
         w[5].assign(1.0)
+
+
+# --- tf.Variable(shape=...): a declared shape with unknown dimensions (the outputs are what TensorFlow 2.21 gives)
+
+def test_a_variable_of_unknown_shape_takes_values_of_any_shape():
+    v = tf.Variable([1., 2.], shape=tf.TensorShape(None))
+    v.assign([1., 2., 3.])
+    assert v.numpy().tolist() == [1., 2., 3.] and str(v.shape) == "<unknown>"
+    assert repr(tf.Variable(1.0, shape=tf.TensorShape(None))) == \
+        "<tf.Variable 'Variable:0' shape=<unknown> dtype=float32, numpy=1.0>"
+
+
+def test_a_variable_with_a_none_dimension_takes_values_that_fit_and_refuses_others_with_a_value_error():
+    v = tf.Variable([1., 2.], shape=[None])
+    v.assign([1., 2., 3.])
+    assert v.numpy().tolist() == [1., 2., 3.] and v.shape == (None,)
+    with pytest.raises(ValueError, match=r"shape \(1, 1\)"):
+        v.assign([[1.]])
+
+
+def test_a_variable_that_grows_in_a_function_reads_its_new_shape():
+    v = tf.Variable(tf.zeros([0, 3]), shape=[None, 3])
+
+    @tf.function
+    def grow(x):
+        v.assign(tf.concat([v, x], 0))
+        return tf.shape(v)
+
+    assert grow(tf.ones([2, 3])).numpy().tolist() == [2, 3]
+    assert grow(tf.ones([1, 3])).numpy().tolist() == [3, 3]
+    assert v.shape == (None, 3)
+
+
+def test_an_initial_value_that_does_not_fit_the_declared_shape_is_a_value_error():
+    with pytest.raises(ValueError, match="not compatible"):
+        tf.Variable([1.0, 2.], shape=[3])
+
+
+def test_validate_shape_false_keeps_the_initial_values_shape_as_tensorflow_2_does():
+    v = tf.Variable([1.0, 2.], validate_shape=False)
+    assert v.shape == (2,)
+    with pytest.raises(ValueError):
+        v.assign([[1.]])

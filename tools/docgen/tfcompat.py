@@ -146,6 +146,36 @@ EXISTS = [
 
         print(f(tf.constant([1.0, 2.0, 3.0])))
         """),
+    Entry("`tf.numpy_function`: Python on NumPy arrays when the graph runs", """
+        @tf.function
+        def f(x):
+            return tf.numpy_function(lambda a: a.cumsum(), [x], tf.float32) * 2
+
+        print(f(tf.constant([1.0, 2.0, 3.0])))
+        """),
+    Entry("The functions given to `tf.map_fn`, `tf.scan`, `tf.while_loop`, `tf.cond`... are converted by autograph", """
+        def relu_or_double(e):
+            if e > 0:
+                return e * 2
+            return tf.zeros_like(e)
+
+        print(tf.function(lambda x: tf.map_fn(relu_or_double, x))(tf.constant([1.0, -2.0, 3.0])))
+        """),
+    Entry("Variables passed as arguments: one trace per dtype and shape", """
+        @tf.function
+        def bump(v):
+            print("Tracing")
+            return v.assign_add(1.0) * 1
+
+        a, b = tf.Variable(1.0), tf.Variable(10.0)
+        print(bump(a), bump(b), bump.experimental_get_tracing_count())
+        """),
+    Entry("`tf.Variable(shape=...)` and `TensorArray.scatter`/`split`/`concat`", """
+        v = tf.Variable(tf.zeros([0, 2]), shape=[None, 2])
+        v.assign(tf.ones([3, 2]))
+        ta = tf.TensorArray(tf.float32, size=2, infer_shape=False).split(tf.range(3.0), [1, 2])
+        print(v.shape, ta.read(1), ta.concat())
+        """),
     Entry("Tensors and Variables are unhashable: key sets and dicts by `.ref()`", """
         x, v = tf.constant([1, 2]), tf.Variable(1.0)
         seen = {x.ref(): "x", v.ref(): "v"}
