@@ -120,10 +120,11 @@ class Shared:
                     todo.append(value)
         return found
 
-    def _globals_read(self, module: dict) -> list:
+    def _globals_read(self, module: dict, variables: list) -> list:
         """(name, None, value) of each global of the statement's module that its functions read and do not
-        carry (`OUT` of `OUT.append(i)`): an object the statement may not change, as a variable's."""
-        return _globals_of(self.functions, module, self.names)
+        carry (`OUT` of `OUT.append(i)`): an object the statement may not change, as a variable's; and of each
+        global the methods of the objects its `variables` hold read (`__call__`, `__getattr__`)."""
+        return _globals_of(self.functions, module, self.names, variables)
 
     def _assigned_here(self) -> set:
         """The variables the statement's own code assigns or deletes (its functions, and the functions the
@@ -158,7 +159,7 @@ class Shared:
         initial = self.read()
         before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
         module = self.module
-        read = before + self._globals_read(module)
+        read = before + self._globals_read(module, before)
         own = {id(fn) for fn in self.functions}   # the branch and body functions: generated, not the user's state
         held = [value for value in _held(read, initial) if id(value) not in own]
         contents = snapshots.snapshot(_named(read, held))
@@ -280,26 +281,33 @@ def globals_read(functions: list) -> list:
     functions = [fn for fn in functions if fn.__class__ is types.FunctionType]
     if not functions:
         return []
-    return [(name, value) for name, _, value in _globals_of(functions, functions[0].__globals__)]
+    variables = [(name, cell, cell_value(cell)) for fn in functions
+                 for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ())]
+    return [(name, value) for name, _, value in _globals_of(functions, functions[0].__globals__, (), variables)]
 
 
-def _globals_of(functions: list, module: dict, carried=()) -> list:
+def _globals_of(functions: list, module: dict, carried=(), variables=()) -> list:
     """(name, None, value) of each global of `module` that the functions read, but those `carried`, and of each
-    global a helper of the user's they read reads (`_helper_globals`)."""
+    global a helper of the user's they read reads (`_helper_globals`), or a method of an object one of their
+    `variables` (name, cell, value) holds does: the `__call__` of `counter(x)`, the `__getattr__` of `d.name`,
+    which Python runs without the statement naming them."""
     names = set().union(*(_loaded_globals(fn.__code__) for fn in functions)).difference(carried)
     found = [(name, None, module[name]) for name in sorted(names) if name in module]
     attributes = set().union(*(_attributes_loaded(fn.__code__) for fn in functions))
-    return found + _helper_globals(found, module, attributes)
+    own = {id(cell) for _, cell, _ in variables}   # the statement's own variables: checked as such, not here
+    reached = found + [v for v in variables if v[2] is not _EMPTY]
+    return found + _helper_globals(reached, module, attributes, own)
 
 
-def _helper_globals(found: list, module: dict, attributes: frozenset) -> list:
+def _helper_globals(found: list, module: dict, attributes: frozenset, own=frozenset()) -> list:
     """(name, None, object) of each global object that a function of the user's among `found` reads, or a
     function it reads does, however deep the calls go and in whichever of the user's modules it is: the log a
     helper appends to (`def log(v): LOG.append(v)`), the cache it fills (`CACHE[k] = v`), the object whose
     counter it bumps (`STATS.calls += 1`). A staged statement that calls the helper would make the change once,
     at trace time, on every path. A library's functions (the standard library's, NumPy's, a framework's) are
     not followed: their state is their own. A global of another module is named `module.NAME`. `attributes`:
-    the names the statement reads as attributes (`log` of `helpers.log`)."""
+    the names the statement reads as attributes (`log` of `helpers.log`); `own`: the ids of the closure cells
+    of the statement's variables, which a nested function it calls shares and which are not followed here."""
     objects, seen = [], set()
     todo = [fn for _, _, value in found for fn in _reached(value, attributes)]
     while todo:
@@ -317,6 +325,8 @@ def _helper_globals(found: list, module: dict, attributes: frozenset) -> list:
                 todo += _reached(value, _attributes_loaded(code))
                 objects.append((prefix + name, None, value))
         for name, cell in zip(code.co_freevars, fn.__closure__ or ()):   # a counter a factory made it with
+            if id(cell) in own:
+                continue
             value = slot_get(cell)
             objects.append((name, None, cell))
             if value is not _EMPTY:
