@@ -134,7 +134,7 @@ def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
         dtype = met[key][0] if key in met else _weak_dtype(weak, key, value, out)
         number = _number_tensor(value, dtype, name, met.get(key))
         dtype_origins.record(registry.context.graph, number, name, _number_origin(value, dtype, met.get(key)))
-        if value.__class__ is int and _stays_python_int(key, out):
+        if dtype is _PYTHON_DTYPES.get(value.__class__) and _stays_python_int(key, out):
             number = _python_int(number, name)
         typed = _with(typed, key, number)
     return tuple(typed)
@@ -199,15 +199,19 @@ def _number_origin(value, dtype, met) -> str:
     return f"it is the Python {type(value).__name__} {short_repr(value)} before the loop at {where}, which {why}"
 
 
+_PYTHON_DTYPES = {int: dtypes.int32, float: dtypes.float32}   # a Python number the loop keeps one, carried as
+
+
 def _stays_python_int(key, out) -> bool:
-    """Whether the body keeps the number at `key` (first a Python int) a Python int: the probe (where it is one)
-    says the body computes it from Python ints and constants only, or the probe failed."""
+    """Whether the body keeps the number at `key` (first a Python int, or float) one: the probe (where it is one)
+    says the body computes it from Python numbers and constants only, or the probe failed."""
     after = None if out is None else _at(out, key)
     return out is None or not isinstance(after, Tensor) or python_ints.name_of(after) is not None
 
 
 def _python_int(value, name: str):
-    """`value` (an int32 constant) as a tensor of the graph being built, marked as the Python int `name`."""
+    """`value` (an int32 or float32 constant) as a tensor of the graph being built, marked as the Python int
+    (float) `name`."""
     t = array_ops.identity(value)   # not the graph's shared Const for that number: only this value is marked
     python_ints.mark(registry.context.graph, t, name)
     return t
@@ -226,7 +230,7 @@ def _probe_numbers(step, test, state, names, numbers, met):
             value, name = _at(state, key), _key_name(names, key)
             number = (graph.placeholder(met[key][0], (), "probed") if key in met
                       else weak.placeholder(graph, value, key, name))
-            if value.__class__ is int:
+            if value.__class__ in (int, float):   # a Python float: its division by zero raises
                 python_ints.mark(graph, number, name)
             values = _with(values, key, number)
         previous, registry.context.weak = registry.context.weak, weak
@@ -541,7 +545,7 @@ def _format_string(literals, fields):
                 "tensor, so its text here would not be Python's. Join string tensors with `+` or "
                 "runtime.strings.join, and format numbers with runtime.strings.as_string."))
     return string_ops.python_format(literals, [f.value for f in fields], [f.conversion for f in fields],
-                                    [f.spec for f in fields], [python_ints.name_of(f.value) is not None for f in fields])
+                                    [f.spec for f in fields], [python_ints.name_of(f.value) is not None and f.value.dtype is dtypes.int32 for f in fields])
 
 
 BACKEND = backends.register_backend(backends.Backend(

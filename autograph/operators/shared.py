@@ -164,7 +164,7 @@ class Shared:
         held = [value for value in _held(read, initial) if id(value) not in own]
         contents = snapshots.snapshot(_named(read, held))
         globals_before = dict(module)
-        changed_elsewhere = failed = object_changed = None
+        changed_elsewhere = failed = object_changed = frame = None
         try:
             with side_effects.staging(construct, held, self._aliased(initial)) as frame:
                 out = as_tuple(staged(initial), len(self.names))
@@ -173,6 +173,8 @@ class Shared:
                 object_changed = _global_changed(module, globals_before, self.names, construct)
         except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
             failed = tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor"))
+            if frame is not None:   # a change it made first (a probe's tensor left in `self.total` by `acc(i)`)
+                object_changed = snapshots.changed(contents, frame[4], construct)
         finally:
             carried, here = set(self.names), None
             for name, cell, value in before:
@@ -188,12 +190,12 @@ class Shared:
                 "that assigns it through `nonlocal`). Tracing runs every branch (or the loop body) once, whatever "
                 f"the input, so that change can't follow the path the graph takes. Assign '{changed_elsewhere}' "
                 "in the statement itself, from a value the function returns.")))
-        if failed is not None:
-            raise failed from None
         if object_changed is not None:   # the refused trace leaves no change behind
             snapshots.restore(contents)
             _restore_globals(module, globals_before, self.names)
             raise tracing_failed(StagingError(at_user_line(object_changed)))
+        if failed is not None:
+            raise failed from None
         self.write(out)
 
 
@@ -360,16 +362,24 @@ def _reached(value, attributes: frozenset) -> list:
 
 def _functions_of(value) -> list:
     """The functions that using `value` may run: a function (and the one it wraps: a `contextlib.contextmanager`
-    or a decorator's), a class's methods (a `with` statement runs `__enter__` and `__exit__`, which its source
-    never calls) or those of an object's class."""
+    or a decorator's), a class's methods and properties (a `with` statement runs `__enter__` and `__exit__`,
+    which its source never calls) or those of an object's class."""
     if value.__class__ is types.FunctionType:
         wrapped = getattr(value, "__wrapped__", None)
         return [value, *([wrapped] if wrapped.__class__ is types.FunctionType else [])]
     cls = value if isinstance(value, type) else value.__class__
     if library_module(cls.__module__):
         return []
-    return [getattr(f, "__func__", f) for c in cls.__mro__ if not library_module(c.__module__)
-            for f in vars(c).values() if getattr(f, "__func__", f).__class__ is types.FunctionType]
+    return [fn for c in cls.__mro__ if not library_module(c.__module__) for f in vars(c).values()
+            for fn in _accessors(f) if fn.__class__ is types.FunctionType]
+
+
+def _accessors(attribute) -> tuple:
+    """The functions a class attribute runs: a method's (a classmethod's, a staticmethod's) own, a property's
+    getter, setter and deleter (`p.v` runs code of the user's, which its source never calls)."""
+    if attribute.__class__ is property:
+        return tuple(f for f in (attribute.fget, attribute.fset, attribute.fdel) if f is not None)
+    return (getattr(attribute, "__func__", attribute),)
 
 
 def _attributes_loaded(code) -> frozenset:
