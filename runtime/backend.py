@@ -133,9 +133,9 @@ def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
         value, name = _at(state, key), _key_name(names, key)
         dtype = met[key][0] if key in met else _weak_dtype(weak, key, value, out)
         number = _number_tensor(value, dtype, name, met.get(key))
-        dtype_origins.record(registry.context.graph, number, name, _number_origin(value, dtype, met.get(key)))
         if dtype is _PYTHON_DTYPES.get(value.__class__) and _stays_python_int(key, out):
             number = _python_int(number, name)
+        dtype_origins.record(registry.context.graph, number, name, _number_origin(value, dtype, met.get(key)))
         typed = _with(typed, key, number)
     return tuple(typed)
 
