@@ -8,6 +8,7 @@ staged statement can work on functions of explicit state (control_flow.py).
 from __future__ import annotations
 
 import dis
+import functools
 import os
 import sys
 import types
@@ -360,26 +361,48 @@ def _reached(value, attributes: frozenset) -> list:
     return _functions_of(value)
 
 
-def _functions_of(value) -> list:
+def _functions_of(value, depth: int = 2) -> list:
     """The functions that using `value` may run: a function (and the one it wraps: a `contextlib.contextmanager`
-    or a decorator's), a class's methods and properties (a `with` statement runs `__enter__` and `__exit__`,
-    which its source never calls) or those of an object's class."""
-    if value.__class__ is types.FunctionType:
+    or a decorator's), a bound method's or a `functools.partial`'s, a class's methods, properties and
+    descriptors (a `with` statement runs `__enter__` and `__exit__`, `o.d` a descriptor's `__get__`, which its
+    source never calls) and its metaclass's, those of an object's class, and those of the items of a list,
+    tuple or dict (`handlers[k](v)`), `depth` containers deep."""
+    cls = value.__class__
+    if cls is types.FunctionType:
         wrapped = getattr(value, "__wrapped__", None)
         return [value, *([wrapped] if wrapped.__class__ is types.FunctionType else [])]
-    cls = value if isinstance(value, type) else value.__class__
-    if library_module(cls.__module__):
-        return []
-    return [fn for c in cls.__mro__ if not library_module(c.__module__) for f in vars(c).values()
-            for fn in _accessors(f) if fn.__class__ is types.FunctionType]
+    if cls is types.MethodType:
+        return _functions_of(value.__func__) + _functions_of(value.__self__, 0)
+    if cls is functools.partial:
+        return _functions_of(value.func) + [f for arg in value.args for f in _functions_of(arg, 0)]
+    if cls in (list, tuple, dict):
+        items = list(value.values() if cls is dict else value)[:_ITEMS]
+        return [] if depth <= 0 else [f for item in items if item.__class__ not in _PLAIN
+                                      for f in _functions_of(item, depth - 1)]
+    classes = [value, type(value)] if isinstance(value, type) else [cls]   # a class: its metaclass's too
+    return [fn for k in classes if not library_module(k.__module__) for c in k.__mro__
+            if not library_module(c.__module__) for f in vars(c).values() for fn in _accessors(f)
+            if fn.__class__ is types.FunctionType]
+
+
+_ITEMS = 64   # the items of a container that are looked at
+_PLAIN = frozenset({int, float, bool, str, bytes, type(None)})
 
 
 def _accessors(attribute) -> tuple:
     """The functions a class attribute runs: a method's (a classmethod's, a staticmethod's) own, a property's
-    getter, setter and deleter (`p.v` runs code of the user's, which its source never calls)."""
+    getter, setter and deleter, a descriptor of the user's class's methods (`p.v` runs code of the user's,
+    which its source never calls)."""
     if attribute.__class__ is property:
         return tuple(f for f in (attribute.fget, attribute.fset, attribute.fdel) if f is not None)
-    return (getattr(attribute, "__func__", attribute),)
+    function = getattr(attribute, "__func__", attribute)
+    if function.__class__ is types.FunctionType or isinstance(attribute, type):
+        return (function,)
+    descriptor = type(attribute)
+    if library_module(descriptor.__module__) or not hasattr(descriptor, "__get__"):
+        return ()
+    return tuple(f for c in descriptor.__mro__ if not library_module(c.__module__) for f in vars(c).values()
+                 if f.__class__ is types.FunctionType)
 
 
 def _attributes_loaded(code) -> frozenset:

@@ -8,6 +8,7 @@ Code of the user's that Python runs without the statement naming it (an object's
 `__getattr__`, a property's getter) or that a nested function runs changed a global once at trace time, on
 every path (operators/shared.py `_globals_of`). A Python float a staged statement carries divided by zero gave
 inf or nan (runtime/ops/python_ints.py `PythonFloat`). `pow(x, y, mod)` of a tensor ignored `mod`."""
+import functools
 import logging
 import re
 import warnings
@@ -103,8 +104,76 @@ def accumulate_in_a_loop(x):
     return acc.total
 
 
-@pytest.mark.parametrize("fn", [call_an_object, read_a_missing_attribute, read_a_property, call_a_nested_function,
-                                accumulate_in_a_loop], ids=lambda fn: fn.__name__)
+class Descriptor:
+    def __get__(self, obj, owner):
+        LOG.append("get")
+        return 3
+
+
+class HasDescriptor:
+    d = Descriptor()
+
+
+class Meta(type):
+    def __getattr__(cls, name):
+        LOG.append(name)
+        return 1
+
+
+class WithMeta(metaclass=Meta):
+    pass
+
+
+def read_a_descriptor(x):
+    h = HasDescriptor()
+    r = 0
+    if x > 0:
+        r = h.d
+    return r
+
+
+def read_through_a_metaclass(x):
+    r = 0
+    if x > 0:
+        r = WithMeta.anything
+    return r
+
+
+class Recorder:
+    def add(self, v):
+        LOG.append(v)
+
+
+def call_a_bound_method_held_by_a_variable(x):
+    add = Recorder().add
+    if x > 0:
+        add(x)
+    return 0
+
+
+def call_a_partial(x):
+    def record(tag, v):
+        LOG.append((tag, v))
+    tagged = functools.partial(record, "x")
+    if x > 0:
+        tagged(x)
+    return 0
+
+
+def call_a_function_from_a_dict(x):
+    handlers = {"add": Adder(1), "log": lambda v: LOG.append(v)}
+    r = 0
+    if x > 0:
+        r = handlers["add"](x)
+    return r
+
+
+IMPLICIT = [call_an_object, read_a_missing_attribute, read_a_property, call_a_nested_function, accumulate_in_a_loop,
+            read_a_descriptor, read_through_a_metaclass, call_a_bound_method_held_by_a_variable, call_a_partial,
+            call_a_function_from_a_dict]
+
+
+@pytest.mark.parametrize("fn", IMPLICIT, ids=lambda fn: fn.__name__)
 def test_a_change_made_by_code_the_statement_runs_implicitly_is_refused_at_the_users_line(fn):
     for x in INPUTS:
         python_run(fn, x)
