@@ -434,8 +434,15 @@ def _int(value):
 
 
 def _float(value):
-    """`float(t)` in a graph: a cast to float32, the dtype of a Python float in runtime."""
-    return math_ops.cast(value, "float32")
+    """`float(t)` in a graph: a cast to float32, the dtype of a Python float in runtime; of a Python int a staged
+    statement carries (runtime/ops/python_ints.py), a float64, which holds every int32 exactly, as Python's float
+    does (a float32 rounds 2 ** 24 + 1)."""
+    name = python_ints.name_of(value) if isinstance(value, SymbolicTensor) else None
+    if name is None or value.dtype is not dtypes.int32:
+        return math_ops.cast(value, "float32")
+    out = math_ops.cast(value, "float64")
+    python_ints.mark(registry.context.graph, out, name)
+    return out
 
 
 def _logical_and(a, b_fn):

@@ -53,6 +53,7 @@ _SCALAR = {  # the same on Python ints (to check) and on the NumPy int32 scalars
 }
 CHECKED = frozenset(_EXACT)
 KEPT = frozenset({"FloorMod", "Maximum", "Minimum", "Identity", "Sign"})
+_FLOATS = (dtypes.float32, dtypes.float64)
 FLOAT_CHECKED = frozenset({"RealDiv", "FloorDiv", "FloorMod", "Pow"})   # Python raises ZeroDivisionError
 FLOAT_KEPT = frozenset({"AddV2", "Sub", "Mul", "Neg", "Abs", "Square", "Maximum", "Minimum", "Identity", "Sign",
                         "Floor", "Ceil"})
@@ -144,7 +145,7 @@ FLOAT_FAILS = {   # op -> where Python's float arithmetic raises ZeroDivisionErr
 
 
 def _python_float(x, y, *, arithmetic: str, variable: str, where: str):
-    """`arithmetic` on the float32 `x` and `y`, one of them a Python float: an error where Python's raises."""
+    """`arithmetic` on the float `x` and `y`, one of them a Python float: an error where Python's raises."""
     from runtime.ops.registry import OPS
 
     if np.any(FLOAT_FAILS[arithmetic](np.asarray(x), np.asarray(y))):
@@ -155,9 +156,9 @@ def _python_float(x, y, *, arithmetic: str, variable: str, where: str):
 def float_by_zero(arithmetic: str, variable: str, where: str) -> InvalidArgumentError:
     what = "0.0 is raised to a negative power" if arithmetic == "Pow" else "the divisor is zero"
     return InvalidArgumentError(
-        f"{where}: '{variable}' started as a Python float, which a staged `if` or loop on tensors carries as "
-        f"float32, and here {what}, where Python raises ZeroDivisionError (the graph's float32 would give inf or "
-        "nan). Check the value before dividing.", "PythonFloat")
+        f"{where}: '{variable}' started as a Python number, which a staged `if` or loop on tensors carries as a "
+        f"tensor, and here {what}, where Python raises ZeroDivisionError (the graph's float division would give "
+        "inf or nan). Check the value before dividing.", "PythonFloat")
 
 
 def _infer(*values, arithmetic: str, **_) -> Spec:
@@ -174,8 +175,9 @@ PYTHON_FLOAT = defop("PythonFloat", _python_float, _infer,
 
 
 def mark(graph, t, name: str) -> None:
-    """`t`, a tensor of `graph`, holds the Python int (an int32) or float (a float32) variable `name`."""
-    if t.dtype is dtypes.int32 or t.dtype is dtypes.float32:
+    """`t`, a tensor of `graph`, holds the Python int (an int32) or float (a float32, or the float64 of a Python
+    int's `/` or `float()`) variable `name`."""
+    if t.dtype is dtypes.int32 or t.dtype is dtypes.float32 or t.dtype is dtypes.float64:
         graph.python_ints[id(t)] = (t, name)
 
 
@@ -188,7 +190,7 @@ def name_of(t):
 def exact(graph, op, inputs: tuple, attrs: dict):
     """(op, attrs) to record for `op` on `inputs` in `graph`: ExactInt32 for arithmetic on Python ints,
     PythonFloat for a division of Python floats."""
-    if inputs and inputs[0].dtype is dtypes.float32 and op.name in FLOAT_CHECKED:
+    if inputs and inputs[0].dtype in _FLOATS and op.name in FLOAT_CHECKED:
         checked = PYTHON_FLOAT
     elif op.name in CHECKED and inputs[0].dtype is dtypes.int32:
         checked = EXACT_INT32
@@ -218,7 +220,7 @@ def propagate(graph, op, inputs: tuple, outputs: list, attrs: dict) -> None:
     """Mark the outputs of an op just recorded that hold Python ints."""
     if op is EXACT_INT32 or op is PYTHON_FLOAT:
         mark(graph, outputs[0], attrs["variable"])
-    elif (op.name in KEPT or op.name in FLOAT_KEPT and inputs[0].dtype is dtypes.float32) and (
+    elif (op.name in KEPT or op.name in FLOAT_KEPT and inputs[0].dtype in _FLOATS) and (
             name := _python_int_inputs(graph, inputs)) is not None:
         mark(graph, outputs[0], name)
     elif op.name == "Cond":

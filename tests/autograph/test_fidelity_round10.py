@@ -224,12 +224,22 @@ def test_a_python_float_divided_by_zero_raises_as_python_does(jit_compile):
     traced = tf.function(_float_after_a_loop, jit_compile=jit_compile)
     assert [v.numpy() for v in traced(tf.constant(2), -2.0)] == list(_float_after_a_loop(2, -2.0))
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"test_fidelity_round10\.py:\d+: 's' started as a "
-                                                             r"Python float.*the divisor is zero"):
+                                                             r"Python number.*the divisor is zero"):
         traced(tf.constant(2), 0.0)   # was inf, inf, nan
     branch = tf.function(_float_from_a_branch, jit_compile=jit_compile)
     assert [v.numpy() for v in branch(tf.constant(2))] == list(_float_from_a_branch(2))
-    with pytest.raises(tf.errors.InvalidArgumentError, match="'d' started as a Python float"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="'d' started as a Python number"):
         branch(tf.constant(-3))
+
+
+def test_float_of_a_python_int_is_exact_as_pythons_float():
+    def halves(x):
+        s = 2 ** 25 + 1
+        if x > 100:
+            s = 3
+        return float(s), float(s) / 2
+
+    assert [v.numpy() for v in tf.function(halves)(tf.constant(1))] == list(halves(1))   # was 33554432.0
 
 
 def test_a_python_float_keeps_pythons_floor_division_and_modulo():
