@@ -434,3 +434,41 @@ def test_a_warning_about_the_caller_names_the_converted_callers_line():
         return [(w.filename, w.lineno) for w in caught]
 
     assert where(lambda: tf.function(warn_through_a_helper)(tf.constant(1))) == where(lambda: warn_through_a_helper(1))
+
+
+# --- the order of a dict's keys ---------------------------------------------------------------------------
+
+def add_keys_in_the_order_of_the_path(x):
+    d = {"a": 1}
+    if x > 0:
+        d["b"] = 2
+        d["c"] = 3
+    else:
+        d["c"] = 3
+        d["b"] = 2
+    return list(d)
+
+
+def add_keys_in_one_order(x):
+    d = {"a": 1}
+    if x > 0:
+        d["c"] = x
+        d["b"] = 2
+    else:
+        d["c"] = 3
+        d["b"] = x
+    return list(d), d["b"] + d["c"]
+
+
+def test_keys_a_staged_if_adds_in_an_order_that_depends_on_the_path_are_refused():
+    assert {tuple(add_keys_in_the_order_of_the_path(x)) for x in INPUTS} == {("a", "b", "c"), ("a", "c", "b")}
+    with pytest.raises(StagingError, match=r"test_fidelity_round10\.py:\d+: the paths through this `if` on a "
+                                           r"tensor add d\['c'\], d\['b'\] in different orders"):
+        tf.function(add_keys_in_the_order_of_the_path)(tf.constant(2))   # was ['a', 'c', 'b'] on every path
+
+
+def test_keys_a_staged_if_adds_in_one_order_keep_it():
+    traced = tf.function(add_keys_in_one_order)
+    for x in INPUTS:
+        keys, total = traced(tf.constant(x))
+        assert ([k.numpy().decode() for k in keys], int(total)) == add_keys_in_one_order(x)
