@@ -438,3 +438,15 @@ def test_a_float_floormod_by_an_infinity_is_the_executors_in_onnx():
 def test_reshape_of_zero_elements_with_minus_one_is_tensorflows_in_onnx():
     # TensorFlow: (0, 3) reshaped to [0, -1, 3] is (0, 1, 3) and to [-1, 0] (3, 0); ONNX refuses a -1 beside a 0
     check(lambda a: [tf.reshape(a, [0, -1, 3]), tf.reshape(a, [-1, 0])], np.zeros((0, 3), np.float32))
+
+
+def test_a_python_floats_checked_division_exports_as_the_division():
+    def halve(x):
+        s = 1.5
+        if x > 0:
+            s = 2.5
+        return s / 2.0, s // 2.0, s % 2.0
+    concrete = tf.function(halve).get_concrete_function(tf.constant(3))
+    assert [op.type for op in concrete.graph.get_operations()].count("PythonFloat") == 3
+    check(halve, np.int32(3))
+    check(halve, np.int32(-3))
