@@ -551,8 +551,9 @@ def _format_string(literals, fields):
                 "it formats as its bytes (b'...'), and a Python str that a staged `if` or loop carries becomes such a "
                 "tensor, so its text here would not be Python's. Join string tensors with `+` or "
                 "runtime.strings.join, and format numbers with runtime.strings.as_string."))
+    python_ints_ = [python_ints.name_of(f.value) is not None and f.value.dtype is dtypes.int32 for f in fields]
     return string_ops.python_format(literals, [f.value for f in fields], [f.conversion for f in fields],
-                                    [f.spec for f in fields], [python_ints.name_of(f.value) is not None and f.value.dtype is dtypes.int32 for f in fields])
+                                    [f.spec for f in fields], python_ints_)   # a Python float formats as its float32
 
 
 BACKEND = backends.register_backend(backends.Backend(

@@ -116,7 +116,7 @@ class Carried:
         self.n = n
         # the keys the statement adds to a dict: the order each branch (or body) adds them in
         self.added = [c for c, value in found if not c.is_attribute and value.__class__ is Undefined]
-        self.orders: set = set()
+        self.orders: list = []
 
     @classmethod
     def read(cls, composites: dict, n: int, construct: str) -> Carried | None:
@@ -142,8 +142,8 @@ class Carried:
         def carried(*args):
             self._set(args[lead + n:])
             out = as_tuple(fn(*args[:lead + n]), n)
-            if self.added:
-                self.orders.add(self._added_order())
+            if self.added and (order := self._added_order()) not in self.orders:
+                self.orders.append(order)
             return result((*out, *(c.get() for c in self.composites)), size)
         carried.__wrapped__ = fn     # where `variable_checks.assigned_at` finds the user's assignments
         return carried
@@ -183,14 +183,14 @@ class Carried:
 
     def _one_order(self) -> tuple:
         """The order in which the statement adds keys to its dicts: the same on every path, or refused."""
-        orders = sorted(self.orders, key=len, reverse=True)
+        orders = sorted(self.orders, key=len, reverse=True)   # in the order they were traced, the longest first
         for order in orders[1:]:
-            if set(order) == set(orders[0]) and order != orders[0]:
+            if set(order) == set(orders[0]):
                 raise StagingError(at_user_line(
-                    f"the paths through this {self.construct} on a tensor add {', '.join(order)} in different "
-                    "orders, and a dict keeps the order its keys were added in, so that order would depend on the "
-                    "path the graph takes, which tracing does not know. Add them in the same order on every path "
-                    "(or before the statement)."))
+                    f"the paths through this {self.construct} on a tensor add {', '.join(orders[0])} in different "
+                    f"orders ({', '.join(order)} on another path), and a dict keeps the order its keys were added "
+                    "in, so that order would depend on the path the graph takes, which tracing does not know. Add "
+                    "them in the same order on every path (or before the statement)."))
         return orders[0] if orders else ()
 
 
