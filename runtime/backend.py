@@ -545,6 +545,11 @@ def _as_tensor_array(target) -> TensorArray:
 def _format_string(literals, fields):
     """An f-string (or `str.format`) of traced tensors, formatted when the graph runs as eager tensors are."""
     for field in fields:
+        if not isinstance(field.value, Tensor):   # a Variable: Python's text is its repr, which names it
+            raise StagingError(at_user_line(
+                f"an f-string (or `str`, `repr`, `format`, `str.format`) field holds the Variable "
+                f"'{field.value.name}', whose text in Python is its repr with the value it holds when formatted; "
+                "the graph can't give that text when it runs. Format its value, `v.read_value()`, instead."))
         if field.value.dtype is dtypes.string:
             raise StagingError(at_user_line(
                 f"an f-string (or `str.format`) field holds the string tensor {field.value.name}. As an eager tensor "

@@ -334,6 +334,16 @@ def test_str_repr_and_format_of_a_traced_tensor_are_formatted_when_the_graph_run
         assert [v.numpy().decode() for v in traced(tf.constant(x))] == list(texts(x))
 
 
+def test_the_text_of_a_variable_in_a_traced_function_is_refused_at_the_users_line():
+    v = tf.Variable(2.0)
+
+    def texts():
+        return f"{v}", str(v)
+
+    with pytest.raises(StagingError, match=r"test_fidelity_round10\.py:\d+: an f-string .* holds the Variable"):
+        tf.function(texts)()   # was AttributeError: 'Variable' object has no attribute 'op'
+
+
 # --- a tensor and an object of the user's -------------------------------------------------------------------
 
 class Scaled:
