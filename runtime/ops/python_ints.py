@@ -138,9 +138,14 @@ def overflow(value, name: str, where: str) -> InvalidArgumentError:
         f"runtime.constant(..., runtime.int64) to carry 64 bits.", "ExactInt32")
 
 
-FLOAT_FAILS = {   # op -> where Python's float arithmetic raises ZeroDivisionError (x, y: NumPy or JAX arrays)
+def _complex_power(x, y):
+    """Where Python's `x ** y` of floats is a complex number (a negative number to a finite fractional power)."""
+    return (x < 0) & (y % 1 != 0) & (abs(y) < float("inf"))
+
+
+FLOAT_FAILS = {   # op -> where Python's float arithmetic is not a float (x, y: NumPy or JAX arrays)
     "RealDiv": lambda x, y: y == 0, "FloorDiv": lambda x, y: y == 0, "FloorMod": lambda x, y: y == 0,
-    "Pow": lambda x, y: (x == 0) & (y < 0),
+    "Pow": lambda x, y: (x == 0) & (y < 0) | _complex_power(x, y),
 }
 
 
@@ -149,6 +154,11 @@ def _python_float(x, y, *, arithmetic: str, variable: str, where: str):
     from runtime.ops.registry import OPS
 
     if np.any(FLOAT_FAILS[arithmetic](np.asarray(x), np.asarray(y))):
+        if arithmetic == "Pow" and np.any(_complex_power(np.asarray(x), np.asarray(y))):
+            raise InvalidArgumentError(
+                f"{where}: '{variable}' started as a Python number, which a staged `if` or loop on tensors carries "
+                "as a tensor, and here a negative number is raised to a fractional power, where Python gives a "
+                "complex number (the graph's float power would give nan). Check the base first.", "PythonFloat")
         raise float_by_zero(arithmetic, variable, where)
     return OPS[arithmetic].kernel(x, y)
 

@@ -236,6 +236,20 @@ def test_float_of_a_python_int_is_exact_as_pythons_float():
     assert [float(v) for v in tf.function(halves)(tf.constant(1))] == list(halves(1))   # was 33554432.0
 
 
+def test_a_python_float_to_a_fractional_power_is_refused_where_python_gives_a_complex_number():
+    def roots(x):
+        s = -2.0
+        if x > 0:
+            s = 4.0
+        return s ** 0.5, s ** 2.0
+
+    traced = tf.function(roots)
+    assert [float(v) for v in traced(tf.constant(2))] == list(roots(2))
+    assert isinstance(roots(-2)[0], complex)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="negative number is raised to a fractional power"):
+        traced(tf.constant(-2))   # was nan
+
+
 def test_a_python_float_keeps_pythons_floor_division_and_modulo():
     def signs(x):
         s = -7.5
