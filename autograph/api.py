@@ -30,6 +30,7 @@ from autograph.converters import comprehensions
 from autograph.errors import AutoGraphError, ConversionError, SourceUnavailableError, filter_traceback, user_location
 from autograph.operators import function_scope
 from autograph.operators.function_scope import ConversionOptions
+from autograph.operators.callers import CALLER_OVERLOADS
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
 from autograph.operators.strings import str_format
 from autograph.pyct import anno, mangling, parser
@@ -284,6 +285,8 @@ def _convert_function(fn: types.FunctionType, options: ConversionOptions) -> Cal
     converted (a generator, a function without source, a construct autograph refuses), as Python would
     run it, with one warning per function (none for a generator: Python's semantics there are exact).
     Only the function handed to `convert`/`function` itself is strict (`_convert_root`)."""
+    if fn in CALLER_OVERLOADS:   # logging: it looks for the user's line on the stack (operators/callers.py)
+        return CALLER_OVERLOADS[fn]
     if _never_convert(fn) or fn.__code__.co_flags & _UNCONVERTIBLE_CODE:
         if verbosity.level:
             _log_unconverted(fn)

@@ -133,9 +133,9 @@ def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
         value, name = _at(state, key), _key_name(names, key)
         dtype = met[key][0] if key in met else _weak_dtype(weak, key, value, out)
         number = _number_tensor(value, dtype, name, met.get(key))
-        dtype_origins.record(registry.context.graph, number, name, _number_origin(value, dtype, met.get(key)))
-        if value.__class__ is int and _stays_python_int(key, out):
+        if dtype is _PYTHON_DTYPES.get(value.__class__) and _stays_python_int(key, out):
             number = _python_int(number, name)
+        dtype_origins.record(registry.context.graph, number, name, _number_origin(value, dtype, met.get(key)))
         typed = _with(typed, key, number)
     return tuple(typed)
 
@@ -199,15 +199,19 @@ def _number_origin(value, dtype, met) -> str:
     return f"it is the Python {type(value).__name__} {short_repr(value)} before the loop at {where}, which {why}"
 
 
+_PYTHON_DTYPES = {int: dtypes.int32, float: dtypes.float32}   # a Python number the loop keeps one, carried as
+
+
 def _stays_python_int(key, out) -> bool:
-    """Whether the body keeps the number at `key` (first a Python int) a Python int: the probe (where it is one)
-    says the body computes it from Python ints and constants only, or the probe failed."""
+    """Whether the body keeps the number at `key` (first a Python int, or float) one: the probe (where it is one)
+    says the body computes it from Python numbers and constants only, or the probe failed."""
     after = None if out is None else _at(out, key)
     return out is None or not isinstance(after, Tensor) or python_ints.name_of(after) is not None
 
 
 def _python_int(value, name: str):
-    """`value` (an int32 constant) as a tensor of the graph being built, marked as the Python int `name`."""
+    """`value` (an int32 or float32 constant) as a tensor of the graph being built, marked as the Python int
+    (float) `name`."""
     t = array_ops.identity(value)   # not the graph's shared Const for that number: only this value is marked
     python_ints.mark(registry.context.graph, t, name)
     return t
@@ -226,7 +230,7 @@ def _probe_numbers(step, test, state, names, numbers, met):
             value, name = _at(state, key), _key_name(names, key)
             number = (graph.placeholder(met[key][0], (), "probed") if key in met
                       else weak.placeholder(graph, value, key, name))
-            if value.__class__ is int:
+            if value.__class__ in (int, float):   # a Python float: its division by zero raises
                 python_ints.mark(graph, number, name)
             values = _with(values, key, number)
         previous, registry.context.weak = registry.context.weak, weak
@@ -430,8 +434,15 @@ def _int(value):
 
 
 def _float(value):
-    """`float(t)` in a graph: a cast to float32, the dtype of a Python float in runtime."""
-    return math_ops.cast(value, "float32")
+    """`float(t)` in a graph: a cast to float32, the dtype of a Python float in runtime; of a Python int a staged
+    statement carries (runtime/ops/python_ints.py), a float64, which holds every int32 exactly, as Python's float
+    does (a float32 rounds 2 ** 24 + 1)."""
+    name = python_ints.name_of(value) if isinstance(value, SymbolicTensor) else None
+    if name is None or value.dtype is not dtypes.int32:
+        return math_ops.cast(value, "float32")
+    out = math_ops.cast(value, "float64")
+    python_ints.mark(registry.context.graph, out, name)
+    return out
 
 
 def _logical_and(a, b_fn):
@@ -534,14 +545,20 @@ def _as_tensor_array(target) -> TensorArray:
 def _format_string(literals, fields):
     """An f-string (or `str.format`) of traced tensors, formatted when the graph runs as eager tensors are."""
     for field in fields:
+        if not isinstance(field.value, Tensor):   # a Variable: Python's text is its repr, which names it
+            raise StagingError(at_user_line(
+                f"an f-string (or `str`, `repr`, `format`, `str.format`) field holds the Variable "
+                f"'{field.value.name}', whose text in Python is its repr with the value it holds when formatted; "
+                "the graph can't give that text when it runs. Format its value, `v.read_value()`, instead."))
         if field.value.dtype is dtypes.string:
             raise StagingError(at_user_line(
                 f"an f-string (or `str.format`) field holds the string tensor {field.value.name}. As an eager tensor "
                 "it formats as its bytes (b'...'), and a Python str that a staged `if` or loop carries becomes such a "
                 "tensor, so its text here would not be Python's. Join string tensors with `+` or "
                 "runtime.strings.join, and format numbers with runtime.strings.as_string."))
+    python_ints_ = [python_ints.name_of(f.value) is not None and f.value.dtype is dtypes.int32 for f in fields]
     return string_ops.python_format(literals, [f.value for f in fields], [f.conversion for f in fields],
-                                    [f.spec for f in fields], [python_ints.name_of(f.value) is not None for f in fields])
+                                    [f.spec for f in fields], python_ints_)   # a Python float formats as its float32
 
 
 BACKEND = backends.register_backend(backends.Backend(

@@ -206,10 +206,11 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
                 "in the other branch; both branches must return a value there (or both None).")
         kept.append(True)
         a, b = _numbers_meeting(a, b)
-        python_int = a.__class__ is int and b.__class__ is int and not labels[i].startswith("output ")
+        python_int = (a.__class__ is b.__class__ and a.__class__ in (int, float)   # or a Python float
+                      and not labels[i].startswith("output "))
         a, b = (_as_branch_tensor(then_graph, a, b, f"{where}: {labels[i]}", "true_fn"),
                 _as_branch_tensor(else_graph, b, a, f"{where}: {labels[i]}", "false_fn"))
-        if python_int:   # autograph's variable is a Python int on both paths: it stays one (ops/python_ints.py)
+        if python_int:   # autograph's variable is a Python int (float) on both paths: it stays one (ops/python_ints.py)
             python_ints.mark(then_graph, a, labels[i][1:-1])
             python_ints.mark(else_graph, b, labels[i][1:-1])
         if a.dtype is not b.dtype and registry.context.weak is not None:

@@ -109,16 +109,20 @@ class Carried:
     """The composites (above) that a staged statement carries after its `n`
     variables, and the branch, body and test functions that set them on their objects and read them back."""
 
-    def __init__(self, found: list, n: int):
+    def __init__(self, found: list, n: int, construct: str = "statement"):
+        self.construct = construct
         self.composites = [composite for composite, _ in found]
         self.initial = tuple(value for _, value in found)
         self.n = n
+        # the keys the statement adds to a dict: the order each branch (or body) adds them in
+        self.added = [c for c, value in found if not c.is_attribute and value.__class__ is Undefined]
+        self.orders: list = []
 
     @classmethod
     def read(cls, composites: dict, n: int, construct: str) -> Carried | None:
         found = read(composites, construct)
         side_effects.carrying(found)
-        return cls(found, n) if found else None
+        return cls(found, n, construct) if found else None
 
     def state(self, state: tuple) -> tuple:
         return (*state, *self.initial)
@@ -138,9 +142,16 @@ class Carried:
         def carried(*args):
             self._set(args[lead + n:])
             out = as_tuple(fn(*args[:lead + n]), n)
+            if self.added and (order := self._added_order()) not in self.orders:
+                self.orders.append(order)
             return result((*out, *(c.get() for c in self.composites)), size)
         carried.__wrapped__ = fn     # where `variable_checks.assigned_at` finds the user's assignments
         return carried
+
+    def _added_order(self) -> tuple:
+        """The names of the keys the statement adds that its objects hold now, in their order there."""
+        present = [c for c in self.added if c.get().__class__ is not Undefined]
+        return tuple(c.name for c in sorted(present, key=lambda c: list(c.owner).index(c.key)))
 
     def test(self, fn):
         """A loop's test or `extra_test`, which may read the composites too."""
@@ -159,11 +170,28 @@ class Carried:
         values are set on their objects; if it raises, the objects get their values back."""
         try:
             out = as_tuple(staged(), self.n + len(self.composites))
+            order = self._one_order()
         except BaseException:
             self._set(self.initial)
             raise
-        self._set(out[self.n:])
+        self._set(self.initial)   # the keys it adds, added in the order the statement adds them
+        pairs = sorted(zip(self.composites, out[self.n:]), key=lambda p: order.index(p[0].name) if p[0].name in order
+                       else -1)
+        for composite, value in pairs:
+            composite.set(value)
         return result(out[:self.n], self.n)
+
+    def _one_order(self) -> tuple:
+        """The order in which the statement adds keys to its dicts: the same on every path, or refused."""
+        orders = sorted(self.orders, key=len, reverse=True)   # in the order they were traced, the longest first
+        for order in orders[1:]:
+            if set(order) == set(orders[0]):
+                raise StagingError(at_user_line(
+                    f"the paths through this {self.construct} on a tensor add {', '.join(orders[0])} in different "
+                    f"orders ({', '.join(order)} on another path), and a dict keeps the order its keys were added "
+                    "in, so that order would depend on the path the graph takes, which tracing does not know. Add "
+                    "them in the same order on every path (or before the statement)."))
+        return orders[0] if orders else ()
 
 
 def _owner_name(name: str) -> str:

@@ -9,13 +9,16 @@ from __future__ import annotations
 import builtins
 import collections.abc
 import sys
+import warnings
 
 from autograph.backends import backend_for, backend_for_any
 from autograph.errors import StagingError, at_user_line
+from autograph.operators import callers
 from autograph.operators.function_scope import tracing_failed
 from autograph.operators.control_flow import if_exp
 from autograph.operators.logical import staged_operands, truth
 from autograph.operators.maybe import MaybeValue
+from autograph.operators.strings import formatted, fstring
 
 
 def len_(value):
@@ -120,6 +123,22 @@ int_ = _staged_cast(builtins.int, "int")
 float_ = _staged_cast(builtins.float, "float")
 
 
+def _formatting(builtin, conversion: str):
+    def text(*args, **kwargs):   # the builtin's own arguments (`str(b, 'utf-8')`, `format(x, '.2f')`)
+        if kwargs or not 1 <= len(args) <= (2 if builtin is builtins.format else 1) or backend_for(args[0]) is None:
+            return builtin(*args, **kwargs)
+        return fstring(formatted(args[0], conversion, *args[1:]))
+    text.__name__ = f"{builtin.__name__}_"
+    text.__doc__ = (f"`{builtin.__name__}(value)`: of a staged value, the f-string `f'{{value!{conversion}}}'` is "
+                    "(operators/strings.py): formatted when the graph runs, where the graph takes it.")
+    return text
+
+
+str_ = _formatting(builtins.str, "s")
+repr_ = _formatting(builtins.repr, "r")
+format_ = _formatting(builtins.format, "")
+
+
 def globals_():
     """`globals()`: the globals of the converted code that calls it (through `converted_call`, two frames up),
     its module's, where Python's `globals` called from `converted_call` would give autograph's own."""
@@ -172,4 +191,5 @@ BUILTIN_OVERLOADS = {
     builtins.len: len_, builtins.range: range_, builtins.enumerate: enumerate_, builtins.zip: zip_,
     builtins.print: print_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
     builtins.isinstance: isinstance_, builtins.globals: globals_, builtins.max: max_, builtins.min: min_,
+    warnings.warn: callers.warn, builtins.str: str_, builtins.repr: repr_, builtins.format: format_,
 }

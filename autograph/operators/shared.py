@@ -8,6 +8,7 @@ staged statement can work on functions of explicit state (control_flow.py).
 from __future__ import annotations
 
 import dis
+import functools
 import os
 import sys
 import types
@@ -120,10 +121,11 @@ class Shared:
                     todo.append(value)
         return found
 
-    def _globals_read(self, module: dict) -> list:
+    def _globals_read(self, module: dict, variables: list) -> list:
         """(name, None, value) of each global of the statement's module that its functions read and do not
-        carry (`OUT` of `OUT.append(i)`): an object the statement may not change, as a variable's."""
-        return _globals_of(self.functions, module, self.names)
+        carry (`OUT` of `OUT.append(i)`): an object the statement may not change, as a variable's; and of each
+        global the methods of the objects its `variables` hold read (`__call__`, `__getattr__`)."""
+        return _globals_of(self.functions, module, self.names, variables)
 
     def _assigned_here(self) -> set:
         """The variables the statement's own code assigns or deletes (its functions, and the functions the
@@ -158,12 +160,12 @@ class Shared:
         initial = self.read()
         before = [(name, cell, slot_get(cell)) for name, cell in self._cells()]
         module = self.module
-        read = before + self._globals_read(module)
+        read = before + self._globals_read(module, before)
         own = {id(fn) for fn in self.functions}   # the branch and body functions: generated, not the user's state
         held = [value for value in _held(read, initial) if id(value) not in own]
         contents = snapshots.snapshot(_named(read, held))
         globals_before = dict(module)
-        changed_elsewhere = failed = object_changed = None
+        changed_elsewhere = failed = object_changed = frame = None
         try:
             with side_effects.staging(construct, held, self._aliased(initial)) as frame:
                 out = as_tuple(staged(initial), len(self.names))
@@ -172,6 +174,8 @@ class Shared:
                 object_changed = _global_changed(module, globals_before, self.names, construct)
         except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
             failed = tracing_failed(raised_while_tracing(error, f"this {construct} on a tensor"))
+            if frame is not None:   # a change it made first (a probe's tensor left in `self.total` by `acc(i)`)
+                object_changed = snapshots.changed(contents, frame[4], construct)
         finally:
             carried, here = set(self.names), None
             for name, cell, value in before:
@@ -187,12 +191,12 @@ class Shared:
                 "that assigns it through `nonlocal`). Tracing runs every branch (or the loop body) once, whatever "
                 f"the input, so that change can't follow the path the graph takes. Assign '{changed_elsewhere}' "
                 "in the statement itself, from a value the function returns.")))
-        if failed is not None:
-            raise failed from None
         if object_changed is not None:   # the refused trace leaves no change behind
             snapshots.restore(contents)
             _restore_globals(module, globals_before, self.names)
             raise tracing_failed(StagingError(at_user_line(object_changed)))
+        if failed is not None:
+            raise failed from None
         self.write(out)
 
 
@@ -280,26 +284,33 @@ def globals_read(functions: list) -> list:
     functions = [fn for fn in functions if fn.__class__ is types.FunctionType]
     if not functions:
         return []
-    return [(name, value) for name, _, value in _globals_of(functions, functions[0].__globals__)]
+    variables = [(name, cell, cell_value(cell)) for fn in functions
+                 for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ())]
+    return [(name, value) for name, _, value in _globals_of(functions, functions[0].__globals__, (), variables)]
 
 
-def _globals_of(functions: list, module: dict, carried=()) -> list:
+def _globals_of(functions: list, module: dict, carried=(), variables=()) -> list:
     """(name, None, value) of each global of `module` that the functions read, but those `carried`, and of each
-    global a helper of the user's they read reads (`_helper_globals`)."""
+    global a helper of the user's they read reads (`_helper_globals`), or a method of an object one of their
+    `variables` (name, cell, value) holds does: the `__call__` of `counter(x)`, the `__getattr__` of `d.name`,
+    which Python runs without the statement naming them."""
     names = set().union(*(_loaded_globals(fn.__code__) for fn in functions)).difference(carried)
     found = [(name, None, module[name]) for name in sorted(names) if name in module]
     attributes = set().union(*(_attributes_loaded(fn.__code__) for fn in functions))
-    return found + _helper_globals(found, module, attributes)
+    own = {id(cell) for _, cell, _ in variables}   # the statement's own variables: checked as such, not here
+    reached = found + [v for v in variables if v[2] is not _EMPTY]
+    return found + _helper_globals(reached, module, attributes, own)
 
 
-def _helper_globals(found: list, module: dict, attributes: frozenset) -> list:
+def _helper_globals(found: list, module: dict, attributes: frozenset, own=frozenset()) -> list:
     """(name, None, object) of each global object that a function of the user's among `found` reads, or a
     function it reads does, however deep the calls go and in whichever of the user's modules it is: the log a
     helper appends to (`def log(v): LOG.append(v)`), the cache it fills (`CACHE[k] = v`), the object whose
     counter it bumps (`STATS.calls += 1`). A staged statement that calls the helper would make the change once,
     at trace time, on every path. A library's functions (the standard library's, NumPy's, a framework's) are
     not followed: their state is their own. A global of another module is named `module.NAME`. `attributes`:
-    the names the statement reads as attributes (`log` of `helpers.log`)."""
+    the names the statement reads as attributes (`log` of `helpers.log`); `own`: the ids of the closure cells
+    of the statement's variables, which a nested function it calls shares and which are not followed here."""
     objects, seen = [], set()
     todo = [fn for _, _, value in found for fn in _reached(value, attributes)]
     while todo:
@@ -317,6 +328,8 @@ def _helper_globals(found: list, module: dict, attributes: frozenset) -> list:
                 todo += _reached(value, _attributes_loaded(code))
                 objects.append((prefix + name, None, value))
         for name, cell in zip(code.co_freevars, fn.__closure__ or ()):   # a counter a factory made it with
+            if id(cell) in own:
+                continue
             value = slot_get(cell)
             objects.append((name, None, cell))
             if value is not _EMPTY:
@@ -348,18 +361,48 @@ def _reached(value, attributes: frozenset) -> list:
     return _functions_of(value)
 
 
-def _functions_of(value) -> list:
+def _functions_of(value, depth: int = 2) -> list:
     """The functions that using `value` may run: a function (and the one it wraps: a `contextlib.contextmanager`
-    or a decorator's), a class's methods (a `with` statement runs `__enter__` and `__exit__`, which its source
-    never calls) or those of an object's class."""
-    if value.__class__ is types.FunctionType:
+    or a decorator's), a bound method's or a `functools.partial`'s, a class's methods, properties and
+    descriptors (a `with` statement runs `__enter__` and `__exit__`, `o.d` a descriptor's `__get__`, which its
+    source never calls) and its metaclass's, those of an object's class, and those of the items of a list,
+    tuple or dict (`handlers[k](v)`), `depth` containers deep."""
+    cls = value.__class__
+    if cls is types.FunctionType:
         wrapped = getattr(value, "__wrapped__", None)
         return [value, *([wrapped] if wrapped.__class__ is types.FunctionType else [])]
-    cls = value if isinstance(value, type) else value.__class__
-    if library_module(cls.__module__):
-        return []
-    return [getattr(f, "__func__", f) for c in cls.__mro__ if not library_module(c.__module__)
-            for f in vars(c).values() if getattr(f, "__func__", f).__class__ is types.FunctionType]
+    if cls is types.MethodType:
+        return _functions_of(value.__func__) + _functions_of(value.__self__, 0)
+    if cls is functools.partial:
+        return _functions_of(value.func) + [f for arg in value.args for f in _functions_of(arg, 0)]
+    if cls in (list, tuple, dict):
+        items = list(value.values() if cls is dict else value)[:_ITEMS]
+        return [] if depth <= 0 else [f for item in items if item.__class__ not in _PLAIN
+                                      for f in _functions_of(item, depth - 1)]
+    classes = [value, type(value)] if isinstance(value, type) else [cls]   # a class: its metaclass's too
+    return [fn for k in classes if not library_module(k.__module__) for c in k.__mro__
+            if not library_module(c.__module__) for f in vars(c).values() for fn in _accessors(f)
+            if fn.__class__ is types.FunctionType]
+
+
+_ITEMS = 64   # the items of a container that are looked at
+_PLAIN = frozenset({int, float, bool, str, bytes, type(None)})
+
+
+def _accessors(attribute) -> tuple:
+    """The functions a class attribute runs: a method's (a classmethod's, a staticmethod's) own, a property's
+    getter, setter and deleter, a descriptor of the user's class's methods (`p.v` runs code of the user's,
+    which its source never calls)."""
+    if attribute.__class__ is property:
+        return tuple(f for f in (attribute.fget, attribute.fset, attribute.fdel) if f is not None)
+    function = getattr(attribute, "__func__", attribute)
+    if function.__class__ is types.FunctionType or isinstance(attribute, type):
+        return (function,)
+    descriptor = type(attribute)
+    if library_module(descriptor.__module__) or not hasattr(descriptor, "__get__"):
+        return ()
+    return tuple(f for c in descriptor.__mro__ if not library_module(c.__module__) for f in vars(c).values()
+                 if f.__class__ is types.FunctionType)
 
 
 def _attributes_loaded(code) -> frozenset:

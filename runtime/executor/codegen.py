@@ -328,7 +328,7 @@ class _Codegen:
     def _carried_as(self, t, *edges) -> str:
         """INT if the graph marks `t` (a loop variable, a cond output) as a Python int and it and its `edges` (the
         tensors it comes from) are 0-d; else NUMPY."""
-        marked = t.op.graph.python_ints.get(id(t)) is not None
+        marked = t.op.graph.python_ints.get(id(t)) is not None and t.dtype is dtypes.int32   # not a Python float
         return INT if marked and all(e.shape.rank == 0 for e in (t, *edges)) else NUMPY
 
     def _branch(self, graph: FuncGraph, input_exprs: list[str], lines: list, depth: int,

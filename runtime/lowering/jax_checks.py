@@ -32,6 +32,7 @@ from runtime.errors import InvalidArgumentError, LoweringError, OpError
 from runtime.executor.codegen import kernel_error_made_at
 from runtime.graph import made_at
 from runtime.lowering import walk
+from runtime.ops import python_ints
 from runtime.lowering import jax_lists
 from runtime.lowering.jax_effects import Lowering
 from runtime.lowering.to_jax import LOWERINGS, LazyRange, jax_dtype, materialised, strided_slice
@@ -241,6 +242,17 @@ class _ExactInt32(Check):
         result = LOWERINGS[arithmetic](*operands)
         _failing(lowering, op, jnp.any(_INT32_FAILS[arithmetic](x, y, result)), values)
         return result
+
+
+class _PythonFloat(Check):
+    """A Python float's division (runtime/ops/python_ints.py): the float32 result, and a failed check where
+    Python raises ZeroDivisionError (a zero divisor, 0.0 to a negative power), which raises the executor's error."""
+
+    def lower(self, lowering: Lowering, op, x, y):
+        arithmetic = op.attrs["arithmetic"]
+        fails = python_ints.FLOAT_FAILS[arithmetic](*(jnp.asarray(materialised(v)) for v in (x, y)))
+        _failing(lowering, op, jnp.any(fails), [x, y])
+        return LOWERINGS[arithmetic](x, y)
 
 
 class _IntegerPow(Check):
@@ -567,6 +579,7 @@ CHECKS: dict[str, Check] = {
     "Raise": _Raise(),
     "Assert": _Assert(),
     "ExactInt32": _ExactInt32(),
+    "PythonFloat": _PythonFloat(),
     "Pow": _IntegerPow(),               # of integers: a negative exponent is the executor's error
     "FloorDiv": _IntegerDivision(),     # of integers: a zero divisor is the executor's error
     "FloorMod": _IntegerDivision(),

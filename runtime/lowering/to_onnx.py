@@ -465,6 +465,7 @@ MAPPINGS: dict[str, Callable] = {
     "FloorDiv": _floor_div, "FloorMod": _floor_mod, "Pow": _simple("Pow"),
     # a Python int's checked arithmetic (runtime/ops/python_ints.py): ONNX has no run-time error, so it wraps
     "ExactInt32": lambda g, *values, arithmetic, variable, where: MAPPINGS[arithmetic](g, *values),
+    "PythonFloat": lambda g, *values, arithmetic, variable, where: MAPPINGS[arithmetic](g, *values),   # inf, nan
     "Maximum": _simple("Max"), "Minimum": _simple("Min"),
     "Equal": _simple("Equal"), "NotEqual": _not("Equal"), "Less": _simple("Less"),
     "LessEqual": _simple("LessOrEqual"), "Greater": _simple("Greater"), "GreaterEqual": _simple("GreaterOrEqual"),

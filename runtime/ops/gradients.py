@@ -51,7 +51,7 @@ NOT_DIFFERENTIABLE = frozenset({
     "RandomUniform", "RandomStandardNormal", "StatelessRandomUniformV2", "StatelessRandomNormalV2", "All", "Any", "OneHot", "PrintV2", "Assert", "Raise",
     "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros", "StringLength", "StringJoin",
     "ReduceJoin", "StringFormat", "PythonFormat", "Unique", "AsString", "StringToNumber", "StringUpper", "StringLower", "StringSplitV2",
-    "BytesSplit", "UnicodeSplit", "UnicodeDecode", "ExactInt32", "PyFunc", "PyFuncStateless",
+    "BytesSplit", "UnicodeSplit", "UnicodeDecode", "ExactInt32", "PythonFloat", "PyFunc", "PyFuncStateless",
 })
 
 

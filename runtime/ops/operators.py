@@ -65,6 +65,43 @@ def _broadcastable(x, y) -> bool:
     return True
 
 
+def _pow(x, y, modulo=None):
+    """`x ** y`; `pow(x, y, modulo)` is refused (math_ops.pow would take `modulo` for its name)."""
+    if modulo is not None:
+        raise _not_defined("pow(x, y, modulo)", "(x ** y) % modulo computes it where `x ** y` fits the dtype")
+    return math_ops.pow(x, y)
+
+
+def _round(x, ndigits=None):
+    """`round(x)`: an integer tensor is its own round to any number of digits >= 0, as a Python int is; a float
+    is refused, for Python's gives an int (and rounds `ndigits` digits in decimal)."""
+    if x.dtype.is_integer and (ndigits is None or ndigits >= 0):
+        return x
+    raise _not_defined("round()", "runtime.round(x) rounds half to even, as Python's round does, but keeps the "
+                       "float dtype: runtime.cast(runtime.round(x), runtime.int32) for an int")
+
+
+def _divmod(x, y):
+    """`divmod(x, y)`: `(x // y, x % y)`, Python's definition."""
+    return math_ops.floordiv(x, y), math_ops.floormod(x, y)
+
+
+def _refused(symbol: str, instead: str):
+    def method(x, *args):
+        raise _not_defined(symbol, instead)
+    method.__name__ = f"refused {symbol}"
+    return method
+
+
+def _not_defined(symbol: str, instead: str) -> TypeError:
+    """The error of a Python operator or builtin a tensor does not define (nor does TensorFlow's): at the user's
+    line, saying what to write instead. A Python int that a staged `if` or loop carried is a tensor too."""
+    from runtime.control_flow import user_location   # import cycle: control_flow imports the ops
+
+    return TypeError(f"{user_location()}: `{symbol}` is not defined on tensors (nor in TensorFlow); one operand "
+                     f"is a tensor (a Python number a staged `if` or loop carries is one too). {instead}.")
+
+
 OPERATORS = {
     "__add__": math_ops.add, "__radd__": _swap(math_ops.add),
     "__sub__": math_ops.subtract, "__rsub__": _swap(math_ops.subtract),
@@ -72,7 +109,12 @@ OPERATORS = {
     "__truediv__": math_ops.truediv, "__rtruediv__": _swap(math_ops.truediv),
     "__floordiv__": math_ops.floordiv, "__rfloordiv__": _swap(math_ops.floordiv),
     "__mod__": math_ops.floormod, "__rmod__": _swap(math_ops.floormod),
-    "__pow__": math_ops.pow, "__rpow__": _swap(math_ops.pow),
+    "__pow__": _pow, "__rpow__": _swap(math_ops.pow),
+    "__divmod__": _divmod, "__rdivmod__": _swap(_divmod), "__round__": _round,
+    "__lshift__": _refused("<<", "Use runtime.bitwise.left_shift(x, n)"),
+    "__rlshift__": _refused("<<", "Use runtime.bitwise.left_shift(x, n)"),
+    "__rshift__": _refused(">>", "Use runtime.bitwise.right_shift(x, n)"),
+    "__rrshift__": _refused(">>", "Use runtime.bitwise.right_shift(x, n)"),
     "__matmul__": sort_ops.matmul, "__rmatmul__": _swap(sort_ops.matmul),
     "__lt__": math_ops.less, "__le__": math_ops.less_equal,
     "__gt__": math_ops.greater, "__ge__": math_ops.greater_equal,
@@ -87,6 +129,31 @@ OPERATORS = {
     "__pos__": lambda x: x,
     "__getitem__": indexing.getitem,
 }
+
+
+_REFLECTED = {"__add__": "__radd__", "__sub__": "__rsub__", "__mul__": "__rmul__", "__truediv__": "__rtruediv__",
+              "__floordiv__": "__rfloordiv__", "__mod__": "__rmod__", "__pow__": "__rpow__",
+              "__matmul__": "__rmatmul__", "__divmod__": "__rdivmod__", "__and__": "__rand__", "__or__": "__ror__",
+              "__xor__": "__rxor__", "__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__", "__ge__": "__le__"}
+
+
+def _or_reflected(fn, reflected: str):
+    """A binary operator that gives NotImplemented where the other operand is an object of the user's that can't
+    become a tensor and has the reflected method, so that Python asks it (`x + v` runs `v.__radd__(x)`), as
+    TensorFlow's operators do and as Python's ints do."""
+    def method(x, y, *args):
+        try:
+            return fn(x, y, *args)
+        except TypeError:
+            if isinstance(y, (Tensor, np.ndarray, np.generic)) or type(y).__module__ == "builtins" or not hasattr(
+                    type(y), reflected):
+                raise
+            return NotImplemented
+    method.__name__ = getattr(fn, "__name__", "operator")
+    return method
+
+
+OPERATORS.update({name: _or_reflected(OPERATORS[name], reflected) for name, reflected in _REFLECTED.items()})
 
 
 def install(cls: type, convert=None) -> None:

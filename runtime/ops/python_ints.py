@@ -1,4 +1,5 @@
-"""Python ints in a graph: int32 tensors whose arithmetic raises instead of wrapping around.
+"""Python ints in a graph: int32 tensors whose arithmetic raises instead of wrapping around; and Python floats,
+float32 tensors whose division by zero raises as Python's does.
 
 A Python int has no dtype and never overflows. When a staged loop carries one that nothing in the loop gives
 a dtype (`s = 1; while i < n: s = s * 3`), autograph carries it as int32, the dtype `runtime.constant` gives a
@@ -16,6 +17,11 @@ placeholder for it as a *Python int* of the graph being built (`mark`). While a 
   constants; an autograph variable that both give as Python `int`s is one: control_flow.py), and a `While`
   output whose initial value is one;
 - `Graph.capture` marks the capture of a Python int into a nested graph (a branch, a loop body).
+
+A Python float a staged statement carries (a float32, as `runtime.constant` gives it) is marked the same way
+(`mark`); its division by zero (`s / 0.0`, `s // 0.0`, `s % 0.0`, `0.0 ** -1`), where Python raises
+ZeroDivisionError and float32 gives inf or nan, is recorded as `PythonFloat`: the same arithmetic and a
+run-time error naming the variable.
 
 The executor writes the 0-d case inline (runtime/executor/codegen.py): the value stays a Python int in the
 generated code, computed with `PYTHON_INT_FORMS` and range-checked on the next line, and becomes a NumPy int32
@@ -47,6 +53,10 @@ _SCALAR = {  # the same on Python ints (to check) and on the NumPy int32 scalars
 }
 CHECKED = frozenset(_EXACT)
 KEPT = frozenset({"FloorMod", "Maximum", "Minimum", "Identity", "Sign"})
+_FLOATS = (dtypes.float32, dtypes.float64)
+FLOAT_CHECKED = frozenset({"RealDiv", "FloorDiv", "FloorMod", "Pow"})   # Python raises ZeroDivisionError
+FLOAT_KEPT = frozenset({"AddV2", "Sub", "Mul", "Neg", "Abs", "Square", "Maximum", "Minimum", "Identity", "Sign",
+                        "Floor", "Ceil"})
 INT32_RANGE = (-2 ** 31, 2 ** 31 - 1)
 
 
@@ -128,6 +138,39 @@ def overflow(value, name: str, where: str) -> InvalidArgumentError:
         f"runtime.constant(..., runtime.int64) to carry 64 bits.", "ExactInt32")
 
 
+def _complex_power(x, y):
+    """Where Python's `x ** y` of floats is a complex number (a negative number to a finite fractional power)."""
+    return (x < 0) & (y % 1 != 0) & (abs(y) < float("inf"))
+
+
+FLOAT_FAILS = {   # op -> where Python's float arithmetic is not a float (x, y: NumPy or JAX arrays)
+    "RealDiv": lambda x, y: y == 0, "FloorDiv": lambda x, y: y == 0, "FloorMod": lambda x, y: y == 0,
+    "Pow": lambda x, y: (x == 0) & (y < 0) | _complex_power(x, y),
+}
+
+
+def _python_float(x, y, *, arithmetic: str, variable: str, where: str):
+    """`arithmetic` on the float `x` and `y`, one of them a Python float: an error where Python's raises."""
+    from runtime.ops.registry import OPS
+
+    if np.any(FLOAT_FAILS[arithmetic](np.asarray(x), np.asarray(y))):
+        if arithmetic == "Pow" and np.any(_complex_power(np.asarray(x), np.asarray(y))):
+            raise InvalidArgumentError(
+                f"{where}: '{variable}' started as a Python number, which a staged `if` or loop on tensors carries "
+                "as a tensor, and here a negative number is raised to a fractional power, where Python gives a "
+                "complex number (the graph's float power would give nan). Check the base first.", "PythonFloat")
+        raise float_by_zero(arithmetic, variable, where)
+    return OPS[arithmetic].kernel(x, y)
+
+
+def float_by_zero(arithmetic: str, variable: str, where: str) -> InvalidArgumentError:
+    what = "0.0 is raised to a negative power" if arithmetic == "Pow" else "the divisor is zero"
+    return InvalidArgumentError(
+        f"{where}: '{variable}' started as a Python number, which a staged `if` or loop on tensors carries as a "
+        f"tensor, and here {what}, where Python raises ZeroDivisionError (the graph's float division would give "
+        "inf or nan). Check the value before dividing.", "PythonFloat")
+
+
 def _infer(*values, arithmetic: str, **_) -> Spec:
     from runtime.ops.registry import OPS
 
@@ -136,30 +179,39 @@ def _infer(*values, arithmetic: str, **_) -> Spec:
 
 EXACT_INT32 = defop("ExactInt32", _exact_int32, _infer,
                     doc="The int32 arithmetic named by `arithmetic` computed exactly: an error instead of wrapping around.")
+PYTHON_FLOAT = defop("PythonFloat", _python_float, _infer,
+                     doc="The float32 division named by `arithmetic` of a Python float: an error where Python raises "
+                         "ZeroDivisionError, instead of inf or nan.")
 
 
 def mark(graph, t, name: str) -> None:
-    """`t`, a tensor of `graph`, holds the Python int variable `name`."""
-    if t.dtype is dtypes.int32:
+    """`t`, a tensor of `graph`, holds the Python int (an int32) or float (a float32, or the float64 of a Python
+    int's `/` or `float()`) variable `name`."""
+    if t.dtype is dtypes.int32 or t.dtype is dtypes.float32 or t.dtype is dtypes.float64:
         graph.python_ints[id(t)] = (t, name)
 
 
 def name_of(t):
-    """The variable whose Python int `t` holds, or None."""
+    """The variable whose Python int (or float, a float32 `t`) `t` holds, or None."""
     found = t.op.graph.python_ints.get(id(t))
     return found[1] if found is not None else None
 
 
 def exact(graph, op, inputs: tuple, attrs: dict):
-    """(op, attrs) to record for `op` on `inputs` in `graph`: ExactInt32 for arithmetic on Python ints."""
-    if op.name not in CHECKED or inputs[0].dtype is not dtypes.int32:
+    """(op, attrs) to record for `op` on `inputs` in `graph`: ExactInt32 for arithmetic on Python ints,
+    PythonFloat for a division of Python floats."""
+    if inputs and inputs[0].dtype in _FLOATS and op.name in FLOAT_CHECKED:
+        checked = PYTHON_FLOAT
+    elif op.name in CHECKED and inputs[0].dtype is dtypes.int32:
+        checked = EXACT_INT32
+    else:
         return op, attrs
     name = _python_int_inputs(graph, inputs)
     if name is None:
         return op, attrs
     from runtime.control_flow import user_location   # import cycle: control_flow imports the ops
 
-    return EXACT_INT32, dict(arithmetic=op.name, variable=name, where=user_location())
+    return checked, dict(arithmetic=op.name, variable=name, where=user_location())
 
 
 def _python_int_inputs(graph, inputs: tuple):
@@ -176,9 +228,10 @@ def _python_int_inputs(graph, inputs: tuple):
 
 def propagate(graph, op, inputs: tuple, outputs: list, attrs: dict) -> None:
     """Mark the outputs of an op just recorded that hold Python ints."""
-    if op is EXACT_INT32:
+    if op is EXACT_INT32 or op is PYTHON_FLOAT:
         mark(graph, outputs[0], attrs["variable"])
-    elif op.name in KEPT and (name := _python_int_inputs(graph, inputs)) is not None:
+    elif (op.name in KEPT or op.name in FLOAT_KEPT and inputs[0].dtype in _FLOATS) and (
+            name := _python_int_inputs(graph, inputs)) is not None:
         mark(graph, outputs[0], name)
     elif op.name == "Cond":
         _mark_cond(graph, outputs, attrs)

@@ -485,3 +485,15 @@ def _all_graphs(graph):
         for attribute in node.attribute:
             if attribute.type == onnx.AttributeProto.GRAPH:
                 yield from _all_graphs(attribute.g)
+
+
+def test_a_python_floats_checked_division_exports_as_the_division():
+    def halve(x):
+        s = 1.5
+        if x > 0:
+            s = 2.5
+        return s / 2.0, s // 2.0, s % 2.0
+    concrete = tf.function(halve).get_concrete_function(tf.constant(3))
+    assert [op.type for op in concrete.graph.get_operations()].count("PythonFloat") == 3
+    check(halve, np.int32(3))
+    check(halve, np.int32(-3))

@@ -94,7 +94,7 @@ SAMPLES = {
     "UnicodeSplit": (lambda s: tf.strings.unicode_split(s, "UTF-8"), (tf.constant("é!"),)),
     "UnicodeDecode": (lambda s: tf.strings.unicode_decode(s, "UTF-8"), (tf.constant("é!"),)),
 }
-NOT_SAMPLED = {"Placeholder", "Cond", "While", "ExactInt32", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
+NOT_SAMPLED = {"Placeholder", "Cond", "While", "ExactInt32", "PythonFloat", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
                "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert", "Raise",
                "TensorListNew", "TensorListWrite", "TensorListRead", "TensorListStack", "TensorListSize",
                "TensorListFromTensor", "TensorListPop",
