@@ -180,3 +180,40 @@ def value_info(value: Value, dim_prefix: str = "") -> onnx.ValueInfoProto:
     shape = None if dims is None else [d if d is not None else (f"{dim_prefix}{i}" if dim_prefix else None)
                                       for i, d in enumerate(dims)]
     return helper.make_tensor_value_info(value.name, ELEMENT_TYPES[value.dtype], shape)
+
+
+def drop_unused_nodes(graph: onnx.GraphProto) -> None:
+    """Remove the nodes (in `graph` and its subgraphs) whose outputs nothing reads, as the executor prunes
+    them: the constants of an `If` written as the branch it takes, say (onnxruntime warns of each)."""
+    while True:
+        used: set = set()
+        _note_uses(graph, used)
+        if not _drop_nodes(graph, used):
+            return
+
+
+def _subgraphs(node):
+    for attribute in node.attribute:
+        if attribute.type == onnx.AttributeProto.GRAPH:
+            yield attribute.g
+        yield from attribute.graphs
+
+
+def _note_uses(graph: onnx.GraphProto, used: set) -> None:
+    used.update(out.name for out in graph.output)
+    for node in graph.node:
+        used.update(node.input)
+        for sub in _subgraphs(node):
+            _note_uses(sub, used)
+
+
+def _drop_nodes(graph: onnx.GraphProto, used: set) -> bool:
+    kept = [node for node in graph.node if any(name in used for name in node.output if name)]
+    dropped = len(kept) < len(graph.node)
+    if dropped:
+        del graph.node[:]
+        graph.node.extend(kept)
+    for node in kept:
+        for sub in _subgraphs(node):
+            dropped |= _drop_nodes(sub, used)
+    return dropped

@@ -30,7 +30,7 @@ from runtime.errors import LoweringError
 from runtime.graph import made_at
 from runtime.interpret import interpret, needed_ops
 from runtime.lowering import onnx_lists, variable_handles, walk
-from runtime.lowering.onnx_graph import ELEMENT_TYPES, Builder, Names, Value, value_info
+from runtime.lowering.onnx_graph import ELEMENT_TYPES, Builder, Names, Value, drop_unused_nodes, value_info
 from runtime.onnx import OPSET
 from runtime.ops.array_ops import reshape_target
 from runtime.shape import TensorShape
@@ -558,47 +558,10 @@ def build_model(graph, name: str, drop_prints: bool = False, producer_version: s
     model = helper.make_model(onnx_graph, opset_imports=[helper.make_opsetid("", OPSET)],
                               producer_name="autograph-runtime", producer_version=producer_version)
     model.ir_version = IR_VERSION
-    _drop_unused_nodes(model.graph)
+    drop_unused_nodes(model.graph)
     _fill_unknown_ranks(model)
     onnx.checker.check_model(model, full_check=True)
     return model
-
-
-def _drop_unused_nodes(graph: onnx.GraphProto) -> None:
-    """Remove the nodes (in `graph` and its subgraphs) whose outputs nothing reads, as the executor prunes
-    them: the constants of an `If` written as the branch it takes, say (onnxruntime warns of each)."""
-    while True:
-        used: set = set()
-        _note_uses(graph, used)
-        if not _drop_nodes(graph, used):
-            return
-
-
-def _subgraphs(node):
-    for attribute in node.attribute:
-        if attribute.type == onnx.AttributeProto.GRAPH:
-            yield attribute.g
-        yield from attribute.graphs
-
-
-def _note_uses(graph: onnx.GraphProto, used: set) -> None:
-    used.update(out.name for out in graph.output)
-    for node in graph.node:
-        used.update(node.input)
-        for sub in _subgraphs(node):
-            _note_uses(sub, used)
-
-
-def _drop_nodes(graph: onnx.GraphProto, used: set) -> bool:
-    kept = [node for node in graph.node if any(name in used for name in node.output if name)]
-    dropped = len(kept) < len(graph.node)
-    if dropped:
-        del graph.node[:]
-        graph.node.extend(kept)
-    for node in kept:
-        for sub in _subgraphs(node):
-            dropped |= _drop_nodes(sub, used)
-    return dropped
 
 
 def _fill_unknown_ranks(model: onnx.ModelProto) -> None:
