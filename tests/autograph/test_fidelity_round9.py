@@ -12,11 +12,9 @@ import re
 
 import pytest
 
-import autograph as ag
 import runtime as tf
-from autograph import api
 from autograph.errors import StagingError
-from tests.autograph.generated_code import python_run
+from tests.autograph.generated_code import outcomes_agree, python_run
 from tests.autograph.test_staged_language import outcome   # a result as Python values, or the error's type
 
 INPUTS = (-3, 0, 2, 5)
@@ -123,12 +121,7 @@ REFUSED = [
 
 @pytest.mark.parametrize("fn", AGREE + [fn for fn, _ in REFUSED], ids=lambda fn: fn.__name__)
 def test_converted_code_on_python_values_gives_pythons_answer(fn):
-    api.run_generated_code(True)   # the generated code, not the original that runs when nothing stages
-    try:
-        for x in INPUTS:
-            assert outcome(lambda: ag.convert(fn)(x)) == outcome(lambda: fn(x)), x
-    finally:
-        api.run_generated_code(False)
+    outcomes_agree(fn, INPUTS, outcome)
 
 
 @pytest.mark.parametrize("fn", AGREE, ids=lambda fn: fn.__name__)

@@ -8,11 +8,10 @@ import re
 import numpy as np
 import pytest
 
-import autograph as ag
 import runtime as tf
-from autograph import api
 from autograph.errors import StagingError
 from tests.autograph import staged_language_programs as programs
+from tests.autograph.generated_code import outcomes_agree
 
 INPUTS = (-3, 0, 2, 5)
 
@@ -37,12 +36,7 @@ def outcome(call):
 
 @pytest.mark.parametrize("fn", programs.AGREE + [fn for fn, _ in programs.REFUSED], ids=lambda fn: fn.__name__)
 def test_converted_code_on_python_values_gives_pythons_answer(fn):
-    api.run_generated_code(True)   # the generated code, not the original that runs when nothing stages
-    try:
-        for x in INPUTS:
-            assert outcome(lambda: ag.convert(fn)(x)) == outcome(lambda: fn(x)), x
-    finally:
-        api.run_generated_code(False)
+    outcomes_agree(fn, INPUTS, outcome)
 
 
 @pytest.mark.parametrize("fn", programs.AGREE, ids=lambda fn: fn.__name__)
