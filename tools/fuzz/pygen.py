@@ -306,9 +306,12 @@ class PyGenerator(Expressions, ScopeStatements, StagedPatterns):
             self.emit(f"*{rest}, {first} = range(1 + {self.py_small()})")
         self.assigned(first, "a")
         self.assign(target, f"{target} + {first} + len({rest})")
-        if self.chance(0.4) and not self.tensor:   # max() compares: no tensors
+        if self.chance(0.4) and not self.tensor:
             self.cover("starred in a call or a list")
             self.assign(target, f"max(*[{target}, {self.read_var()}], *{rest}, 0) + len([*{rest}, 1])")
+        elif self.chance(0.4):   # on tensors: each comparison is staged (py_builtins.max_/min_)
+            self.cover("min/max of two values")
+            self.assign(target, f"max({target}, {self.read_var()}) - min({first}, {self.py_small()})")
 
     def deletion(self) -> None:
         target = self.rng.choice(self.writable())
