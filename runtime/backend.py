@@ -193,7 +193,7 @@ def _key_name(names: tuple, key) -> str:
 
 def _number_origin(value, dtype, met) -> str:
     """Why the Python number `value`, a loop variable, became a `dtype` tensor (for dtype errors)."""
-    where = control_flow.user_location()
+    where = errors.user_location()
     why = (f"meets a {dtype.name} tensor at {met[1]}" if met else
            f"the loop carries as {dtype.name} (as runtime.constant({short_repr(value)}) is)")
     return f"it is the Python {type(value).__name__} {short_repr(value)} before the loop at {where}, which {why}"

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 from typing import Callable, Optional, Sequence
 
 import numpy as np
 
 from runtime import dtypes, nest
+from runtime.errors import user_location
 from runtime.graph import FuncGraph, building, current_graph, made_at
 from runtime.interpret import run_graph
 from runtime.ops import dtype_origins, packing, python_ints, registry
@@ -66,29 +66,6 @@ class ControlFlowError(TypeError, ValueError):
     value; make both branches (or every iteration) produce the same kind of
     value, e.g. with `runtime.cast`, or pass `shape_invariants`.
     """
-
-
-_PACKAGE_DIRS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), name) + os.sep
-                      for name in ("runtime", "autograph"))
-
-
-def user_location() -> str:
-    """'file:line' of the innermost frame outside runtime and autograph."""
-    frame = user_frame()
-    return "<unknown>" if frame is None else f"{frame.f_code.co_filename}:{frame.f_lineno}"
-
-
-def user_frame():
-    """The innermost frame outside runtime and autograph, or None."""
-    import sys
-
-    frame = sys._getframe(1)
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if not filename.startswith(_PACKAGE_DIRS) and not filename.startswith("<runtime executor"):
-            return frame
-        frame = frame.f_back
-    return None
 
 
 def converted(fn: Optional[Callable]) -> Optional[Callable]:

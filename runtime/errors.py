@@ -7,23 +7,61 @@ from __future__ import annotations
 import linecache
 import os
 import sys
+import sysconfig
 
 _PACKAGE_DIRS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), name) + os.sep
                       for name in ("runtime", "autograph"))
+_STDLIB = os.path.join(sysconfig.get_paths()["stdlib"], "")
+_internal_files: dict[str, bool] = {}   # file name -> whether its code is not a user's
+
+
+def internal_file(filename: str) -> bool:
+    """Whether code in `filename` is not a user's: the runtime's or autograph's own, the executor's generated
+    code, or a module of Python's standard library (`contextlib`, `string`, ...; not site-packages)."""
+    internal = _internal_files.get(filename)
+    if internal is None:
+        parts = filename.split(os.sep)
+        internal = _internal_files[filename] = filename.startswith(_PACKAGE_DIRS) or filename.startswith(
+            "<runtime executor") or (filename.startswith(_STDLIB) and "site-packages" not in parts
+                                     and "dist-packages" not in parts)
+    return internal
+
+
+def user_frame(depth: int = 1):
+    """The innermost frame, from `depth` frames above the caller on, that runs a user's code, or None.
+
+    Code made by `eval`/`exec` (file names like '<string>': a dataclass's `__eq__`, torch's tracing lambdas)
+    is passed over for the code that made it; it is the answer only when nothing else is (a line typed at
+    the interactive prompt, '<stdin>'). Cheap enough to run for every op traced."""
+    frame = sys._getframe(depth + 1)
+    made = None
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not internal_file(filename):
+            if not filename.startswith("<"):
+                return frame
+            if made is None and "__name__" in frame.f_globals:   # a framework's eval has no module globals
+                made = frame
+        frame = frame.f_back
+    return made
+
+
+def user_location() -> str:
+    """'file:line' of the innermost frame that runs a user's code (see `user_frame`)."""
+    frame = user_frame(1)
+    return "<unknown>" if frame is None else f"{frame.f_code.co_filename}:{frame.f_lineno}"
 
 
 def _user_line() -> str:
-    """'file:line: source' of the innermost frame outside runtime, autograph and generated executor code."""
-    frame = sys._getframe(2)
-    if os.sep + "executor" + os.sep in frame.f_code.co_filename:
-        return ""  # a run-time failure: the executor's message names the op and its generated line
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if not filename.startswith(_PACKAGE_DIRS) and not filename.startswith("<"):
-            code = linecache.getline(filename, frame.f_lineno).strip()
-            return f"{filename}:{frame.f_lineno}" + (f": {code}" if code else "")
-        frame = frame.f_back
-    return ""
+    """'file:line: source' of the innermost frame that runs a user's code, or '' for a failure while a graph
+    runs (the executor's message names the op and its line)."""
+    if os.sep + "executor" + os.sep in sys._getframe(2).f_code.co_filename:
+        return ""
+    frame = user_frame(2)
+    if frame is None:
+        return ""
+    code = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+    return f"{frame.f_code.co_filename}:{frame.f_lineno}" + (f": {code}" if code else "")
 
 
 class OpError(Exception):

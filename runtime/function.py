@@ -23,7 +23,8 @@ import numpy as np
 from runtime import config, nest
 from runtime.compat import check_autograph_options
 from runtime.concrete_function import ConcreteFunction
-from runtime.control_flow import ControlFlowError, user_location
+from runtime.control_flow import ControlFlowError
+from runtime.errors import user_location
 from runtime.errors import OperatorNotAllowedInGraphError, OpError
 from runtime.executor.codegen import compile_graph
 from runtime.graph import FuncGraph, building, conversion_status

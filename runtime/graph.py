@@ -20,14 +20,12 @@ from __future__ import annotations
 
 import contextlib
 import linecache
-import os
-import sys
 from typing import Iterator, Optional
 
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import InvalidArgumentError
+from runtime.errors import InvalidArgumentError, user_frame
 from runtime.lowering import dot
 from runtime.ops import dtype_origins, python_ints, registry
 from runtime.ops.registry import OpDef, Spec, defop
@@ -43,25 +41,10 @@ PLACEHOLDER = defop("Placeholder", _no_kernel, lambda dtype, shape: Spec(dtype, 
                     doc="An input of a function graph.")
 
 
-_PACKAGE_DIRS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), name) + os.sep
-                      for name in ("runtime", "autograph"))
-_internal_files: dict[str, bool] = {}
-
-
 def creation_site() -> Optional[tuple[str, int]]:
-    """(file, line) of the innermost caller outside runtime and autograph: where the user made an op.
-    Cheap enough to run for every op traced (one dict lookup per frame)."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        internal = _internal_files.get(filename)
-        if internal is None:
-            internal = _internal_files[filename] = filename.startswith(_PACKAGE_DIRS) or filename.startswith(
-                "<runtime executor")
-        if not internal:
-            return filename, frame.f_lineno
-        frame = frame.f_back
-    return None
+    """(file, line) of the innermost caller that runs a user's code: where the user made an op."""
+    frame = user_frame(2)
+    return None if frame is None else (frame.f_code.co_filename, frame.f_lineno)
 
 
 def made_at(op) -> str:

@@ -15,7 +15,7 @@ from typing import Optional
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import InvalidArgumentError, OperatorNotAllowedInGraphError
+from runtime.errors import InvalidArgumentError, OperatorNotAllowedInGraphError, user_frame, user_location
 from runtime.shape import TensorShape, as_shape
 
 
@@ -235,14 +235,12 @@ class SymbolicTensor(Tensor):
         return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
 
     def _not_allowed(self, what: str, instead: str):
-        from runtime.control_flow import user_location
 
         raise OperatorNotAllowedInGraphError(
             f"{user_location()}: {what} a symbolic tensor ({self.name}) is not allowed while tracing a function: "
             f"its value is only known when the graph runs. {instead}")
 
     def __bool__(self):
-        from runtime.control_flow import user_frame
         from autograph.operators.function_scope import is_converted
 
         frame = user_frame()

@@ -14,7 +14,7 @@ from typing import Optional
 import numpy as np
 
 from runtime import dtypes
-from runtime.control_flow import user_location
+from runtime.errors import user_location
 from runtime.errors import InvalidArgumentError
 from runtime.graph import building
 from runtime.interpret import replay

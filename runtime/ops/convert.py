@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import dtypes
+from runtime.errors import user_location
 from runtime.ops.registry import context, same_dtype
 from runtime.tensor import EagerTensor, Tensor, convert_to_tensor
 
@@ -50,7 +51,6 @@ def _numpy_as_python(value, dtype: dtypes.DType):
 def _weak_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     """`binary_operands` while a loop's Python numbers are probed (runtime/ops/weak.py): Python scalars are
     weak, and a weak operand takes a strong one's dtype."""
-    from runtime.control_flow import user_location   # import cycle: control_flow imports the ops
 
     weak = context.weak
     tx, ty = _convert_pair(x, y)
@@ -104,7 +104,6 @@ def tensors(values, op_name: str) -> list[Tensor]:
 
 def _weak_tensors(converted: list) -> list:
     """`tensors` while a loop's Python numbers are probed: the weak ones take the first strong one's dtype."""
-    from runtime.control_flow import user_location
 
     weak = context.weak
     strong = next((t for t in converted if weak.info(t) is None), converted[0])

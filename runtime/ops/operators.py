@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import InvalidArgumentError
+from runtime.errors import InvalidArgumentError, user_location
 from runtime.ops import bitwise_ops, indexing, math_ops, sort_ops
 from runtime.ops.registry import broadcast_shapes
 from runtime.shape import TensorShape
@@ -96,7 +96,6 @@ def _refused(symbol: str, instead: str):
 def _not_defined(symbol: str, instead: str) -> TypeError:
     """The error of a Python operator or builtin a tensor does not define (nor does TensorFlow's): at the user's
     line, saying what to write instead. A Python int that a staged `if` or loop carried is a tensor too."""
-    from runtime.control_flow import user_location   # import cycle: control_flow imports the ops
 
     return TypeError(f"{user_location()}: `{symbol}` is not defined on tensors (nor in TensorFlow); one operand "
                      f"is a tensor (a Python number a staged `if` or loop carries is one too). {instead}.")

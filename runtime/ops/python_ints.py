@@ -36,7 +36,7 @@ import operator
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import InvalidArgumentError
+from runtime.errors import InvalidArgumentError, user_location
 from runtime.ops.registry import Spec, defop
 
 _EXACT = {   # op name -> the arithmetic on int64 NumPy arrays (exact for int32 operands, but Pow: Python ints)
@@ -209,7 +209,6 @@ def exact(graph, op, inputs: tuple, attrs: dict):
     name = _python_int_inputs(graph, inputs)
     if name is None:
         return op, attrs
-    from runtime.control_flow import user_location   # import cycle: control_flow imports the ops
 
     return checked, dict(arithmetic=op.name, variable=name, where=user_location())
 
