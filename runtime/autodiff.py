@@ -41,7 +41,7 @@ from runtime.ops import array_ops, math_ops, registry
 from runtime.ops.held_variables import assigned_by, assigned_handles, read_handles, variables_of
 from runtime.ops.registry import Spec, defop
 from runtime.tensor import SymbolicTensor, Tensor, convert_to_tensor
-from runtime.tensor_array import TENSOR_LIST_ADD, TENSOR_LIST_ZEROS
+from runtime.ops.list_ops import TENSOR_LIST_ADD, TENSOR_LIST_ZEROS
 from runtime.variables import HELD_READ, READ, Variable, VariableHandle
 
 

@@ -22,7 +22,7 @@ from runtime.ops.registry import OPS, Spec
 from runtime.shape import TensorShape
 from runtime.signatures import TensorSpec
 from runtime.tensor import SymbolicTensor
-from runtime.tensor_array import variant
+from runtime.ops.list_ops import variant
 
 
 def _dtype(name: str) -> dtypes.DType:

@@ -509,7 +509,7 @@ class _ListCheck(Check):
 
 
 def _unwritten_list(size: int):
-    from runtime.tensor_array import ListValue
+    from runtime.ops.list_ops import ListValue
     return ListValue((None,) * size)
 
 

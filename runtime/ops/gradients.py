@@ -17,7 +17,7 @@ the user's line when a gradient has to pass through it.
 
 Lists (TensorArrays, and the Python lists a staged loop carries) have list
 gradients: a gradient of a `variant` tensor is a list of its elements'
-gradients, None standing for zeros (their rules are in tensor_array.py).
+gradients, None standing for zeros (their rules are in list_ops.py).
 `Cond` and `While` have their rules in `control_flow_gradients.py`, the
 activations, softmax and cross-entropy theirs in `nn_gradients.py`; they are
 entries of this table too.
@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from runtime import tensor_array as L
+from runtime.ops import list_ops as L
 from runtime.autodiff import custom_gradient_rule
 from runtime.ops import array_ops as A
 from runtime.ops import complex_ops as C
