@@ -43,7 +43,6 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     node.body = scope
     node.name = ctx.new_name(f"ag__{ctx.function_name}")
     node.decorator_list = []
-    node.returns = None
     return node
 
 

@@ -82,7 +82,9 @@ class Base(gast.NodeTransformer):
             self._visitors.clear()
 
     def visit_FunctionDef(self, node):
-        if node is self._root or anno.get(node, anno.Key.GENERATED):
+        if node is self._root:   # its defaults, annotations and decorators run where it is defined, as written
+            return self.generic_visit(node, _BODY)
+        if anno.get(node, anno.Key.GENERATED):
             return self.generic_visit(node)
         return node
 
@@ -108,13 +110,14 @@ class Base(gast.NodeTransformer):
                 located(new, node)
         return result
 
-    def generic_visit(self, node):
+    def generic_visit(self, node, fields: tuple | None = None):
         """`ast.NodeTransformer.generic_visit`, minus its per-node overhead: the
         pipeline walks every function once per converter, so this is the
         hottest loop of a conversion. Operators and load/store contexts have no
         children and no converter visits them, so they are not descended into;
         a node without a visitor of its own is walked here directly."""
-        fields = _STATEMENT_FIELDS if self.statements_only else _NODE_FIELDS.get(node.__class__)
+        if fields is None:
+            fields = _STATEMENT_FIELDS if self.statements_only else _NODE_FIELDS.get(node.__class__)
         if fields is None:
             fields = _node_fields(node.__class__)
         generic, visitors = self._generic, self._visitors
@@ -159,6 +162,7 @@ class Base(gast.NodeTransformer):
 _LEAVES = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
 # The fields that hold statements (match_case and ExceptHandler nodes hold their own `body`).
 _STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+_BODY = ("body",)
 # Fields that never hold a node to visit: contexts and operators, and strings, numbers and constants.
 _SCALARS = {"ctx", "op", "ops", "type_comment", "kind"}
 _CLASS_SCALARS = {gast.Name: {"id"}, gast.Attribute: {"attr"}, gast.Constant: {"value"}, gast.keyword: {"arg"},
