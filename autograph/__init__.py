@@ -6,7 +6,7 @@ flow, while Python values keep plain Python semantics. Generated code refers to
 this package as `ag__`, so the run-time operators are exported here too.
 """
 from autograph import backends
-from autograph.api import convert, converted_call, do_not_convert, set_loop_options, to_code, to_graph
+from autograph.api import callee, convert, converted_call, do_not_convert, set_loop_options, to_code, to_graph
 from autograph.backends import Backend, register_backend
 from autograph.errors import (AutoGraphError, ConversionError, StagingError, disable_traceback_filtering,
                               enable_traceback_filtering, is_traceback_filtering_enabled)
@@ -15,7 +15,7 @@ from autograph.operators import __all__ as _operators
 from autograph.verbosity import get_verbosity, set_verbosity
 from autograph._version import __version__
 
-__all__ = ["convert", "to_graph", "to_code", "do_not_convert", "set_loop_options", "converted_call",
+__all__ = ["convert", "to_graph", "to_code", "do_not_convert", "set_loop_options", "converted_call", "callee",
            "ConversionError", "AutoGraphError", "StagingError", "backends", "Backend", "register_backend",
            "enable_traceback_filtering", "disable_traceback_filtering", "is_traceback_filtering_enabled",
            "set_verbosity", "get_verbosity", "__version__",

@@ -369,6 +369,15 @@ def _target(f, options: ConversionOptions):
 _DEFAULT_OPTIONS = ConversionOptions(recursive=True)
 
 
+def callee(f, caller_fn_scope=None, options: Optional[ConversionOptions] = None):
+    """What converted code calls for `f` (`ag__.callee(f, fscope)(x, k=2)`): its conversion when it is user
+    code, an overload, or `f` itself. The converted code makes the call, so `f` sees the user's frame as its
+    caller's."""
+    if options is None:
+        options = caller_fn_scope.options if caller_fn_scope is not None else _DEFAULT_OPTIONS
+    return _target(f, options)
+
+
 def converted_call(f, args, kwargs, caller_fn_scope=None, options: Optional[ConversionOptions] = None):
     """Call `f(*args, **kwargs)`, converting `f` first when it is user code. `kwargs` is a dict, or a tuple of
     the mappings a call's keywords and `**` parts give in order (`f(a=1, **d)`), which may repeat a name."""

@@ -216,7 +216,7 @@ def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bo
     found = scan(node)    # one walk for what the context and the pipeline need to know
     if gast.Yield in found.types or gast.YieldFrom in found.types:
         _reject_generators(node, filename)
-    if not found.ids.isdisjoint(_FRAME_READERS):
+    if not found.ids.isdisjoint(_FRAME_READERS) or not found.ids.isdisjoint(_STACK_READER_NAMES):
         _reject_frame_readers(node, filename)
     ctx = _context(node, filename, name, recursive, found, module_alias)
     if ctx.ag != "ag__":
@@ -265,6 +265,23 @@ def _reject_generators(node: gast.FunctionDef, filename: str) -> None:
 # (`eval(s)`: one argument, no namespace). Converted code runs the user's statements in functions of its own
 # (branches, loop bodies) and calls builtins through `converted_call`, so they would read those frames' variables.
 _FRAME_READERS = {"locals": 0, "vars": 0, "dir": 0, "eval": 1, "exec": 1}
+# Functions that give frames of the stack: the converted code's own (a branch's, a loop body's, autograph's
+# frames between them) are not the frames of the user's program.
+_STACK_READERS = {("sys", "_getframe"), ("inspect", "currentframe"), ("inspect", "stack")}
+_STACK_READER_NAMES = {"sys", "inspect", "_getframe", "currentframe"}
+
+
+def _reads_the_stack(call: gast.Call) -> str:
+    """'sys._getframe' for a call of a function that gives frames of the stack, '' for any other call."""
+    func = call.func
+    if func.__class__ is gast.Attribute and func.value.__class__ is gast.Name:
+        name = (func.value.id, func.attr)
+    elif func.__class__ is gast.Name:
+        name = next((key for key in _STACK_READERS if key[1] == func.id and key[1].startswith(("_", "current"))),
+                    None)
+    else:
+        return ""
+    return ".".join(name) if name in _STACK_READERS else ""
 
 
 def _reject_frame_readers(node: gast.FunctionDef, filename: str) -> None:
@@ -277,9 +294,17 @@ def _reject_frame_readers(node: gast.FunctionDef, filename: str) -> None:
         elif (n.__class__ is gast.Call and n.func.__class__ is gast.Name and n.func.id in _FRAME_READERS
               and len(n.args) == _FRAME_READERS[n.func.id] and not n.keywords):
             calls.append(n)
+        elif n.__class__ is gast.Call and _reads_the_stack(n):
+            calls.append(n)
         if not isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
             stack.extend(gast.iter_child_nodes(n))
-    calls = sorted((c for c in calls if c.func.id not in stored), key=lambda c: (c.lineno, c.col_offset))
+    calls = sorted((c for c in calls if c.func.__class__ is not gast.Name or c.func.id not in stored),
+                   key=lambda c: (c.lineno, c.col_offset))
+    if calls and (stack_reader := _reads_the_stack(calls[0])):
+        raise ConversionError(
+            f"`{stack_reader}()` gives frames of the stack, and converted code runs your statements in functions of "
+            "its own (branches, loop bodies), so it would see other frames than your program's. Mark the function "
+            "with autograph.do_not_convert", filename, calls[0].lineno, calls[0].col_offset)
     if calls:
         call = calls[0]
         what = f"`{call.func.id}()`" if not call.args else f"`{call.func.id}(...)` without a namespace"

@@ -1,10 +1,18 @@
-"""Function calls go through `ag__.converted_call`, which converts user functions
-on first call (and calls framework, standard-library and builtin functions as
-they are, with overloads for `len`, `range` and `print`).
+"""Function calls go through `ag__.callee`, which gives what to call for the function: its conversion (a user
+function, converted on first call), an overload (`len`, `range`, `print`, ...), or the function itself (a
+framework's, the standard library's, a builtin). The call itself stays the user's: made by the converted code, with
+Python's own argument syntax, so a function that looks at its caller's frame (`collections.namedtuple` and `enum`
+read the caller's module from it, `warnings.warn` its line, `pdb.set_trace` stops there) sees the user's code.
 
 Before:                          After:
-    y = f(x, k=2)                    y = ag__.converted_call(f, (x,), {'k': 2}, fscope)
-    y = f(k=2, **d)                  y = ag__.converted_call(f, (), ({'k': 2}, d), fscope)
+    y = f(x, k=2)                    y = ag__.callee(f, fscope)(x, k=2)
+
+A call handed a function defined in the converted function (a nested `def` or a `lambda`) goes through
+`ag__.converted_call`, which converts the function it is handed when the callee is a library's (TensorFlow's
+AutoGraph converts a function defined inside a converted one with it):
+
+    y = map(g, xs)                   y = ag__.converted_call(map, (g, xs), None, fscope)
+    y = f(k=2, **d)                  (with a handed function:) ag__.converted_call(f, (), ({'k': 2}, d), fscope)
 
 A `**` beside other keywords gives its parts in a tuple: `converted_call` merges them, raising Python's
 TypeError for a keyword two of them give (one dict display would keep the last).
@@ -37,6 +45,9 @@ class CallTreeTransformer(Base):
             return node
         if isinstance(node.func, gast.Name) and node.func.id == "super" and not node.args:
             return self._explicit_super(node)
+        if not self._hands_a_local_function(node):
+            node.func = _callee(node.func, self.ctx)
+            return node
         args = gast.Tuple(elts=node.args, ctx=gast.Load())
         if not node.keywords:
             kwargs = gast.Constant(value=None, kind=None)
@@ -52,10 +63,37 @@ class CallTreeTransformer(Base):
             return node
         return templates.replace_as_expression("super(__class__, first)", first=self._first_param)
 
+    def _hands_a_local_function(self, node: gast.Call) -> bool:
+        """Whether the call is handed a `lambda` or a function the converted function defines, as an argument."""
+        for arg in (*node.args, *(k.value for k in node.keywords)):
+            if arg.__class__ is gast.Starred:
+                arg = arg.value
+            if arg.__class__ is gast.Lambda or arg.__class__ is gast.Name and arg.id in self._local_functions:
+                return True
+        return False
+
     def transform(self, node):
         args = node.args.posonlyargs + node.args.args
         self._first_param = args[0].id if args else None
+        self._local_functions = _local_functions(node)
         return super().transform(node)
+
+
+def _local_functions(node: gast.FunctionDef) -> frozenset:
+    """The names `node`'s own statements bind to a function: by `def`, or by assigning a `lambda`."""
+    names, stack = set(), list(node.body)
+    while stack:
+        n = stack.pop()
+        if n.__class__ in (gast.FunctionDef, gast.AsyncFunctionDef):
+            if not anno.get(n, Key.GENERATED):
+                names.add(n.name)
+                continue
+        elif n.__class__ is gast.Assign and n.value.__class__ is gast.Lambda:
+            names.update(t.id for t in n.targets if t.__class__ is gast.Name)
+        elif n.__class__ in (gast.ClassDef, gast.Lambda):
+            continue
+        stack.extend(gast.iter_child_nodes(n))
+    return frozenset(names)
 
 
 def _keyword_dict(keywords: list) -> gast.Dict:
@@ -88,6 +126,14 @@ def _converted_call(func, args: gast.Tuple, kwargs, ctx: Context) -> gast.Call:
     fscope = gast.Name(id=ctx.fscope, ctx=load, annotation=None, type_comment=None)
     return gast.Call(func=gast.Attribute(value=ag, attr="converted_call", ctx=load),
                      args=[func, args, kwargs, fscope], keywords=[])
+
+
+def _callee(func, ctx: Context) -> gast.Call:
+    """`ag__.callee(func, fscope)`, built directly (the most frequent rewrite)."""
+    load = gast.Load()
+    ag = gast.Name(id="ag__", ctx=load, annotation=None, type_comment=None)   # named ctx.ag by api, last
+    fscope = gast.Name(id=ctx.fscope, ctx=load, annotation=None, type_comment=None)
+    return gast.Call(func=gast.Attribute(value=ag, attr="callee", ctx=load), args=[func, fscope], keywords=[])
 
 
 def transform(node, ctx: Context):

@@ -140,9 +140,9 @@ format_ = _formatting(builtins.format, "")
 
 
 def globals_():
-    """`globals()`: the globals of the converted code that calls it (through `converted_call`, two frames up),
-    its module's, where Python's `globals` called from `converted_call` would give autograph's own."""
-    return sys._getframe(2).f_globals
+    """`globals()`: the globals of the converted code that calls it (`ag__.callee(globals, fscope)()`), its
+    module's; builtins' `globals` would give those of autograph's frame that calls it."""
+    return sys._getframe(1).f_globals
 
 
 def isinstance_(value, classinfo) -> bool:

@@ -262,11 +262,11 @@ def _frameworks_manager(frame, before: list, enter: int, line) -> bool:
         start -= 1
     chain = [ins for ins in before[start:enter] if ins.opname != "PUSH_NULL"]
     value, rest = _resolved(frame, chain)
-    from autograph.api import converted_call
+    from autograph.api import callee, converted_call
     from autograph.operators.exceptions import context
     if value is context:          # `ag__.context(manager)` (converters/exceptions.py): the manager inside
         value, rest = _resolved(frame, rest)
-    if value is converted_call:   # `ag__.converted_call(manager, ...)`: the callee is its first argument
+    if value is callee or value is converted_call:   # `ag__.callee(manager, fscope)(...)`: its first argument
         value, _ = _resolved(frame, rest)
     module = getattr(value, "__module__", None) or ""
     return value is not None and callable(value) and _internal_module(module)

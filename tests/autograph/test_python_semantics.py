@@ -396,7 +396,7 @@ def test_a_methods_private_names_are_mangled_as_in_its_class():
     finally:
         api.run_generated_code(False)
     assert int(tf.function(deposit_and_read)(tf.constant(4))) == 12
-    assert "self._Account__total = self._Account__total + ag__.converted_call(self._Account__step" in ag.to_code(
+    assert "self._Account__total = self._Account__total + ag__.callee(self._Account__step, fscope)(i)" in ag.to_code(
         Account.deposit)
 
 

@@ -681,7 +681,7 @@ def test_generated_code_marks_the_changed_object():
     code = ag.to_code(update)
     assert "ag__.mutating(d, 'd.update(...)').update" in code
     assert "ag__.mutating(l, 'l[1:2] = ...')[1:2] = [7]" in ag.to_code(slice_store)
-    assert "(setattr, (ag__.mutating(o, 'setattr(o, ...)'), 'v', 5)" in ag.to_code(setattr_call)
+    assert "ag__.callee(setattr, fscope)(ag__.mutating(o, 'setattr(o, ...)'), 'v', 5)" in ag.to_code(setattr_call)
     assert "ag__.mutating" not in ag.to_code(existing_item)   # a constant key is carried
 
 

@@ -431,7 +431,7 @@ CONSTRUCTS = [
               ["checked_mean(6.0, 3.0)"],
               ["checked_mean(tf.constant(6.0), tf.constant(3.0))"]),
     Construct("print", "`print`",
-              "`print(...)` becomes `ag__.converted_call(print, ...)`. With runtime it stays Python's "
+              "`print(...)` becomes `ag__.callee(print, fscope)(...)`. With runtime it stays Python's "
               "`print`, as in TensorFlow: inside a traced function it runs once per trace, showing a "
               "tensor as the symbolic tensor it is (`Tensor(\"n:0\", shape=(), dtype=int32)`); use "
               "`tf.print` to print values on every call. A framework whose backend stages `print` (JAX's "
@@ -442,7 +442,7 @@ CONSTRUCTS = [
     Construct("f-strings", "f-strings, `str.format` and `%`",
               "An f-string with fields becomes `ag__.fstring(...)` of its text and `ag__.formatted(value, "
               "conversion, spec)` for each field, `'...' % args` with a str literal on the left becomes "
-              "`ag__.percent(...)`, and `converted_call` sends `'...'.format(...)` the same way. On Python "
+              "`ag__.percent(...)`, and `ag__.callee` sends `'...'.format(...)` the same way. On Python "
               "values each is Python's, field by field in Python's order. Formatting a tensor while tracing gives "
               "a str of Python's text (the symbolic tensor, as TensorFlow writes it: what `print` or a "
               "`raise` gets) which, where the graph takes it (`tf.print`, a return value), is formatted when "
@@ -468,9 +468,12 @@ CONSTRUCTS = [
                     "as a statement (`x = l.pop()`, `l.pop()`, `total += l.pop()`, `return l.pop()`), "
                     "not inside a larger expression (see [limitations](../limitations.md))."),
     Construct("calls", "Function calls",
-              "Calls become `ag__.converted_call(f, args, kwargs, fscope)`: your own functions are "
-              "converted on their first call (and cached), so their control flow is staged too; the "
-              "standard library's, NumPy's and the frameworks' own functions are called as they are.",
+              "Calls become `ag__.callee(f, fscope)(args...)`: your own functions are converted on their "
+              "first call (and cached), so their control flow is staged too; the standard library's, "
+              "NumPy's and the frameworks' own functions are called as they are. The call itself is "
+              "yours, so a function that reads its caller's frame sees your code. A call handed a "
+              "function defined inside the converted one (a nested `def`, a `lambda`) is "
+              "`ag__.converted_call(f, args, kwargs, fscope)`, which converts it for a library's `f`.",
               [halve_if_even, apply_steps],
               ["apply_steps(40, 3)"],
               ["apply_steps(tf.constant(40), 3)"]),

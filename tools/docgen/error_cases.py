@@ -41,8 +41,8 @@ CASES = [
     ErrorCase(
         "`ConversionError`: `locals()`, `vars()`, `dir()`, or `eval`/`exec` without a namespace",
         "These builtins read the variables of the frame that calls them. Converted code runs the function's "
-        "statements in functions of its own (the branches and loop bodies) and calls builtins through "
-        "`converted_call`, so they would see other variables. A helper that uses them runs unconverted, "
+        "statements in functions of its own (the branches and loop bodies), so they would see other "
+        "variables. A helper that uses them runs unconverted, "
         "with a warning; the function handed to `convert` or `function` is refused.",
         "@tf.function\ndef f(x):\n    a = 2\n    if x > 0:\n        return eval('a * x')\n    return x\n",
         "f(tf.constant(3))",

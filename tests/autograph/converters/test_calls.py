@@ -1,5 +1,5 @@
-"""call_trees: calls go through `converted_call` with Python's arguments, in Python's order, and Python's
-errors for arguments that don't fit."""
+"""call_trees: calls go through `ag__.callee` (or `converted_call`, when handed a function the converted function
+defines) with Python's arguments, in Python's order, and Python's errors for arguments that don't fit."""
 import pytest
 
 import autograph as ag
@@ -63,7 +63,17 @@ def test_keywords_and_star_stars_that_differ_are_merged_in_pythons_order():
     assert dual_run(keywords_in_order, 0)[1] == [1, 2, 3, 4, 5]
 
 
-def test_a_star_star_beside_other_keywords_gives_its_parts_in_a_tuple():
-    assert "ag__.converted_call(_collect, (), ({'a': 1}, {'a': x}), fscope)" in \
-        generated(keyword_and_a_repeating_star_star)
-    assert "{**{'a': x}}" not in generated(keyword_and_a_repeating_star_star)
+def test_a_call_keeps_pythons_own_argument_syntax():
+    assert "ag__.callee(_collect, fscope)(a=1, **{'a': x})" in generated(keyword_and_a_repeating_star_star)
+
+
+def _handed(x):
+    def g(v):
+        return v + 1
+    return _collect(g, a=1, **{"a": x})
+
+
+def test_a_star_star_beside_other_keywords_gives_its_parts_in_a_tuple_when_a_function_is_handed_over():
+    assert "ag__.converted_call(_collect, (g,), ({'a': 1}, {'a': x}), fscope)" in generated(_handed)
+    with pytest.raises(TypeError, match="multiple values for keyword argument 'a'"):
+        ag.convert(_handed)(3)       # the generated code (conftest: run_generated_code)
