@@ -448,12 +448,29 @@ def custom_gradient(f: Callable) -> Callable:
         else:
             grad_fn = _of_tensors(f, grad_fn, len(flat_args), positions)
         if registry.context.graph is not None:
-            return nest.pack(result, _staged_custom_gradient(inputs, outputs, grad_fn)) if outputs else result
-        for tape in registry.context.tapes:
-            if tape._recording:
-                tape._record_custom(inputs, outputs, grad_fn)
-        return result
+            return _with_tensors(result, _staged_custom_gradient(inputs, outputs, grad_fn)) if outputs else result
+        recording = [tape for tape in registry.context.tapes if tape._recording]
+        if not recording:
+            return result
+        outputs = _fresh(outputs)
+        for tape in recording:
+            tape._record_custom(inputs, outputs, grad_fn)
+        return _with_tensors(result, outputs)
     return do_not_convert(decorated)
+
+
+def _with_tensors(result, tensors: list):
+    """`result` with `tensors`, in order, in place of its tensor leaves (its other leaves kept)."""
+    replacements = iter(tensors)
+    return nest.pack(result, [next(replacements) if isinstance(t, Tensor) else t for t in nest.flatten(result)])
+
+
+def _fresh(outputs: list) -> list:
+    """New tensors with the values of `outputs` (as TensorFlow's eager custom_gradient, which passes them
+    through `identity`): an output that is an input of `f`, or a tensor made before `f`, would otherwise
+    get both `grad_fn`'s gradient and its own."""
+    with _paused(registry.context.tapes):
+        return [array_ops.identity(t) for t in outputs]
 
 
 class _VariablesRead(GradientTape):
