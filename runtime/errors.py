@@ -122,6 +122,17 @@ class OperatorNotAllowedInGraphError(TypeError):
     """
 
 
+class NoValueInGraphError(AttributeError):
+    """`t.numpy()` on a symbolic tensor, inside a function being traced: the value is only known when the
+    graph runs. An AttributeError, as in TensorFlow, whose graph tensors have no `numpy`: so
+    `hasattr(t, "numpy")` is False there (the usual test for an eager tensor), and the function's own
+    `except AttributeError:` takes it (unlike an `OperatorNotAllowedInGraphError`, which converted code lets
+    through: docs/limitations.md).
+
+    Fix: return the tensor from the function and call `.numpy()` on the result.
+    """
+
+
 class UnimplementedError(OpError, NotImplementedError):
     """An op has no kernel or rule for this case."""
 

@@ -15,7 +15,8 @@ from typing import Optional
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import InvalidArgumentError, OperatorNotAllowedInGraphError, user_frame, user_location
+from runtime.errors import (InvalidArgumentError, NoValueInGraphError, OperatorNotAllowedInGraphError, user_frame,
+                            user_location)
 from runtime.shape import TensorShape, as_shape
 
 
@@ -232,11 +233,12 @@ class SymbolicTensor(Tensor):
 
     def __str__(self) -> str:
         """As TensorFlow prints a graph tensor: `Tensor("x:0", shape=(2,), dtype=int32)`."""
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+        shape = "" if self._shape.rank is None else f", shape={self._shape}"   # of unknown rank: none, as TensorFlow
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name})'
 
-    def _not_allowed(self, what: str, instead: str):
+    def _not_allowed(self, what: str, instead: str, error: type = OperatorNotAllowedInGraphError):
 
-        raise OperatorNotAllowedInGraphError(
+        raise error(
             f"{user_location()}: {what} a symbolic tensor ({self.name}) is not allowed while tracing a function: "
             f"its value is only known when the graph runs. {instead}")
 
@@ -264,8 +266,11 @@ class SymbolicTensor(Tensor):
     def __float__(self):
         self._not_allowed("Converting to float", "Keep the value a tensor, e.g. runtime.cast(t, runtime.float32).")
 
+    @property
     def numpy(self):
-        self._not_allowed("Calling .numpy() on", "Return the tensor from the function and call .numpy() on the result.")
+        """Absent, as on TensorFlow's graph tensors (`hasattr(t, "numpy")` is False): asking for it says why."""
+        self._not_allowed("Calling .numpy() on", "Return the tensor from the function and call .numpy() on the result.",
+                          NoValueInGraphError)
 
     def __array__(self, dtype=None, copy=None):
         self._not_allowed("Converting to a NumPy array", "Use runtime ops inside the function.")
