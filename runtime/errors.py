@@ -105,6 +105,18 @@ class DTypeNotAllowedError(InvalidArgumentError, TypeError):
     """
 
 
+class ArgumentDTypeError(InvalidArgumentError, TypeError):
+    """A ConcreteFunction was called with a tensor of another dtype than the one it was traced for. Both an
+    `InvalidArgumentError` (what TensorFlow raises) and a `TypeError` (what a Function raises for an argument
+    that does not fit its input_signature).
+
+        >>> double.get_concrete_function(tf.constant("a"))(tf.constant(1))
+        ArgumentDTypeError: double: argument 0 is a int32 tensor of shape () where the traced signature has ...
+
+    Fix: call the Function itself, which traces again for the new dtype, or cast the argument.
+    """
+
+
 class OutOfRangeError(OpError, IndexError):
     """An index or a read went past the end (for example a TensorArray read)."""
 
