@@ -172,9 +172,11 @@ class GraphvizNotFoundError(FileNotFoundError):
     """
 
 
-class OutOfScopeError(NotImplementedError):
+class OutOfScopeError(NotImplementedError, AttributeError):
     """A TensorFlow name the runtime deliberately does not provide: Keras layers, `Sequential`, datasets,
-    `fit`/`compile`, `tf.data`, ... (docs/tf-compat.md lists them).
+    `fit`/`compile`, `tf.data`, ... (docs/tf-compat.md lists them). Also an AttributeError, so that
+    `hasattr(tf, "image")` is False and `getattr(tf.keras, "layers", None)` is None, as for any name a
+    module lacks.
 
         >>> tf.keras.layers.Dense(10)
         OutOfScopeError: tf.keras.layers is out of scope for runtime ...
