@@ -117,6 +117,23 @@ class ArgumentDTypeError(InvalidArgumentError, TypeError):
     """
 
 
+class LeakedTensorError(InvalidArgumentError, TypeError):
+    """A symbolic tensor kept from a function's trace (in a global, a list, an attribute) was used after it,
+    eagerly or by another function: it has no value outside its graph. A `TypeError` too, what TensorFlow
+    raises ("... is out of scope and cannot be used here").
+
+        >>> @tf.function
+        ... def leaky(a):
+        ...     global x
+        ...     x = a + 1
+        ...     return a + 2
+        >>> leaky(tf.constant(1)); x + 1
+        LeakedTensorError: AddV2: got the symbolic tensor ... outside the function that created it ...
+
+    Fix: return the tensor from the function and use the returned value.
+    """
+
+
 class OutOfRangeError(OpError, IndexError):
     """An index or a read went past the end (for example a TensorArray read)."""
 

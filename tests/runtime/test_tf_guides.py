@@ -103,6 +103,12 @@ has numpy: False
 AttributeError
 eager has numpy: True
 """,
+    "a_tensor_leaked_from_a_function": """\
+3
+AttributeError
+TypeError
+TypeError
+""",
     "autograph_in_the_guides": """\
 tf.Tensor(4, shape=(), dtype=int32) tf.Tensor(0, shape=(), dtype=int32)
 tf.Tensor(42, shape=(), dtype=int32)

@@ -267,6 +267,30 @@ def what_a_traced_tensor_is_not(tf):
     print("eager has numpy:", hasattr(tf.constant(1), "numpy"))
 
 
+def a_tensor_leaked_from_a_function(tf):
+    leaked = []
+
+    @tf.function
+    def leaky_function(a):
+        leaked.append(a + 1)
+        return a + 2
+    print(leaky_function(tf.constant(1)).numpy())
+    try:
+        leaked[0].numpy()
+    except AttributeError:
+        print("AttributeError")
+
+    @tf.function
+    def captures_leaked_tensor(b):
+        b += leaked[0]
+        return b
+    for use in (lambda: captures_leaked_tensor(tf.constant(2)), lambda: leaked[0] + 1):
+        try:
+            use()
+        except TypeError:
+            print("TypeError")
+
+
 def autograph_in_the_guides(tf):
     @tf.function
     def square_if_positive(x):
@@ -369,5 +393,5 @@ PROGRAMS = [custom_gradient_that_clips, custom_gradient_whose_output_is_a_tensor
             second_derivatives_and_jacobians, retracing_on_python_values_and_tensors,
             an_input_signature_converts_python_and_numpy_values, reduce_retracing_relaxes_shapes,
             side_effects_happen_when_tracing, a_function_keeps_the_python_values_it_was_traced_with,
-            variables_made_in_a_function, what_a_traced_tensor_is_not, autograph_in_the_guides,
-            modules_and_their_variables, a_basic_training_loop]
+            variables_made_in_a_function, what_a_traced_tensor_is_not, a_tensor_leaked_from_a_function,
+            autograph_in_the_guides, modules_and_their_variables, a_basic_training_loop]
