@@ -109,6 +109,7 @@ class GradientTape:
         self._watch_accessed = watch_accessed_variables
         self._recording = False
         self._used = False
+        self._entered = False    # recorded in a `with` block (or by tf.gradients): else gradient() has nothing
         self.reset()
 
     def reset(self) -> None:
@@ -121,7 +122,7 @@ class GradientTape:
         self._before: dict[int, tuple] = {}         # id of an eager op's attrs -> (attrs, its Variables' arrays)
 
     def __enter__(self) -> "GradientTape":
-        self._recording = True
+        self._recording = self._entered = True
         _push(self)
         return self
 
@@ -254,6 +255,9 @@ class GradientTape:
             return jacobians.batch_jacobian(self, target, source, unconnected_gradients, experimental_use_pfor)
 
     def _use(self) -> None:
+        if not self._entered:   # TensorFlow raises too; a None gradient would look like an unconnected one
+            raise RuntimeError("This GradientTape never recorded: compute the target inside `with "
+                               "tf.GradientTape() as tape:`, then ask tape.gradient (or jacobian) after it.")
         if self._used and not self._persistent:
             raise RuntimeError("A non-persistent GradientTape can compute one set of gradients (or jacobians) "
                                "only; create it with GradientTape(persistent=True) to ask again.")
