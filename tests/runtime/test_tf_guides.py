@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 import runtime
-from tests.runtime.tf_guide_programs import PROGRAMS
+from tf_guide_programs import PROGRAMS
 
 # What each program printed with TensorFlow 2.21 (tensorflow-cpu, recorded 2026-11-25).
 PRINTED = {
