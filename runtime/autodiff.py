@@ -109,6 +109,7 @@ class GradientTape:
         self._watch_accessed = watch_accessed_variables
         self._recording = False
         self._used = False
+        self._entered = False    # recorded in a `with` block (or by tf.gradients): else gradient() has nothing
         self.reset()
 
     def reset(self) -> None:
@@ -121,7 +122,7 @@ class GradientTape:
         self._before: dict[int, tuple] = {}         # id of an eager op's attrs -> (attrs, its Variables' arrays)
 
     def __enter__(self) -> "GradientTape":
-        self._recording = True
+        self._recording = self._entered = True
         _push(self)
         return self
 
@@ -254,6 +255,9 @@ class GradientTape:
             return jacobians.batch_jacobian(self, target, source, unconnected_gradients, experimental_use_pfor)
 
     def _use(self) -> None:
+        if not self._entered:   # TensorFlow raises too; a None gradient would look like an unconnected one
+            raise RuntimeError("This GradientTape never recorded: compute the target inside `with "
+                               "tf.GradientTape() as tape:`, then ask tape.gradient (or jacobian) after it.")
         if self._used and not self._persistent:
             raise RuntimeError("A non-persistent GradientTape can compute one set of gradients (or jacobians) "
                                "only; create it with GradientTape(persistent=True) to ask again.")
@@ -448,12 +452,29 @@ def custom_gradient(f: Callable) -> Callable:
         else:
             grad_fn = _of_tensors(f, grad_fn, len(flat_args), positions)
         if registry.context.graph is not None:
-            return nest.pack(result, _staged_custom_gradient(inputs, outputs, grad_fn)) if outputs else result
-        for tape in registry.context.tapes:
-            if tape._recording:
-                tape._record_custom(inputs, outputs, grad_fn)
-        return result
+            return _with_tensors(result, _staged_custom_gradient(inputs, outputs, grad_fn)) if outputs else result
+        recording = [tape for tape in registry.context.tapes if tape._recording]
+        if not recording:
+            return result
+        outputs = _fresh(outputs)
+        for tape in recording:
+            tape._record_custom(inputs, outputs, grad_fn)
+        return _with_tensors(result, outputs)
     return do_not_convert(decorated)
+
+
+def _with_tensors(result, tensors: list):
+    """`result` with `tensors`, in order, in place of its tensor leaves (its other leaves kept)."""
+    replacements = iter(tensors)
+    return nest.pack(result, [next(replacements) if isinstance(t, Tensor) else t for t in nest.flatten(result)])
+
+
+def _fresh(outputs: list) -> list:
+    """New tensors with the values of `outputs` (as TensorFlow's eager custom_gradient, which passes them
+    through `identity`): an output that is an input of `f`, or a tensor made before `f`, would otherwise
+    get both `grad_fn`'s gradient and its own."""
+    with _paused(registry.context.tapes):
+        return [array_ops.identity(t) for t in outputs]
 
 
 class _VariablesRead(GradientTape):

@@ -23,8 +23,8 @@ from runtime.interpret import inline_into, interpret, replay, unrepeatable_ops, 
 from runtime.lowering import jax_executable
 from runtime.ops import array_ops, registry
 from runtime.ops.registry import Spec, defop, wrap
-from runtime.signatures import (differ, is_tensor_leaf, is_variable, leaf_key, match_signature, returns_text,
-                                spec_text)
+from runtime.signatures import (differ, is_tensor_leaf, is_variable, leaf_key, match_signature, mismatch_error,
+                                returns_text, spec_text)
 from runtime.tensor import EagerTensor, SymbolicTensor, convert_to_tensor
 from runtime.tensor_array import stacked_list_of
 
@@ -101,8 +101,8 @@ class ConcreteFunction:
         for value, spec in zip(flat, specs):
             t = convert_to_tensor(value, dtype_hint=spec.dtype)
             if not spec.is_compatible_with(t):
-                raise TypeError(f"{self.name}: got a {t.dtype.name} tensor of shape {t.shape} where the "
-                                f"traced signature has {spec}.")
+                raise mismatch_error(t, spec)(f"{self.name}: got a {t.dtype.name} tensor of shape {t.shape} "
+                                              f"where the traced signature has {spec}.")
             converted.append(t)
         return self._call_flat(converted)
 

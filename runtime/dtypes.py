@@ -56,6 +56,11 @@ class DType:
         return {"complex64": float32, "complex128": float64}.get(self.name, self)
 
     @property
+    def size(self) -> int:
+        """Bytes per element (TensorFlow's `DType.size`; a string tensor's element is a pointer: 8)."""
+        return np.dtype(self.as_numpy_dtype).itemsize
+
+    @property
     def min(self):
         self._check_ordered("min")
         info = np.finfo if self.is_floating else np.iinfo

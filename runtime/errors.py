@@ -105,6 +105,35 @@ class DTypeNotAllowedError(InvalidArgumentError, TypeError):
     """
 
 
+class ArgumentDTypeError(InvalidArgumentError, TypeError):
+    """A ConcreteFunction was called with a tensor of another dtype than the one it was traced for. Both an
+    `InvalidArgumentError` (what TensorFlow raises) and a `TypeError` (what a Function raises for an argument
+    that does not fit its input_signature).
+
+        >>> double.get_concrete_function(tf.constant("a"))(tf.constant(1))
+        ArgumentDTypeError: double: argument 0 is a int32 tensor of shape () where the traced signature has ...
+
+    Fix: call the Function itself, which traces again for the new dtype, or cast the argument.
+    """
+
+
+class LeakedTensorError(InvalidArgumentError, TypeError):
+    """A symbolic tensor kept from a function's trace (in a global, a list, an attribute) was used after it,
+    eagerly or by another function: it has no value outside its graph. A `TypeError` too, what TensorFlow
+    raises ("... is out of scope and cannot be used here").
+
+        >>> @tf.function
+        ... def leaky(a):
+        ...     global x
+        ...     x = a + 1
+        ...     return a + 2
+        >>> leaky(tf.constant(1)); x + 1
+        LeakedTensorError: AddV2: got the symbolic tensor ... outside the function that created it ...
+
+    Fix: return the tensor from the function and use the returned value.
+    """
+
+
 class OutOfRangeError(OpError, IndexError):
     """An index or a read went past the end (for example a TensorArray read)."""
 
@@ -119,6 +148,17 @@ class OperatorNotAllowedInGraphError(TypeError):
     Fix: let AutoGraph convert the control flow (the default with
     `runtime.function`), or use `runtime.cond`, `runtime.while_loop` and
     `runtime.range` explicitly.
+    """
+
+
+class NoValueInGraphError(AttributeError):
+    """`t.numpy()` on a symbolic tensor, inside a function being traced: the value is only known when the
+    graph runs. An AttributeError, as in TensorFlow, whose graph tensors have no `numpy`: so
+    `hasattr(t, "numpy")` is False there (the usual test for an eager tensor), and the function's own
+    `except AttributeError:` takes it (unlike an `OperatorNotAllowedInGraphError`, which converted code lets
+    through: docs/limitations.md).
+
+    Fix: return the tensor from the function and call `.numpy()` on the result.
     """
 
 
@@ -149,9 +189,11 @@ class GraphvizNotFoundError(FileNotFoundError):
     """
 
 
-class OutOfScopeError(NotImplementedError):
+class OutOfScopeError(NotImplementedError, AttributeError):
     """A TensorFlow name the runtime deliberately does not provide: Keras layers, `Sequential`, datasets,
-    `fit`/`compile`, `tf.data`, ... (docs/tf-compat.md lists them).
+    `fit`/`compile`, `tf.data`, ... (docs/tf-compat.md lists them). Also an AttributeError, so that
+    `hasattr(tf, "image")` is False and `getattr(tf.keras, "layers", None)` is None, as for any name a
+    module lacks.
 
         >>> tf.keras.layers.Dense(10)
         OutOfScopeError: tf.keras.layers is out of scope for runtime ...

@@ -196,13 +196,23 @@ class Function:
                 return type(spec)(*items) if hasattr(spec, "_fields") else type(spec)(items)  # namedtuples too
             raise TypeError(f"{self.__name__}: argument {i} is {nest.structure_repr(value)} but the "
                             f"input_signature expects {nest.structure_repr(spec)}.")
-        tensor = convert_to_tensor(value, dtype_hint=spec.dtype)
+        tensor = self._converted_for_spec(i, value, spec)
         if not spec.is_compatible_with(tensor):
             raise TypeError(
                 f"{self.__name__}: argument {i} is a {tensor.dtype.name} tensor of shape {tensor.shape}, "
                 f"which does not match the input_signature's {spec}. Pass a matching value, or widen "
                 "the TensorSpec (None for a dimension that varies, shape=None for any shape).")
         return tensor
+
+    def _converted_for_spec(self, i: int, value, spec: TensorSpec):
+        """A tensor keeps its dtype; a NumPy array or Python value takes the spec's, as TensorFlow converts it."""
+        if is_tensor_leaf(value):
+            return convert_to_tensor(value, dtype_hint=spec.dtype)
+        try:
+            return convert_to_tensor(value, dtype=spec.dtype)
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"{self.__name__}: argument {i} can't be converted to the input_signature's {spec}: "
+                            f"{e}") from None
 
     def _relaxed_match(self, args, kwargs):
         """With an input_signature or reduce_retracing, an existing trace that accepts these arguments."""

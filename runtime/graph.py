@@ -25,7 +25,7 @@ from typing import Iterator, Optional
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import InvalidArgumentError, user_frame
+from runtime.errors import InvalidArgumentError, LeakedTensorError, user_frame
 from runtime.lowering import dot
 from runtime.ops import dtype_origins, python_ints, registry
 from runtime.ops.registry import OpDef, Spec, defop
@@ -226,7 +226,7 @@ class Graph:
         raise TypeError(f"Expected a tensor, got {type(t).__name__}: {t!r}")
 
     def _capture_symbolic(self, t: SymbolicTensor):
-        raise InvalidArgumentError(
+        raise LeakedTensorError(
             f"The tensor {t.name} belongs to another graph ({t.op.graph.name}) and can't be used in "
             f"{self.name}. A tensor made while tracing one function can't be used by another one; "
             "pass it as an argument or return it instead.")

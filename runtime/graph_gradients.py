@@ -32,7 +32,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
     tape = GradientTape(persistent=True, watch_accessed_variables=False)
     tape.watch(xs_list)
     held = {id(t) for t in nest.flatten(stop_gradients)} if stop_gradients is not None else set()
-    tape._recording = True
+    tape._recording = tape._entered = True
     for op in graph.get_operations():
         if op.outputs and not any(id(t) in held for t in op.outputs):
             tape.record(op.opdef, op.inputs, op.attrs, op.outputs if op.opdef.multi_output else op.outputs[0])

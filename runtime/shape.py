@@ -48,6 +48,29 @@ class TensorShape:
             return False
         return all(a is None or b is None or a == b for a, b in zip(self.dims, other.dims))
 
+    def assert_is_compatible_with(self, other) -> None:
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
+
+    def merge_with(self, other) -> "TensorShape":
+        """The shape that keeps what each knows (TensorFlow's): `[2, None]` with `[None, 3]` is `[2, 3]`;
+        a ValueError where they disagree."""
+        other = as_shape(other)
+        if self.dims is None or other.dims is None:
+            return other if self.dims is None else self
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are not compatible")
+        return TensorShape(b if a is None else a for a, b in zip(self.dims, other.dims))
+
+    def concatenate(self, other) -> "TensorShape":
+        other = as_shape(other)
+        return TensorShape(None) if self.dims is None or other.dims is None else TensorShape(self.dims + other.dims)
+
+    __add__ = concatenate
+
+    def __radd__(self, other) -> "TensorShape":
+        return as_shape(other).concatenate(self)
+
     def most_specific_compatible_shape(self, other) -> "TensorShape":
         """The shape that keeps what both agree on (used to relax retracing)."""
         other = as_shape(other)

@@ -24,6 +24,7 @@ from typing import Optional
 import numpy as np
 
 from runtime import dtypes, nest
+from runtime.errors import ArgumentDTypeError
 from runtime.shape import TensorShape, as_shape
 from runtime.tensor import EagerTensor, Tensor, convert_to_tensor
 
@@ -338,6 +339,12 @@ def plain(structure) -> str:
     return repr(structure).replace("'", "")
 
 
+def mismatch_error(tensor, spec: TensorSpec) -> type:
+    """The error for a tensor that does not fit a traced `spec`: of another dtype, an InvalidArgumentError
+    (as TensorFlow) that is also a TypeError; of another shape only, a TypeError."""
+    return ArgumentDTypeError if tensor.dtype != spec.dtype else TypeError
+
+
 def match_signature(name: str, args: tuple, specs: tuple, traced_key=leaf_key) -> list:
     """The tensors of a call's `args`, converted and checked against the traced `specs` (a tuple of
     TensorSpecs and Python values); Python values must equal the traced ones (`traced_key` of a spec: the key
@@ -352,8 +359,8 @@ def _match(name: str, i: int, value, spec, tensors: list, traced_key) -> None:
     if isinstance(spec, TensorSpec):
         tensor = convert_to_tensor(value, dtype_hint=spec.dtype)
         if not spec.is_compatible_with(tensor):
-            raise TypeError(f"{name}: argument {i} is a {tensor.dtype.name} tensor of shape {tensor.shape} where "
-                            f"the traced signature has {spec}.")
+            raise mismatch_error(tensor, spec)(f"{name}: argument {i} is a {tensor.dtype.name} tensor of shape "
+                                               f"{tensor.shape} where the traced signature has {spec}.")
         tensors.append(tensor)
     elif isinstance(spec, dict) and isinstance(value, dict) and nest.sorted_keys(value) == nest.sorted_keys(spec):
         for key in nest.sorted_keys(spec):  # the order of nest.flatten, which made the placeholders

@@ -15,7 +15,8 @@ from typing import Optional
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import InvalidArgumentError, OperatorNotAllowedInGraphError, user_frame, user_location
+from runtime.errors import (InvalidArgumentError, NoValueInGraphError, OperatorNotAllowedInGraphError, user_frame,
+                            user_location)
 from runtime.shape import TensorShape, as_shape
 
 
@@ -232,11 +233,12 @@ class SymbolicTensor(Tensor):
 
     def __str__(self) -> str:
         """As TensorFlow prints a graph tensor: `Tensor("x:0", shape=(2,), dtype=int32)`."""
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+        shape = "" if self._shape.rank is None else f", shape={self._shape}"   # of unknown rank: none, as TensorFlow
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name})'
 
-    def _not_allowed(self, what: str, instead: str):
+    def _not_allowed(self, what: str, instead: str, error: type = OperatorNotAllowedInGraphError):
 
-        raise OperatorNotAllowedInGraphError(
+        raise error(
             f"{user_location()}: {what} a symbolic tensor ({self.name}) is not allowed while tracing a function: "
             f"its value is only known when the graph runs. {instead}")
 
@@ -264,8 +266,11 @@ class SymbolicTensor(Tensor):
     def __float__(self):
         self._not_allowed("Converting to float", "Keep the value a tensor, e.g. runtime.cast(t, runtime.float32).")
 
+    @property
     def numpy(self):
-        self._not_allowed("Calling .numpy() on", "Return the tensor from the function and call .numpy() on the result.")
+        """Absent, as on TensorFlow's graph tensors (`hasattr(t, "numpy")` is False): asking for it says why."""
+        self._not_allowed("Calling .numpy() on", "Return the tensor from the function and call .numpy() on the result.",
+                          NoValueInGraphError)
 
     def __array__(self, dtype=None, copy=None):
         self._not_allowed("Converting to a NumPy array", "Use runtime ops inside the function.")
@@ -293,14 +298,16 @@ class SymbolicTensor(Tensor):
 
 # --- conversion ----------------------------------------------------------------
 
-def _python_kind(value) -> Optional[int]:
+def _python_kind(value, inside: bool = False) -> Optional[int]:
     """0 bool, 1 int, 2 float, 3 complex, 4 str or bytes for Python scalars and nested lists/tuples of them;
     `_EMPTY` for lists with no value in them (`[]`, `[[], []]`), which fit any dtype and default to float32,
-    as in TensorFlow. None for anything else, and for lists that mix strings and numbers."""
+    as in TensorFlow. None for anything else, and for lists that mix strings and numbers. NumPy scalars and
+    arrays keep their own dtype, but `inside` a list they count by kind, as TensorFlow's: `[np.int64(1), 2]` is
+    int32 (the list's float dtype is its first value's: `first_float_dtype`)."""
+    if isinstance(value, (np.generic, np.ndarray)):
+        return _NUMPY_KINDS.get(value.dtype.kind) if inside else None
     if isinstance(value, bool):
         return 0
-    if isinstance(value, np.generic):
-        return None
     if isinstance(value, numbers.Integral):
         return 1
     if isinstance(value, numbers.Real):
@@ -310,7 +317,7 @@ def _python_kind(value) -> Optional[int]:
     if isinstance(value, (str, bytes)):
         return _STRING
     if isinstance(value, (list, tuple)):
-        kinds = [_python_kind(v) for v in value]
+        kinds = [_python_kind(v, inside=True) for v in value]
         if None in kinds or (_STRING in kinds and set(kinds) - {_STRING, _EMPTY}):
             return None
         return max(kinds, default=_EMPTY)
@@ -318,6 +325,17 @@ def _python_kind(value) -> Optional[int]:
 
 
 _EMPTY, _STRING = -1, 4
+_NUMPY_KINDS = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3, "S": _STRING, "U": _STRING}
+
+
+def first_float_dtype(value) -> dtypes.DType:
+    """The dtype of a list of numbers with a float in it, as TensorFlow infers it: its first value's, when that is a
+    NumPy float (`[np.float64(1), 2.0]` is float64), else float32 (`[1.0, np.float64(2)]`, `[1, np.float16(2)]`)."""
+    while type(value) in (list, tuple) and value:
+        value = value[0]
+    if isinstance(value, (np.floating, np.ndarray)) and value.dtype.kind == "f":
+        return dtypes.from_numpy(value.dtype)
+    return dtypes.float32
 _DEFAULT_FOR_KIND = {_EMPTY: dtypes.float32, 0: dtypes.bool, 1: dtypes.int32, 2: dtypes.float32,
                      3: dtypes.complex128, _STRING: dtypes.string}
 
@@ -358,6 +376,8 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
         dtype = _DEFAULT_FOR_KIND[kind]
         if kind == 1:
             dtype = _int_dtype_for(value)
+        elif kind == 2:
+            dtype = first_float_dtype(value)
     elif exact and not _dtype_accepts_kind(dtype, kind):
         raise TypeError(f"Cannot convert {short_repr(value)} to a tensor of dtype {dtype.name}: "
                         f"a Python {['bool', 'int', 'float', 'complex', 'str'][kind]} does not convert exactly. "
@@ -368,8 +388,8 @@ def to_numpy(value, dtype: Optional[dtypes.DType] = None, *, exact: bool = True)
         array = np.array(value, dtype=dtype.as_numpy_dtype)   # past float32's range: inf, as TensorFlow's
     except OverflowError:
         raise TypeError(f"Cannot convert {short_repr(value)} to a tensor of dtype {dtype.name}: out of range.") from None
-    except ValueError as e:
-        raise ValueError(f"Cannot convert {short_repr(value)} to a tensor: {e}. Nested lists must be rectangular.") from None
+    except ValueError:
+        raise _not_rectangular(value) from None
     if inferred and kind == 2 and not np.isfinite(array).all() and overflows(value, dtype):
         raise ValueError(f"Cannot convert {short_repr(value)} to a tensor: a Python float in it is out of float32's "
                          "range (float32 is the default dtype for Python floats; pass dtype=float64 to keep it).")
@@ -398,12 +418,20 @@ def _string_array(value) -> np.ndarray:
 
 
 def _int_dtype_for(value) -> dtypes.DType:
-    """int32 unless a value needs int64, as TensorFlow does."""
+    """int32 unless a value needs int64, as TensorFlow does (NumPy integers in a list too)."""
     try:
-        np.array(value, dtype=np.int32)
-        return dtypes.int32
+        wide = np.array(value, dtype=np.int64)
     except OverflowError:
-        return dtypes.int64
+        return dtypes.int64      # past int64 too: converting says so
+    except ValueError:
+        raise _not_rectangular(value) from None
+    fits = wide.size == 0 or (int(wide.min()) >= -2**31 and int(wide.max()) < 2**31)
+    return dtypes.int32 if fits else dtypes.int64
+
+
+def _not_rectangular(value) -> ValueError:
+    return ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {short_repr(value)} (nested lists "
+                      "must all have the same length at each level).")
 
 
 def short_repr(value) -> str:

@@ -1,4 +1,5 @@
-"""`runtime.train.Checkpoint` and `latest_checkpoint` (TensorFlow's `tf.train`).
+"""`runtime.train.Checkpoint`, `latest_checkpoint`, `list_variables` and `load_variable` (TensorFlow's
+`tf.train`).
 
 A checkpoint saves the Variables reachable from the objects it is given —
 Variables, Modules (and `keras.Model`s), optimizers with their slots,
@@ -155,6 +156,31 @@ def latest_checkpoint(checkpoint_dir: str) -> Optional[str]:
         return None
     path = os.path.join(checkpoint_dir, match.group(1))
     return path if os.path.exists(_npz(path)) else None
+
+
+def list_variables(ckpt_dir_or_file: str) -> list:
+    """`(path, shape)` of each value saved in a checkpoint (a file, or a directory's latest), sorted by path, as
+    TensorFlow's; the paths are this runtime's (`model/dense/w`, not `model/dense/w/.ATTRIBUTES/VARIABLE_VALUE`)."""
+    with np.load(_npz(_checkpoint_file(ckpt_dir_or_file))) as data:
+        return sorted((key, list(data[key].shape)) for key in data.files)
+
+
+def load_variable(ckpt_dir_or_file: str, name: str) -> np.ndarray:
+    """The value saved under `name` in a checkpoint (a file, or a directory's latest), as a NumPy array."""
+    with np.load(_npz(_checkpoint_file(ckpt_dir_or_file))) as data:
+        if name not in data.files:
+            raise ValueError(f"{name!r} is not in the checkpoint {ckpt_dir_or_file}; "
+                             f"list_variables gives the names it holds: {sorted(data.files)}.")
+        return data[name]
+
+
+def _checkpoint_file(ckpt_dir_or_file: str) -> str:
+    if not os.path.isdir(ckpt_dir_or_file):
+        return ckpt_dir_or_file
+    latest = latest_checkpoint(ckpt_dir_or_file)
+    if latest is None:
+        raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given directory {ckpt_dir_or_file}")
+    return latest
 
 
 def _record_latest(path: str) -> None:

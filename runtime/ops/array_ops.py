@@ -8,7 +8,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops.convert import tensors
-from runtime.ops.packing import known_shape, shape_argument, shape_from, static_int, static_ints
+from runtime.ops.packing import holds_tensor, known_shape, shape_argument, shape_from, static_int, static_ints
 from runtime.ops.registry import Spec, apply, broadcast_shapes, defop, same_dtype, unary_same
 from runtime.shape import TensorShape
 from runtime.tensor import Tensor, constant, convert_to_tensor
@@ -283,6 +283,8 @@ def stack(values, axis=0, name=None):
             return _stack_rows(values, axis, name)
         # a plain tensor: the stacked list's operators keep a list's meaning (runtime/tensor_array.py)
         return identity(values, name=name) if getattr(values, "is_stacked_list", False) else values
+    if axis == 0 and type(values) in (list, tuple) and values and not holds_tensor(values):
+        return convert_to_tensor(values, name=name)   # as TensorFlow: one list (`[1, 2.5]` is float32)
     values = tensors(values, "Pack")
     return apply(STACK, *values, axis=axis, name=name)
 

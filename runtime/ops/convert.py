@@ -25,9 +25,9 @@ def _operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
             return x, cached
         y = convert_to_tensor(y, dtype_hint=x.dtype)
     elif isinstance(x, Tensor):
-        y = convert_to_tensor(_numpy_as_python(y, x.dtype), dtype_hint=x.dtype)
+        y = convert_to_tensor(numpy_as_python(y, x.dtype), dtype_hint=x.dtype)
     elif isinstance(y, Tensor):
-        x = convert_to_tensor(_numpy_as_python(x, y.dtype), dtype_hint=y.dtype)
+        x = convert_to_tensor(numpy_as_python(x, y.dtype), dtype_hint=y.dtype)
     else:
         x = convert_to_tensor(x)
         y = convert_to_tensor(y, dtype_hint=x.dtype)
@@ -38,7 +38,7 @@ def _operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
 _SCALARS = (int, float)
 
 
-def _numpy_as_python(value, dtype: dtypes.DType):
+def numpy_as_python(value, dtype: dtypes.DType):
     """A NumPy number or array beside a tensor of another dtype, as Python numbers: it takes the tensor's dtype
     when a Python number would (`float32_tensor * np.sqrt(2.0)` is float32, as in TensorFlow; `int32_tensor +
     np.float64(2.5)` is an error, where TensorFlow truncates it to 2)."""
@@ -95,7 +95,7 @@ def tensors(values, op_name: str) -> list[Tensor]:
     hint = (getattr(given[0], "dtype", None) or convert_to_tensor(given[0]).dtype) if given else None
     if hint is None:  # no tensor: the first value's own dtype decides, as TensorFlow does
         hint = convert_to_tensor(values[0]).dtype
-    converted = [convert_to_tensor(v, dtype_hint=hint) for v in values]
+    converted = [convert_to_tensor(numpy_as_python(v, hint), dtype_hint=hint) for v in values]
     if context.weak is not None:
         converted = _weak_tensors(converted)
     same_dtype(op_name, *converted)

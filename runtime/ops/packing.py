@@ -43,7 +43,9 @@ def pack(value, dtype_hint=None) -> Tensor:
     from runtime.ops.array_ops import stack
 
     if type(value) not in (list, tuple) or not holds_tensor(value):
-        return convert_to_tensor(value, dtype_hint=dtype_hint)
+        from runtime.ops.convert import numpy_as_python   # import cycle: convert imports the registry
+
+        return convert_to_tensor(numpy_as_python(value, dtype_hint) if dtype_hint else value, dtype_hint=dtype_hint)
     hint = _first_dtype(value) or dtype_hint
     return stack([pack(v, hint) for v in value])
 

@@ -29,7 +29,7 @@ from typing import Any, Callable, NamedTuple, Optional
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import InvalidArgumentError, OpError
+from runtime.errors import InvalidArgumentError, LeakedTensorError, OpError
 from runtime.shape import TensorShape
 
 
@@ -132,7 +132,7 @@ def run_eager(op: OpDef, inputs, attrs):
 
 def _not_eager(op: OpDef, inputs) -> Exception:
     bad = [t for t in inputs if not hasattr(t, "_value")]
-    return InvalidArgumentError(
+    return LeakedTensorError(
         f"{op.name}: got the symbolic tensor {bad[0]!r} outside the function that created it. "
         "Symbolic tensors only exist while a function is being traced; return it from the "
         "function instead of keeping it in a Python variable.", op.name)

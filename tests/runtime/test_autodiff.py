@@ -569,3 +569,14 @@ def test_a_target_that_is_a_source_contributes_its_own_seed_as_in_tensorflow():
     ones = tape.gradient(n, n)
     assert ones.dtype is tf.int32 and int(ones) == 1
     assert tape.gradient(v, x) is None and tape.gradient(x, v) is None
+
+
+def test_a_tape_never_used_as_a_with_block_refuses_to_give_a_gradient():
+    # TensorFlow raises too; a None would read as "not connected", hiding the missing `with`
+    x = tf.Variable(3.0)
+    tape = tf.GradientTape()
+    y = x * x
+    with pytest.raises(RuntimeError, match="never recorded"):
+        tape.gradient(y, x)
+    with pytest.raises(RuntimeError, match="never recorded"):
+        tf.GradientTape(persistent=True).jacobian(y, x)

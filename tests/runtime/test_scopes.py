@@ -111,6 +111,13 @@ def test_out_of_scope_modules_say_so_and_point_to_the_compat_page(name):
     assert not hasattr(tf, "no_such_name")
 
 
+def test_an_out_of_scope_name_is_missing_to_hasattr_and_getattr_with_a_default():
+    # code that probes for a module (`if hasattr(tf, "image")`) takes its other path, as for any missing name
+    assert not hasattr(tf, "image") and getattr(tf, "data", None) is None and not hasattr(tf.keras, "layers")
+    with pytest.raises(NotImplementedError, match="tf.image is out of scope"):
+        tf.image.adjust_contrast
+
+
 def test_compat_v1_is_out_of_scope():
     from runtime.errors import OutOfScopeError
 

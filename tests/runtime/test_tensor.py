@@ -159,3 +159,18 @@ def test_a_tensor_made_from_a_numpy_array_keeps_its_values_when_the_array_change
     before = t.numpy().tolist()
     array[:] = -1
     assert t.numpy().tolist() == before and -1 not in before
+
+
+def test_tensorshape_merges_and_concatenates_as_tensorflows():
+    assert tf.TensorShape([2, None]).merge_with([None, 3]) == (2, 3)
+    assert tf.TensorShape(None).merge_with([1]) == (1,) and tf.TensorShape([1]).merge_with(None) == (1,)
+    with pytest.raises(ValueError, match=r"Shapes \(2, 3\) and \(4,\) are not compatible"):
+        tf.TensorShape([2, 3]).merge_with([4])
+    assert tf.TensorShape([2]).concatenate([3]) == (2, 3) == tf.TensorShape([2]) + [3] == [2] + tf.TensorShape([3])
+    assert tf.TensorShape(None).concatenate([3]).rank is None
+    with pytest.raises(ValueError, match="incompatible"):
+        tf.TensorShape([2]).assert_is_compatible_with([3])
+
+
+def test_a_dtypes_size_is_its_bytes_per_element():
+    assert [d.size for d in (tf.float32, tf.int8, tf.complex128, tf.bool, tf.float16)] == [4, 1, 16, 1, 2]

@@ -60,3 +60,23 @@ def test_restore_reports_mismatches(tmp_path):
     with pytest.raises(ValueError, match="shape"):
         tf.train.Checkpoint(a=tf.Variable([1.0, 2.0])).restore(path)
     assert tf.train.Checkpoint(a=tf.Variable(3.0)).restore(None).expect_partial() is not None
+
+
+def test_list_variables_and_load_variable_read_a_checkpoint_by_file_or_directory(tmp_path):
+    class Dense(tf.Module):   # the guide "Introduction to modules, layers and models"
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable([[1.0, 2.0]])
+            self.b = tf.Variable([0.5])
+    model = Dense()
+    path = tf.train.Checkpoint(model=model).write(str(tmp_path / "my_checkpoint"))
+    listed = [("model/b", [1]), ("model/w", [1, 2]), ("save_counter", [])]
+    assert tf.train.list_variables(path) == listed
+    np.testing.assert_array_equal(tf.train.load_variable(path, "model/w"), [[1.0, 2.0]])
+    saved = tf.train.Checkpoint(model=model).save(str(tmp_path / "run"))
+    assert tf.train.list_variables(str(tmp_path)) == tf.train.list_variables(saved)
+    with pytest.raises(ValueError, match="'model/kernel' is not in the checkpoint"):
+        tf.train.load_variable(path, "model/kernel")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="Couldn't find 'checkpoint' file"):
+        tf.train.list_variables(str(tmp_path / "empty"))

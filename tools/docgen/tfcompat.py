@@ -195,6 +195,26 @@ EXISTS = [
         print([(node.name, node.op, list(node.input)) for node in graph_def.node])
         print(graph_def.node[2])
         """),
+    Entry("A traced tensor has no `numpy`: `hasattr(x, \"numpy\")` tells a trace from eager code", """
+        @tf.function
+        def where_am_i(x):
+            print("eager" if hasattr(x, "numpy") else "traced")
+            return x
+
+        where_am_i(tf.constant(1))
+        tf.config.run_functions_eagerly(True)
+        where_am_i(tf.constant(1))
+        tf.config.run_functions_eagerly(False)
+        """, "As in TensorFlow, whose graph tensors lack the attribute: asking for it there says why"),
+    Entry("An `input_signature` converts NumPy arrays and Python lists to its dtype", """
+        import numpy as np
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def twice(x):
+            return x * 2
+
+        print(twice(np.array([1, 2])), twice([0.5]))
+        """, "A tensor argument must already have the spec's dtype, as in TensorFlow"),
 ]
 
 DIFFERS = [
@@ -266,6 +286,16 @@ DIFFERS = [
         """, "Stateful ops (Variable updates, prints, asserts) run in program order, as Python runs them, so "
              "nothing after a failed assert runs. TensorFlow orders an assert only with what it depends on and "
              "may run the later update anyway (it gives v = 7, and in a loop one iteration's update more)."),
+    Entry("Signatures print in TensorFlow 2's first layout", """
+        @tf.function
+        def double(a):
+            return a + a
+
+        print(double.get_concrete_function(tf.constant(1)).pretty_printed_signature())
+        """, "TensorFlow 2.21 prints `Input Parameters:` / `Output Type:` / `Captures:` blocks with TensorSpecs; "
+             "this runtime keeps the `Args:` / `Returns:` layout of the TensorFlow 2 guides its examples come from. "
+             "Graph nodes are named by their op type (`AddV2`), where TensorFlow names them by the Python function "
+             "that made them (`add`) and adds an `Identity` per output."),
     Entry("Python `1`, `1.0` and `True` are different arguments", """
         double = tf.function(lambda x: x * 2)
         print(double(1), double(1.0), double(True))

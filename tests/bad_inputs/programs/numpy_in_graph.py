@@ -1,8 +1,8 @@
-"""`t.numpy()` inside runtime.function."""
+"""`t.numpy()` inside runtime.function: an AttributeError, as TensorFlow's graph tensors have no `numpy`."""
 import runtime as tf
-from runtime.errors import OperatorNotAllowedInGraphError
+from runtime.errors import NoValueInGraphError
 
-EXPECT = OperatorNotAllowedInGraphError
+EXPECT = NoValueInGraphError
 MATCH = r"numpy"
 
 
