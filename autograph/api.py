@@ -16,6 +16,7 @@ import contextlib
 import functools
 import gc
 import inspect
+import itertools
 import threading
 import time
 import tokenize
@@ -372,10 +373,38 @@ _DEFAULT_OPTIONS = ConversionOptions(recursive=True)
 def callee(f, caller_fn_scope=None, options: Optional[ConversionOptions] = None):
     """What converted code calls for `f` (`ag__.callee(f, fscope)(x, k=2)`): its conversion when it is user
     code, an overload, or `f` itself. The converted code makes the call, so `f` sees the user's frame as its
-    caller's."""
+    caller's. A builtin that calls the functions it is given (`map`, `sorted`'s key, ...) or a registered
+    framework's function (`jax.lax.fori_loop`, `tf.nest.map_structure`) gets the user's functions converted
+    (`_callbacks_converted`), through one frame of autograph's, which neither looks at."""
     if options is None:
         options = caller_fn_scope.options if caller_fn_scope is not None else _DEFAULT_OPTIONS
-    return _target(f, options)
+    target = _target(f, options)
+    if options.recursive and _calls_callbacks(f, target):
+        return functools.partial(_with_callbacks_converted, target, options)
+    return target
+
+
+def _with_callbacks_converted(target, options: ConversionOptions, *args, **kwargs):
+    args, kwargs = _callbacks_converted(args, kwargs, options)
+    return target(*args, **kwargs)
+
+
+def _calls_callbacks(f, target) -> bool:
+    """Whether `f` is a builtin that calls the functions it is handed, or a registered framework's function
+    (which may: `jax.vmap`, `torch.func.grad`); not the user's own code, converted or marked do_not_convert,
+    which gets the very functions it is handed, as in Python."""
+    try:
+        if f in _BUILTINS_CALLING_FUNCTIONS:
+            return True
+    except TypeError:             # unhashable
+        return False
+    if target is not f or f in _TAKES_FUNCTIONS_AS_THEY_ARE:
+        return False
+    if f.__class__ is types.BuiltinMethodType and f.__name__ == "sort" and f.__self__.__class__ is list:
+        return True
+    module = _defining_module(f) if f.__class__ is types.FunctionType else getattr(f, "__module__", None)
+    return isinstance(module, str) and any(module == p or module.startswith(p + ".")
+                                           for p in backends.owned_module_prefixes())
 
 
 def converted_call(f, args, kwargs, caller_fn_scope=None, options: Optional[ConversionOptions] = None):
@@ -554,3 +583,6 @@ def set_loop_options(maximum_iterations=None, shape_invariants=None, parallel_it
 
 # autograph's own API takes the user's functions as they are (`do_not_convert(g)` inside converted code marks g)
 _TAKES_FUNCTIONS_AS_THEY_ARE = frozenset({convert, to_graph, to_code, do_not_convert})
+_BUILTINS_CALLING_FUNCTIONS = frozenset({
+    map, filter, sorted, min, max, iter, functools.reduce, itertools.starmap, itertools.accumulate,
+    itertools.filterfalse, itertools.takewhile, itertools.dropwhile, itertools.groupby})

@@ -77,3 +77,56 @@ def test_a_function_handed_to_do_not_convert_inside_converted_code_is_not_conver
 
     with pytest.raises(OperatorNotAllowedInGraphError):
         tf.function(program)(tf.constant(X))
+
+
+def _key(e):
+    return e * 2 if e > 0 else -e
+
+
+def _module_level_through_map(x):
+    return list(map(_key, [x[0], x[1]]))
+
+
+def _module_level_through_nest(x):
+    return tf.nest.map_structure(_key, [x[0], x[1]])
+
+
+@pytest.mark.parametrize("program", [_module_level_through_map, _module_level_through_nest],
+                         ids=["map", "tf.nest.map_structure"])
+def test_a_module_level_function_handed_to_a_builtin_or_a_frameworks_function_has_its_if_staged(program):
+    out = tf.function(program)(tf.constant(X))
+    np.testing.assert_allclose([float(t) for t in out], [2., 2.])
+
+
+@ag.do_not_convert      # as each function of a module `autograph convert` wrote
+def _same_function(f):
+    return f
+
+
+def _hands_itself_over(x):
+    return _same_function(_key), _same_function(_hands_itself_over)
+
+
+def test_a_function_handed_to_the_users_own_function_arrives_as_it_is():
+    """Only builtins that call their functions and the frameworks' functions get conversions: the user's own
+    function gets the very function (a converted module's `copy.copy(f)` returned another function)."""
+    from autograph import api
+    api.run_generated_code(True)
+    try:
+        assert ag.convert(_hands_itself_over)(1) == (_key, _hands_itself_over)
+    finally:
+        api.run_generated_code(False)
+
+
+def _fori_body(i, v):
+    if v > 2.0:
+        return v - 1.0
+    return v * 2.0
+
+
+def test_a_module_level_function_handed_to_jax_lax_fori_loop_has_its_if_staged():
+    jax = pytest.importorskip("jax", reason="the JAX backend needs jax (the jax extra)")
+
+    def program(x):
+        return jax.lax.fori_loop(0, 3, _fori_body, x)
+    assert float(jax.jit(ag.convert(program))(jax.numpy.float32(1.5))) == 4.0   # 1.5 -> 3.0 -> 2.0 -> 4.0
