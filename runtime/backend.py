@@ -135,6 +135,8 @@ def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
         number = _number_tensor(value, dtype, name, met.get(key))
         if dtype is _PYTHON_DTYPES.get(value.__class__) and _stays_python_int(key, out):
             number = _python_int(number, name)
+        elif value.__class__ is int and dtype.is_floating:   # an int where the loop does not run: its text is not
+            number = _python_int(number, name, python_ints.INT_OR_FLOAT)   # the float's ('1', not '1.0')
         dtype_origins.record(registry.context.graph, number, name, _number_origin(value, dtype, met.get(key)))
         typed = _with(typed, key, number)
     return tuple(typed)
@@ -209,11 +211,11 @@ def _stays_python_int(key, out) -> bool:
     return out is None or not isinstance(after, Tensor) or python_ints.name_of(after) is not None
 
 
-def _python_int(value, name: str):
+def _python_int(value, name: str, kind: str = ""):
     """`value` (an int32 or float32 constant) as a tensor of the graph being built, marked as the Python int
     (float) `name`."""
     t = array_ops.identity(value)   # not the graph's shared Const for that number: only this value is marked
-    python_ints.mark(registry.context.graph, t, name)
+    python_ints.mark(registry.context.graph, t, name, kind)
     return t
 
 
@@ -429,8 +431,12 @@ def _len(value):
 
 
 def _int(value):
-    """`int(t)` in a graph: a cast to int32 (truncating toward zero, as Python's int does)."""
-    return math_ops.cast(value, "int32")
+    """`int(t)` in a graph: a cast to int32 (truncating toward zero, as Python's int does); of a Python number a
+    staged statement carries, a Python int (runtime/ops/python_ints.py)."""
+    out = math_ops.cast(value, "int32")
+    if isinstance(value, SymbolicTensor) and (name := python_ints.name_of(value)) is not None:
+        python_ints.mark(registry.context.graph, out, name, "int")
+    return out
 
 
 def _float(value):
@@ -438,10 +444,10 @@ def _float(value):
     statement carries (runtime/ops/python_ints.py), a float64, which holds every int32 exactly, as Python's float
     does (a float32 rounds 2 ** 24 + 1)."""
     name = python_ints.name_of(value) if isinstance(value, SymbolicTensor) else None
-    if name is None or value.dtype is not dtypes.int32:
-        return math_ops.cast(value, "float32")
-    out = math_ops.cast(value, "float64")
-    python_ints.mark(registry.context.graph, out, name)
+    wide = name is not None and value.dtype in (dtypes.int32, dtypes.float64)
+    out = math_ops.cast(value, "float64" if wide else "float32")
+    if name is not None:   # a Python number's float is a Python float
+        python_ints.mark(registry.context.graph, out, name, "float")
     return out
 
 
@@ -556,9 +562,16 @@ def _format_string(literals, fields):
                 "it formats as its bytes (b'...'), and a Python str that a staged `if` or loop carries becomes such a "
                 "tensor, so its text here would not be Python's. Join string tensors with `+` or "
                 "runtime.strings.join, and format numbers with runtime.strings.as_string."))
-    python_ints_ = [python_ints.name_of(f.value) is not None and f.value.dtype is dtypes.int32 for f in fields]
+        if python_ints.kind_of(field.value) == python_ints.INT_OR_FLOAT:
+            name = python_ints.name_of(field.value)
+            raise StagingError(at_user_line(
+                f"an f-string (or `str`, `repr`, `format`, `%`) formats '{name}', a Python int on some paths and a "
+                f"float on others, which the staged `if` or loop that assigns it carries as a float: Python's text "
+                f"of the int (1) is not the float's (1.0), and the graph can't tell which it holds. Make '{name}' "
+                f"one type on every path (1.0 for 1), or format float({name}) or int({name})."))
+    python_types = [python_ints.kind_of(f.value) if f.value.dtype is not dtypes.string else "" for f in fields]
     return string_ops.python_format(literals, [f.value for f in fields], [f.conversion for f in fields],
-                                    [f.spec for f in fields], python_ints_)   # a Python float formats as its float32
+                                    [f.spec for f in fields], python_types)   # a Python float formats as its float32
 
 
 BACKEND = backends.register_backend(backends.Backend(

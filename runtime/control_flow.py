@@ -205,14 +205,17 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
                 f"{where}: {labels[i]} is None in {'true_fn' if a is None else 'false_fn'} but a value "
                 "in the other branch; both branches must return a value there (or both None).")
         kept.append(True)
+        met = {a.__class__, b.__class__} == {int, float}
         a, b = _numbers_meeting(a, b)
-        python_int = (a.__class__ is b.__class__ and a.__class__ in (int, float)   # or a Python float
+        met = met and a.__class__ is float   # an int on one path, a float on the other, carried as a float
+        python_int = (a.__class__ is b.__class__ and a.__class__ in (int, float, bool)   # or a Python float, bool
                       and not labels[i].startswith("output "))
         a, b = (_as_branch_tensor(then_graph, a, b, f"{where}: {labels[i]}", "true_fn"),
                 _as_branch_tensor(else_graph, b, a, f"{where}: {labels[i]}", "false_fn"))
         if python_int:   # autograph's variable is a Python int (float) on both paths: it stays one (ops/python_ints.py)
-            python_ints.mark(then_graph, a, labels[i][1:-1])
-            python_ints.mark(else_graph, b, labels[i][1:-1])
+            kind = python_ints.INT_OR_FLOAT if met else ""
+            python_ints.mark(then_graph, a, labels[i][1:-1], kind)
+            python_ints.mark(else_graph, b, labels[i][1:-1], kind)
         if a.dtype is not b.dtype and registry.context.weak is not None:
             a, b = _weak_branches(then_graph, a, else_graph, b, where)
         if a.dtype is not b.dtype:
@@ -470,9 +473,9 @@ def _trace_loop(graph, cond, body, structure, single, flat, shapes, names, where
     cond_phs = [cond_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
     body_phs = [body_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
     for t, cond_ph, body_ph, name in zip(flat, cond_phs, body_phs, labels):
-        if isinstance(t, SymbolicTensor) and (int_name := python_ints.name_of(t)) is not None:
-            python_ints.mark(cond_graph, cond_ph, int_name)   # a Python int stays one in the loop
-            python_ints.mark(body_graph, body_ph, int_name)
+        if isinstance(t, SymbolicTensor):   # a Python int (float, bool) stays one in the loop
+            python_ints.copy_mark(cond_graph, t, cond_ph)
+            python_ints.copy_mark(body_graph, t, body_ph)
         origin = dtype_origins.of(t) or (name, f"it is {t.dtype.name} when the loop at {where} starts")
         dtype_origins.record(cond_graph, cond_ph, *origin)
         dtype_origins.record(body_graph, body_ph, *origin)

@@ -18,7 +18,7 @@ from autograph.operators.function_scope import tracing_failed
 from autograph.operators.control_flow import if_exp
 from autograph.operators.logical import staged_operands, truth
 from autograph.operators.maybe import MaybeValue
-from autograph.operators.strings import formatted, fstring
+from autograph.operators.strings import formatted, fstring, holds_text
 
 
 def len_(value):
@@ -125,7 +125,8 @@ float_ = _staged_cast(builtins.float, "float")
 
 def _formatting(builtin, conversion: str):
     def text(*args, **kwargs):   # the builtin's own arguments (`str(b, 'utf-8')`, `format(x, '.2f')`)
-        if kwargs or not 1 <= len(args) <= (2 if builtin is builtins.format else 1) or backend_for(args[0]) is None:
+        if (kwargs or not 1 <= len(args) <= (2 if builtin is builtins.format else 1)
+                or backend_for(args[0]) is None and not holds_text(args[0])):
             return builtin(*args, **kwargs)
         return fstring(formatted(args[0], conversion, *args[1:]))
     text.__name__ = f"{builtin.__name__}_"

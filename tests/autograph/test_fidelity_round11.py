@@ -1,0 +1,176 @@
+"""Round 11 of Python's language reference against converted code: the text of values a staged statement
+carries, and `pop` with an explicit None. Each program is run as plain Python, converted on Python values, and in
+`runtime.function` on an int32 tensor; the traced run must give Python's answer or refuse with an error at the
+program's line.
+
+`str`, `repr`, `format` and `%` of a Python float or bool a staged `if` or loop carried gave the eager tensor's
+text ('tf.Tensor(2.5, shape=(), dtype=float32)'); of a variable None on some staged paths, autograph's
+'MaybeValue(...)'; of a list or tuple holding carried values, the trace-time text of its symbolic tensors. A
+variable that is an int on some paths and a float on others (`y = 1` / `y = 2.5`, or `s = 0` before a loop that
+adds 0.5) is carried as a float, whose text '1.0' is not the int's '1': now refused (runtime/ops/python_ints.py
+INT_OR_FLOAT). On Python values, `d.pop(k)` with `k` None popped nothing and raised TypeError (and `l.pop(None)`
+popped the last item where Python raises TypeError): the lists converter passed None for "no index"."""
+import pytest
+
+import runtime as tf
+from autograph.errors import StagingError
+from tests.autograph.generated_code import outcomes_agree
+from tests.autograph.test_staged_language import outcome   # a result as Python values, or the error's type
+
+INPUTS = (-3, 0, 2, 5)
+
+
+def _texts(fn):
+    """The traced function's strings on each input, as Python strs."""
+    traced = tf.function(fn)
+    return [tf.nest.map_structure(lambda t: t.numpy().decode(), traced(tf.constant(x))) for x in INPUTS]
+
+
+# --- the text of a Python number or bool a staged statement carries -----------------------------------------
+
+def text_of_a_carried_float(x):
+    y = 2.5
+    if x > 0:
+        y = -0.0
+    return str(y), repr(y), "%s|%r" % (y, y), format(y), f"{y!r:>6}"
+
+
+def text_of_a_carried_bool(x):
+    y = False
+    if x > 0:
+        y = True
+    return str(y), repr(y), f"{y}", "%s" % (y,)
+
+
+def text_of_floats_made_from_carried_ints(x):
+    s = 3
+    if x > 0:
+        s = 5
+    return str(s / 2), str(float(s)), str(int(s / 2)), repr(float(s) * 2)
+
+
+def text_of_the_int_of_a_carried_float(x):
+    y = 2.5
+    if x > 0:
+        y = 7.9
+    return str(int(y)), f"{int(y) + 1}"
+
+
+def text_of_a_container_of_carried_values(x):
+    y, z = 1, 2.5
+    if x > 0:
+        y, z = 3, 0.5
+    return str((y, z)), repr([y, [z]]), str({"k": y}), format((y,))
+
+
+def text_of_a_variable_assigned_on_every_path(x):
+    if x > 0:
+        y = 3
+    else:
+        y = 4
+    return str(y), f"{[y, 1]}"
+
+
+@pytest.mark.parametrize("fn", [text_of_a_carried_float, text_of_a_carried_bool, text_of_floats_made_from_carried_ints,
+                                text_of_the_int_of_a_carried_float, text_of_a_container_of_carried_values,
+                                text_of_a_variable_assigned_on_every_path], ids=lambda fn: fn.__name__)
+def test_the_text_of_a_carried_python_value_is_pythons(fn):
+    outcomes_agree(fn, INPUTS, outcome)
+    assert _texts(fn) == [fn(x) for x in INPUTS]   # were 'tf.Tensor(2.5, shape=(), dtype=float32)', '(<tf.Tensor ...'
+
+
+def test_a_tensor_argument_keeps_its_tensor_text():
+    def text(x):
+        return str(x), str(x > 0)
+
+    assert _texts(text)[0] == ("tf.Tensor(-3, shape=(), dtype=int32)", "tf.Tensor(False, shape=(), dtype=bool)")
+
+
+# --- a value whose text the graph can't know ----------------------------------------------------------------
+
+def int_or_float_from_a_branch(x):
+    y = 2.5
+    if x > 0:
+        y = 1
+    return "%s" % y, str(y)
+
+
+def int_made_a_float_by_a_loop(x):
+    s = 1
+    for _ in range(x):
+        s = s * 1.5
+    return f"{s}"
+
+
+def int_or_float_doubled(x):
+    s = 0
+    i = 0
+    while i < x:
+        s = s + 0.5
+        i += 1
+    return repr(s * 2)
+
+
+def none_on_some_paths(x):
+    y = None
+    if x > 0:
+        y = 3
+    return f"{y}"
+
+
+def none_on_some_paths_in_a_tuple(x):
+    y = None
+    if x > 0:
+        y = 3
+    return str((y, 1))
+
+
+@pytest.mark.parametrize("fn, what", [
+    (int_or_float_from_a_branch, "'y', a Python int on some paths and a float on others"),
+    (int_made_a_float_by_a_loop, "'s', a Python int on some paths and a float on others"),
+    (int_or_float_doubled, "'s', a Python int on some paths and a float on others"),
+    (none_on_some_paths, "'y', which is None on some paths"),
+    (none_on_some_paths_in_a_tuple, "'y', which is None on some paths"),
+], ids=lambda p: getattr(p, "__name__", ""))
+def test_a_text_that_depends_on_the_path_is_refused_at_the_users_line(fn, what):
+    outcomes_agree(fn, INPUTS, outcome)
+    assert len({fn(x) for x in INPUTS}) > 1
+    with pytest.raises(StagingError, match=rf"test_fidelity_round11\.py:\d+: an f-string .* formats {what}"):
+        tf.function(fn)(tf.constant(2))   # was '1.0' where Python gives '1', or "MaybeValue('y', ...)"
+
+
+def test_a_carried_int_or_float_still_computes_as_before():
+    def halves(x):
+        y = 2.5
+        if x > 0:
+            y = 7
+        return y // 2, y / 2, float(y) + 1
+
+    traced = tf.function(halves)
+    assert [[float(v) for v in traced(tf.constant(x))] for x in INPUTS] == [list(halves(x)) for x in INPUTS]
+    assert str(traced(tf.constant(2))[2].numpy()) == "8.0"
+
+
+# --- `pop` with an explicit None ----------------------------------------------------------------------------
+
+def pop_the_key_none(x):
+    d = {None: 1, "a": 2}
+    k = None
+    v = d.pop(k)
+    return v + d.pop(None, 0) + (d.pop(k) if k in d else 10), len(d)
+
+
+def pop_none_from_a_list(x):
+    l = [1, 2]
+    try:
+        l.pop(None)
+    except TypeError:
+        return -1
+    return len(l)
+
+
+@pytest.mark.parametrize("fn", [pop_the_key_none, pop_none_from_a_list], ids=lambda fn: fn.__name__)
+def test_pop_of_none_is_pythons_on_python_values(fn):
+    outcomes_agree(fn, INPUTS, outcome)   # d.pop(None) raised TypeError; l.pop(None) popped the last item
+    traced = tf.function(fn)
+    assert outcome(lambda: traced(tf.constant(2))) == outcome(lambda: fn(2))
