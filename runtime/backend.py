@@ -64,6 +64,8 @@ def _zeros_like(value):
         raise StagingError(at_user_line(
             f"a value returned inside staged control flow has a shape that is not fully known ({t.shape}), so "
             "no placeholder can stand for it on the paths that don't return. Return after the loop instead."))
+    if not dims and not t.dtype.is_string:   # a constant: a Python number a path leaves unassigned stays one where
+        return constant(t.dtype.as_numpy_dtype(0), dtype=t.dtype)   # the other assigns it (ops/python_ints.py)
     return array_ops.zeros(list(dims), dtype=t.dtype)
 
 
@@ -574,6 +576,14 @@ def _format_string(literals, fields):
                                     [f.spec for f in fields], python_types)   # a Python float formats as its float32
 
 
+_PYTHON_TYPES = {"int": (int,), "float": (float,), "bool": (bool,), python_ints.INT_OR_FLOAT: (int, float)}
+
+
+def _python_type(value):
+    """The Python types a symbolic tensor holds when it is a Python number or bool a staged statement carries."""
+    return _PYTHON_TYPES.get(python_ints.kind_of(value)) if isinstance(value, SymbolicTensor) else None
+
+
 BACKEND = backends.register_backend(backends.Backend(
     name="runtime",
     staged_types=(SymbolicTensor, StagedEnumerate, StagedZip, Variable),
@@ -595,6 +605,7 @@ BACKEND = backends.register_backend(backends.Backend(
     logical_not=lambda x: math_ops.logical_not(_bool(x)),   # `not x` is a bool, as in Python: `not 3` is False
     assert_=_assert,
     format_string=_format_string,
+    python_type=_python_type,
     raise_=logging_ops.raise_,
     list_from=_list_from,
     list_types=(TensorArray,),

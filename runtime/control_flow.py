@@ -216,6 +216,10 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
             kind = python_ints.INT_OR_FLOAT if met else ""
             python_ints.mark(then_graph, a, labels[i][1:-1], kind)
             python_ints.mark(else_graph, b, labels[i][1:-1], kind)
+        elif not labels[i].startswith("output "):   # one path's Python number: the Cond's output is one where the
+            for graph, value, t in ((then_graph, then_flat[i], a), (else_graph, else_flat[i], b)):   # other path's
+                if value.__class__ in (int, float, bool):   # is one or a constant (the zero of a variable it leaves
+                    python_ints.mark(graph, t, labels[i][1:-1])   # unassigned)
         if a.dtype is not b.dtype and registry.context.weak is not None:
             a, b = _weak_branches(then_graph, a, else_graph, b, where)
         if a.dtype is not b.dtype:
@@ -349,6 +353,15 @@ def while_loop(cond: Callable, body: Callable, loop_vars, maximum_iterations=Non
                          relax_shapes, names, first_test)
 
 
+def _python_bool(graph, t, name: str):
+    """The bool constant `t` as a tensor of its own, marked as the Python bool variable `name`
+    (runtime/ops/python_ints.py: its text and `isinstance` are a bool's)."""
+    with building(graph):
+        t = registry.apply(registry.OPS["Identity"], t)   # not the graph's shared Const: only this value is marked
+    python_ints.mark(graph, t, name)
+    return t
+
+
 def _call_body(body, state, single):
     result = body(*state)
     if single:
@@ -385,6 +398,9 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
     names = _loop_var_names(structure, given_names if given_names is not None else _parameter_names(body))
     flat = [_carried(v, None, f"{where}: {name} is {{}} before the loop", "a While carries")
             for v, name in zip(nest.flatten(structure), names)]
+    if given_names is not None:   # autograph's variables: a Python bool stays one where the body keeps it one
+        flat = [_python_bool(graph, t, name) if v.__class__ is bool else t
+                for v, t, name in zip(nest.flatten(structure), flat, names)]
     invariants = _invariants(shape_invariants, single, len(flat), structure)
     shapes = [inv if inv is not None else t.shape for t, inv in zip(flat, invariants)]
     for _ in range(_RELAXATIONS + 1 if relax_shapes else 1):

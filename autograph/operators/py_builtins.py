@@ -147,18 +147,34 @@ def globals_():
 
 
 def isinstance_(value, classinfo) -> bool:
-    """`isinstance`: a passthrough (a staged value is an instance of its own type). A variable a staged
-    statement defines on some paths only is asked about its value: where Python raises (unassigned) there is
-    no answer to give; where it is None and the answer differs, the answer depends on the path."""
+    """`isinstance`: a passthrough (a staged value is an instance of its own type), but a Python number or bool
+    that a staged statement carries is asked as the Python value it holds (the backend's `python_type`). A
+    variable a staged statement defines on some paths only is asked about its value: where Python raises
+    (unassigned) there is no answer to give; where it is None and the answer differs, the answer depends on the
+    path."""
     if value.__class__ is not MaybeValue:
-        return builtins.isinstance(value, classinfo)
-    answer = builtins.isinstance(value.value, classinfo)
+        return _python_isinstance(value, classinfo)
+    answer = _python_isinstance(value.value, classinfo)
     if value.defined is True or not value.none or answer == builtins.isinstance(None, classinfo):
         return answer
     raise tracing_failed(StagingError(at_user_line(
         f"`isinstance({value.name}, ...)`: '{value.name}' is None on some paths ({value.why}) and "
         f"a {type(value.value).__name__} on others, so the answer is known only when the graph runs. Test "
         f"`{value.name} is None` instead, which is staged.")))
+
+
+def _python_isinstance(value, classinfo) -> bool:
+    backend = backend_for(value)
+    kinds = backend.python_type(value) if backend is not None and backend.python_type is not None else None
+    if kinds is None:
+        return builtins.isinstance(value, classinfo)
+    answers = {builtins.issubclass(kind, classinfo) for kind in kinds}
+    if len(answers) == 1:
+        return answers.pop()
+    raise tracing_failed(StagingError(at_user_line(
+        "`isinstance(...)` of a variable that is a Python int on some paths and a float on others, which the "
+        "staged `if` or loop that assigns it carries as a float: the answer is known only when the graph runs. "
+        "Make it one type on every path (1.0 for 1).")))
 
 
 def print_(*args, **kwargs):

@@ -57,6 +57,8 @@ _FLOATS = (dtypes.float32, dtypes.float64)
 FLOAT_CHECKED = frozenset({"RealDiv", "FloorDiv", "FloorMod", "Pow"})   # Python raises ZeroDivisionError
 FLOAT_KEPT = frozenset({"AddV2", "Sub", "Mul", "Neg", "Abs", "Square", "Maximum", "Minimum", "Identity", "Sign",
                         "Floor", "Ceil"})
+BOOLS = frozenset({"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalNot", "LogicalAnd",
+                   "LogicalOr"})   # of Python numbers and bools: a Python bool
 INT32_RANGE = (-2 ** 31, 2 ** 31 - 1)
 
 
@@ -254,11 +256,16 @@ def propagate(graph, op, inputs: tuple, outputs: list, attrs: dict) -> None:
     elif (op.name in KEPT or op.name in FLOAT_KEPT and inputs[0].dtype in _FLOATS) and (
             name := _python_int_inputs(graph, inputs)) is not None:
         mark(graph, outputs[0], name, _mixed(graph, inputs, op.name))
+    elif op.name in BOOLS and (name := _python_int_inputs(graph, inputs)) is not None:
+        mark(graph, outputs[0], name, "bool")   # `i > 2` of a Python int is a Python bool
     elif op.name == "Cond":
         _mark_cond(graph, outputs, attrs)
     elif op.name == "While":
-        for t, out in zip(inputs, outputs[:attrs["num_loop_vars"]]):
-            if (found := graph.python_ints.get(id(t))) is not None:
+        body = attrs["body_graph"]
+        for t, out, after in zip(inputs, outputs[:attrs["num_loop_vars"]], body.outputs):
+            # a bool, where the body keeps it one (not `found = x > 3`); a number, where autograph's probe said so
+            if (found := graph.python_ints.get(id(t))) is not None and (
+                    found[2] != "bool" or _output_name(body, after) is not None):
                 mark(graph, out, found[1], found[2])
 
 

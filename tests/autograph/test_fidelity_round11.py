@@ -8,7 +8,9 @@ text ('tf.Tensor(2.5, shape=(), dtype=float32)'); of a variable None on some sta
 'MaybeValue(...)'; of a list or tuple holding carried values, the trace-time text of its symbolic tensors. A
 variable that is an int on some paths and a float on others (`y = 1` / `y = 2.5`, or `s = 0` before a loop that
 adds 0.5) is carried as a float, whose text '1.0' is not the int's '1': now refused (runtime/ops/python_ints.py
-INT_OR_FLOAT). On Python values, `d.pop(k)` with `k` None popped nothing and raised TypeError (and `l.pop(None)`
+INT_OR_FLOAT). `isinstance` of such a carried value answered for the tensor (`isinstance(s, float)` of `s = 0.0`
+after a staged loop was False, and the function took the other path); it answers for the Python value now, as
+its text does (the backend's `python_type`). On Python values, `d.pop(k)` with `k` None popped nothing and raised TypeError (and `l.pop(None)`
 popped the last item where Python raises TypeError): the lists converter passed None for "no index"."""
 import pytest
 
@@ -42,6 +44,18 @@ def text_of_a_carried_bool(x):
     return str(y), repr(y), f"{y}", "%s" % (y,)
 
 
+def text_of_a_bool_a_loop_carries(x):
+    found, flag, late = False, True, False
+    i = 0
+    while i < x:
+        flag = not flag
+        late = i > 2   # of a Python int: a Python bool
+        if i > 1:
+            found = True
+        i += 1
+    return str(found), f"{flag}", repr(late)
+
+
 def text_of_floats_made_from_carried_ints(x):
     s = 3
     if x > 0:
@@ -71,7 +85,8 @@ def text_of_a_variable_assigned_on_every_path(x):
     return str(y), f"{[y, 1]}"
 
 
-@pytest.mark.parametrize("fn", [text_of_a_carried_float, text_of_a_carried_bool, text_of_floats_made_from_carried_ints,
+@pytest.mark.parametrize("fn", [text_of_a_carried_float, text_of_a_carried_bool, text_of_a_bool_a_loop_carries,
+                                text_of_floats_made_from_carried_ints,
                                 text_of_the_int_of_a_carried_float, text_of_a_container_of_carried_values,
                                 text_of_a_variable_assigned_on_every_path], ids=lambda fn: fn.__name__)
 def test_the_text_of_a_carried_python_value_is_pythons(fn):
@@ -79,11 +94,29 @@ def test_the_text_of_a_carried_python_value_is_pythons(fn):
     assert _texts(fn) == [fn(x) for x in INPUTS]   # were 'tf.Tensor(2.5, shape=(), dtype=float32)', '(<tf.Tensor ...'
 
 
-def test_a_tensor_argument_keeps_its_tensor_text():
+def test_the_text_of_a_variable_unassigned_on_some_paths_is_its_value_or_pythons_error():
     def text(x):
-        return str(x), str(x > 0)
+        if x > 0:
+            y = 3
+        return str(y)   # was 'tf.Tensor(3, shape=(), dtype=int32)' where assigned
 
-    assert _texts(text)[0] == ("tf.Tensor(-3, shape=(), dtype=int32)", "tf.Tensor(False, shape=(), dtype=bool)")
+    outcomes_agree(text, INPUTS, outcome)
+    traced = tf.function(text)
+    assert [outcome(lambda: traced(tf.constant(x))) for x in INPUTS] == [
+        UnboundLocalError, UnboundLocalError, b"3", b"3"]
+
+
+def test_a_tensor_argument_keeps_its_tensor_text_and_type():
+    def text(x):
+        found = False
+        for i in range(3):
+            found = i > x   # of the tensor argument: a tensor, as in TensorFlow
+        return str(x), str(x > 0), str(found), isinstance(found, bool)
+
+    traced = tf.function(text)
+    assert [v.numpy() for v in traced(tf.constant(-3))] == [
+        b"tf.Tensor(-3, shape=(), dtype=int32)", b"tf.Tensor(False, shape=(), dtype=bool)",
+        b"tf.Tensor(True, shape=(), dtype=bool)", False]
 
 
 # --- a value whose text the graph can't know ----------------------------------------------------------------
@@ -149,6 +182,58 @@ def test_a_carried_int_or_float_still_computes_as_before():
     traced = tf.function(halves)
     assert [[float(v) for v in traced(tf.constant(x))] for x in INPUTS] == [list(halves(x)) for x in INPUTS]
     assert str(traced(tf.constant(2))[2].numpy()) == "8.0"
+
+
+# --- isinstance of a Python number or bool a staged statement carries ---------------------------------------
+
+def double_a_float(x):
+    s = 0.0
+    for _ in range(x):
+        s += 0.5
+    if isinstance(s, float):   # was False in the trace: the function returned s
+        return s * 2
+    return s
+
+
+def types_of_carried_values(x):
+    y, b = 3, False
+    if x > 0:
+        y, b = 4, True
+    i, found = 0, False
+    while i < x:
+        found = i > 2
+        i += 1
+    return (isinstance(y, int), isinstance(y, (str, float)), isinstance(b, bool), isinstance(b, int),
+            isinstance(found, bool))
+
+
+@pytest.mark.parametrize("fn", [double_a_float, types_of_carried_values], ids=lambda fn: fn.__name__)
+def test_isinstance_of_a_carried_python_value_is_pythons(fn):
+    outcomes_agree(fn, INPUTS, outcome)
+    traced = tf.function(fn)
+    for x in INPUTS:
+        assert outcome(lambda: traced(tf.constant(x))) == outcome(lambda: fn(x)), x
+
+
+def test_isinstance_of_an_int_or_float_is_answered_where_both_agree_and_refused_where_they_dont():
+    def numbers(x):
+        y = 2.5
+        if x > 0:
+            y = 1
+        return isinstance(y, (int, float)), isinstance(y, str)
+
+    traced = tf.function(numbers)
+    assert [outcome(lambda: traced(tf.constant(x))) for x in INPUTS] == [numbers(x) for x in INPUTS]
+
+    def is_float(x):
+        y = 2.5
+        if x > 0:
+            y = 1
+        return isinstance(y, float)
+
+    with pytest.raises(StagingError, match=r"test_fidelity_round11\.py:\d+: `isinstance\(\.\.\.\)` of a variable that is "
+                                           "a Python int on some paths and a float on others"):
+        tf.function(is_float)(tf.constant(2))
 
 
 # --- `pop` with an explicit None ----------------------------------------------------------------------------
