@@ -184,7 +184,7 @@ def test_a_carried_int_or_float_still_computes_as_before():
     assert str(traced(tf.constant(2))[2].numpy()) == "8.0"
 
 
-# --- isinstance of a Python number or bool a staged statement carries ---------------------------------------
+# --- isinstance and type of a Python number or bool a staged statement carries-----------------------------------
 
 def double_a_float(x):
     s = 0.0
@@ -204,18 +204,18 @@ def types_of_carried_values(x):
         found = i > 2
         i += 1
     return (isinstance(y, int), isinstance(y, (str, float)), isinstance(b, bool), isinstance(b, int),
-            isinstance(found, bool))
+            isinstance(found, bool), type(y) is int, type(b) is bool, type("T", (), {"k": 1}).k)
 
 
 @pytest.mark.parametrize("fn", [double_a_float, types_of_carried_values], ids=lambda fn: fn.__name__)
-def test_isinstance_of_a_carried_python_value_is_pythons(fn):
+def test_isinstance_and_type_of_a_carried_python_value_are_pythons(fn):
     outcomes_agree(fn, INPUTS, outcome)
     traced = tf.function(fn)
     for x in INPUTS:
         assert outcome(lambda: traced(tf.constant(x))) == outcome(lambda: fn(x)), x
 
 
-def test_isinstance_of_an_int_or_float_is_answered_where_both_agree_and_refused_where_they_dont():
+def test_isinstance_and_type_of_an_int_or_float_are_answered_where_both_agree_and_refused_where_not():
     def numbers(x):
         y = 2.5
         if x > 0:
@@ -231,9 +231,41 @@ def test_isinstance_of_an_int_or_float_is_answered_where_both_agree_and_refused_
             y = 1
         return isinstance(y, float)
 
-    with pytest.raises(StagingError, match=r"test_fidelity_round11\.py:\d+: `isinstance\(\.\.\.\)` of a variable that is "
-                                           "a Python int on some paths and a float on others"):
-        tf.function(is_float)(tf.constant(2))
+    def type_of(x):
+        y = 2.5
+        if x > 0:
+            y = 1
+        return type(y) is float
+
+    for fn, builtin in ((is_float, "isinstance"), (type_of, "type")):
+        with pytest.raises(StagingError, match=rf"test_fidelity_round11\.py:\d+: `{builtin}\(\.\.\.\)` of a variable "
+                                               "that is a Python int on some paths and a float on others"):
+            tf.function(fn)(tf.constant(2))
+
+
+def isinstance_of_a_variable_unassigned_on_some_paths(x):
+    if x > 0:
+        y = 3
+    return isinstance(y, int), type(y) is int   # isinstance was True where Python raises UnboundLocalError
+
+
+def test_isinstance_and_type_of_a_variable_unassigned_on_some_paths_raise_pythons_error_there():
+    fn = isinstance_of_a_variable_unassigned_on_some_paths
+    outcomes_agree(fn, INPUTS, outcome)
+    traced = tf.function(fn)
+    assert [outcome(lambda: traced(tf.constant(x))) for x in INPUTS] == [outcome(lambda: fn(x)) for x in INPUTS]
+
+
+def test_type_of_a_variable_none_on_some_paths_is_refused_at_the_users_line():
+    def kind(x):
+        y = None
+        if x > 0:
+            y = 3
+        return type(y) is int   # was False on every path: the type of autograph's MaybeValue
+
+    with pytest.raises(StagingError, match=r"test_fidelity_round11\.py:\d+: `type\(y\)`: 'y' is None on some paths "
+                                           r"\(.*\) and an int on others"):
+        tf.function(kind)(tf.constant(2))
 
 
 # --- `pop` with an explicit None ----------------------------------------------------------------------------
