@@ -23,6 +23,12 @@ A Python float a staged statement carries (a float32, as `runtime.constant` give
 ZeroDivisionError and float32 gives inf or nan, is recorded as `PythonFloat`: the same arithmetic and a
 run-time error naming the variable.
 
+Each mark also says which Python type the tensor holds (`kind_of`): "int", "float", "bool" (a Python bool a `Cond`
+or `While` carries, a comparison of Python ints), or INT_OR_FLOAT, a variable that is an int on some paths and a
+float on others, carried as a float. The text of a marked tensor (`str`, f-strings, `%`: runtime/backend.py
+`_format_string`) is the Python value's, and autograph's `isinstance` and `type` ask for the Python type (the
+backend's `python_type`); both refuse INT_OR_FLOAT where the int's answer is not the float's.
+
 The executor writes the 0-d case inline (runtime/executor/codegen.py): the value stays a Python int in the
 generated code, computed with `PYTHON_INT_FORMS` and range-checked on the next line, and becomes a NumPy int32
 where something else reads it. Under `jit_compile=True` the op lowers to its int32 JAX arithmetic and a check
@@ -52,7 +58,8 @@ _SCALAR = {  # the same on Python ints (to check) and on the NumPy int32 scalars
     "Pow": (lambda x, y: _power(x, y), operator.pow), "RealDiv": (operator.truediv, np.true_divide),
 }
 CHECKED = frozenset(_EXACT)
-KEPT = frozenset({"FloorMod", "Maximum", "Minimum", "Identity", "Sign"})
+KEPT = frozenset({"FloorMod", "Maximum", "Minimum", "Identity", "Sign", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
+                  "Invert"})
 _FLOATS = (dtypes.float32, dtypes.float64)
 FLOAT_CHECKED = frozenset({"RealDiv", "FloorDiv", "FloorMod", "Pow"})   # Python raises ZeroDivisionError
 FLOAT_KEPT = frozenset({"AddV2", "Sub", "Mul", "Neg", "Abs", "Square", "Maximum", "Minimum", "Identity", "Sign",

@@ -8,10 +8,11 @@ text ('tf.Tensor(2.5, shape=(), dtype=float32)'); of a variable None on some sta
 'MaybeValue(...)'; of a list or tuple holding carried values, the trace-time text of its symbolic tensors. A
 variable that is an int on some paths and a float on others (`y = 1` / `y = 2.5`, or `s = 0` before a loop that
 adds 0.5) is carried as a float, whose text '1.0' is not the int's '1': now refused (runtime/ops/python_ints.py
-INT_OR_FLOAT). `isinstance` of such a carried value answered for the tensor (`isinstance(s, float)` of `s = 0.0`
-after a staged loop was False, and the function took the other path); it answers for the Python value now, as
-its text does (the backend's `python_type`). On Python values, `d.pop(k)` with `k` None popped nothing and raised TypeError (and `l.pop(None)`
-popped the last item where Python raises TypeError): the lists converter passed None for "no index"."""
+INT_OR_FLOAT). `isinstance` and `type` of such a carried value answered for the tensor (`isinstance(s, float)` of
+`s = 0.0` after a staged loop was False, and the function took the other path); they answer for the Python value
+now, as its text does (the backend's `python_type`). On Python values, `d.pop(k)` with `k` None popped nothing
+and raised TypeError (and `l.pop(None)` popped the last item where Python raises TypeError): the lists converter
+passed None for "no index"."""
 import pytest
 
 import runtime as tf
@@ -63,6 +64,13 @@ def text_of_floats_made_from_carried_ints(x):
     return str(s / 2), str(float(s)), str(int(s / 2)), repr(float(s) * 2)
 
 
+def text_of_bitwise_operators_on_a_carried_int(x):
+    s = 5
+    if x > 0:
+        s = 6
+    return str(s & 3), str(s | 8), str(s ^ 1), str(~s)
+
+
 def text_of_the_int_of_a_carried_float(x):
     y = 2.5
     if x > 0:
@@ -86,7 +94,7 @@ def text_of_a_variable_assigned_on_every_path(x):
 
 
 @pytest.mark.parametrize("fn", [text_of_a_carried_float, text_of_a_carried_bool, text_of_a_bool_a_loop_carries,
-                                text_of_floats_made_from_carried_ints,
+                                text_of_floats_made_from_carried_ints, text_of_bitwise_operators_on_a_carried_int,
                                 text_of_the_int_of_a_carried_float, text_of_a_container_of_carried_values,
                                 text_of_a_variable_assigned_on_every_path], ids=lambda fn: fn.__name__)
 def test_the_text_of_a_carried_python_value_is_pythons(fn):
