@@ -276,6 +276,74 @@ def test_type_of_a_variable_none_on_some_paths_is_refused_at_the_users_line():
         tf.function(kind)(tf.constant(2))
 
 
+# --- a class pattern inside another pattern, on a subject holding a tensor ------------------------------------
+
+class Pair:
+    __match_args__ = ("a", "b")
+
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+
+def class_pattern_in_a_sequence(x):
+    s = 0.0
+    for _ in range(x):
+        s += 0.5
+    match (s, 3):
+        case (float(), _):   # the traced `match` took `case _` on every input: isinstance(tensor, float)
+            return 1
+        case _:
+            return 2
+
+
+def class_pattern_in_a_mapping(x):
+    match {"k": x}:
+        case {"k": int()}:
+            return 1
+        case _:
+            return 2
+
+
+def class_pattern_in_a_class_pattern(x):
+    s = 1
+    if x > 0:
+        s = 2
+    match Pair(s, 3):
+        case Pair(a=int()):
+            return 1
+        case _:
+            return 2
+
+
+@pytest.mark.parametrize("fn", [class_pattern_in_a_sequence, class_pattern_in_a_mapping,
+                                class_pattern_in_a_class_pattern], ids=lambda fn: fn.__name__)
+def test_a_class_pattern_inside_another_on_a_subject_holding_a_tensor_is_refused_at_the_match(fn):
+    outcomes_agree(fn, INPUTS, outcome)
+    with pytest.raises(StagingError, match=r"test_fidelity_round11\.py:\d+: a `case` of this `match` has a class "
+                                           r"pattern .* inside another pattern, and the subject holds a tensor"):
+        tf.function(fn)(tf.constant(2))
+
+
+def test_a_match_whose_nested_class_patterns_see_python_values_only_is_still_converted():
+    def captures(x):
+        s = 1
+        if x > 0:
+            s = 2
+        match (s, 3):
+            case (v, 3):
+                r = v * 10
+        match (1, "a"):
+            case (int(), str()):
+                r = r + 1
+        match Pair(s, 3):
+            case Pair(a=v):
+                r = r + v
+        return r
+
+    traced = tf.function(captures)
+    assert [int(traced(tf.constant(x))) for x in INPUTS] == [captures(x) for x in INPUTS]
+
+
 # --- `pop` with an explicit None ----------------------------------------------------------------------------
 
 def pop_the_key_none(x):
