@@ -127,6 +127,22 @@ def test_a_tensor_argument_keeps_its_tensor_text_and_type():
         b"tf.Tensor(True, shape=(), dtype=bool)", False]
 
 
+def test_an_int_a_staged_loop_makes_a_float_divided_by_zero_raises_as_python_does():
+    def halves(x, d):
+        s = 0
+        i = 0
+        while i < x:
+            s = s + 0.5
+            i += 1
+        return s / d
+
+    traced = tf.function(halves)
+    assert float(traced(tf.constant(5), 2.0)) == halves(5, 2.0)
+    for x in (-3, 2):   # was nan and inf: the int made a float was not a Python float of the graph
+        with pytest.raises(tf.errors.InvalidArgumentError, match="'s' started as a Python number.*the divisor is zero"):
+            traced(tf.constant(x), 0.0)
+
+
 # --- a value whose text the graph can't know ----------------------------------------------------------------
 
 def int_or_float_from_a_branch(x):
