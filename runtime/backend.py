@@ -123,7 +123,7 @@ def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
     numbers = [key for i, v in enumerate(state) for key in _number_keys(v, i)]
     if not numbers:
         return state
-    met: dict = {}   # key -> (dtype, 'file:line'): decided; probed again until no weak variable meets one
+    met: dict = {}   # key -> (dtype, 'file:line', met a Python number): decided; probed again until none meets one
     for _ in numbers:
         weak, out = _probe_numbers(step, test, state, names, numbers, met)
         found = {k: weak.chosen(k) for k in numbers if k not in met and weak.chosen(k) is not None}
@@ -137,8 +137,9 @@ def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
         number = _number_tensor(value, dtype, name, met.get(key))
         if dtype is _PYTHON_DTYPES.get(value.__class__) and _stays_python_int(key, out):
             number = _python_int(number, name)
-        elif value.__class__ is int and dtype.is_floating:   # an int where the loop does not run: its text is not
-            number = _python_int(number, name, python_ints.INT_OR_FLOAT)   # the float's ('1', not '1.0')
+        elif value.__class__ is int and dtype.is_floating and (key not in met or met[key][2]):   # by Python floats
+            number = _python_int(number, name, python_ints.INT_OR_FLOAT)   # only (`s = s + 0.5`, not a float tensor):
+            # an int where the loop does not run, whose text is not the float's ('1', not '1.0')
         dtype_origins.record(registry.context.graph, number, name, _number_origin(value, dtype, met.get(key)))
         typed = _with(typed, key, number)
     return tuple(typed)

@@ -196,6 +196,18 @@ def test_a_text_that_depends_on_the_path_is_refused_at_the_users_line(fn, what):
         tf.function(fn)(tf.constant(2))   # was '1.0' where Python gives '1', or "MaybeValue('y', ...)"
 
 
+def test_an_int_a_loop_adds_float_tensors_to_is_the_programs_tensor_and_formats_as_before():
+    def total(n):
+        s = 0
+        for i in tf.range(n):
+            s = s + tf.cast(i, tf.float32) * 0.5   # a tensor after the first iteration, in TensorFlow too
+        return f"{s}", isinstance(s, tf.Tensor)
+
+    traced = tf.function(total)
+    assert [(text.numpy(), bool(is_tensor)) for text, is_tensor in (traced(tf.constant(n)) for n in (0, 3))] == [
+        (b"0.0", True), (b"1.5", True)]
+
+
 def test_a_carried_int_or_float_still_computes_as_before():
     def halves(x):
         y = 2.5
