@@ -179,8 +179,10 @@ def _python_types(value):
 
 
 def _python_isinstance(value, classinfo) -> bool:
+    """A Python number a staged statement carries is an instance of its Python type, and still of the tensor's
+    (`isinstance(v, tf.Tensor)` before converting `v` keeps working)."""
     kinds = _python_types(value)
-    if kinds is None:
+    if kinds is None or builtins.isinstance(value, classinfo):
         return builtins.isinstance(value, classinfo)
     answers = {builtins.issubclass(kind, classinfo) for kind in kinds}
     if len(answers) == 1:

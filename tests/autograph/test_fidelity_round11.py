@@ -130,10 +130,8 @@ def test_a_tensor_argument_keeps_its_tensor_text_and_type():
 def test_an_int_a_staged_loop_makes_a_float_divided_by_zero_raises_as_python_does():
     def halves(x, d):
         s = 0
-        i = 0
-        while i < x:
+        for _ in range(x):
             s = s + 0.5
-            i += 1
         return s / d
 
     traced = tf.function(halves)
@@ -249,6 +247,22 @@ def test_isinstance_and_type_of_a_carried_python_value_are_pythons(fn):
     traced = tf.function(fn)
     for x in INPUTS:
         assert outcome(lambda: traced(tf.constant(x))) == outcome(lambda: fn(x)), x
+
+
+def _as_tensor(v):
+    return v if isinstance(v, tf.Tensor) else tf.constant(v)
+
+
+def test_a_carried_python_number_is_still_an_instance_of_the_tensor_class():
+    def doubled(n):
+        s = 0
+        for _ in tf.range(n):
+            s += 1
+        return _as_tensor(s) * 2, isinstance(s, (int, tf.Tensor)), isinstance(s, float)
+
+    traced = tf.function(doubled)
+    assert [tuple(v.numpy() if hasattr(v, "numpy") else v for v in traced(tf.constant(n))) for n in (0, 3)] == [
+        (0, True, False), (6, True, False)]
 
 
 def test_isinstance_and_type_of_an_int_or_float_are_answered_where_both_agree_and_refused_where_not():
