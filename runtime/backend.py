@@ -64,6 +64,8 @@ def _zeros_like(value):
         raise StagingError(at_user_line(
             f"a value returned inside staged control flow has a shape that is not fully known ({t.shape}), so "
             "no placeholder can stand for it on the paths that don't return. Return after the loop instead."))
+    if not dims and not t.dtype.is_string:   # a constant: a Python number a path leaves unassigned stays one where
+        return constant(t.dtype.as_numpy_dtype(0), dtype=t.dtype)   # the other assigns it (ops/python_ints.py)
     return array_ops.zeros(list(dims), dtype=t.dtype)
 
 
@@ -121,7 +123,7 @@ def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
     numbers = [key for i, v in enumerate(state) for key in _number_keys(v, i)]
     if not numbers:
         return state
-    met: dict = {}   # key -> (dtype, 'file:line'): decided; probed again until no weak variable meets one
+    met: dict = {}   # key -> (dtype, 'file:line', met a Python number): decided; probed again until none meets one
     for _ in numbers:
         weak, out = _probe_numbers(step, test, state, names, numbers, met)
         found = {k: weak.chosen(k) for k in numbers if k not in met and weak.chosen(k) is not None}
@@ -135,6 +137,9 @@ def _typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
         number = _number_tensor(value, dtype, name, met.get(key))
         if dtype is _PYTHON_DTYPES.get(value.__class__) and _stays_python_int(key, out):
             number = _python_int(number, name)
+        elif value.__class__ is int and dtype.is_floating and (key not in met or met[key][2]):   # by Python floats
+            number = _python_int(number, name, python_ints.INT_OR_FLOAT)   # only (`s = s + 0.5`, not a float tensor):
+            # an int where the loop does not run, whose text is not the float's ('1', not '1.0')
         dtype_origins.record(registry.context.graph, number, name, _number_origin(value, dtype, met.get(key)))
         typed = _with(typed, key, number)
     return tuple(typed)
@@ -209,11 +214,11 @@ def _stays_python_int(key, out) -> bool:
     return out is None or not isinstance(after, Tensor) or python_ints.name_of(after) is not None
 
 
-def _python_int(value, name: str):
+def _python_int(value, name: str, kind: str = ""):
     """`value` (an int32 or float32 constant) as a tensor of the graph being built, marked as the Python int
     (float) `name`."""
     t = array_ops.identity(value)   # not the graph's shared Const for that number: only this value is marked
-    python_ints.mark(registry.context.graph, t, name)
+    python_ints.mark(registry.context.graph, t, name, kind)
     return t
 
 
@@ -429,8 +434,12 @@ def _len(value):
 
 
 def _int(value):
-    """`int(t)` in a graph: a cast to int32 (truncating toward zero, as Python's int does)."""
-    return math_ops.cast(value, "int32")
+    """`int(t)` in a graph: a cast to int32 (truncating toward zero, as Python's int does); of a Python number a
+    staged statement carries, a Python int (runtime/ops/python_ints.py)."""
+    out = math_ops.cast(value, "int32")
+    if isinstance(value, SymbolicTensor) and (name := python_ints.name_of(value)) is not None:
+        python_ints.mark(registry.context.graph, out, name, "int")
+    return out
 
 
 def _float(value):
@@ -438,10 +447,10 @@ def _float(value):
     statement carries (runtime/ops/python_ints.py), a float64, which holds every int32 exactly, as Python's float
     does (a float32 rounds 2 ** 24 + 1)."""
     name = python_ints.name_of(value) if isinstance(value, SymbolicTensor) else None
-    if name is None or value.dtype is not dtypes.int32:
-        return math_ops.cast(value, "float32")
-    out = math_ops.cast(value, "float64")
-    python_ints.mark(registry.context.graph, out, name)
+    wide = name is not None and value.dtype in (dtypes.int32, dtypes.float64)
+    out = math_ops.cast(value, "float64" if wide else "float32")
+    if name is not None:   # a Python number's float is a Python float
+        python_ints.mark(registry.context.graph, out, name, "float")
     return out
 
 
@@ -556,9 +565,24 @@ def _format_string(literals, fields):
                 "it formats as its bytes (b'...'), and a Python str that a staged `if` or loop carries becomes such a "
                 "tensor, so its text here would not be Python's. Join string tensors with `+` or "
                 "runtime.strings.join, and format numbers with runtime.strings.as_string."))
-    python_ints_ = [python_ints.name_of(f.value) is not None and f.value.dtype is dtypes.int32 for f in fields]
+        if python_ints.kind_of(field.value) == python_ints.INT_OR_FLOAT:
+            name = python_ints.name_of(field.value)
+            raise StagingError(at_user_line(
+                f"an f-string (or `str`, `repr`, `format`, `%`) formats '{name}', a Python int on some paths and a "
+                f"float on others, which the staged `if` or loop that assigns it carries as a float: Python's text "
+                f"of the int (1) is not the float's (1.0), and the graph can't tell which it holds. Make '{name}' "
+                f"one type on every path (1.0 for 1), or format float({name}) or int({name})."))
+    python_types = [python_ints.kind_of(f.value) if f.value.dtype is not dtypes.string else "" for f in fields]
     return string_ops.python_format(literals, [f.value for f in fields], [f.conversion for f in fields],
-                                    [f.spec for f in fields], python_ints_)   # a Python float formats as its float32
+                                    [f.spec for f in fields], python_types)   # a Python float formats as its float32
+
+
+_PYTHON_TYPES = {"int": (int,), "float": (float,), "bool": (bool,), python_ints.INT_OR_FLOAT: (int, float)}
+
+
+def _python_type(value):
+    """The Python types a symbolic tensor holds when it is a Python number or bool a staged statement carries."""
+    return _PYTHON_TYPES.get(python_ints.kind_of(value)) if isinstance(value, SymbolicTensor) else None
 
 
 BACKEND = backends.register_backend(backends.Backend(
@@ -582,6 +606,7 @@ BACKEND = backends.register_backend(backends.Backend(
     logical_not=lambda x: math_ops.logical_not(_bool(x)),   # `not x` is a bool, as in Python: `not 3` is False
     assert_=_assert,
     format_string=_format_string,
+    python_type=_python_type,
     raise_=logging_ops.raise_,
     list_from=_list_from,
     list_types=(TensorArray,),

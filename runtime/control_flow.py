@@ -182,14 +182,21 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
                 f"{where}: {labels[i]} is None in {'true_fn' if a is None else 'false_fn'} but a value "
                 "in the other branch; both branches must return a value there (or both None).")
         kept.append(True)
+        met = {a.__class__, b.__class__} == {int, float}
         a, b = _numbers_meeting(a, b)
-        python_int = (a.__class__ is b.__class__ and a.__class__ in (int, float)   # or a Python float
+        met = met and a.__class__ is float   # an int on one path, a float on the other, carried as a float
+        python_int = (a.__class__ is b.__class__ and a.__class__ in (int, float, bool)   # or a Python float, bool
                       and not labels[i].startswith("output "))
         a, b = (_as_branch_tensor(then_graph, a, b, f"{where}: {labels[i]}", "true_fn"),
                 _as_branch_tensor(else_graph, b, a, f"{where}: {labels[i]}", "false_fn"))
         if python_int:   # autograph's variable is a Python int (float) on both paths: it stays one (ops/python_ints.py)
-            python_ints.mark(then_graph, a, labels[i][1:-1])
-            python_ints.mark(else_graph, b, labels[i][1:-1])
+            kind = python_ints.INT_OR_FLOAT if met else ""
+            python_ints.mark(then_graph, a, labels[i][1:-1], kind)
+            python_ints.mark(else_graph, b, labels[i][1:-1], kind)
+        elif not labels[i].startswith("output "):   # one path's Python number: the Cond's output is one where the
+            for graph, value, t in ((then_graph, then_flat[i], a), (else_graph, else_flat[i], b)):   # other path's
+                if value.__class__ in (int, float, bool):   # is one or a constant (the zero of a variable it leaves
+                    python_ints.mark(graph, t, labels[i][1:-1])   # unassigned)
         if a.dtype is not b.dtype and registry.context.weak is not None:
             a, b = _weak_branches(then_graph, a, else_graph, b, where)
         if a.dtype is not b.dtype:
@@ -323,6 +330,15 @@ def while_loop(cond: Callable, body: Callable, loop_vars, maximum_iterations=Non
                          relax_shapes, names, first_test)
 
 
+def _python_bool(graph, t, name: str):
+    """The bool constant `t` as a tensor of its own, marked as the Python bool variable `name`
+    (runtime/ops/python_ints.py: its text and `isinstance` are a bool's)."""
+    with building(graph):
+        t = registry.apply(registry.OPS["Identity"], t)   # not the graph's shared Const: only this value is marked
+    python_ints.mark(graph, t, name)
+    return t
+
+
 def _call_body(body, state, single):
     result = body(*state)
     if single:
@@ -359,6 +375,9 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
     names = _loop_var_names(structure, given_names if given_names is not None else _parameter_names(body))
     flat = [_carried(v, None, f"{where}: {name} is {{}} before the loop", "a While carries")
             for v, name in zip(nest.flatten(structure), names)]
+    if given_names is not None:   # autograph's variables: a Python bool stays one where the body keeps it one
+        flat = [_python_bool(graph, t, name) if v.__class__ is bool else t
+                for v, t, name in zip(nest.flatten(structure), flat, names)]
     invariants = _invariants(shape_invariants, single, len(flat), structure)
     shapes = [inv if inv is not None else t.shape for t, inv in zip(flat, invariants)]
     for _ in range(_RELAXATIONS + 1 if relax_shapes else 1):
@@ -447,9 +466,9 @@ def _trace_loop(graph, cond, body, structure, single, flat, shapes, names, where
     cond_phs = [cond_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
     body_phs = [body_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
     for t, cond_ph, body_ph, name in zip(flat, cond_phs, body_phs, labels):
-        if isinstance(t, SymbolicTensor) and (int_name := python_ints.name_of(t)) is not None:
-            python_ints.mark(cond_graph, cond_ph, int_name)   # a Python int stays one in the loop
-            python_ints.mark(body_graph, body_ph, int_name)
+        if isinstance(t, SymbolicTensor):   # a Python int (float, bool) stays one in the loop
+            python_ints.copy_mark(cond_graph, t, cond_ph)
+            python_ints.copy_mark(body_graph, t, body_ph)
         origin = dtype_origins.of(t) or (name, f"it is {t.dtype.name} when the loop at {where} starts")
         dtype_origins.record(cond_graph, cond_ph, *origin)
         dtype_origins.record(body_graph, body_ph, *origin)

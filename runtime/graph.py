@@ -355,8 +355,7 @@ class FuncGraph(Graph):
         self.capture_pairs.append((external, ph))
         if registry.context.weak is not None:
             registry.context.weak.alias(t, ph)
-        if (name := python_ints.name_of(t)) is not None:
-            python_ints.mark(self, ph, name)
+        python_ints.copy_mark(self, t, ph)
         if (origin := dtype_origins.of(t)) is not None:
             dtype_origins.record(self, ph, *origin)
         return ph

@@ -83,6 +83,10 @@ class Backend:
     # format_string(literals, fields) -> a staged string: an f-string whose fields (operators/strings.Field: value,
     # conversion, spec) hold staged values, formatted when the graph runs. Unset: Python's f-string
     format_string: Optional[Callable] = None
+    # python_type(value) -> the Python types a staged value may hold, as a tuple ((int,), (float,), (bool,), or
+    # (int, float) for a variable an int on some paths and a float on others), when a staged statement carries
+    # a Python number or bool in it; None for the program's own tensors. What `isinstance` answers
+    python_type: Optional[Callable] = None
     assert_: Optional[Callable] = None      # assert_(condition, message_fn)
     # raise_(error, note): a staged op that raises a copy of `error` (type, args, attributes) with the PEP 678
     # `note` each time it runs, ordered after the framework's earlier effects (a `raise` in a staged branch)

@@ -232,7 +232,10 @@ class ControlFlowTransformer(Base):
         """`match` stays a Python statement; its subject and its guards must be Python values (checked at run
         time)."""
         self.generic_visit(node)
-        node.subject = templates.replace_as_expression("ag__.match_subject(subject)", subject=node.subject)
+        nested_class = any(p.__class__ is gast.MatchClass and p is not case.pattern
+                           for case in node.cases for p in gast.walk(case.pattern))
+        template = "ag__.match_subject(subject, True)" if nested_class else "ag__.match_subject(subject)"
+        node.subject = templates.replace_as_expression(template, subject=node.subject)
         for case in node.cases:
             if case.guard is not None:
                 case.guard = located(templates.replace_as_expression("ag__.match_guard(guard)", guard=case.guard),

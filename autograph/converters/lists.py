@@ -3,13 +3,13 @@ as loop state can become the backend's tensor list.
 
 Before:                          After:
     l.append(x)                      l = ag__.list_append(l, x)
-    y = l.pop()                      l, y = ag__.list_pop(l, None)
+    y = l.pop()                      l, y = ag__.list_pop(l)
     l.pop(i)                         l = ag__.list_pop(l, i)[0]
-    total += l.pop()                 l, popped = ag__.list_pop(l, None)
+    total += l.pop()                 l, popped = ag__.list_pop(l)
                                      total += popped
-    d[k] += l.pop()                  d[k] += ag__.list_pop_in_place(l, None)
+    d[k] += l.pop()                  d[k] += ag__.list_pop_in_place(l)
 
-    y = f(l.pop()) + 1               y = f(ag__.list_pop_in_place(l, None)) + 1
+    y = f(l.pop()) + 1               y = f(ag__.list_pop_in_place(l)) + 1
 
 `return l.pop()` is covered too: return_statements has made it an assignment.
 A `pop` inside a larger expression can't rebind the list: `list_pop_in_place`
@@ -39,14 +39,14 @@ class ListTransformer(Base):
             return templates.replace("target = ag__.list_append(target, value)", target=call.func.value.id,
                                      value=call.args[0])
         if self._pop(call):
-            return templates.replace("lst = ag__.list_pop(lst, index)[0]", lst=call.func.value.id,
+            return templates.replace(f"lst = ag__.list_pop({_ARGS[len(call.args)]})[0]", lst=call.func.value.id,
                                      index=_index(call))
         return self.generic_visit(node)
 
     def visit_Assign(self, node):
         call = node.value
         if len(node.targets) == 1 and self._pop(call):
-            return templates.replace("lst, out = ag__.list_pop(lst, index)", lst=call.func.value.id,
+            return templates.replace(f"lst, out = ag__.list_pop({_ARGS[len(call.args)]})", lst=call.func.value.id,
                                      out=node.targets[0], index=_index(call))
         return self.generic_visit(node)
 
@@ -57,7 +57,7 @@ class ListTransformer(Base):
         if self._pop(call) and isinstance(node.target, gast.Name):
             popped = self.ctx.namer.new("popped")
             node.value = templates.replace_as_expression("popped", popped=popped)
-            return templates.replace("lst, popped = ag__.list_pop(lst, index)", lst=call.func.value.id,
+            return templates.replace(f"lst, popped = ag__.list_pop({_ARGS[len(call.args)]})", lst=call.func.value.id,
                                      popped=popped, index=_index(call)) + [node]
         return self.generic_visit(node)
 
@@ -81,12 +81,15 @@ class ListTransformer(Base):
 
 
 def _in_place(pop_call):
-    return templates.replace_as_expression("ag__.list_pop_in_place(lst, index)", lst=pop_call.func.value.id,
-                                           index=_index(pop_call))
+    return templates.replace_as_expression(f"ag__.list_pop_in_place({_ARGS[len(pop_call.args)]})",
+                                           lst=pop_call.func.value.id, index=_index(pop_call))
+
+
+_ARGS = ("lst", "lst, index")   # `l.pop()` passes no index: `l.pop(None)` is Python's TypeError (a dict's key None)
 
 
 def _index(pop_call):
-    return pop_call.args[0] if pop_call.args else gast.Constant(value=None, kind=None)
+    return pop_call.args[0] if pop_call.args else None
 
 
 def transform(node, ctx: Context):

@@ -22,6 +22,7 @@ after the variables.
 """
 from __future__ import annotations
 
+import types
 from collections.abc import Sequence
 
 from autograph import verbosity
@@ -346,8 +347,10 @@ def can_fill(backend) -> bool:
     return backend.probe is not None and backend.zeros_like is not None
 
 
-def match_subject(subject):
-    """The subject of a `match` statement: Python values only (patterns can't be staged)."""
+def match_subject(subject, nested_class_patterns: bool = False):
+    """The subject of a `match` statement: Python values only (patterns can't be staged). With a class pattern
+    inside another pattern (`case (int(), _):`), no staged value inside it either: Python's isinstance would see
+    the tensor where the program holds a Python number (or, in Python, an int where it holds a tensor)."""
     if (maybe := _maybe_in(subject)) is not None:   # `case None:` would test the carrier, not each path's value
         raise tracing_failed(StagingError(at_user_line(
             f"the subject of this `match` holds '{maybe.name}', which a staged `if` or loop leaves "
@@ -358,7 +361,33 @@ def match_subject(subject):
         raise tracing_failed(StagingError(at_user_line(
             "a `match` statement on a tensor can't be converted: its patterns compare with Python's `==` and "
             "`is`, which a staged tensor can't answer. Write the cases as an if/elif chain.")))
+    if nested_class_patterns and (staged := _staged_in(subject, set())) is not None:
+        raise tracing_failed(StagingError(at_user_line(
+            f"a `case` of this `match` has a class pattern (`int()`, `float()`, ...) inside another pattern, and "
+            f"the subject holds a tensor ({getattr(staged, 'name', type(staged).__name__)}): Python matches a class "
+            "pattern with isinstance, which sees the tensor, not the number the program computes, so the `match` "
+            "could choose a case that Python would not. Write the cases as an if/elif chain (autograph answers "
+            "`isinstance` of a Python number a staged statement carries as Python does).")))
     return subject
+
+
+_NOT_WALKED = (type, types.ModuleType, types.FunctionType, types.MethodType)   # no pattern reaches inside them
+
+
+def _staged_in(value, seen: set):
+    """A staged value inside `value` (its items, values, or an object's attributes, as patterns reach them)."""
+    if value.__class__ is not bool and backend_for(value) is not None:
+        return value
+    if id(value) in seen:
+        return None
+    seen.add(id(value))
+    if value.__class__ in (tuple, list):
+        items = value
+    elif value.__class__ is dict:
+        items = value.values()
+    else:
+        items = () if isinstance(value, _NOT_WALKED) else getattr(value, "__dict__", {}).values()
+    return next((found for item in items if (found := _staged_in(item, seen)) is not None), None)
 
 
 def _maybe_in(subject):

@@ -19,22 +19,22 @@ def list_append(target, value):
     return backend.need("list_append", "`append` to a tensor list")(target, value)
 
 
-def list_pop(target, index=None):
-    """`target.pop(index)`, returning (list, value)."""
+def list_pop(target, *index):
+    """`target.pop(*index)` (no index: `l.pop()`; `l.pop(None)` is Python's TypeError, `d.pop(None)` a key),
+    returning (list, value)."""
     backend = backend_for(target)
     mutating(target, ".pop(...)")
     if backend is None:
-        value = target.pop() if index is None else target.pop(index)
-        return target, value
-    return backend.need("list_pop", "`pop` from a tensor list")(target, index)
+        return target, target.pop(*index)
+    return backend.need("list_pop", "`pop` from a tensor list")(target, *(index or (None,)))
 
 
-def list_pop_in_place(target, index=None):
-    """`target.pop(index)` inside a larger expression (`f(l.pop())`), which can't rebind `target`: Python's
+def list_pop_in_place(target, *index):
+    """`target.pop(*index)` inside a larger expression (`f(l.pop())`), which can't rebind `target`: Python's
     `pop` on a Python list (or any object), a clear error on a backend's tensor list."""
     if backend_for(target) is None:
         mutating(target, ".pop(...)")
-        return target.pop() if index is None else target.pop(index)
+        return target.pop(*index)
     raise tracing_failed(StagingError(at_user_line(
         "`pop` inside a larger expression, on a list that a loop over tensors carried: the list is a tensor "
         "list, which a `pop` must replace, and only a `pop` statement of its own can. Pop into a variable "

@@ -18,7 +18,7 @@ from autograph.operators.function_scope import tracing_failed
 from autograph.operators.control_flow import if_exp
 from autograph.operators.logical import staged_operands, truth
 from autograph.operators.maybe import MaybeValue
-from autograph.operators.strings import formatted, fstring
+from autograph.operators.strings import formatted, fstring, holds_text
 
 
 def len_(value):
@@ -125,7 +125,8 @@ float_ = _staged_cast(builtins.float, "float")
 
 def _formatting(builtin, conversion: str):
     def text(*args, **kwargs):   # the builtin's own arguments (`str(b, 'utf-8')`, `format(x, '.2f')`)
-        if kwargs or not 1 <= len(args) <= (2 if builtin is builtins.format else 1) or backend_for(args[0]) is None:
+        if (kwargs or not 1 <= len(args) <= (2 if builtin is builtins.format else 1)
+                or backend_for(args[0]) is None and not holds_text(args[0])):
             return builtin(*args, **kwargs)
         return fstring(formatted(args[0], conversion, *args[1:]))
     text.__name__ = f"{builtin.__name__}_"
@@ -146,18 +147,70 @@ def globals_():
 
 
 def isinstance_(value, classinfo) -> bool:
-    """`isinstance`: a passthrough (a staged value is an instance of its own type). A variable a staged
-    statement defines on some paths only is asked about its value: where Python raises (unassigned) there is
-    no answer to give; where it is None and the answer differs, the answer depends on the path."""
+    """`isinstance`: a passthrough (a staged value is an instance of its own type), but a Python number or bool
+    that a staged statement carries is asked as the Python value it holds (the backend's `python_type`). A
+    variable a staged statement defines on some paths only is asked about its value: where it is unassigned, the
+    read raises Python's UnboundLocalError when the graph runs; where it is None and the answer differs, the
+    answer depends on the path."""
     if value.__class__ is not MaybeValue:
-        return builtins.isinstance(value, classinfo)
-    answer = builtins.isinstance(value.value, classinfo)
-    if value.defined is True or not value.none or answer == builtins.isinstance(None, classinfo):
+        return _python_isinstance(value, classinfo)
+    answer = _python_isinstance(value.value, classinfo)
+    if value.defined is True or answer == builtins.isinstance(None, classinfo) and value.none:
         return answer
-    raise tracing_failed(StagingError(at_user_line(
-        f"`isinstance({value.name}, ...)`: '{value.name}' is None on some paths ({value.why}) and "
-        f"a {type(value.value).__name__} on others, so the answer is known only when the graph runs. Test "
-        f"`{value.name} is None` instead, which is staged.")))
+    if not value.none:
+        value.read("isinstance")   # was the answer where Python's read of it raises
+        return answer
+    raise _path_dependent(value, "isinstance")
+
+
+def _path_dependent(value: MaybeValue, builtin: str) -> BaseException:
+    kinds = _python_types(value.value)
+    kind = (kinds[0] if kinds else type(value.value)).__name__
+    return tracing_failed(StagingError(at_user_line(
+        f"`{builtin}({value.name}{', ...' if builtin == 'isinstance' else ''})`: '{value.name}' is None on some "
+        f"paths ({value.why}) and {'an' if kind[0] in 'aeiou' else 'a'} {kind} on others, so the answer is known "
+        f"only when the graph runs. Test `{value.name} is None` instead, which is staged.")))
+
+
+def _python_types(value):
+    """The Python types a staged value holds when a staged statement carries a Python number or bool in it."""
+    backend = backend_for(value)
+    return backend.python_type(value) if backend is not None and backend.python_type is not None else None
+
+
+def _python_isinstance(value, classinfo) -> bool:
+    """A Python number a staged statement carries is an instance of its Python type, and still of the tensor's
+    (`isinstance(v, tf.Tensor)` before converting `v` keeps working)."""
+    kinds = _python_types(value)
+    if kinds is None or builtins.isinstance(value, classinfo):
+        return builtins.isinstance(value, classinfo)
+    answers = {builtins.issubclass(kind, classinfo) for kind in kinds}
+    if len(answers) == 1:
+        return answers.pop()
+    raise _int_or_float("isinstance")
+
+
+def _int_or_float(builtin: str) -> BaseException:
+    return tracing_failed(StagingError(at_user_line(
+        f"`{builtin}(...)` of a variable that is a Python int on some paths and a float on others, which the "
+        "staged `if` or loop that assigns it carries as a float: the answer is known only when the graph runs. "
+        "Make it one type on every path (1.0 for 1).")))
+
+
+def type_(*args, **kwargs):
+    """`type(value)`: a Python number or bool a staged statement carries is of its Python type (the backend's
+    `python_type`), as `isinstance` answers; any other value is of its own type."""
+    if len(args) == 1 and not kwargs and args[0].__class__ is MaybeValue:
+        value = args[0]
+        if value.none and value.defined is not True:
+            raise _path_dependent(value, "type")
+        args = (value.read("type"),)
+    kinds = _python_types(args[0]) if len(args) == 1 and not kwargs else None
+    if kinds is None:
+        return builtins.type(*args, **kwargs)
+    if len(kinds) == 1:
+        return kinds[0]
+    raise _int_or_float("type")
 
 
 def print_(*args, **kwargs):
@@ -192,4 +245,5 @@ BUILTIN_OVERLOADS = {
     builtins.print: print_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
     builtins.isinstance: isinstance_, builtins.globals: globals_, builtins.max: max_, builtins.min: min_,
     warnings.warn: callers.warn, builtins.str: str_, builtins.repr: repr_, builtins.format: format_,
+    builtins.type: type_,
 }

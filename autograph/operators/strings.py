@@ -18,6 +18,8 @@ from typing import Any, NamedTuple
 
 from autograph.backends import any_staging, backend_for
 from autograph.errors import StagingError, UnsupportedCapabilityError, at_user_line
+from autograph.operators.function_scope import tracing_failed
+from autograph.operators.maybe import MaybeValue
 
 _convert = string.Formatter().convert_field         # `!s`, `!r`, `!a` (None: no conversion), as Python does
 
@@ -37,6 +39,8 @@ class _Parts(list):
 def formatted(value, conversion: str = "", spec="") -> Any:
     """`{value!conversion:spec}`: Python's text, or a `Field` when the backend formats staged values (`_Parts`
     for a list, tuple or dict holding them, whose text is its items' reprs)."""
+    if value.__class__ is MaybeValue:
+        value = _read(value)
     backend = backend_for(value)
     if backend is not None and backend.format_string is not None:
         if spec.__class__ is not str:
@@ -65,6 +69,8 @@ def _repr_parts(value, parts: list, seen: set) -> bool:
     if cls in _CONTAINERS and id(value) in seen:       # a container inside itself, as Python's repr shows it
         parts.append("...".join(_CONTAINERS[cls]))
         return False
+    if cls is MaybeValue:
+        value = _read(value)
     if cls not in _CONTAINERS:
         backend = backend_for(value)
         if backend is not None and backend.format_string is not None:
@@ -91,6 +97,25 @@ def _repr_parts(value, parts: list, seen: set) -> bool:
 
 
 _CONTAINERS = {list: ("[", "]"), tuple: ("(", ")"), dict: ("{", "}")}
+
+
+def holds_text(value) -> bool:
+    """Whether `str(value)` (`repr`, `format`) goes through `formatted` while a framework stages values: a variable
+    defined on some staged paths only, or a list, tuple or dict (which may hold staged values)."""
+    return value.__class__ is MaybeValue or value.__class__ in _CONTAINERS and any_staging()
+
+
+def _read(value: MaybeValue):
+    """The value of a variable a staged statement defines on some paths only (Python's UnboundLocalError when the
+    graph runs a path where it is unassigned); refused where it is None on some paths: Python's text there, 'None',
+    is not the value's, and a field formats one type."""
+    if value.none and value.defined is not True:
+        raise tracing_failed(StagingError(at_user_line(
+            f"an f-string (or `str`, `repr`, `format`, `%`) formats '{value.name}', which is None on some paths "
+            f"({value.why}) and a {type(value.value).__name__} on others: the text, 'None' or the value's, is known "
+            f"only when the graph runs, and a formatted field holds one type. Format it where it is assigned, or "
+            f"test `{value.name} is None` first and format the two texts in the branches.")))
+    return value.read("an f-string")
 
 
 def fstring(*parts):

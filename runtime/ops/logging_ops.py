@@ -9,9 +9,10 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
+from runtime.ops import python_ints
 from runtime.ops.registry import Spec, apply, defop, wrap
 from runtime.shape import TensorShape
-from runtime.tensor import Tensor, convert_to_tensor, is_staged_text
+from runtime.tensor import SymbolicTensor, Tensor, convert_to_tensor, is_staged_text
 
 
 def format_value(value, summarize: int = -1, quote_scalar: bool = True) -> str:
@@ -286,6 +287,10 @@ CHECK_DEFINED = defop("CheckDefined", _check_defined, lambda value, defined, **a
 
 
 def check_defined(value, defined, error: type, message: str):
-    """`value`, or (when the op runs with `defined` false) `error(message)`."""
-    return apply(CHECK_DEFINED, convert_to_tensor(value), convert_to_tensor(defined), error=error.__name__,
-                 message=message)
+    """`value`, or (when the op runs with `defined` false) `error(message)`; a Python int (float, bool) if `value`
+    holds one (runtime/ops/python_ints.py)."""
+    value = convert_to_tensor(value)
+    out = apply(CHECK_DEFINED, value, convert_to_tensor(defined), error=error.__name__, message=message)
+    if isinstance(out, SymbolicTensor):
+        python_ints.copy_mark(out.op.graph, value, out)
+    return out

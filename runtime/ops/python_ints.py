@@ -23,6 +23,12 @@ A Python float a staged statement carries (a float32, as `runtime.constant` give
 ZeroDivisionError and float32 gives inf or nan, is recorded as `PythonFloat`: the same arithmetic and a
 run-time error naming the variable.
 
+Each mark also says which Python type the tensor holds (`kind_of`): "int", "float", "bool" (a Python bool a `Cond`
+or `While` carries, a comparison of Python ints), or INT_OR_FLOAT, a variable that is an int on some paths and a
+float on others, carried as a float. The text of a marked tensor (`str`, f-strings, `%`: runtime/backend.py
+`_format_string`) is the Python value's, and autograph's `isinstance` and `type` ask for the Python type (the
+backend's `python_type`); both refuse INT_OR_FLOAT where the int's answer is not the float's.
+
 The executor writes the 0-d case inline (runtime/executor/codegen.py): the value stays a Python int in the
 generated code, computed with `PYTHON_INT_FORMS` and range-checked on the next line, and becomes a NumPy int32
 where something else reads it. Under `jit_compile=True` the op lowers to its int32 JAX arithmetic and a check
@@ -52,11 +58,14 @@ _SCALAR = {  # the same on Python ints (to check) and on the NumPy int32 scalars
     "Pow": (lambda x, y: _power(x, y), operator.pow), "RealDiv": (operator.truediv, np.true_divide),
 }
 CHECKED = frozenset(_EXACT)
-KEPT = frozenset({"FloorMod", "Maximum", "Minimum", "Identity", "Sign"})
+KEPT = frozenset({"FloorMod", "Maximum", "Minimum", "Identity", "Sign", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
+                  "Invert"})
 _FLOATS = (dtypes.float32, dtypes.float64)
 FLOAT_CHECKED = frozenset({"RealDiv", "FloorDiv", "FloorMod", "Pow"})   # Python raises ZeroDivisionError
 FLOAT_KEPT = frozenset({"AddV2", "Sub", "Mul", "Neg", "Abs", "Square", "Maximum", "Minimum", "Identity", "Sign",
                         "Floor", "Ceil"})
+BOOLS = frozenset({"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalNot", "LogicalAnd",
+                   "LogicalOr"})   # of Python numbers and bools: a Python bool
 INT32_RANGE = (-2 ** 31, 2 ** 31 - 1)
 
 
@@ -184,17 +193,38 @@ PYTHON_FLOAT = defop("PythonFloat", _python_float, _infer,
                          "ZeroDivisionError, instead of inf or nan.")
 
 
-def mark(graph, t, name: str) -> None:
-    """`t`, a tensor of `graph`, holds the Python int (an int32) or float (a float32, or the float64 of a Python
-    int's `/` or `float()`) variable `name`."""
-    if t.dtype is dtypes.int32 or t.dtype is dtypes.float32 or t.dtype is dtypes.float64:
-        graph.python_ints[id(t)] = (t, name)
+# What Python type a marked tensor holds, for its text (`str(s)`): the dtype's, or INT_OR_FLOAT for a variable
+# that is an int on some paths and a float on others, which a staged statement carries as a float
+# (`y = 1` / `y = 2.5`), whose text (`1` or `1.0`) the graph can't give.
+_KINDS = {dtypes.int32: "int", dtypes.float32: "float", dtypes.float64: "float", dtypes.bool: "bool"}
+INT_OR_FLOAT = "int or float"
+
+
+def mark(graph, t, name: str, kind: str = "") -> None:
+    """`t`, a tensor of `graph`, holds the Python int (an int32), float (a float32, or the float64 of a Python
+    int's `/` or `float()`) or bool variable `name`; `kind` INT_OR_FLOAT for a float that is an int on some paths."""
+    if t.dtype in _KINDS:
+        graph.python_ints[id(t)] = (t, name, kind or _KINDS[t.dtype])
 
 
 def name_of(t):
-    """The variable whose Python int (or float, a float32 `t`) `t` holds, or None."""
+    """The variable whose Python int (or float, a float32 `t`, or bool) `t` holds, or None."""
     found = t.op.graph.python_ints.get(id(t))
     return found[1] if found is not None else None
+
+
+def kind_of(t) -> str:
+    """The Python type `t` holds ("int", "float", "bool", or INT_OR_FLOAT), or "" for a tensor of the program's."""
+    found = t.op.graph.python_ints.get(id(t))
+    return found[2] if found is not None else ""
+
+
+def copy_mark(graph, source, t) -> None:
+    """Mark `t`, a tensor of `graph`, as `source` (of its own graph) is marked."""
+    op = getattr(source, "op", None)    # an eager tensor has no graph
+    found = op.graph.python_ints.get(id(source)) if op is not None else None
+    if found is not None:
+        mark(graph, t, found[1], found[2])
 
 
 def exact(graph, op, inputs: tuple, attrs: dict):
@@ -228,16 +258,29 @@ def _python_int_inputs(graph, inputs: tuple):
 def propagate(graph, op, inputs: tuple, outputs: list, attrs: dict) -> None:
     """Mark the outputs of an op just recorded that hold Python ints."""
     if op is EXACT_INT32 or op is PYTHON_FLOAT:
-        mark(graph, outputs[0], attrs["variable"])
+        mark(graph, outputs[0], attrs["variable"], _mixed(graph, inputs, attrs["arithmetic"]))
     elif (op.name in KEPT or op.name in FLOAT_KEPT and inputs[0].dtype in _FLOATS) and (
             name := _python_int_inputs(graph, inputs)) is not None:
-        mark(graph, outputs[0], name)
+        mark(graph, outputs[0], name, _mixed(graph, inputs, op.name))
+    elif op.name in BOOLS and (name := _python_int_inputs(graph, inputs)) is not None:
+        mark(graph, outputs[0], name, "bool")   # `i > 2` of a Python int is a Python bool
     elif op.name == "Cond":
         _mark_cond(graph, outputs, attrs)
     elif op.name == "While":
-        for t, out in zip(inputs, outputs[:attrs["num_loop_vars"]]):
-            if (name := graph.python_ints.get(id(t))) is not None:
-                mark(graph, out, name[1])
+        body = attrs["body_graph"]
+        for t, out, after in zip(inputs, outputs[:attrs["num_loop_vars"]], body.outputs):
+            # a bool, where the body keeps it one (not `found = x > 3`); a number, where autograph's probe said so
+            if (found := graph.python_ints.get(id(t))) is not None and (
+                    found[2] != "bool" or _output_name(body, after) is not None):
+                mark(graph, out, found[1], found[2])
+
+
+def _mixed(graph, inputs: tuple, arithmetic: str) -> str:
+    """INT_OR_FLOAT if an input is (an int or a float: the result is too, but of `/`, a float), else ""."""
+    if arithmetic == "RealDiv":
+        return ""
+    found = [graph.python_ints.get(id(t)) for t in inputs]
+    return INT_OR_FLOAT if any(f is not None and f[2] == INT_OR_FLOAT for f in found) else ""
 
 
 def _mark_cond(graph, outputs: list, attrs: dict) -> None:
@@ -245,7 +288,8 @@ def _mark_cond(graph, outputs: list, attrs: dict) -> None:
     for i, out in enumerate(outputs):
         names = [_output_name(g, g.outputs[i]) for g in branches]
         if None not in names and any(n != "" for n in names):
-            mark(graph, out, next(n for n in names if n))
+            kinds = {g.python_ints[id(g.outputs[i])][2] for g, n in zip(branches, names) if n}
+            mark(graph, out, next(n for n in names if n), INT_OR_FLOAT if INT_OR_FLOAT in kinds else "")
 
 
 def _output_name(graph, t):

@@ -147,15 +147,19 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
 _convert = string.Formatter().convert_field    # `!s`, `!r`, `!a` (None: no conversion), as Python does
 
 
-def _python_text(value, conversion: str, spec: str, python_int: bool) -> str:
-    """What Python's f-string gives for `value` (a NumPy value) as an eager tensor, or as a Python int."""
-    value = int(value) if python_int else EagerTensor(value)
+_PYTHON_TYPES = {"int": int, "float": float, "bool": bool}
+
+
+def _python_text(value, conversion: str, spec: str, python_type: str) -> str:
+    """What Python's f-string gives for `value` (a NumPy value) as an eager tensor, or as the Python int, float
+    or bool `python_type` names."""
+    value = _PYTHON_TYPES[python_type](value) if python_type else EagerTensor(value)
     return builtins.format(_convert(value, conversion or None), spec)
 
 
-def _python_format(*values, literals, conversions, specs, python_ints):
+def _python_format(*values, literals, conversions, specs, python_types):
     out = [literals[0]]
-    for field in zip(values, conversions, specs, python_ints, literals[1:]):
+    for field in zip(values, conversions, specs, python_types, literals[1:]):
         out += [_python_text(*field[:4]), field[4]]
     return np.array("".join(out).encode("utf-8"))
 
@@ -163,18 +167,18 @@ def _python_format(*values, literals, conversions, specs, python_ints):
 PYTHON_FORMAT = defop("PythonFormat", _python_format, lambda *v, **a: Spec(dtypes.string, TensorShape(())))
 
 
-def python_format(literals, values, conversions, specs, python_ints=None, name=None):
+def python_format(literals, values, conversions, specs, python_types=None, name=None):
     """A scalar string: Python's f-string `literals[0]{values[0]!conversions[0]:specs[0]}literals[1]...`, each
-    value formatted when the graph runs as an eager tensor (or, where `python_ints[i]`, as the Python int it
-    holds): autograph's f-strings of traced tensors. A spec the value's type can't take fails here, while
-    tracing, as Python's f-string would."""
+    value formatted when the graph runs as an eager tensor (or, where `python_types[i]` is "int", "float" or
+    "bool", as the Python value of that type it holds): autograph's f-strings of traced tensors. A spec the
+    value's type can't take fails here, while tracing, as Python's f-string would."""
     tensors = [convert_to_tensor(v) for v in values]
-    python_ints = tuple(python_ints or (False,) * len(tensors))
-    for tensor, conversion, spec, python_int in zip(tensors, conversions, specs, python_ints):
+    python_types = tuple(python_types or ("",) * len(tensors))
+    for tensor, conversion, spec, python_type in zip(tensors, conversions, specs, python_types):
         if tensor.shape.is_fully_defined() and tensor.shape.num_elements() <= 1024:   # a dry run checks the spec
-            _python_text(np.zeros(tensor.shape.as_list(), tensor.dtype.as_numpy_dtype), conversion, spec, python_int)
+            _python_text(np.zeros(tensor.shape.as_list(), tensor.dtype.as_numpy_dtype), conversion, spec, python_type)
     return apply(PYTHON_FORMAT, *tensors, literals=tuple(literals), conversions=tuple(conversions),
-                 specs=tuple(specs), python_ints=python_ints, name=name)
+                 specs=tuple(specs), python_types=python_types, name=name)
 
 
 def _as_string(x, precision, scientific, shortest, width, fill):

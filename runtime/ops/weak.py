@@ -85,15 +85,15 @@ class WeakProbe:
         _, kind, slots = weak_info
         if not accepts(strong.dtype, kind):
             return strong, weak
-        for slot in slots:
-            self.met.setdefault(slot, []).append((strong.dtype, where))
+        for slot in slots:   # (dtype, 'file:line', whether what it met is a Python number too)
+            self.met.setdefault(slot, []).append((strong.dtype, where, strong_info is not None))
         cast = math_ops.cast(weak, strong.dtype)
         if strong_info is not None:   # both weak: the result stays weak
             self._mark(cast, float if float in (kind, strong_info[1]) else int, slots | strong_info[2])
         return strong, cast
 
     def chosen(self, slot: int) -> Optional[tuple]:
-        """(dtype, 'file:line') that loop variable `slot` met first, or None."""
+        """(dtype, 'file:line', met a Python number) that loop variable `slot` met first, or None."""
         met = self.met.get(slot)
         return met[0] if met else None
 

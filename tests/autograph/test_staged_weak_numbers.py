@@ -441,8 +441,8 @@ AT_THE_LIMITS = [   # (checked op, its arithmetic on the loop's Python int s, st
 ]
 
 
-def square(s):
-    return s * s if isinstance(s, int) else tf.square(s)   # in Python too, for the expected value
+def square(s):   # in Python too, for the expected value (`isinstance(s, int)` of the carried int is true in the trace)
+    return tf.square(s) if hasattr(s, "dtype") else s * s
 
 
 def apply_in_a_loop(arithmetic):

@@ -459,14 +459,14 @@ CONSTRUCTS = [
               [squares, undo],
               ["squares(4)", "undo([3, 5, -1, 7])"],
               ["squares(tf.constant(4))", "undo(tf.constant([3, 5, -1, 7]))"],
-              notes="`l.pop()` and `l.pop(i)` become `ag__.list_pop(l, i)`, which keeps Python's meaning on "
-                    "a Python list. On the list a staged loop carries (runtime's `TensorArray`) it removes "
-                    "and returns an element, any index as in Python; after the loop the list is its stacked "
-                    "tensor, and `pop`/`append` on it give a stacked tensor again; a function returns it "
-                    "as a Python list of its rows, as Python would. Popping from an empty "
-                    "one raises `OutOfRangeError` (an `IndexError`) when the graph runs. `pop` is converted "
-                    "as a statement (`x = l.pop()`, `l.pop()`, `total += l.pop()`, `return l.pop()`), "
-                    "not inside a larger expression (see [limitations](../limitations.md))."),
+              notes="`l.pop()` and `l.pop(i)` become `ag__.list_pop(l)` and `ag__.list_pop(l, i)`, which keep "
+                    "Python's meaning on a Python list. On the list a staged loop carries (runtime's `TensorArray`) "
+                    "it removes and returns an element, any index as in Python; after the loop the list is its "
+                    "stacked tensor, and `pop`/`append` on it give a stacked tensor again; a function returns it as a"
+                    " Python list of its rows, as Python would. Popping from an empty one raises `OutOfRangeError` "
+                    "(an `IndexError`) when the graph runs. `pop` is converted as a statement (`x = l.pop()`, "
+                    "`l.pop()`, `total += l.pop()`, `return l.pop()`), not inside a larger expression (see "
+                    "[limitations](../limitations.md))."),
     Construct("calls", "Function calls",
               "Calls become `ag__.callee(f, fscope)(args...)`: your own functions are converted on their "
               "first call (and cached), so their control flow is staged too; the standard library's, "

@@ -29,8 +29,8 @@ def return_pop(values):
 def test_pop_statements_become_list_pop():
     code = generated(pops)
     assert "stack, first = ag__.list_pop(stack, i)" in code
-    assert "stack = ag__.list_pop(stack, None)[0]" in code
-    assert "stack, popped = ag__.list_pop(stack, None)\n        total += popped" in code
+    assert "stack = ag__.list_pop(stack)[0]" in code
+    assert "stack, popped = ag__.list_pop(stack)\n        total += popped" in code
     assert "stack, retval_ = ag__.list_pop(stack, 0)" in generated(return_pop)
 
 
@@ -43,10 +43,10 @@ def pop_in_a_test(values):
 
 
 def test_a_pop_inside_a_larger_expression_pops_in_place():
-    assert "pair = (ag__.list_pop_in_place(stack, None), ag__.list_pop_in_place(stack, None))" \
+    assert "pair = (ag__.list_pop_in_place(stack), ag__.list_pop_in_place(stack))" \
         in generated(pop_in_an_expression)
     code = generated(pop_in_a_test)
-    assert "lambda: ag__.list_pop_in_place(stack, None) > 2" in code
+    assert "lambda: ag__.list_pop_in_place(stack) > 2" in code
     assert "ag__.list_pop_in_place(stack, 0) * 10" in code   # in a conditional expression's lambda
 
 
@@ -123,5 +123,5 @@ def test_a_pop_or_append_keeps_pythons_order_of_evaluation(fn):
 
 def test_a_pop_onto_an_item_or_attribute_pops_in_place():
     code = generated(pop_onto_an_item_of_the_list)
-    assert "ag__.list_pop_in_place(stack, None)" in code and "ag__.list_pop(" not in code
+    assert "ag__.list_pop_in_place(stack)" in code and "ag__.list_pop(" not in code
     assert "list_append" not in generated(append_of_a_walrus_rebinding_the_list)

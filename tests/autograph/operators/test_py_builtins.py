@@ -37,7 +37,7 @@ def test_print_and_assert_on_python_values():
 
 
 def test_every_overload_is_registered_for_converted_call():
-    for name in ("len", "range", "enumerate", "zip", "print", "abs", "int", "float", "isinstance"):
+    for name in ("len", "range", "enumerate", "zip", "print", "abs", "int", "float", "isinstance", "type"):
         assert BUILTIN_OVERLOADS[getattr(builtins, name)].__name__ == f"{name}_"
 
 
