@@ -402,9 +402,8 @@ def _calls_callbacks(f, target) -> bool:
         return False
     if f.__class__ is types.BuiltinMethodType and f.__name__ == "sort" and f.__self__.__class__ is list:
         return True
-    module = _defining_module(f) if f.__class__ is types.FunctionType else getattr(f, "__module__", None)
-    return isinstance(module, str) and any(module == p or module.startswith(p + ".")
-                                           for p in backends.owned_module_prefixes())
+    return backends.framework_module(_defining_module(f) if f.__class__ is types.FunctionType
+                                     else getattr(f, "__module__", None))
 
 
 def converted_call(f, args, kwargs, caller_fn_scope=None, options: Optional[ConversionOptions] = None):

@@ -238,6 +238,18 @@ def owned_module_prefixes() -> tuple:
 
 
 _LIBRARIES = ("autograph", "numpy", "gast", "builtins")
+_framework_modules: dict = {}   # module name -> (registration generation, whether a registered framework owns it)
+
+
+def framework_module(module: Optional[str]) -> bool:
+    """Whether a registered framework owns the module (one of its `modules` prefixes); cached per module."""
+    if not isinstance(module, str):
+        return False
+    generation, owned = _framework_modules.get(module, (None, False))
+    if generation != _generation:
+        owned = any(module == p or module.startswith(p + ".") for p in owned_module_prefixes())
+        _framework_modules[module] = (_generation, owned)
+    return owned
 
 
 def library_module(module: Optional[str]) -> bool:

@@ -119,21 +119,22 @@ def _keyword_parts(keywords: list) -> gast.Tuple:
 
 
 def _converted_call(func, args: gast.Tuple, kwargs, ctx: Context) -> gast.Call:
-    """`ag__.converted_call(func, args, kwargs, fscope)`, built directly: the most frequent
-    rewrite, and what `templates.replace` would give (the caller's walk locates it)."""
-    load = gast.Load()
-    ag = gast.Name(id="ag__", ctx=load, annotation=None, type_comment=None)   # named ctx.ag by api, last
-    fscope = gast.Name(id=ctx.fscope, ctx=load, annotation=None, type_comment=None)
-    return gast.Call(func=gast.Attribute(value=ag, attr="converted_call", ctx=load),
-                     args=[func, args, kwargs, fscope], keywords=[])
+    """`ag__.converted_call(func, args, kwargs, fscope)`."""
+    return _operator_call("converted_call", [func, args, kwargs], ctx)
 
 
 def _callee(func, ctx: Context) -> gast.Call:
-    """`ag__.callee(func, fscope)`, built directly (the most frequent rewrite)."""
+    """`ag__.callee(func, fscope)`."""
+    return _operator_call("callee", [func], ctx)
+
+
+def _operator_call(operator: str, args: list, ctx: Context) -> gast.Call:
+    """`ag__.<operator>(*args, fscope)`, built directly: the most frequent rewrite, and what `templates.replace`
+    would give (the caller's walk locates it)."""
     load = gast.Load()
     ag = gast.Name(id="ag__", ctx=load, annotation=None, type_comment=None)   # named ctx.ag by api, last
     fscope = gast.Name(id=ctx.fscope, ctx=load, annotation=None, type_comment=None)
-    return gast.Call(func=gast.Attribute(value=ag, attr="callee", ctx=load), args=[func, fscope], keywords=[])
+    return gast.Call(func=gast.Attribute(value=ag, attr=operator, ctx=load), args=[*args, fscope], keywords=[])
 
 
 def transform(node, ctx: Context):
