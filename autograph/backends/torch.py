@@ -157,11 +157,16 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
             for j, (where, _) in partly.items():
                 capture.note_partly_number(carry[counted + j], where)
 
+        # A loop variable changed in place (`y += 1`) is the same tensor on every iteration, which another name
+        # for it (`z = y` before the loop, or a view `z = y[0]`) sees as it is now: so is `y`'s own tensor there
+        same = [(leaves[i], counted + j) for j, i in enumerate(dynamic) if i in in_place]
+
         def carrying_extra(fn):
             def run(*carry):
-                with capture.Substitute(extra, carry[len(carry) - k:]):
+                with capture.Substitute([*extra, *(t for t, _ in same)],
+                                        [*carry[len(carry) - k:], *(carry[n] for _, n in same)]):
                     return fn(*carry[:len(carry) - k])
-            return run if k else fn
+            return run if k or same else fn
 
         def cond_fn(*carry):
             note_numbers(carry)
@@ -374,11 +379,13 @@ class TorchZip(iteration.StagedZip):
 
 
 def _row(rows: torch.Tensor, i) -> torch.Tensor:
-    """`rows[i]` for a traced 0-d index (plain indexing would need its value), or a Python int index (the
-    first run of the body, which learns the dtypes the loop's Python numbers take: staging.typed_numbers)."""
-    if isinstance(i, int):
+    """`rows[i]` for a traced 0-d index, or a Python int index (the first run of the body, which learns the
+    dtypes the loop's Python numbers take: staging.typed_numbers). In a staged loop's body it is torch_index's
+    copy of the row, whose in-place change (`for v in y: v += 1`) is written back into `rows`, as Python's row,
+    a view of `rows`, changes it."""
+    if isinstance(i, int) and not capture.tracking():
         return rows[i]
-    return torch.index_select(rows, 0, i.reshape(1)).squeeze(0)
+    return rows[torch.as_tensor(i)]
 
 
 def _len(value):
