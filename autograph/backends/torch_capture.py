@@ -83,6 +83,7 @@ class _Tracked(TorchFunctionMode):
         self.rebound: dict = {}                    # id(new) -> (new, t): see note_rebound
         self._views: dict = {}                     # id(view) -> (base's stand-in, the view of it, view): swap
         self._seen: set = set()                    # the ids of the tensors the run's ops read
+        self.read_after_change: set = set()        # ids of views read after the run changed their base in place
         self._stale: set = set()                   # ids of rows `xs[i]` read before `xs` changed: _rows_stale
         self._rows_now: dict = {}                  # id(xs[i]) -> the row read again after `xs` changed
         for t in self.originals:                   # a stand-in for a number stands for it
@@ -109,6 +110,8 @@ class _Tracked(TorchFunctionMode):
             return self._current_row(value)
         base = base_of(value)
         if base is not None and id(base) in self.mapping and not gathered(value):
+            if id(self.mapping[id(base)]) in self.copied:
+                self.read_after_change.add(id(value))
             return self._view_of(value, self.mapping[id(base)])
         return self.mapping.get(id(value), value)
 
@@ -384,6 +387,7 @@ class Run:
     kept: dict
     partly: dict
     rebound: dict
+    read_after_change: set = frozenset()     # ids of views read after the run changed their base in place
 
 
 def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
@@ -396,7 +400,7 @@ def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
         recorder.note([aliasing.partly_of(t) for t in aliasing.tensors(out)])   # read by `number_where` when traced
     changed = [(target, recorder.swap(target), op) for target, op in recorder.copied.values()]
     return Run(pytree.tree_map_only(torch.Tensor, recorder.original, out), list(recorder.free.values()), changed,
-               recorder.kept, recorder.partly, recorder.rebound)
+               recorder.kept, recorder.partly, recorder.rebound, recorder.read_after_change)
 
 
 def substituted(fn: Callable, originals: list) -> Callable:

@@ -181,13 +181,25 @@ def counter_row_then_tensor_changed_in_a_branch(x):
     return s, y
 
 
+def alias_rebound_on_every_path(x):    # `z` is `y` when the loop starts, but the body rebinds it before `y += 1`
+    y = x * 1
+    z = y
+    for v in x:
+        if v > 0:
+            z = y
+        else:
+            z = z * 2
+        y += 1
+    return y, z
+
+
 PROGRAMS = [
     (view_made_in_the_branch, X), (slice_then_item_assigned, X), (whole_view_then_base_changed, X),
     (view_given_by_the_branch, X), (view_from_before_the_if, X), (view_in_a_while_body, X),
     (view_from_before_the_loop, X), (name_from_before_the_loop, X),
     (row_changed_in_place, ROWS), (row_changed_in_a_branch, ROWS), (enumerated_row_item_assigned, ROWS),
     (zipped_row_changed, ROWS), (row_read_after_the_tensor_changed, X), (counter_row_then_item_assigned, X),
-    (two_reads_of_one_row, X), (counter_row_then_tensor_changed_in_a_branch, X),
+    (two_reads_of_one_row, X), (counter_row_then_tensor_changed_in_a_branch, X), (alias_rebound_on_every_path, X),
 ]
 IDS = [fn.__name__ for fn, _ in PROGRAMS]
 
@@ -232,6 +244,36 @@ def test_a_change_through_a_view_from_outside_a_branch_that_does_not_read_its_te
 
     with pytest.raises(StagingError, match=r"test_adversarial_torch.py:\d+.*`x\[0\] = x\[0\] \+ 1`"):
         torch.export.export(module(through_view), (X,))
+
+
+# --- two loop variables that are one tensor when the loop starts ---------------------------------------------
+
+def alias_read_after_the_change(x):      # gave z = x, not x + 1: the loop carried `z` as a tensor of its own
+    y = x * 1
+    z = y
+    i = 0
+    while i < x.sum():
+        y += 1
+        z = z + 0
+        i += 1
+    return y, z
+
+
+def alias_kept_by_an_if(x):              # gave [-2, -4, 1], not [2, 0, 5], for [-1, -2, 0.5]
+    y = x * 1
+    z = y
+    for v in x:
+        if v > 0:
+            z = z * 2
+        y += 1
+    return y, z
+
+
+@pytest.mark.parametrize("fn", [alias_read_after_the_change, alias_kept_by_an_if])
+def test_a_loop_variable_that_is_another_changed_in_place_and_used_as_it_was_is_an_error(fn):
+    with pytest.raises(StagingError, match=r"test_adversarial_torch.py:\d+: 'z' is the same tensor as another "
+                                           r"variable .*`z = z.clone\(\)`"):
+        torch.export.export(module(fn), (X,))
 
 
 # --- a module's buffer assigned in a staged branch ------------------------------------------------------------
