@@ -23,9 +23,11 @@ So both modes copy on write: an op that would change in place a tensor the run
 did not make (`x += 1`, `x.add_(1)`, `x[i] = v`, `out=x`) changes a copy, which
 stands in for that tensor for the rest of the run. `Recorder` reports the
 tensors it copied (`Run.changed`), and the backend gives the new values back to
-them after the operator, as Python's in-place update would have. An in-place
-change through a view of such a tensor (`row = x[0]; row += 1`) can't be
-redirected to a copy, and is an error that says what to write instead.
+them after the operator, as Python's in-place update would have. A view of a
+tensor from outside (`row = x[0]`) is taken again of the copy once `x` is
+changed (`_Tracked.swap`), so it sees the change, and a change through it
+changes a copy of `x`; where the run does not read `x` itself, that change is an
+error that says what to write instead.
 
 What a Python name refers to after a staged statement (a number, or a tensor a
 staged `if` may have kept) is torch_aliasing.py's; the modes here call its rules
