@@ -85,6 +85,7 @@ class _Tracked(TorchFunctionMode):
         self.rebound: dict = {}                    # id(new) -> (new, t): see note_rebound
         self._views: dict = {}                     # id(view) -> (base's stand-in, the view of it, view): swap
         self._seen: set = set()                    # the ids of the tensors the run's ops read
+        self._stand_ins = {id(s) for s in self.mapping.values()}
         self.read_after_change: set = set()        # ids of views read after the run changed their base in place
         self._stale: set = set()                   # ids of rows `xs[i]` read before `xs` changed: _rows_stale
         self._rows_now: dict = {}                  # id(xs[i]) -> the row read again after `xs` changed
@@ -204,7 +205,7 @@ class _Tracked(TorchFunctionMode):
         if base is not None and not gathered(target):
             if id(base) in self._made_ids:
                 return args, kwargs
-            if id(base) not in self._seen and id(base) not in self.mapping:
+            if id(base) not in self._seen and id(base) not in self.mapping and id(base) not in self._stand_ins:
                 raise StagingError(at_user_line(
                     f"this statement changes part of a tensor in place (`{op}` on a view of it: `row = x[0]; row "
                     "+= 1`) in a branch or loop body on tensors, and the tensor comes from outside it and is not "
