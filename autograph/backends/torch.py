@@ -44,6 +44,7 @@ import warnings
 from typing import Callable, Optional
 
 import torch
+from torch.utils import _pytree as pytree
 
 from autograph import backends
 from autograph.backends import torch_capture as capture
@@ -157,11 +158,16 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
             for j, (where, _) in partly.items():
                 capture.note_partly_number(carry[counted + j], where)
 
+        # A loop variable changed in place (`y += 1`) is the same tensor on every iteration, which another name
+        # for it (`z = y` before the loop, or a view `z = y[0]`) sees as it is now: so is `y`'s own tensor there
+        same = [(leaves[i], counted + j) for j, i in enumerate(dynamic) if i in in_place]
+
         def carrying_extra(fn):
             def run(*carry):
-                with capture.Substitute(extra, carry[len(carry) - k:]):
+                with capture.Substitute([*extra, *(t for t, _ in same)],
+                                        [*carry[len(carry) - k:], *(carry[n] for _, n in same)]):
                     return fn(*carry[:len(carry) - k])
-            return run if k else fn
+            return run if k or same else fn
 
         def cond_fn(*carry):
             note_numbers(carry)
@@ -222,10 +228,10 @@ def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: l
     those of the carried values standing for Python numbers, `numbers`, that the body keeps numbers. `partly`
     (j -> where) gets what the body makes of those standing for numbers on some paths only, and `rebound`
     which of those it changes in place where they are tensors (`n += 1`), and gives as they are there."""
-    def once():
+    def once_on(carried):
         predicate(test(*unpack(carried)), construct)
         return step(carried)
-    run = capture.record(once, inputs=carried)
+    run = capture.record(lambda: once_on(carried), inputs=carried)
     numbers = [j for j in numbers if capture.is_number(run.out[j])]
     dynamic = [i for i, v in enumerate(leaves) if staging.is_dynamic(RULES, v)]
     for j, where in partly.items():
@@ -233,6 +239,7 @@ def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: l
     in_place, extra = [], []
     rebound[:] = [j for j in partly if partly[j][1] == "same" and capture.rebound_from(run, run.out[j]) is carried[j]
                   and any(t is carried[j] for t, _, _ in run.changed)]
+    _check_unshared(run, once_on, carried, [layout.leaf_names[i] for i in dynamic], construct)
     for t, _, op in run.changed:
         j = next((j for j, c in enumerate(carried) if c is t), None)
         if j is None:                        # `out[i] = v` on a tensor the loop does not assign: carry it too
@@ -255,6 +262,41 @@ def _discover(test, step, unpack, carried, leaves, layout, construct, numbers: l
     user = [c for j, c in enumerate(carried) if c is leaves[dynamic[j]]]
     free = unique([t for t in [*run.free, *user] if not any(t is e for e in extra)])
     return free, in_place, extra, numbers
+
+
+def _check_unshared(run, once_on: Callable, carried: list, names: list, construct: str) -> None:
+    """A tensor the body changes in place may be two of the loop's variables (`z = y` before the loop, then
+    `y += 1` in a body that also assigns `z`), or one and a view of it: the loop carries each as a tensor of its
+    own, where Python's other name sees the change. Refused where the body uses the other name as it was after
+    the change (reads it, or gives it on some path): the body runs once more, on each such name as a view
+    (`capture.Run.read_after_change` notes the views read after their base changed)."""
+    tensors = [c if isinstance(c, torch.Tensor) else None for c in carried]
+    for t, _, op in run.changed:
+        first = next((j for j, c in enumerate(tensors) if c is t), None)
+        others = [j for j, c in enumerate(tensors) if c is not None and j != first and _shares(c, t)]
+        if not others:
+            continue
+        views: dict = {}
+
+        def run_on_views():
+            views.update((j, carried[j].view_as(t) if carried[j] is t else carried[j]) for j in others)
+            return once_on([views.get(j, c) for j, c in enumerate(carried)])
+        again = capture.record(run_on_views, inputs=carried)
+        out = [o for o in pytree.tree_leaves(again.out) if isinstance(o, torch.Tensor)]
+        for j, v in views.items():
+            if id(v) in again.read_after_change or any(o is v or capture.kept_paths(again.kept, o, v) for o in out):
+                raise StagingError(at_user_line(
+                    f"'{names[j]}' is the same tensor as another variable of {construct} (or a view of it) when the "
+                    f"loop starts, and the body changes that tensor in place (`{op}`) and then uses '{names[j]}' as "
+                    f"it was; the loop carries '{names[j]}' as a tensor of its own, so it would not see the change "
+                    f"Python makes to both. Copy it before the loop (`{names[j]} = {names[j]}.clone()`), or write "
+                    "the update as an assignment (`y = y + ...`)."))
+
+
+def _shares(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Are `a` and `b` one tensor, or views of one?"""
+    base_a, base_b = capture.base_of(a), capture.base_of(b)
+    return a is b or base_a is b or base_b is a or (base_a is not None and base_a is base_b)
 
 
 def _partly_after_body(run, value, where: tuple, name: str, construct: str) -> str:
@@ -374,11 +416,13 @@ class TorchZip(iteration.StagedZip):
 
 
 def _row(rows: torch.Tensor, i) -> torch.Tensor:
-    """`rows[i]` for a traced 0-d index (plain indexing would need its value), or a Python int index (the
-    first run of the body, which learns the dtypes the loop's Python numbers take: staging.typed_numbers)."""
-    if isinstance(i, int):
+    """`rows[i]` for a traced 0-d index, or a Python int index (the first run of the body, which learns the
+    dtypes the loop's Python numbers take: staging.typed_numbers). In a staged loop's body it is torch_index's
+    copy of the row, whose in-place change (`for v in y: v += 1`) is written back into `rows`, as Python's row,
+    a view of `rows`, changes it."""
+    if isinstance(i, int) and not capture.tracking():
         return rows[i]
-    return torch.index_select(rows, 0, i.reshape(1)).squeeze(0)
+    return rows[torch.as_tensor(i)]
 
 
 def _len(value):

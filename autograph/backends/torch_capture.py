@@ -23,9 +23,11 @@ So both modes copy on write: an op that would change in place a tensor the run
 did not make (`x += 1`, `x.add_(1)`, `x[i] = v`, `out=x`) changes a copy, which
 stands in for that tensor for the rest of the run. `Recorder` reports the
 tensors it copied (`Run.changed`), and the backend gives the new values back to
-them after the operator, as Python's in-place update would have. An in-place
-change through a view of such a tensor (`row = x[0]; row += 1`) can't be
-redirected to a copy, and is an error that says what to write instead.
+them after the operator, as Python's in-place update would have. A view of a
+tensor from outside (`row = x[0]`) is taken again of the copy once `x` is
+changed (`_Tracked.swap`), so it sees the change, and a change through it
+changes a copy of `x`; where the run does not read `x` itself, that change is an
+error that says what to write instead.
 
 What a Python name refers to after a staged statement (a number, or a tensor a
 staged `if` may have kept) is torch_aliasing.py's; the modes here call its rules
@@ -33,6 +35,7 @@ on every op a run makes.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -49,9 +52,9 @@ from autograph.backends.torch_aliasing import (  # noqa: F401 - the rules, as th
 from autograph.errors import StagingError, at_user_line
 
 try:
-    from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing as _not_traced
+    from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing as _no_proxy_modes
 except ImportError:                              # pragma: no cover - an older torch: the run is traced, then dead
-    from contextlib import nullcontext as _not_traced
+    from contextlib import nullcontext as _no_proxy_modes
 
 _local = threading.local()  # .active: this thread's Substitute modes in force, innermost last
 
@@ -80,6 +83,12 @@ class _Tracked(TorchFunctionMode):
         self.kept: dict = {}                       # what an `if` inside the run may have kept: see note_kept
         self.partly: dict = {}                     # the numbers on some paths only it made: see partly_of
         self.rebound: dict = {}                    # id(new) -> (new, t): see note_rebound
+        self._views: dict = {}                     # id(view) -> (base's stand-in, the view of it, view): swap
+        self._seen: set = set()                    # the ids of the tensors the run's ops read
+        self._stand_ins = {id(s) for s in self.mapping.values()}
+        self.read_after_change: set = set()        # ids of views read after the run changed their base in place
+        self._stale: set = set()                   # ids of rows `xs[i]` read before `xs` changed: _rows_stale
+        self._rows_now: dict = {}                  # id(xs[i]) -> the row read again after `xs` changed
         for t in self.originals:                   # a stand-in for a number stands for it
             if id(t) in self.mapping and aliasing.is_number(t):
                 aliasing.register_number(self.mapping[id(t)])
@@ -95,10 +104,31 @@ class _Tracked(TorchFunctionMode):
         return super().__exit__(*exc)
 
     def swap(self, value):
-        return self.mapping.get(id(value), value) if isinstance(value, torch.Tensor) else value
+        """`value` as the run sees it: its stand-in, or, for a view of a tensor from outside the run (`row =
+        y[0]`) whose base has a stand-in (a copy once changed in place), the same view of that stand-in, so that
+        it sees a change of `y` made in place in the run, and a change through it changes `y`, as in Python."""
+        if not isinstance(value, torch.Tensor):
+            return value
+        if id(value) in self._rows_now or id(value) in self._stale:
+            return self._current_row(value)
+        base = base_of(value)
+        if base is not None and id(base) in self.mapping and not gathered(value):
+            if id(self.mapping[id(base)]) in self.copied:
+                self.read_after_change.add(id(value))
+            return self._view_of(value, self.mapping[id(base)])
+        return self.mapping.get(id(value), value)
+
+    def _view_of(self, view: torch.Tensor, base: torch.Tensor) -> torch.Tensor:
+        """`view` (of a tensor from outside the run) taken again of `base`, its base's stand-in; made once
+        for each stand-in."""
+        made = self._views.get(id(view))
+        if made is None or made[0] is not base:
+            made = self._views[id(view)] = (base, _taken_again(view, base), view)
+        return made[1]
 
     def _read(self, args, kwargs) -> None:
         """Called with each op's arguments as the run gives them, before any swap."""
+        self._seen.update(id(t) for t in aliasing.tensors((args, kwargs)))
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -110,7 +140,7 @@ class _Tracked(TorchFunctionMode):
                 return self._rebind_partly(func.__name__, args, kwargs, wheres)
         named = (args, kwargs)
         changes = self.kept and aliasing.changed_in_place(getattr(func, "__name__", ""), args, kwargs)  # as the run
-        if self.mapping:                                                                      # names it
+        if self.mapping or self._rows_now or self._stale:                                     # names it
             args, kwargs = pytree.tree_map_only(torch.Tensor, self.swap, (args, kwargs))
         given, func = func, aliasing.as_numbers(func, getattr(func, "__name__", ""), args)
         if func is not given:                      # `n += 1` on a number rebinds `n`
@@ -124,8 +154,10 @@ class _Tracked(TorchFunctionMode):
         if partly:
             aliasing.note_partly_made(func, out, *named, self.partly)
         self._note_made(aliasing.tensors(out))
-        if target is not None and id(target) in self._gathered:
-            self._write_gathered_back(target)
+        if target is not None and self._gathered:
+            self._rows_stale(self.swap(target), target)
+            if id(target) in self._gathered:
+                self._write_gathered_back(target)
         if isinstance(changes, torch.Tensor):
             aliasing.reach_kept(self._named(changes), self.kept, self._reading, lambda t: self._writable(t, name))
         return out
@@ -169,12 +201,19 @@ class _Tracked(TorchFunctionMode):
     def _before_change(self, target: torch.Tensor, op: str, args: tuple, kwargs: dict) -> tuple:
         """The op's arguments with `target`, which it changes in place, replaced by a copy if the run did
         not make it; an error if it is a view of a tensor the run did not make."""
-        if target._is_view() and id(target._base) not in self._made_ids:
-            raise StagingError(at_user_line(
-                f"this statement changes part of a tensor in place (`{op}` on a view of it: `row = x[0]; row += 1`) "
-                "in a branch or loop body on tensors, and the tensor comes from outside it; PyTorch's cond and "
-                "while_loop can't change their inputs. Write the update as an assignment to the tensor itself "
-                "(`x[0] = x[0] + 1`), or clone it first (`x = x.clone()`)."))
+        base = base_of(target)
+        if base is not None and not gathered(target):
+            if id(base) in self._made_ids:
+                return args, kwargs
+            if id(base) not in self._seen and id(base) not in self.mapping and id(base) not in self._stand_ins:
+                raise StagingError(at_user_line(
+                    f"this statement changes part of a tensor in place (`{op}` on a view of it: `row = x[0]; row "
+                    "+= 1`) in a branch or loop body on tensors, and the tensor comes from outside it and is not "
+                    "otherwise read there; PyTorch's cond and while_loop can't change their inputs. Write the "
+                    "update as an assignment to the tensor itself (`x[0] = x[0] + 1`), or clone it first (`x = "
+                    "x.clone()`)."))
+            copy = self._view_of(target, self._copy(base, op))    # `row = y[0]; row += 1`: `y` changes
+            return pytree.tree_map_only(torch.Tensor, lambda t: copy if t is target else t, (args, kwargs))
         if id(target) in self._made_ids:
             return args, kwargs
         copy = self._copy(target, op)
@@ -197,6 +236,26 @@ class _Tracked(TorchFunctionMode):
         self._gathered[id(out)] = (out, args[0], key, dim)
         return out
 
+    def _rows_stale(self, changed: torch.Tensor, row: torch.Tensor) -> None:
+        """`changed` was changed in place (through `row`, when that is a row `xs[i]`): the rows read from it
+        before are stale copies, where Python's rows are views that see the change (`r = xs[i]; xs[i] = 0`
+        makes `r` 0). Each is read again where the run next uses it (`_current_row`)."""
+        bases = {id(changed), id(base_of(changed))}
+        for key, (_, source, _, _) in self._gathered.items():
+            if key != id(row) and (id(self.swap(source)) in bases or id(source) in bases):
+                self._stale.add(key)
+
+    def _current_row(self, row: torch.Tensor) -> torch.Tensor:
+        """The row `row` (`xs[i]`) stands for now: read again from `xs` if `xs` changed since it was read."""
+        now = self._rows_now.get(id(row), row)
+        if id(now) in self._stale:
+            self._stale.discard(id(now))
+            _, source, key, dim = self._gathered[id(now)]
+            now = self._index("__getitem__", (self.swap(source), key), key, dim)
+            self._note_made([now])
+            self._rows_now[id(row)] = now
+        return now
+
     def _write_gathered_back(self, row: torch.Tensor) -> None:
         """`row = xs[i]` changed in place: give `xs[i]` its new value (in a copy of `xs` if it is from outside)."""
         _, source, key, dim = self._gathered[id(row)]
@@ -204,6 +263,7 @@ class _Tracked(TorchFunctionMode):
         if id(source) not in self._made_ids:
             source = self._copy(source, "an in-place change of xs[i]")
         torch_index.setitem(source, key, dim, row)
+        self._rows_stale(source, row)
 
     def _note_made(self, tensors: list) -> None:
         self._made.extend(tensors)
@@ -238,6 +298,7 @@ class Recorder(_Tracked):
                 self.free.setdefault(id(t), t)
 
     def _read(self, args, kwargs) -> None:
+        super()._read(args, kwargs)
         self.note((args, kwargs))
 
     def original(self, value):
@@ -257,6 +318,50 @@ class Substitute(_Tracked):
     def __exit__(self, *exc):
         _active().remove(self)
         return super().__exit__(*exc)
+
+
+@contextlib.contextmanager
+def _not_traced():
+    """Ops run here are not recorded in the graph being traced. Nor are buffer assignments
+    (`self.count += 1` on a module's buffer): `torch.export` maps each one to its graph node through a global
+    buffer registration hook, which fails without a proxy mode ("proxy_mode must not be None"); the
+    assignment that counts is made again when the statement is traced."""
+    hooks = getattr(torch.nn.modules.module, "_global_buffer_registration_hooks", {})
+    saved = dict(hooks)
+    hooks.clear()
+    try:
+        with _no_proxy_modes():
+            yield
+    finally:
+        hooks.update(saved)
+
+
+def base_of(t: torch.Tensor):
+    """The tensor `t` is a view of, or None. Read with the modes off: an enclosing mode would give its
+    stand-in's base instead."""
+    with torch._C.DisableTorchFunction():
+        return t._base if t._is_view() else None
+
+
+def _taken_again(view: torch.Tensor, base: torch.Tensor) -> torch.Tensor:
+    """The view `view` is of its base, taken of `base`, a tensor of the same shape and strides."""
+    old = base_of(view)
+    if base.shape != old.shape or base.stride() != old.stride():
+        return view._view_func(base)
+    offset = view.storage_offset() - old.storage_offset() + base.storage_offset()
+    return base.as_strided(view.shape, view.stride(), offset)
+
+
+def tracking() -> bool:
+    """Is a branch or loop body running under one of this module's modes?"""
+    return bool(getattr(aliasing.local, "tracked", None))
+
+
+def gathered(t: torch.Tensor) -> bool:
+    """Is `t` a row `xs[i]` read with a staged counter (torch_index.py) in an enclosing run? Such a row is a
+    copy that the run writes back into `xs` when it changes, so a branch may change it in place (on a copy,
+    given back after the branch)."""
+    return any(id(t) in mode._gathered for mode in getattr(aliasing.local, "tracked", ()))
 
 
 def in_subgraph() -> bool:
@@ -285,6 +390,7 @@ class Run:
     kept: dict
     partly: dict
     rebound: dict
+    read_after_change: set = frozenset()     # ids of views read after the run changed their base in place
 
 
 def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
@@ -297,7 +403,7 @@ def record(fn: Callable, inputs: Iterable[torch.Tensor] = ()) -> Run:
         recorder.note([aliasing.partly_of(t) for t in aliasing.tensors(out)])   # read by `number_where` when traced
     changed = [(target, recorder.swap(target), op) for target, op in recorder.copied.values()]
     return Run(pytree.tree_map_only(torch.Tensor, recorder.original, out), list(recorder.free.values()), changed,
-               recorder.kept, recorder.partly, recorder.rebound)
+               recorder.kept, recorder.partly, recorder.rebound, recorder.read_after_change)
 
 
 def substituted(fn: Callable, originals: list) -> Callable:

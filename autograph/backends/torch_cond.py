@@ -9,7 +9,7 @@ after it (torch_aliasing.py).
 from __future__ import annotations
 
 import itertools
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import torch
 
@@ -82,7 +82,8 @@ def cond(pred, true_fn, false_fn, names=(), construct: str = "this `if`"):
             return (*outputs, *(fresh(t) for t in changed), *kept, *numbers)   # `t`: its copy, where this
         return capture.substituted(run, free)                                   # branch made one
 
-    operands = unaliased([capture.resolve(t) for t in free])
+    operands = unaliased([capture.resolve(t) for t in free],
+                         [t.requires_grad and any(t is c for c in changed) for t in free])
     out = cond_op(pred, _as_graph(traced(true_fn), operands), _as_graph(traced(false_fn), operands), operands)
     n = len(out) - len(changed) - len(nested) - len(partly)
     write_back(changed, out[n:n + len(changed)])
@@ -177,13 +178,16 @@ def _as_graph(branch: Callable, operands: tuple):
     return _materialize(branch, operands)
 
 
-def unaliased(tensors: list) -> tuple:
+def unaliased(tensors: list, written_back: Sequence[bool] = ()) -> tuple:
     """Inputs for cond or while_loop, which reject inputs that alias one another (`x` and a view `x[0]` of
     it, one tensor given twice): a view, or a tensor given again, is passed as a copy. The branches and
-    bodies only read them (they change copies; see torch_capture.py)."""
+    bodies only read them (they change copies; see torch_capture.py). So is a tensor that requires grad and that
+    `write_back` changes after the operator (`written_back[k]`): autograd saves the operands for the backward
+    pass, and would refuse one changed in place since ("modified by an inplace operation")."""
     seen, out = set(), []
-    for t in tensors:
-        aliased = isinstance(t, torch.Tensor) and (id(t) in seen or t._is_view())
+    for k, t in enumerate(tensors):
+        aliased = isinstance(t, torch.Tensor) and (id(t) in seen or t._is_view()
+                                                   or (k < len(written_back) and written_back[k]))
         seen.add(id(t))
         out.append(t.clone() if aliased else t)
     return tuple(out)

@@ -11,7 +11,9 @@ would have. Negative indices count from the end, and an index out of range
 fails when the program runs, as PyTorch's indexing does.
 
 The result of `xs[i]` is a copy, not a view: an in-place change of it (`row =
-xs[i]; row += 1`, or `xs[i] += 1`) is written back into `xs[i]` at once.
+xs[i]; row += 1`, or `xs[i] += 1`) is written back into `xs[i]` at once, and
+torch_capture reads it again where it is used after `xs` changed in place, as
+Python's view would see the change.
 """
 from __future__ import annotations
 

@@ -54,10 +54,26 @@ def test_an_in_place_change_of_a_tensor_made_by_the_run_is_left_alone():
     assert run.changed == [] and run.out.tolist() == [1.0, 1.0]
 
 
-def test_an_in_place_change_through_a_view_of_an_outside_tensor_is_refused():
+def test_an_in_place_change_through_a_view_of_an_outside_tensor_changes_a_copy_of_the_tensor():
     x = torch.zeros(3)
+    run = capture.record(lambda: x[0].add_(1))
+    assert x.tolist() == [0.0, 0.0, 0.0]
+    [(target, new, op)] = run.changed
+    assert target is x and new.tolist() == [1.0, 0.0, 0.0] and op == "add_"
+
+
+def test_a_view_from_outside_sees_its_base_changed_in_place_in_the_run():
+    x = torch.zeros(3)
+    row = x[1:]                                  # made before the run: Python's `row` sees `x += 1`
+    run = capture.record(lambda: (x.add_(1), row * 1)[1])
+    assert run.out.tolist() == [1.0, 1.0] and x.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_an_in_place_change_through_a_view_of_an_outside_tensor_the_run_does_not_read_is_refused():
+    x = torch.zeros(3)
+    row = x[0]
     with pytest.raises(StagingError, match=r"x\[0\] = x\[0\] \+ 1"):
-        capture.record(lambda: x[0].add_(1))
+        capture.record(lambda: row.add_(1))
     assert x.tolist() == [0.0, 0.0, 0.0]
 
 

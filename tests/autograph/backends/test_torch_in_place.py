@@ -730,12 +730,25 @@ def test_the_traced_inputs_are_not_changed_while_tracing():
     assert x.tolist() == [1.0]
 
 
-def test_a_change_through_a_view_of_a_tensor_from_outside_is_an_error_at_the_users_line():
+def test_a_change_through_a_view_of_a_tensor_from_outside_changes_the_tensor():
     def through_view(x):
         y = x * 1
         if x.sum() > 0:
-            row = y[0]                 # a view of `y` (a Python int index), changed in place
+            row = y[0]                 # a view of `y` (a Python int index), changed in place: `y` changes
             row += 1
+        return y
+
+    program = torch.export.export(module(through_view), (torch.tensor([1.0, 2.0]),)).module()
+    for x in (torch.tensor([1.0, 2.0]), torch.tensor([-1.0, -2.0])):
+        assert same(program(x), through_view(x))
+
+
+def test_a_change_through_a_view_from_outside_of_a_tensor_not_read_there_is_an_error_at_the_users_line():
+    def through_view(x):
+        y = x * 1
+        row = y[0]
+        if x.sum() > 0:
+            row += 1                   # `y` is not read in the branch: it can't be given the change
         return y
 
     with pytest.raises(StagingError, match=r"test_torch_in_place.py:\d+.*`x\[0\] = x\[0\] \+ 1`"):
