@@ -234,3 +234,32 @@ def test_string_ops_stacks_constants_and_returned_lists_take_the_formatted_text(
     assert joined.numpy() == b"2.5!" and int(length) == 3
     assert stacked.numpy().tolist() == [b"2.5", b"y"] and constant.numpy().tolist() == [b"2.5"]
     assert [t.numpy() for t in returned] == [b"2.5", b"z"]
+
+
+def _len_f_string(y):
+    return len(f"<{y + 2}|{y:03d}>")
+
+
+def _len_str(y):
+    return len(str(y))
+
+
+def _len_percent(y):
+    return len("%s" % y)
+
+
+def _len_format(y):
+    return len("{}".format(y))
+
+
+@pytest.mark.parametrize("f", [_len_f_string, _len_str, _len_percent, _len_format], ids=lambda f: f.__name__)
+def test_the_length_of_text_formatted_from_a_tensor_is_refused_where_python_would_count_the_value(f):
+    """Seed 99091 of the python generator: `len(f"<{y + 2}|{z + 2:03d}>")` counted the trace's text (the
+    symbolic tensor's, 85 characters) where Python counts the value's (7), as TensorFlow would count too."""
+    ag.api.run_generated_code(True)
+    try:
+        assert ag.convert(f)(0) == f(0)          # on Python values: Python's length
+    finally:
+        ag.api.run_generated_code(False)
+    with pytest.raises(StagingError, match="len\\(\\) of text formatted from a staged value"):
+        tf.function(f)(tf.constant(0))
