@@ -172,6 +172,19 @@ class StagedText(str):
         return NotImplemented
 
 
+def method_of_staged_text(method, *args, **kwargs):
+    """`text.find(...)`, `text.upper()`, ... of text formatted from a staged value, called by converted code:
+    refused, as `len()` of it is (py_builtins.len_), where the graph formats the string: the answer, or the
+    text a method makes (whose measures would follow), would be the trace's."""
+    text = method.__self__
+    if text._as_tensor() is None:
+        return method(*args, **kwargs)
+    raise tracing_failed(StagingError(at_user_line(
+        f"str.{method.__name__}() of text formatted from a staged value: the answer depends on the text the graph "
+        "formats when it runs (the text while tracing is the symbolic value's). Use the graph's string ops "
+        "(runtime: tf.strings.*), or format a Python value.")))
+
+
 def _traced_text(field: Field) -> str:
     """Python's text for a staged field while tracing: the symbolic value (its spec, where it takes one)."""
     value = _convert(field.value, field.conversion or None)

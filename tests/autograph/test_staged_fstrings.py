@@ -252,8 +252,17 @@ def _len_format(y):
     return len("{}".format(y))
 
 
-@pytest.mark.parametrize("f", [_len_f_string, _len_str, _len_percent, _len_format], ids=lambda f: f.__name__)
-def test_the_length_of_text_formatted_from_a_tensor_is_refused_where_python_would_count_the_value(f):
+def _find(y):
+    return f"v={y}".find("1")
+
+
+def _len_upper(y):
+    return len(f"v={y}".upper())
+
+
+@pytest.mark.parametrize("f", [_len_f_string, _len_str, _len_percent, _len_format, _find, _len_upper],
+                         ids=lambda f: f.__name__)
+def test_the_length_or_a_method_of_text_formatted_from_a_tensor_is_refused_where_python_would_read_the_value(f):
     """Seed 99091 of the python generator: `len(f"<{y + 2}|{z + 2:03d}>")` counted the trace's text (the
     symbolic tensor's, 85 characters) where Python counts the value's (7), as TensorFlow would count too."""
     ag.api.run_generated_code(True)
@@ -261,5 +270,5 @@ def test_the_length_of_text_formatted_from_a_tensor_is_refused_where_python_woul
         assert ag.convert(f)(0) == f(0)          # on Python values: Python's length
     finally:
         ag.api.run_generated_code(False)
-    with pytest.raises(StagingError, match="len\\(\\) of text formatted from a staged value"):
+    with pytest.raises(StagingError, match="\\(\\) of text formatted from a staged value"):
         tf.function(f)(tf.constant(0))
