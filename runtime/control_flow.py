@@ -11,12 +11,11 @@ Python `if` and `while`, and their gradient rules sit in the gradient table
 from __future__ import annotations
 
 import functools
-import inspect
 from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from runtime import dtypes, nest
+from runtime import dtypes, loop_names, nest
 from runtime.errors import user_location
 from runtime.graph import FuncGraph, building, current_graph, made_at
 from runtime.interpret import run_graph
@@ -372,7 +371,7 @@ def _as_tensors(value):
 def _staged_while(graph, cond, body, state, single, original, maximum_iterations, shape_invariants, where, name,
                   relax_shapes, given_names, first_test=None):
     structure = state
-    names = _loop_var_names(structure, given_names if given_names is not None else _parameter_names(body))
+    names = loop_names.loop_var_names(structure, given_names if given_names is not None else loop_names.parameter_names(body))
     flat = [_carried(v, None, f"{where}: {name} is {{}} before the loop", "a While carries")
             for v, name in zip(nest.flatten(structure), names)]
     if given_names is not None:   # autograph's variables: a Python bool stays one where the body keeps it one
@@ -444,7 +443,7 @@ def _reusing_first_test(graph, test, body, state, single, original, maximum_iter
         return (*_call_body(body, list(s[:-1]), single), convert_to_tensor(False))
 
     invariants = None if shape_invariants is None else [*([shape_invariants] if single else shape_invariants), None]
-    names = [*(given_names if given_names is not None else _parameter_names(body)), "first_iteration_"]
+    names = [*(given_names if given_names is not None else loop_names.parameter_names(body)), "first_iteration_"]
     out = _staged_while(graph, flagged_test, flagged_body, [*state, convert_to_tensor(True)], False, [],
                         maximum_iterations, invariants, where, name, relax_shapes, names)[:-1]
     return out[0] if single else (tuple(out) if isinstance(original, tuple) else out)
@@ -462,7 +461,7 @@ class _TracedLoop:
 def _trace_loop(graph, cond, body, structure, single, flat, shapes, names, where) -> _TracedLoop:
     cond_graph = FuncGraph(f"{graph.name}/while_cond", outer_graph=graph)
     body_graph = FuncGraph(f"{graph.name}/while_body", outer_graph=graph)
-    labels = [_placeholder_label(name) for name in names]
+    labels = [loop_names.placeholder_label(name) for name in names]
     cond_phs = [cond_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
     body_phs = [body_graph.placeholder(t.dtype, s, label) for t, s, label in zip(flat, shapes, labels)]
     for t, cond_ph, body_ph, name in zip(flat, cond_phs, body_phs, labels):
@@ -559,36 +558,6 @@ def _invariants(shape_invariants, single, n, structure) -> list:
     if len(flat) != n:
         raise ControlFlowError(f"shape_invariants has {len(flat)} entries but there are {n} loop variables.")
     return [None if s is None else as_shape(s) for s in flat]
-
-
-def _loop_var_names(structure, params: Sequence[str]) -> list[str]:
-    """A name per flat loop variable for messages and graphs: `params` (the given names, or the body's
-    parameter names) when there is one per loop variable (`i`, `acc[0]` for a nested one), else
-    `loop_vars[0]`, ..."""
-    use_params = len(params) == len(structure)
-    names = []
-    for i, item in enumerate(structure):
-        base = params[i] if use_params else f"loop_vars[{i}]"
-        count = len(nest.flatten(item))
-        names += [base] if not nest.is_sequence(item) else [f"{base}[{j}]" for j in range(count)]
-    return names
-
-
-def _parameter_names(fn: Callable) -> list[str]:
-    try:
-        parameters = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return []
-    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
-        return []
-    return [p.name for p in parameters]
-
-
-def _placeholder_label(name: str) -> str:
-    """`loop_var` for an unnamed loop variable, else its name (`acc[0]` -> `acc_0`)."""
-    if name.startswith("loop_vars["):
-        return "loop_var"
-    return name.replace("[", "_").replace("]", "")
 
 
 def _check_loop_var(label: str, before, after, where: str) -> None:
