@@ -33,7 +33,7 @@ from autograph.operators import function_scope
 from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.callers import CALLER_OVERLOADS
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
-from autograph.operators.strings import StagedText, method_of_staged_text, str_format
+from autograph.operators.strings import StagedText, method_of_staged_text, str_format, str_join
 from autograph.pyct import anno, mangling, parser
 from autograph.pyct.to_ast import to_ast
 
@@ -347,8 +347,8 @@ def _target(f, options: ConversionOptions):
         except KeyError:
             return _cache_function(f, options)
     if cls is types.BuiltinFunctionType or cls is type and f in BUILTIN_OVERLOADS:
-        if cls is not type and f.__self__.__class__ is str and f.__name__ == "format":    # `"{}".format(x)`
-            return functools.partial(str_format, f.__self__)
+        if cls is not type and f.__self__.__class__ is str and f.__name__ in ("format", "join"):  # `"{}".format(x)`
+            return functools.partial(str_format if f.__name__ == "format" else str_join, f.__self__)
         if cls is not type and f.__self__.__class__ is StagedText:
             return functools.partial(method_of_staged_text, f)     # `f"{x}".find("1")`: refused
         return BUILTIN_OVERLOADS.get(f, f)

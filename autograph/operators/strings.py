@@ -229,6 +229,20 @@ class _StagedFormatter(string.Formatter):
         return _TOKEN.format(len(self.fields) - 1)
 
 
+def str_join(separator: str, iterable):
+    """`separator.join(iterable)`: Python's; an item that is a staged value (a Python str a staged `if` or loop
+    carries is the backend's string tensor) is refused at the line, where Python's join would raise its
+    TypeError naming no line of the user's. Join in the graph (runtime: tf.strings.join)."""
+    items = iterable if iterable.__class__ in (list, tuple) else list(iterable)
+    for i, item in enumerate(items):
+        if item.__class__ is not str and not isinstance(item, str) and backend_for(item) is not None:
+            raise tracing_failed(StagingError(at_user_line(
+                f"str.join: item {i} is a staged value (a str a staged `if` or loop carries is a string tensor), "
+                "whose text is known only when the graph runs. Join in the graph (runtime: "
+                "tf.strings.join([...], separator=...)), or join Python strs.")))
+    return separator.join(items)
+
+
 def str_format(template: str, *args, **kwargs):
     """`template.format(*args, **kwargs)`: Python's, or, while a framework stages values, formatted field by field
     as an f-string is (`formatted`, `fstring`)."""

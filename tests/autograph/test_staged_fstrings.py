@@ -272,3 +272,22 @@ def test_the_length_or_a_method_of_text_formatted_from_a_tensor_is_refused_where
         ag.api.run_generated_code(False)
     with pytest.raises(StagingError, match="\\(\\) of text formatted from a staged value"):
         tf.function(f)(tf.constant(0))
+
+
+def _join_carried(x):
+    s = "x"
+    if x > 0:
+        s = "y"
+    return "-".join([s, "c"]), "-".join(p for p in ["a", "b"])
+
+
+def test_joining_a_str_a_staged_if_carries_is_refused_at_the_line():
+    """Python's join raised its TypeError ('expected str instance, SymbolicTensor found') naming no line."""
+    ag.api.run_generated_code(True)
+    try:
+        assert ag.convert(_join_carried)(1) == ("y-c", "a-b")      # the generated code on Python values
+    finally:
+        ag.api.run_generated_code(False)
+    with pytest.raises(StagingError, match="str.join: item 0 is a staged value") as caught:
+        tf.function(_join_carried)(tf.constant(1))
+    assert f"{__file__}:" in str(caught.value)
