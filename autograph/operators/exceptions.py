@@ -8,11 +8,18 @@ from autograph import backends
 
 
 def caught_exception():
-    """The exception being handled (inside an `except` clause of generated code).
+    """The exception being handled (inside an `except` clause of generated code: the one that runs a `finally:`
+    block a jump leaves, converters/lowering.py), to raise again after the `finally:` code.
 
     Read this way, not bound with `except ... as e`: Python deletes that name when the clause ends, and
-    a loop body that carries its variables would read it afterwards."""
-    return sys.exc_info()[1]
+    a loop body that carries its variables would read it afterwards. An error meaning tracing failed (a staged
+    value met where Python needs a value) is raised again at once: a `return`, `break` or `continue` in the
+    `finally:` block would discard it, and tracing would go on as if the `try` body had run, to a wrong value.
+    On Python values it is never raised."""
+    error = sys.exc_info()[1]
+    if isinstance(error, backends.tracing_errors()):
+        raise error
+    return error
 
 
 def context(manager):

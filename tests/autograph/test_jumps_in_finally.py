@@ -90,3 +90,31 @@ def test_traced_on_a_tensor_gives_pythons_answer_or_refuses(in_try, first, secon
         except (ag.AutoGraphError, ControlFlowError):
             continue   # a clear refusal at the program's line is allowed
         assert got == fn(x), (x, _source(in_try, first, second))
+
+
+def _return_in_finally_after_a_refusal(a):
+    z = 1
+    try:
+        z = len({v for v in range(a)})     # a set over a tensor's range: refused while tracing
+    finally:
+        return z
+
+
+def _break_in_finally_after_a_refusal(a):
+    z = 1
+    for _ in [0]:
+        try:
+            z = len({v for v in range(a)})
+        finally:
+            break
+    return z
+
+
+@pytest.mark.parametrize("fn", [_return_in_finally_after_a_refusal, _break_in_finally_after_a_refusal],
+                         ids=lambda f: f.__name__)
+def test_a_jump_in_finally_does_not_discard_a_refusal_while_tracing(fn):
+    """Python generator seed 100098: the `return` in `finally:` discarded the refusal (Python needs the values
+    of `range(a)`), and the trace went on as if the `try` body had run: 1 where Python gives a's value."""
+    assert fn(2) == 2
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="Iterating over a symbolic tensor"):
+        tf.function(fn)(tf.constant(2))
