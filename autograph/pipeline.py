@@ -268,7 +268,8 @@ _FRAME_READERS = {"locals": 0, "vars": 0, "dir": 0, "eval": 1, "exec": 1}
 # Functions that give frames of the stack: the converted code's own (a branch's, a loop body's, autograph's
 # frames between them) are not the frames of the user's program.
 _STACK_READERS = {("sys", "_getframe"), ("inspect", "currentframe"), ("inspect", "stack")}
-_STACK_READER_NAMES = {"sys", "inspect", "_getframe", "currentframe"}
+_BARE_STACK_READERS = {"_getframe": ("sys", "_getframe"), "currentframe": ("inspect", "currentframe")}  # imported
+_STACK_READER_NAMES = {"sys", "inspect", *_BARE_STACK_READERS}
 
 
 def _reads_the_stack(call: gast.Call) -> str:
@@ -277,8 +278,7 @@ def _reads_the_stack(call: gast.Call) -> str:
     if func.__class__ is gast.Attribute and func.value.__class__ is gast.Name:
         name = (func.value.id, func.attr)
     elif func.__class__ is gast.Name:
-        name = next((key for key in _STACK_READERS if key[1] == func.id and key[1].startswith(("_", "current"))),
-                    None)
+        name = _BARE_STACK_READERS.get(func.id)
     else:
         return ""
     return ".".join(name) if name in _STACK_READERS else ""

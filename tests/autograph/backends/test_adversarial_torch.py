@@ -15,6 +15,7 @@ torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip insta
 
 import autograph as ag  # noqa: E402
 from autograph.errors import StagingError  # noqa: E402
+from tests.autograph.backends.test_torch_in_place import module, same as agree  # noqa: E402
 
 X = torch.tensor([1.0, 2.0, 3.0])
 X_OTHER = torch.tensor([-1.0, -2.0, 0.5])
@@ -204,15 +205,6 @@ PROGRAMS = [
 IDS = [fn.__name__ for fn, _ in PROGRAMS]
 
 
-def module(fn):
-    class Model(torch.nn.Module):
-        forward = staticmethod(ag.convert(fn))
-    return Model()
-
-
-def agree(got, want) -> bool:
-    got, want = (got if isinstance(got, tuple) else (got,)), (want if isinstance(want, tuple) else (want,))
-    return len(got) == len(want) and all(torch.equal(a, b) for a, b in zip(got, want))
 
 
 def inputs(x):
