@@ -206,7 +206,8 @@ def _int_or_float(builtin: str) -> BaseException:
 
 def type_(*args, **kwargs):
     """`type(value)`: a Python number or bool a staged statement carries is of its Python type (the backend's
-    `python_type`), as `isinstance` answers; any other value is of its own type."""
+    `python_type`), as `isinstance` answers; text formatted from a staged value (strings.StagedText) is a str;
+    any other value is of its own type."""
     if len(args) == 1 and not kwargs and args[0].__class__ is MaybeValue:
         value = args[0]
         if value.none and value.defined is not True:
@@ -214,7 +215,7 @@ def type_(*args, **kwargs):
         args = (value.read("type"),)
     kinds = _python_types(args[0]) if len(args) == 1 and not kwargs else None
     if kinds is None:
-        return builtins.type(*args, **kwargs)
+        return str if len(args) == 1 and args[0].__class__ is StagedText else builtins.type(*args, **kwargs)
     if len(kinds) == 1:
         return kinds[0]
     raise _int_or_float("type")

@@ -119,6 +119,64 @@ def test_what_only_the_run_time_text_could_answer_is_refused_at_the_line(f):
     assert f"{__file__}:" in str(caught.value)
 
 
+def _raise_formatted(x):
+    if x > 0:
+        raise ValueError(f"bad {x}", "kept")
+    return x
+
+
+def test_a_staged_raise_of_formatted_text_has_the_text_formatted_when_the_graph_runs():
+    """The message was the trace's text: 'bad Tensor("x:0", shape=(), dtype=float32)'."""
+    staged = tf.function(_raise_formatted)
+    with pytest.raises(ValueError) as caught:
+        staged(tf.constant(1.5))
+    assert caught.value.args == ("bad 1.5", "kept")
+    assert float(staged(tf.constant(-1.0))) == -1.0
+
+
+def test_a_saved_function_raises_its_formatted_text(tmp_path):
+    f = tf.function(_raise_formatted, input_signature=[tf.TensorSpec([], tf.float32)])
+    tf.save_function(f, str(tmp_path / "f"))
+    with pytest.raises(ValueError) as caught:
+        tf.load_function(str(tmp_path / "f"))(tf.constant(2.5))
+    assert caught.value.args == ("bad 2.5", "kept")
+
+
+class _Own(Exception):
+    pass
+
+
+def _raise_own(x):
+    if x > 0:
+        raise _Own("own")
+    return x
+
+
+def _raise_from(x):
+    if x > 0:
+        raise ValueError("from") from KeyError("k")
+    return x
+
+
+@pytest.mark.parametrize("f, message", [
+    (_raise_own, "_Own: a saved graph can raise Python's builtin exceptions only"),
+    (_raise_from, "is `raise ... from` an exception \\(KeyError\\('k'\\)\\)")])
+def test_saving_a_staged_raise_the_file_cannot_hold_says_what_it_can_hold(f, message, tmp_path):
+    f = tf.function(f, input_signature=[tf.TensorSpec([], tf.float32)])
+    with pytest.raises(TypeError, match=message):
+        tf.save_function(f, str(tmp_path / "f"))
+
+
+def _type_of_text(x):
+    s = f"{x}"
+    return type(s) is str, type(s).__name__
+
+
+def test_the_type_of_formatted_text_is_str():
+    assert [bool(t) if t.dtype == tf.bool else t.numpy().decode()
+            for t in tf.function(_type_of_text)(tf.constant(1))] == [True, "str"]
+
+
 class _Holder:
     text = None
 
