@@ -401,6 +401,21 @@ def _reject_falling_off(did_return, message_fn):
     raise StagingError(message_fn())
 
 
+_PYTHON_KINDS = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def _python_type(value):
+    """A weakly typed 0-d tracer may hold a Python number (one a staged `if` or loop carries, a Python scalar
+    given to `jax.jit`) or an array computed from one (`jnp.sin(1.0)`): JAX keeps no record of which, so
+    `isinstance` and `type` answer where both agree (`isinstance(s, jax.Array)`) and refuse where they differ."""
+    if isinstance(value, jax.core.Tracer):
+        aval = jax_state.aval(value)
+        kind = _PYTHON_KINDS.get(aval.dtype.kind) if aval.weak_type and aval.shape == () else None
+        if kind is not None:
+            return kind, jax.Array
+    return None
+
+
 # JAX's errors for Python meeting a traced value (`x.item()`, `bool(x)`, `int(x)`, `np.asarray(x)`, `x[x > 0]`):
 # a converted function's `except` clauses let them through (converters/exceptions.py), as they would not be
 # raised on concrete values, where Python's answer comes from
@@ -440,6 +455,7 @@ BACKEND = backends.register_backend(backends.Backend(
     probe=jax_state.probe,
     zeros_like=jax_state.zeros_like,
     check_returned=_reject_falling_off,
+    python_type=_python_type,
 ))
 
 

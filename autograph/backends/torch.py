@@ -47,6 +47,7 @@ import torch
 from torch.utils import _pytree as pytree
 
 from autograph import backends
+from autograph.backends import torch_aliasing as aliasing
 from autograph.backends import torch_capture as capture
 from autograph.backends import iteration, primitives, staging, torch_compile
 from autograph.backends import torch_state as ts
@@ -507,5 +508,6 @@ BACKEND = backends.register_backend(backends.Backend(
     probe=capture.untraced,
     zeros_like=lambda value: primitives.zeros_like(value, lambda v: isinstance(v, torch.Tensor), _zeros),
     mark_converted=torch_compile.mark_converted,
+    python_type=aliasing.python_type,
 ))
 torch_compile.watch_for_dynamo()
