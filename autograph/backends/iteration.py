@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from autograph.backends.primitives import Primitives
+from autograph.backends.stacked_list import StackedList
 from autograph.errors import StagingError, at_user_line
 
 
@@ -159,12 +160,15 @@ def range_length(r: StagedRange, prims: Primitives):
 
 
 def staged_len(value, prims: Primitives, of_tensor: Callable):
-    """`len(value)`: a staged range's from its bounds, an enumerate's or a zip's its shortest tensor's, any
-    other value's `of_tensor(value)` (the framework's, with its message for a 0-d tensor)."""
+    """`len(value)`: a staged range's from its bounds, an enumerate's or a zip's its shortest tensor's, a list's
+    that a staged loop built (stacked_list.py) its stacked rows', any other value's `of_tensor(value)` (the
+    framework's, with its message for a 0-d tensor)."""
     if isinstance(value, StagedRange):
         return range_length(value, prims)
     if isinstance(value, StagedRows):
         return shortest([prims.length(t) for t in value.tensors], prims.minimum)
+    if isinstance(value, StackedList):
+        return prims.length(value.rows)
     return of_tensor(value)
 
 

@@ -354,7 +354,7 @@ def _range_bound(r: JaxRange, limit: Optional[int]) -> Optional[int]:
 # --- builtins, logical ops, print, assert ------------------------------------------------------------
 
 def _len(value):
-    if isinstance(value, (jax_lists.JaxList, jax_lists.StackedList)):
+    if isinstance(value, jax_lists.JaxList):
         return len(value)
     if isinstance(value, JaxEnumerate) and value.range is not None:
         return _len(value.range)

@@ -376,9 +376,6 @@ def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
 def _len(value):
     if isinstance(value, tf.TensorArray):
         return value.size()
-    if isinstance(value, TfStackedList):
-        n = value._length()
-        return n if n is not None else tf.shape(value.rows)[0]
     if isinstance(value, TfRange):
         _check_step(value.step)
     return iteration.staged_len(value, PRIMITIVES, lambda v: _length(_rows(v, "len()")))
