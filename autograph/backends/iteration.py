@@ -10,6 +10,7 @@ loop's state, which the framework's `while_loop` runs (staging.loop).
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
@@ -105,6 +106,11 @@ class StagedRows:
     @staticmethod
     def length(rows):
         raise NotImplementedError
+
+    def python_items(self):
+        """The loop's items as Python iterates them, one per row (stopping at the shortest tensor), the index a
+        Python int: for a `for` run unrolled, or a comprehension, where tracing knows the first dimensions."""
+        return map(self.item, itertools.count(), zip(*self.tensors))
 
 
 class StagedEnumerate(StagedRows):

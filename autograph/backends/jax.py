@@ -232,7 +232,7 @@ class JaxEnumerate(iteration.StagedEnumerate):
     def __iter__(self):                     # outside a `for` statement (a comprehension): shapes are static
         if self.range is not None:
             return iter(self.range)         # a StagingError: the range has no length while tracing
-        return builtins.enumerate(builtins.zip(*self.tensors) if self.zipped else self.tensors[0], self.start)
+        return self.python_items()
 
     def counted(self, body: Callable) -> Callable:
         """The body of a `for` over `enumerate(range(...))`, as the range's loop calls it with the range's `i`:
@@ -249,8 +249,8 @@ class JaxZip(iteration.StagedZip):
 
     rows, length = staticmethod(_sequence), staticmethod(lambda a: a.shape[0])
 
-    def __iter__(self):
-        return builtins.zip(*self.tensors)
+    def __iter__(self):                     # outside a `for` statement (a comprehension): shapes are static
+        return self.python_items()
 
 
 def _for_loop(iterable, body, state, extra_test, opts):

@@ -386,10 +386,7 @@ def _why_not_unrolled(iterable, extra_test, opts: dict) -> Optional[tuple]:
 def _unrolled(iterable, body, state, limit: Optional[int]) -> tuple:
     """The loop run in Python, the body once per row (at most `limit` times), as torch.export traces a `for`
     over a tensor in unconverted code: rows from iterating the tensor, enumerate's index a Python int."""
-    if isinstance(iterable, iteration.StagedRows):
-        items = (iterable.item(i, rows) for i, rows in builtins.enumerate(builtins.zip(*iterable.tensors)))
-    else:
-        items = iter(iterable)
+    items = iterable.python_items() if isinstance(iterable, iteration.StagedRows) else iterable
     for item in itertools.islice(items, limit):
         state = tuple(body(item, *state))
     return state
