@@ -27,6 +27,15 @@ def before_stop(i, stop, step, where):
     return where(step > 0, i < stop, i > stop)
 
 
+def python_stop(start, stop, step, prims: Primitives):
+    """`stop`, or `start` where Python's range is empty because `stop` is on the wrong side of `start` for the
+    step (`range(-3)`, `range(5, 2)`), for a framework's range op, which raises there: one bound for a Python
+    int step, chosen by the step's sign (with the framework's `where`) for a staged one."""
+    if isinstance(step, int):
+        return prims.maximum(stop, start) if step > 0 else prims.minimum(stop, start)
+    return prims.where(step > 0, prims.maximum(stop, start), prims.minimum(stop, start))
+
+
 # --- range with a staged bound -------------------------------------------------------------------------
 
 class StagedRange:

@@ -333,9 +333,7 @@ def _rows(value, what: str):
     if isinstance(value, TfRange):          # zip(range(n), xs), enumerate(range(n)): the range's values
         _check_step(value.step)
         start, stop, step = (tf.cast(b, tf.int32) for b in (value.start, value.stop, value.step))
-        # empty where Python's is (`range(2, 0)`), where tf.range raises
-        stop = tf.where(step > 0, tf.maximum(stop, start), tf.minimum(stop, start))
-        return tf.range(start, stop, step)
+        return tf.range(start, iteration.python_stop(start, stop, step, PRIMITIVES), step)
     t = value.read_value() if isinstance(value, tf.Variable) else tf.convert_to_tensor(value)
     if t.shape.rank == 0:
         raise StagingError(at_user_line(f"{what} over a scalar tensor: a 0-d tensor is not iterable."))
