@@ -64,6 +64,13 @@ class StagedRange:
     def non_integer(self, bound) -> Optional[str]:
         return None
 
+    def python_length(self) -> Optional[int]:
+        """The number of items when every bound is a Python int (a range that a staged `break` stopped being a
+        Python loop), else None."""
+        if all(isinstance(b, int) for b in (self.start, self.stop, self.step)):
+            return len(range(self.start, self.stop, self.step))
+        return None
+
     def check_step(self, step) -> None:
         """Make a staged `step` of 0 fail when the program runs, as Python's ValueError (a loop `while i < stop`
         or `while i > stop` would run 0 times). A framework that can't check it at run time refuses it here."""
@@ -134,6 +141,40 @@ class StagedEnumerate(StagedRows):
         return i + self.start, tuple(rows) if self.zipped else rows[0]
 
 
+class CountingEnumerate(StagedEnumerate):
+    """`StagedEnumerate` that also takes a staged range, for a framework whose `for_loop` runs a range's loop:
+    `enumerate(range(...), start)` is that loop, counting (`counted`; `counting` gives the range and the body),
+    with the range's length; iterating it outside a `for` is the range's StagingError."""
+
+    def __init__(self, iterable, start=0):
+        self.range = iterable if isinstance(iterable, StagedRange) else None
+        if self.range is None:
+            super().__init__(iterable, start)
+        else:
+            self.zipped, self.tensors, self.start = False, (), start
+
+    def __iter__(self):                     # outside a `for` statement (a comprehension): shapes are static
+        if self.range is not None:
+            return iter(self.range)         # a StagingError: the range has no length while tracing
+        return self.python_items()
+
+    def counted(self, body: Callable) -> Callable:
+        """The body of a `for` over `enumerate(range(...))`, as the range's loop calls it with the range's `i`:
+        called with `(count, i)`, count = (i - range start) // step + enumerate's start."""
+        r = self.range
+
+        def counted_body(i, *state):
+            return body(((i - r.start) // r.step + self.start, i), *state)
+        return counted_body
+
+
+def counting(iterable, body: Callable) -> tuple:
+    """The iterable and body a `for` runs: for an enumerate of a staged range, the range and the counted body."""
+    if isinstance(iterable, CountingEnumerate) and iterable.range is not None:
+        return iterable.range, iterable.counted(body)
+    return iterable, body
+
+
 class StagedZip(StagedRows):
     """`zip(a, b, ...)` with a staged tensor among them: tuples of rows, stopping at the shortest. With
     `strict=True`, lengths that tracing knows are checked, as Python checks them; others are refused."""
@@ -162,6 +203,16 @@ def rows_and_item(iterable, rows: Callable) -> tuple:
     return (rows(iterable, "iteration"),), lambda i, found: found[0]
 
 
+def unrolled(iterable, body: Callable, state: tuple, limit: Optional[int]) -> tuple:
+    """A `for` run in Python, `body(item, *state) -> new state` once per item (at most `limit` times), as a
+    tracer runs a `for` over a tensor in unconverted code: a tensor's rows from iterating it, an enumerate's or
+    a zip's items from their rows (`python_items`: enumerate's index a Python int)."""
+    items = iterable.python_items() if isinstance(iterable, StagedRows) else iterable
+    for item in itertools.islice(items, limit):
+        state = tuple(body(item, *state))
+    return state
+
+
 def shortest(lengths: Sequence, minimum: Callable):
     """The least of `lengths`: a Python int when each is one, else through the framework's `minimum`."""
     return functools.reduce(
@@ -175,9 +226,12 @@ def range_length(r: StagedRange, prims: Primitives):
 
 
 def staged_len(value, prims: Primitives, of_tensor: Callable):
-    """`len(value)`: a staged range's from its bounds, an enumerate's or a zip's its shortest tensor's, a list's
+    """`len(value)`: a staged range's (or an enumerate's of one) from its bounds, an enumerate's or a zip's its
+    shortest tensor's, a list's
     that a staged loop built (stacked_list.py) its stacked rows', any other value's `of_tensor(value)` (the
     framework's, with its message for a 0-d tensor)."""
+    if isinstance(value, CountingEnumerate) and value.range is not None:
+        value = value.range
     if isinstance(value, StagedRange):
         return range_length(value, prims)
     if isinstance(value, StagedRows):

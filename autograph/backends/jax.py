@@ -216,32 +216,11 @@ def _sequence(value, what: str = "iteration"):
     return x
 
 
-class JaxEnumerate(iteration.StagedEnumerate):
+class JaxEnumerate(iteration.CountingEnumerate):
     """`enumerate(array, start)` over a traced array, or `enumerate(range(...), start)` over a range with a traced
     bound (`range`: a `for` over it is the range's loop, counting)."""
 
     rows, length = staticmethod(_sequence), staticmethod(lambda a: a.shape[0])
-
-    def __init__(self, iterable, start=0):
-        self.range = iterable if isinstance(iterable, JaxRange) else None
-        if self.range is None:
-            super().__init__(iterable, start)
-        else:
-            self.zipped, self.tensors, self.start = False, (), start
-
-    def __iter__(self):                     # outside a `for` statement (a comprehension): shapes are static
-        if self.range is not None:
-            return iter(self.range)         # a StagingError: the range has no length while tracing
-        return self.python_items()
-
-    def counted(self, body: Callable) -> Callable:
-        """The body of a `for` over `enumerate(range(...))`, as the range's loop calls it with the range's `i`:
-        called with `(count, i)`, count = (i - range start) // step + enumerate's start."""
-        r = self.range
-
-        def counted_body(i, *state):
-            return body(((i - r.start) // r.step + self.start, i), *state)
-        return counted_body
 
 
 class JaxZip(iteration.StagedZip):
@@ -259,8 +238,7 @@ def _for_loop(iterable, body, state, extra_test, opts):
     over the rows; with `break` or `return`, a masked `lax.scan` when the loop carries a float (see
     jax_scan.py), else a `lax.while_loop` over the row index."""
     limit = opts.get("maximum_iterations")
-    if isinstance(iterable, JaxEnumerate) and iterable.range is not None:
-        iterable, body = iterable.range, iterable.counted(body)
+    iterable, body = iteration.counting(iterable, body)
     if isinstance(iterable, JaxRange):
         jax_lists.reject_unknown_length(state.values, state.names, "this `for` loop over a range with a traced bound")
         return _range_loop(iterable, body, state, extra_test, limit)
@@ -323,7 +301,7 @@ def _range_loop(r: JaxRange, body, state, extra_test, limit):
             return pack(body(i, *unpack(carry)))
 
         def masked():
-            static = _range_bound(r, None) is not None      # (an `i` of a static range is always in range)
+            static = r.python_length() is not None          # (an `i` of a static range is always in range)
             return jax_scan.masked_scan(n, lambda i, c: go_on(jnp.asarray(True) if static else in_range(i), c),
                                         iteration, init, jnp.arange(n, dtype=dtype) * step + start)
 
@@ -345,10 +323,10 @@ def _range_loop(r: JaxRange, body, state, extra_test, limit):
 def _range_bound(r: JaxRange, limit: Optional[int]) -> Optional[int]:
     """The static number of iterations of `r` (capped by `limit`): its length if its bounds are Python ints,
     else `limit`."""
-    if all(isinstance(b, int) for b in (r.start, r.stop, r.step)):
-        length = len(builtins.range(r.start, r.stop, r.step))
-        return length if limit is None else min(length, limit)
-    return limit
+    length = r.python_length()
+    if length is None:
+        return limit
+    return length if limit is None else min(length, limit)
 
 
 # --- builtins, logical ops, print, assert ------------------------------------------------------------
@@ -356,8 +334,6 @@ def _range_bound(r: JaxRange, limit: Optional[int]) -> Optional[int]:
 def _len(value):
     if isinstance(value, jax_lists.JaxList):
         return len(value)
-    if isinstance(value, JaxEnumerate) and value.range is not None:
-        return _len(value.range)
     return iteration.staged_len(value, PRIMITIVES, _array_len)
 
 

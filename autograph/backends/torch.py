@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import builtins
 import functools
-import itertools
 import warnings
 from typing import Callable, Optional
 
@@ -362,7 +361,8 @@ def _for_loop(iterable, body, state, extra_test, opts):
         why = _why_not_unrolled(iterable, extra_test, opts or {})
         if why:
             raise resized.cannot_unroll(*why) from None
-        return _unrolled(iterable, body, state, (opts or {}).get("maximum_iterations"))
+        # as torch.export traces a `for` over a tensor in unconverted code
+        return iteration.unrolled(iterable, body, state, (opts or {}).get("maximum_iterations"))
     return out[1:]
 
 
@@ -381,15 +381,6 @@ def _why_not_unrolled(iterable, extra_test, opts: dict) -> Optional[tuple]:
     if not isinstance(opts.get("maximum_iterations", 0), int):
         return ("set_loop_options gives it a tensor maximum_iterations", "Give maximum_iterations as a Python int")
     return None
-
-
-def _unrolled(iterable, body, state, limit: Optional[int]) -> tuple:
-    """The loop run in Python, the body once per row (at most `limit` times), as torch.export traces a `for`
-    over a tensor in unconverted code: rows from iterating the tensor, enumerate's index a Python int."""
-    items = iterable.python_items() if isinstance(iterable, iteration.StagedRows) else iterable
-    for item in itertools.islice(items, limit):
-        state = tuple(body(item, *state))
-    return state
 
 
 def _as_rows(value, what: str) -> torch.Tensor:
