@@ -106,12 +106,17 @@ class StagedRange:
 
 # --- enumerate and zip over staged tensors --------------------------------------------------------------
 
+def first_dimension(rows):
+    """A tensor's first dimension as its `shape` gives it (a Python int where tracing knows it)."""
+    return rows.shape[0]
+
+
 class StagedRows:
     """What a backend's `enumerate` and `zip` hooks give for staged tensors, and its `for_loop` iterates:
     `tensors`, walked together along their first axis, and `item(i, rows)`, the loop's item from their rows
     at index `i`. A framework subclasses `StagedEnumerate` and `StagedZip` with `rows(value, what)`: `value` as
-    a tensor of rows (a StagingError naming `what` for one that has none) and `length(rows)`: a Python int
-    when tracing knows it."""
+    a tensor of rows (a StagingError naming `what` for one that has none), and with `length(rows)` when its
+    tensors' `shape[0]` is not their length, a Python int when tracing knows it."""
 
     tensors: tuple
 
@@ -119,9 +124,7 @@ class StagedRows:
     def rows(value, what: str):
         raise NotImplementedError
 
-    @staticmethod
-    def length(rows):
-        raise NotImplementedError
+    length = staticmethod(first_dimension)
 
     def python_items(self):
         """The loop's items as Python iterates them, one per row (stopping at the shortest tensor), the index a

@@ -220,13 +220,13 @@ class JaxEnumerate(iteration.CountingEnumerate):
     """`enumerate(array, start)` over a traced array, or `enumerate(range(...), start)` over a range with a traced
     bound (`range`: a `for` over it is the range's loop, counting)."""
 
-    rows, length = staticmethod(_sequence), staticmethod(lambda a: a.shape[0])
+    rows = staticmethod(_sequence)
 
 
 class JaxZip(iteration.StagedZip):
     """`zip(a, b, ...)` with a traced array among them (stops at the shortest)."""
 
-    rows, length = staticmethod(_sequence), staticmethod(lambda a: a.shape[0])
+    rows = staticmethod(_sequence)
 
     def __iter__(self):                     # outside a `for` statement (a comprehension): shapes are static
         return self.python_items()
@@ -385,7 +385,7 @@ _GRAPH_ERRORS = tuple(getattr(jax.errors, name) for name in (
     "UnexpectedTracerError", "NonConcreteBooleanIndexError") if hasattr(jax.errors, name))
 
 PRIMITIVES = primitives.Primitives(cond=_cond, minimum=jnp.minimum, maximum=jnp.maximum, sign=jnp.sign,
-                                   index=jnp.asarray, length=lambda a: a.shape[0])
+                                   index=jnp.asarray, length=iteration.first_dimension)
 
 BACKEND = backends.register_backend(backends.Backend(
     name="jax",

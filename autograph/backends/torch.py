@@ -394,13 +394,13 @@ def _as_rows(value, what: str) -> torch.Tensor:
 class TorchEnumerate(iteration.StagedEnumerate):
     """`enumerate(tensor, start)` on a staged tensor: (index, row) pairs for the backend's `for_loop`."""
 
-    rows, length = staticmethod(_as_rows), staticmethod(lambda t: t.shape[0])
+    rows = staticmethod(_as_rows)
 
 
 class TorchZip(iteration.StagedZip):
     """`zip(*tensors)` with a staged tensor: tuples of rows, stopping at the shortest, like `zip`."""
 
-    rows, length = staticmethod(_as_rows), staticmethod(lambda t: t.shape[0])
+    rows = staticmethod(_as_rows)
 
 
 def _row(rows: torch.Tensor, i) -> torch.Tensor:
@@ -467,7 +467,7 @@ def _and_then(ok, rest) -> torch.Tensor:
 
 
 PRIMITIVES = primitives.Primitives(
-    cond=cond, where=torch.where, index=lambda b: b, length=lambda t: t.shape[0], row=_row, and_then=_and_then,
+    cond=cond, where=torch.where, index=lambda b: b, length=iteration.first_dimension, row=_row, and_then=_and_then,
     minimum=lambda a, b: builtins.min(a, b))   # looked up when called: torch.export's is torch.sym_min
 
 
