@@ -1,11 +1,15 @@
 """The framework-neutral half of staged iteration: `range` with a staged bound, `enumerate`, `zip`, `len`,
-and a `for` over them as a loop over an index.
+and a `for` over them as a loop over an index, or unrolled.
 
-A framework subclasses `StagedRange`, `StagedEnumerate` and `StagedZip` (its
-hints and how it gets a tensor's rows) and supplies its `Primitives`
-(primitives.py); `index_walk`, `index_test` and `index_body` then give the
-test and body of a `while` loop over an integer index carried in front of the
-loop's state, which the framework's `while_loop` runs (staging.loop).
+A framework subclasses `StagedRange`, `StagedEnumerate` (or `CountingEnumerate`,
+which also takes a staged range) and `StagedZip` (its hints and how it gets a
+tensor's rows) and supplies its `Primitives` (primitives.py); `index_walk`,
+`index_test` and `index_body` then give the test and body of a `while` loop
+over an integer index carried in front of the loop's state, which the
+framework's `while_loop` runs (staging.loop). `staged_len` is `len` of all of
+these (and of a list a staged loop built), `python_stop` a range's stop for a
+framework's range op, `unrolled` a `for` run in Python where tracing knows the
+number of rows.
 """
 from __future__ import annotations
 

@@ -90,9 +90,7 @@ def _predicate(value, construct: str):
     x = jnp.asarray(value)
     if x.shape != ():
         if x.size != 1:
-            raise StagingError(at_user_line(
-                f"the condition of {construct} is an array of shape {x.shape}; a traced condition must be one "
-                "value. Reduce it with jnp.any(...) or jnp.all(...)."))
+            raise primitives.not_one_value(construct, f"an array of shape {x.shape}", "jnp.any(...) or jnp.all(...)")
         x = x.reshape(())
     return x if x.dtype == jnp.bool_ else x != 0
 

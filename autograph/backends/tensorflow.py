@@ -196,9 +196,8 @@ def _predicate(value, construct: str):
     x = tf.convert_to_tensor(value)
     if x.shape.rank not in (0, None):
         if x.shape.num_elements() != 1:
-            raise StagingError(at_user_line(
-                f"the condition of {construct} is a tensor of shape {x.shape}; a condition on a tensor must be one "
-                "value. Reduce it with tf.reduce_any(...) or tf.reduce_all(...)."))
+            raise primitives.not_one_value(construct, f"a tensor of shape {x.shape}",
+                                           "tf.reduce_any(...) or tf.reduce_all(...)", "a condition on a tensor")
         x = tf.reshape(x, [])
     if x.dtype == tf.bool:
         return x
