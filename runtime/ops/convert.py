@@ -47,7 +47,8 @@ def _python_numbers(x, y) -> tuple:
     is a float (`s * 1.5`, float64, which holds every int32 exactly, as `s / 2` and `float(s)` are); a float64
     one beside a carried float32 (a Python float a staged loop carries) is a float32; beside a float tensor of
     the program's, or an int64 one, it takes that tensor's dtype, as a Python number does (`x * (s / 2)` as
-    `x * 1.5`). Beside a smaller int dtype it stays an error: its value might not fit."""
+    `x * 1.5`). Beside a smaller int dtype it stays an error: its value might not fit; so does a carried float32
+    beside a float64 tensor (it was rounded to float32)."""
     kinds = _python_kind(x), _python_kind(y)
     if not any(kinds):
         return x, y
@@ -62,8 +63,11 @@ def _python_numbers(x, y) -> tuple:
             out[i] = _cast(value, dtype)
             python_ints.mark(context.graph, out[i], python_ints.name_of(value), "float")
         elif isinstance(other, Tensor) and not other_kind and other.dtype is not value.dtype and (
-                other.dtype.is_floating or kind == "int" and other.dtype is dtypes.int64):
-            out[i] = _cast(value, other.dtype)          # a program's tensor: the Python number takes its dtype
+                other.dtype.is_floating and value.dtype in (dtypes.int32, dtypes.float64)
+                or other.dtype is dtypes.int64 and value.dtype is dtypes.int32):
+            out[i] = _cast(value, other.dtype)          # a program's tensor: the Python number takes its dtype,
+            # rounded once from the number's exact value, as converting the Python number would (a float32 one,
+            # already rounded, would round twice: it stays an error)
     return tuple(out)
 
 
