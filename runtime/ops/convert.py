@@ -49,9 +49,9 @@ def _python_numbers(x, y) -> tuple:
     the program's, or an int64 one, it takes that tensor's dtype, as a Python number does (`x * (s / 2)` as
     `x * 1.5`). Beside a smaller int dtype it stays an error: its value might not fit; so does a carried float32
     beside a float64 tensor (it was rounded to float32)."""
+    if not (_marked(x) or _marked(y)):
+        return x, y                                     # the common case, kept cheap
     kinds = _python_kind(x), _python_kind(y)
-    if not any(kinds):
-        return x, y
     out = [x, y]
     for i, (value, kind, other, other_kind) in enumerate(((x, kinds[0], y, kinds[1]), (y, kinds[1], x, kinds[0]))):
         if kind not in ("int", "float") or not isinstance(value, SymbolicTensor):
@@ -69,6 +69,10 @@ def _python_numbers(x, y) -> tuple:
             # rounded once from the number's exact value, as converting the Python number would (a float32 one,
             # already rounded, would round twice: it stays an error)
     return tuple(out)
+
+
+def _marked(value) -> bool:
+    return value.__class__ is SymbolicTensor and id(value) in value.op.graph.python_ints
 
 
 def _python_kind(value) -> str:
