@@ -22,14 +22,8 @@ from autograph.operators.strings import StagedText, formatted, fstring, holds_te
 
 
 def len_(value):
-    """`len(value)`; the backend's `len` for a staged value. Of text formatted from a staged value (an f-string,
-    `str(x)`, `'%s' % x`: `strings.StagedText`) it is refused: its length is the graph's string's, known when the
-    graph runs; the trace's text (the symbolic value's) has another."""
-    if value.__class__ is StagedText and value._as_tensor() is not None:
-        raise tracing_failed(StagingError(at_user_line(
-            "len() of text formatted from a staged value: its length is known only when the graph runs (the "
-            "text while tracing is the symbolic value's). Take the length in the graph (runtime: "
-            "tf.strings.length(tf.strings.as_string(x))), or format a Python value.")))
+    """`len(value)`; the backend's `len` for a staged value. (Of text formatted from a staged value,
+    `strings.StagedText`, it is refused there: its length is known only when the graph runs.)"""
     backend = backend_for(value)
     if backend is not None and backend.len is not None:
         return backend.len(value)

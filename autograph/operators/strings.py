@@ -52,13 +52,15 @@ def formatted(value, conversion: str = "", spec="") -> Any:
         return Field(value, conversion, spec)
     if backend is not None and spec:
         try:
-            return format(_convert(value, conversion or None), spec)
+            format(_convert(value, conversion or None), spec)
         except TypeError:       # the framework's traced value takes no spec (JAX's tracers, torch's FakeTensors)
             raise UnsupportedCapabilityError(at_user_line(
                 f"a formatted field (f-string, str.format or %) with the format spec {spec!r} holds a traced "
                 f"{backend.name} value, which takes no format spec, and the {backend.name} backend formats no "
                 "strings when the graph runs. Format the value outside the traced function, or drop the spec."
             )) from None
+    if backend is not None and (backend.is_staging is None or backend.is_staging()):
+        return Field(value, conversion, spec)   # the traced value's text, which a `StagedText` keeps from use
     if conversion != "a" and not spec and value.__class__ in _CONTAINERS and any_staging():
         parts = _Parts()                # each item's repr is taken once, as Python's repr of the container does
         return parts if _repr_parts(value, parts, set()) else "".join(parts)
@@ -147,14 +149,20 @@ def _refused_while_traced(operation: str, what: str):
     method = getattr(str, operation)
 
     def refused(self, *args):
-        if self._as_tensor() is None:
+        if not self._live():
             return method(self, *args)
-        raise staged_text_refused(what)
+        raise staged_text_refused(what, self)
     refused.__name__ = operation
     return refused
 
 
-def staged_text_refused(what: str) -> BaseException:
+def staged_text_refused(what: str, text: StagedText) -> BaseException:
+    backend = backend_for(text._fields[0].value)
+    if backend.format_string is None:
+        return tracing_failed(StagingError(at_user_line(
+            f"{what} of text formatted from a traced {backend.name} value: Python would read the value's text, and "
+            f"the {backend.name} backend formats no strings when the graph runs (the text here is the traced "
+            "value's). Compare or measure the values themselves, or format a Python value.")))
     return tracing_failed(StagingError(at_user_line(
         f"{what} of text formatted from a staged value: the answer depends on the text the graph formats when it "
         "runs (the text while tracing is the symbolic value's). Compare it with `==` (staged), use the graph's "
@@ -169,11 +177,12 @@ class StagedText(str):
     def __new__(cls, literals: tuple, fields: tuple):
         text = literals[0] + "".join(_traced_text(field) + literal for field, literal in zip(fields, literals[1:]))
         self = super().__new__(cls, text)
-        self._literals, self._fields, self._error = literals, fields, None
+        self._literals, self._fields, self._error, self._tensor = literals, fields, None, None
+        format_string = backend_for(fields[0].value).format_string
         try:        # made here, where the f-string is (a graph runs only what its outputs need)
-            self._tensor = backend_for(fields[0].value).format_string(literals, fields)
+            self._tensor = format_string(literals, fields) if format_string is not None else None
         except StagingError as error:    # raised where the graph needs the string; its text serves elsewhere
-            self._tensor, self._error = None, error
+            self._error = error
         return self
 
     def _live(self) -> bool:
@@ -182,8 +191,9 @@ class StagedText(str):
         return backend is not None and (backend.is_staging is None or backend.is_staging())
 
     def _as_tensor(self, dtype=None):
-        """The backend's string formatted when the graph runs; None once the trace that made it is over."""
-        if not self._live():
+        """The backend's string formatted when the graph runs; None once the trace that made it is over, or where
+        the backend formats no strings (JAX, torch: the text is the traced value's)."""
+        if not self._live() or self._tensor is None and self._error is None:
             return None
         if self._error is not None:
             raise self._error
@@ -197,10 +207,10 @@ class StagedText(str):
         if conversion in ("r", "a"):
             if any(not literal.isprintable() or "'" in literal or "\\" in literal
                    or conversion == "a" and not literal.isascii() for literal in self._literals):
-                raise staged_text_refused("repr() (or `!r`) of it, with quotes or escapes in its literal text,")
+                raise staged_text_refused("repr() (or `!r`) of it, with quotes or escapes in its literal text,", self)
             quote = "'"
         if spec:
-            raise staged_text_refused(f"the format spec {spec!r}")
+            raise staged_text_refused(f"the format spec {spec!r}", self)
         parts = _Parts([quote + self._literals[0]])
         for field, literal in zip(self._fields, self._literals[1:]):
             parts += [field, literal]
@@ -226,9 +236,11 @@ class StagedText(str):
     def _compared(self, other, equal: bool):
         """`text == other` (`!=`) of a str, formatted text or a string tensor: staged, compared when the graph runs
         (the trace's text is the symbolic value's); of a value that is no str, never equal, as in Python."""
-        tensor = self._as_tensor()
-        if tensor is None or not isinstance(other, str) and backend_for(other) is None:
+        if not self._live() or not isinstance(other, str) and backend_for(other) is None:
             return str.__eq__(self, other) if equal else str.__ne__(self, other)
+        tensor = self._as_tensor()
+        if tensor is None:          # a backend that formats no strings
+            raise staged_text_refused("`==`" if equal else "`!=`", self)
         if isinstance(other, StagedText) and other._as_tensor() is not None:
             other = other._as_tensor()
         return tensor == other if equal else tensor != other
@@ -259,9 +271,9 @@ def method_of_staged_text(method, *args, **kwargs):
     refused, as `len()` of it is (py_builtins.len_), where the graph formats the string: the answer, or the
     text a method makes (whose measures would follow), would be the trace's."""
     text = method.__self__
-    if text._as_tensor() is None:
+    if not text._live():
         return method(*args, **kwargs)
-    raise staged_text_refused(f"str.{method.__name__}()")
+    raise staged_text_refused(f"str.{method.__name__}()", text)
 
 
 def _traced_text(field: Field) -> str:
