@@ -343,6 +343,17 @@ def str_format(template: str, *args, **kwargs):
     as an f-string is (`formatted`, `fstring`)."""
     if not any_staging() or "\x00" in template:
         return template.format(*args, **kwargs)
+    return _staged_format(template, args, kwargs)
+
+
+def str_format_map(template: str, mapping):
+    """`template.format_map(mapping)`: as `str_format`, with the mapping itself (not a copy) giving the fields."""
+    if not any_staging() or "\x00" in template:
+        return template.format_map(mapping)
+    return _staged_format(template, (), mapping)
+
+
+def _staged_format(template: str, args, kwargs):
     formatter = _StagedFormatter()
     text = formatter.vformat(template, args, kwargs)
     if not formatter.fields:
@@ -392,6 +403,12 @@ def percent(template, args):
         return template % args                # Python's error: not all arguments converted
     parts.append(template[end:])
     return fstring(*parts)
+
+
+def mod(left, right):
+    """`left % right` with no literal on either side (converters/fstrings.py): `percent` where `left` is a str
+    (a template in a variable, `fmt % x`), Python's `%` otherwise (`i % n`)."""
+    return percent(left, right)
 
 
 def _as_format_spec(m) -> tuple:

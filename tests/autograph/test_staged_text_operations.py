@@ -177,6 +177,38 @@ def test_the_type_of_formatted_text_is_str():
             for t in tf.function(_type_of_text)(tf.constant(1))] == [True, "str"]
 
 
+def _templates(x):
+    fmt, named = "v=%s|%.1f", "{v}!"
+    return fmt % (x, x), str.format("{}-{}", x, 1), named.format_map({"v": x}), str.join("-", [f"{x}", "a"])
+
+
+@pytest.mark.parametrize("x", [1.5, -3.0])
+def test_a_template_in_a_variable_and_str_format_format_map_join_called_through_the_class_format_when_run(x):
+    """`fmt % x` with `fmt` a variable, `str.format(t, x)` and `t.format_map(m)` gave the symbolic tensor's
+    text: each is the eager text now."""
+    expected = _templates(tf.constant(x))
+    assert [_text(t) for t in tf.function(_templates)(tf.constant(x))] == list(expected)
+    assert _on_python_values(_templates, x) == _templates(x)
+
+
+def _class_methods_on_python_values():
+    class Loud(dict):
+        def __missing__(self, key):
+            return key.upper()
+
+    out = [str.format("{}-{}", 1, 2), "{zz}".format_map(Loud()), 7 % 3, "%d" % 5]
+    try:
+        str.join(b"-", [b"a"])
+    except TypeError:
+        out.append("TypeError")
+    return out
+
+
+def test_str_methods_called_through_the_class_keep_pythons_answers_and_errors():
+    assert _on_python_values(_class_methods_on_python_values) == _class_methods_on_python_values() == [
+        "1-2", "ZZ", 1, "5", "TypeError"]
+
+
 class _Holder:
     text = None
 

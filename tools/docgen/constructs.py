@@ -442,7 +442,8 @@ CONSTRUCTS = [
     Construct("f-strings", "f-strings, `str.format` and `%`",
               "An f-string with fields becomes `ag__.fstring(...)` of its text and `ag__.formatted(value, "
               "conversion, spec)` for each field, `'...' % args` with a str literal on the left becomes "
-              "`ag__.percent(...)`, and `ag__.callee` sends `'...'.format(...)` the same way. On Python "
+              "`ag__.percent(...)` (`fmt % x`, a template in a variable, `ag__.mod(...)`), and `ag__.callee` sends "
+              "`'...'.format(...)`, `format_map` and `str.format(...)` the same way. On Python "
               "values each is Python's, field by field in Python's order. Formatting a tensor while tracing gives "
               "a str of Python's text (the symbolic tensor, as TensorFlow writes it: what `print` or a "
               "`raise` gets) which, where the graph takes it (`tf.print`, a return value), is formatted when "
