@@ -12,7 +12,8 @@ import gast
 
 from autograph.converters import (asserts, break_statements, call_trees, comparisons, comprehensions,
                                   conditional_expressions, continue_statements, control_flow, directives, exceptions,
-                                  fstrings, functions, lists, logical_expressions, return_statements, side_effects)
+                                  fstrings, functions, lists, logical_expressions, return_statements, side_effects,
+                                  unbound_loads)
 from autograph.errors import ConversionError
 from autograph.pyct import activity, anno, liveness, naming
 from autograph.pyct.anno import Key
@@ -42,6 +43,7 @@ PIPELINE = [
                                         # their operands may hold `and`/`or`, which the next step converts
     logical_expressions.transform,
     _analyse,                           # ... then liveness and definite assignment, once, on structured code
+    unbound_loads.transform,            # reads the definite assignments; before statements move into branches
     control_flow.transform,             # reads those annotations; needs every jump lowered
     functions.transform,                # last: wraps the finished body in the FunctionScope
 ]
@@ -65,6 +67,7 @@ NEEDS = {
     comparisons.transform: {"chained compare", "none test"},
     logical_expressions.transform: {gast.BoolOp, gast.UnaryOp},
     _analyse: _CONTROL,
+    unbound_loads.transform: _CONTROL,
     control_flow.transform: _CONTROL | {gast.Match},
 }
 # What lowering jumps may add: guards (`if`) and loop tests (`extra and test`); the statements are scanned again
