@@ -17,7 +17,9 @@ Python does, and gives the plain value on; on Python values it is the value itse
 Only loads of the function's own variables that are not definitely assigned before their statement (the
 `DEFINED_IN` annotations of pyct/liveness) are wrapped: the rest are always bound. Runs after the analysis,
 before control_flow moves statements into branch and body functions. A nested `def` or class body is left
-alone (it is converted when it is called); a lambda's loads are wrapped, and check when it is called.
+alone here: it is converted when it is called, and there each load of a free variable (the enclosing
+function's) is `ag__.ld(k, free=True)`, since the enclosing function may have left it unassigned (Python's
+error is then a NameError, "cannot access free variable").
 """
 from __future__ import annotations
 
@@ -33,8 +35,14 @@ _HEADERS = {gast.If: ("test",), gast.While: ("test",), gast.For: ("iter",), gast
 
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
-    node.body = _block(node.body, ctx)
+    if ctx.free_vars:   # a nested function's: the enclosing function may have left them unassigned
+        node.body = _wrapped(node.body, set(ctx.free_vars), free=True)
+    if ctx.node_types is None or ctx.node_types & _ANALYSED:
+        node.body = _block(node.body, ctx)
     return node
+
+
+_ANALYSED = {gast.If, gast.While, gast.For}   # what the definite-assignment analysis runs for (pipeline.py)
 
 
 def _block(stmts: list, ctx: Context) -> list:
@@ -94,9 +102,10 @@ def _nested_blocks(stmt, ctx: Context) -> None:
         part.body = _block(part.body, ctx)
 
 
-def _ld(load: gast.Name):
-    """`ag__.ld(y)` around the user's own Name node (which keeps its marks: a user's variable called `ag__`)."""
-    call = templates.replace_as_expression("ag__.ld(name)", name="_")
+def _ld(load: gast.Name, free: bool = False):
+    """`ag__.ld(y)` around the user's own Name node (which keeps its marks: a user's variable called `ag__`);
+    `ag__.ld(y, free=True)` for a nested function's free variable."""
+    call = templates.replace_as_expression("ag__.ld(name, free=True)" if free else "ag__.ld(name)", name="_")
     call.args = [load]
     return located(call, load)
 
@@ -107,25 +116,25 @@ def _load_check(target: gast.Name):
     return gast.Expr(value=_ld(load))
 
 
-def _wrapped(node, maybe: set):
+def _wrapped(node, maybe: set, free: bool = False):
     """`node` with each load of a name in `maybe` as `ag__.ld(name)`; nested defs and classes left alone."""
     if node is None:
         return None
     if node.__class__ is list:   # (a None in it: a keyword-only parameter without a default)
-        return [_Loads(maybe).visit(n) if n is not None else None for n in node]
-    return _Loads(maybe).visit(node)
+        return [_Loads(maybe, free).visit(n) if n is not None else None for n in node]
+    return _Loads(maybe, free).visit(node)
 
 
 class _Loads(gast.NodeTransformer):
-    def __init__(self, maybe: set):
-        self.maybe = maybe
+    def __init__(self, maybe: set, free: bool = False):
+        self.maybe, self.free = maybe, free
 
     def visit_Name(self, node):
         if node.ctx.__class__ is not gast.Load or node.id not in self.maybe:
             return node
         if node.id == "ag__" and not anno.get(node, Key.USER_NAME):   # generated code's, not the user's `ag__`
             return node
-        return _ld(node)
+        return _ld(node, self.free)
 
     def visit_Attribute(self, node):
         """A target (`box.x = v`, `d[k] = v`) is left as written: the converters after this one find the
@@ -137,6 +146,8 @@ class _Loads(gast.NodeTransformer):
     visit_Subscript = visit_Attribute
 
     def visit_FunctionDef(self, node):
+        if anno.get(node, Key.GENERATED):   # a hoisted operand function: runs as part of its statement
+            return self.generic_visit(node)
         return node
 
     visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef

@@ -70,16 +70,22 @@ class MaybeValue:
         """The value, checked in the graph being built: the error Python raises where it is not defined."""
         if self.defined is True:
             return self.value
-        error, message = self._error(use)
+        return self._checked(*self._error(use))
+
+    def _checked(self, error: type, message: str):
         self._refuse_where_catchable(error, message)
         return _map(lambda v: self.backend.check_defined(v, self.defined, error, at_user_line(message)), self.value)
 
-    def loaded(self):
+    def loaded(self, free: bool = False):
         """A load of the variable that passes it on (`z = y`, `return y`, `f(y)`; `ag__.ld`): checked as a read,
-        since Python raises at the load; where the variable is None on some paths, None is a value to pass."""
-        if self.none:
-            return self
-        return self.read()
+        since Python raises at the load; where the variable is None on some paths, None is a value to pass.
+        `free`: the load is a nested function's, of the enclosing function's variable (Python's NameError)."""
+        if self.none or self.defined is True:
+            return self.value if self.defined is True else self
+        if not free:
+            return self.read()
+        return self._checked(NameError, f"cannot access free variable '{self.name}' where it is not associated with "
+                                        f"a value in enclosing scope: {self.why}.")
 
     def _refuse_where_catchable(self, error: type, message: str) -> None:
         """A StagingError where a `try` or `with` of the user's around this read could catch the error the
