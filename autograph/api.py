@@ -153,7 +153,7 @@ def _convert_uncached(fn: types.FunctionType, recursive: bool) -> _Conversion:
     from autograph.pipeline import convert_node, module_alias   # the converters load on first conversion
 
     converted = convert_node(parsed.node, parsed.filename, fn.__name__ if not parsed.is_lambda else "lambda_",
-                             recursive)
+                             recursive, free_vars=fn.__code__.co_freevars)
     alias = module_alias(converted)
     tree = to_ast(converted, converted.lineno, converted.col_offset)
     code = function_scope.note_generated(_compile(tree, fn, parsed.filename, alias),

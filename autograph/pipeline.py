@@ -12,7 +12,8 @@ import gast
 
 from autograph.converters import (asserts, break_statements, call_trees, comparisons, comprehensions,
                                   conditional_expressions, continue_statements, control_flow, directives, exceptions,
-                                  fstrings, functions, lists, logical_expressions, return_statements, side_effects)
+                                  fstrings, functions, lists, logical_expressions, return_statements, side_effects,
+                                  unbound_loads)
 from autograph.errors import ConversionError
 from autograph.pyct import activity, anno, liveness, naming
 from autograph.pyct.anno import Key
@@ -42,6 +43,7 @@ PIPELINE = [
                                         # their operands may hold `and`/`or`, which the next step converts
     logical_expressions.transform,
     _analyse,                           # ... then liveness and definite assignment, once, on structured code
+    unbound_loads.transform,            # reads the definite assignments; before statements move into branches
     control_flow.transform,             # reads those annotations; needs every jump lowered
     functions.transform,                # last: wraps the finished body in the FunctionScope
 ]
@@ -65,6 +67,7 @@ NEEDS = {
     comparisons.transform: {"chained compare", "none test"},
     logical_expressions.transform: {gast.BoolOp, gast.UnaryOp},
     _analyse: _CONTROL,
+    unbound_loads.transform: None,      # (a nested function's free variables, or a staged statement's)
     control_flow.transform: _CONTROL | {gast.Match},
 }
 # What lowering jumps may add: guards (`if`) and loop tests (`extra and test`); the statements are scanned again
@@ -209,7 +212,7 @@ def _context(node: gast.FunctionDef, filename: str, name: str, recursive: bool, 
 
 
 def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bool = True,
-                 module_alias: Optional[str] = None) -> gast.FunctionDef:
+                 module_alias: Optional[str] = None, free_vars=frozenset()) -> gast.FunctionDef:
     """Run the pipeline on one parsed function (used by `convert` and the CLI). `module_alias`: the name
     the generated code must call autograph by (the CLI's `ag__`, which its nested converted functions
     use too); by default `ag__`, or a fresh name when the function's own code uses `ag__`."""
@@ -219,6 +222,8 @@ def convert_node(node: gast.FunctionDef, filename: str, name: str, recursive: bo
     if not found.ids.isdisjoint(_FRAME_READERS) or not found.ids.isdisjoint(_STACK_READER_NAMES):
         _reject_frame_readers(node, filename)
     ctx = _context(node, filename, name, recursive, found, module_alias)
+    # the user's free variables (those its source reads), not the generated names a converted lambda's code holds
+    ctx.free_vars = (frozenset(free_vars) & found.ids) - {ctx.ag, "ag__"} - ctx.user_locals
     if ctx.ag != "ag__":
         _mark_user_module_names(node)
     converted = convert_function(node, ctx, found)

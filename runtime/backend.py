@@ -291,7 +291,14 @@ def _operand_like(a, b, what: str):
     """The right operand of `and`/`or` as a tensor of the left one's dtype: the result is either operand, and a
     graph value has one dtype. A Python number takes `a`'s dtype where it converts exactly (as in `x + 5`); any
     other mismatch is an error, never a silent cast (the value would differ from Python's)."""
-    b = convert_to_tensor(b, dtype_hint=a.dtype)
+    try:
+        b = convert_to_tensor(b, dtype_hint=a.dtype)
+    except (TypeError, ValueError):   # None, an object: not a graph value (Python's answer may be that object)
+        raise StagingError(at_user_line(
+            f"`{what}` on {_a(a.dtype.name)} tensor and {'None' if b is None else _a(type(b).__name__)}: its result "
+            "is one of the operands, as in Python, and which one is known only when the graph runs, so both must "
+            "be tensors (a graph value can't be None or a Python object). Give the other operand a tensor value, "
+            "or test explicitly (`if x != 0:`) and assign in each branch.")) from None
     if b.dtype is not a.dtype:
         raise StagingError(at_user_line(
             f"`{what}` on {_a(a.dtype.name)} tensor and {_a(b.dtype.name)} value: its result is one of the operands, "
@@ -381,7 +388,10 @@ _PYTHON_TYPES = {"int": (int,), "float": (float,), "bool": (bool,), python_ints.
 
 
 def _python_type(value):
-    """The Python types a symbolic tensor holds when it is a Python number or bool a staged statement carries."""
+    """The Python types a symbolic tensor holds when it is a Python number or bool a staged statement carries,
+    or a list a staged loop carried (its stacked tensor, after the loop: `isinstance(l, list)` as in Python)."""
+    if getattr(value, "is_stacked_list", False):
+        return (list,)
     return _PYTHON_TYPES.get(python_ints.kind_of(value)) if isinstance(value, SymbolicTensor) else None
 
 

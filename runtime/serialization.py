@@ -149,7 +149,7 @@ class _DefinedOnSomePaths:
     the error (UnboundLocalError), as the traced function does."""
 
     __slots__ = ("value", "defined", "none", "error", "message")
-    _ERRORS = {"TypeError": TypeError, "UnboundLocalError": UnboundLocalError}
+    _ERRORS = {"TypeError": TypeError, "UnboundLocalError": UnboundLocalError, "NameError": NameError}
 
     def __init__(self, value, defined, none: bool, error, message: str):
         self.value, self.defined, self.none, self.error, self.message = value, defined, none, error, message

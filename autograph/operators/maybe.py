@@ -11,7 +11,9 @@ A graph can't carry "unbound" (or `None` beside a tensor), so the staged stateme
 it was assigned. The check happens where the variable is READ, not after the statement: using a
 `MaybeValue` in an operation (`y + 1`, `tf.reduce_sum(y)`, `y.shape`) emits the backend's `check_defined`
 in the graph being built there, so it fails at run time only on the paths that read it, with the error
-Python raises on that path (UnboundLocalError; TypeError for None in an operation). A `MaybeValue` that
+Python raises on that path (UnboundLocalError; TypeError for None in an operation). A load that only passes
+it on (`z = y`, `return y`, `f(y)`, `del y`) is checked too, where it may be unassigned: the converter makes
+it `ag__.ld(y)` (converters/unbound_loads.py), since Python raises at the load. A `MaybeValue` that
 enters another staged statement is carried again as its (value, flag) pair (`_flatten`), and a framework's
 function boundary turns a returned one into its value, `None`, or the error (`resolved`).
 
@@ -25,7 +27,7 @@ import sys
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.function_scope import tracing_failed
 from autograph.operators.staged_raise import refuse_where_catchable
-from autograph.operators.variables import Undefined, UndefinedReturnValue
+from autograph.operators.variables import MAYBE_TYPES, Undefined, UndefinedReturnValue
 
 
 class MaybeValue:
@@ -68,9 +70,22 @@ class MaybeValue:
         """The value, checked in the graph being built: the error Python raises where it is not defined."""
         if self.defined is True:
             return self.value
-        error, message = self._error(use)
+        return self._checked(*self._error(use))
+
+    def _checked(self, error: type, message: str):
         self._refuse_where_catchable(error, message)
         return _map(lambda v: self.backend.check_defined(v, self.defined, error, at_user_line(message)), self.value)
+
+    def loaded(self, free: bool = False):
+        """A load of the variable that passes it on (`z = y`, `return y`, `f(y)`; `ag__.ld`): checked as a read,
+        since Python raises at the load; where the variable is None on some paths, None is a value to pass.
+        `free`: the load is a nested function's, of the enclosing function's variable (Python's NameError)."""
+        if self.none or self.defined is True:
+            return self.value if self.defined is True else self
+        if not free:
+            return self.read()
+        return self._checked(NameError, f"cannot access free variable '{self.name}' where it is not associated with "
+                                        f"a value in enclosing scope: {self.why}.")
 
     def _refuse_where_catchable(self, error: type, message: str) -> None:
         """A StagingError where a `try` or `with` of the user's around this read could catch the error the
@@ -198,7 +213,22 @@ for _symbol, _name in {"==": "eq", "!=": "ne"}.items():
     setattr(MaybeValue, f"__{_name}__", _equality(_symbol, f"__{_name}__"))
 for _symbol, _name in {"-": "neg", "+": "pos", "abs": "abs", "~": "invert"}.items():
     setattr(MaybeValue, f"__{_name}__", _unary(_symbol, f"__{_name}__"))
-MaybeValue.__hash__ = object.__hash__
+
+
+def _hash(self):
+    """Python hashes the value (`r in {None}`, `d.get(r)`), which is known only when the graph runs: None on
+    some paths, a tensor (unhashable) on the others. Refused at the user's line, where Python would answer."""
+    if self.defined is True:
+        return hash(self.value)
+    raise tracing_failed(StagingError(at_user_line(
+        f"'{self.name}' is {'None' if self.none else 'unassigned'} on some paths ({self.why}) and a value of the "
+        "graph on the others: a set member or a dict key is found by its hash, which Python takes of the value, "
+        f"known only when the graph runs. Test it first (`if {self.name} is None:`, or assign it on every path) "
+        "and use it as a key only where it has a value.")))
+
+
+MaybeValue.__hash__ = _hash
+MAYBE_TYPES.append(MaybeValue)   # what `ag__.ld` checks
 
 
 def _map(fn, value):

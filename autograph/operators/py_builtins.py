@@ -12,6 +12,7 @@ import sys
 import warnings
 
 from autograph.backends import backend_for, backend_for_any
+from autograph.backends.stacked_list import StackedList
 from autograph.errors import StagingError, at_user_line
 from autograph.operators import callers
 from autograph.operators.function_scope import tracing_failed
@@ -174,7 +175,10 @@ def _path_dependent(value: MaybeValue, builtin: str) -> BaseException:
 
 
 def _python_types(value):
-    """The Python types a staged value holds when a staged statement carries a Python number or bool in it."""
+    """The Python types a staged value holds when a staged statement carries a Python number or bool in it, or
+    a Python list (after a staged loop: a backend's `StackedList`)."""
+    if isinstance(value, StackedList):
+        return (list,)
     backend = backend_for(value)
     return backend.python_type(value) if backend is not None and backend.python_type is not None else None
 

@@ -335,7 +335,19 @@ def _helper_globals(found: list, module: dict, attributes: frozenset, own=frozen
             if value is not _EMPTY:
                 todo += _functions_of(value)
                 objects.append((name, None, value))
+        for name, value in _defaults(fn):   # `def add(v, acc=[])`: one list, made once, that every call shares
+            todo += _functions_of(value)
+            objects.append((name, None, value))
     return objects
+
+
+def _defaults(fn) -> list:
+    """(name, value) of each default of `fn`'s parameters, named as the parameter of `fn` (`add(acc=)`)."""
+    code = fn.__code__
+    positional = code.co_varnames[:code.co_argcount]
+    found = [(f"{fn.__name__}({param}=)", value)
+             for param, value in zip(positional[len(positional) - len(fn.__defaults__ or ()):], fn.__defaults__ or ())]
+    return found + [(f"{fn.__name__}({param}=)", value) for param, value in (fn.__kwdefaults__ or {}).items()]
 
 
 def _users(fn) -> bool:

@@ -17,6 +17,7 @@ import string
 from typing import Any, NamedTuple
 
 from autograph.backends import any_staging, backend_for
+from autograph.backends.stacked_list import StackedList
 from autograph.errors import StagingError, UnsupportedCapabilityError, at_user_line
 from autograph.operators.function_scope import tracing_failed
 from autograph.operators.maybe import MaybeValue
@@ -44,6 +45,8 @@ def formatted(value, conversion: str = "", spec="") -> Any:
     if value.__class__ is StagedText and value._live():
         return value._parts(conversion, spec)
     backend = backend_for(value)
+    if backend is not None:
+        _refuse_a_stacked_list(value)
     if backend is not None and backend.format_string is not None:
         if spec.__class__ is not str:
             raise StagingError(at_user_line(
@@ -80,6 +83,8 @@ def _repr_parts(value, parts: list, seen: set) -> bool:
         return True
     if cls not in _CONTAINERS:
         backend = backend_for(value)
+        if backend is not None:
+            _refuse_a_stacked_list(value)
         if backend is not None and backend.format_string is not None:
             parts.append(Field(value, "r", ""))
             return True
@@ -104,6 +109,17 @@ def _repr_parts(value, parts: list, seen: set) -> bool:
 
 
 _CONTAINERS = {list: ("[", "]"), tuple: ("(", ")"), dict: ("{", "}")}
+
+
+def _refuse_a_stacked_list(value) -> None:
+    """The text of a list a staged loop built is Python's list of its items' reprs (`[5, <tf.Tensor: ...>]`),
+    whose number is known only when the graph runs and whose Python items the stacked tensor no longer tells
+    apart: refused, rather than the stacked tensor's text."""
+    if getattr(value, "is_stacked_list", False) or isinstance(value, StackedList):
+        raise tracing_failed(StagingError(at_user_line(
+            "the text (str, repr, format, an f-string) of a list that a loop over tensors built: Python's text is "
+            "the list of its items' reprs, which the graph can't give (after the loop the list is one stacked "
+            "tensor). Format the stacked tensor instead (`str(tf.stack(l))`), or its items one by one.")))
 
 
 def holds_text(value) -> bool:

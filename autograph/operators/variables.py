@@ -42,13 +42,23 @@ class UndefinedReturnValue:
         return "UndefinedReturnValue()"
 
 
-def ld(value):
-    """A load of a local variable: raises like Python when it is not assigned yet."""
-    if value.__class__ is Undefined:
+def ld(value, free: bool = False):
+    """A load of a local variable that may be unassigned here: raises like Python when it is not assigned
+    yet. A variable a staged statement assigned on some paths only (a `MaybeValue`) is checked here, in the
+    graph being built, and its value given on: the graph raises UnboundLocalError on the paths that left it
+    unassigned, as Python raises at the load (a None on some paths is a value, and is given on as it is).
+    `free`: a nested function's load of the enclosing function's variable (Python's error is a NameError)."""
+    cls = value.__class__
+    if cls is Undefined:
         raise UnboundLocalError(
             f"local variable '{value.symbol_name}' is used before it is assigned a value (it is only "
             "assigned on some paths through the code above)")
+    if cls in MAYBE_TYPES:
+        return value.loaded(free)
     return value
+
+
+MAYBE_TYPES: list = []   # operators/maybe.py's MaybeValue (which imports this module)
 
 
 def is_undefined(value) -> bool:

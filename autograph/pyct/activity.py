@@ -145,6 +145,8 @@ def simple_reads(stmt) -> set[str]:
     """Reads of a simple statement (`x += 1` reads x too)."""
     if isinstance(stmt, gast.AugAssign):
         return reads(stmt) | target_names(stmt.target)
+    if isinstance(stmt, gast.Delete):   # `del y` needs `y` bound: a staged statement before it must carry `y`
+        return reads(stmt) | set().union(*(target_names(t) for t in stmt.targets if isinstance(t, gast.Name)))
     return reads(stmt)
 
 

@@ -137,9 +137,11 @@ def _defined_stmt(stmt, defined: set) -> set:
     if isinstance(stmt, gast.If):
         return _defined_block(stmt.body, defined) & _defined_block(stmt.orelse, defined)
     if isinstance(stmt, gast.While):
+        defined = defined - _unbound_in(stmt.body)   # a `del` in the body: unbound from the next iteration on
         _defined_block(stmt.body, defined)
         return _defined_block(stmt.orelse, defined)
     if isinstance(stmt, (gast.For, gast.AsyncFor)):
+        defined = defined - _unbound_in(stmt.body)
         _defined_block(stmt.body, defined | target_names(stmt.target))
         return _defined_block(stmt.orelse, defined)
     if isinstance(stmt, (gast.With, gast.AsyncWith)):
@@ -148,13 +150,36 @@ def _defined_stmt(stmt, defined: set) -> set:
     if isinstance(stmt, gast.Match):
         for case in stmt.cases:
             _defined_block(case.body, defined | set().union(*(pattern_names(p) for p in walk(case.pattern))))
-        return defined   # no case may match (a `case _:` aside; conservatively, none is assumed to)
+        return defined - _unbound_in([stmt])   # no case may match (a `case _:` aside; conservatively, none is
+                                                # assumed to), and one that ran may have deleted a name
     if isinstance(stmt, gast.Try):
-        _defined_block(stmt.body, defined)
-        for handler in stmt.handlers:
-            _defined_block(handler.body, defined)
-        _defined_block(stmt.orelse, defined)
-        return _defined_block(stmt.finalbody, defined)
+        in_body = defined - _unbound_in(stmt.body)   # the body may stop anywhere: after a `del` in it, or not
+        _defined_block(stmt.body, in_body)
+        for handler in stmt.handlers:   # `except E as e` binds `e`, and unbinds it when the handler ends
+            _defined_block(handler.body, in_body | ({handler.name.id} if handler.name is not None else set()))
+        _defined_block(stmt.orelse, in_body)
+        return _defined_block(stmt.finalbody, defined - _unbound_in([stmt]))
     if isinstance(stmt, _SCOPES):
         return defined | {stmt.name}
+    if isinstance(stmt, gast.Delete):
+        return defined - set().union(*(target_names(t) for t in stmt.targets if isinstance(t, gast.Name)))
     return defined | _simple_facts.get(stmt)[0]
+
+
+def _unbound_in(stmts) -> set[str]:
+    """The names a block may unbind: deleted (`del y`) or caught (`except E as e` unbinds `e` when its handler
+    ends), anywhere in it but in nested functions and classes."""
+    names: set[str] = set()
+    for stmt in stmts:
+        if isinstance(stmt, _SCOPES):
+            continue
+        if isinstance(stmt, gast.Delete):
+            names |= set().union(*(target_names(t) for t in stmt.targets if isinstance(t, gast.Name)))
+        for handler in getattr(stmt, "handlers", None) or ():
+            names |= {handler.name.id} if handler.name is not None else set()
+            names |= _unbound_in(handler.body)
+        for case in getattr(stmt, "cases", None) or ():
+            names |= _unbound_in(case.body)
+        for field in ("body", "orelse", "finalbody"):
+            names |= _unbound_in(getattr(stmt, field, None) or ())
+    return names

@@ -35,6 +35,7 @@ class Context:
     # A hoisted operand function's name (logical_expressions) -> the variables it assigns with `:=`.
     thunk_writes: dict[str, frozenset] = field(default_factory=dict)
     generated_defs: set[str] = field(default_factory=set)   # the names of the functions the converters made
+    free_vars: frozenset = frozenset()      # the function's free variables (a nested function's or lambda's)
 
     def new_name(self, base: str) -> str:
         """A fresh identifier: `base`, or `base_1`, `base_2`... when taken (by the user or by an earlier call)."""

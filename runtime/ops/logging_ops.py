@@ -271,7 +271,8 @@ def assert_less(x, y, message=None, summarize=None, name=None):
 
 # --- a variable defined on some paths only (autograph's MaybeValue): checked where it is read ---------
 
-_CHECK_ERRORS = {"UnboundLocalError": UnboundLocalError, "TypeError": TypeError}
+_CHECK_ERRORS = {"UnboundLocalError": UnboundLocalError, "TypeError": TypeError,
+                 "NameError": NameError}   # (a nested function's read of the enclosing function's variable)
 
 
 def _check_defined(value, defined, *, error, message):
@@ -285,7 +286,7 @@ def _check_defined(value, defined, *, error, message):
 # stateful: never pruned, even where the value read is then unused (`z = z + r` with `z` overwritten), since
 # Python raises at the read itself
 CHECK_DEFINED = defop("CheckDefined", _check_defined, lambda value, defined, **a: Spec(value.dtype, value.shape),
-                      stateful=True, doc="`value` where `defined`; else raises `error` (UnboundLocalError or TypeError) with "
+                      stateful=True, doc="`value` where `defined`; else raises `error` (UnboundLocalError, NameError or TypeError) with "
                           "`message`: the read of a variable that a staged statement may have left unassigned.")
 
 

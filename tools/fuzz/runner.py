@@ -62,6 +62,11 @@ def _internal(error: BaseException) -> bool:
     from runtime.errors import OpError, OperatorNotAllowedInGraphError
     if isinstance(error, (AutoGraphError, OpError, OperatorNotAllowedInGraphError, AssertionError)):
         return False
+    # the program's own error, raised by a graph op (CheckDefined; a staged `raise`, whose copy has a note): from
+    # runtime's kernel under jit_compile
+    if getattr(error, "raised_by_program", False) or any(
+            "(autograph) raised when the graph ran" in note for note in getattr(error, "__notes__", ())):
+        return False
     frames = traceback.extract_tb(error.__traceback__)
     if isinstance(error, UnboundLocalError) and frames and frames[-1].filename.endswith("operators/variables.py"):
         return False    # a read of an unassigned (or deleted) variable: raised on purpose, as Python does
