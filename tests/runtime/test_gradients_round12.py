@@ -1,13 +1,15 @@
 """Silent differences from TensorFlow found by running the same programs under `import tensorflow as tf` and
 `import runtime as tf` (twelfth session), each checked here against hand-derived numbers or finite differences,
-so that no test needs TensorFlow: matrix norms, ..."""
+so that no test needs TensorFlow: matrix norms, `for` loops over `tf.range` with bounds the wrong way
+(and float ranges under jit_compile), ..."""
 import numpy as np
 import pytest
 
 import runtime as tf
 from tests.runtime.gradcheck import check_gradient
 
-MODES = {"eager": lambda f: f, "function": tf.function, "jit": lambda f: tf.function(f, jit_compile=True)}
+STAGED = {"function": tf.function, "jit": lambda f: tf.function(f, jit_compile=True)}
+MODES = {"eager": lambda f: f, **STAGED}
 Y = np.array([[3.0, -4.0], [1.0, 2.0]], np.float32)
 
 # (ord, axis, value of tf.norm(Y, ord, axis), TensorFlow's gradient)
@@ -57,3 +59,81 @@ def test_norms_tensorflow_refuses_are_refused(ord_, axis, error):
     # TensorFlow: 'fro' is a matrix norm only, ord <= 0 is no norm; the matrix 2-norm needs an SVD (not provided)
     with pytest.raises(error, match="norm"):
         tf.norm(tf.constant(Y), ord=ord_, axis=axis)
+
+
+# (start, limit, delta): a `for` over tf.range(start, limit, delta) inside a function runs Python's range's
+# iterations, as TensorFlow's autograph does (it reads the bounds and never runs the range op, which raises
+# for bounds the wrong way for the step, as it does eagerly)
+RANGES = [(0, -3, 1), (5, 2, 1), (2, 9, -1), (0, 0, 1), (2, 9, 3), (9, 2, -2), (-7, 7, 4), (7, -7, -4)]
+
+
+@pytest.mark.parametrize("mode", sorted(STAGED))
+@pytest.mark.parametrize("start, limit, delta", RANGES)
+def test_a_for_over_a_tensor_range_runs_pythons_iterations_even_with_bounds_the_wrong_way(mode, start, limit, delta):
+    def f(a, b, d):
+        s, k = tf.constant(0), tf.constant(0)
+        for i in tf.range(a, b, d):
+            s += i * 3 + 1
+            k += 1
+        return s, k
+    s, k = STAGED[mode](f)(tf.constant(start), tf.constant(limit), tf.constant(delta))
+    expected = list(range(start, limit, delta))
+    assert (s.numpy(), k.numpy()) == (sum(3 * i + 1 for i in expected), len(expected))
+
+
+@pytest.mark.parametrize("mode", sorted(STAGED))
+@pytest.mark.parametrize("start, limit, delta", RANGES)
+def test_a_for_over_a_float_range_runs_ceil_of_its_length_times(mode, start, limit, delta):
+    def f(a, b, d):
+        s = tf.constant(0.0)
+        for i in tf.range(a, b, d):
+            s += i * 3.0 + 1.0
+        return s
+    a, b, d = start / 2, limit / 2, delta / 2
+    expected = [a + k * d for k in range(max(0, int(np.ceil((b - a) / d))))]
+    s = STAGED[mode](f)(tf.constant(a), tf.constant(b), tf.constant(d))
+    np.testing.assert_allclose(s.numpy(), sum(3.0 * i + 1.0 for i in expected), rtol=1e-6)
+
+
+def test_eagerly_a_range_with_bounds_the_wrong_way_raises_as_tensorflows():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="start <= limit"):
+        for _ in tf.range(tf.constant(5), tf.constant(2)):
+            pass
+
+
+def test_the_gradient_through_a_for_over_an_empty_tensor_range_is_the_identitys():
+    @tf.function
+    def f(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in tf.range(n, 0):
+                y = y * x
+        return y, tape.gradient(y, x)
+    assert [v.numpy() for v in f(tf.constant(2.0), tf.constant(3))] == [2.0, 1.0]      # no iterations
+    assert [v.numpy() for v in f(tf.constant(2.0), tf.constant(-2))] == [8.0, 12.0]    # x ** 3
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_for_over_a_range_with_a_zero_step_raises(mode):
+    def f(d):
+        s = tf.constant(0.0)
+        for i in tf.range(0.0, 5.0, d):
+            s += i
+        return s
+    with pytest.raises(tf.errors.InvalidArgumentError, match="delta must not be 0"):
+        MODES[mode](f)(tf.constant(0.0))
+
+
+@pytest.mark.parametrize("start, limit, delta, size", [(1.0, 2.5, 0.5, 3), (0.0, 1.0, 0.3, 4), (2.0, -1.0, -0.7, 5),
+                                                       (3, 10, 3, 3), (10, 3, -3, 3)])
+def test_a_range_with_computed_bounds_has_its_length_under_jit_compile(start, limit, delta, size):
+    # XLA's range of a traced length is computed lazily: its length is ceil((limit - start) / delta), also
+    # for floats (it was the integer formula: 2 rows of range(1.0, 2.5, 0.5), the last one 1.5)
+    @tf.function(jit_compile=True)
+    def f(a, b, d):
+        r = tf.range(a, b, d)
+        return tf.shape(r)[0], r[-1]
+    n, last = f(tf.constant(start), tf.constant(limit), tf.constant(delta))
+    assert n.numpy() == size
+    np.testing.assert_allclose(last.numpy(), start + (size - 1) * delta, rtol=1e-6)
