@@ -1,7 +1,7 @@
 """Silent differences from TensorFlow found by running the same programs under `import tensorflow as tf` and
 `import runtime as tf` (twelfth session), each checked here against hand-derived numbers or finite differences,
 so that no test needs TensorFlow: matrix norms, `for` loops over `tf.range` with bounds the wrong way
-(and float ranges under jit_compile), ..."""
+(and float ranges under jit_compile), GradientTape's rules for watched_variables, re-entry and sources."""
 import numpy as np
 import pytest
 
@@ -137,3 +137,34 @@ def test_a_range_with_computed_bounds_has_its_length_under_jit_compile(start, li
     n, last = f(tf.constant(start), tf.constant(limit), tf.constant(delta))
     assert n.numpy() == size
     np.testing.assert_allclose(last.numpy(), start + (size - 1) * delta, rtol=1e-6)
+
+
+def test_watched_variables_are_listed_in_the_order_they_were_created():
+    a, b, c = tf.Variable(1.0, name="a"), tf.Variable(2.0, name="b"), tf.Variable(3.0, name="c")
+    with tf.GradientTape() as tape:
+        tape.watch(c)
+        _ = b * a
+    assert [v.name for v in tape.watched_variables()] == ["a:0", "b:0", "c:0"]     # TensorFlow's order
+
+
+def test_entering_a_tape_that_is_recording_raises_as_tensorflows():
+    x = tf.constant(2.0)
+    tape = tf.GradientTape()
+    with tape:
+        tape.watch(x)
+        with pytest.raises(ValueError, match="still recording"):
+            with tape:
+                pass
+        y = x * x
+    assert tape.gradient(y, x).numpy() == 4.0      # the outer block still recorded
+
+
+@pytest.mark.parametrize("arguments", [lambda x, y: (None, x), lambda x, y: (y, 3.0), lambda x, y: (y, [x, None]),
+                                       lambda x, y: (y, np.ones(2))], ids=["None target", "float", "None", "ndarray"])
+def test_a_none_target_or_a_source_that_is_no_tensor_raises_type_error(arguments):
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 2.0
+    with pytest.raises(TypeError, match="target is None|sources must be tensors"):
+        tape.gradient(*arguments(x, y))
