@@ -1,7 +1,8 @@
 """Silent differences from TensorFlow found by running the same programs under `import tensorflow as tf` and
 `import runtime as tf` (twelfth session), each checked here against hand-derived numbers or finite differences,
 so that no test needs TensorFlow: matrix norms, `for` loops over `tf.range` with bounds the wrong way
-(and float ranges under jit_compile), GradientTape's rules for watched_variables, re-entry and sources."""
+(and float ranges under jit_compile), GradientTape's rules for watched_variables, re-entry and sources, einsum's gradient with '...' and
+repeated subscripts."""
 import numpy as np
 import pytest
 
@@ -168,3 +169,28 @@ def test_a_none_target_or_a_source_that_is_no_tensor_raises_type_error(arguments
         y = x * 2.0
     with pytest.raises(TypeError, match="target is None|sources must be tensors"):
         tape.gradient(*arguments(x, y))
+
+
+EINSUMS = [("ii->", [(3, 3)]), ("ii->i", [(3, 3)]), ("iji->j", [(2, 3, 2)]), ("iii->i", [(2, 2, 2)]),
+           ("ij,jj->i", [(2, 3), (3, 3)]), ("bii->b", [(2, 3, 3)]), ("...ii->...i", [(2, 3, 3)]),
+           ("...ij,...jk->...ik", [(1, 2, 3), (4, 3, 2)]), ("...ij,jk->...ik", [(5, 4, 2, 3), (3, 2)]),
+           ("i...->...", [(2, 3, 4)]), ("...,...->...", [(3, 1), (1, 4)]), ("ij...,j->i...", [(2, 3), (3,)])]
+
+
+@pytest.mark.parametrize("equation, shapes", EINSUMS, ids=[e for e, _ in EINSUMS])
+def test_einsum_gradients_with_ellipses_and_repeated_subscripts_match_finite_differences(equation, shapes):
+    # TensorFlow differentiates these (a trace, a diagonal, broadcast batches); they raised NotImplementedError
+    rng = np.random.default_rng(3)
+    check_gradient(lambda *xs: tf.einsum(equation, *xs), *[rng.normal(size=shape) for shape in shapes])
+
+
+def test_the_gradient_of_a_trace_is_the_identity_and_of_a_diagonal_a_diagonal_under_jit_compile():
+    @tf.function(jit_compile=True)
+    def f(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            trace, diagonal = tf.einsum("ii->", x), tf.einsum("ii->i", x) * tf.constant([1.0, 2.0, 3.0])
+        return tape.gradient(trace, x), tape.gradient(diagonal, x)
+    trace, diagonal = f(tf.ones([3, 3]))
+    np.testing.assert_array_equal(trace.numpy(), np.eye(3))
+    np.testing.assert_array_equal(diagonal.numpy(), np.diag([1.0, 2.0, 3.0]))
