@@ -2,7 +2,7 @@
 `import runtime as tf` (twelfth session), each checked here against hand-derived numbers or finite differences,
 so that no test needs TensorFlow: matrix norms, `for` loops over `tf.range` with bounds the wrong way
 (and float ranges under jit_compile), GradientTape's rules for watched_variables, re-entry and sources, einsum's gradient with '...' and
-repeated subscripts."""
+repeated subscripts, the error class of a Python float beside an int tensor."""
 import numpy as np
 import pytest
 
@@ -194,3 +194,20 @@ def test_the_gradient_of_a_trace_is_the_identity_and_of_a_diagonal_a_diagonal_un
     trace, diagonal = f(tf.ones([3, 3]))
     np.testing.assert_array_equal(trace.numpy(), np.eye(3))
     np.testing.assert_array_equal(diagonal.numpy(), np.diag([1.0, 2.0, 3.0]))
+
+
+@pytest.mark.parametrize("program", [lambda: tf.constant(1) * 2.5, lambda: 2.5 * tf.constant([1, 2]),
+                                     lambda: tf.maximum(tf.constant([1, 2]), 0.5), lambda: tf.constant([1]) < 1.5,
+                                     lambda: tf.function(lambda n: n + 0.5)(tf.constant(3))],
+                         ids=["*", "r*", "maximum", "<", "in a function"])
+def test_a_python_float_beside_an_int_tensor_is_a_type_error_and_an_invalid_argument_error(program):
+    # TensorFlow raises TypeError ("Cannot convert 2.5 to EagerTensor of dtype int32"), for + InvalidArgumentError
+    with pytest.raises(TypeError, match="cannot compute with") as raised:
+        program()
+    assert isinstance(raised.value, tf.errors.InvalidArgumentError)
+
+
+def test_two_tensors_of_different_dtypes_stay_an_invalid_argument_error_only():
+    with pytest.raises(tf.errors.InvalidArgumentError) as raised:
+        tf.constant([1]) + tf.constant([1.0])
+    assert not isinstance(raised.value, TypeError)
