@@ -28,7 +28,7 @@ from runtime.ops.nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add, te
                                 tensor_scatter_nd_update)
 from runtime.ops.indexing import slice_ as slice  # noqa: A004
 from runtime.ops.composites import (add_n, ensure_shape, get_static_value, identity_n, is_tensor, meshgrid, norm,
-                                    repeat, reverse, roll, sequence_mask, tensordot)
+                                    repeat, reverse, roll, searchsorted, sequence_mask, tensordot)
 
 from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_value, cos, cumsum, divide,  # noqa: A004
                                   equal, exp, floor, floordiv, floormod, greater, greater_equal, less, less_equal,

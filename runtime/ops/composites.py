@@ -326,6 +326,23 @@ def _norm_axes(ord, axis):  # noqa: A002
     return None if axis is None else (int(axis),)
 
 
+def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, name=None):
+    """For each of `values` (its last axis), where it would go in the row of `sorted_sequence` with the same
+    leading indices to keep it sorted: the count of the row's elements below it ("left") or not above it
+    ("right"). Computed by comparing every pair, O(len(row) * len(values)) per row."""
+    s = convert_to_tensor(sorted_sequence)
+    v = convert_to_tensor(values, dtype_hint=s.dtype)
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}.")
+    if s.shape.rank is not None and v.shape.rank is not None and (
+            s.shape.rank == 0 or s.shape.rank != v.shape.rank or not s.shape[:-1].is_compatible_with(v.shape[:-1])):
+        raise InvalidArgumentError(f"searchsorted: sorted_sequence {s.shape} and values {v.shape} must have the same "
+                                   "leading dimensions (all but the last), and a last one.", "SearchSorted")
+    compare = math_ops.less if side == "left" else math_ops.less_equal
+    below = compare(array_ops.expand_dims(s, -2), array_ops.expand_dims(v, -1))     # [..., values, sequence]
+    return math_ops.reduce_sum(math_ops.cast(below, out_type), axis=-1, name=name)
+
+
 def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
     """mask[..., j] = j < lengths[...]: `maxlen` columns (default: the largest length)."""
     lengths = convert_to_tensor(lengths)

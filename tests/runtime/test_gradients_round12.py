@@ -2,7 +2,7 @@
 `import runtime as tf` (twelfth session), each checked here against hand-derived numbers or finite differences,
 so that no test needs TensorFlow: matrix norms, `for` loops over `tf.range` with bounds the wrong way
 (and float ranges under jit_compile), GradientTape's rules for watched_variables, re-entry and sources, einsum's gradient with '...' and
-repeated subscripts, the error class of a Python float beside an int tensor."""
+repeated subscripts, the error class of a Python float beside an int tensor, `searchsorted`."""
 import numpy as np
 import pytest
 
@@ -211,3 +211,21 @@ def test_two_tensors_of_different_dtypes_stay_an_invalid_argument_error_only():
     with pytest.raises(tf.errors.InvalidArgumentError) as raised:
         tf.constant([1]) + tf.constant([1.0])
     assert not isinstance(raised.value, TypeError)
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_searchsorted_gives_numpys_insertion_points_row_by_row(mode):
+    rows = np.array([[1.0, 2.0, 2.0, 5.0], [0.0, 0.0, 4.0, 9.0]], np.float32)
+    values = np.array([[2.0, 0.0, 6.0], [0.0, 4.5, -1.0]], np.float32)
+    for side in ("left", "right"):
+        got = MODES[mode](lambda s, v: tf.searchsorted(s, v, side=side))(tf.constant(rows), tf.constant(values))
+        expected = [np.searchsorted(r, v, side=side) for r, v in zip(rows, values)]
+        assert got.dtype == tf.int32
+        np.testing.assert_array_equal(got.numpy(), expected)
+
+
+def test_searchsorted_refuses_rows_and_values_of_other_leading_dimensions():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="leading dimensions"):
+        tf.searchsorted(tf.constant([[1, 2]]), tf.constant([1, 2]))
+    with pytest.raises(ValueError, match="side"):
+        tf.searchsorted(tf.constant([1, 2]), tf.constant([1]), side="middle")
