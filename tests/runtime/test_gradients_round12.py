@@ -2,7 +2,7 @@
 `import runtime as tf` (twelfth session), each checked here against hand-derived numbers or finite differences,
 so that no test needs TensorFlow: matrix norms, `for` loops over `tf.range` with bounds the wrong way
 (and float ranges under jit_compile), GradientTape's rules for watched_variables, re-entry and sources, einsum's gradient with '...' and
-repeated subscripts, the error class of a Python float beside an int tensor, `searchsorted`."""
+repeated subscripts, the error class of a Python float beside an int tensor, `searchsorted`, `random.shuffle`."""
 import numpy as np
 import pytest
 
@@ -229,3 +229,29 @@ def test_searchsorted_refuses_rows_and_values_of_other_leading_dimensions():
         tf.searchsorted(tf.constant([[1, 2]]), tf.constant([1, 2]))
     with pytest.raises(ValueError, match="side"):
         tf.searchsorted(tf.constant([1, 2]), tf.constant([1]), side="middle")
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_random_shuffle_permutes_the_rows_and_passes_no_gradient(mode):
+    rows = np.arange(12.0, dtype=np.float32).reshape(6, 2)
+
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.random.shuffle(x) * 2.0
+        return y, tape.gradient(y, x)
+    y, g = MODES[mode](f)(tf.constant(rows))
+    assert sorted(map(tuple, y.numpy().tolist())) == sorted(map(tuple, (rows * 2).tolist()))
+    assert g is None                                       # TensorFlow's RandomShuffle has no gradient
+
+
+def test_random_shuffle_of_a_scalar_is_itself_and_a_seed_repeats_the_order():
+    assert tf.random.shuffle(tf.constant(5.0)).numpy() == 5.0
+    orders = []
+    try:
+        for _ in range(2):
+            tf.random.set_seed(7)
+            orders.append(tf.random.shuffle(tf.range(20), seed=1).numpy().tolist())
+    finally:
+        tf.random.set_seed(None)
+    assert orders[0] == orders[1] and sorted(orders[0]) == list(range(20))
