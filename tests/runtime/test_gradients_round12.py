@@ -2,7 +2,8 @@
 `import runtime as tf` (twelfth session), each checked here against hand-derived numbers or finite differences,
 so that no test needs TensorFlow: matrix norms, `for` loops over `tf.range` with bounds the wrong way
 (and float ranges under jit_compile), GradientTape's rules for watched_variables, re-entry and sources, einsum's gradient with '...' and
-repeated subscripts, the error class of a Python float beside an int tensor, `searchsorted`, `random.shuffle`."""
+repeated subscripts, the error class of a Python float beside an int tensor, `searchsorted`, `random.shuffle`, `back_prop=False` of
+map_fn, scan and the folds."""
 import numpy as np
 import pytest
 
@@ -255,3 +256,25 @@ def test_random_shuffle_of_a_scalar_is_itself_and_a_seed_repeats_the_order():
     finally:
         tf.random.set_seed(None)
     assert orders[0] == orders[1] and sorted(orders[0]) == list(range(20))
+
+
+BACK_PROP_FALSE = {
+    "map_fn": lambda x: tf.reduce_sum(tf.map_fn(lambda r: r * r, x, back_prop=False)),
+    "scan": lambda x: tf.reduce_sum(tf.scan(lambda a, r: a + r * r, x, back_prop=False)),
+    "foldl": lambda x: tf.foldl(lambda a, r: a + r * r, x, back_prop=False),
+    "foldr": lambda x: tf.foldr(lambda a, r: a + r * r, x, back_prop=False),
+    "while_loop": lambda x: tf.while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, a * x), [0, x], back_prop=False)[1],
+}
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+@pytest.mark.parametrize("name", sorted(BACK_PROP_FALSE))
+def test_back_prop_false_stops_the_gradient_of_loops_and_their_higher_order_forms(mode, name):
+    # TensorFlow's graphs give None (map_fn, scan and the folds gave the gradient here)
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = BACK_PROP_FALSE[name](x)
+        return y, tape.gradient(y, x)
+    y, g = MODES[mode](f)(tf.constant([1.0, 2.0, 3.0]))
+    assert g is None and np.all(np.isfinite(y.numpy()))        # the values still computed
