@@ -41,7 +41,7 @@ from runtime.ops.script_ops import numpy_function, py_function
 from runtime import bitwise, debugging, math, nn, random, strings
 from runtime.variables import Variable
 from runtime.autodiff import GradientTape, custom_gradient
-from runtime.graph_gradients import gradients, recompute_grad
+from runtime.graph_gradients import gradients, hessians, recompute_grad
 from runtime.ops import gradients as _gradients  # noqa: F401  (attaches the gradient table's rules to the ops)
 from runtime.module import Module
 from runtime import keras, optimizers, train

@@ -3,7 +3,7 @@
 so that no test needs TensorFlow: matrix norms, `for` loops over `tf.range` with bounds the wrong way
 (and float ranges under jit_compile), GradientTape's rules for watched_variables, re-entry and sources, einsum's gradient with '...' and
 repeated subscripts, the error class of a Python float beside an int tensor, `searchsorted`, `random.shuffle`, `back_prop=False` of
-map_fn, scan and the folds."""
+map_fn, scan and the folds, `tf.hessians`."""
 import numpy as np
 import pytest
 
@@ -278,3 +278,21 @@ def test_back_prop_false_stops_the_gradient_of_loops_and_their_higher_order_form
         return y, tape.gradient(y, x)
     y, g = MODES[mode](f)(tf.constant([1.0, 2.0, 3.0]))
     assert g is None and np.all(np.isfinite(y.numpy()))        # the values still computed
+
+
+def test_hessians_in_a_function_are_the_second_derivatives_shaped_x_by_x():
+    @tf.function
+    def f(x, w):
+        y = tf.reduce_sum(x ** 3) + tf.reduce_sum(tf.sin(w)) * x[0, 0] + x[0, 1] * x[1, 0]
+        return tf.hessians(y, [x, w])
+    x, w = np.array([[1.0, 2.0], [3.0, 0.5]], np.float32), np.array([0.3, 0.7], np.float32)
+    hx, hw = f(tf.constant(x), tf.constant(w))
+    expected = np.diag(6 * x.ravel())
+    expected[1, 2] = expected[2, 1] = 1.0                     # d2/dx01 dx10 of x01 * x10
+    np.testing.assert_allclose(hx.numpy(), expected.reshape(2, 2, 2, 2), rtol=1e-6)
+    np.testing.assert_allclose(hw.numpy(), np.diag(-np.sin(w) * x[0, 0]), rtol=1e-6)
+
+
+def test_hessians_eagerly_raise_as_tensorflows_gradients_do():
+    with pytest.raises(RuntimeError, match="eager execution"):
+        tf.hessians(tf.constant(1.0), tf.constant(2.0))
