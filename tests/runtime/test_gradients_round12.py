@@ -3,7 +3,7 @@
 so that no test needs TensorFlow: matrix norms, `for` loops over `tf.range` with bounds the wrong way
 (and float ranges under jit_compile), GradientTape's rules for watched_variables, re-entry and sources, einsum's gradient with '...' and
 repeated subscripts, the error class of a Python float beside an int tensor, `searchsorted`, `random.shuffle`, `back_prop=False` of
-map_fn, scan and the folds, `tf.hessians`."""
+map_fn, scan and the folds, `tf.hessians`, the jacobian of a Variable target."""
 import numpy as np
 import pytest
 
@@ -296,3 +296,16 @@ def test_hessians_in_a_function_are_the_second_derivatives_shaped_x_by_x():
 def test_hessians_eagerly_raise_as_tensorflows_gradients_do():
     with pytest.raises(RuntimeError, match="eager execution"):
         tf.hessians(tf.constant(1.0), tf.constant(2.0))
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+def test_the_jacobian_of_a_variable_with_respect_to_itself_is_the_identity(mode):
+    v = tf.Variable([1.0, 2.0])
+
+    def f():
+        with tf.GradientTape(persistent=True) as tape:
+            y = v * v
+        return tape.jacobian(y, v), tape.jacobian(v, v)
+    of_square, of_itself = MODES[mode](f)()
+    np.testing.assert_array_equal(of_square.numpy(), [[2.0, 0.0], [0.0, 4.0]])
+    np.testing.assert_array_equal(of_itself.numpy(), np.eye(2))                  # was None
