@@ -235,9 +235,9 @@ class GradientTape:
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients: str = "none"):
         """d(sum of `target`)/d(each of `sources`), in the structure of `sources`."""
         _check_unconnected(unconnected_gradients)
-        if target is None:      # TensorFlow's TypeError: a None target is a mistake, not an unconnected one
-            raise TypeError("GradientTape.gradient: the target is None; pass the tensor (or Variable, or a "
-                            "structure of them) to differentiate.")
+        if target is None or any(t is None for t in nest.flatten(target)):   # TensorFlow's TypeError too
+            raise TypeError("GradientTape.gradient: the target is None or holds a None; pass the tensor (or "
+                            "Variable, or a structure of them) to differentiate.")
         flat_sources = nest.flatten(sources)
         for source in flat_sources:   # TensorFlow raises too: a None or a number has no gradient to be unconnected
             if not isinstance(source, (Tensor, Variable, VariableHandle)):

@@ -73,6 +73,9 @@ def batch_jacobian(tape, target, source, unconnected_gradients: str, use_pfor: b
 
 
 def _tensor(value):
+    if not (isinstance(value, Tensor) or hasattr(value, "read_value")):   # a list would become a new tensor
+        raise TypeError(f"jacobian: the target must be one tensor or Variable, got {type(value).__name__}; ask "
+                        "for each tensor of a structure in turn.")
     return value.read_value() if hasattr(value, "read_value") and not isinstance(value, Tensor) else \
         convert_to_tensor(value)
 

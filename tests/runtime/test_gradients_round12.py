@@ -3,7 +3,8 @@
 so that no test needs TensorFlow: matrix norms, `for` loops over `tf.range` with bounds the wrong way
 (and float ranges under jit_compile), GradientTape's rules for watched_variables, re-entry and sources, einsum's gradient with '...' and
 repeated subscripts, the error class of a Python float beside an int tensor, `searchsorted`, `random.shuffle`, `back_prop=False` of
-map_fn, scan and the folds, `tf.hessians`, the jacobian of a Variable target."""
+map_fn, scan and the folds, `tf.hessians`, the jacobian of a Variable target, targets that are
+no tensor."""
 import numpy as np
 import pytest
 
@@ -309,3 +310,15 @@ def test_the_jacobian_of_a_variable_with_respect_to_itself_is_the_identity(mode)
     of_square, of_itself = MODES[mode](f)()
     np.testing.assert_array_equal(of_square.numpy(), [[2.0, 0.0], [0.0, 4.0]])
     np.testing.assert_array_equal(of_itself.numpy(), np.eye(2))                  # was None
+
+
+@pytest.mark.parametrize("ask", [lambda tape, x: tape.jacobian([x * x, x], x), lambda tape, x: tape.jacobian(None, x),
+                                 lambda tape, x: tape.batch_jacobian([x], x), lambda tape, x: tape.gradient([x * x, None], x)],
+                         ids=["jacobian of a list", "jacobian of None", "batch_jacobian of a list", "a None in a target"])
+def test_a_target_that_is_no_tensor_raises_type_error(ask):
+    # TensorFlow raises; the jacobian of a list was None here (the list became a new, unconnected tensor)
+    x = tf.constant([[1.0, 2.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+    with pytest.raises(TypeError, match="target"):
+        ask(tape, x)
