@@ -170,9 +170,11 @@ def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
     return stacked_lists.lists_kept(tuple(out[1:]), lists)
 
 
-# what iteration.index_walk needs of a `for` over tensors' rows: the index loop's length is a tensor
+# what iteration.index_walk needs of a `for` over tensors' rows (the index loop's length is a tensor), and
+# iteration.python_stop of a range's bounds
 _PRIMITIVES = primitives.Primitives(
-    minimum=math_ops.minimum, length=lambda t: _length(t), row=lambda t, i: _row(t, i),
+    where=array_ops.where, minimum=math_ops.minimum, maximum=math_ops.maximum,
+    length=lambda t: _length(t), row=lambda t, i: _row(t, i),
     and_then=lambda ok, rest: control_flow.cond(ok, lambda: _bool(rest()), lambda: constant(False)))
 
 
@@ -191,15 +193,8 @@ def _range(*args):
     if len(args) == 3 and isinstance(args[2], int) and args[2] == 0:
         raise ValueError("range() arg 3 must not be zero")
     start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
-    return array_ops.range(start, _python_stop(start, stop, step), step)
-
-
-def _python_stop(start, stop, step):
-    """`stop`, or `start` where Python's range is empty because `stop` is on the wrong side of `start` for the
-    step (`range(-3)`, `range(5, 2)`): `runtime.range` raises there, as TensorFlow's does."""
-    if isinstance(step, int):
-        return math_ops.maximum(stop, start) if step > 0 else math_ops.minimum(stop, start)
-    return array_ops.where(math_ops.greater(step, 0), math_ops.maximum(stop, start), math_ops.minimum(stop, start))
+    # runtime.range raises where Python's range is empty, as TensorFlow's does: the stop is clamped there
+    return array_ops.range(start, iteration.python_stop(start, stop, step, _PRIMITIVES), step)
 
 
 # id(a `for` loop's item of a `range`) -> (a weak reference to the item, that range); see range_of

@@ -11,6 +11,8 @@ are saved with their current values and loaded as new variables.
 """
 from __future__ import annotations
 
+import builtins
+
 import json
 from typing import Any
 
@@ -239,6 +241,15 @@ def _encode(value, variables: dict):
         key = str(id(value))
         variables[key] = _encode(np.asarray(value.value), variables)
         return {"variable": key}
+    if isinstance(value, type) and issubclass(value, BaseException) and getattr(builtins, value.__name__, None) is value:
+        return {"exception": value.__name__}     # a staged `raise` of a builtin exception (ops/logging_ops.py)
+    if isinstance(value, type) and issubclass(value, BaseException):
+        raise TypeError(f"Can't save a function whose staged `raise` raises {value.__module__}.{value.__qualname__}: "
+                        "a saved graph can raise Python's builtin exceptions only. Raise one of them (ValueError, "
+                        "...) in the saved function.")
+    if isinstance(value, BaseException):    # the cause of `raise ... from cause`
+        raise TypeError(f"Can't save a function whose staged `raise` is `raise ... from` an exception ({value!r}): "
+                        "a saved graph keeps no exception objects. Drop the `from` clause in the saved function.")
     raise TypeError(f"Can't save an attribute of type {type(value).__name__}: {value!r}.")
 
 
@@ -283,4 +294,6 @@ def _decode(value, handles: dict, graph=None):
         return {k: _decode(v, handles, graph) for k, v in value["dict"].items()}
     if "variable" in value:
         return handles[value["variable"]]
+    if "exception" in value and isinstance(getattr(builtins, value["exception"], None), type):
+        return getattr(builtins, value["exception"])
     raise ValueError(f"Unknown attribute encoding {value!r} in a saved graph.")

@@ -1,19 +1,25 @@
 """The framework-neutral half of staged iteration: `range` with a staged bound, `enumerate`, `zip`, `len`,
-and a `for` over them as a loop over an index.
+and a `for` over them as a loop over an index, or unrolled.
 
-A framework subclasses `StagedRange`, `StagedEnumerate` and `StagedZip` (its
-hints and how it gets a tensor's rows) and supplies its `Primitives`
-(primitives.py); `index_walk`, `index_test` and `index_body` then give the
-test and body of a `while` loop over an integer index carried in front of the
-loop's state, which the framework's `while_loop` runs (staging.loop).
+A framework subclasses `StagedRange`, `StagedEnumerate` (or `CountingEnumerate`,
+which also takes a staged range) and `StagedZip` (its hints and how it gets a
+tensor's rows) and supplies its `Primitives` (primitives.py); `index_walk`,
+`index_test` and `index_body` then give the test and body of a `while` loop
+over an integer index carried in front of the loop's state, which the
+framework's `while_loop` runs (staging.loop). `staged_len` is `len` of all of
+these (and of a list a staged loop built), `python_stop` a range's stop for a
+framework's range op, `unrolled` a `for` run in Python where tracing knows the
+number of rows.
 """
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from autograph.backends.primitives import Primitives
+from autograph.backends.stacked_list import StackedList
 from autograph.errors import StagingError, at_user_line
 
 
@@ -23,6 +29,15 @@ def before_stop(i, stop, step, where):
     if isinstance(step, int):
         return i < stop if step > 0 else i > stop
     return where(step > 0, i < stop, i > stop)
+
+
+def python_stop(start, stop, step, prims: Primitives):
+    """`stop`, or `start` where Python's range is empty because `stop` is on the wrong side of `start` for the
+    step (`range(-3)`, `range(5, 2)`), for a framework's range op, which raises there: one bound for a Python
+    int step, chosen by the step's sign (with the framework's `where`) for a staged one."""
+    if isinstance(step, int):
+        return prims.maximum(stop, start) if step > 0 else prims.minimum(stop, start)
+    return prims.where(step > 0, prims.maximum(stop, start), prims.minimum(stop, start))
 
 
 # --- range with a staged bound -------------------------------------------------------------------------
@@ -51,6 +66,13 @@ class StagedRange:
         self.start, self.stop, self.step = start, stop, step
 
     def non_integer(self, bound) -> Optional[str]:
+        return None
+
+    def python_length(self) -> Optional[int]:
+        """The number of items when every bound is a Python int (a range that a staged `break` stopped being a
+        Python loop), else None."""
+        if all(isinstance(b, int) for b in (self.start, self.stop, self.step)):
+            return len(range(self.start, self.stop, self.step))
         return None
 
     def check_step(self, step) -> None:
@@ -88,12 +110,17 @@ class StagedRange:
 
 # --- enumerate and zip over staged tensors --------------------------------------------------------------
 
+def first_dimension(rows):
+    """A tensor's first dimension as its `shape` gives it (a Python int where tracing knows it)."""
+    return rows.shape[0]
+
+
 class StagedRows:
     """What a backend's `enumerate` and `zip` hooks give for staged tensors, and its `for_loop` iterates:
     `tensors`, walked together along their first axis, and `item(i, rows)`, the loop's item from their rows
     at index `i`. A framework subclasses `StagedEnumerate` and `StagedZip` with `rows(value, what)`: `value` as
-    a tensor of rows (a StagingError naming `what` for one that has none) and `length(rows)`: a Python int
-    when tracing knows it."""
+    a tensor of rows (a StagingError naming `what` for one that has none), and with `length(rows)` when its
+    tensors' `shape[0]` is not their length, a Python int when tracing knows it."""
 
     tensors: tuple
 
@@ -101,9 +128,12 @@ class StagedRows:
     def rows(value, what: str):
         raise NotImplementedError
 
-    @staticmethod
-    def length(rows):
-        raise NotImplementedError
+    length = staticmethod(first_dimension)
+
+    def python_items(self):
+        """The loop's items as Python iterates them, one per row (stopping at the shortest tensor), the index a
+        Python int: for a `for` run unrolled, or a comprehension, where tracing knows the first dimensions."""
+        return map(self.item, itertools.count(), zip(*self.tensors))
 
 
 class StagedEnumerate(StagedRows):
@@ -116,6 +146,40 @@ class StagedEnumerate(StagedRows):
 
     def item(self, i, rows):
         return i + self.start, tuple(rows) if self.zipped else rows[0]
+
+
+class CountingEnumerate(StagedEnumerate):
+    """`StagedEnumerate` that also takes a staged range, for a framework whose `for_loop` runs a range's loop:
+    `enumerate(range(...), start)` is that loop, counting (`counted`; `counting` gives the range and the body),
+    with the range's length; iterating it outside a `for` is the range's StagingError."""
+
+    def __init__(self, iterable, start=0):
+        self.range = iterable if isinstance(iterable, StagedRange) else None
+        if self.range is None:
+            super().__init__(iterable, start)
+        else:
+            self.zipped, self.tensors, self.start = False, (), start
+
+    def __iter__(self):                     # outside a `for` statement (a comprehension): shapes are static
+        if self.range is not None:
+            return iter(self.range)         # a StagingError: the range has no length while tracing
+        return self.python_items()
+
+    def counted(self, body: Callable) -> Callable:
+        """The body of a `for` over `enumerate(range(...))`, as the range's loop calls it with the range's `i`:
+        called with `(count, i)`, count = (i - range start) // step + enumerate's start."""
+        r = self.range
+
+        def counted_body(i, *state):
+            return body(((i - r.start) // r.step + self.start, i), *state)
+        return counted_body
+
+
+def counting(iterable, body: Callable) -> tuple:
+    """The iterable and body a `for` runs: for an enumerate of a staged range, the range and the counted body."""
+    if isinstance(iterable, CountingEnumerate) and iterable.range is not None:
+        return iterable.range, iterable.counted(body)
+    return iterable, body
 
 
 class StagedZip(StagedRows):
@@ -146,6 +210,16 @@ def rows_and_item(iterable, rows: Callable) -> tuple:
     return (rows(iterable, "iteration"),), lambda i, found: found[0]
 
 
+def unrolled(iterable, body: Callable, state: tuple, limit: Optional[int]) -> tuple:
+    """A `for` run in Python, `body(item, *state) -> new state` once per item (at most `limit` times), as a
+    tracer runs a `for` over a tensor in unconverted code: a tensor's rows from iterating it, an enumerate's or
+    a zip's items from their rows (`python_items`: enumerate's index a Python int)."""
+    items = iterable.python_items() if isinstance(iterable, StagedRows) else iterable
+    for item in itertools.islice(items, limit):
+        state = tuple(body(item, *state))
+    return state
+
+
 def shortest(lengths: Sequence, minimum: Callable):
     """The least of `lengths`: a Python int when each is one, else through the framework's `minimum`."""
     return functools.reduce(
@@ -159,12 +233,18 @@ def range_length(r: StagedRange, prims: Primitives):
 
 
 def staged_len(value, prims: Primitives, of_tensor: Callable):
-    """`len(value)`: a staged range's from its bounds, an enumerate's or a zip's its shortest tensor's, any
-    other value's `of_tensor(value)` (the framework's, with its message for a 0-d tensor)."""
+    """`len(value)`: a staged range's (or an enumerate's of one) from its bounds, an enumerate's or a zip's its
+    shortest tensor's, a list's
+    that a staged loop built (stacked_list.py) its stacked rows', any other value's `of_tensor(value)` (the
+    framework's, with its message for a 0-d tensor)."""
+    if isinstance(value, CountingEnumerate) and value.range is not None:
+        value = value.range
     if isinstance(value, StagedRange):
         return range_length(value, prims)
     if isinstance(value, StagedRows):
         return shortest([prims.length(t) for t in value.tensors], prims.minimum)
+    if isinstance(value, StackedList):
+        return prims.length(value.rows)
     return of_tensor(value)
 
 

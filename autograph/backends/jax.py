@@ -90,9 +90,7 @@ def _predicate(value, construct: str):
     x = jnp.asarray(value)
     if x.shape != ():
         if x.size != 1:
-            raise StagingError(at_user_line(
-                f"the condition of {construct} is an array of shape {x.shape}; a traced condition must be one "
-                "value. Reduce it with jnp.any(...) or jnp.all(...)."))
+            raise primitives.not_one_value(construct, f"an array of shape {x.shape}", "jnp.any(...) or jnp.all(...)")
         x = x.reshape(())
     return x if x.dtype == jnp.bool_ else x != 0
 
@@ -216,41 +214,20 @@ def _sequence(value, what: str = "iteration"):
     return x
 
 
-class JaxEnumerate(iteration.StagedEnumerate):
+class JaxEnumerate(iteration.CountingEnumerate):
     """`enumerate(array, start)` over a traced array, or `enumerate(range(...), start)` over a range with a traced
     bound (`range`: a `for` over it is the range's loop, counting)."""
 
-    rows, length = staticmethod(_sequence), staticmethod(lambda a: a.shape[0])
-
-    def __init__(self, iterable, start=0):
-        self.range = iterable if isinstance(iterable, JaxRange) else None
-        if self.range is None:
-            super().__init__(iterable, start)
-        else:
-            self.zipped, self.tensors, self.start = False, (), start
-
-    def __iter__(self):                     # outside a `for` statement (a comprehension): shapes are static
-        if self.range is not None:
-            return iter(self.range)         # a StagingError: the range has no length while tracing
-        return builtins.enumerate(builtins.zip(*self.tensors) if self.zipped else self.tensors[0], self.start)
-
-    def counted(self, body: Callable) -> Callable:
-        """The body of a `for` over `enumerate(range(...))`, as the range's loop calls it with the range's `i`:
-        called with `(count, i)`, count = (i - range start) // step + enumerate's start."""
-        r = self.range
-
-        def counted_body(i, *state):
-            return body(((i - r.start) // r.step + self.start, i), *state)
-        return counted_body
+    rows = staticmethod(_sequence)
 
 
 class JaxZip(iteration.StagedZip):
     """`zip(a, b, ...)` with a traced array among them (stops at the shortest)."""
 
-    rows, length = staticmethod(_sequence), staticmethod(lambda a: a.shape[0])
+    rows = staticmethod(_sequence)
 
-    def __iter__(self):
-        return builtins.zip(*self.tensors)
+    def __iter__(self):                     # outside a `for` statement (a comprehension): shapes are static
+        return self.python_items()
 
 
 def _for_loop(iterable, body, state, extra_test, opts):
@@ -259,8 +236,7 @@ def _for_loop(iterable, body, state, extra_test, opts):
     over the rows; with `break` or `return`, a masked `lax.scan` when the loop carries a float (see
     jax_scan.py), else a `lax.while_loop` over the row index."""
     limit = opts.get("maximum_iterations")
-    if isinstance(iterable, JaxEnumerate) and iterable.range is not None:
-        iterable, body = iterable.range, iterable.counted(body)
+    iterable, body = iteration.counting(iterable, body)
     if isinstance(iterable, JaxRange):
         jax_lists.reject_unknown_length(state.values, state.names, "this `for` loop over a range with a traced bound")
         return _range_loop(iterable, body, state, extra_test, limit)
@@ -323,7 +299,7 @@ def _range_loop(r: JaxRange, body, state, extra_test, limit):
             return pack(body(i, *unpack(carry)))
 
         def masked():
-            static = _range_bound(r, None) is not None      # (an `i` of a static range is always in range)
+            static = r.python_length() is not None          # (an `i` of a static range is always in range)
             return jax_scan.masked_scan(n, lambda i, c: go_on(jnp.asarray(True) if static else in_range(i), c),
                                         iteration, init, jnp.arange(n, dtype=dtype) * step + start)
 
@@ -345,19 +321,17 @@ def _range_loop(r: JaxRange, body, state, extra_test, limit):
 def _range_bound(r: JaxRange, limit: Optional[int]) -> Optional[int]:
     """The static number of iterations of `r` (capped by `limit`): its length if its bounds are Python ints,
     else `limit`."""
-    if all(isinstance(b, int) for b in (r.start, r.stop, r.step)):
-        length = len(builtins.range(r.start, r.stop, r.step))
-        return length if limit is None else min(length, limit)
-    return limit
+    length = r.python_length()
+    if length is None:
+        return limit
+    return length if limit is None else min(length, limit)
 
 
 # --- builtins, logical ops, print, assert ------------------------------------------------------------
 
 def _len(value):
-    if isinstance(value, (jax_lists.JaxList, jax_lists.StackedList)):
+    if isinstance(value, jax_lists.JaxList):
         return len(value)
-    if isinstance(value, JaxEnumerate) and value.range is not None:
-        return _len(value.range)
     return iteration.staged_len(value, PRIMITIVES, _array_len)
 
 
@@ -401,6 +375,21 @@ def _reject_falling_off(did_return, message_fn):
     raise StagingError(message_fn())
 
 
+_PYTHON_KINDS = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def _python_type(value):
+    """A weakly typed 0-d tracer may hold a Python number (one a staged `if` or loop carries, a Python scalar
+    given to `jax.jit`) or an array computed from one (`jnp.sin(1.0)`): JAX keeps no record of which, so
+    `isinstance` and `type` answer where both agree (`isinstance(s, jax.Array)`) and refuse where they differ."""
+    if isinstance(value, jax.core.Tracer):
+        aval = jax_state.aval(value)
+        kind = _PYTHON_KINDS.get(aval.dtype.kind) if aval.weak_type and aval.shape == () else None
+        if kind is not None:
+            return kind, jax.Array
+    return None
+
+
 # JAX's errors for Python meeting a traced value (`x.item()`, `bool(x)`, `int(x)`, `np.asarray(x)`, `x[x > 0]`):
 # a converted function's `except` clauses let them through (converters/exceptions.py), as they would not be
 # raised on concrete values, where Python's answer comes from
@@ -409,7 +398,7 @@ _GRAPH_ERRORS = tuple(getattr(jax.errors, name) for name in (
     "UnexpectedTracerError", "NonConcreteBooleanIndexError") if hasattr(jax.errors, name))
 
 PRIMITIVES = primitives.Primitives(cond=_cond, minimum=jnp.minimum, maximum=jnp.maximum, sign=jnp.sign,
-                                   index=jnp.asarray, length=lambda a: a.shape[0])
+                                   index=jnp.asarray, length=iteration.first_dimension)
 
 BACKEND = backends.register_backend(backends.Backend(
     name="jax",
@@ -440,6 +429,7 @@ BACKEND = backends.register_backend(backends.Backend(
     probe=jax_state.probe,
     zeros_like=jax_state.zeros_like,
     check_returned=_reject_falling_off,
+    python_type=_python_type,
 ))
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from autograph.backends.staging import NUMBERS
+from autograph.errors import StagingError, at_user_line
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,14 @@ def logical_and(prims: Primitives, a, b_fn: Callable):
 def logical_or(prims: Primitives, a, b_fn: Callable):
     """`a or b` on a staged `a`: `a` where it is true, else `b`, as `logical_and`."""
     return prims.cond(a, lambda: (a,), lambda: (b_fn(),), (), "`or`")[0]
+
+
+def not_one_value(construct: str, tensor: str, reduce_hint: str, staged: str = "a traced condition") -> StagingError:
+    """The error for a staged condition of more than one value (Python's truth test of an array is an error
+    too): `tensor` is the condition in words ("a tensor of shape (2,)"), `reduce_hint` the framework's
+    reductions, `staged` what the framework calls a staged condition."""
+    return StagingError(at_user_line(f"the condition of {construct} is {tensor}; {staged} must be one value. "
+                                     f"Reduce it with {reduce_hint}."))
 
 
 def escape(text: str) -> str:

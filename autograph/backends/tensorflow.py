@@ -196,9 +196,8 @@ def _predicate(value, construct: str):
     x = tf.convert_to_tensor(value)
     if x.shape.rank not in (0, None):
         if x.shape.num_elements() != 1:
-            raise StagingError(at_user_line(
-                f"the condition of {construct} is a tensor of shape {x.shape}; a condition on a tensor must be one "
-                "value. Reduce it with tf.reduce_any(...) or tf.reduce_all(...)."))
+            raise primitives.not_one_value(construct, f"a tensor of shape {x.shape}",
+                                           "tf.reduce_any(...) or tf.reduce_all(...)", "a condition on a tensor")
         x = tf.reshape(x, [])
     if x.dtype == tf.bool:
         return x
@@ -333,9 +332,7 @@ def _rows(value, what: str):
     if isinstance(value, TfRange):          # zip(range(n), xs), enumerate(range(n)): the range's values
         _check_step(value.step)
         start, stop, step = (tf.cast(b, tf.int32) for b in (value.start, value.stop, value.step))
-        # empty where Python's is (`range(2, 0)`), where tf.range raises
-        stop = tf.where(step > 0, tf.maximum(stop, start), tf.minimum(stop, start))
-        return tf.range(start, stop, step)
+        return tf.range(start, iteration.python_stop(start, stop, step, PRIMITIVES), step)
     t = value.read_value() if isinstance(value, tf.Variable) else tf.convert_to_tensor(value)
     if t.shape.rank == 0:
         raise StagingError(at_user_line(f"{what} over a scalar tensor: a 0-d tensor is not iterable."))
@@ -376,9 +373,6 @@ def _for_loop(iterable, body, state: backends.LoopState, extra_test, opts):
 def _len(value):
     if isinstance(value, tf.TensorArray):
         return value.size()
-    if isinstance(value, TfStackedList):
-        n = value._length()
-        return n if n is not None else tf.shape(value.rows)[0]
     if isinstance(value, TfRange):
         _check_step(value.step)
     return iteration.staged_len(value, PRIMITIVES, lambda v: _length(_rows(v, "len()")))

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import builtins
 import functools
-import itertools
 import warnings
 from typing import Callable, Optional
 
@@ -47,6 +46,7 @@ import torch
 from torch.utils import _pytree as pytree
 
 from autograph import backends
+from autograph.backends import torch_aliasing as aliasing
 from autograph.backends import torch_capture as capture
 from autograph.backends import iteration, primitives, staging, torch_compile
 from autograph.backends import torch_state as ts
@@ -362,7 +362,8 @@ def _for_loop(iterable, body, state, extra_test, opts):
         why = _why_not_unrolled(iterable, extra_test, opts or {})
         if why:
             raise resized.cannot_unroll(*why) from None
-        return _unrolled(iterable, body, state, (opts or {}).get("maximum_iterations"))
+        # as torch.export traces a `for` over a tensor in unconverted code
+        return iteration.unrolled(iterable, body, state, (opts or {}).get("maximum_iterations"))
     return out[1:]
 
 
@@ -383,18 +384,6 @@ def _why_not_unrolled(iterable, extra_test, opts: dict) -> Optional[tuple]:
     return None
 
 
-def _unrolled(iterable, body, state, limit: Optional[int]) -> tuple:
-    """The loop run in Python, the body once per row (at most `limit` times), as torch.export traces a `for`
-    over a tensor in unconverted code: rows from iterating the tensor, enumerate's index a Python int."""
-    if isinstance(iterable, iteration.StagedRows):
-        items = (iterable.item(i, rows) for i, rows in builtins.enumerate(builtins.zip(*iterable.tensors)))
-    else:
-        items = iter(iterable)
-    for item in itertools.islice(items, limit):
-        state = tuple(body(item, *state))
-    return state
-
-
 def _as_rows(value, what: str) -> torch.Tensor:
     if not isinstance(value, torch.Tensor) or value.dim() == 0:
         raise StagingError(at_user_line(
@@ -406,13 +395,13 @@ def _as_rows(value, what: str) -> torch.Tensor:
 class TorchEnumerate(iteration.StagedEnumerate):
     """`enumerate(tensor, start)` on a staged tensor: (index, row) pairs for the backend's `for_loop`."""
 
-    rows, length = staticmethod(_as_rows), staticmethod(lambda t: t.shape[0])
+    rows = staticmethod(_as_rows)
 
 
 class TorchZip(iteration.StagedZip):
     """`zip(*tensors)` with a staged tensor: tuples of rows, stopping at the shortest, like `zip`."""
 
-    rows, length = staticmethod(_as_rows), staticmethod(lambda t: t.shape[0])
+    rows = staticmethod(_as_rows)
 
 
 def _row(rows: torch.Tensor, i) -> torch.Tensor:
@@ -479,7 +468,7 @@ def _and_then(ok, rest) -> torch.Tensor:
 
 
 PRIMITIVES = primitives.Primitives(
-    cond=cond, where=torch.where, index=lambda b: b, length=lambda t: t.shape[0], row=_row, and_then=_and_then,
+    cond=cond, where=torch.where, index=lambda b: b, length=iteration.first_dimension, row=_row, and_then=_and_then,
     minimum=lambda a, b: builtins.min(a, b))   # looked up when called: torch.export's is torch.sym_min
 
 
@@ -507,5 +496,6 @@ BACKEND = backends.register_backend(backends.Backend(
     probe=capture.untraced,
     zeros_like=lambda value: primitives.zeros_like(value, lambda v: isinstance(v, torch.Tensor), _zeros),
     mark_converted=torch_compile.mark_converted,
+    python_type=aliasing.python_type,
 ))
 torch_compile.watch_for_dynamo()

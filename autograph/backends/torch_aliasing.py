@@ -78,6 +78,21 @@ def is_number(value) -> bool:
     return value.__class__ in (bool, int, float)
 
 
+def python_type(value) -> Optional[tuple]:
+    """The backend's `python_type`: the Python type of a 0-d tensor standing for a Python number (`is_number`),
+    by its dtype; where it does on some paths only (`partly_of`), that type or torch.Tensor (and int or float for
+    a float tensor: the number may be an int the tensor's dtype made a float), whose answers may differ."""
+    if not isinstance(value, torch.Tensor) or value.dim() != 0:
+        return None
+    kind = (bool if value.dtype is torch.bool else complex if value.dtype.is_complex
+            else float if value.dtype.is_floating_point else int)
+    if is_number(value):
+        return (kind,)
+    if partly_of(value) is None:
+        return None
+    return (int, float, torch.Tensor) if kind is float else (kind, torch.Tensor)
+
+
 def note_number(t) -> None:
     """Register `t`, a tensor a staged statement made of a Python number."""
     if isinstance(t, torch.Tensor):

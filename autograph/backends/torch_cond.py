@@ -13,10 +13,9 @@ from typing import Callable, Optional, Sequence
 
 import torch
 
-from autograph.backends import staging
+from autograph.backends import primitives, staging
 from autograph.backends import torch_capture as capture
 from autograph.backends.torch_state import RULES
-from autograph.errors import StagingError, at_user_line
 
 try:
     from torch._higher_order_ops.cond import cond_op
@@ -36,9 +35,7 @@ def predicate(value, construct: str) -> torch.Tensor:
     x = value if isinstance(value, torch.Tensor) else torch.tensor(value)
     if x.dim() != 0:
         if any(isinstance(d, int) and d != 1 for d in x.shape):
-            raise StagingError(at_user_line(
-                f"the condition of {construct} is a tensor of shape {tuple(x.shape)}; a traced condition must be "
-                "one value. Reduce it with .any() or .all()."))
+            raise primitives.not_one_value(construct, f"a tensor of shape {tuple(x.shape)}", ".any() or .all()")
         x = x.reshape(())
     return x if x.dtype == torch.bool else x != 0
 

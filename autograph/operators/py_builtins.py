@@ -194,19 +194,30 @@ def _python_isinstance(value, classinfo) -> bool:
     answers = {builtins.issubclass(kind, classinfo) for kind in kinds}
     if len(answers) == 1:
         return answers.pop()
-    raise _int_or_float("isinstance")
+    raise _either_type("isinstance", value, kinds)
 
 
-def _int_or_float(builtin: str) -> BaseException:
+def _either_type(builtin: str, value, kinds: tuple) -> BaseException:
+    """The refusal where `python_type` gives two types whose answers differ."""
+    if set(kinds) == {int, float}:
+        return tracing_failed(StagingError(at_user_line(
+            f"`{builtin}(...)` of a variable that is a Python int on some paths and a float on others, which the "
+            "staged `if` or loop that assigns it carries as a float: the answer is known only when the graph "
+            "runs. Make it one type on every path (1.0 for 1).")))
+    numbers = [kind.__name__ for kind in kinds if kind in (bool, int, float, complex)]
+    array = next(kind for kind in kinds if kind not in (bool, int, float, complex))
+    name = backend_for(value).name
     return tracing_failed(StagingError(at_user_line(
-        f"`{builtin}(...)` of a variable that is a Python int on some paths and a float on others, which the "
-        "staged `if` or loop that assigns it carries as a float: the answer is known only when the graph runs. "
-        "Make it one type on every path (1.0 for 1).")))
+        f"`{builtin}(...)` of a value the {name} backend holds as an array, which may stand for a Python "
+        f"{' or '.join(numbers)} (one a staged `if` or loop carries, or a Python scalar given to the traced "
+        f"function) or be a {name} {array.__name__} (on other paths, or computed from one), and Python's answers "
+        "differ. Ask before the staged statement, or ask its dtype (x.dtype).")))
 
 
 def type_(*args, **kwargs):
     """`type(value)`: a Python number or bool a staged statement carries is of its Python type (the backend's
-    `python_type`), as `isinstance` answers; any other value is of its own type."""
+    `python_type`), as `isinstance` answers; text formatted from a staged value (strings.StagedText) is a str;
+    any other value is of its own type."""
     if len(args) == 1 and not kwargs and args[0].__class__ is MaybeValue:
         value = args[0]
         if value.none and value.defined is not True:
@@ -214,10 +225,10 @@ def type_(*args, **kwargs):
         args = (value.read("type"),)
     kinds = _python_types(args[0]) if len(args) == 1 and not kwargs else None
     if kinds is None:
-        return builtins.type(*args, **kwargs)
+        return str if len(args) == 1 and args[0].__class__ is StagedText else builtins.type(*args, **kwargs)
     if len(kinds) == 1:
         return kinds[0]
-    raise _int_or_float("type")
+    raise _either_type("type", args[0], kinds)
 
 
 def print_(*args, **kwargs):

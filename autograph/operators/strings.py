@@ -41,6 +41,8 @@ def formatted(value, conversion: str = "", spec="") -> Any:
     for a list, tuple or dict holding them, whose text is its items' reprs)."""
     if value.__class__ is MaybeValue:
         value = _read(value)
+    if value.__class__ is StagedText and value._live():
+        return value._parts(conversion, spec)
     backend = backend_for(value)
     if backend is not None and backend.format_string is not None:
         if spec.__class__ is not str:
@@ -71,6 +73,9 @@ def _repr_parts(value, parts: list, seen: set) -> bool:
         return False
     if cls is MaybeValue:
         value = _read(value)
+    if value.__class__ is StagedText and value._live():
+        parts.extend(value._parts("r", ""))
+        return True
     if cls not in _CONTAINERS:
         backend = backend_for(value)
         if backend is not None and backend.format_string is not None:
@@ -101,8 +106,10 @@ _CONTAINERS = {list: ("[", "]"), tuple: ("(", ")"), dict: ("{", "}")}
 
 def holds_text(value) -> bool:
     """Whether `str(value)` (`repr`, `format`) goes through `formatted` while a framework stages values: a variable
-    defined on some staged paths only, or a list, tuple or dict (which may hold staged values)."""
-    return value.__class__ is MaybeValue or value.__class__ in _CONTAINERS and any_staging()
+    defined on some staged paths only, a list, tuple or dict (which may hold staged values), or text formatted
+    from a staged value."""
+    return (value.__class__ is MaybeValue or value.__class__ in _CONTAINERS and any_staging()
+            or value.__class__ is StagedText and value._live())
 
 
 def _read(value: MaybeValue):
@@ -134,6 +141,26 @@ def fstring(*parts):
     return StagedText(tuple(literals), tuple(fields))
 
 
+def _refused_while_traced(operation: str, what: str):
+    """str's `operation`, refused on a `StagedText` while the trace that made it lasts: it would answer from the
+    symbolic value's text."""
+    method = getattr(str, operation)
+
+    def refused(self, *args):
+        if self._as_tensor() is None:
+            return method(self, *args)
+        raise staged_text_refused(what)
+    refused.__name__ = operation
+    return refused
+
+
+def staged_text_refused(what: str) -> BaseException:
+    return tracing_failed(StagingError(at_user_line(
+        f"{what} of text formatted from a staged value: the answer depends on the text the graph formats when it "
+        "runs (the text while tracing is the symbolic value's). Compare it with `==` (staged), use the graph's "
+        "string ops (runtime: tf.strings.*), or format a Python value.")))
+
+
 class StagedText(str):
     """An f-string with staged fields: as a str, Python's text while tracing; as a tensor (`_as_tensor`), the
     backend's string formatted when the graph runs. `+` with a str keeps the fields; other str methods give
@@ -149,14 +176,39 @@ class StagedText(str):
             self._tensor, self._error = None, error
         return self
 
+    def _live(self) -> bool:
+        """Whether the trace that made it still lasts (after it, it is the str it was while tracing)."""
+        backend = backend_for(self._fields[0].value)
+        return backend is not None and (backend.is_staging is None or backend.is_staging())
+
     def _as_tensor(self, dtype=None):
         """The backend's string formatted when the graph runs; None once the trace that made it is over."""
-        backend = backend_for(self._fields[0].value)
-        if backend is None or backend.is_staging is not None and not backend.is_staging():
+        if not self._live():
             return None
         if self._error is not None:
             raise self._error
         return self._tensor
+
+    def _parts(self, conversion: str, spec: str) -> _Parts:
+        """This text as a field of another f-string (`f"<{text}>"`, `'%s' % text`, `sep.join`): its literals and
+        fields; `!r` quoted as Python's repr quotes it where the literals need no escapes (a field's text, a
+        number's or a bool's, needs none); a format spec, which needs its length, refused."""
+        quote = ""
+        if conversion in ("r", "a"):
+            if any(not literal.isprintable() or "'" in literal or "\\" in literal
+                   or conversion == "a" and not literal.isascii() for literal in self._literals):
+                raise staged_text_refused("repr() (or `!r`) of it, with quotes or escapes in its literal text,")
+            quote = "'"
+        if spec:
+            raise staged_text_refused(f"the format spec {spec!r}")
+        parts = _Parts([quote + self._literals[0]])
+        for field, literal in zip(self._fields, self._literals[1:]):
+            parts += [field, literal]
+        parts[-1] += quote
+        return parts
+
+    def __bool__(self) -> bool:
+        return True     # a field's text (a number's, a bool's, an array's) is never empty, nor then is the text
 
     def __add__(self, other):
         if other.__class__ is str:
@@ -171,6 +223,36 @@ class StagedText(str):
             return StagedText((other + self._literals[0],) + self._literals[1:], self._fields)
         return NotImplemented
 
+    def _compared(self, other, equal: bool):
+        """`text == other` (`!=`) of a str, formatted text or a string tensor: staged, compared when the graph runs
+        (the trace's text is the symbolic value's); of a value that is no str, never equal, as in Python."""
+        tensor = self._as_tensor()
+        if tensor is None or not isinstance(other, str) and backend_for(other) is None:
+            return str.__eq__(self, other) if equal else str.__ne__(self, other)
+        if isinstance(other, StagedText) and other._as_tensor() is not None:
+            other = other._as_tensor()
+        return tensor == other if equal else tensor != other
+
+    def __eq__(self, other):
+        return self._compared(other, True)
+
+    def __ne__(self, other):
+        return self._compared(other, False)
+
+    # What the trace's text would answer, refused while the trace lasts (Python's after it)
+    __hash__ = _refused_while_traced("__hash__", "hashing it (a dict key, a set item)")
+    __len__ = _refused_while_traced("__len__", "len()")
+    __contains__ = _refused_while_traced("__contains__", "`in`")
+    __getitem__ = _refused_while_traced("__getitem__", "indexing or slicing")
+    __iter__ = _refused_while_traced("__iter__", "iterating over it")
+    __lt__ = _refused_while_traced("__lt__", "`<`")
+    __le__ = _refused_while_traced("__le__", "`<=`")
+    __gt__ = _refused_while_traced("__gt__", "`>`")
+    __ge__ = _refused_while_traced("__ge__", "`>=`")
+    __mul__ = _refused_while_traced("__mul__", "`*`")
+    __rmul__ = _refused_while_traced("__rmul__", "`*`")
+    __mod__ = _refused_while_traced("__mod__", "`%`")
+
 
 def method_of_staged_text(method, *args, **kwargs):
     """`text.find(...)`, `text.upper()`, ... of text formatted from a staged value, called by converted code:
@@ -179,10 +261,7 @@ def method_of_staged_text(method, *args, **kwargs):
     text = method.__self__
     if text._as_tensor() is None:
         return method(*args, **kwargs)
-    raise tracing_failed(StagingError(at_user_line(
-        f"str.{method.__name__}() of text formatted from a staged value: the answer depends on the text the graph "
-        "formats when it runs (the text while tracing is the symbolic value's). Use the graph's string ops "
-        "(runtime: tf.strings.*), or format a Python value.")))
+    raise staged_text_refused(f"str.{method.__name__}()")
 
 
 def _traced_text(field: Field) -> str:
@@ -240,6 +319,10 @@ def str_join(separator: str, iterable):
                 f"str.join: item {i} is a staged value (a str a staged `if` or loop carries is a string tensor), "
                 "whose text is known only when the graph runs. Join in the graph (runtime: "
                 "tf.strings.join([...], separator=...)), or join Python strs.")))
+    if separator.__class__ is str and any(item.__class__ is StagedText and item._live() for item in items):
+        separator.join(items)         # Python's TypeError where an item is not a str
+        parts = [item._parts("", "") if item.__class__ is StagedText and item._live() else item for item in items]
+        return fstring(*[part for i, item in enumerate(parts) for part in ((separator, item) if i else (item,))])
     return separator.join(items)
 
 
@@ -321,4 +404,4 @@ def _holds_staged(value, seen: set) -> bool:
         seen.add(id(value))
         items = [*value.keys(), *value.values()] if cls is dict else value
         return any(_holds_staged(item, seen) for item in items)
-    return backend_for(value) is not None
+    return backend_for(value) is not None or cls is StagedText and value._live()

@@ -5,8 +5,9 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, PythonValueDTypeError, user_location
+from runtime.ops import python_ints
 from runtime.ops.registry import context, same_dtype
-from runtime.tensor import EagerTensor, Tensor, convert_to_tensor
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 
 
 def binary_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
@@ -32,6 +33,8 @@ def _operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
 
 def _converted(x, y) -> tuple[Tensor, Tensor]:
     """Both as tensors: a Python value takes the tensor's dtype where it converts to it."""
+    if context.graph is not None:
+        x, y = _python_numbers(x, y)
     if isinstance(x, Tensor) and type(y) in _SCALARS:
         cached = _scalar_in_graph(y, x.dtype)
         if cached is not None:
@@ -48,6 +51,53 @@ def _converted(x, y) -> tuple[Tensor, Tensor]:
 
 
 _SCALARS = (int, float)
+
+
+def _python_numbers(x, y) -> tuple:
+    """A Python number that a staged statement carries (an int32 or float tensor marked by ops/python_ints.py)
+    meeting another operand, as Python's number would meet it: an int beside a Python float (or a carried float)
+    is a float (`s * 1.5`, float64, which holds every int32 exactly, as `s / 2` and `float(s)` are); a float64
+    one beside a carried float32 (a Python float a staged loop carries) is a float32; beside a float tensor of
+    the program's, or an int64 one, it takes that tensor's dtype, as a Python number does (`x * (s / 2)` as
+    `x * 1.5`). Beside a smaller int dtype it stays an error: its value might not fit; so does a carried float32
+    beside a float64 tensor (it was rounded to float32)."""
+    if not (_marked(x) or _marked(y)):
+        return x, y                                     # the common case, kept cheap
+    kinds = _python_kind(x), _python_kind(y)
+    out = [x, y]
+    for i, (value, kind, other, other_kind) in enumerate(((x, kinds[0], y, kinds[1]), (y, kinds[1], x, kinds[0]))):
+        if kind not in ("int", "float") or not isinstance(value, SymbolicTensor):
+            continue
+        if kind == "int" and other_kind == "float" or (   # an int meets a Python float: a Python float; two
+                kind == "float" and other_kind == "float" and isinstance(other, Tensor)   # floats: the float32
+                and value.dtype is dtypes.float64 and other.dtype is dtypes.float32):  # a staged loop carries
+            dtype = other.dtype if isinstance(other, Tensor) else dtypes.float64
+            out[i] = _cast(value, dtype)
+            python_ints.mark(context.graph, out[i], python_ints.name_of(value), "float")
+        elif isinstance(other, Tensor) and not other_kind and other.dtype is not value.dtype and (
+                other.dtype.is_floating and value.dtype in (dtypes.int32, dtypes.float64)
+                or other.dtype is dtypes.int64 and value.dtype is dtypes.int32):
+            out[i] = _cast(value, other.dtype)          # a program's tensor: the Python number takes its dtype,
+            # rounded once from the number's exact value, as converting the Python number would (a float32 one,
+            # already rounded, would round twice: it stays an error)
+    return tuple(out)
+
+
+def _marked(value) -> bool:
+    return value.__class__ is SymbolicTensor and id(value) in value.op.graph.python_ints
+
+
+def _python_kind(value) -> str:
+    """"int", "float", "bool" for a Python number a staged statement carries; "float" for a Python float; else ""."""
+    if isinstance(value, SymbolicTensor):
+        kind = python_ints.kind_of(value)
+        return "float" if kind == python_ints.INT_OR_FLOAT else kind
+    return "float" if type(value) is float else ""
+
+
+def _cast(value, dtype):
+    from runtime.ops.math_ops import cast      # math_ops converts its operands here
+    return cast(value, dtype)
 
 
 def numpy_as_python(value, dtype: dtypes.DType):

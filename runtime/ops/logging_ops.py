@@ -203,13 +203,14 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
     return apply(ASSERT, condition, *data, message=" ".join(texts) or "assertion failed", name=name)
 
 
-def _raise(*values, error_type, args, slots, state, cause, note):
+def _raise(*values, error_type, args, slots, state, cause, note, texts=()):
     """A fresh copy of the program's exception (its type, `args` and attributes, made without calling its
     `__init__` again, as pickling would not), with `note` (PEP 678) saying which line raised it. The
-    arguments that were tensors (at `slots`) are their values when the op runs, as eager tensors."""
+    arguments that were tensors (at `slots`) are their values when the op runs, as eager tensors; those that were
+    text formatted from traced tensors (`raise ValueError(f"bad {x}")`, at `texts`) the text formatted then."""
     args = list(args)
     for slot, value in zip(slots, values):
-        args[slot] = wrap(value)
+        args[slot] = np.asarray(value).item().decode() if slot in texts else wrap(value)
     error = error_type.__new__(error_type, *args)
     error.args = tuple(args)
     if state:
@@ -229,10 +230,12 @@ def raise_(error: BaseException, note: str, name=None):
     never runs first."""
     state = dict(error.__dict__) if getattr(error, "__dict__", None) else {}
     state.pop("__notes__", None)
-    slots = tuple(i for i, arg in enumerate(error.args) if isinstance(arg, Tensor))
+    texts = tuple(i for i, arg in enumerate(error.args) if is_staged_text(arg) and arg._as_tensor() is not None)
+    slots = tuple(i for i, arg in enumerate(error.args) if isinstance(arg, Tensor) or i in texts)
     args = tuple(None if i in slots else arg for i, arg in enumerate(error.args))
-    return apply(RAISE, *(error.args[i] for i in slots), error_type=type(error), args=args, slots=slots,
-                 state=state, cause=error.__cause__, note=note, name=name)
+    return apply(RAISE, *(error.args[i]._as_tensor() if i in texts else error.args[i] for i in slots),
+                 error_type=type(error), args=args, slots=slots, texts=texts, state=state, cause=error.__cause__,
+                 note=note, name=name)
 
 
 def is_raised_by_program(error: BaseException) -> bool:
