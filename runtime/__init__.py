@@ -28,7 +28,7 @@ from runtime.ops.nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add, te
                                 tensor_scatter_nd_update)
 from runtime.ops.indexing import slice_ as slice  # noqa: A004
 from runtime.ops.composites import (add_n, ensure_shape, get_static_value, identity_n, is_tensor, meshgrid, norm,
-                                    repeat, reverse, roll, sequence_mask, tensordot)
+                                    repeat, reverse, roll, searchsorted, sequence_mask, tensordot)
 
 from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_value, cos, cumsum, divide,  # noqa: A004
                                   equal, exp, floor, floordiv, floormod, greater, greater_equal, less, less_equal,
@@ -41,7 +41,7 @@ from runtime.ops.script_ops import numpy_function, py_function
 from runtime import bitwise, debugging, math, nn, random, strings
 from runtime.variables import Variable
 from runtime.autodiff import GradientTape, custom_gradient
-from runtime.graph_gradients import gradients, recompute_grad
+from runtime.graph_gradients import gradients, hessians, recompute_grad
 from runtime.ops import gradients as _gradients  # noqa: F401  (attaches the gradient table's rules to the ops)
 from runtime.module import Module
 from runtime import keras, optimizers, train

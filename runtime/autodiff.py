@@ -122,6 +122,9 @@ class GradientTape:
         self._before: dict[int, tuple] = {}         # id of an eager op's attrs -> (attrs, its Variables' arrays)
 
     def __enter__(self) -> "GradientTape":
+        if self._recording:     # TensorFlow's error: the inner block's exit would end the outer's recording
+            raise ValueError("This GradientTape is still recording: a `with tape:` inside `with tape:` of the "
+                             "same tape; use one block, or a second GradientTape.")
         self._recording = self._entered = True
         _push(self)
         return self
@@ -151,9 +154,10 @@ class GradientTape:
                 raise TypeError(f"GradientTape.watch: expected tensors or Variables, got {type(value).__name__}.")
 
     def watched_variables(self) -> tuple:
-        """The Variables this tape has watched, in the order it first saw them: every trainable one read in its
-        block (as TensorFlow's, integer, bool and string ones too, which get no gradient) and those watched."""
-        return tuple(self._variables)
+        """The Variables this tape has watched, in the order they were created (TensorFlow's): every trainable one
+        read in its block (as TensorFlow's, integer, bool and string ones too, which get no gradient) and those
+        watched."""
+        return tuple(sorted(self._variables, key=lambda v: v.handle.serial))
 
     # -- recording (called by registry.apply) -------------------------------------------
 
@@ -231,9 +235,17 @@ class GradientTape:
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients: str = "none"):
         """d(sum of `target`)/d(each of `sources`), in the structure of `sources`."""
         _check_unconnected(unconnected_gradients)
+        if target is None or any(t is None for t in nest.flatten(target)):   # TensorFlow's TypeError too
+            raise TypeError("GradientTape.gradient: the target is None or holds a None; pass the tensor (or "
+                            "Variable, or a structure of them) to differentiate.")
+        flat_sources = nest.flatten(sources)
+        for source in flat_sources:   # TensorFlow raises too: a None or a number has no gradient to be unconnected
+            if not isinstance(source, (Tensor, Variable, VariableHandle)):
+                raise TypeError(f"GradientTape.gradient: the sources must be tensors or Variables, got "
+                                f"{type(source).__name__} ({source!r:.40}).")
         self._use()
         with self._recording_gradients():
-            flat = self._gradients(nest.flatten(target), nest.flatten(sources), output_gradients,
+            flat = self._gradients(nest.flatten(target), flat_sources, output_gradients,
                                    unconnected_gradients)
         return nest.pack(sources, flat)
 

@@ -174,7 +174,7 @@ def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
 # iteration.python_stop of a range's bounds
 _PRIMITIVES = primitives.Primitives(
     where=array_ops.where, minimum=math_ops.minimum, maximum=math_ops.maximum,
-    length=lambda t: array_ops.shape(t)[0], row=lambda t, i: _row(t, i),
+    length=lambda t: _length(t), row=lambda t, i: _row(t, i),
     and_then=lambda ok, rest: control_flow.cond(ok, lambda: _bool(rest()), lambda: constant(False)))
 
 
@@ -205,6 +205,26 @@ def range_of(t):
     """The `range` tensor whose value `t` is (an item a `for` loop over it reads), or None."""
     entry = RANGE_ITEMS.get(id(t))
     return entry[1] if entry is not None and entry[0]() is t else None
+
+
+def _length(tensor):
+    """How many rows a `for` over `tensor` walks; of a `range`, ceil((limit - start) / delta) computed from its
+    bounds, as TensorFlow's autograph does: a `for` over `tf.range(5, 2)` runs no times (as Python's
+    `range(5, 2)`), where the range op itself raises."""
+    op = getattr(tensor, "op", None)
+    if op is None or op.type != "Range":
+        return array_ops.shape(tensor)[0]
+    start, limit, delta = op.inputs
+    step = control_flow.static_value(delta)
+    if step is not None and step == 0:
+        raise errors.InvalidArgumentError(at_user_line("Range: delta must not be 0."), "Range")
+    if step is None:                 # checked when the loop runs (a stateful op: never pruned)
+        logging_ops.Assert(math_ops.not_equal(delta, math_ops.cast(0, delta.dtype)), ["Range: delta must not be 0."])
+    if tensor.dtype.is_integer:      # exactly, in integers
+        count = -math_ops.floordiv(start - limit, delta)
+    else:
+        count = math_ops.ceil((limit - start) / delta)
+    return math_ops.maximum(math_ops.cast(count, dtypes.int32), 0)
 
 
 def _row(tensor, i):

@@ -105,6 +105,19 @@ class DTypeNotAllowedError(InvalidArgumentError, TypeError):
     """
 
 
+class PythonValueDTypeError(InvalidArgumentError, TypeError):
+    """A Python (or NumPy) value beside a tensor that can't take the tensor's dtype: a float with an int
+    tensor (`tf.constant(1) * 2.5`), a bool with a number tensor. Both an `InvalidArgumentError` (what
+    TensorFlow's `+` raises there) and a `TypeError` (what its `*`, `maximum` or `<` raise: "Cannot convert 2.5
+    to EagerTensor of dtype int32").
+
+        >>> tf.constant(1) * 2.5
+        PythonValueDTypeError: Mul: cannot compute with int32 and float32 ...
+
+    Fix: cast the tensor, `tf.cast(x, tf.float32) * 2.5`, or give a value of its dtype.
+    """
+
+
 class ArgumentDTypeError(InvalidArgumentError, TypeError):
     """A ConcreteFunction was called with a tensor of another dtype than the one it was traced for. Both an
     `InvalidArgumentError` (what TensorFlow raises) and a `TypeError` (what a Function raises for an argument

@@ -22,7 +22,7 @@ from runtime import control_flow, dtypes, nest
 from runtime.control_flow import converted
 from runtime.errors import InvalidArgumentError
 from runtime.ops import array_ops, math_ops, registry
-from runtime.tensor import convert_to_tensor
+from runtime.tensor import Tensor, convert_to_tensor
 from runtime.tensor_array import TensorArray
 
 __all__ = ["cond", "while_loop", "map_fn", "vectorized_map", "scan", "foldl", "foldr", "switch_case", "case"]
@@ -97,7 +97,16 @@ def map_fn(fn: Callable, elems, dtype=None, parallel_iterations=None, back_prop=
     _, *arrays = control_flow.while_loop(lambda i, *_: i < n, body, (0, *[TensorArray(k, size=n) for k in kinds]),
                             parallel_iterations=parallel_iterations or 10)
     _element_shapes(arrays, shapes)
-    return nest.pack(structure, [ta.stack() for ta in arrays]) if nest.is_nested(structure) else arrays[0].stack()
+    out = nest.pack(structure, [ta.stack() for ta in arrays]) if nest.is_nested(structure) else arrays[0].stack()
+    return _stopped(out, back_prop)
+
+
+def _stopped(out, back_prop: bool):
+    """`out`, through which no gradient flows where `back_prop` is False: TensorFlow's graphs stop them there
+    (as this runtime's `while_loop` does eagerly too; TensorFlow's eager loops ignore the flag)."""
+    if back_prop:
+        return out
+    return nest.map_structure(lambda t: array_ops.stop_gradient(t) if isinstance(t, Tensor) else t, out)
 
 
 def vectorized_map(fn: Callable, elems, fallback_to_while_loop=True, warn=True):
@@ -120,19 +129,19 @@ def scan(fn: Callable, elems, initializer=None, parallel_iterations=10, back_pro
          infer_shape=True, reverse=False, name=None):
     """The running accumulation `a = fn(a, row)` over the rows of `elems`, each value of `a` stacked; `a` starts
     at `initializer`, or at the first row (which is then the first output)."""
-    return _accumulate("scan", fn, elems, initializer, reverse, stacked=True)
+    return _stopped(_accumulate("scan", fn, elems, initializer, reverse, stacked=True), back_prop)
 
 
 def foldl(fn: Callable, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
           name=None):
     """`a = fn(a, row)` over the rows of `elems`, first to last: the final `a`."""
-    return _accumulate("foldl", fn, elems, initializer, False, stacked=False)
+    return _stopped(_accumulate("foldl", fn, elems, initializer, False, stacked=False), back_prop)
 
 
 def foldr(fn: Callable, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
           name=None):
     """`a = fn(a, row)` over the rows of `elems`, last to first: the final `a`."""
-    return _accumulate("foldr", fn, elems, initializer, True, stacked=False)
+    return _stopped(_accumulate("foldr", fn, elems, initializer, True, stacked=False), back_prop)
 
 
 def _accumulate(what: str, fn: Callable, elems, initializer, reverse: bool, stacked: bool):

@@ -1,5 +1,5 @@
 """TensorFlow's other ways to ask for gradients, built on `GradientTape`: `gradients` (symbolic, inside a
-traced function), `recompute_grad` (recompute a block's activations in the backward pass) and
+traced function), `hessians`, `recompute_grad` (recompute a block's activations in the backward pass) and
 `autodiff.ForwardAccumulator` (forward mode: Jacobian-vector products).
 
 `gradients(ys, xs)` offers the ops of the graph being built, in order, to a tape that watches `xs` (as a
@@ -40,6 +40,26 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
     targets = list(ys) if isinstance(ys, (list, tuple)) else [ys]
     seeds = None if grad_ys is None else (list(grad_ys) if isinstance(grad_ys, (list, tuple)) else [grad_ys])
     return tape.gradient(targets, xs_list, output_gradients=seeds, unconnected_gradients=unconnected_gradients)
+
+
+def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gradients=False,
+             aggregation_method=None):
+    """The Hessian of sum(`ys`) with respect to each of `xs`, a list, inside a traced function (TensorFlow's
+    `tf.hessians`): shaped `x.shape + x.shape`, each element of the gradient differentiated again (so the
+    shapes of `xs` must be known when tracing)."""
+    xs_list = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    return [None if g is None else _hessian(g, x) for g, x in zip(gradients(ys, xs_list), xs_list)]
+
+
+def _hessian(gradient, x):
+    n = x.shape.num_elements()
+    if n is None:
+        raise NotImplementedError(f"hessians: the shape of {x.name} ({x.shape}) must be known when tracing; "
+                                  "give the function an input_signature with full shapes.")
+    flat = array_ops.reshape(gradient, [-1])
+    rows = [gradients(flat[i], [x], unconnected_gradients="zero")[0] for i in range(n)]
+    stacked = array_ops.stack(rows) if rows else array_ops.zeros([0, *x.shape.as_list()], x.dtype)
+    return array_ops.reshape(stacked, x.shape.as_list() * 2)
 
 
 def recompute_grad(f: Callable) -> Callable:

@@ -35,14 +35,14 @@ from runtime.tensor_array import TensorArray
 def jacobian(tape, target, sources, unconnected_gradients: str, use_pfor: bool):
     """d target[i...] / d source[j...], shaped target.shape + source.shape, in the structure of `sources`."""
     tape._start_jacobian("jacobian", use_pfor)
-    target = _tensor(target)
+    differentiated, target = target, _tensor(target)    # a Variable target stays one: its own gradient is 1
     flat = nest.flatten(sources)
     count = _count(target.shape, lambda: array_ops.size(target))
 
     def seed(i):
         return array_ops.reshape(_one_hot(i, count, target.dtype), _shape_of(target))
 
-    rows = _rows(tape, target, flat, count, seed, unconnected_gradients)
+    rows = _rows(tape, _target(differentiated, target), flat, count, seed, unconnected_gradients)
     out = [_reshaped(r, target, s) for r, s in zip(rows, flat)]
     return nest.pack(sources, out)
 
@@ -50,7 +50,7 @@ def jacobian(tape, target, sources, unconnected_gradients: str, use_pfor: bool):
 def batch_jacobian(tape, target, source, unconnected_gradients: str, use_pfor: bool):
     """d target[b, i...] / d source[b, j...], shaped [batch] + target.shape[1:] + source.shape[1:]."""
     tape._start_jacobian("batch_jacobian", use_pfor)
-    target = _tensor(target)
+    differentiated, target = target, _tensor(target)
     source_shape = as_shape(source.shape)
     _check_batched(target.shape, source_shape)
     row_shape = TensorShape(target.shape.dims[1:])
@@ -61,7 +61,7 @@ def batch_jacobian(tape, target, source, unconnected_gradients: str, use_pfor: b
         row = _one_hot(j, count, target.dtype)
         return array_ops.reshape(broadcast_to(row, [batch, count]), _shape_of(target))
 
-    found = _rows(tape, target, [source], count, seed, unconnected_gradients)[0]
+    found = _rows(tape, _target(differentiated, target), [source], count, seed, unconnected_gradients)[0]
     static = TensorShape([target.shape.dims[0], *row_shape.dims, *source_shape.dims[1:]])
     dims = static.as_list() if static.is_fully_defined() else \
         array_ops.concat([array_ops.shape(target), array_ops.shape(source)[1:]], axis=0)
@@ -73,8 +73,17 @@ def batch_jacobian(tape, target, source, unconnected_gradients: str, use_pfor: b
 
 
 def _tensor(value):
+    if not (isinstance(value, Tensor) or hasattr(value, "read_value")):   # a list would become a new tensor
+        raise TypeError(f"jacobian: the target must be one tensor or Variable, got {type(value).__name__}; ask "
+                        "for each tensor of a structure in turn.")
     return value.read_value() if hasattr(value, "read_value") and not isinstance(value, Tensor) else \
         convert_to_tensor(value)
+
+
+def _target(given, value):
+    """What the backward passes start from: a Variable as given (the tape seeds its reads, and itself as a
+    source), else its value as a tensor."""
+    return given if hasattr(given, "read_value") and not isinstance(given, Tensor) else value
 
 
 def _count(shape: TensorShape, dynamic: Callable):

@@ -8,6 +8,7 @@ Variable was created with.
 """
 from __future__ import annotations
 
+import itertools
 import weakref
 from typing import Optional
 
@@ -26,12 +27,16 @@ from runtime.tensor import Reference, SymbolicTensor, _numpy_repr, convert_to_te
 
 
 
+_SERIALS = itertools.count()
+
+
 class VariableHandle:
     """The storage of one Variable: its current value, dtype, shape and name."""
 
-    __slots__ = ("value", "dtype", "shape", "name", "trainable", "owner", "__weakref__")
+    __slots__ = ("value", "dtype", "shape", "name", "trainable", "owner", "serial", "__weakref__")
 
     def __init__(self, value: np.ndarray, name: str):
+        self.serial = next(_SERIALS)   # the order of creation, which GradientTape.watched_variables lists
         self.value = value
         self.dtype = dtypes.from_numpy(value.dtype)
         self.shape = TensorShape(value.shape)

@@ -274,10 +274,12 @@ class _IntegerPow(Check):
 
 class _IntegerDivision(Check):
     """An integer `x // y` or `x % y`: XLA computes a zero divisor (as -1, or x), where the executor raises
-    TensorFlow's "integer division by zero"."""
+    TensorFlow's "integer division by zero". A divisor known when tracing and nonzero needs no check."""
 
     def needed(self, op) -> bool:
-        return op.inputs[0].dtype.is_integer
+        from runtime.control_flow import static_value
+        divisor = static_value(op.inputs[1]) if op.inputs[0].dtype.is_integer else None
+        return op.inputs[0].dtype.is_integer and (divisor is None or bool(np.any(divisor == 0)))
 
     def reported(self, op) -> list:
         return []

@@ -87,8 +87,12 @@ class LazyRange:
     delta: object
     size: object = None   # computed once where the range is made, not in every iteration that indexes it
 
-    def __post_init__(self):
-        self.size = jnp.maximum((self.limit - self.start + self.delta - jnp.sign(self.delta)) // self.delta, 0)
+    def __post_init__(self):   # ceil((limit - start) / delta), as the kernel's np.arange (exactly, in integers)
+        if jnp.issubdtype(jnp.result_type(self.delta), jnp.integer):
+            size = -((self.start - self.limit) // self.delta)
+        else:
+            size = jnp.ceil((self.limit - self.start) / self.delta).astype(jnp.int32)
+        self.size = jnp.maximum(size, 0)
 
     def length(self):
         return self.size

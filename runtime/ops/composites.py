@@ -283,17 +283,64 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
 
 
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
-    """The vector norm of `tensor` (all of it, or along one axis): "euclidean" (2), 1, or np.inf; "fro" over
-    two axes."""
+    """TensorFlow's norm: over all of `tensor` or one axis, the vector norm "euclidean" (2), 1, np.inf or any
+    p > 0; over a pair of axes (rows, columns), the matrix norm "euclidean"/"fro", 1 (the largest column sum
+    of magnitudes) or np.inf (the largest row sum)."""
     x = _float("norm", tensor)
-    keep = bool(keepdims)
-    if ord in ("euclidean", 2, 2.0, "fro"):
-        return math_ops.sqrt(math_ops.reduce_sum(math_ops.square(x), axis=axis, keepdims=keep), name=name)
-    if ord in (1, 1.0):
-        return math_ops.reduce_sum(math_ops.abs(x), axis=axis, keepdims=keep, name=name)
-    if ord == np.inf:
-        return math_ops.reduce_max(math_ops.abs(x), axis=axis, keepdims=keep, name=name)
-    raise ValueError(f"norm: ord must be 'euclidean', 'fro', 1, 2 or np.inf here, got {ord!r}.")
+    axes = _norm_axes(ord, axis)
+    if ord in ("euclidean", "fro", 2, 2.0):
+        result = math_ops.sqrt(math_ops.reduce_sum(math_ops.square(x), axis=axes, keepdims=True))
+    elif ord == 1:
+        result = math_ops.reduce_sum(math_ops.abs(x), axis=None if axes is None else axes[0], keepdims=True)
+        if axes is not None and len(axes) == 2:
+            result = math_ops.reduce_max(result, axis=axes[1], keepdims=True)
+    elif ord == np.inf:
+        result = math_ops.abs(x)
+        if axes is not None and len(axes) == 2:
+            result = math_ops.reduce_sum(result, axis=axes[1], keepdims=True)
+        result = math_ops.reduce_max(result, axis=None if axes is None else axes[0], keepdims=True)
+    else:                                           # a p-norm, p > 0, composed as TensorFlow composes it
+        summed = math_ops.reduce_sum(math_ops.pow(math_ops.abs(x), math_ops.cast(ord, x.dtype)), axis=axes,
+                                     keepdims=True)
+        result = math_ops.pow(summed, math_ops.cast(1.0 / ord, x.dtype))
+    return result if keepdims else array_ops.squeeze(result, axes, name=name)
+
+
+def _norm_axes(ord, axis):  # noqa: A002
+    """`axis` as None or a tuple of one or two ints, once `ord` is checked against it as TensorFlow checks."""
+    if isinstance(axis, (tuple, list)) and len(axis) == 2:
+        if not all(isinstance(a, (int, np.integer)) for a in axis) or axis[0] == axis[1]:
+            raise ValueError(f"norm: 'axis' must be None, an int, or a pair of different ints, got {axis}.")
+        if ord == 2:
+            raise NotImplementedError("norm: the matrix 2-norm (the largest singular value) needs an SVD, which "
+                                      "the runtime does not provide; use ord='fro', 1 or np.inf.")
+        if ord not in ("euclidean", "fro", 1, np.inf):
+            raise ValueError(f"norm: over two axes 'ord' must be 'euclidean', 'fro', 1, 2 or np.inf, got {ord!r}.")
+        return tuple(int(a) for a in axis)
+    if not (axis is None or isinstance(axis, (int, np.integer))):
+        raise ValueError(f"norm: 'axis' must be None, an int, or a pair of different ints, got {axis!r}.")
+    if ord not in ("euclidean", 1, 2, np.inf) and not (isinstance(ord, (int, float, np.number))
+                                                        and not isinstance(ord, bool) and ord > 0):
+        raise ValueError(f"norm: over one axis or all of a tensor 'ord' must be 'euclidean', 1, 2, np.inf or a "
+                         f"number > 0, got {ord!r} ('fro' needs a pair of axes).")
+    return None if axis is None else (int(axis),)
+
+
+def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, name=None):
+    """For each of `values` (its last axis), where it would go in the row of `sorted_sequence` with the same
+    leading indices to keep it sorted: the count of the row's elements below it ("left") or not above it
+    ("right"). Computed by comparing every pair, O(len(row) * len(values)) per row."""
+    s = convert_to_tensor(sorted_sequence)
+    v = convert_to_tensor(values, dtype_hint=s.dtype)
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}.")
+    if s.shape.rank is not None and v.shape.rank is not None and (
+            s.shape.rank == 0 or s.shape.rank != v.shape.rank or not s.shape[:-1].is_compatible_with(v.shape[:-1])):
+        raise InvalidArgumentError(f"searchsorted: sorted_sequence {s.shape} and values {v.shape} must have the same "
+                                   "leading dimensions (all but the last), and a last one.", "SearchSorted")
+    compare = math_ops.less if side == "left" else math_ops.less_equal
+    below = compare(array_ops.expand_dims(s, -2), array_ops.expand_dims(v, -1))     # [..., values, sequence]
+    return math_ops.reduce_sum(math_ops.cast(below, out_type), axis=-1, name=name)
 
 
 def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import user_location
+from runtime.errors import InvalidArgumentError, PythonValueDTypeError, user_location
 from runtime.ops import python_ints
 from runtime.ops.registry import context, same_dtype
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
@@ -20,6 +20,19 @@ def binary_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
 
 
 def _operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
+    both_tensors = isinstance(x, Tensor) and isinstance(y, Tensor)
+    x, y = _converted(x, y)
+    try:
+        same_dtype(op_name, x, y)
+    except InvalidArgumentError as e:
+        if both_tensors:
+            raise
+        raise PythonValueDTypeError(e.message, op_name) from None
+    return x, y
+
+
+def _converted(x, y) -> tuple[Tensor, Tensor]:
+    """Both as tensors: a Python value takes the tensor's dtype where it converts to it."""
     if context.graph is not None:
         x, y = _python_numbers(x, y)
     if isinstance(x, Tensor) and type(y) in _SCALARS:
@@ -34,7 +47,6 @@ def _operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     else:
         x = convert_to_tensor(x)
         y = convert_to_tensor(y, dtype_hint=x.dtype)
-    same_dtype(op_name, x, y)
     return x, y
 
 

@@ -89,6 +89,19 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     return _normal_op(shape, mean, stddev, dtype, _seed_key(seed), name)
 
 
+def shuffle(value, seed=None, name=None):
+    """`value`'s rows (along its first axis) in a random order: the order that sorts as many `uniform` draws
+    (seeded as `uniform`). No gradient flows through it, as through TensorFlow's RandomShuffle."""
+    from runtime.ops import array_ops, sort_ops
+    from runtime.tensor import convert_to_tensor
+    x = convert_to_tensor(value)
+    if x.shape.rank == 0:
+        return array_ops.identity(x, name=name)
+    rows = x.shape.dims[0]
+    keys = uniform([rows] if rows is not None else array_ops.shape(x)[:1], seed=seed)
+    return array_ops.stop_gradient(array_ops.gather(x, sort_ops.argsort(keys)), name=name)
+
+
 def _uniform_op(shape, minval, maxval, dtype, seed_key, name):
     dtype = dtypes.as_dtype(dtype)
     if maxval is None:

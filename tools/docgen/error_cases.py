@@ -417,6 +417,17 @@ CASES = [
         "cast the comparisons to a number first.",
         "@tf.function\ndef count_positive(x):\n    return tf.cast(x > 0, tf.int32) + tf.cast(x > 2, tf.int32)\n"),
     ErrorCase(
+        "`PythonValueDTypeError` (runtime): a Python float beside an int tensor",
+        "A Python (or NumPy) value takes the dtype of the tensor beside it where it converts to it exactly; a "
+        "float does not convert to an int tensor's dtype, and the runtime never converts dtypes implicitly. "
+        "It is a `TypeError` (TensorFlow's \"Cannot convert 2.5 to EagerTensor of dtype int32\") and an "
+        "`InvalidArgumentError`.",
+        "@tf.function\ndef scale(n):\n    return n * 2.5\n",
+        "scale(tf.constant(3))",
+        "cast the tensor to a float dtype first.",
+        "@tf.function\ndef scale(n):\n    return tf.cast(n, tf.float32) * 2.5\n",
+        "scale(tf.constant(3))"),
+    ErrorCase(
         "`ControlFlowError` (runtime): a tensor loop that never ends",
         "A staged `while` whose condition is true before the loop and stays the same true constant after "
         "every iteration, with nothing else leaving the loop, would run forever, as Python would (or be "
