@@ -30,7 +30,7 @@ def and_(a_fn, b_fn):
         return b_fn() if a else a
     if verbosity.level >= 2:
         verbosity.staged("`and`", backend)
-    return staged_operands(backend.need("logical_and", "`and` on a tensor"), "`and`", a, b_fn)
+    return staged_operands(backend.need("logical_and", "`and` on a tensor"), "`and`", a, _never_none(b_fn, "and"))
 
 
 def or_(a_fn, b_fn):
@@ -44,7 +44,23 @@ def or_(a_fn, b_fn):
         return a if a else b_fn()
     if verbosity.level >= 2:
         verbosity.staged("`or`", backend)
-    return staged_operands(backend.need("logical_or", "`or` on a tensor"), "`or`", a, b_fn)
+    return staged_operands(backend.need("logical_or", "`or` on a tensor"), "`or`", a, _never_none(b_fn, "or"))
+
+
+def _never_none(b_fn, what: str):
+    """The right operand of a staged `and`/`or`, whose value may be the result: one that a staged statement
+    left None on some paths is refused at the line, where Python's result on those paths is None (the graph,
+    which gives one tensor, raised a TypeError saying Python raises)."""
+    def operand():
+        b = b_fn()
+        if b.__class__ is MaybeValue and b.none:
+            raise tracing_failed(StagingError(at_user_line(
+                f"`... {what} {b.name}` on a tensor, with '{b.name}' None on some paths ({b.why}): the result is "
+                f"one of the operands, as in Python, so on those paths it is None, which a graph value can't be. "
+                f"Give '{b.name}' a tensor value on every path, or test `{b.name} is None` first and assign in "
+                "each branch.")))
+        return b
+    return operand
 
 
 def and_test(a_fn, b_fn):

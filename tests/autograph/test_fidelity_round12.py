@@ -339,3 +339,27 @@ def test_the_text_of_a_list_a_staged_loop_built_is_refused_at_the_users_line(fn)
     with pytest.raises(StagingError, match=r"test_fidelity_round12\.py:\d+: the text .* of a list that a loop "
                                            "over tensors built"):
         tf.function(fn)(tf.constant(2))   # (was: the stacked tensor's text, 'tf.Tensor([5 0 1], ...)')
+
+
+def and_maybe_none(a, b):
+    r = None
+    if a >= 4:
+        r = b + 2
+    return b and r
+
+
+def or_maybe_none(a, b):
+    r = None
+    if a >= 4:
+        r = b + 2
+    return (b < 0) or r
+
+
+@pytest.mark.parametrize("fn", [and_maybe_none, or_maybe_none], ids=lambda fn: fn.__name__)
+def test_and_or_whose_right_operand_is_none_on_some_paths_is_refused_at_the_line(fn):
+    """Python seed 101687: `b and r` with `r` None where a staged `if` left it so is None in Python; the graph
+    raised a TypeError when it ran, saying Python raises one."""
+    assert fn(3, 7) is None and fn(5, 7) == 9
+    with pytest.raises(StagingError, match=r"test_fidelity_round12\.py:\d+: `\.\.\. (and|or) r` on a tensor, with "
+                                           "'r' None on some paths"):
+        tf.function(fn)(tf.constant(3), tf.constant(7))
