@@ -38,7 +38,7 @@ from autograph.operators.placeholders import zeros_like
 from autograph.operators.shared import Shared as _Shared
 from autograph.operators.shared import as_tuple as _as_tuple
 from autograph.operators.shared import result as _result
-from autograph.operators.logical import staged_operands, truth
+from autograph.operators.logical import result_operand, staged_operands, truth
 from autograph.operators.staged_raise import BranchRaised, stage_if_raised
 from autograph.operators.variables import Undefined, is_undefined
 
@@ -431,8 +431,9 @@ def _staged_if_exp(backend, pred, true_fn, false_fn, expr_repr: str):
 
 
 def _read(value):
-    """An operand of a staged `a if c else b`: a variable defined on some paths only is read (and checked)."""
-    return value.read() if value.__class__ is MaybeValue else value
+    """An operand of a staged `a if c else b`: a variable defined (or not None) on some paths only is read, and
+    checked where the graph takes it (`result_operand`)."""
+    return result_operand(value, "the conditional expression `... if ... else ...`")
 
 
 def _operand(backend, mine, other):

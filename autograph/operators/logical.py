@@ -30,7 +30,8 @@ def and_(a_fn, b_fn):
         return b_fn() if a else a
     if verbosity.level >= 2:
         verbosity.staged("`and`", backend)
-    return staged_operands(backend.need("logical_and", "`and` on a tensor"), "`and`", a, _never_none(b_fn, "and"))
+    return staged_operands(backend.need("logical_and", "`and` on a tensor"), "`and`", a, _never_none(b_fn, "and"),
+                           watched=[b_fn])
 
 
 def or_(a_fn, b_fn):
@@ -44,23 +45,21 @@ def or_(a_fn, b_fn):
         return a if a else b_fn()
     if verbosity.level >= 2:
         verbosity.staged("`or`", backend)
-    return staged_operands(backend.need("logical_or", "`or` on a tensor"), "`or`", a, _never_none(b_fn, "or"))
+    return staged_operands(backend.need("logical_or", "`or` on a tensor"), "`or`", a, _never_none(b_fn, "or"),
+                           watched=[b_fn])
 
 
 def _never_none(b_fn, what: str):
-    """The right operand of a staged `and`/`or`, whose value may be the result: one that a staged statement
-    left None on some paths is refused at the line, where Python's result on those paths is None (the graph,
-    which gives one tensor, raised a TypeError saying Python raises)."""
-    def operand():
-        b = b_fn()
-        if b.__class__ is MaybeValue and b.none:
-            raise tracing_failed(StagingError(at_user_line(
-                f"`... {what} {b.name}` on a tensor, with '{b.name}' None on some paths ({b.why}): the result is "
-                f"one of the operands, as in Python, so on those paths it is None, which a graph value can't be. "
-                f"Give '{b.name}' a tensor value on every path, or test `{b.name} is None` first and assign in "
-                "each branch.")))
-        return b
-    return operand
+    """The right operand of a staged `and`/`or`, whose value may be the result (`result_operand`)."""
+    return lambda: result_operand(b_fn(), f"`... {what} ...`")
+
+
+def result_operand(value, construct: str):
+    """An operand whose value a staged `and`, `or` or conditional expression may give as its result: a variable
+    that a staged statement left None (or unassigned) on some paths is checked where the graph takes it
+    (MaybeValue.as_result: a StagingError where Python's result would be None; it raised a TypeError saying
+    Python raises)."""
+    return value.as_result(construct) if value.__class__ is MaybeValue else value
 
 
 def and_test(a_fn, b_fn):

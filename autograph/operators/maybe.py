@@ -76,6 +76,18 @@ class MaybeValue:
         self._refuse_where_catchable(error, message)
         return _map(lambda v: self.backend.check_defined(v, self.defined, error, at_user_line(message)), self.value)
 
+    def as_result(self, construct: str):
+        """The value, as the operand a staged `and`/`or` or conditional expression (`construct`) gives as its
+        result: where the graph takes this operand on a path where it is None, Python's result is None, which no
+        graph value can be: a StagingError then, when the graph runs (a guarded `r if r is not None else 0`
+        never takes it). Where it is unassigned, Python's error."""
+        if not self.none or self.defined is True:
+            return self.read()
+        return self._checked(StagingError, (
+            f"'{self.name}' is None on this path ({self.why}), and {construct} gives it as its result here: None, as "
+            f"in Python, which a graph value can't be. Give '{self.name}' a tensor value on every path, or test "
+            f"`{self.name} is None` first and assign in each branch."))
+
     def loaded(self, free: bool = False):
         """A load of the variable that passes it on (`z = y`, `return y`, `f(y)`; `ag__.ld`): checked as a read,
         since Python raises at the load; where the variable is None on some paths, None is a value to pass.

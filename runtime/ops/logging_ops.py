@@ -7,6 +7,7 @@ import sys
 
 import numpy as np
 
+from autograph.errors import StagingError
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import python_ints
@@ -272,7 +273,8 @@ def assert_less(x, y, message=None, summarize=None, name=None):
 # --- a variable defined on some paths only (autograph's MaybeValue): checked where it is read ---------
 
 _CHECK_ERRORS = {"UnboundLocalError": UnboundLocalError, "TypeError": TypeError,
-                 "NameError": NameError}   # (a nested function's read of the enclosing function's variable)
+                 "NameError": NameError,   # (a nested function's read of the enclosing function's variable)
+                 "StagingError": StagingError}   # (a result Python gives as None: autograph's MaybeValue.as_result)
 
 
 def _check_defined(value, defined, *, error, message):

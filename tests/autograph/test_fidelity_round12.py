@@ -352,14 +352,37 @@ def or_maybe_none(a, b):
     r = None
     if a >= 4:
         r = b + 2
-    return (b < 0) or r
+    return (b - 7) or r
 
 
-@pytest.mark.parametrize("fn", [and_maybe_none, or_maybe_none], ids=lambda fn: fn.__name__)
-def test_and_or_whose_right_operand_is_none_on_some_paths_is_refused_at_the_line(fn):
+def if_exp_maybe_none(a, b):
+    r = None
+    if a >= 4:
+        r = b + 2
+    return r if b > 0 else b
+
+
+def guarded(a, b):
+    r = None
+    if a >= 4:
+        r = b + 2
+    return r if r is not None else 0
+
+
+@pytest.mark.parametrize("fn", [and_maybe_none, or_maybe_none, if_exp_maybe_none], ids=lambda fn: fn.__name__)
+def test_and_or_or_a_conditional_expression_giving_a_value_none_on_some_paths_is_refused_where_the_graph_takes_it(fn):
     """Python seed 101687: `b and r` with `r` None where a staged `if` left it so is None in Python; the graph
-    raised a TypeError when it ran, saying Python raises one."""
+    raised a TypeError when it ran, saying Python raises one. Where the graph takes that operand on a path where
+    it is None, it raises a StagingError saying so; elsewhere it gives Python's value."""
     assert fn(3, 7) is None and fn(5, 7) == 9
-    with pytest.raises(StagingError, match=r"test_fidelity_round12\.py:\d+: `\.\.\. (and|or) r` on a tensor, with "
-                                           "'r' None on some paths"):
-        tf.function(fn)(tf.constant(3), tf.constant(7))
+    staged = tf.function(fn)
+    assert int(staged(tf.constant(5), tf.constant(7))) == 9
+    with pytest.raises(StagingError, match=r"test_fidelity_round12\.py:\d+: 'r' is None on this path \(the `if` at "
+                                           r"test_fidelity_round12\.py:\d+ took its false branch.*gives it as its "
+                                           "result here: None, as in Python"):
+        staged(tf.constant(3), tf.constant(7))
+
+
+def test_a_conditional_expression_guarded_by_is_not_none_gives_pythons_value_on_every_path():
+    staged = tf.function(guarded)
+    assert [int(staged(tf.constant(a), tf.constant(7))) for a in (3, 5)] == [guarded(3, 7), guarded(5, 7)] == [0, 9]
