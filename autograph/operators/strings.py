@@ -284,7 +284,7 @@ class StagedText(str):
 
 def method_of_staged_text(method, *args, **kwargs):
     """`text.find(...)`, `text.upper()`, ... of text formatted from a staged value, called by converted code:
-    refused, as `len()` of it is (py_builtins.len_), where the graph formats the string: the answer, or the
+    refused, as `len()` of it is (`StagedText.__len__`), where the graph formats the string: the answer, or the
     text a method makes (whose measures would follow), would be the trace's."""
     text = method.__self__
     if not text._live():
