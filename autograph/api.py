@@ -33,7 +33,7 @@ from autograph.operators import function_scope
 from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.callers import CALLER_OVERLOADS
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
-from autograph.operators.strings import StagedText, method_of_staged_text, str_format, str_format_map, str_join
+from autograph.operators.strings import STR_FUNCTIONS, StagedText, str_method
 from autograph.pyct import anno, mangling, parser
 from autograph.pyct.to_ast import to_ast
 
@@ -336,24 +336,6 @@ def _cache_function(f: types.FunctionType, options: ConversionOptions) -> Callab
     return converted
 
 
-_STR_METHODS = {"format": str_format, "format_map": str_format_map, "join": str_join}   # bound to a str
-
-
-def _unbound_str_method(name: str):
-    """`str.format(template, ...)` (`format_map`, `join`) called through the class: as the bound method is, where
-    the first argument is a str; Python's method (its error, a StagedText's refusal) otherwise."""
-    method, overload = getattr(str, name), _STR_METHODS[name]
-
-    def call(self, *args, **kwargs):
-        if self.__class__ is str:
-            return overload(self, *args, **kwargs)
-        if self.__class__ is StagedText:
-            return method_of_staged_text(getattr(self, name), *args, **kwargs)
-        return method(self, *args, **kwargs)
-    return call
-
-
-_STR_FUNCTIONS = {getattr(str, name): _unbound_str_method(name) for name in _STR_METHODS}
 
 
 def _target(f, options: ConversionOptions):
@@ -367,13 +349,11 @@ def _target(f, options: ConversionOptions):
         except KeyError:
             return _cache_function(f, options)
     if cls is types.BuiltinFunctionType or cls is type and f in BUILTIN_OVERLOADS:
-        if cls is not type and f.__self__.__class__ is str and f.__name__ in _STR_METHODS:  # `"{}".format(x)`
-            return functools.partial(_STR_METHODS[f.__name__], f.__self__)
-        if cls is not type and f.__self__.__class__ is StagedText:
-            return functools.partial(method_of_staged_text, f)     # `f"{x}".find("1")`: refused
+        if cls is not type and f.__self__.__class__ in (str, StagedText):   # `"{}".format(x)`, `f"{x}".find`
+            return str_method(f)
         return BUILTIN_OVERLOADS.get(f, f)
-    if cls is types.MethodDescriptorType and f in _STR_FUNCTIONS:     # `str.format(template, x)`
-        return _STR_FUNCTIONS[f]
+    if cls is types.MethodDescriptorType and f in STR_FUNCTIONS:     # `str.format(template, x)`
+        return STR_FUNCTIONS[f]
     if not options.recursive:
         return f
     if isinstance(f, types.MethodType):

@@ -12,6 +12,7 @@ backend without `format_string` keeps Python's f-string.
 """
 from __future__ import annotations
 
+import functools
 import re
 import string
 from typing import Any, NamedTuple
@@ -450,3 +451,33 @@ def _holds_staged(value, seen: set) -> bool:
         items = [*value.keys(), *value.values()] if cls is dict else value
         return any(_holds_staged(item, seen) for item in items)
     return backend_for(value) is not None or cls is StagedText and value._live()
+
+
+# What converted code calls for a str's methods (api.callee): the bound ones that format or join staged values,
+# the same called through the class (`str.format(t, x)`), and a formatted text's, refused while its trace lasts
+_STR_METHODS = {"format": str_format, "format_map": str_format_map, "join": str_join}
+
+
+def str_method(method):
+    """What to call for `method`, a method bound to a str or to text formatted from a staged value."""
+    if method.__self__.__class__ is StagedText:
+        return functools.partial(method_of_staged_text, method)     # `f"{x}".find("1")`: refused
+    overload = _STR_METHODS.get(method.__name__)
+    return method if overload is None else functools.partial(overload, method.__self__)
+
+
+def _unbound_str_method(name: str):
+    """`str.format(template, ...)` (`format_map`, `join`) called through the class: as the bound method is, where
+    the first argument is a str; Python's method (its error, a StagedText's refusal) otherwise."""
+    method, overload = getattr(str, name), _STR_METHODS[name]
+
+    def call(self, *args, **kwargs):
+        if self.__class__ is str:
+            return overload(self, *args, **kwargs)
+        if self.__class__ is StagedText:
+            return method_of_staged_text(getattr(self, name), *args, **kwargs)
+        return method(self, *args, **kwargs)
+    return call
+
+
+STR_FUNCTIONS = {getattr(str, name): _unbound_str_method(name) for name in _STR_METHODS}
