@@ -40,7 +40,8 @@ from runtime.ops.complex_ops import complex  # noqa: A004
 from runtime.ops.script_ops import numpy_function, py_function
 from runtime import bitwise, debugging, math, nn, random, strings
 from runtime.variables import Variable
-from runtime.autodiff import GradientTape, custom_gradient
+from runtime.autodiff import GradientTape
+from runtime.custom_gradients import custom_gradient
 from runtime.graph_gradients import gradients, hessians, recompute_grad
 from runtime.ops import gradients as _gradients  # noqa: F401  (attaches the gradient table's rules to the ops)
 from runtime.module import Module

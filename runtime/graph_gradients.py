@@ -15,7 +15,8 @@ import functools
 from typing import Callable
 
 from runtime import nest
-from runtime.autodiff import GradientTape, _check_unconnected, custom_gradient
+from runtime.autodiff import GradientTape, _check_unconnected
+from runtime.custom_gradients import custom_gradient
 from runtime.ops import array_ops, registry
 
 
