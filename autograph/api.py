@@ -33,7 +33,8 @@ from autograph.operators import function_scope
 from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.callers import CALLER_OVERLOADS
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
-from autograph.operators.strings import StagedText, method_of_staged_text, str_format, str_format_map, str_join
+from autograph.operators.strings import (
+    StagedText, method_of_staged_text, str_format, str_format_map, str_join, with_text_arguments)
 from autograph.pyct import anno, mangling, parser
 from autograph.pyct.to_ast import to_ast
 
@@ -367,10 +368,12 @@ def _target(f, options: ConversionOptions):
         except KeyError:
             return _cache_function(f, options)
     if cls is types.BuiltinFunctionType or cls is type and f in BUILTIN_OVERLOADS:
-        if cls is not type and f.__self__.__class__ is str and f.__name__ in _STR_METHODS:  # `"{}".format(x)`
-            return functools.partial(_STR_METHODS[f.__name__], f.__self__)
         if cls is not type and f.__self__.__class__ is StagedText:
             return functools.partial(method_of_staged_text, f)     # `f"{x}".find("1")`: refused
+        if cls is not type and isinstance(f.__self__, str):
+            if f.__name__ in _STR_METHODS:                          # `"{}".format(x)`, `Name("{}").format(x)`
+                return functools.partial(_STR_METHODS[f.__name__], f.__self__)
+            return with_text_arguments(f)                           # `"1.5 kg".startswith(f"{x}")`: refused
         return BUILTIN_OVERLOADS.get(f, f)
     if cls is types.MethodDescriptorType and f in _STR_FUNCTIONS:     # `str.format(template, x)`
         return _STR_FUNCTIONS[f]
@@ -382,6 +385,8 @@ def _target(f, options: ConversionOptions):
     if isinstance(f, functools.partial):
         target = _target(f.func, options)
         return f if target is f.func else functools.partial(target, *f.args, **f.keywords)
+    if isinstance(f, type) and issubclass(f, str) and f is not StagedText:     # `Name(f"{x}")`: refused
+        return with_text_arguments(f, f"{f.__name__}() given it")
     if isinstance(f, type) or not callable(f) or _never_convert(f) or backends.library_module(type(f).__module__):
         return f
     call = getattr(type(f), "__call__", None)
