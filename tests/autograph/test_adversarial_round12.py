@@ -99,3 +99,46 @@ def test_a_nested_def_reading_a_variable_a_staged_if_left_unassigned_raises_pyth
     assert int(tf.function(assigned_on_one_path_after_a_nested_def)(tf.constant(1))) == 2
     with pytest.raises(NameError, match=r"test_adversarial_round12\.py:\d+: cannot access free variable 'y'"):
         tf.function(assigned_on_one_path_after_a_nested_def)(tf.constant(-1))
+
+
+def int_on_one_path_float_on_the_other(n):
+    if n > 0:
+        s = 1
+    else:
+        s = 2.5
+    return isinstance(s, int)
+
+
+def carried_bool(n):
+    b = False
+    if n > 0:
+        b = True
+    return isinstance(b, bool)
+
+
+@pytest.mark.parametrize("program", [int_on_one_path_float_on_the_other, carried_bool])
+def test_isinstance_of_a_number_a_staged_if_carried_under_jax_jit_is_refused_where_python_s_answer_may_differ(
+        program):
+    jax = pytest.importorskip("jax")
+    import autograph as ag
+    assert program(3) is True
+    with pytest.raises(StagingError, match=r"test_adversarial_round12\.py:\d+: `isinstance\(\.\.\.\)`"):
+        jax.jit(ag.convert(program))(3)
+
+
+def test_isinstance_of_a_torch_number_an_int_on_one_path_and_a_float_on_the_other_is_refused_under_export():
+    torch = pytest.importorskip("torch")
+    import autograph as ag
+
+    class Program(torch.nn.Module):
+        def __init__(self, program):
+            super().__init__()
+            self.program = ag.convert(program)
+
+        def forward(self, n):
+            return torch.as_tensor(self.program(n))
+
+    with pytest.raises(StagingError, match=r"test_adversarial_round12\.py:\d+: `isinstance\(\.\.\.\)`"):
+        torch.export.export(Program(int_on_one_path_float_on_the_other), (torch.tensor(3),))
+    exported = torch.export.export(Program(carried_bool), (torch.tensor(3),))
+    assert bool(exported.module()(torch.tensor(3))) is True
