@@ -33,7 +33,7 @@ from autograph.operators import function_scope
 from autograph.operators.function_scope import ConversionOptions
 from autograph.operators.callers import CALLER_OVERLOADS
 from autograph.operators.py_builtins import BUILTIN_OVERLOADS
-from autograph.operators.strings import STR_FUNCTIONS, StagedText, str_method
+from autograph.operators.strings import STR_FUNCTIONS, StagedText, str_method, with_text_arguments
 from autograph.pyct import anno, mangling, parser
 from autograph.pyct.to_ast import to_ast
 
@@ -349,7 +349,7 @@ def _target(f, options: ConversionOptions):
         except KeyError:
             return _cache_function(f, options)
     if cls is types.BuiltinFunctionType or cls is type and f in BUILTIN_OVERLOADS:
-        if cls is not type and f.__self__.__class__ in (str, StagedText):   # `"{}".format(x)`, `f"{x}".find`
+        if cls is not type and isinstance(f.__self__, str):   # `"{}".format(x)`, `f"{x}".find`, `"a".find(f"{x}")`
             return str_method(f)
         return BUILTIN_OVERLOADS.get(f, f)
     if cls is types.MethodDescriptorType and f in STR_FUNCTIONS:     # `str.format(template, x)`
@@ -362,6 +362,8 @@ def _target(f, options: ConversionOptions):
     if isinstance(f, functools.partial):
         target = _target(f.func, options)
         return f if target is f.func else functools.partial(target, *f.args, **f.keywords)
+    if isinstance(f, type) and issubclass(f, str) and f is not StagedText:     # `Name(f"{x}")`: refused
+        return with_text_arguments(f, f"{f.__name__}() given it")
     if isinstance(f, type) or not callable(f) or _never_convert(f) or backends.library_module(type(f).__module__):
         return f
     call = getattr(type(f), "__call__", None)

@@ -384,7 +384,13 @@ def _python_type(value):
     `isinstance` and `type` answer where both agree (`isinstance(s, jax.Array)`) and refuse where they differ."""
     if isinstance(value, jax.core.Tracer):
         aval = jax_state.aval(value)
-        kind = _PYTHON_KINDS.get(aval.dtype.kind) if aval.weak_type and aval.shape == () else None
+        if aval.shape != ():
+            return None
+        if aval.dtype.kind == "b":      # JAX's bools are never weakly typed: a carried Python bool, a bool
+            return bool, jax.Array      # given to jax.jit, or a comparison's array
+        kind = _PYTHON_KINDS.get(aval.dtype.kind) if aval.weak_type else None
+        if kind is float:               # a variable an int on some paths and a float on others is a weak float
+            return int, float, jax.Array
         if kind is not None:
             return kind, jax.Array
     return None

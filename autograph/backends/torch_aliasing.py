@@ -87,22 +87,40 @@ def python_type(value) -> Optional[tuple]:
     kind = (bool if value.dtype is torch.bool else complex if value.dtype.is_complex
             else float if value.dtype.is_floating_point else int)
     if is_number(value):
-        return (kind,)
+        return _mixed_kinds().get(id(value), (kind,))
     if partly_of(value) is None:
         return None
     return (int, float, torch.Tensor) if kind is float else (kind, torch.Tensor)
 
 
-def note_number(t) -> None:
-    """Register `t`, a tensor a staged statement made of a Python number."""
+def note_number(t, kinds: tuple = ()) -> None:
+    """Register `t`, a tensor a staged statement made of a Python number; `kinds`, the Python types it may be
+    where those differ (a staged `if` assigning 1 on one path and 2.5 on the other: int or float)."""
     if isinstance(t, torch.Tensor):
         register_number(t)
+        if len(set(kinds)) > 1:
+            _mixed_kinds()[id(t)] = tuple(sorted(set(kinds), key=lambda kind: kind.__name__))
         after_staging()
+
+
+def number_kinds(value) -> tuple:
+    """The Python types a Python number, or a tensor standing for one, may be."""
+    return (type(value),) if value.__class__ in (bool, int, float) else python_type(value) or ()
 
 
 def register_number(t: torch.Tensor) -> None:
     """Register `t` as standing for a Python number (a branch's stand-in for one), entering no mode."""
     _numbers()[id(t)] = t
+    _mixed_kinds().pop(id(t), None)
+
+
+def _mixed_kinds() -> dict:
+    """id of a tensor standing for a number -> the Python types it may be, where more than one (`note_number`)."""
+    try:
+        return local.mixed
+    except AttributeError:
+        local.mixed = {}
+        return local.mixed
 
 
 def after_staging() -> bool:

@@ -47,7 +47,7 @@ from torch.utils import _pytree as pytree
 from autograph.backends import torch_aliasing as aliasing
 from autograph.backends import torch_index
 from autograph.backends.torch_aliasing import (  # noqa: F401 - the rules, as the backend calls them
-    after_staging, all_of, is_number, kept_paths, kept_where, note_kept, note_number, note_partly_number,
+    after_staging, all_of, is_number, kept_paths, kept_where, note_kept, note_number, note_partly_number, number_kinds,
     note_rebound, note_view_given, notes_kept, number_where, partly_in, partly_of, rebound_by_loop, rebound_from)
 from autograph.errors import StagingError, at_user_line
 

@@ -97,7 +97,7 @@ def cond(pred, true_fn, false_fn, names=(), construct: str = "this `if`"):
         value = v if dtype == staging.STATIC else next(dynamic)
         values.append(v if v is other and any(v is t for t in changed) else value)   # `x += 1` keeps `x`
         if capture.is_number(v) and capture.is_number(other):
-            capture.note_number(values[-1])
+            capture.note_number(values[-1], capture.number_kinds(v) + capture.number_kinds(other))
         elif isinstance(values[-1], torch.Tensor):
             if i not in partly and i not in shared and (capture.is_number(v) or capture.is_number(other)):
                 capture.note_partly_number(values[-1], pred if capture.is_number(v) else where_false())

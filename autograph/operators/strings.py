@@ -293,6 +293,19 @@ def method_of_staged_text(method, *args, **kwargs):
     raise staged_text_refused(f"str.{method.__name__}()", text)
 
 
+def with_text_arguments(method, what: str = ""):
+    """`method` (a str's method, `"1.5 kg".startswith`, or a str subclass, `Name`) for converted code: where an
+    argument is text formatted from a staged value while its trace lasts, refused, as `text.find(...)` is
+    (`method_of_staged_text`): str's C code would read the symbolic value's text (`"1.5 kg".startswith(f"{x}")`
+    was always false, `"v=?".replace("?", f"{x}")` held `Tensor("x:0", ...)`)."""
+    def call(*args, **kwargs):
+        for arg in (*args, *kwargs.values()):
+            if arg.__class__ is StagedText and arg._live():
+                raise staged_text_refused(what or f"str.{method.__name__}() given it", arg)
+        return method(*args, **kwargs)
+    return call
+
+
 def _traced_text(field: Field) -> str:
     """Python's text for a staged field while tracing: the symbolic value (its spec, where it takes one)."""
     value = _convert(field.value, field.conversion or None)
@@ -387,7 +400,7 @@ _PERCENT = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[#0\- +]*)(?P<width>\*
 def percent(template, args):
     """`template % args`: Python's, or, where a value it formats is staged, the fields an f-string would have
     (`'%5.1f' % x` is `f'{x:>5.1f}'`), formatted when the graph runs."""
-    if template.__class__ is not str or not any_staging():
+    if not _plain_template(template) or not any_staging():
         return template % args
     specs = list(_PERCENT.finditer(template))
     by_key = any(m["key"] is not None for m in specs)
@@ -420,6 +433,12 @@ def percent(template, args):
         return template % args                # Python's error: not all arguments converted
     parts.append(template[end:])
     return fstring(*parts)
+
+
+def _plain_template(template) -> bool:
+    """A str, or a subclass's instance whose `%` is str's (`Template("%s") % x` formats as a str does)."""
+    cls = template.__class__
+    return cls is str or isinstance(template, str) and cls is not StagedText and cls.__mod__ is str.__mod__
 
 
 def mod(left, right):
@@ -459,11 +478,14 @@ _STR_METHODS = {"format": str_format, "format_map": str_format_map, "join": str_
 
 
 def str_method(method):
-    """What to call for `method`, a method bound to a str or to text formatted from a staged value."""
+    """What to call for `method`, a method bound to a str (or a subclass's instance) or to text formatted from a
+    staged value."""
     if method.__self__.__class__ is StagedText:
         return functools.partial(method_of_staged_text, method)     # `f"{x}".find("1")`: refused
     overload = _STR_METHODS.get(method.__name__)
-    return method if overload is None else functools.partial(overload, method.__self__)
+    if overload is not None:                                        # `"{}".format(x)`, `Name("{}").format(x)`
+        return functools.partial(overload, method.__self__)
+    return with_text_arguments(method)                              # `"1.5 kg".startswith(f"{x}")`: refused
 
 
 def _unbound_str_method(name: str):

@@ -30,6 +30,7 @@ _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
 def analyse(fn_node: gast.FunctionDef, params: set[str]) -> None:
     """Annotate every statement of the function body."""
     _simple_facts.clear()
+    _simple_facts.captured = _captured(fn_node)
     try:
         _live_block(fn_node.body, set())
         _defined_block(fn_node.body, set(params))
@@ -43,9 +44,11 @@ class _Facts(threading.local):
 
     def __init__(self):
         self.found: dict = {}
+        self.captured: frozenset = frozenset()
 
     def clear(self) -> None:
         self.found = {}
+        self.captured = frozenset()
 
     def get(self, stmt) -> tuple[set, set]:
         facts = self.found.get(stmt)
@@ -69,6 +72,21 @@ _simple_facts = _Facts()
 
 # --- liveness (backwards) ---------------------------------------------------------------
 
+def _captured(fn_node) -> frozenset:
+    """The enclosing function's names that a nested `def` of the user's reads: live wherever the function may
+    still call it (`def g(): return y` before `if c: y = 2` and `g()` after it: the staged `if` must carry `y`,
+    or `g()` raised NameError where Python gives 2), taken as live everywhere."""
+    names: set[str] = set()
+    for node in walk(gast.Module(body=fn_node.body, type_ignores=[])):
+        if node.__class__ in (gast.FunctionDef, gast.AsyncFunctionDef) and not anno.get(node, Key.GENERATED, False):
+            args = node.args
+            bound = {a.id for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+                     if a is not None}
+            bound |= set().union(*(writes(stmt) for stmt in node.body))
+            names |= set().union(*(reads(stmt) for stmt in node.body)) - bound
+    return frozenset(names)
+
+
 def _live_block(stmts, live_out: set) -> set:
     live = set(live_out)
     for stmt in reversed(stmts):
@@ -77,6 +95,8 @@ def _live_block(stmts, live_out: set) -> set:
 
 
 def _live_stmt(stmt, live_out: set) -> set:
+    if _simple_facts.captured:
+        live_out = live_out | _simple_facts.captured
     anno.set(stmt, Key.LIVE_OUT, frozenset(live_out))
     if isinstance(stmt, gast.If):
         live_in = reads(stmt.test) | _live_block(stmt.body, live_out) | _live_block(stmt.orelse, live_out)
