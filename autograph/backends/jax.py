@@ -375,7 +375,7 @@ def _reject_falling_off(did_return, message_fn):
     raise StagingError(message_fn())
 
 
-_PYTHON_KINDS = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+_PYTHON_KINDS = {"i": int, "u": int, "f": float, "c": complex}   # of a weakly typed value (bools: below)
 
 
 def _python_type(value):

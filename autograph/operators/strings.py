@@ -297,7 +297,11 @@ def with_text_arguments(method, what: str = ""):
     """`method` (a str's method, `"1.5 kg".startswith`, or a str subclass, `Name`) for converted code: where an
     argument is text formatted from a staged value while its trace lasts, refused, as `text.find(...)` is
     (`method_of_staged_text`): str's C code would read the symbolic value's text (`"1.5 kg".startswith(f"{x}")`
-    was always false, `"v=?".replace("?", f"{x}")` held `Tensor("x:0", ...)`)."""
+    was always false, `"v=?".replace("?", f"{x}")` held `Tensor("x:0", ...)`). While nothing is traced no such
+    text is live: `method` itself, with nothing added to the call."""
+    if not any_staging():
+        return method
+
     def call(*args, **kwargs):
         for arg in (*args, *kwargs.values()):
             if arg.__class__ is StagedText and arg._live():
@@ -441,10 +445,9 @@ def _plain_template(template) -> bool:
     return cls is str or isinstance(template, str) and cls is not StagedText and cls.__mod__ is str.__mod__
 
 
-def mod(left, right):
-    """`left % right` with no literal on either side (converters/fstrings.py): `percent` where `left` is a str
-    (a template in a variable, `fmt % x`), Python's `%` otherwise (`i % n`)."""
-    return percent(left, right)
+# `left % right` with no literal on either side (converters/fstrings.py: `fmt % x`, `i % n`): `percent`, which
+# formats where `left` is a str and is Python's `%` otherwise; its own name keeps the generated code readable
+mod = percent
 
 
 def _as_format_spec(m) -> tuple:
