@@ -57,7 +57,7 @@ KINDS = ("assign", "record", "jump", "return", "raise", "walrus", "starred", "de
          "comprehension", "generated-name", "nonlocal", "contextmanager", "generator",
          # values across staged statements (issue 14): in tensor programs the statement is staged
          "undefined", "none", "promotion", "shape-growth", "store", "mutation", "staged-raise", "and-or-value",
-         "list-after-loop", "fstring")
+         "list-after-loop", "fstring", "carried-number", "text")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _WALRUS = re.compile(r"\((\w+) :=")
 
@@ -233,6 +233,7 @@ class PyGenerator(Expressions, ScopeStatements, StagedPatterns):
             ("store", 2 if in_f else 0, self.item_store, True),
             ("mutation", 2 if in_f else 0, self.mutating_call, True),
             ("staged-raise", 1 if in_f else 0, self.staged_raise, True),
+            ("carried-number", 2 if in_f else 0, self.carried_number, True),
             ("and-or-value", 2, self.and_or_value, False),
         ]
 
@@ -460,7 +461,7 @@ class PyGenerator(Expressions, ScopeStatements, StagedPatterns):
         cases = {"int": [("0 | 1", ()), (f"int({p}) if {p} > 1", (p,))],
                  "list": [(f"[{p}, {q}]", (p, q)), (f"[{p}, *{q}]", (p,)), ("[0, _]", ())],
                  "point": [(f"Point(x=0, y={q})", (q,)), (f"Point({p}, {q})", (p, q))],
-                 "dict": [(f'{{"k": 0}}', ()), (f'{{"k": {p}}}', (p,))]}[shape]
+                 "dict": [('{"k": 0}', ()), (f'{{"k": {p}}}', (p,))]}[shape]
         self.emit(f"match {subject}:")
         self.indent += 1
         for pattern, captures in self.rng.sample(cases, self.rng.randint(1, len(cases))):

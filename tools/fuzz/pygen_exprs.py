@@ -41,8 +41,10 @@ class Expressions:
                 return f"{name}({self.read_var()})"
         if r < 0.96 and self.allowed("comprehension"):
             return self.comprehension()
-        if r < 0.99 and self.allowed("fstring") and not self.in_fstring:
+        if r < 0.985 and self.allowed("fstring") and not self.in_fstring:
             return f"len({self.fstring(python=True)})"
+        if r < 0.995 and self.allowed("text") and not self.in_fstring:
+            return self.text_read()
         return str(self.rng.randint(0, 5))
 
     def fstring(self, python: bool) -> str:
@@ -60,6 +62,19 @@ class Expressions:
             return f'"{{}}/{{{spec}}}".format({first}, {second})'
         self.cover("f-string")
         return f'f"<{{{first}}}|{{{second}{spec}}}>"'
+
+    def text_read(self) -> str:
+        """A value's text (of a tensor in a tensor program) read as a str: compared, searched, given to
+        str's methods. Traced, comparing is staged and the rest must be refused at the line."""
+        var, k = self.read_var(), self.rng.randint(0, 4)
+        text, kind = self.rng.choice([(f'f"{{{var}}}"', "f-string"), (f"str({var})", "str()"),
+                                      (f'"{{}}".format({var})', "str.format")])
+        read, how = self.rng.choice([
+            (f'(1 if {text} == "{k}" else 2)', "=="), (f'(1 if {text} != "{k}" else 2)', "!="),
+            (f'(1 if "{k}" in {text} else 2)', "in"), (f'len("a{k}b".replace("{k}", {text}))', "str method"),
+            (f'(1 if "{k}".startswith({text}) else 2)', "str method"), (f"len({text})", "len")])
+        self.cover(f"text of a value: {kind} read with {how}")
+        return read
 
     def comprehension(self) -> str:
         k = self.py_small()

@@ -184,6 +184,29 @@ class StagedPatterns:
         self.staged_body([line])
         self.after(f'{d}.get("k", 7) + {l}[0] + len({l}) + {o}.v')
 
+    def carried_number(self) -> None:
+        """A Python number a staged statement carries (Python values on each path), read after it as Python
+        reads a number: times a float, divided, its type asked, its text formatted and compared."""
+        name = self.name("s")
+        self.cover("Python number carried by a staged statement")
+        self.emit(f"{name} = {self.rng.randint(0, 2)}")
+        self.staged_header("carried number")
+        k = self.rng.randint(0, 3)
+        self.staged_body([self.rng.choice([f"{name} = {name} + {k}", f"{name} = {k}", f"{name} += 1"])])
+        if self.chance(0.4):
+            self.else_branch([f"{name} = {self.rng.randint(0, 3)}"])
+        read, kind = self.rng.choice([
+            (f"whole({name} * 1.5 * 2)", "times a float"), (f"whole({name} / 2 * 2)", "divided"),
+            (f"whole(1.5 * {name} + 0.5)", "a float times it"),
+            (f"(1 if isinstance({name}, int) else 2)", "isinstance int"),
+            (f"(1 if isinstance({name}, bool) else 2)", "isinstance bool"),
+            (f"(1 if type({name}) is int else 2)", "type is int"),
+            (f"len(str({name}))", "len of str"), (f'(1 if f"{{{name}}}" == "{k}" else 2)', "f-string =="),
+            (f'(1 if str({name}) != "True" else 2)', "str !="),
+        ])
+        self.cover(f"carried number after a staged statement: {kind}")
+        self.after(read)
+
     def staged_raise(self) -> None:
         """A `raise` in the statement (in a tensor program: raised only on the paths that run it)."""
         self.cover("raise in a staged statement")
