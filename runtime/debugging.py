@@ -10,9 +10,8 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops.logging_ops import (ASSERT, Assert, _comparison_assert, assert_equal,  # noqa: F401
-                                     assert_greater, assert_less)
-from runtime.ops.registry import apply
+from runtime.ops.logging_ops import (Assert, _comparison_assert, assert_equal,  # noqa: F401
+                                     assert_greater, assert_less, assert_op)
 from runtime.tensor import convert_to_tensor
 
 
@@ -34,8 +33,8 @@ def assert_none_equal(x, y, message=None, summarize=None, name=None):
 def _against_zero(compare, what: str, x, message, name):
     from runtime.ops.math_ops import cast, reduce_all
     x = convert_to_tensor(x)
-    text = f"{message + ': ' if message else ''}Condition x {what} did not hold element-wise: x ="
-    return apply(ASSERT, reduce_all(compare(x, cast(0, x.dtype))), x, message=text, name=name)
+    text = (message + ": " if message else "") + f"Condition x {what} did not hold element-wise: x ="
+    return assert_op(reduce_all(compare(x, cast(0, x.dtype))), [x], text, name)
 
 
 def assert_positive(x, message=None, summarize=None, name=None):
@@ -67,8 +66,8 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     rtol = 10 * eps if rtol is None else rtol
     atol = 10 * eps if atol is None else atol
     ok = reduce_all(less_equal(abs_(x - y), cast(atol, x.dtype) + cast(rtol, x.dtype) * abs_(y)))
-    text = f"{message + ': ' if message else ''}x and y not equal to tolerance rtol = {rtol}, atol = {atol}: x ="
-    return apply(ASSERT, ok, x, y, message=text, name=name)
+    text = (message + ": " if message else "") + f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}: x ="
+    return assert_op(ok, [x, y], text, name)
 
 
 def assert_all_finite(t, message, name=None):
@@ -85,7 +84,7 @@ def check_numerics(tensor, message, name=None):
     t = convert_to_tensor(tensor)
     if not t.dtype.is_floating:
         raise TypeError(f"check_numerics: expects a floating-point tensor, got {t.dtype.name}.")
-    Assert(reduce_all(is_finite(t)), [f"{message} : Tensor had NaN or Inf values"])
+    Assert(reduce_all(is_finite(t)), [message + " : Tensor had NaN or Inf values"])
     return identity(t, name=name)
 
 

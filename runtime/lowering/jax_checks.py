@@ -33,7 +33,7 @@ from runtime.executor.codegen import kernel_error_made_at
 from runtime.graph import made_at
 from runtime.lowering import walk
 from runtime.ops import python_ints
-from runtime.lowering import jax_lists
+from runtime.lowering import jax_lists, jax_texts
 from runtime.lowering.jax_effects import Lowering
 from runtime.lowering.to_jax import LOWERINGS, LazyRange, jax_dtype, materialised, strided_slice
 
@@ -174,21 +174,29 @@ class _CheckDefined(Check):
 
 
 class _Raise(Check):
+    """Formatted text among its arguments is reported as the values it formats (jax_texts.py)."""
+
+    def reported(self, op) -> list:
+        return jax_texts.reported(op.inputs)
+
     def lower(self, lowering: Lowering, op, *values):
-        _failing(lowering, op, jnp.asarray(True), values)   # reached: its branch is the path taken
+        _failing(lowering, op, jnp.asarray(True), jax_texts.flat(values))   # reached: its branch is the path taken
         return jnp.asarray(True)
+
+    def kernel_inputs(self, op, args: list, shape) -> list:
+        return jax_texts.formatted(op.inputs, args)
 
 
 class _Assert(Check):
     def reported(self, op) -> list:
-        return list(op.inputs[1:])
+        return jax_texts.reported(op.inputs[1:])
 
     def lower(self, lowering: Lowering, op, condition, *data):
-        _failing(lowering, op, jnp.logical_not(jnp.all(condition)), data)
+        _failing(lowering, op, jnp.logical_not(jnp.all(condition)), jax_texts.flat(data))
         return jnp.asarray(True)
 
     def kernel_inputs(self, op, args: list, shape) -> list:
-        return [False, *args]
+        return [False, *jax_texts.formatted(op.inputs[1:], args)]
 
 
 _INT32_MIN = np.int32(-2 ** 31)

@@ -26,7 +26,7 @@ import numpy as np
 from runtime import config, dtypes
 from runtime.errors import LoweringError
 from runtime.graph import made_at
-from runtime.lowering import variable_handles, walk
+from runtime.lowering import jax_texts, variable_handles, walk
 from runtime.lowering.jax_checks import CHECKS, Checks
 from runtime.lowering.jax_effects import EFFECTS, Lowering
 from runtime.lowering.to_jax import LOWERINGS, jax_dtype, materialised
@@ -42,11 +42,11 @@ def check_lowerable(graph, function_name: str) -> None:
                 f"'{op.graph.name}') to JAX: it has no lowering rule.{made_at(op)}\n"
                 "Use jit_compile=None to run this function with the NumPy executor, or add a rule for "
                 f"'{op.type}' to runtime/lowering/to_jax.py.", op.type)
-        if any(t.dtype is dtypes.string for t in (*op.inputs, *op.outputs)):
-            raise LoweringError(
-                f"{function_name}: jit_compile=True can't lower the op {op.type} ('{op.name}'): it computes on "
-                f"strings, which XLA has no type for.{made_at(op)}\nUse jit_compile=None for this function.",
-                op.type)
+        if jax_texts.deferred(op):
+            continue
+        if any(t.dtype is dtypes.string and not jax_texts.lowerable_text(op, t) for t in op.inputs) or \
+                any(t.dtype is dtypes.string for t in op.outputs):
+            raise jax_texts.refuse(op, function_name)
 
 
 class JaxExecutable:

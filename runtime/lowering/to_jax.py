@@ -23,7 +23,7 @@ import numpy as np
 from jax import lax
 
 from runtime.errors import InvalidArgumentError, LoweringError
-from runtime.lowering import jax_lists
+from runtime.lowering import jax_lists, jax_texts
 from runtime.ops.array_ops import RANGE, reshape_target
 from runtime.ops.bitwise_ops import clamped_shift
 
@@ -351,6 +351,7 @@ _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 LOWERINGS: dict[str, Callable] = {
     "Const": lambda value: value,
+    "PythonFormat": jax_texts.lower_format,   # only where a check reads it (jax_executable.check_lowerable)
     "Identity": materialised,
     "StopGradient": lambda x: lax.stop_gradient(materialised(x)),
     "HeldVariableRead": lambda value, handle: materialised(value),

@@ -183,7 +183,9 @@ def print(*inputs, sep: str = " ", end: str = "\n", output_stream=None, summariz
           summarize=3 if summarize is None else summarize, name=name)
 
 
-def _assert(condition, *data, message):
+def _assert(condition, *data, message, text_message=False):
+    if text_message:   # the message is text formatted from traced values: the first input, as formatted now
+        message, data = np.asarray(data[0]).item().decode(), data[1:]
     if not np.all(condition):
         shown = " ".join(format_value(d, quote_scalar=False) for d in data)
         raise InvalidArgumentError(f"{message}{': ' if message and shown else ''}{shown}".strip() or
@@ -199,9 +201,25 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
     condition = convert_to_tensor(condition)
     if condition.dtype is not dtypes.bool:
         raise InvalidArgumentError(f"Assert: condition must be bool, got {condition.dtype.name}.", "Assert")
-    texts = [str(d) for d in data if not isinstance(d, Tensor)]
+    texts = [d if is_staged_text(d) else str(d) for d in data if not isinstance(d, Tensor)]
     data = [convert_to_tensor(d) for d in data if isinstance(d, Tensor)]
-    return apply(ASSERT, condition, *data, message=" ".join(texts) or "assertion failed", name=name)
+    return assert_op(condition, data, joined(texts) or "assertion failed", name)
+
+
+def joined(texts: list, separator: str = " ") -> str:
+    """`separator.join(texts)`, keeping the fields of text formatted from traced values (`+` keeps them)."""
+    message = ""
+    for i, text in enumerate(texts):
+        message = message + (separator if i else "") + text
+    return message
+
+
+def assert_op(condition, data: list, message: str, name=None):
+    """An `Assert` op; a `message` formatted from traced values (`f"bad {x}"`) is formatted when the op runs,
+    as a staged `raise`'s is, not shown with the symbolic tensors' text."""
+    if is_staged_text(message) and message._as_tensor() is not None:
+        return apply(ASSERT, condition, message._as_tensor(), *data, message="", text_message=True, name=name)
+    return apply(ASSERT, condition, *data, message=message, name=name)
 
 
 def _raise(*values, error_type, args, slots, state, cause, note, texts=()):
@@ -251,8 +269,8 @@ def _comparison_assert(compare, what: str, x, y, message, name):
     from runtime.ops.math_ops import reduce_all
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype_hint=x.dtype)
-    text = f"{message + ': ' if message else ''}Condition x {what} y did not hold element-wise: x ="
-    return apply(ASSERT, reduce_all(compare(x, y)), x, y, message=text, name=name)
+    text = (message + ": " if message else "") + f"Condition x {what} y did not hold element-wise: x ="
+    return assert_op(reduce_all(compare(x, y)), [x, y], text, name)
 
 
 def assert_equal(x, y, message=None, summarize=None, name=None):
