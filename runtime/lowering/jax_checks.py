@@ -173,9 +173,7 @@ class _CheckDefined(Check):
         return [None, False]
 
 
-class _Raise(Check):
-    """Formatted text among its arguments is reported as the values it formats (jax_texts.py)."""
-
+class _Raise(Check):   # formatted text (also an `Assert`'s) is reported as the values it formats: jax_texts.py
     def reported(self, op) -> list:
         return jax_texts.reported(op.inputs)
 
