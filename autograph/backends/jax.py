@@ -364,7 +364,9 @@ def _assert(condition, message_fn):
     from jax.experimental import checkify
 
     message = message_fn() if message_fn is not None else "Assertion failed"
-    fmt, args = ("{}", (message,)) if isinstance(message, jax.Array) else (primitives.escape(str(message)), ())
+    template = primitives.format_template(message)    # an f-string of traced values: formatted when it fails
+    fmt, args = template or (("{}", (message,)) if isinstance(message, jax.Array) else
+                             (primitives.escape(str(message)), ()))
     checkify.check(_predicate(condition, "this `assert`"), fmt, *args)
 
 

@@ -57,6 +57,20 @@ def escape(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
+def format_template(text) -> Optional[tuple[str, list]]:
+    """Text formatted from traced values (autograph's `StagedText`: its `_literals` and `_fields`) as a format
+    string and the values of its fields, for a framework that formats them when it reports an error (JAX's
+    checkify): the literals with braces escaped, each field `{!conversion:spec}`. None for any other value."""
+    fields = getattr(text, "_fields", None)
+    if not isinstance(text, str) or fields is None:
+        return None
+    pieces = [escape(text._literals[0])]
+    for field, literal in zip(fields, text._literals[1:]):
+        conversion = f"!{field.conversion}" if field.conversion else ""
+        pieces += ["{" + conversion + (f":{field.spec}" if field.spec else "") + "}", escape(literal)]
+    return "".join(pieces), [field.value for field in fields]
+
+
 def print_format(args: Sequence, sep: Optional[str], is_printed: Callable[[Any], bool]) -> tuple[str, list]:
     """`print(*args, sep=sep)` as a format string for the framework's print: `{}` for each argument it prints
     (`is_printed`: a tensor, or a structure of them), the others' text with braces escaped, joined by `sep`

@@ -74,3 +74,19 @@ def test_formatting_it_again_gives_the_traced_values_text_as_the_framework_does(
     seen: list = []
     jax.jit(lambda x: ag.convert(printed)(x, seen))(1.5)
     assert seen and seen[0].startswith("<") and "Tracer" in seen[0] and seen[0].endswith(">")
+
+
+def too_big(x):
+    assert x < 4, f"{{x}} too big: {x} ({x!r})"
+    return x + 1
+
+
+def test_an_assert_message_under_jax_checkify_shows_the_value_it_failed_on():
+    jax = pytest.importorskip("jax", reason="JAX is not installed (pip install -e '.[jax]')")
+    checked = ag.jax.jit(too_big, checks=True)
+    assert float(checked(jax.numpy.float32(1.5))) == 2.5
+    with pytest.raises(AssertionError) as caught:
+        checked(jax.numpy.float32(5.25))
+    value = jax.numpy.float32(5.25)     # checkify formats the field as the eager array formats
+    assert str(caught.value) == f"{{x}} too big: {value} ({value!r})"
+    assert "Tracer" not in str(caught.value)
