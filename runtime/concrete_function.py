@@ -55,6 +55,7 @@ class ConcreteFunction:
         self._lock = threading.Lock()
         self.jit_compile = False   # True: run by JAX (`runtime/lowering/to_jax.py`), not the NumPy executor
         self._for_variables: dict = {}   # ids of other Variable arguments -> (their weak references, the copy)
+        self._reads = None   # the Python values its trace read from outside the function (Function sets it)
 
     @property
     def structured_input_signature(self):

@@ -20,7 +20,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from runtime import config, nest
+from runtime import config, nest, python_reads
 from runtime.compat import check_autograph_options
 from runtime.concrete_function import ConcreteFunction
 from runtime.control_flow import ControlFlowError
@@ -64,6 +64,7 @@ class Function:
         self._bound: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
         self._short_call: Optional[Callable] = None   # see _shorten
         self._short_calls: dict = {}
+        self._short_reads = None   # the Python values the shortened trace read (python_reads.Reads)
         functools.update_wrapper(self, python_function, updated=())
 
     # -- binding to instances (methods) -------------------------------------
@@ -90,6 +91,9 @@ class Function:
     def __call__(self, *args, **kwargs):
         try:
             short = self._short_call
+            if short is not None and self._short_reads is not None and self._short_reads.changed():
+                short = self._short_call = None   # a value the trace read was rebound: trace again (_lookup)
+                self._short_calls.clear()
             if short is not None:
                 result = short(args, kwargs)
                 if result is not None:
@@ -123,6 +127,7 @@ class Function:
                                                     [t._dtype for t in outputs], concrete._returns_one_tensor)
             self._short_calls[key] = short
         self._short_call = short
+        self._short_reads = concrete._reads
 
     def _cached_for_eager_tensors(self, args: tuple) -> Optional["ConcreteFunction"]:
         """The common case, fast: the trace for eager tensors passed by position, keyed exactly as
@@ -131,7 +136,10 @@ class Function:
             return None
         if not all(a.__class__ is EagerTensor for a in args):
             return None
-        return self._cache.get((("tuple", tuple([(a._dtype, a._value.shape) for a in args])), ()))
+        concrete = self._cache.get((("tuple", tuple([(a._dtype, a._value.shape) for a in args])), ()))
+        if concrete is not None and concrete._reads is not None and concrete._reads.changed():
+            return None   # a value the trace read was rebound: `_lookup` traces again
+        return concrete
 
     def get_concrete_function(self, *args, **kwargs) -> "ConcreteFunction":
         if not args and not kwargs and self.input_signature is not None:
@@ -162,11 +170,12 @@ class Function:
         if variables:   # keyed by dtype and shape; which of them are the same Variable counts too
             key += (variables_aliased(variables),)
         concrete = self._cache.get(key)
-        if concrete is None:
+        stale = concrete._reads.changed() if concrete is not None and concrete._reads is not None else None
+        if concrete is None or stale:
             with self._lock:
-                concrete = self._cache.get(key) or self._relaxed_match(args, kwargs)
+                concrete = None if stale else self._cache.get(key) or self._relaxed_match(args, kwargs)
                 if concrete is None:
-                    concrete = self._trace(args, kwargs, key)
+                    concrete = self._trace(args, kwargs, key, stale)
                 self._cache[key] = concrete
         if variables:
             concrete = concrete.with_variables(variables)
@@ -217,21 +226,24 @@ class Function:
     def _relaxed_match(self, args, kwargs):
         """With an input_signature or reduce_retracing, an existing trace that accepts these arguments."""
         if self.input_signature is not None:
-            return self._concrete[0] if self._concrete else None
+            latest = self._concrete[-1] if self._concrete else None
+            return None if latest is None or latest._reads is not None and latest._reads.changed() else latest
         if not self._reduce_retracing:
             return None
         for concrete in self._concrete:
-            if concrete._accepts(args, kwargs):
+            if concrete._accepts(args, kwargs) and (concrete._reads is None or not concrete._reads.changed()):
                 return concrete
         return None
 
-    def _trace(self, args, kwargs, key) -> "ConcreteFunction":
+    def _trace(self, args, kwargs, key, stale: Optional[str] = None) -> "ConcreteFunction":
+        """A new trace for `key`; `stale`: why the trace cached for it no longer serves (a Python value it
+        read from outside the function was rebound, python_reads.py)."""
         specs_args, specs_kwargs = args, kwargs
         if self.input_signature is not None:
             specs_args = self.input_signature
         elif self._reduce_retracing and self._concrete:
             specs_args, specs_kwargs = relax(self._concrete[-1]._input_structure, (args, kwargs))
-        reason = self._explain(key) if self._keys else None
+        reason = stale or (self._explain(key) if self._keys else None)
         feeds = [v for v in nest.flatten((args, kwargs)) if is_tensor_leaf(v)]
         concrete = trace(self._traced_callable(), specs_args, specs_kwargs, self.__name__,
                          self._parameter_names(), feeds=feeds, first_trace=not self._concrete,
@@ -241,6 +253,7 @@ class Function:
             concrete = trace(self._traced_callable(), specs_args, specs_kwargs, self.__name__,
                              self._parameter_names(), feeds=feeds, creation="again", autograph=self._autograph)
         concrete.jit_compile = self._jit_compile
+        concrete._reads = python_reads.of(self.python_function)   # as bound after tracing
         self._concrete.append(concrete)
         self._keys.append(key)
         if reason is not None:

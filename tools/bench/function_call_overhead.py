@@ -4,8 +4,10 @@ A call looks its arguments up in the trace cache (runtime/signatures.py). Tensor
 shape and Python values by value; an object of the user's class (a `tf.Module` subclass, say) is keyed by
 identity and by a snapshot of what its attributes hold (`signatures.object_key`), so that a call after an
 attribute changed traces again, as Python would see the change. This script measures that snapshot beside
-the same call with tensor arguments only, in one run, and prints the ratios. The graphs are all one
-`matmul`, so the figures are the call's overhead, not its work.
+the same call with tensor arguments only, in one run, and prints the ratios. A function that reads globals
+(and a helper's) also compares them on each call with what its trace read (runtime/python_reads.py), so that
+a call after the program rebinds one traces again. The graphs are all one `matmul` (and, reading globals, a
+few scalar ops), so the figures are the call's overhead, not its work.
 
 Run: PYTHONPATH=. python tools/bench/function_call_overhead.py
 """
@@ -63,12 +65,31 @@ def takes_settings(x, settings):
     return tf.matmul(x, x) * settings.scale
 
 
+SCALE, SHIFT, POWER = 2.0, 1.0, 3
+
+
+def shifted(v):
+    return v + SHIFT
+
+
+@tf.function
+def literals(x, w):             # the same graph as reads_globals', its numbers written in
+    return (tf.matmul(x, w) * 2.0 + 1.0) * 3
+
+
+@tf.function
+def reads_globals(x, w):        # SCALE, SHIFT, POWER and the helper `shifted`
+    return shifted(tf.matmul(x, w) * SCALE) * POWER
+
+
 def main() -> None:
     x = tf.constant(np.ones((4, 4), np.float32))
     w = tf.constant(np.eye(4, dtype=np.float32))
     small, deep, settings = Stack(1), Stack(10), Settings()
     cases = [
         ("tensors only", lambda: takes_tensor(x, w)),
+        ("3 more ops, numbers written in", lambda: literals(x, w)),
+        ("3 more ops, 4 globals read", lambda: reads_globals(x, w)),
         ("a method (self)", lambda: deep.method(x)),
         ("object: 3 attributes", lambda: takes_settings(x, settings)),
         ("object: Module, 1 layer", lambda: takes_object(x, small)),
@@ -77,11 +98,11 @@ def main() -> None:
     for _, call in cases:    # trace each once before timing
         call()
     base = None
-    print(f"{'arguments':28} {'per call':>10} {'vs tensors':>11}")
+    print(f"{'arguments':32} {'per call':>10} {'vs tensors':>11}")
     for label, call in cases:
         t = per_call(call)
         base = base or t
-        print(f"{label:28} {t * 1e6:8.1f}us {t / base:10.2f}x")
+        print(f"{label:32} {t * 1e6:8.1f}us {t / base:10.2f}x")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,128 @@
+"""The Python values a traced function reads from outside itself: its module's globals and its closure's cells,
+and those of the user functions it refers to.
+
+A graph holds such a value as it was while tracing (`k` in `return x * k` is a constant in the graph), so once
+the program rebinds it (`k = 3`) the graph's answer is no longer Python's. TensorFlow keeps the graph and gives
+the stale answer without a word; `Function` traces again instead, as it does for a new Python argument, and
+says why in its retracing warning. What is compared, on every call, for each name read:
+- the object it is bound to (`is`): rebinding a global, a closure's variable or a helper function is seen;
+- for a Python scalar (int, float, bool, str, ...) equal values of the same type count as the same.
+A change inside an object (`config["scale"] = 3`, an attribute of a global object) is not seen: the graph keeps
+what it read while tracing, as in TensorFlow (docs/limitations.md). Comparing contents would trace again
+whenever a function's own log (`traces.append(...)` while tracing, a `py_function`'s list) grows. Modules and
+the functions and classes of libraries (`autograph.backends.library_module`) are not compared: rebinding them
+is not something a program does between calls.
+"""
+from __future__ import annotations
+
+import dis
+import types
+from typing import Optional
+
+_SCALARS = (int, float, complex, str, bytes, bool, type(None))
+_MISSING = object()
+
+
+class Reads:
+    """The values a trace read from outside the function (`of(fn)` after tracing); `changed()` names the first
+    one the program has rebound since, or is None."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self, entries: list):
+        self._entries = entries   # (a globals dict or a cell, the name or None, the value, a label)
+
+    def changed(self) -> Optional[str]:
+        for space, name, value, label in self._entries:
+            now = space.get(name, _MISSING) if name is not None else _cell_value(space)
+            if now is not value and not (now.__class__ in _SCALARS and now.__class__ is value.__class__
+                                         and now == value):
+                return f"{label}: {_shown(value)} -> {_shown(now)}"
+        return None
+
+
+def of(fn) -> Optional[Reads]:
+    """What `fn` and the user functions it refers to read from their globals and closures, as bound now; None
+    if nothing is to be compared. A name one of them assigns (`global count; count += 1`, a `nonlocal`) is
+    left out: it changes with the trace itself (what Python would do on each call happens while tracing)."""
+    entries, seen, stored = [], set(), set()
+    _visit(_function_of(fn), entries, seen, stored)
+    kept: dict = {}   # one entry for each global or cell, however many of the functions read it
+    for entry in entries:
+        kept.setdefault((id(entry[0]), entry[1]), entry)
+    entries = [entry for key, entry in kept.items() if key not in stored]
+    return Reads(entries) if entries else None
+
+
+def _function_of(fn):
+    while True:
+        if isinstance(fn, types.MethodType):
+            fn = fn.__func__
+        elif hasattr(fn, "func") and hasattr(fn, "args") and hasattr(fn, "keywords"):   # functools.partial
+            fn = fn.func
+        elif hasattr(fn, "__wrapped__") and not isinstance(fn, types.FunctionType):
+            fn = fn.__wrapped__
+        else:
+            return fn
+
+
+def _visit(fn, entries: list, seen: set, stored: set) -> None:
+    if not isinstance(fn, types.FunctionType) or id(fn) in seen:
+        return
+    seen.add(id(fn))
+    code, namespace = fn.__code__, fn.__globals__
+    loaded, assigned = _names(code)
+    stored.update((id(namespace), name) for name in assigned)
+    cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
+    stored.update((id(cells[name]), None) for name in assigned if name in cells)
+    for name in sorted(loaded):
+        value = namespace.get(name, _MISSING)
+        if value is not _MISSING and _compared(value):
+            entries.append((namespace, name, value, f"global '{name}' of {fn.__qualname__}"))
+            _visit(_function_of(value), entries, seen, stored)
+    for name, cell in cells.items():
+        value = _cell_value(cell)
+        if value is not _MISSING and _compared(value):
+            entries.append((cell, None, value, f"'{name}' of {fn.__qualname__}'s closure"))
+            _visit(_function_of(value), entries, seen, stored)
+
+
+def _names(code: types.CodeType) -> tuple[set, set]:
+    """The global names `code` (and the code nested in it: lambdas, comprehensions, inner functions) loads,
+    and the global and free variables it assigns or deletes."""
+    loaded, assigned = set(), set()
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+            loaded.add(ins.argval)
+        elif ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL", "STORE_DEREF", "DELETE_DEREF"):
+            assigned.add(ins.argval)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            inner_loaded, inner_assigned = _names(const)
+            loaded |= inner_loaded
+            assigned |= inner_assigned
+    return loaded, assigned
+
+
+def _compared(value) -> bool:
+    if isinstance(value, types.ModuleType):
+        return False
+    if isinstance(value, (types.FunctionType, type, types.BuiltinFunctionType)):
+        from autograph.backends import library_module   # the same distribution; autograph imports runtime lazily
+        module = getattr(value, "__globals__", {}).get("__name__") or getattr(value, "__module__", None)
+        return not library_module(module)
+    return True
+
+
+def _cell_value(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:   # an empty cell (a variable of the enclosing function not assigned yet)
+        return _MISSING
+
+
+def _shown(value) -> str:
+    if value is _MISSING:
+        return "unbound"
+    text = repr(value) if value.__class__ in _SCALARS else f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."
