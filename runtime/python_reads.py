@@ -7,6 +7,8 @@ the stale answer without a word; `Function` traces again instead, as it does for
 says why in its retracing warning. What is compared, on every call, for each name read:
 - the object it is bound to (`is`): rebinding a global, a closure's variable or a helper function is seen;
 - for a Python scalar (int, float, bool, str, ...) equal values of the same type count as the same.
+A method's `self` is compared too, attribute by attribute, for the attributes its code names (`self.scale`,
+`self.training`), but not the objects they hold.
 A change inside an object (`config["scale"] = 3`, an attribute of a global object) is not seen: the graph keeps
 what it read while tracing, as in TensorFlow (docs/limitations.md). Comparing contents would trace again
 whenever a function's own log (`traces.append(...)` while tracing, a `py_function`'s list) grows. Modules and
@@ -16,6 +18,7 @@ is not something a program does between calls.
 from __future__ import annotations
 
 import dis
+import functools
 import types
 from typing import Optional
 
@@ -47,6 +50,8 @@ def of(fn) -> Optional[Reads]:
     left out: it changes with the trace itself (what Python would do on each call happens while tracing)."""
     entries, seen, stored = [], set(), set()
     _visit(_function_of(fn), entries, seen, stored)
+    if isinstance(fn, types.MethodType):
+        _attributes(fn, entries)
     kept: dict = {}   # one entry for each global or cell, however many of the functions read it
     for entry in entries:
         kept.setdefault((id(entry[0]), entry[1]), entry)
@@ -87,7 +92,22 @@ def _visit(fn, entries: list, seen: set, stored: set) -> None:
             _visit(_function_of(value), entries, seen, stored)
 
 
-def _names(code: types.CodeType) -> tuple[set, set]:
+def _attributes(method: types.MethodType, entries: list) -> None:
+    """The attributes of the method's `self` that its code names (`self.scale`), as bound now."""
+    attributes = getattr(method.__self__, "__dict__", None)
+    if attributes is None:
+        return
+    code = method.__func__.__code__
+    named = {ins.argval for ins in dis.get_instructions(code) if ins.opname in ("LOAD_ATTR", "LOAD_METHOD")}
+    assigned = {ins.argval for ins in dis.get_instructions(code) if ins.opname in ("STORE_ATTR", "DELETE_ATTR")}
+    for name in sorted(named - assigned):
+        value = attributes.get(name, _MISSING)
+        if value is not _MISSING and _compared(value):
+            entries.append((attributes, name, value, f"'self.{name}' of {method.__func__.__qualname__}"))
+
+
+@functools.lru_cache(maxsize=4096)   # a function traced again, or traced for several signatures
+def _names(code: types.CodeType) -> tuple[frozenset, frozenset]:
     """The global names `code` (and the code nested in it: lambdas, comprehensions, inner functions) loads,
     and the global and free variables it assigns or deletes."""
     loaded, assigned = set(), set()
@@ -101,7 +121,7 @@ def _names(code: types.CodeType) -> tuple[set, set]:
             inner_loaded, inner_assigned = _names(const)
             loaded |= inner_loaded
             assigned |= inner_assigned
-    return loaded, assigned
+    return frozenset(loaded), frozenset(assigned)
 
 
 def _compared(value) -> bool:

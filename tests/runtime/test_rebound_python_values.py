@@ -124,3 +124,34 @@ def test_rebinding_many_times_warns_with_what_changed():
     with pytest.warns(RuntimeWarning, match=r"changed: global 'SCALE' of times_scale: \d+ -> \d+"):
         for SCALE in range(3, 10):
             assert int(f(tf.constant(1))) == SCALE
+
+
+class Scaler(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = 2
+        self.training = True
+        self.calls = 0
+
+    @tf.function
+    def __call__(self, x):
+        self.calls += 1                      # assigned by the method: not compared
+        return x * self.scale if self.training else x
+
+
+def test_an_attribute_of_self_rebound_after_the_trace_gives_pythons_answer():
+    model = Scaler()
+    assert int(model(tf.constant(3))) == 6
+    model.scale = 4
+    assert int(model(tf.constant(3))) == 12
+    model.training = False
+    assert int(model(tf.constant(3))) == 3
+    assert type(model).__call__.__get__(model).last_retrace_reason == \
+        "'self.training' of Scaler.__call__: True -> False"
+
+
+def test_an_attribute_the_method_assigns_does_not_make_its_trace_stale():
+    model = Scaler()
+    for _ in range(4):
+        model(tf.constant(1.0))
+    assert model.calls == 1 and type(model).__call__.__get__(model).experimental_get_tracing_count() == 1

@@ -267,8 +267,7 @@ DIFFERS = [
              "its attributes hold, to three levels (a list or dict of more than 1000 items by its length): a call "
              "after a change traces again, so the function computes "
              "what Python computes. TensorFlow keys it by identity only and runs the old graph (2 again), or "
-             "refuses an unhashable one (a set, a dataclass that is not frozen). `self`'s attributes are "
-             "read when the function is traced, as in TensorFlow."),
+             "refuses an unhashable one (a set, a dataclass that is not frozen)."),
     Entry("A global or closure variable rebound between calls traces again", """
         SCALE = 2
 
@@ -280,7 +279,8 @@ DIFFERS = [
         SCALE = 10
         print(scaled(tf.constant(1)), scaled.experimental_get_tracing_count())
         """, "The globals and closure variables a function reads (and those of the functions of yours it "
-             "calls) are compared with what the trace read: once the program rebinds one, the next call traces "
+             "calls), and the attributes of a method's `self` its code names (`self.scale`, `self.training`), "
+             "are compared with what the trace read: once the program rebinds one, the next call traces "
              "again and computes what Python computes. TensorFlow runs the old graph (2 again). Names the "
              "function assigns itself are not compared, and a change inside an object (`CONFIG['k'] = 3`) is "
              "not seen, as in TensorFlow (docs/graph.md)."),

@@ -57,7 +57,7 @@ KINDS = ("assign", "record", "jump", "return", "raise", "walrus", "starred", "de
          "comprehension", "generated-name", "nonlocal", "contextmanager", "generator",
          # values across staged statements (issue 14): in tensor programs the statement is staged
          "undefined", "none", "promotion", "shape-growth", "store", "mutation", "staged-raise", "and-or-value",
-         "list-after-loop", "fstring", "carried-number", "text")
+         "list-after-loop", "fstring", "carried-number", "text", "rebound-global")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _WALRUS = re.compile(r"\((\w+) :=")
 

@@ -16,8 +16,11 @@ class Expressions:
 
     def atom(self) -> str:
         r = self.rng.random()
-        if r < 0.45:
+        if r < 0.43:
             return self.read_var()
+        if r < 0.45 and self.allowed("rebound-global"):
+            self.cover("global the runner rebinds between calls")
+            return "K"
         if r < 0.65:
             return str(self.rng.randint(-3, 9))
         if r < 0.71 and self.allowed("decorated"):

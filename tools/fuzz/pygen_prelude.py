@@ -9,6 +9,7 @@ import runtime as tf
 
 LOG = []
 G = 0
+K = 1      # read by programs, never assigned: the runner rebinds it between calls (a traced f must see it)
 
 
 def reset():
