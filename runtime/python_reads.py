@@ -60,15 +60,17 @@ def of(fn) -> Optional[Reads]:
 
 
 def _function_of(fn):
-    while True:
+    """The Python function a method, a `functools.partial` or a wrapper (`runtime.function`'s) runs."""
+    for _ in range(8):   # a few levels (a Mock has any attribute, at any depth)
+        if isinstance(fn, types.FunctionType):
+            return fn
         if isinstance(fn, types.MethodType):
             fn = fn.__func__
-        elif hasattr(fn, "func") and hasattr(fn, "args") and hasattr(fn, "keywords"):   # functools.partial
+        elif isinstance(fn, functools.partial):
             fn = fn.func
-        elif hasattr(fn, "__wrapped__") and not isinstance(fn, types.FunctionType):
-            fn = fn.__wrapped__
         else:
-            return fn
+            fn = getattr(fn, "__wrapped__", None)
+    return fn
 
 
 def _visit(fn, entries: list, seen: set, stored: set) -> None:

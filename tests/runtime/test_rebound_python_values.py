@@ -155,3 +155,16 @@ def test_an_attribute_the_method_assigns_does_not_make_its_trace_stale():
     for _ in range(4):
         model(tf.constant(1.0))
     assert model.calls == 1 and type(model).__call__.__get__(model).experimental_get_tracing_count() == 1
+
+
+def test_a_global_that_answers_every_attribute_is_compared_by_identity_only():
+    from unittest import mock
+    anything = mock.Mock()      # has `func`, `args`, `__wrapped__`... at any depth
+
+    @tf.function
+    def f(x):
+        anything.touch()
+        return x + 1
+
+    assert int(f(tf.constant(1))) == 2 and int(f(tf.constant(1))) == 2
+    assert f.experimental_get_tracing_count() == 1
