@@ -107,7 +107,7 @@ def graph_gradient(graph, feeds: list, output_gradients: list, handles=(), held=
             outs = replay_holding(graph, feeds, graph.outputs, dict(held))
         else:
             outs = replay(graph, feeds, graph.outputs, with_effects=False, controls=False)
-    return tape.gradient(outs, [*feeds, *handles], output_gradients=output_gradients, unconnected_gradients="zero")
+    return tape.seeded_gradient(outs, [*feeds, *handles], output_gradients, unconnected_gradients="zero")
 
 
 def _distinct(feeds: list) -> list:
