@@ -64,7 +64,7 @@ def _selected(data, ids, count: int, fill):
 
 def _extreme_fill(dtype, kind: str):
     info = np.finfo(dtype.as_numpy_dtype) if dtype.is_floating else np.iinfo(dtype.as_numpy_dtype)
-    return {"max": info.min, "min": info.max, "prod": 1}[kind]
+    return dtype.as_numpy_dtype({"max": info.min, "min": info.max, "prod": 1}[kind])   # uint64's max is no int64
 
 
 def _reduce(kind: str, data, ids, count: int):
