@@ -476,6 +476,7 @@ MAPPINGS: dict[str, Callable] = {
     "Neg": _simple("Neg"), "Abs": _simple("Abs"), "Sign": _simple("Sign"), "Square": _square,
     "Sqrt": _simple("Sqrt"), "Rsqrt": _rsqrt, "Reciprocal": _simple("Reciprocal"), "Exp": _simple("Exp"),
     "Expm1": _expm1, "Log": _simple("Log"), "Log1p": _log1p, "Erf": _simple("Erf"),
+    **{name: _simple(name) for name in ("Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh")},
     "Sin": _simple("Sin"), "Cos": _simple("Cos"), "Tanh": _simple("Tanh"), "Sigmoid": _simple("Sigmoid"),
     "Floor": _simple("Floor"), "Ceil": _simple("Ceil"), "Round": _simple("Round"),   # both half to even
     "Relu": _relu, "Relu6": lambda g, x: _clip(g, x, g.scalar(0, x.dtype), g.scalar(6, x.dtype)),

@@ -37,6 +37,7 @@ from runtime.ops import control_flow_gradients, einsum_gradients, indexing
 from runtime.ops import extra_array_ops as X
 from runtime.ops import extra_math as EM
 from runtime.ops import math_ops as M
+from runtime.ops import linalg_ops as LA
 from runtime.ops import nd_ops as ND
 from runtime.ops import nn_gradients
 from runtime.ops import script_ops
@@ -473,6 +474,11 @@ def _logsumexp(grad, inputs, output, axis=None, keepdims=False):
     return (_spread(grad, x, axis) * M.exp(x - A.reshape(output, _kept_shape(x, axis))),)
 
 
+def _atan2(g, y, x, out):
+    scaled = g / (M.square(x) + M.square(y))
+    return x * scaled, -y * scaled
+
+
 RULES = {
     "AddV2": _binary(lambda g, x, y, out: (g, g)),
     "Sub": _binary(lambda g, x, y, out: (g, -g)),
@@ -537,6 +543,7 @@ RULES = {
     "Sort": _sort,
     "TopKV2": _top_k,
     "Einsum": einsum_gradients.einsum,
+    "Svd": LA.svd_gradient,
     "BooleanMaskGrad": _boolean_mask_grad,
     "TakeAlongAxis": _take_along_axis,
     "TakeAlongAxisGrad": _take_along_axis_grad,
@@ -545,6 +552,14 @@ RULES = {
     "Reciprocal": _unary(lambda g, x, out: _zero_where_no_grad(g, -g * out * out)),
     "Rsqrt": _unary(lambda g, x, out: _zero_where_no_grad(g, -0.5 * g * out * out * out)),
     "Erf": _unary(lambda g, x, out: g * (2 / math.sqrt(math.pi)) * M.exp(-x * x)),
+    # the inverse functions, as TensorFlow writes them: inf at asin's and acos's ends (1 / sqrt(0))
+    "Asin": _unary(lambda g, x, out: g * EM.reciprocal(M.sqrt(1.0 - M.square(x)))),
+    "Acos": _unary(lambda g, x, out: -g * EM.reciprocal(M.sqrt(1.0 - M.square(x)))),
+    "Atan": _unary(lambda g, x, out: g * EM.reciprocal(1.0 + M.square(x))),
+    "Asinh": _unary(lambda g, x, out: g / CO.cosh(out)),
+    "Acosh": _unary(lambda g, x, out: g / CO.sinh(out)),
+    "Atanh": _unary(lambda g, x, out: g * EM.reciprocal(1.0 - M.square(x))),
+    "Atan2": _binary(_atan2),
     "ReduceLogSumExp": _logsumexp,
     "Sign": _unary(lambda g, x, out: A.zeros_like(g)),   # TensorFlow's: zeros, not None
     "EagerPyFunc": script_ops.gradient,
