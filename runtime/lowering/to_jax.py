@@ -300,6 +300,11 @@ def _top_k(x, k, sorted):  # noqa: A002 - TensorFlow's name
     return [jnp.take_along_axis(x, order, -1), order.astype(jnp.int32)]
 
 
+def _where_upstream(dy, found):
+    """The kernels of SqrtGrad, RsqrtGrad and ReciprocalGrad: 0 where the upstream gradient is 0."""
+    return jnp.where(dy == 0, jnp.zeros((), dy.dtype), found.astype(dy.dtype))
+
+
 def _svd(x):
     u, s, vh = jnp.linalg.svd(materialised(x), full_matrices=False)
     return [s, u, jnp.swapaxes(vh, -1, -2)]
@@ -444,6 +449,9 @@ LOWERINGS: dict[str, Callable] = {
     "GatherV2Grad": _gather_grad,
     "StridedSliceGrad": lambda grad, like, *values, spec: _strided_slice_grad(grad, like, values, spec),
     "SumToShape": _sum_to_shape,
+    "SqrtGrad": _binary(lambda y, dy: _where_upstream(dy, dy * 0.5 / y)),
+    "RsqrtGrad": _binary(lambda y, dy: _where_upstream(dy, -0.5 * dy * y * y * y)),
+    "ReciprocalGrad": _binary(lambda y, dy: _where_upstream(dy, -dy * y * y)),
     "ReluGrad": _binary(lambda g, x: jnp.where(x > 0, g, jnp.zeros((), g.dtype))),
     "Relu6Grad": _binary(lambda g, x: jnp.where((x > 0) & (x < 6), g, jnp.zeros((), g.dtype))),
     "LeakyRelu": lambda x, alpha: _leaky(materialised(x), materialised(x), alpha),

@@ -220,7 +220,10 @@ def test_every_differentiable_op_is_checked():
                                                                              # second derivatives of relu, relu6,
                                                                              # leaky_relu:
                                                                              # test_gradient_dtypes_and_kinks.py
-                                                                             "ReluGrad", "Relu6Grad", "LeakyReluGrad"}
+                                                                             "ReluGrad", "Relu6Grad", "LeakyReluGrad",
+                                                                             # of sqrt, rsqrt, reciprocal:
+                                                                             # test_gradients_round13.py
+                                                                             "SqrtGrad", "RsqrtGrad", "ReciprocalGrad"}
     # the ops of extra_array_ops, sort_ops, extra_math, nn_ops, complex_ops, script_ops and linalg_ops: checked against
     # finite differences in their own
     # test files (tests/runtime/gradcheck.py)

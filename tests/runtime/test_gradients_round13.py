@@ -208,3 +208,40 @@ def test_tf_gradients_differentiates_with_respect_to_an_eager_tensor_the_functio
     found = f()
     np.testing.assert_allclose(found[0].numpy(), [2.0, 2.0])        # TensorFlow 2.21; it was None (or zeros)
     assert found[1] is None if unconnected == "none" else found[1].numpy().tolist() == [[0.0], [0.0]]
+
+
+# --- the gradients of sqrt, rsqrt and reciprocal ----------------------------------------------------------
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_the_second_derivative_of_l2_normalize_is_right_where_the_upstream_gradient_is_zero(mode):
+    # 1 + 2 - 3 = 0: the gradient reaching the rsqrt is 0 there, and a `where` on it dropped its own derivative
+    # (the runtime gave [-1.3172, -2.6344, 3.9516]; TensorFlow 2.21 and finite differences [-1.2409, -2.5581, 4.0280])
+    def second(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.math.l2_normalize(x, axis=-1)
+            g = inner.gradient(y, x)
+            weighted = tf.reduce_sum(g * tf.constant([[22.0, 23.0, 24.0]], tf.float64))
+        return outer.gradient(weighted, x)
+    got = MODES[mode](second)(tf.constant([[1.0, 2.0, -3.0]], tf.float64))
+    np.testing.assert_allclose(got.numpy(), [[-1.24085577, -2.55807189, 4.02800872]], rtol=1e-7)
+
+
+@pytest.mark.parametrize("op", [tf.sqrt, tf.math.rsqrt, tf.math.reciprocal], ids=["sqrt", "rsqrt", "reciprocal"])
+def test_sqrt_rsqrt_and_reciprocal_have_second_derivatives_through_a_zero_upstream_gradient(op):
+    def gradient(v):      # x * op(x[1]): the upstream gradient of op is x[0] + x[1] + x[2], 0 at the point
+        with tf.GradientTape() as tape:
+            tape.watch(v)
+            y = v * op(v[1:2] * v[1:2] + 1.0)
+        return tape.gradient(y, v)
+    check_gradient(gradient, [1.0, 2.0, -3.0])
+
+
+def test_sqrt_keeps_the_unpicked_branch_of_a_where_out_of_its_gradient():
+    x = tf.constant([0.0, -1.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.where(x > 0, tf.sqrt(x), tf.zeros_like(x)) + tf.where(x > 0, tf.math.rsqrt(x), 0.0)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [0.0, 0.0, 0.25 - 0.0625])
