@@ -245,3 +245,47 @@ def test_sqrt_keeps_the_unpicked_branch_of_a_where_out_of_its_gradient():
         tape.watch(x)
         y = tf.where(x > 0, tf.sqrt(x), tf.zeros_like(x)) + tf.where(x > 0, tf.math.rsqrt(x), 0.0)
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), [0.0, 0.0, 0.25 - 0.0625])
+
+
+# --- reduce_prod, pow and cond --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_reduce_prods_gradient_is_the_product_of_the_others_even_beside_an_infinity(mode):
+    x = tf.constant([[np.inf, 1.0, 2.0], [-np.inf, 1.0, np.inf], [3.0, 3.0, 3.0], [0.0, 2.0, 0.0]])
+
+    def gradient(v):
+        with tf.GradientTape() as tape:
+            tape.watch(v)
+            y = tf.reduce_prod(v, axis=1)
+        return tape.gradient(y, v)
+    # TensorFlow 2.21 (the runtime divided the product by each factor: NaN where a factor is inf)
+    expected = [[2.0, np.inf, np.inf], [np.inf, -np.inf, -np.inf], [9.0, 9.0, 9.0], [0.0, 0.0, 0.0]]
+    np.testing.assert_array_equal(MODES[mode](gradient)(x).numpy(), expected)
+
+
+def test_reduce_prods_gradient_with_shapes_known_only_when_the_function_runs():
+    f = tf.function(lambda x: tf.gradients(tf.reduce_prod(x, axis=[0, 2]), x)[0],
+                    input_signature=[tf.TensorSpec([None, 2, None])])
+    x = np.arange(1.0, 13.0, dtype=np.float32).reshape(3, 2, 2)
+    expected = np.prod(x, axis=(0, 2), keepdims=True) / x
+    np.testing.assert_allclose(f(tf.constant(x)).numpy(), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_pow_to_one_half_is_cs_pow_at_minus_infinity_and_minus_zero(mode):
+    # TensorFlow 2.21 eagerly: inf and 0.0 (NumPy's power by a scalar 0.5 is sqrt: NaN and -0.0)
+    got = MODES[mode](lambda x: [tf.pow(x, 0.5), tf.pow(x[0], 0.5), x ** 0.5])(tf.constant([-np.inf, -0.0, 4.0]))
+    for result in (got[0], got[2]):
+        assert result.numpy().tolist() == [np.inf, 0.0, 2.0] and not np.signbit(result.numpy()[1])
+    assert got[1].numpy() == np.inf
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_cond_input_no_branch_differentiates_has_no_gradient_as_in_tensorflow(mode):
+    def gradients(x, w):
+        with tf.GradientTape() as tape:
+            tape.watch([x, w])
+            y = tf.cond(x[0] > 0, lambda: x * tf.stop_gradient(w), lambda: x)
+        return tape.gradient(y, [x, w])
+    dx, dw = MODES[mode](gradients)(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]))
+    assert dx.numpy().tolist() == [3.0, 4.0] and dw is None        # it was zeros inside a function
