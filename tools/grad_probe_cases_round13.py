@@ -227,3 +227,51 @@ def custom_gradient_capturing_an_eager_tensor(lib, fn):
             y = lib.cond(x[0] > 0, lambda: scaled(x), lambda: x)
         return tape.gradient(y, [x, w])
     return fn(body)()
+
+
+# the unary ops again in float64 and float16, at finite points
+_FINITE = [v for v in _EDGES if np.isfinite(v)]
+for _dt in ("float64", "float16"):
+    for _name, _f in _UNARY.items():
+        if _name in _ROWWISE or _name in _EAGER_ONLY:
+            continue
+
+        def _program(lib, fn, f=_f, dt=_dt):
+            return fn(lambda x: _first_and_second(lib, lambda v: f(lib, v), x))(lib.constant(_FINITE, getattr(lib, dt)))
+        _program.__name__ = f"unary_{_name}_{_dt}"
+        case("round13-unary-dtypes")(_program)
+
+
+# binary ops whose operands broadcast against each other ([3, 1] with [1, 4], and a scalar)
+_A = np.array([[0.5], [-1.5], [2.0]], np.float32)
+_B = np.array([[1.0, -0.25, 3.0, 0.0]], np.float32)
+for _name, _f in _BINARY.items():
+    def _program(lib, fn, f=_f):
+        body = lambda x, y: _binary_derivatives(lib, lambda a, b: f(lib, a, b), x, y)  # noqa: E731
+        return [fn(body)(lib.constant(_A), lib.constant(_B)), fn(body)(lib.constant(_B), lib.constant(1.5))]
+    _program.__name__ = f"broadcast_{_name}"
+    case("round13-broadcast")(_program)
+
+
+_EMPTY = {
+    "gather_no_indices": lambda lib, x: lib.gather(x, lib.zeros([0], lib.int32)),
+    "gather_nd_no_indices": lambda lib, x: lib.gather_nd(x, lib.zeros([0, 2], lib.int32)),
+    "scatter_nd_no_updates": lambda lib, x: lib.scatter_nd(lib.zeros([0, 1], lib.int32), x[:0], [4, 2]) + x[0],
+    "segment_sum_no_rows": lambda lib, x: lib.math.unsorted_segment_sum(x[:0], lib.zeros([0], lib.int32), 2),
+    "segment_max_no_rows": lambda lib, x: lib.math.unsorted_segment_max(x[:0], lib.zeros([0], lib.int32), 2),
+    "sort_no_rows": lambda lib, x: lib.sort(x[:, :0]),
+    "top_k_zero": lambda lib, x: lib.math.top_k(x, 0).values,
+    "cumsum_empty": lambda lib, x: lib.cumsum(x[:0], axis=0),
+    "matmul_inner_zero": lambda lib, x: lib.matmul(x[:, :0], lib.transpose(x)[:0]),
+    "einsum_empty": lambda lib, x: lib.einsum("ij,ik->jk", x[:0], x[:0]),
+    "concat_with_empty": lambda lib, x: lib.concat([x[:0], x, x[3:]], axis=0),
+    "logsumexp_empty_axis": lambda lib, x: lib.reduce_logsumexp(x[:, :0], axis=1),
+    "softmax_empty": lambda lib, x: lib.nn.softmax(x[:0]),
+    "norm_empty": lambda lib, x: lib.norm(x[:0]),
+    "pad_empty": lambda lib, x: lib.pad(x[:0], [[1, 1], [0, 0]]),
+}
+for _name, _f in _EMPTY.items():
+    def _program(lib, fn, f=_f):
+        return fn(lambda x: _grad(lib, lambda v: f(lib, v), x))(lib.constant(_D))
+    _program.__name__ = _name
+    case("round13-empty")(_program)

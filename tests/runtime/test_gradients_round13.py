@@ -289,3 +289,13 @@ def test_a_cond_input_no_branch_differentiates_has_no_gradient_as_in_tensorflow(
         return tape.gradient(y, [x, w])
     dx, dw = MODES[mode](gradients)(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]))
     assert dx.numpy().tolist() == [3.0, 4.0] and dw is None        # it was zeros inside a function
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_unsorted_segment_max_and_min_of_no_rows_fill_with_the_dtypes_extremes(mode):
+    # TensorFlow 2.21: the lowest (highest) value of the dtype for every segment; the runtime gave -inf (inf)
+    def f(data, ids):
+        return [tf.math.unsorted_segment_max(data, ids, 2), tf.math.unsorted_segment_min(data, ids, 1)]
+    high, low = MODES[mode](f)(tf.zeros([0, 2]), tf.zeros([0], tf.int32))
+    assert high.numpy().tolist() == [[np.finfo(np.float32).min] * 2] * 2
+    assert low.numpy().tolist() == [[np.finfo(np.float32).max] * 2]
