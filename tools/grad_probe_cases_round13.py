@@ -275,3 +275,35 @@ for _name, _f in _EMPTY.items():
         return fn(lambda x: _grad(lib, lambda v: f(lib, v), x))(lib.constant(_D))
     _program.__name__ = _name
     case("round13-empty")(_program)
+
+
+@case("round13-ints")
+def int_sources_and_targets(lib, fn):
+    def body(i, x):
+        with lib.GradientTape(persistent=True) as tape:
+            tape.watch([i, x])
+            f = lib.cast(i, lib.float32) * x
+            j = i * 2 + lib.cast(x, lib.int32)
+        return [tape.gradient(f, [i, x]), tape.gradient(j, [i, x]),
+                tape.gradient(f, [i, x], unconnected_gradients="zero"), tape.gradient(j, i, unconnected_gradients="zero")]
+    return fn(body)(lib.constant([1, 2]), lib.constant([0.5, 1.5]))
+
+
+@case("round13-ints")
+def int_ops_inside_a_float_gradient(lib, fn):
+    def body(x):
+        k = lib.cast(lib.reduce_sum(lib.cast(x > 0.7, lib.int32)), lib.float32)
+        idx = lib.argmax(x)
+        return lib.reduce_sum(x * k) + lib.gather(x, idx) * lib.cast(lib.size(x), lib.float32)
+    return fn(lambda x: _first_and_second(lib, body, x))(lib.constant([0.5, 1.5, 1.0]))
+
+
+@case("round13-ints")
+def int_variable_gradients(lib, fn):
+    v, w = lib.Variable([1, 2]), lib.Variable([1.0, 2.0])
+
+    def body():
+        with lib.GradientTape() as tape:
+            y = lib.cast(v, lib.float32) * w
+        return tape.gradient(y, [v, w], unconnected_gradients="zero")   # the int Variable: zeros (TensorFlow's)
+    return fn(body)()
