@@ -71,3 +71,11 @@ def test_bfloat16_is_out_of_scope_with_a_clear_error():
         tf.bfloat16  # noqa: B018
     with pytest.raises(TypeError, match="supported dtypes are"):
         tf.as_dtype("bfloat16")
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_reduce_prod_of_narrow_integers_keeps_their_type_and_wraps_as_tensorflows(mode):
+    # TensorFlow 2.21: 100 * 3 * 2 wraps to 88 in int8 and uint8; jit_compile gave 600, an int32 (jnp.prod widens)
+    got = MODES[mode](lambda a, b, c: [tf.reduce_prod(a), tf.reduce_prod(b), tf.reduce_prod(c, keepdims=True)])(
+        tf.constant([100, 3, 2], tf.int8), tf.constant([100, 3, 2], tf.uint8), tf.constant([100, 3, 2], tf.int16))
+    assert [(r.dtype, r.numpy().tolist()) for r in got] == [(tf.int8, 88), (tf.uint8, 88), (tf.int16, [600])]
