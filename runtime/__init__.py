@@ -8,7 +8,7 @@ import warnings
 
 from runtime import dtypes, errors
 from runtime.dtypes import (DType, as_dtype, bool, complex64, complex128, float16, float32, float64, int8,  # noqa: A004
-                            int16, int32, int64, string, uint8)
+                            int16, int32, int64, string, uint8, uint16, uint32, uint64)
 from runtime.shape import TensorShape
 
 # NumPy's floating-point warnings from the kernels (1 / 0, log(0), an overflow): TensorFlow's ops give inf and
@@ -23,12 +23,14 @@ from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, ident
 from runtime.ops.logging_ops import print  # noqa: A004
 from runtime.ops.extra_array_ops import boolean_mask, broadcast_to, linspace, pad, split
 from runtime.ops.sort_ops import argsort, einsum, matmul, sort, unique
-from runtime.ops.extra_math import clip_by_global_norm, clip_by_norm, reduce_logsumexp, saturate_cast
+from runtime.ops.extra_math import (acos, acosh, asin, asinh, atan, atan2, atanh, clip_by_global_norm, clip_by_norm,
+                                    reduce_logsumexp, saturate_cast)
 from runtime.ops.nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub,
                                 tensor_scatter_nd_update)
 from runtime.ops.indexing import slice_ as slice  # noqa: A004
 from runtime.ops.composites import (add_n, ensure_shape, get_static_value, identity_n, is_tensor, meshgrid, norm,
                                     repeat, reverse, roll, searchsorted, sequence_mask, tensordot)
+from runtime.ops.composites import cosh, sinh, tan
 
 from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_value, cos, cumsum, divide,  # noqa: A004
                                   equal, exp, floor, floordiv, floormod, greater, greater_equal, less, less_equal,
@@ -83,6 +85,8 @@ OUT_OF_SCOPE = {
     "xla": "use tf.function(jit_compile=True)", "quantization": "use tf.cast",
     "SparseTensor": "use dense tensors", "RaggedTensor": "pad to dense tensors",
     "Session": "runtime is TensorFlow 2-like: call functions directly",
+    "bfloat16": "NumPy has no bfloat16 type; use tf.float16 (as narrow, with more precision and less range) or "
+                "tf.float32",
 }
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from runtime import dtypes, jacobians, nest
+from runtime.errors import NotWatchableError
 from runtime.graph import Graph, assignments_recorded, creation_site
 from runtime.ops import array_ops, math_ops, registry
 from runtime.ops.held_variables import assigned_by, assigned_handles, read_handles, variables_of
@@ -145,8 +146,10 @@ class GradientTape:
             elif isinstance(value, Tensor):
                 if differentiable(value):
                     self._tracked[id(value)] = value
-            else:
-                raise TypeError(f"GradientTape.watch: expected tensors or Variables, got {type(value).__name__}.")
+            else:   # TensorFlow's ValueError ("Passed in object 3.0 of type 'float', not tf.Tensor"); a TypeError too
+                raise NotWatchableError(f"GradientTape.watch: expected tensors or Variables, got "
+                                        f"{type(value).__name__} ({value!r:.40}); watch tf.constant(value) and "
+                                        "compute with that tensor.")
 
     def watched_variables(self) -> tuple:
         """The Variables this tape has watched, in the order they were created (TensorFlow's): every trainable one
@@ -229,6 +232,17 @@ class GradientTape:
 
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients: str = "none"):
         """d(sum of `target`)/d(each of `sources`), in the structure of `sources`."""
+        seeds = [] if output_gradients is None else nest.flatten(output_gradients)
+        missing = [i for i, g in enumerate(seeds) if g is None]
+        if missing:   # TensorFlow raises too (ValueError: "Attempt to convert a value (None)")
+            raise ValueError(f"GradientTape.gradient: output_gradients[{missing[0]}] is None; give a tensor for every "
+                             "target: tf.ones_like(target) weights it as output_gradients=None does, "
+                             "tf.zeros_like(target) leaves it out.")
+        return self.seeded_gradient(target, sources, output_gradients, unconnected_gradients)
+
+    def seeded_gradient(self, target, sources, output_gradients=None, unconnected_gradients: str = "none"):
+        """`gradient`, where a None among `output_gradients` weights its target by ones (as `tf.gradients`'s
+        grad_ys do, and the gradients of loops for the targets that are not floats)."""
         _check_unconnected(unconnected_gradients)
         if target is None or any(t is None for t in nest.flatten(target)):   # TensorFlow's TypeError too
             raise TypeError("GradientTape.gradient: the target is None or holds a None; pass the tensor (or "

@@ -105,13 +105,17 @@ int16 = DType("int16", np.int16)
 int32 = DType("int32", np.int32)
 int64 = DType("int64", np.int64)
 uint8 = DType("uint8", np.uint8)
+uint16 = DType("uint16", np.uint16)
+uint32 = DType("uint32", np.uint32)
+uint64 = DType("uint64", np.uint64)
 bool = DType("bool", np.bool_)  # noqa: A001 - TensorFlow's name
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
 string = DType("string", np.bytes_)  # values are NumPy bytes arrays (kind 'S'); numpy() gives bytes objects
 half, double = float16, float64
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, complex64, complex128, string)
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool, complex64, complex128,
+       string)
 variant = DType("variant", np.object_)   # a TensorArray's value in a graph; not a user dtype
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in ALL}

@@ -147,6 +147,17 @@ class LeakedTensorError(InvalidArgumentError, TypeError):
     """
 
 
+class NotWatchableError(ValueError, TypeError):
+    """`GradientTape.watch` was given something that is no tensor or Variable, such as a Python float. A
+    `ValueError`, what TensorFlow raises, and a `TypeError`.
+
+        >>> tape.watch(3.0)
+        NotWatchableError: GradientTape.watch: expected tensors or Variables, got float (3.0) ...
+
+    Fix: `x = tf.constant(3.0)`, `tape.watch(x)`, and compute with `x`.
+    """
+
+
 class OutOfRangeError(OpError, IndexError):
     """An index or a read went past the end (for example a TensorArray read)."""
 

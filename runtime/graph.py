@@ -343,14 +343,23 @@ class FuncGraph(Graph):
         self.inputs.append(t)
         return t
 
-    def _capture_symbolic(self, t: SymbolicTensor):
+    def capture(self, t):
+        """As `Graph.capture`, but in a branch or loop body an eager float tensor becomes an input of the `Cond`
+        or `While` (the tensor itself outside it), not a Const: a tape watching it then sees it go in (its
+        gradient was None inside a function)."""
+        if isinstance(t, EagerTensor) and self.outer_graph is not None and (t.dtype.is_floating or t.dtype.is_complex):
+            return self._capture_symbolic(t)
+        return super().capture(t)
+
+    def _capture_symbolic(self, t):
         found = self.captures.get(id(t))
         if found is not None:
             return found[1]
         if self.outer_graph is None:
             return super()._capture_symbolic(t)
-        external = self.outer_graph.capture(t)
-        ph = self.placeholder(t.dtype, t.shape, name=f"capture_{t.op.name}")
+        eager = isinstance(t, EagerTensor)
+        external = t if eager else self.outer_graph.capture(t)
+        ph = self.placeholder(t.dtype, t.shape, name=f"capture_{'eager' if eager else t.op.name}")
         self.captures[id(t)] = (t, ph)
         self.capture_pairs.append((external, ph))
         if registry.context.weak is not None:

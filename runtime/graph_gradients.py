@@ -18,6 +18,14 @@ from runtime import nest
 from runtime.autodiff import GradientTape, _check_unconnected
 from runtime.custom_gradients import custom_gradient
 from runtime.ops import array_ops, registry
+from runtime.tensor import EagerTensor
+
+
+def _graph_view(graph, t):
+    """The Const an eager tensor became where the function's ops use it (TensorFlow captures it as an input,
+    so that tf.gradients can differentiate with respect to it); anything else as it is."""
+    captured = graph._eager_captures.get(id(t)) if isinstance(t, EagerTensor) else None
+    return t if captured is None else captured[1]
 
 
 def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggregation_method=None,
@@ -29,10 +37,10 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape "
                            "instead.")
     _check_unconnected(unconnected_gradients)
-    xs_list = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    xs_list = [_graph_view(graph, x) for x in (xs if isinstance(xs, (list, tuple)) else [xs])]
     tape = GradientTape(persistent=True, watch_accessed_variables=False)
     tape.watch(xs_list)
-    held = {id(t) for t in nest.flatten(stop_gradients)} if stop_gradients is not None else set()
+    held = {id(_graph_view(graph, t)) for t in nest.flatten(stop_gradients)} if stop_gradients is not None else set()
     tape._recording = tape._entered = True
     for op in graph.get_operations():
         if op.outputs and not any(id(t) in held for t in op.outputs):
@@ -40,7 +48,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
     tape._recording = False
     targets = list(ys) if isinstance(ys, (list, tuple)) else [ys]
     seeds = None if grad_ys is None else (list(grad_ys) if isinstance(grad_ys, (list, tuple)) else [grad_ys])
-    return tape.gradient(targets, xs_list, output_gradients=seeds, unconnected_gradients=unconnected_gradients)
+    return tape.seeded_gradient(targets, xs_list, seeds, unconnected_gradients=unconnected_gradients)
 
 
 def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gradients=False,

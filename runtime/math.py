@@ -7,7 +7,8 @@ from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_
                                   mod, multiply, negative, not_equal, pow, reduce_all, reduce_any, reduce_max,
                                   reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin, sqrt,
                                   square, subtract, tanh, truediv)
-from runtime.ops.extra_math import erf, expm1, log1p, reciprocal, reduce_logsumexp, rsqrt  # noqa: F401,E402
+from runtime.ops.extra_math import (acos, acosh, asin, asinh, atan, atan2, atanh, erf, expm1, log1p,  # noqa: F401,E402
+                                    reciprocal, reduce_logsumexp, rsqrt)
 from runtime.ops.nn_ops import softplus  # noqa: F401,E402
 from runtime.ops.sort_ops import matmul, top_k  # noqa: F401,E402
 from runtime.ops.complex_ops import angle, complex, conj, imag, real  # noqa: F401,E402,A004

@@ -84,7 +84,7 @@ class JaxExecutable:
         return _generate_eager_call(self, arg_dtypes, arg_shapes, out_dtypes, one_output)[1]
 
 
-_WIDE = (dtypes.int64, dtypes.float64, dtypes.complex128)
+_WIDE = (dtypes.int64, dtypes.uint64, dtypes.float64, dtypes.complex128)
 
 
 def _has_64_bit_types(graph, handles: list) -> bool:

@@ -22,7 +22,8 @@ from runtime.ops.registry import Spec
 ELEMENT_TYPES = {dtypes.bool: TensorProto.BOOL, dtypes.float16: TensorProto.FLOAT16,
                  dtypes.float32: TensorProto.FLOAT, dtypes.float64: TensorProto.DOUBLE,
                  dtypes.int8: TensorProto.INT8, dtypes.int16: TensorProto.INT16, dtypes.int32: TensorProto.INT32,
-                 dtypes.int64: TensorProto.INT64, dtypes.uint8: TensorProto.UINT8}
+                 dtypes.int64: TensorProto.INT64, dtypes.uint8: TensorProto.UINT8, dtypes.uint16: TensorProto.UINT16,
+                 dtypes.uint32: TensorProto.UINT32, dtypes.uint64: TensorProto.UINT64}
 
 
 @dataclass(frozen=True)

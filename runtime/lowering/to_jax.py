@@ -170,13 +170,17 @@ def _bool_to_number(x, dtype):
 def _float_to_int(x, dtype):
     """The executor's (and TensorFlow's, on x86) conversion, where XLA's saturates: NaN and a value out of
     the range of int32 (of int64, for int64) give its minimum, and a narrower type takes the int32's low
-    bits (`cast(300.7, uint8)` is 44, `cast(-2.5, uint8)` 254)."""
-    wide = jax_dtype(dtype) == np.int64
-    through = np.int64 if wide else np.int32
+    bits (`cast(300.7, uint8)` is 44, `cast(-2.5, uint8)` 254). The upper half of uint32's and uint64's range
+    goes through the signed type shifted down by half the range and back, so that all their values convert."""
+    target = jax_dtype(dtype)
+    through = np.int64 if target in (np.int64, np.uint64) else np.int32
     info = np.iinfo(through)
+    upper = (x >= -float(info.min)) & (x < -2.0 * float(info.min)) if target in (np.uint32, np.uint64) else None
+    if upper is not None:
+        x = jnp.where(upper, x + float(info.min), x)
     out_of_range = jnp.isnan(x) | (x >= -float(info.min)) | (x < float(info.min))
-    whole = jnp.where(out_of_range, info.min, jnp.where(out_of_range, 0, x).astype(through))
-    return whole.astype(jax_dtype(dtype))
+    whole = jnp.where(out_of_range, info.min, jnp.where(out_of_range, 0, x).astype(through)).astype(target)
+    return whole if upper is None else jnp.where(upper, whole + target.type(-info.min), whole)
 
 
 def _cumsum(x, axis=0, exclusive=False, reverse=False):
@@ -296,6 +300,16 @@ def _top_k(x, k, sorted):  # noqa: A002 - TensorFlow's name
     return [jnp.take_along_axis(x, order, -1), order.astype(jnp.int32)]
 
 
+def _where_upstream(dy, found):
+    """The kernels of SqrtGrad, RsqrtGrad and ReciprocalGrad: 0 where the upstream gradient is 0."""
+    return jnp.where(dy == 0, jnp.zeros((), dy.dtype), found.astype(dy.dtype))
+
+
+def _svd(x):
+    u, s, vh = jnp.linalg.svd(materialised(x), full_matrices=False)
+    return [s, u, jnp.swapaxes(vh, -1, -2)]
+
+
 def _take_along_axis_grad(grad, like, indices, axis):
     out = jnp.zeros_like(like)
     axis = axis % out.ndim
@@ -370,6 +384,8 @@ LOWERINGS: dict[str, Callable] = {
     "Neg": _unary(jnp.negative), "Abs": _unary(jnp.abs), "Sign": _unary(jnp.sign), "Square": _unary(jnp.square),
     "Sqrt": _unary(jnp.sqrt), "Rsqrt": _unary(lax.rsqrt), "Reciprocal": _unary(jnp.reciprocal),
     "Exp": _unary(jnp.exp), "Expm1": _unary(jnp.expm1), "Log": _unary(jnp.log), "Log1p": _unary(jnp.log1p),
+    "Asin": _unary(jnp.arcsin), "Acos": _unary(jnp.arccos), "Atan": _unary(jnp.arctan), "Atan2": _binary(jnp.arctan2),
+    "Asinh": _unary(jnp.arcsinh), "Acosh": _unary(jnp.arccosh), "Atanh": _unary(jnp.arctanh),
     "Sin": _unary(jnp.sin), "Cos": _unary(jnp.cos), "Tanh": _unary(jnp.tanh), "Sigmoid": _unary(jax.nn.sigmoid),
     "Floor": _unary(jnp.floor), "Ceil": _unary(jnp.ceil), "Round": _unary(jnp.round),
     "Relu": _unary(jax.nn.relu), "Softplus": _unary(jax.nn.softplus),
@@ -383,7 +399,8 @@ LOWERINGS: dict[str, Callable] = {
     "Mean": lambda x, axis=None, keepdims=False: _mean(materialised(x), axis, keepdims),
     "Max": lambda x, axis=None, keepdims=False: _extremum(jnp.max, materialised(x), axis, keepdims, lowest=True),
     "Min": lambda x, axis=None, keepdims=False: _extremum(jnp.min, materialised(x), axis, keepdims, lowest=False),
-    "Prod": lambda x, axis=None, keepdims=False: jnp.prod(materialised(x), axis=_axis(axis), keepdims=keepdims),
+    "Prod": lambda x, axis=None, keepdims=False: jnp.prod(materialised(x), axis=_axis(axis), keepdims=keepdims,
+                                                          dtype=x.dtype),   # jnp.prod widens int8 to int32
     "Any": lambda x, axis=None, keepdims=False: jnp.any(x, axis=_axis(axis), keepdims=keepdims),
     "All": lambda x, axis=None, keepdims=False: jnp.all(x, axis=_axis(axis), keepdims=keepdims),
     "ArgMax": _arg(jnp.argmax, -jnp.inf), "ArgMin": _arg(jnp.argmin, jnp.inf),
@@ -429,9 +446,13 @@ LOWERINGS: dict[str, Callable] = {
     "TopKV2": lambda x, k, sorted: _top_k(materialised(x), k, sorted),
     "TakeAlongAxis": lambda x, indices, axis: jnp.take_along_axis(materialised(x), indices, axis),
     "TakeAlongAxisGrad": _take_along_axis_grad,
+    "Svd": _svd,
     "GatherV2Grad": _gather_grad,
     "StridedSliceGrad": lambda grad, like, *values, spec: _strided_slice_grad(grad, like, values, spec),
     "SumToShape": _sum_to_shape,
+    "SqrtGrad": _binary(lambda y, dy: _where_upstream(dy, dy * 0.5 / y)),
+    "RsqrtGrad": _binary(lambda y, dy: _where_upstream(dy, -0.5 * dy * y * y * y)),
+    "ReciprocalGrad": _binary(lambda y, dy: _where_upstream(dy, -dy * y * y)),
     "ReluGrad": _binary(lambda g, x: jnp.where(x > 0, g, jnp.zeros((), g.dtype))),
     "Relu6Grad": _binary(lambda g, x: jnp.where((x > 0) & (x < 6), g, jnp.zeros((), g.dtype))),
     "LeakyRelu": lambda x, alpha: _leaky(materialised(x), materialised(x), alpha),

@@ -111,6 +111,14 @@ def _leaky_relu_grad(g, grad, x, alpha):
     return g.node("Where", inside, grad, g.node("Mul", grad, g.scalar(alpha, grad.dtype)))
 
 
+def _upstream_grad(scale, power):
+    """SqrtGrad, RsqrtGrad, ReciprocalGrad: scale * dy * y**power, and 0 where dy is 0."""
+    def lower(g, y, dy):
+        found = g.node("Mul", g.node("Mul", g.scalar(scale, dy.dtype), dy), g.node("Pow", y, g.scalar(power, y.dtype)))
+        return g.node("Where", g.node("Equal", dy, g.scalar(0, dy.dtype)), g.scalar(0, dy.dtype), found)
+    return lower
+
+
 def _rsqrt(g, x):
     return g.node("Reciprocal", g.node("Sqrt", x))
 
@@ -476,9 +484,11 @@ MAPPINGS: dict[str, Callable] = {
     "Neg": _simple("Neg"), "Abs": _simple("Abs"), "Sign": _simple("Sign"), "Square": _square,
     "Sqrt": _simple("Sqrt"), "Rsqrt": _rsqrt, "Reciprocal": _simple("Reciprocal"), "Exp": _simple("Exp"),
     "Expm1": _expm1, "Log": _simple("Log"), "Log1p": _log1p, "Erf": _simple("Erf"),
+    **{name: _simple(name) for name in ("Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh")},
     "Sin": _simple("Sin"), "Cos": _simple("Cos"), "Tanh": _simple("Tanh"), "Sigmoid": _simple("Sigmoid"),
     "Floor": _simple("Floor"), "Ceil": _simple("Ceil"), "Round": _simple("Round"),   # both half to even
     "Relu": _relu, "Relu6": lambda g, x: _clip(g, x, g.scalar(0, x.dtype), g.scalar(6, x.dtype)),
+    "SqrtGrad": _upstream_grad(0.5, -1), "RsqrtGrad": _upstream_grad(-0.5, 3), "ReciprocalGrad": _upstream_grad(-1, 2),
     "ReluGrad": _relu_grad, "Relu6Grad": lambda g, grad, x: _relu_grad(g, grad, x, upper=6),
     "LeakyRelu": lambda g, x, alpha: g.node("LeakyRelu", x, alpha=float(alpha)), "LeakyReluGrad": _leaky_relu_grad,
     "Elu": _elu, "Selu": _simple("Selu", alpha=1.6732632423543772, gamma=1.0507009873554805), "Gelu": _gelu,

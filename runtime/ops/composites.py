@@ -15,7 +15,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops import array_ops, extra_math, math_ops, nn_ops
+from runtime.ops import array_ops, extra_math, linalg_ops, math_ops, nn_ops
 from runtime.shape import TensorShape
 from runtime.tensor import convert_to_tensor
 
@@ -285,10 +285,12 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
     """TensorFlow's norm: over all of `tensor` or one axis, the vector norm "euclidean" (2), 1, np.inf or any
     p > 0; over a pair of axes (rows, columns), the matrix norm "euclidean"/"fro", 1 (the largest column sum
-    of magnitudes) or np.inf (the largest row sum)."""
+    of magnitudes), 2 (the largest singular value) or np.inf (the largest row sum)."""
     x = _float("norm", tensor)
     axes = _norm_axes(ord, axis)
-    if ord in ("euclidean", "fro", 2, 2.0):
+    if ord == 2 and axes is not None and len(axes) == 2:
+        result = linalg_ops.matrix_2_norm(x, axes)
+    elif ord in ("euclidean", "fro", 2, 2.0):
         result = math_ops.sqrt(math_ops.reduce_sum(math_ops.square(x), axis=axes, keepdims=True))
     elif ord == 1:
         result = math_ops.reduce_sum(math_ops.abs(x), axis=None if axes is None else axes[0], keepdims=True)
@@ -311,10 +313,7 @@ def _norm_axes(ord, axis):  # noqa: A002
     if isinstance(axis, (tuple, list)) and len(axis) == 2:
         if not all(isinstance(a, (int, np.integer)) for a in axis) or axis[0] == axis[1]:
             raise ValueError(f"norm: 'axis' must be None, an int, or a pair of different ints, got {axis}.")
-        if ord == 2:
-            raise NotImplementedError("norm: the matrix 2-norm (the largest singular value) needs an SVD, which "
-                                      "the runtime does not provide; use ord='fro', 1 or np.inf.")
-        if ord not in ("euclidean", "fro", 1, np.inf):
+        if ord not in ("euclidean", "fro", 1, 2, np.inf):
             raise ValueError(f"norm: over two axes 'ord' must be 'euclidean', 'fro', 1, 2 or np.inf, got {ord!r}.")
         return tuple(int(a) for a in axis)
     if not (axis is None or isinstance(axis, (int, np.integer))):

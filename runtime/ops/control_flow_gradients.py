@@ -94,7 +94,7 @@ def _on_one_line(where: str) -> str:
     return where.replace("\n    made at", ", made at")
 
 
-def graph_gradient(graph, feeds: list, output_gradients: list, handles=(), held=None) -> list:
+def graph_gradient(graph, feeds: list, output_gradients: list, handles=(), held=None, unconnected="zero") -> list:
     """d(graph's outputs, weighted by `output_gradients`)/d(each feed, then each handle), with zeros
     where there is no dependence. A tensor that feeds two inputs gets a gradient for each. The replay
     follows the ops' inputs only, not the order of stateful ops: the Variables that the graph assigns are
@@ -107,7 +107,7 @@ def graph_gradient(graph, feeds: list, output_gradients: list, handles=(), held=
             outs = replay_holding(graph, feeds, graph.outputs, dict(held))
         else:
             outs = replay(graph, feeds, graph.outputs, with_effects=False, controls=False)
-    return tape.gradient(outs, [*feeds, *handles], output_gradients=output_gradients, unconnected_gradients="zero")
+    return tape.seeded_gradient(outs, [*feeds, *handles], output_gradients, unconnected_gradients=unconnected)
 
 
 def _distinct(feeds: list) -> list:
@@ -128,15 +128,21 @@ def cond_gradient(grads, inputs, outputs, then_graph, else_graph, then_inputs, e
         return ()
     _check_repeatable("Cond", held_variables, then_graph, else_graph)
 
+    unreached = set(wanted)   # the inputs no branch traced (or, eagerly, the branch taken) has a gradient for
+
     def branch(graph, positions):
         def differentiate():
-            found = graph_gradient(graph, [inputs[i] for i in positions], grads, variable_handles, held_variables)
+            found = graph_gradient(graph, [inputs[i] for i in positions], grads, variable_handles, held_variables,
+                                   unconnected="none")
             by_position = dict(zip(positions, found))
-            return [_or_zeros(by_position.get(i), inputs[i]) for i in wanted] + list(found[len(positions):])
+            unreached.difference_update(i for i in positions if by_position[i] is not None)
+            return ([_or_zeros(by_position.get(i), inputs[i]) for i in wanted]
+                    + [array_ops.zeros(h.shape.as_list(), dtype=h.dtype) if g is None else g
+                       for g, h in zip(found[len(positions):], variable_handles)])
         return differentiate
 
     results = cond(inputs[0], branch(then_graph, then_inputs), branch(else_graph, else_inputs))
-    by_input = dict(zip(wanted, results))
+    by_input = {i: g for i, g in zip(wanted, results) if i not in unreached}   # None there, as TensorFlow's
     return (None, *(by_input.get(i) for i in range(1, len(inputs))), *results[len(wanted):])
 
 

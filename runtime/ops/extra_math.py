@@ -1,4 +1,5 @@
-"""More math: `log1p`, `expm1`, `reciprocal`, `rsqrt`, `erf`, `reduce_logsumexp`, the
+"""More math: `log1p`, `expm1`, `reciprocal`, `rsqrt`, `erf`, the inverse trigonometric and hyperbolic
+functions (`asin`, `acos`, `atan`, `atan2`, `asinh`, `acosh`, `atanh`), `reduce_logsumexp`, the
 norm clipping helpers `clip_by_norm` and `clip_by_global_norm`, and `saturate_cast`.
 
 The elementwise functions and `reduce_logsumexp` are registry ops (their
@@ -14,8 +15,9 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import array_ops, complex_ops, math_ops
+from runtime.ops.convert import binary_operands
 from runtime.ops.math_ops import _axes, _float_only, _reduce_infer, _static_axis
-from runtime.ops.registry import apply, defop, unary_same
+from runtime.ops.registry import apply, broadcast_binary, defop, unary_same
 from runtime.tensor import convert_to_tensor
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
@@ -60,6 +62,46 @@ def rsqrt(x, name=None):
 
 def erf(x, name=None):
     return apply(ERF, _float_only(ERF, x), name=name)
+
+
+# the inverse functions: NaN outside their domains (asin(2.0), acosh(0.5)), as TensorFlow's
+ASIN = defop("Asin", np.arcsin, unary_same)
+ACOS = defop("Acos", np.arccos, unary_same)
+ATAN = defop("Atan", np.arctan, unary_same)
+ASINH = defop("Asinh", np.arcsinh, unary_same)
+ACOSH = defop("Acosh", np.arccosh, unary_same)
+ATANH = defop("Atanh", np.arctanh, unary_same)
+ATAN2 = defop("Atan2", np.arctan2, broadcast_binary, doc="the angle of the point (x, y): atan2(y, x)")
+
+
+def asin(x, name=None):
+    return apply(ASIN, _float_only(ASIN, x), name=name)
+
+
+def acos(x, name=None):
+    return apply(ACOS, _float_only(ACOS, x), name=name)
+
+
+def atan(x, name=None):
+    return apply(ATAN, _float_only(ATAN, x), name=name)
+
+
+def asinh(x, name=None):
+    return apply(ASINH, _float_only(ASINH, x), name=name)
+
+
+def acosh(x, name=None):
+    return apply(ACOSH, _float_only(ACOSH, x), name=name)
+
+
+def atanh(x, name=None):
+    return apply(ATANH, _float_only(ATANH, x), name=name)
+
+
+def atan2(y, x, name=None):
+    y, x = binary_operands(y, x, ATAN2.name)
+    _float_only(ATAN2, y)
+    return apply(ATAN2, y, x, name=name)
 
 
 def _logsumexp(x, axis=None, keepdims=False):

@@ -37,10 +37,12 @@ from runtime.ops import control_flow_gradients, einsum_gradients, indexing
 from runtime.ops import extra_array_ops as X
 from runtime.ops import extra_math as EM
 from runtime.ops import math_ops as M
+from runtime.ops import linalg_ops as LA
 from runtime.ops import nd_ops as ND
 from runtime.ops import nn_gradients
 from runtime.ops import script_ops
 from runtime.ops import sort_ops as S
+from runtime.ops import unary_gradients
 from runtime.ops.registry import GRADIENTS, Spec, apply, defop
 
 NOT_DIFFERENTIABLE = frozenset({
@@ -366,27 +368,33 @@ def _unstack(grads, inputs, output, num, axis):
 
 
 def _prod(grad, inputs, output, axis=None, keepdims=False):
-    """Each element's gradient is the product of the others: safe where elements are zero."""
+    """TensorFlow's rule: each element's gradient is the product of the elements before it times the product of
+    those after it (exclusive cumulative products both ways over the reduced axes flattened into one). No
+    division: an inf or a NaN among them reaches only the others' gradients ([inf, 1, 2] gives 2 to the inf)."""
     x = inputs[0]
-    is_zero = M.equal(x, A.zeros_like(x))
-    nonzero = A.where(is_zero, A.ones_like(x), x)
-    product_of_nonzero = _against(M.reduce_prod(nonzero, axis=axis), x, axis, False)
-    zeros = _against(M.reduce_sum(M.cast(is_zero, x.dtype), axis=axis), x, axis, False)
-    no_zero, one_zero = M.equal(zeros, A.zeros_like(zeros)), M.equal(zeros, A.ones_like(zeros))
-    others = A.where(no_zero, product_of_nonzero / nonzero,
-                     A.where(M.logical_and(one_zero, is_zero), product_of_nonzero, A.zeros_like(x)))
-    return (_spread(grad, x, axis, keepdims) * others,)
+    if x.shape.rank is None:
+        _static_dims(x, "reduce_prod")   # raises: the rank must be known
+    shape = None if _known(x) else A.shape(x)
+    dims = [d if d is not None else shape[i] for i, d in enumerate(x.shape.dims)]   # packed by reshape
+    rank = len(dims)
+    axes = sorted({a % rank for a in (range(rank) if axis is None else [axis] if isinstance(axis, int) else axis)})
+    perm = axes + [a for a in range(rank) if a not in axes]
+    permuted = A.transpose(x, perm)
+    rows = A.reshape(permuted, [_product(dims, shape, group) for group in (axes, perm[len(axes):])])
+    others = M.cumprod(rows, axis=0, exclusive=True) * M.cumprod(rows, axis=0, exclusive=True, reverse=True)
+    back = A.transpose(A.reshape(others, [dims[a] for a in perm]), [int(i) for i in np.argsort(perm)])
+    return (_spread(grad, x, axis, keepdims) * back,)
+
+
+def _product(dims: list, shape, group: list):
+    """The number of elements of the axes `group` of a tensor of `dims` (its `shape` tensor where one is unknown)."""
+    if all(isinstance(dims[a], int) for a in group):
+        return int(np.prod([dims[a] for a in group]))
+    return M.reduce_prod(A.gather(shape, group))
 
 
 def _floormod(grad, x, y, out):
     return grad, -grad * M.floor(x / y)
-
-
-def _zero_where_no_grad(grad, found):
-    """`found`, and 0 where `grad` is 0: TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels do so,
-    which keeps the 0 * inf and 0 * nan of an input at 0, inf or below 0 out of the gradient (the branch
-    that `tf.where(x > 0, tf.sqrt(x), 0.0)` does not pick)."""
-    return A.where(M.equal(grad, M.cast(0, grad.dtype)), A.zeros_like(found), found)
 
 
 def _unary(rule):
@@ -473,6 +481,11 @@ def _logsumexp(grad, inputs, output, axis=None, keepdims=False):
     return (_spread(grad, x, axis) * M.exp(x - A.reshape(output, _kept_shape(x, axis))),)
 
 
+def _atan2(g, y, x, out):
+    scaled = g / (M.square(x) + M.square(y))
+    return x * scaled, -y * scaled
+
+
 RULES = {
     "AddV2": _binary(lambda g, x, y, out: (g, g)),
     "Sub": _binary(lambda g, x, y, out: (g, -g)),
@@ -487,7 +500,6 @@ RULES = {
     "CheckDefined": lambda grad, inputs, output, **attrs: (grad, None),
     "Abs": _unary(lambda g, x, out: g * M.sign(x)),
     "Square": _unary(lambda g, x, out: g * M.cast(2, x.dtype) * C.conj_if_complex(x)),
-    "Sqrt": _unary(lambda g, x, out: _zero_where_no_grad(g, g * M.cast(0.5, x.dtype) / out)),
     "Exp": _unary(lambda g, x, out: g * out),
     "Log": _unary(lambda g, x, out: g * EM.reciprocal(x)),   # TensorFlow's: a 0 gradient through 1 / 0 is 0
     "Sin": _unary(lambda g, x, out: g * M.cos(x)),
@@ -537,20 +549,28 @@ RULES = {
     "Sort": _sort,
     "TopKV2": _top_k,
     "Einsum": einsum_gradients.einsum,
+    "Svd": LA.svd_gradient,
     "BooleanMaskGrad": _boolean_mask_grad,
     "TakeAlongAxis": _take_along_axis,
     "TakeAlongAxisGrad": _take_along_axis_grad,
     "Log1p": _unary(lambda g, x, out: g * EM.reciprocal(1.0 + x)),
     "Expm1": _unary(lambda g, x, out: g * (out + 1.0)),
-    "Reciprocal": _unary(lambda g, x, out: _zero_where_no_grad(g, -g * out * out)),
-    "Rsqrt": _unary(lambda g, x, out: _zero_where_no_grad(g, -0.5 * g * out * out * out)),
     "Erf": _unary(lambda g, x, out: g * (2 / math.sqrt(math.pi)) * M.exp(-x * x)),
+    # the inverse functions, as TensorFlow writes them: inf at asin's and acos's ends (1 / sqrt(0))
+    "Asin": _unary(lambda g, x, out: g * EM.reciprocal(M.sqrt(1.0 - M.square(x)))),
+    "Acos": _unary(lambda g, x, out: -g * EM.reciprocal(M.sqrt(1.0 - M.square(x)))),
+    "Atan": _unary(lambda g, x, out: g * EM.reciprocal(1.0 + M.square(x))),
+    "Asinh": _unary(lambda g, x, out: g / CO.cosh(out)),
+    "Acosh": _unary(lambda g, x, out: g / CO.sinh(out)),
+    "Atanh": _unary(lambda g, x, out: g * EM.reciprocal(1.0 - M.square(x))),
+    "Atan2": _binary(_atan2),
     "ReduceLogSumExp": _logsumexp,
     "Sign": _unary(lambda g, x, out: A.zeros_like(g)),   # TensorFlow's: zeros, not None
     "EagerPyFunc": script_ops.gradient,
     "Complex": _binary(lambda g, re, im, out: (C.real(g), C.imag(g))),
     **{name: _unary(rule) for name, rule in C.UNARY_GRADIENTS.items()},
     **nn_gradients.RULES,   # relu and the other activations, softmax, cross-entropy
+    **unary_gradients.RULES,   # sqrt, rsqrt and reciprocal, by ops of their own as TensorFlow's
 }
 
 

@@ -104,6 +104,10 @@ def _floormod(x, y):
 def _pow(x, y):
     if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
         raise InvalidArgumentError("Pow: integers to negative integer powers are not allowed; cast to float.", "Pow")
+    if np.ndim(y) == 0 and y == 0.5:   # NumPy's scalar 0.5 is sqrt: NaN at -inf, -0.0 at -0.0, where C's pow
+        flat = np.atleast_1d(x)        # (TensorFlow's) gives inf and 0.0; an array exponent is pow
+        out = np.power(flat, np.full(flat.shape, y, flat.dtype))
+        return out.reshape(np.shape(x)) if np.ndim(x) else out[0]
     return np.power(x, y)
 
 

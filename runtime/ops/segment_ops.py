@@ -64,7 +64,7 @@ def _selected(data, ids, count: int, fill):
 
 def _extreme_fill(dtype, kind: str):
     info = np.finfo(dtype.as_numpy_dtype) if dtype.is_floating else np.iinfo(dtype.as_numpy_dtype)
-    return {"max": info.min, "min": info.max, "prod": 1}[kind]
+    return dtype.as_numpy_dtype({"max": info.min, "min": info.max, "prod": 1}[kind])   # uint64's max is no int64
 
 
 def _reduce(kind: str, data, ids, count: int):
@@ -74,9 +74,16 @@ def _reduce(kind: str, data, ids, count: int):
         return _sum(data, ids, count) / _counts(data, ids, count)
     if kind == "sqrt_n":
         return _sum(data, ids, count) / math_ops.sqrt(_counts(data, ids, count))
-    picked, axes = _selected(data, ids, count, _extreme_fill(data.dtype, kind))
+    fill = _extreme_fill(data.dtype, kind)
+    picked, axes = _selected(data, ids, count, fill)
     reduce = {"max": math_ops.reduce_max, "min": math_ops.reduce_min, "prod": math_ops.reduce_prod}[kind]
-    return reduce(picked, axis=axes) if axes else picked
+    if not axes:
+        return picked
+    reduced = reduce(picked, axis=axes)
+    if kind == "prod" or data.shape.num_elements() != 0:
+        return reduced
+    bound = {"max": math_ops.maximum, "min": math_ops.minimum}[kind]   # no rows: the fill, not max's -inf
+    return bound(reduced, math_ops.cast(fill, data.dtype))
 
 
 def _unsorted(kind: str):

@@ -220,12 +220,15 @@ def test_every_differentiable_op_is_checked():
                                                                              # second derivatives of relu, relu6,
                                                                              # leaky_relu:
                                                                              # test_gradient_dtypes_and_kinks.py
-                                                                             "ReluGrad", "Relu6Grad", "LeakyReluGrad"}
-    # the ops of extra_array_ops, sort_ops, extra_math, nn_ops, complex_ops and script_ops: checked against
+                                                                             "ReluGrad", "Relu6Grad", "LeakyReluGrad",
+                                                                             # of sqrt, rsqrt, reciprocal:
+                                                                             # test_gradients_round13.py
+                                                                             "SqrtGrad", "RsqrtGrad", "ReciprocalGrad"}
+    # the ops of extra_array_ops, sort_ops, extra_math, nn_ops, complex_ops, script_ops and linalg_ops: checked against
     # finite differences in their own
     # test files (tests/runtime/gradcheck.py)
-    from runtime.ops import complex_ops, extra_array_ops, extra_math, nn_ops, script_ops, sort_ops
-    own_files = {op.name for m in (extra_array_ops, extra_math, nn_ops, sort_ops, complex_ops, script_ops)
+    from runtime.ops import complex_ops, extra_array_ops, extra_math, linalg_ops, nn_ops, script_ops, sort_ops
+    own_files = {op.name for m in (extra_array_ops, extra_math, nn_ops, sort_ops, complex_ops, script_ops, linalg_ops)
                  for op in vars(m).values()
                  if op.__class__ is OpDef}
     assert set(RULES) - run_by_others - own_files - set(PROGRAMS) == set()   # lists, second orders, While programs

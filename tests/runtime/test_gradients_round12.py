@@ -57,9 +57,9 @@ def test_vector_p_norms_for_any_positive_p(p):
 
 @pytest.mark.parametrize("ord_, axis, error", [
     ("fro", None, ValueError), (0, None, ValueError), (-1, None, ValueError), (3, [0, 1], ValueError),
-    (1, [0, 0], ValueError), (2, [0, 1], NotImplementedError)])
+    (1, [0, 0], ValueError)])
 def test_norms_tensorflow_refuses_are_refused(ord_, axis, error):
-    # TensorFlow: 'fro' is a matrix norm only, ord <= 0 is no norm; the matrix 2-norm needs an SVD (not provided)
+    # TensorFlow: 'fro' is a matrix norm only, ord <= 0 is no norm (the matrix 2-norm: test_gradients_round13.py)
     with pytest.raises(error, match="norm"):
         tf.norm(tf.constant(Y), ord=ord_, axis=axis)
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.ops import extra_array_ops, logging_ops, nn_gradients, sort_ops, string_ops
+from runtime.ops import extra_array_ops, linalg_ops, logging_ops, nn_gradients, sort_ops, string_ops, unary_gradients
 from runtime.ops.registry import OPS, apply
 
 F = tf.constant([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])
@@ -72,6 +72,12 @@ SAMPLES = {
     "Einsum": (lambda a: tf.einsum("ij,kj->ik", a, a), (F,)),
     "Log1p": (tf.math.log1p, (tf.abs(F),)), "Expm1": (tf.math.expm1, (F,)), "Reciprocal": (tf.math.reciprocal, (F,)),
     "Rsqrt": (tf.math.rsqrt, (tf.abs(F),)), "Erf": (tf.math.erf, (F,)),
+    "Asin": (tf.math.asin, (F / 5.0,)), "Acos": (tf.math.acos, (F / 5.0,)), "Atan": (tf.math.atan, (F,)),
+    "Asinh": (tf.math.asinh, (F,)), "Acosh": (tf.math.acosh, (tf.abs(F) + 1.0,)), "Atanh": (tf.math.atanh, (F / 5.0,)),
+    "Atan2": (tf.math.atan2, (F, F[::-1])), "Svd": (lambda x: list(linalg_ops.svd(x)), (F,)),
+    "SqrtGrad": (lambda y, dy: apply(unary_gradients.SQRT_GRAD, y, dy), (tf.abs(F), F * 0.0 + F[::-1])),
+    "RsqrtGrad": (lambda y, dy: apply(unary_gradients.RSQRT_GRAD, y, dy), (F, F - 0.5)),
+    "ReciprocalGrad": (lambda y, dy: apply(unary_gradients.RECIPROCAL_GRAD, y, dy), (F, F * 2.0)),
     "ReduceLogSumExp": (lambda x: tf.reduce_logsumexp(x, 1), (F,)), "Relu": (tf.nn.relu, (I,)),
     "Relu6": (tf.nn.relu6, (F,)), "Elu": (tf.nn.elu, (F,)), "Selu": (tf.nn.selu, (F,)), "Gelu": (tf.nn.gelu, (F,)),
     "Softplus": (tf.nn.softplus, (F,)), "Softmax": (tf.nn.softmax, (F,)), "LogSoftmax": (tf.nn.log_softmax, (F,)),
