@@ -3,7 +3,7 @@
 Where JAX is installed, every graph that a test of a module marked `pytestmark = pytest.mark.jit_twin` runs on
 the executor also runs under `jit_compile=True`, and the two must agree. The marked modules are graph-mode
 programs chosen to keep the suite's time within about 30 s more (docs/performance.md): tests/autograph/
-test_staged_undefined.py, test_staged_raise.py, test_staged_side_effects.py, test_staged_exceptions.py,
+test_staged_undefined*.py, test_staged_raise.py, test_staged_side_effects*.py, test_staged_exceptions.py,
 test_staged_lists_after_loop.py, test_runtime_integration.py and tests/runtime/test_control_flow.py
 (test_to_jax.py compares both ways itself).
 `pytest --jit-twin=all` runs every test's graphs both ways (slow: one XLA compilation per graph); it reports the
