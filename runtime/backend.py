@@ -15,7 +15,7 @@ from autograph.backends import iteration, primitives
 from autograph.errors import StagingError, at_user_line
 
 from runtime import control_flow, dtypes, errors
-from runtime.ops import array_ops, logging_ops, math_ops, python_ints, registry, string_ops
+from runtime.ops import array_ops, logging_ops, math_ops, python_ints, python_operands, registry, string_ops
 from runtime.shape import as_shape
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
 from runtime import loop_numbers, stacked_lists
@@ -254,9 +254,10 @@ def _len(value):
 
 
 def _int(value):
-    """`int(t)` in a graph: a cast to int32 (truncating toward zero, as Python's int does); of a Python number a
-    staged statement carries, a Python int (runtime/ops/python_ints.py)."""
-    out = math_ops.cast(value, "int32")
+    """`int(t)` in a graph: a cast to int32 (truncating toward zero, as Python's int does), checked where a float
+    is outside int32 (runtime/ops/python_operands.py); of a Python number a staged statement carries, a Python int
+    (runtime/ops/python_ints.py)."""
+    out = python_operands.checked_int(value, "int()")
     if isinstance(value, SymbolicTensor) and (name := python_ints.name_of(value)) is not None:
         python_ints.mark(registry.context.graph, out, name, "int")
     return out

@@ -5,7 +5,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, PythonValueDTypeError, user_location
-from runtime.ops import python_ints
+from runtime.ops import python_ints, python_operands
 from runtime.ops.registry import context, same_dtype
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 
@@ -21,7 +21,7 @@ def binary_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
 
 def _operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     both_tensors = isinstance(x, Tensor) and isinstance(y, Tensor)
-    x, y = _converted(x, y)
+    x, y = _converted(x, y, op_name)
     try:
         same_dtype(op_name, x, y)
     except InvalidArgumentError as e:
@@ -31,10 +31,10 @@ def _operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     return x, y
 
 
-def _converted(x, y) -> tuple[Tensor, Tensor]:
+def _converted(x, y, op_name: str = "") -> tuple[Tensor, Tensor]:
     """Both as tensors: a Python value takes the tensor's dtype where it converts to it."""
     if context.graph is not None:
-        x, y = _python_numbers(x, y)
+        x, y = _python_numbers(x, y, op_name)
     if isinstance(x, Tensor) and type(y) in _SCALARS:
         cached = _scalar_in_graph(y, x.dtype)
         if cached is not None:
@@ -53,7 +53,7 @@ def _converted(x, y) -> tuple[Tensor, Tensor]:
 _SCALARS = (int, float)
 
 
-def _python_numbers(x, y) -> tuple:
+def _python_numbers(x, y, op_name: str = "") -> tuple:
     """A Python number that a staged statement carries (an int32 or float tensor marked by ops/python_ints.py)
     meeting another operand, as Python's number would meet it: an int beside a Python float (or a carried float)
     is a float (`s * 1.5`, float64, which holds every int32 exactly, as `s / 2` and `float(s)` are); a float64
@@ -63,6 +63,7 @@ def _python_numbers(x, y) -> tuple:
     beside a float64 tensor (it was rounded to float32)."""
     if not (_marked(x) or _marked(y)):
         return x, y                                     # the common case, kept cheap
+    x, y = python_operands.operands(x, y, op_name)      # a bool as an int, an int beyond int32, `s ** -1`
     kinds = _python_kind(x), _python_kind(y)
     out = [x, y]
     for i, (value, kind, other, other_kind) in enumerate(((x, kinds[0], y, kinds[1]), (y, kinds[1], x, kinds[0]))):
@@ -115,6 +116,8 @@ def _weak_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     weak, and a weak operand takes a strong one's dtype."""
 
     weak = context.weak
+    if _marked(x) or _marked(y):   # (`s ** -1` of a loop's Python int makes it a float in the probe too)
+        x, y = python_operands.operands(x, y, op_name)
     tx, ty = _convert_pair(x, y)
     weak.python(x, tx)
     weak.python(y, ty)
