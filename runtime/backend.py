@@ -152,6 +152,13 @@ class StagedZip(iteration.StagedZip):
     rows, length = staticmethod(_iterable_tensor), staticmethod(_static_length)
 
 
+def _probed_index():
+    """The index of the item a probe of a `for` loop's body sees (the probe's graph is current): a placeholder,
+    not 0, so that an `if i > 0` in the body is staged there too and the probe sees what its branches assign
+    (a Python float that one path makes a float32 tensor is no Python float)."""
+    return registry.context.graph.placeholder(dtypes.int32, (), "probed")
+
+
 def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
     """Iterate over the first axis of a tensor (or of the tensors of an enumerate/zip) with a staged
     while loop over an index."""
@@ -159,7 +166,7 @@ def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
     lists = stacked_lists.list_positions(loop.values)
     body = stacked_lists.keeping_lists(stacked_lists.given_lists(body, lists, skip=1), lists)
     extra_test = extra_test and stacked_lists.given_lists(extra_test, lists)
-    state = _define_loop_state(lambda s: body(walk.item(constant(0)), *s), loop, extra_test)
+    state = _define_loop_state(lambda s: body(walk.item(_probed_index()), *s), loop, extra_test)
 
     invariants = _per_variable(opts.get("shape_invariants"), state)
     out = control_flow.while_loop(iteration.index_test(walk, extra_test, _PRIMITIVES),

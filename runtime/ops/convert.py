@@ -7,7 +7,7 @@ from runtime import dtypes
 from runtime.errors import InvalidArgumentError, PythonValueDTypeError, user_location
 from runtime.ops import python_ints, python_operands
 from runtime.ops.registry import context, same_dtype
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, is_carried_python_float
 
 
 def binary_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
@@ -155,7 +155,8 @@ def tensors(values, op_name: str) -> list[Tensor]:
     values = list(values)
     if not values:
         raise ValueError(f"{op_name}: needs at least one tensor.")
-    given = [v for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")]
+    given = sorted((v for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")),
+                   key=is_carried_python_float)   # (a Python float a staged statement carries takes the others' dtype)
     # (an f-string of traced tensors has no dtype of its own: a string tensor's)
     hint = (getattr(given[0], "dtype", None) or convert_to_tensor(given[0]).dtype) if given else None
     if hint is None:  # no tensor: the first value's own dtype decides, as TensorFlow does

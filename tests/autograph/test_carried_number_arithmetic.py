@@ -1,11 +1,11 @@
 """The arithmetic of a Python number that a staged `if` or loop carries (a tensor marked as the number it holds,
 runtime/ops/python_ints.py) is Python's, or a clear error at the user's line.
 
-Before: `1.0 // 0.1` of a carried float was 10.0 (Python's is 9.0); `2.0 ** 1024` inf (Python raises
-OverflowError); `int(f)` of a float outside int32 a wrong int; `~b` of a carried bool False (Python: -2) and its
-arithmetic a dtype error; `s ** -1` of a carried int an error (Python: 0.5); `s + 2 ** 40` and `s < 2 ** 40` an
-error without a line; `round(f)` and `math.trunc(f)` refused. (A carried Python float is still a float32, as in
-TensorFlow: docs/limitations.md.)"""
+Before: a carried Python float was a float32 (`0.1` added ten times gave 1.0000001, its text '0.10000000149011612',
+`10.0 ** 40` inf); `1.0 // 0.1` was 10.0 (Python's is 9.0); `2.0 ** 1024` inf (Python raises OverflowError);
+`int(f)` of a float outside int32 a wrong int; `~b` of a carried bool False (Python: -2) and its arithmetic a
+dtype error; `s ** -1` of a carried int an error (Python: 0.5); `s + 2 ** 40` and `s < 2 ** 40` an error without
+a line; `round(f)` and `math.trunc(f)` refused."""
 import math
 import re
 
@@ -24,10 +24,30 @@ def _carried(n, start):
     return s
 
 
+def accumulated_tenths(n):
+    s = 0.0
+    for _ in range(n):
+        s += 0.1
+    return s, s == 1.0
+
+
+def tenth_times_three(n):
+    if n > 0:
+        s = 0.1
+    else:
+        s = 0.2
+    return s * 3, s * 3 == 0.30000000000000004, s % 0.03
+
+
+def past_float32(n):
+    s = _carried(n, 1e20)
+    return s * s, s ** 2, 10.0 ** (s / 1e19) ** 2, s / 1e-300
+
+
 def float_floor_division(n):
     s = _carried(n, 1.0)
     i = _carried(n, 1)
-    return s // 0.1, divmod(s, 0.1)[0], i // 0.1, -7.5 // s, s % -1, 7.5 % -s
+    return s // 0.1, divmod(s, 0.1), i // 0.1, -7.5 // s, s % -1, 7.5 % -s, s % 0.1
 
 
 def rounded(n):
@@ -63,14 +83,56 @@ def inside_the_staged_statement(n):
     s = 0.0
     k = 0
     for _ in range(n):
-        s = s + 0.25
+        s = s + 0.1
         k = round(s * 10) + int(s) + (s // 0.1 > 0) + (s == 1) + ~(s > 2)
     return k, s
 
 
-def double_power_past_its_range(n):
+def double_power(n):
     s = _carried(n, 10)
-    return float(s) ** 10, (float(s) ** 10) ** 31  # a double, as `float()` of a Python int is: 1e310 is past it
+    return float(s) ** 10, (float(s) ** 10) ** 30, 10.0 ** 40
+
+
+def test_the_text_of_a_carried_python_float_has_pythons_digits():
+    def text(n):
+        if n > 0:
+            s = 0.1
+        else:
+            s = 0.2
+        return f"{s}|{s * 3}|" + str(s + 0.2)
+
+    assert tf.function(text)(tf.constant(1)).numpy().decode() == text(1) == "0.1|0.30000000000000004|0.30000000000000004"
+
+
+def test_a_carried_python_float_is_a_double_and_meets_a_float32_tensor_in_its_dtype():
+    def program(n):
+        s = _carried(n, 0.1)
+        return s, tf.constant([1.0, 2.0]) * s
+
+    s, scaled = tf.function(program)(tf.constant(1))
+    assert s.dtype == tf.float64 and float(s) == 0.1
+    assert scaled.dtype == tf.float32 and scaled.numpy().tolist() == (np.float32([1.0, 2.0]) * np.float32(0.1)).tolist()
+
+
+X = tf.constant([1.0, 2.0, 3.0])
+V = tf.Variable(0.0)
+
+
+def given_to_tensorflow_ops(n):
+    s = _carried(n, 0.5)
+    ta = tf.TensorArray(tf.float32, size=1).write(0, s)
+    V.assign(s)
+    return (ta.stack(), tf.stack([s, X[0]]), tf.where(X > 1.0, s, X), tf.concat([X, [s]], 0), tf.sqrt(s) * X,
+            V.read_value(), tf.maximum(s, X), tf.ones([2]) * s)
+
+
+def test_a_carried_python_float_given_to_a_tensorflow_op_takes_the_float32_a_python_float_would():
+    """As `runtime.constant(0.5)` is float32, a carried Python float (a float64) given to an op beside float32
+    tensors, or asked for as float32, is a float32 there: these programs raised dtype errors when the carried
+    float first became a double."""
+    got = tf.function(given_to_tensorflow_ops)(tf.constant(1))
+    want = given_to_tensorflow_ops(1)
+    assert [(g.dtype, g.numpy().tolist()) for g in got] == [(w.dtype, w.numpy().tolist()) for w in want]
 
 
 def _plain(value):
@@ -85,8 +147,9 @@ def _plain(value):
     return type(value).__name__, repr(value)
 
 
-@pytest.mark.parametrize("fn", [float_floor_division, rounded, bools_as_ints, bools_stay_bools, wide_ints,
-                                negative_powers, inside_the_staged_statement], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("fn", [accumulated_tenths, tenth_times_three, past_float32, float_floor_division, rounded,
+                                bools_as_ints, bools_stay_bools, wide_ints, negative_powers,
+                                inside_the_staged_statement, double_power], ids=lambda f: f.__name__)
 @pytest.mark.parametrize("jit_compile", [False, True])
 def test_arithmetic_on_a_carried_python_number_gives_pythons_value_and_type(fn, jit_compile):
     got = tf.function(fn, jit_compile=jit_compile)(tf.constant(10))
@@ -96,11 +159,6 @@ def test_arithmetic_on_a_carried_python_number_gives_pythons_value_and_type(fn, 
 def power_past_the_range(n):
     s = _carried(n, 2.0)
     return s ** 1024                                  # <- here: OverflowError in Python
-
-
-def power_past_float32s_range(n):
-    s = _carried(n, 10.0)
-    return s ** 40                                    # <- here: 1e40 in Python, inf in float32
 
 
 def power_past_a_doubles_range(n):
@@ -119,8 +177,8 @@ def round_of_a_big_float(n):
 
 
 def trunc_of_infinity(n):
-    s = _carried(n, 1e38)
-    return math.trunc(s * 10)                         # <- here: inf in float32 (in Python 1e39)
+    s = _carried(n, 1e308)
+    return math.trunc(s * 10)                         # <- here: OverflowError in Python
 
 
 def int_of_a_program_float(x):
@@ -145,8 +203,7 @@ def _line(fn) -> str:
 
 
 @pytest.mark.parametrize("fn, arg, says", [
-    (power_past_the_range, 1, "past float32's range"),
-    (power_past_float32s_range, 1, "start 's' as runtime.constant(..., runtime.float64)"),
+    (power_past_the_range, 1, "past a double's range, where Python raises OverflowError"),
     (power_past_a_doubles_range, 1, "past a double's range, where Python raises OverflowError"),
     (int_of_a_big_float, 1, "int() of a float tensor"),
     (round_of_a_big_float, 1, "round() of a float tensor"),
