@@ -25,10 +25,44 @@ def _operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     try:
         same_dtype(op_name, x, y)
     except InvalidArgumentError as e:
+        laid_x, laid_y = _holding_python_floats(x, y), _holding_python_floats(y, x)
+        if laid_x is not x or laid_y is not y:
+            same_dtype(op_name, laid_x, laid_y)
+            return laid_x, laid_y
         if both_tensors:
             raise
         raise PythonValueDTypeError(e.message, op_name) from None
     return x, y
+
+
+# Ops that lay out the values they are given without computing new ones: of Python floats (float64s) that a
+# staged statement carries, where an op asked for no dtype, they give float64s that a Python float's float32 would
+# have given as the same values.
+_LAYOUT = frozenset({"Fill", "Reshape", "ExpandDims", "Squeeze", "Pack", "ConcatV2", "Identity", "Tile",
+                     "BroadcastTo", "Transpose", "GatherV2", "StridedSlice", "Slice", "ZerosLike", "OnesLike"})
+
+
+def _holding_python_floats(value, other):
+    """`value` as `other`'s float dtype where it is a float64 that only lays out Python floats a staged statement
+    carries (`tf.fill([2], s) * x`, `tf.reshape(s, [1]) * x` with `x` float32: as TensorFlow's float32 of a Python
+    float would meet `x`); else `value`, whose dtype error stays."""
+    if (value.__class__ is SymbolicTensor and value.dtype is dtypes.float64 and isinstance(other, Tensor)
+            and other.dtype.is_floating and other.dtype is not dtypes.float64 and _laid_out(value) is True):
+        return _cast(value, other.dtype)
+    return value
+
+
+def _laid_out(t, depth: int = 8):
+    """True if `t` holds Python floats a staged statement carries (and constants), laid out by `_LAYOUT` ops;
+    None if constants only; False otherwise."""
+    if is_carried_python_float(t):
+        return True
+    if t.op.type == "Const":
+        return None
+    if depth == 0 or t.op.type not in _LAYOUT:
+        return False
+    found = [_laid_out(i, depth - 1) for i in t.op.inputs if i.dtype is dtypes.float64]
+    return False if False in found or not found else True in found or None
 
 
 def _converted(x, y, op_name: str = "") -> tuple[Tensor, Tensor]:
@@ -164,7 +198,14 @@ def tensors(values, op_name: str) -> list[Tensor]:
     converted = [convert_to_tensor(numpy_as_python(v, hint), dtype_hint=hint) for v in values]
     if context.weak is not None:
         converted = _weak_tensors(converted)
-    same_dtype(op_name, *converted)
+    try:
+        same_dtype(op_name, *converted)
+    except InvalidArgumentError:
+        strong = next((t for t in converted if t.dtype.is_floating and t.dtype is not dtypes.float64), None)
+        if strong is None:
+            raise
+        converted = [_holding_python_floats(t, strong) for t in converted]
+        same_dtype(op_name, *converted)
     return converted
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.errors import InvalidArgumentError
+from runtime.errors import InvalidArgumentError, LoweringError
 
 
 def _carried(n, start):
@@ -227,6 +227,36 @@ def test_int_of_a_float_in_int32s_range_is_not_refused():
     assert [int(v) for v in got] == [2147483520, -2147483520, 0]
 
 
+def laid_out_by_ops_that_ask_for_no_dtype(n):
+    s = _carried(n, 0.5)
+    return (tf.fill([3], s) * X, tf.reshape(s, [1]) + X[:1], tf.stack([tf.fill([3], s), X]),
+            tf.concat([X, tf.reshape(s, [1])], 0), X - tf.expand_dims(s, 0))
+
+
+def test_a_carried_python_float_that_an_op_only_lays_out_meets_float32_tensors_as_float32():
+    """`tf.fill([3], s)` asks for no dtype: of a carried Python float (a double) it is a float64, which meets a
+    float32 tensor as the float32 a Python float would have given (the same values: the op computes none)."""
+    got = tf.function(laid_out_by_ops_that_ask_for_no_dtype)(tf.constant(1))
+    want = laid_out_by_ops_that_ask_for_no_dtype(1)
+    assert [(g.dtype, g.numpy().tolist()) for g in got] == [(w.dtype, w.numpy().tolist()) for w in want]
+
+
+def test_a_float64_an_op_computes_from_a_carried_python_float_stays_a_dtype_error_beside_float32():
+    """`tf.reduce_sum([s, s])` in float64 need not round as TensorFlow's float32 sum of a Python float would:
+    beside a float32 tensor it stays the dtype error, at the line."""
+    def program(n):
+        s = _carried(n, 0.1)
+        return tf.reduce_sum([s, s]) * X
+
+    with pytest.raises(InvalidArgumentError, match="float64 and float32"):
+        tf.function(program)(tf.constant(1))
+
+
+def test_a_programs_float64_tensor_beside_a_float32_one_stays_a_dtype_error():
+    with pytest.raises(InvalidArgumentError, match="float64 and float32"):
+        tf.function(lambda x: tf.reshape(x, [1]) * X)(tf.constant(0.5, tf.float64))
+
+
 # --- the program's own tensors keep TensorFlow's semantics ----------------------------------------------------
 
 def test_a_programs_tensors_keep_tensorflows_semantics():
@@ -252,3 +282,28 @@ def test_jit_compile_gives_the_executors_signed_zero_of_float_modulo():
         a, b = tf.function(program, jit_compile=jit_compile)(tf.constant([-1.0, 2.0]))
         assert [repr(v) for v in a.numpy().tolist()] == ["0.0", "0.0"]
         assert [repr(v) for v in b.numpy().tolist()] == ["-0.0", "-0.0"]
+
+
+def test_int_of_a_float_tensor_exports_to_onnx_as_its_cast():
+    """ONNX has no run-time error: the check is left out, as a Python int's checked arithmetic wraps there."""
+    pytest.importorskip("onnx")
+
+    @tf.function
+    def program(x):
+        return int(x * 2.0)
+
+    model = tf.onnx.export(program.get_concrete_function(tf.TensorSpec([], tf.float32)))
+    assert "Cast" in [node.op_type for node in model.graph.node]
+
+
+def test_a_variable_a_staged_statement_may_leave_unassigned_still_does_not_export_to_onnx():
+    pytest.importorskip("onnx")
+
+    @tf.function
+    def program(x):
+        if x > 0:
+            y = x * 2.0
+        return y
+
+    with pytest.raises(LoweringError, match="check of a variable a staged statement may leave unassigned"):
+        tf.onnx.export(program.get_concrete_function(tf.TensorSpec([], tf.float32)))
