@@ -15,7 +15,7 @@ from autograph.backends import iteration, primitives
 from autograph.errors import StagingError, at_user_line
 
 from runtime import control_flow, dtypes, errors
-from runtime.ops import array_ops, logging_ops, math_ops, python_ints, registry, string_ops
+from runtime.ops import array_ops, logging_ops, math_ops, python_ints, python_operands, registry, string_ops
 from runtime.shape import as_shape
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
 from runtime import loop_numbers, stacked_lists
@@ -152,6 +152,13 @@ class StagedZip(iteration.StagedZip):
     rows, length = staticmethod(_iterable_tensor), staticmethod(_static_length)
 
 
+def _probed_index():
+    """The index of the item a probe of a `for` loop's body sees (the probe's graph is current): a placeholder,
+    not 0, so that an `if i > 0` in the body is staged there too and the probe sees what its branches assign
+    (a Python float that one path makes a float32 tensor is no Python float)."""
+    return registry.context.graph.placeholder(dtypes.int32, (), "probed")
+
+
 def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
     """Iterate over the first axis of a tensor (or of the tensors of an enumerate/zip) with a staged
     while loop over an index."""
@@ -159,7 +166,7 @@ def _for_loop(iterable, body, loop: backends.LoopState, extra_test, opts):
     lists = stacked_lists.list_positions(loop.values)
     body = stacked_lists.keeping_lists(stacked_lists.given_lists(body, lists, skip=1), lists)
     extra_test = extra_test and stacked_lists.given_lists(extra_test, lists)
-    state = _define_loop_state(lambda s: body(walk.item(constant(0)), *s), loop, extra_test)
+    state = _define_loop_state(lambda s: body(walk.item(_probed_index()), *s), loop, extra_test)
 
     invariants = _per_variable(opts.get("shape_invariants"), state)
     out = control_flow.while_loop(iteration.index_test(walk, extra_test, _PRIMITIVES),
@@ -254,9 +261,10 @@ def _len(value):
 
 
 def _int(value):
-    """`int(t)` in a graph: a cast to int32 (truncating toward zero, as Python's int does); of a Python number a
-    staged statement carries, a Python int (runtime/ops/python_ints.py)."""
-    out = math_ops.cast(value, "int32")
+    """`int(t)` in a graph: a cast to int32 (truncating toward zero, as Python's int does), checked where a float
+    is outside int32 (runtime/ops/python_operands.py); of a Python number a staged statement carries, a Python int
+    (runtime/ops/python_ints.py)."""
+    out = python_operands.checked_int(value, "int()")
     if isinstance(value, SymbolicTensor) and (name := python_ints.name_of(value)) is not None:
         python_ints.mark(registry.context.graph, out, name, "int")
     return out

@@ -182,12 +182,13 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
                 "in the other branch; both branches must return a value there (or both None).")
         kept.append(True)
         met = {a.__class__, b.__class__} == {int, float}
-        a, b = _numbers_meeting(a, b)
+        a, b = _numbers_meeting(a, b, not labels[i].startswith("output "))
         met = met and a.__class__ is float   # an int on one path, a float on the other, carried as a float
         python_int = (a.__class__ is b.__class__ and a.__class__ in (int, float, bool)   # or a Python float, bool
                       and not labels[i].startswith("output "))
-        a, b = (_as_branch_tensor(then_graph, a, b, f"{where}: {labels[i]}", "true_fn"),
-                _as_branch_tensor(else_graph, b, a, f"{where}: {labels[i]}", "false_fn"))
+        double = dtypes.float64 if python_int and a.__class__ is float else None   # a Python float is a double
+        a, b = (_as_branch_tensor(then_graph, a, b, f"{where}: {labels[i]}", "true_fn", double),
+                _as_branch_tensor(else_graph, b, a, f"{where}: {labels[i]}", "false_fn", double))
         if python_int:   # autograph's variable is a Python int (float) on both paths: it stays one (ops/python_ints.py)
             kind = python_ints.INT_OR_FLOAT if met else ""
             python_ints.mark(then_graph, a, labels[i][1:-1], kind)
@@ -209,12 +210,13 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
     return then_t, else_t, kept
 
 
-def _numbers_meeting(a, b) -> tuple:
+def _numbers_meeting(a, b, variable: bool) -> tuple:
     """An int in one branch and a float in the other (`y = 1` / `y = 2.5`): both as floats, the dtype a Cond
-    can carry them in (float32), when it holds the int exactly; otherwise as they are (the dtype error)."""
+    can carry them in (float64, Python's float, for autograph's `variable`; float32 for tf.cond's outputs), when
+    it holds the int exactly; otherwise as they are (the dtype error)."""
     if {a.__class__, b.__class__} == {int, float}:
         number = a if a.__class__ is int else b
-        if abs(number) < 2 ** 63 and int(np.float32(number)) == number:
+        if abs(number) < 2 ** 63 and int((np.float64 if variable else np.float32)(number)) == number:
             return float(a), float(b)
     return a, b
 
@@ -227,9 +229,9 @@ def _weak_branches(then_graph, a, else_graph, b, where: str):
         return weak.meet(a, b, where)
 
 
-def _as_branch_tensor(graph: FuncGraph, value, other, who: str, branch: str):
-    """A tensor of `graph` for a branch's output (Python values become constants)."""
-    hint = other.dtype if isinstance(other, Tensor) else None
+def _as_branch_tensor(graph: FuncGraph, value, other, who: str, branch: str, dtype=None):
+    """A tensor of `graph` for a branch's output (Python values become constants, of `dtype` if given)."""
+    hint = other.dtype if isinstance(other, Tensor) else dtype
     with building(graph):
         return graph.capture(_carried(value, hint, f"{who} is {{}} in {branch}", "a Cond returns"))
 

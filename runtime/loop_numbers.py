@@ -34,9 +34,10 @@ def as_placeholders(state: tuple) -> tuple:
 def typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
     """The state with each Python number (not bool) a tensor of the dtype the loop gives it (weak types,
     runtime/ops/weak.py): the dtype of the first tensor the test or body combines it with, else the dtype
-    the body assigns it, else int32 for an int and float32 for a float (the dtypes `runtime.constant` gives
-    them). An int the loop keeps a Python int (nothing types it) is marked as one (runtime/ops/python_ints.py):
-    its arithmetic raises where int32 would wrap around. A number inside a tuple or dict the loop carries
+    the body assigns it, else int32 for an int (the dtype `runtime.constant` gives it) and float64 for a float.
+    An int the loop keeps a Python int (nothing types it) is marked as one (runtime/ops/python_ints.py): its
+    arithmetic raises where int32 would wrap around; a float it keeps a Python float (or an int that meets only
+    Python floats) is a float64, Python's double, so its arithmetic and text are Python's. A number inside a tuple or dict the loop carries
     (`t = (t[0] * 3, t[1])`) is typed the same way, as `t[0]`."""
     numbers = [key for i, v in enumerate(state) for key in _number_keys(v, i)]
     if not numbers:
@@ -52,12 +53,12 @@ def typed_numbers(step, test, state: tuple, names: tuple) -> tuple:
     for key in numbers:
         value, name = _at(state, key), _key_name(names, key)
         dtype = met[key][0] if key in met else _weak_dtype(weak, key, value, out)
+        kind = _python_kind(key, value, dtype, met, out)
+        if kind is not None and dtype.is_floating and (key in met or out is not None and _stays_python_int(key, out)):
+            dtype = dtypes.float64   # a Python float (not a float tensor's; the probe says so) is a double
         number = _number_tensor(value, dtype, name, met.get(key))
-        if dtype is _PYTHON_DTYPES.get(value.__class__) and _stays_python_int(key, out):
-            number = _python_int(number, name)
-        elif value.__class__ is int and dtype.is_floating and (key not in met or met[key][2]):   # by Python floats
-            number = _python_int(number, name, python_ints.INT_OR_FLOAT)   # only (`s = s + 0.5`, not a float tensor):
-            # an int where the loop does not run, whose text is not the float's ('1', not '1.0')
+        if kind is not None:
+            number = _python_int(number, name, kind)
         dtype_origins.record(registry.context.graph, number, name, _number_origin(value, dtype, met.get(key)))
         typed = _with(typed, key, number)
     return tuple(typed)
@@ -130,6 +131,17 @@ def _stays_python_int(key, out) -> bool:
     says the body computes it from Python numbers and constants only, or the probe failed."""
     after = None if out is None else _at(out, key)
     return out is None or not isinstance(after, Tensor) or python_ints.name_of(after) is not None
+
+
+def _python_kind(key, value, dtype, met: dict, out):
+    """The kind (python_ints.mark's) of the number at `key` if the loop keeps it a Python number, else None: "" for
+    an int (float) the body computes from Python numbers only; INT_OR_FLOAT for an int that meets Python floats
+    only (`s = s + 0.5`, not a float tensor), an int where the loop does not run, whose text is not the float's."""
+    if dtype is _PYTHON_DTYPES.get(value.__class__) and _stays_python_int(key, out):
+        return ""
+    if value.__class__ is int and dtype.is_floating and (key not in met or met[key][2]):
+        return python_ints.INT_OR_FLOAT
+    return None
 
 
 def _python_int(value, name: str, kind: str = ""):

@@ -496,9 +496,33 @@ def _make_constant(array: np.ndarray, name: Optional[str]) -> Tensor:
     return t
 
 
+def is_carried_python_float(value) -> bool:
+    """Whether `value` is a Python float a staged statement carries: a float64 marked by runtime/ops/python_ints.py
+    (which takes the dtype a Python float would where it meets tensors)."""
+    if value.__class__ is not SymbolicTensor or value.dtype is not dtypes.float64:
+        return False
+    found = value.op.graph.python_ints.get(id(value))
+    return found is not None and found[2] in ("float", "int or float")
+
+
+def _python_float_as(value, dtype):
+    """A Python float a staged statement carries (a float64 marked by runtime/ops/python_ints.py) converted to the
+    float `dtype` asked for, as TensorFlow converts a Python float (`ta.write(i, s)` of a float32 TensorArray,
+    `v.assign(s)`, `tf.where(c, s, x)`, `tf.sqrt(s)`: float32)."""
+    target = dtypes.as_dtype(dtype)
+    if not target.is_floating or target is dtypes.float64 or not is_carried_python_float(value):
+        return value
+    from runtime.ops.math_ops import cast   # import cycle: the ops import this module
+
+    return cast(value, target)
+
+
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name: Optional[str] = None) -> Tensor:
     """Return `value` as a Tensor (tensors pass through; Variables are read)."""
     if isinstance(value, Tensor):
+        target = dtype if dtype is not None else dtype_hint
+        if target is not None and value.__class__ is SymbolicTensor and value.dtype is dtypes.float64:
+            value = _python_float_as(value, target)
         if dtype is not None and value.dtype is not dtypes.as_dtype(dtype):
             raise InvalidArgumentError(
                 f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for a tensor of dtype "

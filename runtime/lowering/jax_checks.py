@@ -35,7 +35,7 @@ from runtime.lowering import walk
 from runtime.ops import python_ints
 from runtime.lowering import jax_lists, jax_texts
 from runtime.lowering.jax_effects import Lowering
-from runtime.lowering.to_jax import LOWERINGS, LazyRange, jax_dtype, materialised, strided_slice
+from runtime.lowering.to_jax import LOWERINGS, LazyRange, materialised, strided_slice
 
 
 class Slot:
@@ -46,7 +46,12 @@ class Slot:
         self.dtype, self.shape, self.what = dtype, shape, what
 
     def initial(self):
-        return jnp.zeros(self.shape, self.dtype)
+        return jnp.zeros(self.shape, self.jax_dtype())
+
+    def jax_dtype(self):
+        """The slot's dtype as JAX computes it now (a float64 one is a float64 where the function runs with
+        jax_enable_x64, as a Python float's checks do: taken when tracing, not when the checks are listed)."""
+        return jax.dtypes.canonicalize_dtype(self.dtype)
 
     def __repr__(self) -> str:
         return f"<Slot {self.what}>"
@@ -124,7 +129,7 @@ def _value_slot(op, tensor) -> Slot:
         raise LoweringError(
             f"jit_compile=True can't lower {op.type} '{op.name}': the value it reports ({tensor.dtype.name}, shape "
             f"{tensor.shape}) has no static shape.{made_at(op)}\nUse jit_compile=None for this function.", op.type)
-    return Slot(jax_dtype(tensor.dtype), tuple(tensor.shape.as_list()), f"{op.name} value")
+    return Slot(tensor.dtype.as_numpy_dtype, tuple(tensor.shape.as_list()), f"{op.name} value")
 
 
 def _as_executor_value(value, tensor):
@@ -138,7 +143,7 @@ def _failing(lowering: Lowering, op, fails, values: list) -> None:
     fails = jnp.logical_and(state[checks.code] == 0, fails)
     state[checks.code] = jnp.where(fails, jnp.int32(checks.ops.index(op) + 1), state[checks.code])
     for slot, value in zip(checks.values[id(op)], values):
-        state[slot] = jnp.where(fails, jnp.asarray(materialised(value)).astype(slot.dtype), state[slot])
+        state[slot] = jnp.where(fails, jnp.asarray(materialised(value)).astype(slot.jax_dtype()), state[slot])
 
 
 # --- the checks ---------------------------------------------------------------------------------------
@@ -251,14 +256,16 @@ class _ExactInt32(Check):
 
 
 class _PythonFloat(Check):
-    """A Python float's division (runtime/ops/python_ints.py): the float32 result, and a failed check where
-    Python raises ZeroDivisionError (a zero divisor, 0.0 to a negative power), which raises the executor's error."""
+    """A Python float's division or power (runtime/ops/python_ints.py): the float result, and a failed check where
+    Python raises (a zero divisor, 0.0 to a negative power, a power past the float's range, a complex power),
+    which raises the executor's error."""
 
     def lower(self, lowering: Lowering, op, x, y):
         arithmetic = op.attrs["arithmetic"]
-        fails = python_ints.FLOAT_FAILS[arithmetic](*(jnp.asarray(materialised(v)) for v in (x, y)))
+        result = (jnp.floor_divide if arithmetic == "FloorDiv" else LOWERINGS[arithmetic])(x, y)   # Python's `//`
+        fails = python_ints.FLOAT_FAILS[arithmetic](*(jnp.asarray(materialised(v)) for v in (x, y, result)))
         _failing(lowering, op, jnp.any(fails), [x, y])
-        return LOWERINGS[arithmetic](x, y)
+        return result
 
 
 class _IntegerPow(Check):

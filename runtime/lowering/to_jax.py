@@ -238,6 +238,15 @@ def _floor_divide(x, y):
     return jnp.floor_divide(x, y)
 
 
+def _remainder(x, y):
+    """NumPy's `%` (the executor's kernel): a zero result of floats has the divisor's sign (`-1.0 % 1.0` is 0.0),
+    where jnp.remainder gives -0.0."""
+    r = jnp.remainder(x, y)
+    if jnp.issubdtype(r.dtype, jnp.inexact):
+        return jnp.where(r == 0, jnp.copysign(jnp.zeros_like(r), y), r)
+    return r
+
+
 def _where_negative_expm1(x):
     return jnp.expm1(jnp.minimum(x, 0))
 
@@ -370,7 +379,7 @@ LOWERINGS: dict[str, Callable] = {
     "StopGradient": lambda x: lax.stop_gradient(materialised(x)),
     "HeldVariableRead": lambda value, handle: materialised(value),
     "AddV2": _binary(jnp.add), "Sub": _binary(jnp.subtract), "Mul": _binary(jnp.multiply),
-    "RealDiv": _binary(_true_divide), "FloorDiv": _binary(_floor_divide), "FloorMod": _binary(jnp.remainder),
+    "RealDiv": _binary(_true_divide), "FloorDiv": _binary(_floor_divide), "FloorMod": _binary(_remainder),
     "Pow": _binary(jnp.power), "Maximum": _binary(jnp.maximum), "Minimum": _binary(jnp.minimum),
     "Equal": _binary(jnp.equal), "NotEqual": _binary(jnp.not_equal), "Less": _binary(jnp.less),
     "LessEqual": _binary(jnp.less_equal), "Greater": _binary(jnp.greater),

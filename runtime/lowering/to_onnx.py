@@ -465,6 +465,17 @@ def _restate(g, written: list, results: list, n: int) -> list:
     return results[:n]
 
 
+def _check_defined(g, value, defined, *, error, message):
+    """`int()` of a float tensor (runtime/ops/python_operands.py): ONNX has no run-time error, so the cast wraps
+    there, as a Python int's checked arithmetic does. A read of a variable a staged statement may leave unassigned
+    can't be exported without its check."""
+    if error != "InvalidArgumentError":
+        raise LoweringError(
+            f"ONNX has no run-time error, so the check of a variable a staged statement may leave unassigned "
+            f"('{g.op.name}') can't be exported.{made_at(g.op)}\nAssign the variable on every path.", "CheckDefined")
+    return value.name
+
+
 MAPPINGS: dict[str, Callable] = {
     "Const": lambda g, value: g.const(np.asarray(value, g.op.outputs[0].dtype.as_numpy_dtype)),
     "Identity": lambda g, x: x.name, "StopGradient": lambda g, x: x.name,
@@ -474,6 +485,7 @@ MAPPINGS: dict[str, Callable] = {
     # a Python int's checked arithmetic (runtime/ops/python_ints.py): ONNX has no run-time error, so it wraps
     "ExactInt32": lambda g, *values, arithmetic, variable, where: MAPPINGS[arithmetic](g, *values),
     "PythonFloat": lambda g, *values, arithmetic, variable, where: MAPPINGS[arithmetic](g, *values),   # inf, nan
+    "CheckDefined": _check_defined,
     "Maximum": _simple("Max"), "Minimum": _simple("Min"),
     "Equal": _simple("Equal"), "NotEqual": _not("Equal"), "Less": _simple("Less"),
     "LessEqual": _simple("LessOrEqual"), "Greater": _simple("Greater"), "GreaterEqual": _simple("GreaterOrEqual"),

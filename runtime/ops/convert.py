@@ -5,9 +5,9 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, PythonValueDTypeError, user_location
-from runtime.ops import python_ints
+from runtime.ops import python_ints, python_operands
 from runtime.ops.registry import context, same_dtype
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, is_carried_python_float
 
 
 def binary_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
@@ -21,20 +21,54 @@ def binary_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
 
 def _operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     both_tensors = isinstance(x, Tensor) and isinstance(y, Tensor)
-    x, y = _converted(x, y)
+    x, y = _converted(x, y, op_name)
     try:
         same_dtype(op_name, x, y)
     except InvalidArgumentError as e:
+        laid_x, laid_y = _holding_python_floats(x, y), _holding_python_floats(y, x)
+        if laid_x is not x or laid_y is not y:
+            same_dtype(op_name, laid_x, laid_y)
+            return laid_x, laid_y
         if both_tensors:
             raise
         raise PythonValueDTypeError(e.message, op_name) from None
     return x, y
 
 
-def _converted(x, y) -> tuple[Tensor, Tensor]:
+# Ops that lay out the values they are given without computing new ones: of Python floats (float64s) that a
+# staged statement carries, where an op asked for no dtype, they give float64s that a Python float's float32 would
+# have given as the same values.
+_LAYOUT = frozenset({"Fill", "Reshape", "ExpandDims", "Squeeze", "Pack", "ConcatV2", "Identity", "Tile",
+                     "BroadcastTo", "Transpose", "GatherV2", "StridedSlice", "Slice", "ZerosLike", "OnesLike"})
+
+
+def _holding_python_floats(value, other):
+    """`value` as `other`'s float dtype where it is a float64 that only lays out Python floats a staged statement
+    carries (`tf.fill([2], s) * x`, `tf.reshape(s, [1]) * x` with `x` float32: as TensorFlow's float32 of a Python
+    float would meet `x`); else `value`, whose dtype error stays."""
+    if (value.__class__ is SymbolicTensor and value.dtype is dtypes.float64 and isinstance(other, Tensor)
+            and other.dtype.is_floating and other.dtype is not dtypes.float64 and _laid_out(value) is True):
+        return _cast(value, other.dtype)
+    return value
+
+
+def _laid_out(t, depth: int = 8):
+    """True if `t` holds Python floats a staged statement carries (and constants), laid out by `_LAYOUT` ops;
+    None if constants only; False otherwise."""
+    if is_carried_python_float(t):
+        return True
+    if t.op.type == "Const":
+        return None
+    if depth == 0 or t.op.type not in _LAYOUT:
+        return False
+    found = [_laid_out(i, depth - 1) for i in t.op.inputs if i.dtype is dtypes.float64]
+    return False if False in found or not found else True in found or None
+
+
+def _converted(x, y, op_name: str = "") -> tuple[Tensor, Tensor]:
     """Both as tensors: a Python value takes the tensor's dtype where it converts to it."""
     if context.graph is not None:
-        x, y = _python_numbers(x, y)
+        x, y = _python_numbers(x, y, op_name)
     if isinstance(x, Tensor) and type(y) in _SCALARS:
         cached = _scalar_in_graph(y, x.dtype)
         if cached is not None:
@@ -53,7 +87,7 @@ def _converted(x, y) -> tuple[Tensor, Tensor]:
 _SCALARS = (int, float)
 
 
-def _python_numbers(x, y) -> tuple:
+def _python_numbers(x, y, op_name: str = "") -> tuple:
     """A Python number that a staged statement carries (an int32 or float tensor marked by ops/python_ints.py)
     meeting another operand, as Python's number would meet it: an int beside a Python float (or a carried float)
     is a float (`s * 1.5`, float64, which holds every int32 exactly, as `s / 2` and `float(s)` are); a float64
@@ -63,6 +97,7 @@ def _python_numbers(x, y) -> tuple:
     beside a float64 tensor (it was rounded to float32)."""
     if not (_marked(x) or _marked(y)):
         return x, y                                     # the common case, kept cheap
+    x, y = python_operands.operands(x, y, op_name)      # a bool as an int, an int beyond int32, `s ** -1`
     kinds = _python_kind(x), _python_kind(y)
     out = [x, y]
     for i, (value, kind, other, other_kind) in enumerate(((x, kinds[0], y, kinds[1]), (y, kinds[1], x, kinds[0]))):
@@ -115,6 +150,8 @@ def _weak_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     weak, and a weak operand takes a strong one's dtype."""
 
     weak = context.weak
+    if _marked(x) or _marked(y):   # (`s ** -1` of a loop's Python int makes it a float in the probe too)
+        x, y = python_operands.operands(x, y, op_name)
     tx, ty = _convert_pair(x, y)
     weak.python(x, tx)
     weak.python(y, ty)
@@ -152,7 +189,8 @@ def tensors(values, op_name: str) -> list[Tensor]:
     values = list(values)
     if not values:
         raise ValueError(f"{op_name}: needs at least one tensor.")
-    given = [v for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")]
+    given = sorted((v for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")),
+                   key=is_carried_python_float)   # (a Python float a staged statement carries takes the others' dtype)
     # (an f-string of traced tensors has no dtype of its own: a string tensor's)
     hint = (getattr(given[0], "dtype", None) or convert_to_tensor(given[0]).dtype) if given else None
     if hint is None:  # no tensor: the first value's own dtype decides, as TensorFlow does
@@ -160,7 +198,14 @@ def tensors(values, op_name: str) -> list[Tensor]:
     converted = [convert_to_tensor(numpy_as_python(v, hint), dtype_hint=hint) for v in values]
     if context.weak is not None:
         converted = _weak_tensors(converted)
-    same_dtype(op_name, *converted)
+    try:
+        same_dtype(op_name, *converted)
+    except InvalidArgumentError:
+        strong = next((t for t in converted if t.dtype.is_floating and t.dtype is not dtypes.float64), None)
+        if strong is None:
+            raise
+        converted = [_holding_python_floats(t, strong) for t in converted]
+        same_dtype(op_name, *converted)
     return converted
 
 

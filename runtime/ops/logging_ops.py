@@ -291,6 +291,7 @@ def assert_less(x, y, message=None, summarize=None, name=None):
 # --- a variable defined on some paths only (autograph's MaybeValue): checked where it is read ---------
 
 _CHECK_ERRORS = {"UnboundLocalError": UnboundLocalError, "TypeError": TypeError,
+                 "InvalidArgumentError": InvalidArgumentError,   # (`int()` of a float outside int32)
                  "NameError": NameError,   # (a nested function's read of the enclosing function's variable)
                  "StagingError": StagingError}   # (a result Python gives as None: autograph's MaybeValue.as_result)
 

@@ -8,14 +8,17 @@ identity.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, user_location
-from runtime.ops import bitwise_ops, indexing, math_ops, sort_ops
+from runtime.ops import bitwise_ops, indexing, math_ops, python_ints, sort_ops
+from runtime.ops.python_operands import checked_int, unary
 from runtime.ops.registry import broadcast_shapes
 from runtime.shape import TensorShape
-from runtime.tensor import Tensor, constant
+from runtime.tensor import SymbolicTensor, Tensor, constant
 
 
 def _swap(fn):
@@ -74,11 +77,30 @@ def _pow(x, y, modulo=None):
 
 def _round(x, ndigits=None):
     """`round(x)`: an integer tensor is its own round to any number of digits >= 0, as a Python int is; a float
-    is refused, for Python's gives an int (and rounds `ndigits` digits in decimal)."""
+    that a staged statement carries as a Python float is rounded half to even to a Python int (int32, checked);
+    another float is refused, for Python's gives an int (and rounds `ndigits` digits in decimal)."""
     if x.dtype.is_integer and (ndigits is None or ndigits >= 0):
         return x
+    if ndigits is None and isinstance(x, SymbolicTensor) and python_ints.kind_of(x) == "float":
+        out = checked_int(math_ops.round(x), "round()")
+        python_ints.mark(out.op.graph, out, python_ints.name_of(x), "int")
+        return out
     raise _not_defined("round()", "runtime.round(x) rounds half to even, as Python's round does, but keeps the "
                        "float dtype: runtime.cast(runtime.round(x), runtime.int32) for an int")
+
+
+def _whole(name: str, rounding, python):
+    """`math.floor(x)`, `math.ceil(x)`, `math.trunc(x)`: of a Python number a staged statement carries, the Python
+    int (int32, checked where the float is outside it); of another tensor, Python's on its value (`float(x)`,
+    which a symbolic tensor refuses at the user's line, as before)."""
+    def method(x):
+        if isinstance(x, SymbolicTensor) and python_ints.kind_of(x) in ("int", "float", "bool"):
+            out = checked_int(rounding(x) if x.dtype.is_floating else x, f"math.{name}()")
+            python_ints.mark(out.op.graph, out, python_ints.name_of(x), "int")
+            return out
+        return python(float(x))
+    method.__name__ = f"__{name}__"
+    return method
 
 
 def _divmod(x, y):
@@ -110,6 +132,8 @@ OPERATORS = {
     "__mod__": math_ops.floormod, "__rmod__": _swap(math_ops.floormod),
     "__pow__": _pow, "__rpow__": _swap(math_ops.pow),
     "__divmod__": _divmod, "__rdivmod__": _swap(_divmod), "__round__": _round,
+    "__floor__": _whole("floor", math_ops.floor, math.floor), "__ceil__": _whole("ceil", math_ops.ceil, math.ceil),
+    "__trunc__": _whole("trunc", lambda x: x, math.trunc),   # (int32 truncates toward zero)
     "__lshift__": _refused("<<", "Use runtime.bitwise.left_shift(x, n)"),
     "__rlshift__": _refused("<<", "Use runtime.bitwise.left_shift(x, n)"),
     "__rshift__": _refused(">>", "Use runtime.bitwise.right_shift(x, n)"),
@@ -124,8 +148,8 @@ OPERATORS = {
     "__ror__": _swap(_logical(math_ops.logical_or, bitwise_ops.bitwise_or)),
     "__xor__": _logical(math_ops.logical_xor, bitwise_ops.bitwise_xor),
     "__rxor__": _swap(_logical(math_ops.logical_xor, bitwise_ops.bitwise_xor)),
-    "__neg__": math_ops.negative, "__abs__": math_ops.abs, "__invert__": _invert,
-    "__pos__": lambda x: x,
+    "__neg__": unary(math_ops.negative), "__abs__": unary(math_ops.abs), "__invert__": unary(_invert),
+    "__pos__": unary(lambda x: x),   # (a Python bool a staged statement carries is an int there: -True is -1)
     "__getitem__": indexing.getitem,
 }
 

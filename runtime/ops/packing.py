@@ -25,7 +25,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.shape import TensorShape
-from runtime.tensor import Tensor, convert_to_tensor
+from runtime.tensor import Tensor, convert_to_tensor, is_carried_python_float
 
 
 def holds_tensor(value) -> bool:
@@ -52,6 +52,8 @@ def pack(value, dtype_hint=None) -> Tensor:
 
 def _first_dtype(value) -> Optional[dtypes.DType]:
     for v in value:
+        if is_carried_python_float(v):   # a Python float a staged statement carries: the hint's dtype, as a float's
+            continue
         if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):   # (an f-string of traced tensors: a string)
             return getattr(v, "dtype", None) or convert_to_tensor(v).dtype
         if type(v) in (list, tuple):

@@ -1,5 +1,5 @@
 """Python ints in a graph: int32 tensors whose arithmetic raises instead of wrapping around; and Python floats,
-float32 tensors whose division by zero raises as Python's does.
+float32 tensors whose division by zero (and power past the float's range) raises as Python's does.
 
 A Python int has no dtype and never overflows. When a staged loop carries one that nothing in the loop gives
 a dtype (`s = 1; while i < n: s = s * 3`), autograph carries it as int32, the dtype `runtime.constant` gives a
@@ -20,7 +20,8 @@ placeholder for it as a *Python int* of the graph being built (`mark`). While a 
 
 A Python float a staged statement carries (a float32, as `runtime.constant` gives it) is marked the same way
 (`mark`); its division by zero (`s / 0.0`, `s // 0.0`, `s % 0.0`, `0.0 ** -1`), where Python raises
-ZeroDivisionError and float32 gives inf or nan, is recorded as `PythonFloat`: the same arithmetic and a
+ZeroDivisionError and a float gives inf or nan, and a power past the float's range (`2.0 ** 1024`, OverflowError in
+Python), are recorded as `PythonFloat`: the same arithmetic (but `//`, Python's: `1.0 // 0.1` is 9.0) and a
 run-time error naming the variable.
 
 Each mark also says which Python type the tensor holds (`kind_of`): "int", "float", "bool" (a Python bool a `Cond`
@@ -152,24 +153,52 @@ def _complex_power(x, y):
     return (x < 0) & (y % 1 != 0) & (abs(y) < float("inf"))
 
 
-FLOAT_FAILS = {   # op -> where Python's float arithmetic is not a float (x, y: NumPy or JAX arrays)
-    "RealDiv": lambda x, y: y == 0, "FloorDiv": lambda x, y: y == 0, "FloorMod": lambda x, y: y == 0,
-    "Pow": lambda x, y: (x == 0) & (y < 0) | _complex_power(x, y),
+def _power_overflows(x, y, r):
+    """Where Python's `x ** y` of finite floats raises OverflowError: its result is past the float's range."""
+    return (abs(r) == float("inf")) & (abs(x) < float("inf")) & (abs(y) < float("inf"))
+
+
+FLOAT_FAILS = {   # op -> where Python's float arithmetic is not a float (x, y, the result r: NumPy or JAX arrays)
+    "RealDiv": lambda x, y, r: y == 0, "FloorDiv": lambda x, y, r: y == 0, "FloorMod": lambda x, y, r: y == 0,
+    "Pow": lambda x, y, r: (x == 0) & (y < 0) | _complex_power(x, y) | _power_overflows(x, y, r),
 }
+
+
+# Python's float `//` is the quotient of divmod (`1.0 // 0.1` is 9.0), where TensorFlow's FloorDiv is floor(x / y)
+# (10.0): NumPy's floor_divide is Python's.
+PYTHON_FLOAT_KERNELS = {"FloorDiv": np.floor_divide}
 
 
 def _python_float(x, y, *, arithmetic: str, variable: str, where: str):
     """`arithmetic` on the float `x` and `y`, one of them a Python float: an error where Python's raises."""
     from runtime.ops.registry import OPS
 
-    if np.any(FLOAT_FAILS[arithmetic](np.asarray(x), np.asarray(y))):
-        if arithmetic == "Pow" and np.any(_complex_power(np.asarray(x), np.asarray(y))):
+    with np.errstate(all="ignore"):
+        result = PYTHON_FLOAT_KERNELS.get(arithmetic, OPS[arithmetic].kernel)(x, y)
+    x, y = np.asarray(x), np.asarray(y)
+    if np.any(FLOAT_FAILS[arithmetic](x, y, np.asarray(result))):
+        if arithmetic == "Pow" and np.any(_complex_power(x, y)):
             raise InvalidArgumentError(
                 f"{where}: '{variable}' started as a Python number, which a staged `if` or loop on tensors carries "
                 "as a tensor, and here a negative number is raised to a fractional power, where Python gives a "
                 "complex number (the graph's float power would give nan). Check the base first.", "PythonFloat")
+        if arithmetic == "Pow" and not np.any((x == 0) & (y < 0)):
+            raise _power_overflow(np.asarray(result).dtype, variable, where)
         raise float_by_zero(arithmetic, variable, where)
-    return OPS[arithmetic].kernel(x, y)
+    return result
+
+
+def _power_overflow(dtype, variable: str, where: str) -> InvalidArgumentError:
+    if dtype == np.float64:
+        what, instead = "a double's range, where Python raises OverflowError", ""
+    else:   # a Python float carried as a float32: Python's double may hold the power
+        what = (f"{dtype}'s range (the dtype of a Python float in runtime; Python's float, a double, holds powers up to "
+                "1.8e308 and raises OverflowError past that)")
+        instead = f", or start '{variable}' as runtime.constant(..., runtime.float64)"
+    return InvalidArgumentError(
+        f"{where}: '{variable}' started as a Python number, which a staged `if` or loop on tensors carries as a "
+        f"tensor, and here a power is past {what}: the graph's power would give inf. Check the operands "
+        f"first{instead}.", "PythonFloat")
 
 
 def float_by_zero(arithmetic: str, variable: str, where: str) -> InvalidArgumentError:
@@ -189,8 +218,8 @@ def _infer(*values, arithmetic: str, **_) -> Spec:
 EXACT_INT32 = defop("ExactInt32", _exact_int32, _infer,
                     doc="The int32 arithmetic named by `arithmetic` computed exactly: an error instead of wrapping around.")
 PYTHON_FLOAT = defop("PythonFloat", _python_float, _infer,
-                     doc="The float32 division named by `arithmetic` of a Python float: an error where Python raises "
-                         "ZeroDivisionError, instead of inf or nan.")
+                     doc="The float division or power named by `arithmetic` of a Python float: an error where Python raises "
+                         "ZeroDivisionError or OverflowError, instead of inf or nan.")
 
 
 # What Python type a marked tensor holds, for its text (`str(s)`): the dtype's, or INT_OR_FLOAT for a variable

@@ -180,7 +180,7 @@ CASES = [
         "A loop variable that is a tensor before the loop keeps its dtype; adding a float to an `int32` one "
         "is refused by the runtime's dtype rules (no implicit promotion). The message names the variable and "
         "where its dtype comes from. (A Python number before the loop is weakly typed instead: `s = 0` "
-        "then `s = s + 0.5` makes `s` a float32.)",
+        "then `s = s + x` with `x` float32 makes `s` a float32.)",
         "@tf.function\ndef halves(n):\n    s = tf.constant(0)\n    for i in tf.range(n):\n"
         "        s = s + tf.cast(i, tf.float32) / 2\n    return s\n",
         "halves(tf.constant(3))",

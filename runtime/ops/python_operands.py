@@ -1,0 +1,122 @@
+"""A Python bool or int that a staged statement carries (a tensor marked by ops/python_ints.py) as an operand, as
+Python's value would be one; and `int()` of a float tensor, checked.
+
+Python's bool is an int: `True + True` is 2, `~True` is -2, `b * 3`, `b < 2`, `-b` and `abs(b)` compute with 1
+and 0. A carried bool meeting arithmetic (or an int) becomes the int32 0 or 1, a Python int, where TensorFlow's
+bool tensors refuse arithmetic (and take `~` as logical not: `~True` would be False, not -2). `b & c`, `b | c`,
+`b ^ c` and `b == c` of two bools stay bools, as in Python.
+
+A Python int beyond int32 (`s + 2 ** 40`, `s < 2 ** 40`) beside a carried int: a comparison is made in int64,
+exactly; `/` in float64 (Python's `s / 2 ** 40` is a float); other arithmetic is refused at the user's line,
+naming the variable (its int32 result could not hold it either).
+
+`s ** -1` of a carried int with a negative int exponent written in the program is Python's float: the power is
+taken in float64 (a Python float, whose `0 ** -1` raises as Python's does: ops/python_ints.py `PythonFloat`).
+
+`int(f)`, `round(f)` of a float tensor give int32 where Python's int is exact: a value outside int32, NaN or
+infinity is an error naming the user's line when the graph runs (a `CheckDefined`, cheap, only at those calls),
+where the cast would give a wrong number.
+"""
+from __future__ import annotations
+
+from runtime import dtypes
+from runtime.errors import InvalidArgumentError, user_location
+from runtime.ops import python_ints
+from runtime.tensor import SymbolicTensor
+
+ARITHMETIC = frozenset({"AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod", "Pow", "Maximum", "Minimum"})
+ORDERING = frozenset({"Less", "LessEqual", "Greater", "GreaterEqual"})
+EQUALITY = frozenset({"Equal", "NotEqual"})
+_INT32 = python_ints.INT32_RANGE
+
+
+def _kind(value) -> str:
+    """python_ints' kind of a marked tensor ("" for another tensor); "py" and the type's name for a Python scalar."""
+    if isinstance(value, SymbolicTensor):
+        return python_ints.kind_of(value)
+    return f"py{type(value).__name__}" if value.__class__ in (bool, int, float) else "-"
+
+
+def operands(x, y, op_name: str) -> tuple:
+    """`x` and `y`, one of them a marked tensor, as the op `op_name` should see them (module docstring)."""
+    values, kinds = [x, y], [_kind(x), _kind(y)]
+    if _bools_as_ints(values, kinds, op_name):
+        values = [_as_int(v) if k == "bool" else int(v) if k == "pybool" else v for v, k in zip(values, kinds)]
+        kinds = [_kind(v) for v in values]
+    for i in (0, 1):
+        if kinds[i] == "int" and kinds[1 - i] == "pyint" and not _INT32[0] <= values[1 - i] <= _INT32[1]:
+            values[i] = _wide(values[i], values[1 - i], op_name)
+            if op_name == "RealDiv":
+                values[1 - i] = float(values[1 - i])
+    if op_name == "Pow" and kinds == ["int", "pyint"] and values[1] < 0:   # `s ** -1`: Python's is a float
+        values = [_as(values[0], dtypes.float64, "float"), float(values[1])]
+    return tuple(values)
+
+
+def _bools_as_ints(values: list, kinds: list, op_name: str) -> bool:
+    """Whether a carried bool among the operands of `op_name` is an int there: in arithmetic and ordering, and
+    in `==` with a number."""
+    if "bool" not in kinds:
+        return False
+    if op_name in ARITHMETIC or op_name in ORDERING:
+        return True
+    booleans = [k in ("bool", "pybool") or k == "" and values[i].dtype is dtypes.bool for i, k in enumerate(kinds)]
+    return op_name in EQUALITY and not all(booleans)
+
+
+def _wide(value, number: int, op_name: str):
+    """The carried int `value` beside the Python int `number`, which int32 can't hold."""
+    if op_name in ORDERING or op_name in EQUALITY:
+        return _cast(value, dtypes.int64)   # exact; a comparison's result is a bool
+    if op_name == "RealDiv":
+        return _as(value, dtypes.float64, "float")
+    name = python_ints.name_of(value)
+    raise InvalidArgumentError(
+        f"{user_location()}: '{name}' started as a Python int, which a staged `if` or loop on tensors carries as "
+        f"int32 (the dtype of a Python int in runtime), and here it meets the Python int {number}, which int32 "
+        f"cannot hold (Python ints have no limit). Start '{name}' as runtime.constant(..., runtime.int64) to "
+        "carry 64 bits.", op_name)
+
+
+def _as_int(value):
+    """The carried bool `value` as the Python int it is in arithmetic (0 or 1)."""
+    return _as(value, dtypes.int32, "int")
+
+
+def _as(value, dtype, kind: str):
+    out = _cast(value, dtype)
+    python_ints.mark(out.op.graph, out, python_ints.name_of(value), kind)
+    return out
+
+
+def _cast(value, dtype):
+    from runtime.ops.math_ops import cast   # math_ops converts its operands through convert.py, which calls here
+
+    return cast(value, dtype)
+
+
+def unary(fn):
+    """An operator of one operand (`-b`, `abs(b)`, `+b`, `~b`) that takes a carried bool as the int it is."""
+    def method(x):
+        if isinstance(x, SymbolicTensor) and python_ints.kind_of(x) == "bool":
+            x = _as_int(x)
+        return fn(x)
+    method.__name__ = getattr(fn, "__name__", "unary")
+    return method
+
+
+def checked_int(value, what: str):
+    """`value` (a float or int tensor) as int32, truncated toward zero; for a float in a graph, an error naming the
+    user's line when the graph runs where the value is outside int32, NaN or infinite (`what`: 'int()' ...)."""
+    from runtime.ops.logging_ops import check_defined
+    from runtime.ops.math_ops import cast, logical_and
+
+    out = cast(value, dtypes.int32)
+    if not (isinstance(value, SymbolicTensor) and value.dtype.is_floating):
+        return out
+    wide = cast(value, dtypes.float64)
+    fits = logical_and(wide > _INT32[0] - 1.0, wide < _INT32[1] + 1.0)   # False for NaN
+    return check_defined(out, fits, InvalidArgumentError, (
+        f"{user_location()}: {what} of a float tensor gives an int32 in the graph, and here the float is outside "
+        "int32 (or NaN or infinite), where Python's int is exact (or raises ValueError, OverflowError). Check the "
+        "value first, or keep it a float (runtime.floor, runtime.round)."))
