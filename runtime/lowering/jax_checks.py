@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -34,27 +33,10 @@ from runtime.graph import made_at
 from runtime.lowering import walk
 from runtime.ops import python_ints
 from runtime.lowering import jax_lists, jax_texts
+from runtime.lowering.jax_check_base import Check, Length, Slot, failing
 from runtime.lowering.jax_effects import Lowering
-from runtime.lowering.to_jax import LOWERINGS, LazyRange, materialised, strided_slice
-
-
-class Slot:
-    """Functional state that is not a Variable's: the number of the check that failed (0: none yet), or a
-    value a check reports when it fails (a raised exception's tensor argument, an assertion's data)."""
-
-    def __init__(self, dtype, shape: tuple, what: str):
-        self.dtype, self.shape, self.what = dtype, shape, what
-
-    def initial(self):
-        return jnp.zeros(self.shape, self.jax_dtype())
-
-    def jax_dtype(self):
-        """The slot's dtype as JAX computes it now (a float64 one is a float64 where the function runs with
-        jax_enable_x64, as a Python float's checks do: taken when tracing, not when the checks are listed)."""
-        return jax.dtypes.canonicalize_dtype(self.dtype)
-
-    def __repr__(self) -> str:
-        return f"<Slot {self.what}>"
+from runtime.lowering.jax_index_checks import GatherNd, GatherV2, ScatterNd, SparseCrossEntropy, StridedSlice
+from runtime.lowering.to_jax import LOWERINGS, materialised
 
 
 @dataclass
@@ -137,41 +119,14 @@ def _as_executor_value(value, tensor):
     return array[()] if array.ndim == 0 else array
 
 
-def _failing(lowering: Lowering, op, fails, values: list) -> None:
-    """Record that check `op` fails where `fails` holds, if no check failed before it on this path."""
-    checks, state = lowering.checks, lowering.state
-    fails = jnp.logical_and(state[checks.code] == 0, fails)
-    state[checks.code] = jnp.where(fails, jnp.int32(checks.ops.index(op) + 1), state[checks.code])
-    for slot, value in zip(checks.values[id(op)], values):
-        state[slot] = jnp.where(fails, jnp.asarray(materialised(value)).astype(slot.jax_dtype()), state[slot])
-
-
 # --- the checks ---------------------------------------------------------------------------------------
-
-class Check:
-    """One kind of checked op. `reported(op)`: the tensors it reports when it fails; `lower(lowering, op,
-    *inputs)`: its JAX value, recording where it fails (`_failing`); `kernel_inputs(op, args, shape)`: the inputs
-    on which the op's executor kernel raises its error, from the reported values (`args`) and the recorded
-    shape."""
-
-    index = False   # an index check: reports no value inside a loop
-
-    def needed(self, op) -> bool:
-        return True
-
-    def reported(self, op) -> list:
-        return list(op.inputs)
-
-    def kernel_inputs(self, op, args: list, shape) -> list:
-        return args
-
 
 class _CheckDefined(Check):
     def reported(self, op) -> list:
         return []
 
     def lower(self, lowering: Lowering, op, value, defined):
-        _failing(lowering, op, jnp.logical_not(jnp.reshape(defined, ())), [])
+        failing(lowering, op, jnp.logical_not(jnp.reshape(defined, ())), [])
         return value
 
     def kernel_inputs(self, op, args: list, shape) -> list:
@@ -183,7 +138,7 @@ class _Raise(Check):   # formatted text (also an `Assert`'s) is reported as the 
         return jax_texts.reported(op.inputs)
 
     def lower(self, lowering: Lowering, op, *values):
-        _failing(lowering, op, jnp.asarray(True), jax_texts.flat(values))   # reached: its branch is the path taken
+        failing(lowering, op, jnp.asarray(True), jax_texts.flat(values))   # reached: its branch is the path taken
         return jnp.asarray(True)
 
     def kernel_inputs(self, op, args: list, shape) -> list:
@@ -195,7 +150,7 @@ class _Assert(Check):
         return jax_texts.reported(op.inputs[1:])
 
     def lower(self, lowering: Lowering, op, condition, *data):
-        _failing(lowering, op, jnp.logical_not(jnp.all(condition)), jax_texts.flat(data))
+        failing(lowering, op, jnp.logical_not(jnp.all(condition)), jax_texts.flat(data))
         return jnp.asarray(True)
 
     def kernel_inputs(self, op, args: list, shape) -> list:
@@ -251,7 +206,7 @@ class _ExactInt32(Check):
         arithmetic = op.attrs["arithmetic"]
         operands = (x, jnp.maximum(y, 0)) if arithmetic == "Pow" else values   # a negative power fails the check
         result = LOWERINGS[arithmetic](*operands)
-        _failing(lowering, op, jnp.any(_INT32_FAILS[arithmetic](x, y, result)), values)
+        failing(lowering, op, jnp.any(_INT32_FAILS[arithmetic](x, y, result)), values)
         return result
 
 
@@ -264,7 +219,7 @@ class _PythonFloat(Check):
         arithmetic = op.attrs["arithmetic"]
         result = (jnp.floor_divide if arithmetic == "FloorDiv" else LOWERINGS[arithmetic])(x, y)   # Python's `//`
         fails = python_ints.FLOAT_FAILS[arithmetic](*(jnp.asarray(materialised(v)) for v in (x, y, result)))
-        _failing(lowering, op, jnp.any(fails), [x, y])
+        failing(lowering, op, jnp.any(fails), [x, y])
         return result
 
 
@@ -278,7 +233,7 @@ class _IntegerPow(Check):
         return []
 
     def lower(self, lowering: Lowering, op, x, y):
-        _failing(lowering, op, jnp.any(materialised(y) < 0), [])
+        failing(lowering, op, jnp.any(materialised(y) < 0), [])
         return LOWERINGS["Pow"](x, y)
 
     def kernel_inputs(self, op, args: list, shape) -> list:
@@ -298,7 +253,7 @@ class _IntegerDivision(Check):
         return []
 
     def lower(self, lowering: Lowering, op, x, y):
-        _failing(lowering, op, jnp.any(materialised(y) == 0), [])
+        failing(lowering, op, jnp.any(materialised(y) == 0), [])
         return LOWERINGS[op.type](x, y)
 
     def kernel_inputs(self, op, args: list, shape) -> list:
@@ -317,191 +272,8 @@ class _Range(Check):
     def lower(self, lowering: Lowering, op, start, limit, delta):
         start, limit, delta = (materialised(v) for v in (start, limit, delta))
         wrong_way = ((delta > 0) & (start > limit)) | ((delta < 0) & (start < limit)) | (delta == 0)
-        _failing(lowering, op, wrong_way, [start, limit, delta])
+        failing(lowering, op, wrong_way, [start, limit, delta])
         return LOWERINGS["Range"](start, limit, delta)
-
-
-class _IndexCheck(Check):
-    """An index into a static shape, which the op records while lowering (`Checks.shapes`)."""
-
-    index = True
-    slot = 1   # the input holding the indices (all an index check reports)
-
-    def reported(self, op) -> list:
-        return [op.inputs[self.slot]]
-
-    def lower(self, lowering: Lowering, op, *inputs):
-        shape = self.shape(op, inputs)
-        lowering.checks.shapes[id(op)] = shape
-        indices = inputs[self.slot]
-        _failing(lowering, op, self.fails(op, indices, shape), [indices])
-        return self.value(op, inputs)
-
-
-class _GatherV2(_IndexCheck):
-    def shape(self, op, inputs) -> tuple:
-        return materialised(inputs[0]).shape
-
-    def fails(self, op, indices, shape):
-        return jnp.any((indices < 0) | (indices >= shape[op.attrs["axis"]]))
-
-    def value(self, op, inputs):
-        return jnp.take(materialised(inputs[0]), inputs[1], axis=op.attrs["axis"])
-
-    def kernel_inputs(self, op, args: list, shape) -> list:
-        return [np.zeros(shape), args[0]]
-
-
-class _GatherNd(_GatherV2):
-    def fails(self, op, indices, shape):
-        return _nd_fails(indices, shape)
-
-    def value(self, op, inputs):
-        return materialised(inputs[0])[tuple(jnp.moveaxis(inputs[1], -1, 0))]
-
-
-def _nd_fails(indices, shape):
-    return jnp.any((indices < 0) | (indices >= jnp.asarray(shape[:indices.shape[-1]])))
-
-
-class _ScatterNd(_IndexCheck):
-    slot = 0
-
-    def shape(self, op, inputs) -> tuple:
-        return tuple(op.attrs["shape"])
-
-    def fails(self, op, indices, shape):
-        return _nd_fails(indices, shape)
-
-    def value(self, op, inputs):
-        indices, updates = inputs
-        return jnp.zeros(tuple(op.attrs["shape"]), updates.dtype).at[tuple(jnp.moveaxis(indices, -1, 0))].add(updates)
-
-    def kernel_inputs(self, op, args: list, shape) -> list:
-        return [args[0], np.zeros(args[0].shape[:-1]), list(shape)]
-
-
-class _SparseCrossEntropy(_IndexCheck):
-    """`SparseSoftmaxCrossEntropyWithLogits`: its labels index the logits' last axis."""
-
-    slot = 0
-
-    def shape(self, op, inputs) -> tuple:
-        return inputs[1].shape
-
-    def fails(self, op, labels, shape):
-        return jnp.any((labels < 0) | (labels >= shape[-1]))
-
-    def value(self, op, inputs):
-        labels, logits = inputs
-        n = logits.shape[-1]
-        log_p = jax.nn.log_softmax(logits, axis=-1)
-        index = jnp.clip(labels, 0, n - 1)[..., None]
-        loss = -jnp.take_along_axis(log_p, index, -1)[..., 0]
-        backprop = jnp.exp(log_p)
-        backprop = jnp.where(jnp.arange(n) == index, backprop - 1, backprop)
-        return [loss.astype(logits.dtype), backprop.astype(logits.dtype)]
-
-    def kernel_inputs(self, op, args: list, shape) -> list:
-        return [args[0], np.zeros(shape)]
-
-
-class _StridedSlice(_IndexCheck):
-    """A StridedSlice's scalar tensor indices, checked `-n <= i < n` as the executor's kernel checks them: not a
-    slice's bounds, which clamp as Python's do, nor an index known to be in range (`_in_range`). Of a `Range`
-    with traced bounds (a LazyRange) the length is traced, so it is reported too, not recorded."""
-
-    def needed(self, op) -> bool:
-        return bool(_int_slots(op))
-
-    def reported(self, op) -> list:
-        return [op.inputs[1 + k] for k in _int_slots(op)] + ([_Length()] if _indexes_a_range(op) else [])
-
-    def lower(self, lowering: Lowering, op, x, *index_values):
-        lazy = isinstance(x, LazyRange)
-        shape = (x.length(),) if lazy and _key_items(op) == [("$", 0)] else materialised(x).shape
-        if not lazy:
-            lowering.checks.shapes[id(op)] = shape
-        fails = jnp.asarray(False)
-        slots = _int_slot_axes(op, len(shape))
-        for k, axis in slots:
-            i, n = index_values[k], shape[axis]
-            fails = fails | (i < -n) | (i >= n)
-        ranged = [shape[0]] if _indexes_a_range(op) else []
-        _failing(lowering, op, fails, [index_values[k] for k, _ in slots] + ranged)
-        return strided_slice(x, *index_values, spec=op.attrs["spec"])
-
-    def kernel_inputs(self, op, args: list, shape) -> list:
-        """Zeros of the indexed shape, the reported indices in their slots (0 for a slice's bounds, which never
-        raise)."""
-        values = [0] * (len(op.inputs) - 1)
-        for k, value in zip(_int_slots(op), args):
-            values[k] = value
-        return [np.zeros(shape or (int(args[-1]),)), *values]
-
-
-class _Length:
-    """A reported value that is no tensor of the graph: the length of a `runtime.range` with traced bounds."""
-
-    @property
-    def dtype(self):
-        from runtime import dtypes
-        return dtypes.int32
-
-    @property
-    def shape(self):
-        from runtime.shape import TensorShape
-        return TensorShape([])
-
-
-def _indexes_a_range(op) -> bool:
-    """Is `op` a StridedSlice of a `Range`'s output (lowered as a LazyRange, whose length is traced)?"""
-    source = op.inputs[0].op
-    return source is not None and source.type == "Range"
-
-
-def _key_items(op) -> list:
-    spec = op.attrs["spec"]
-    return list(spec) if isinstance(spec, tuple) and not (spec and spec[0] in ("slice", "$")) else [spec]
-
-
-def _int_slots(op) -> list:
-    """The slot numbers of the scalar tensor indices in a StridedSlice's key that are checked."""
-    return [k for k, _ in _int_slot_axes(op, op.inputs[0].shape.rank)]
-
-
-def _int_slot_axes(op, rank) -> list:
-    """(slot number, the axis it indexes) of each checked index, for a tensor of `rank` (None: unknown)."""
-    key, found, axis = _key_items(op), [], 0
-    for i, k in enumerate(key):
-        if k == "...":
-            axis = None if rank is None else rank - sum(1 for later in key[i + 1:] if later is not None)
-        elif k is not None:
-            if _is_int_slot(k) and not _in_range(op, k[1], axis):
-                found.append((k[1], axis))
-            axis = None if axis is None else axis + 1
-    return found
-
-
-def _in_range(op, slot: int, axis) -> bool:
-    """Is the index in `slot` known to be in range: one of the values of a `range` (a `for` over `tf.range` reads
-    them, runtime/backend.py) whose bounds tracing knows, all inside the indexed axis's static length?"""
-    from runtime.backend import range_of
-    from runtime.control_flow import static_value
-    source = range_of(op.inputs[1 + slot])
-    dims = op.inputs[0].shape.dims
-    if source is None or axis is None or dims is None or dims[axis] is None:
-        return False
-    bounds = [static_value(t) for t in source.op.inputs]
-    if any(b is None or np.ndim(b) != 0 for b in bounds):
-        return False
-    start, limit, delta = (int(b) for b in bounds)
-    values = range(start, limit, delta)
-    return len(values) == 0 or -dims[axis] <= min(values[0], values[-1]) and max(values[0], values[-1]) < dims[axis]
-
-
-def _is_int_slot(k) -> bool:
-    return isinstance(k, tuple) and len(k) == 2 and k[0] == "$"
 
 
 class _ListCheck(Check):
@@ -511,11 +283,11 @@ class _ListCheck(Check):
     rule = None
 
     def reported(self, op) -> list:
-        return [_Length(), _Length()]
+        return [Length(), Length()]
 
     def lower(self, lowering: Lowering, op, items, *inputs):
         value, fails = self.rule(items, *inputs, **op.attrs)
-        _failing(lowering, op, fails, [inputs[0], items.size])
+        failing(lowering, op, fails, [inputs[0], items.size])
         return list(value) if isinstance(value, tuple) else value
 
     def kernel_inputs(self, op, args: list, shape) -> list:
@@ -543,7 +315,7 @@ class _ListWrite(_ListCheck):
     def lower(self, lowering: Lowering, op, items, index, value):
         out, fails = jax_lists.write(lowering, items, index, value, op.attrs["dynamic_size"])
         lowering.checks.shapes[id(op)] = out.capacity
-        _failing(lowering, op, fails, [index, items.size])
+        failing(lowering, op, fails, [index, items.size])
         return out
 
     def kernel_inputs(self, op, args: list, shape) -> list:
@@ -561,12 +333,12 @@ class _ListStack(Check):
     the lowering gave it (XLA needs the stacked length while lowering: jit_compile's own error)."""
 
     def reported(self, op) -> list:
-        return [_Length()]
+        return [Length()]
 
     def lower(self, lowering: Lowering, op, items):
         value, fails = jax_lists.stack(items, **op.attrs)
         lowering.checks.shapes[id(op)] = (items.capacity, items.static_size)
-        _failing(lowering, op, fails, [items.size])
+        failing(lowering, op, fails, [items.size])
         return value
 
     def kernel_inputs(self, op, args: list, shape) -> list:
@@ -599,9 +371,9 @@ CHECKS: dict[str, Check] = {
     "FloorDiv": _IntegerDivision(),     # of integers: a zero divisor is the executor's error
     "FloorMod": _IntegerDivision(),
     "Range": _Range(),                  # bounds the wrong way for the step
-    "StridedSlice": _StridedSlice(),
-    "GatherV2": _GatherV2(),
-    "GatherNd": _GatherNd(),
-    "ScatterNd": _ScatterNd(),
-    "SparseSoftmaxCrossEntropyWithLogits": _SparseCrossEntropy(),
+    "StridedSlice": StridedSlice(),
+    "GatherV2": GatherV2(),
+    "GatherNd": GatherNd(),
+    "ScatterNd": ScatterNd(),
+    "SparseSoftmaxCrossEntropyWithLogits": SparseCrossEntropy(),
 }
