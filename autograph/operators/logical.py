@@ -12,7 +12,7 @@ import types
 from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
-from autograph.operators import side_effects, snapshots
+from autograph.operators import side_effects, snapshots, strings
 from autograph.operators.function_scope import raised_while_tracing, traced, tracing_failed
 from autograph.operators.maybe import MaybeValue
 from autograph.operators.shared import globals_read
@@ -219,7 +219,7 @@ def _refuse_assignments(what: str, watched: list, cells: list, before: list) -> 
 _COMPARISONS = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
     "is": operator.is_, "is not": operator.is_not,
-    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+    "in": strings.in_, "not in": strings.not_in,
 }
 
 

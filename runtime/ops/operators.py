@@ -12,10 +12,10 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, user_location
-from runtime.ops import bitwise_ops, indexing, math_ops, sort_ops
-from runtime.ops.registry import broadcast_shapes
+from runtime.ops import bitwise_ops, indexing, math_ops, python_ints, sort_ops
+from runtime.ops.registry import broadcast_shapes, context
 from runtime.shape import TensorShape
-from runtime.tensor import Tensor, constant
+from runtime.tensor import SymbolicTensor, Tensor, constant
 
 
 def _swap(fn):
@@ -128,6 +128,49 @@ OPERATORS = {
     "__pos__": lambda x: x,
     "__getitem__": indexing.getitem,
 }
+
+
+def _carried_bool(value) -> bool:
+    """A Python bool that a staged `if` or loop carries: a bool tensor marked by ops/python_ints.py."""
+    return value.__class__ is SymbolicTensor and value.dtype is dtypes.bool and python_ints.kind_of(value) == "bool"
+
+
+def _as_int(value):
+    """A carried Python bool as the int Python counts it as (True is 1), a Python int of the graph; else `value`."""
+    if not _carried_bool(value):
+        return value
+    out = math_ops.cast(value, dtypes.int32)
+    python_ints.mark(context.graph, out, python_ints.name_of(value), "int")
+    return out
+
+
+def _is_bool(value) -> bool:
+    return value.__class__ is bool or getattr(value, "dtype", None) is dtypes.bool
+
+
+def _counts_alone(x, y, logical: bool) -> bool:
+    """Whether the bool operand of `x` and `y` stays a bool: beside another bool in a `logical` operator (Python's
+    answer is a bool), and beside a tensor of the program's (as a Python bool, which the op refuses beside a
+    number tensor, as TensorFlow does)."""
+    return logical and _is_bool(x) and _is_bool(y) or any(
+        isinstance(v, Tensor) and not (v.__class__ is SymbolicTensor and python_ints.kind_of(v)) for v in (x, y))
+
+
+def _counting_bools(fn, logical: bool = False):
+    """`fn`, where a Python bool a staged statement carries (`b = True` in a branch) meets it as Python's bool
+    does: as the int it counts as (`b * 1.5` is 1.5, `-b` is -1, `b < 0.5`), where the bool tensor's op would
+    refuse bools."""
+    def method(x, *rest):
+        if (_carried_bool(x) or rest and _carried_bool(rest[0])) and not (rest and _counts_alone(x, rest[0], logical)):
+            x, rest = _as_int(x), (_as_int(rest[0]), *rest[1:]) if rest else ()
+        return fn(x, *rest)
+    method.__name__ = getattr(fn, "__name__", "operator")
+    return method
+
+
+_LOGICAL = ("__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__eq__", "__ne__")
+OPERATORS.update({name: _counting_bools(fn, name in _LOGICAL) for name, fn in OPERATORS.items()
+                  if name != "__getitem__"})
 
 
 _REFLECTED = {"__add__": "__radd__", "__sub__": "__rsub__", "__mul__": "__rmul__", "__truediv__": "__rtruediv__",
