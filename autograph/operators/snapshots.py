@@ -8,6 +8,7 @@ them back what they held once the change is refused.
 """
 from __future__ import annotations
 
+import functools
 import io
 import operator
 import random
@@ -48,10 +49,18 @@ def snapshot(bound: list) -> list:
             continue
         if _user_namespace(obj):
             found.append((name, obj, _Namespace(_own_attributes(obj))))
+            if not isinstance(obj, types.ModuleType):   # a class's or function's containers (`Registry.items`)
+                todo += [(f"{name}.{key}", value) for key, value in found[-1][2].items()
+                         if value.__class__ in (list, dict, set, deque) and id(value) not in seen]
+            todo += [pair for pair in _streams_in(name, found[-1][2]) if id(pair[1]) not in seen]
             continue
         shared = _shared_generator(obj)
-        if shared is not None:      # `random.random()`, `np.random.rand()`, `draw = rng.normal`
+        if shared is not None:      # `random.random()`, `np.random.rand()`
             todo.append((name, shared))
+            continue
+        bound_to = _bound_to(name, obj)
+        if bound_to:                # `add = log.append`, `inc = counter.inc`, `functools.partial(l.append)`
+            todo += [pair for pair in bound_to if id(pair[1]) not in seen]
             continue
         if not _ours(obj):
             continue
@@ -155,14 +164,25 @@ def _random_generator(obj) -> bool:
 
 
 def _shared_generator(obj):
-    """The random number generator that the module `random` or `numpy.random`, or a bound method of a generator
-    (`random.random`, `rng.normal`), draws from; None for other objects."""
-    if isinstance(obj, types.ModuleType):
-        return {"random": lambda: obj._inst, "numpy.random": lambda: obj.mtrand._rand,
-                "numpy": lambda: obj.random.mtrand._rand}.get(obj.__name__, lambda: None)()
-    if not isinstance(obj, (types.MethodType, types.BuiltinMethodType)):
+    """The random number generator that the module `random` or `numpy.random` (or `numpy`) draws from; None for
+    other objects."""
+    if not isinstance(obj, types.ModuleType):
         return None
-    return obj.__self__ if _random_generator(obj.__self__) else None
+    return {"random": lambda: obj._inst, "numpy.random": lambda: obj.mtrand._rand,
+            "numpy": lambda: obj.random.mtrand._rand}.get(obj.__name__, lambda: None)()
+
+
+def _bound_to(name: str, obj) -> list:
+    """(name, object) of what calling `obj` changes, where it is a method bound to an object (`log.append`,
+    `counter.inc`, `rng.normal`: the object, named `name.__self__`) or a `functools.partial` (its function and
+    arguments); [] for other objects."""
+    if isinstance(obj, (types.MethodType, types.BuiltinMethodType)):
+        owner = obj.__self__
+        return [] if owner is None or isinstance(owner, types.ModuleType) else [(f"{name}.__self__", owner)]
+    if isinstance(obj, functools.partial):
+        return [(f"{name}.func", obj.func), *((f"{name}.args[{i}]", a) for i, a in enumerate(obj.args)),
+                *((f"{name}.keywords[{k!r}]", v) for k, v in obj.keywords.items())]
+    return []
 
 
 def _generator_state(obj) -> tuple:

@@ -8,10 +8,13 @@ its variables is changed once, whatever the path. A change to an object a staged
 after the trace (operators/snapshots.py), but only where the snapshot could see it: an iterator held in an
 attribute or an item (`next(self.it)`, `next(its[0])`), a file in an attribute, an `itertools` iterator
 (`count`, `cycle`, `islice`, `chain`, `tee`), an iterator of a slotted class, `iter(f, sentinel)`, a
-slotted object's attributes, and a random number generator (`random.Random`, the `random` module, NumPy's
-global state and its `Generator`s) were all changed silently: `list(it)` after the statement missed the item
-the trace took on the path that takes none, and the next random number was the one after the trace's.
+slotted object's attributes, a random number generator (`random.Random`, the `random` module, NumPy's
+global state and its `Generator`s), the object a bound method held in a variable changes (`add = log.append`,
+`inc = counter.inc`, a `functools.partial`), and a list in a class's attribute that unconverted code fills
+were all changed silently: `list(it)` after the statement missed the item the trace took on the path that
+takes none, and the next random number was the one after the trace's.
 """
+import functools
 import io
 import itertools
 import random
@@ -216,6 +219,70 @@ def test_a_refused_trace_gives_a_slotted_object_its_attributes_back():
     with pytest.raises(StagingError):
         tf.function(changes_o)(tf.constant(1))
     assert o.n == 0
+
+
+# --- what a bound method, a partial or a class's container changes: refused ----------------------------------
+
+class Counter:
+    def __init__(self):
+        self.n = 0
+
+    def inc(self):
+        self.n += 1
+        return self.n
+
+
+class Registry:
+    items = []
+
+
+def registered():
+    Registry.items.append(1)   # a generator is not converted: its change is seen afterwards
+    yield 1
+
+
+def bound_method_of_an_object(x):
+    c = Counter()
+    inc = c.inc
+    a = 0
+    if x > 0:
+        a = inc()
+    return a, c.n
+
+
+def bound_method_of_a_dict(x):
+    d = {}
+    put = d.setdefault
+    if x > 0:
+        put("k", 1)
+    return len(d)
+
+
+def partial_of_a_lists_append(x):
+    out = []
+    add = functools.partial(out.append)
+    if x > 0:
+        add(1)
+    return len(out)
+
+
+def class_attribute_list(x):
+    Registry.items = []
+    a = 0
+    if x > 0:
+        a = next(registered())
+    return a, len(Registry.items)
+
+
+@pytest.mark.parametrize("fn, what", [(bound_method_of_an_object, "`inc.__self__.n`"),
+                                      (bound_method_of_a_dict, "`put.__self__['k']`"),
+                                      (partial_of_a_lists_append, "the length of 'add.func.__self__'"),
+                                      (class_attribute_list, "the length of 'Registry.items'")],
+                         ids=lambda p: getattr(p, "__name__", ""))
+def test_what_a_bound_method_or_partial_or_a_classs_container_changes_in_a_staged_if_is_refused(fn, what):
+    outcomes_agree(fn, INPUTS, outcome)
+    message = refused(fn, r"is changed by a function called inside this `if` on a tensor")
+    assert message.split(": ", 1)[1].startswith(what), message   # (was: the change made once, on every path)
 
 
 # --- random number generators drawn in a staged statement: refused ----------------------------------------
