@@ -171,7 +171,8 @@ def staged_operands(staged, what: str, *args, watched=None):
             return out
         return run
     outer = globals_read(watched)   # a helper's log (`record(x)` in `a or record(x)`), its cache
-    contents = snapshots.snapshot(outer)
+    # and what the variables they read hold: `next(it)`, `r.random()`, `add(1)` of `add = log.append`
+    contents = snapshots.snapshot(outer + _variables_read(watched))
     held += [value for _, value in outer if backend_for(value) is None]
     try:
         with side_effects.staging(what, held):
@@ -185,6 +186,12 @@ def staged_operands(staged, what: str, *args, watched=None):
         raise tracing_failed(refused.error) from None
     except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
         raise tracing_failed(raised_while_tracing(error, f"{what} on a tensor")) from None
+
+
+def _variables_read(functions: list) -> list:
+    """(name, value) of each variable of the function that `functions` (operands made functions) read."""
+    return [(name, cell_value(cell)) for fn in functions
+            for name, cell in zip(fn.__code__.co_freevars, getattr(fn, "__closure__", None) or ())]
 
 
 class _AssignedInOperand(Exception):

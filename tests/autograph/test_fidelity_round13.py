@@ -285,6 +285,39 @@ def test_what_a_bound_method_or_partial_or_a_classs_container_changes_in_a_stage
     assert message.split(": ", 1)[1].startswith(what), message   # (was: the change made once, on every path)
 
 
+# --- an operand of a staged `and`, `or` or conditional expression: both are traced ------------------------------
+
+def next_in_an_and(x):
+    it = iter([1, 2, 3])
+    r = x > 0 and next(it) > 0
+    return r, list(it)
+
+
+def drawn_in_a_conditional_expression(x):
+    r = random.Random(0)
+    v = r.random() if x > 0 else 0.0
+    return v > 2, r.random()
+
+
+def bound_method_in_a_conditional_expression(x):
+    out = []
+    add = out.append
+    v = add(1) if x > 0 else None   # noqa: F841
+    return len(out)
+
+
+@pytest.mark.parametrize("fn, what", [(next_in_an_and, "the iterator 'it' gives items inside this `and`"),
+                                      (drawn_in_a_conditional_expression, "the random number generator 'r' draws "
+                                                                          "numbers inside this `if`/`else`"),
+                                      (bound_method_in_a_conditional_expression, "the length of 'add.__self__' is "
+                                                                                 "changed by a function called "
+                                                                                 "inside this `if`/`else`")],
+                         ids=lambda p: getattr(p, "__name__", ""))
+def test_state_a_staged_operand_changes_through_a_variable_is_refused_at_the_users_line(fn, what):
+    outcomes_agree(fn, INPUTS, outcome)
+    assert what in refused(fn, "")   # (was: the operand's change made once, on both paths)
+
+
 # --- random number generators drawn in a staged statement: refused ----------------------------------------
 
 def generator_object(x):
