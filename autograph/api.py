@@ -354,6 +354,10 @@ def _target(f, options: ConversionOptions):
         return BUILTIN_OVERLOADS.get(f, f)
     if cls is types.MethodDescriptorType and f in STR_FUNCTIONS:     # `str.format(template, x)`
         return STR_FUNCTIONS[f]
+    if cls is types.MethodWrapperType and isinstance(f.__self__, str):    # `"1.5".__eq__(f"{x}")`, `text.__str__()`
+        return str_method(f)
+    if cls is types.WrapperDescriptorType and f.__objclass__ is str:      # `str.__contains__("1.5 kg", f"{x}")`
+        return with_text_arguments(f, f"str.{f.__name__}() given it")
     if not options.recursive:
         return f
     if isinstance(f, types.MethodType):

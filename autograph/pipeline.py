@@ -85,7 +85,8 @@ class Scan:
 
     types: set = field(default_factory=set)     # node types, "loop else" for a loop with an `else:`,
                                                 # "chained compare" for `a < b < c`, "none test"
-                                                # for `x is None`, `x is not None` and `a is b`, and
+                                                # for `x is None`, `x is not None`, `a is b` and
+                                                # `a in b`, and
                                                 # activity.COMPOSITE_STORE
     ids: set = field(default_factory=set)       # the ids of Names
     attrs: set = field(default_factory=set)     # attribute names
@@ -124,8 +125,8 @@ def scan(node) -> Scan:
             types.add("loop else")
         elif cls is gast.Compare and len(n.ops) > 1:
             types.add("chained compare")
-        elif cls is gast.Compare and n.ops[0].__class__ in (gast.Is, gast.IsNot):
-            types.add("none test")   # `x is None`, and `a is b` (comparisons.py)
+        elif cls is gast.Compare and n.ops[0].__class__ in (gast.Is, gast.IsNot, gast.In, gast.NotIn):
+            types.add("none test")   # `x is None`, `a is b` and `a in b` (comparisons.py)
         elif cls is gast.FunctionDef or cls is gast.ClassDef or cls is gast.AsyncFunctionDef:
             found.defs.add(n.name)
         elif cls is gast.Global or cls is gast.Nonlocal:

@@ -12,7 +12,7 @@ from autograph.operators.logical import (and_, and_test, chain_compare, is_, is_
                                          not_, or_, or_test)
 from autograph.operators.py_builtins import (abs_, assert_stmt, enumerate_, float_, int_, isinstance_, len_,
                                              print_, range_, zip_)
-from autograph.operators.strings import formatted, fstring, mod, percent
+from autograph.operators.strings import formatted, fstring, in_, mod, not_in, percent
 from autograph.operators.side_effects import in_place, mutating, mutating_outer
 from autograph.operators.variables import Local, Undefined, UndefinedReturnValue, ld
 
@@ -21,5 +21,5 @@ __all__ = [
     "UndefinedReturnValue", "FunctionScope", "ConversionOptions", "list_append", "list_pop", "list_pop_in_place", "list_stack",
     "assert_stmt", "print_", "len_", "range_", "enumerate_", "zip_", "abs_", "int_", "float_",
     "isinstance_", "match_subject", "match_guard", "caught_exception", "context", "mutating", "mutating_outer", "in_place",
-    "formatted", "fstring", "percent", "mod",
+    "formatted", "fstring", "percent", "mod", "in_", "not_in",
 ]

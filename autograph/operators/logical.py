@@ -12,7 +12,7 @@ import types
 from autograph import verbosity
 from autograph.backends import backend_for
 from autograph.errors import StagingError, at_user_line
-from autograph.operators import side_effects, snapshots
+from autograph.operators import side_effects, snapshots, strings
 from autograph.operators.function_scope import raised_while_tracing, traced, tracing_failed
 from autograph.operators.maybe import MaybeValue
 from autograph.operators.shared import globals_read
@@ -171,7 +171,8 @@ def staged_operands(staged, what: str, *args, watched=None):
             return out
         return run
     outer = globals_read(watched)   # a helper's log (`record(x)` in `a or record(x)`), its cache
-    contents = snapshots.snapshot(outer)
+    # and what the variables they read hold: `next(it)`, `r.random()`, `add(1)` of `add = log.append`
+    contents = snapshots.snapshot(outer + _variables_read(watched))
     held += [value for _, value in outer if backend_for(value) is None]
     try:
         with side_effects.staging(what, held):
@@ -185,6 +186,12 @@ def staged_operands(staged, what: str, *args, watched=None):
         raise tracing_failed(refused.error) from None
     except Exception as error:   # past the user's own `except` clauses (see TracingFailed)
         raise tracing_failed(raised_while_tracing(error, f"{what} on a tensor")) from None
+
+
+def _variables_read(functions: list) -> list:
+    """(name, value) of each variable of the function that `functions` (operands made functions) read."""
+    return [(name, cell_value(cell)) for fn in functions
+            for name, cell in zip(fn.__code__.co_freevars, getattr(fn, "__closure__", None) or ())]
 
 
 class _AssignedInOperand(Exception):
@@ -219,7 +226,7 @@ def _refuse_assignments(what: str, watched: list, cells: list, before: list) -> 
 _COMPARISONS = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
     "is": operator.is_, "is not": operator.is_not,
-    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+    "in": strings.in_, "not in": strings.not_in,
 }
 
 

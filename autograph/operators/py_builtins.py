@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import collections.abc
+import operator
 import sys
 import warnings
 
@@ -19,7 +20,7 @@ from autograph.operators.function_scope import tracing_failed
 from autograph.operators.control_flow import if_exp
 from autograph.operators.logical import staged_operands, truth
 from autograph.operators.maybe import MaybeValue
-from autograph.operators.strings import StagedText, formatted, fstring, holds_text
+from autograph.operators.strings import StagedText, contains, formatted, fstring, holds_text, reading_text
 
 
 def len_(value):
@@ -121,8 +122,8 @@ def _staged_cast(builtin, capability: str):
     return cast
 
 
-int_ = _staged_cast(builtins.int, "int")
-float_ = _staged_cast(builtins.float, "float")
+int_ = reading_text(_staged_cast(builtins.int, "int"))
+float_ = reading_text(_staged_cast(builtins.float, "float"))
 
 
 def _formatting(builtin, conversion: str):
@@ -261,5 +262,6 @@ BUILTIN_OVERLOADS = {
     builtins.print: print_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
     builtins.isinstance: isinstance_, builtins.globals: globals_, builtins.max: max_, builtins.min: min_,
     warnings.warn: callers.warn, builtins.str: str_, builtins.repr: repr_, builtins.format: format_,
-    builtins.type: type_,
+    builtins.type: type_, operator.contains: contains,
+    **{f: reading_text(f) for f in (builtins.complex, builtins.bytes, builtins.bytearray, builtins.ord)},
 }

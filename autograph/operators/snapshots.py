@@ -8,9 +8,12 @@ them back what they held once the change is refused.
 """
 from __future__ import annotations
 
+import functools
 import io
 import operator
+import random
 import types
+import warnings
 from collections import defaultdict, deque
 from collections.abc import Iterator
 
@@ -46,6 +49,18 @@ def snapshot(bound: list) -> list:
             continue
         if _user_namespace(obj):
             found.append((name, obj, _Namespace(_own_attributes(obj))))
+            if not isinstance(obj, types.ModuleType):   # a class's or function's containers (`Registry.items`)
+                todo += [(f"{name}.{key}", value) for key, value in found[-1][2].items()
+                         if value.__class__ in (list, dict, set, deque) and id(value) not in seen]
+            todo += [pair for pair in _streams_in(name, found[-1][2]) if id(pair[1]) not in seen]
+            continue
+        shared = _shared_generator(obj)
+        if shared is not None:      # `random.random()`, `np.random.rand()`
+            todo.append((name, shared))
+            continue
+        bound_to = _bound_to(name, obj)
+        if bound_to:                # `add = log.append`, `inc = counter.inc`, `functools.partial(l.append)`
+            todo += [pair for pair in bound_to if id(pair[1]) not in seen]
             continue
         if not _ours(obj):
             continue
@@ -56,23 +71,132 @@ def snapshot(bound: list) -> list:
             found.append((name, obj, _FilePosition(_file_position(obj))))
         elif isinstance(obj, Iterator):
             found.append((name, obj, _Position(_position(obj))))
+        elif _random_generator(obj):
+            found.append((name, obj, _GeneratorState(_generator_state(obj))))
+            continue
         elif isinstance(obj, dict):   # a defaultdict too: reading a missing key adds it
             found.append((name, obj, dict(obj)))
         elif isinstance(obj, _SEQUENCES):
             found.append((name, obj, list(obj)))
         elif isinstance(obj, set):
             found.append((name, obj, set(obj)))
-        elif isinstance(getattr(obj, "__dict__", None), dict):
-            found.append((name, obj, _Attributes(obj.__dict__)))
+        elif _has_attributes(obj):
+            found.append((name, obj, _Attributes(_attributes(obj))))
             if "." not in name:   # and its attributes' objects, one level down (`STATE.inner.n += 1`)
-                todo += [(f"{name}.{key}", value) for key, value in obj.__dict__.items()
+                todo += [(f"{name}.{key}", value) for key, value in found[-1][2].items()
                          if _user_object(value) and id(value) not in seen]
             if _user_namespace(obj.__class__):   # its class's attributes (`type(self).n += 1`)
                 todo.append((f"type({name})", obj.__class__))
         else:
             continue
         found.extend(_buffers_in(name, found[-1][2]))
+        todo += [pair for pair in _streams_in(name, found[-1][2]) if id(pair[1]) not in seen]
     return found
+
+
+def _has_attributes(obj) -> bool:
+    """An object with attributes of its own: a `__dict__`, or `__slots__` (a slotted class of the user's)."""
+    return bool(_slots(obj.__class__)) or _instance_dict(obj) is not None
+
+
+def _slots(cls) -> dict:
+    """The `__slots__` of `cls` and its bases (of Python classes): name -> its descriptor, read without calling a
+    `__getattr__` where a slot is unset."""
+    found = {}
+    for base in cls.__mro__[:-1]:
+        slots = base.__dict__.get("__slots__", ())
+        for slot in [slots] if isinstance(slots, str) else slots:
+            if slot not in ("__dict__", "__weakref__") and slot not in found:
+                found[slot] = base.__dict__.get(_mangled(base, slot))
+    return {name: d for name, d in found.items() if d is not None}
+
+
+def _mangled(cls, name: str) -> str:
+    """A slot's attribute name as Python stores it (`__x` in class `C` is `_C__x`)."""
+    return f"_{cls.__name__.lstrip('_')}{name}" if name.startswith("__") and not name.endswith("__") else name
+
+
+def _slot_value(descriptor, obj):
+    try:
+        return descriptor.__get__(obj, obj.__class__)
+    except AttributeError:
+        return _MISSING
+
+
+def _instance_dict(obj) -> dict | None:
+    """`obj.__dict__`, or None: not asked of a slotted object without one (its `__getattr__` would run)."""
+    if obj.__class__.__dictoffset__ or not _slots(obj.__class__):
+        found = getattr(obj, "__dict__", None)
+        return found if isinstance(found, dict) else None
+    return None
+
+
+def _attributes(obj) -> dict:
+    """`obj`'s attributes: its `__dict__` and the slots that are set."""
+    state = dict(_instance_dict(obj) or {})
+    for slot, descriptor in _slots(obj.__class__).items():
+        value = _slot_value(descriptor, obj)
+        if value is not _MISSING:
+            state[slot] = value
+    return state
+
+
+def _streams_in(name: str, items) -> list:
+    """(`name.key` or `name[key]`, object) of each iterator, file or random number generator among `items` (the
+    snapshot of an object's attributes, a dict's items or a list's): giving an item, reading or drawing changes
+    them without changing `items` (`next(self.it)`, `d['f'].readline()`, `self.rng.random()`)."""
+    pairs = items.items() if isinstance(items, dict) else enumerate(items) if items.__class__ is list else ()
+    label = "{}.{}" if items.__class__ in (_Attributes, _Namespace) else "{}[{!r}]"
+    return [(label.format(name, key), value) for key, value in pairs
+            if isinstance(value, (Iterator, io.IOBase)) or _random_generator(value)]
+
+
+class _GeneratorState(tuple):
+    """What a random number generator's state was in a snapshot."""
+
+
+def _random_generator(obj) -> bool:
+    """Python's `random.Random` (and subclasses), NumPy's `Generator` and `RandomState`: their state is not in
+    their attributes."""
+    cls = obj.__class__
+    return isinstance(obj, random.Random) or (
+        (cls.__module__ or "").startswith("numpy.random") and cls.__name__ in ("Generator", "RandomState"))
+
+
+def _shared_generator(obj):
+    """The random number generator that the module `random` or `numpy.random` (or `numpy`) draws from; None for
+    other objects."""
+    if not isinstance(obj, types.ModuleType):
+        return None
+    return {"random": lambda: obj._inst, "numpy.random": lambda: obj.mtrand._rand,
+            "numpy": lambda: obj.random.mtrand._rand}.get(obj.__name__, lambda: None)()
+
+
+def _bound_to(name: str, obj) -> list:
+    """(name, object) of what calling `obj` changes, where it is a method bound to an object (`log.append`,
+    `counter.inc`, `rng.normal`: the object, named `name.__self__`) or a `functools.partial` (its function and
+    arguments); [] for other objects."""
+    if isinstance(obj, (types.MethodType, types.BuiltinMethodType)):
+        owner = obj.__self__
+        return [] if owner is None or isinstance(owner, types.ModuleType) else [(f"{name}.__self__", owner)]
+    if isinstance(obj, functools.partial):
+        return [(f"{name}.func", obj.func), *((f"{name}.args[{i}]", a) for i, a in enumerate(obj.args)),
+                *((f"{name}.keywords[{k!r}]", v) for k, v in obj.keywords.items())]
+    return []
+
+
+def _generator_state(obj) -> tuple:
+    """A random number generator's state, comparable with `==`."""
+    if isinstance(obj, random.Random):
+        return obj.getstate()
+    return _comparable(obj.bit_generator.state if hasattr(obj, "bit_generator") else obj.get_state(legacy=False))
+
+
+def _comparable(state):
+    """NumPy's generator state (dicts of numbers and arrays) as nested tuples, an array as its bytes."""
+    if isinstance(state, dict):
+        return tuple((key, _comparable(value)) for key, value in state.items())
+    return state.tobytes() if hasattr(state, "tobytes") else state
 
 
 class _Namespace(dict):
@@ -183,14 +307,57 @@ def _position(it) -> tuple:
         return tuple(_position(v) if isinstance(v, Iterator) else v for v in it.__reduce__()[1])
     if it.__class__.__module__ == "builtins" and hasattr(it.__class__, "__length_hint__"):
         return (operator.length_hint(it),)
-    state = getattr(it, "__dict__", None)
-    return tuple(state.items()) if isinstance(state, dict) else ()
+    if it.__class__.__module__ == "itertools":
+        return _reduced(it)
+    if it.__class__ is _CALLABLE_ITERATOR:     # `iter(f, sentinel)`: what `f` reads
+        function = it.__reduce__()[1][0]        # `()` once it has stopped
+        return (function, *_call_state(function))
+    return tuple(_attributes(it).items()) if _has_attributes(it) else ()
+
+
+_CALLABLE_ITERATOR = type(iter(int, 0))
+
+
+def _call_state(function) -> tuple:
+    """What a function `iter(function, sentinel)` calls changes: a bound method's object (a list's length, an
+    object's attributes), a closure's variables."""
+    owner = function.__self__ if isinstance(function, (types.MethodType, types.BuiltinMethodType)) else None
+    if owner.__class__ in (list, dict, set, deque):
+        return (len(owner),)
+    if owner is not None and _has_attributes(owner) and not isinstance(owner, types.ModuleType):
+        return tuple(_attributes(owner).items())
+    return tuple(_cell_value(cell) for cell in getattr(function, "__closure__", None) or ())
+
+
+def _reduced(it) -> tuple:
+    """The state an `itertools` iterator (`count`, `cycle`, `islice`, `chain`, `tee`, ...) pickles: its counters,
+    the iterators it reads (their positions), a list's length (`cycle`'s saved items); () where it pickles none
+    (Python 3.14)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)    # Python 3.12 and 3.13 warn
+            reduced = it.__reduce__()
+    except TypeError:
+        return ()
+    return _flat(reduced[1:])
+
+
+def _flat(value):
+    if isinstance(value, Iterator):
+        return _position(value)
+    if value.__class__ is tuple:
+        return tuple(_flat(v) for v in value)
+    if value.__class__ is list:
+        return (len(value),)
+    if (value.__class__.__module__ or "") == "itertools":   # a `tee`'s shared buffer
+        return (value, _reduced(value))
+    return value
 
 
 def _same_position(old, new) -> bool:
     if old.__class__ is tuple or old.__class__ is _Position:
         return new.__class__ is tuple and len(old) == len(new) and all(map(_same_position, old, new))
-    return old is new or (old.__class__ in (int, bool) and old == new)
+    return old is new or (old.__class__ in (int, bool, float, str) and old == new)
 
 
 def _framework_object(obj) -> bool:
@@ -218,6 +385,10 @@ def changed(before: list, carried: set, construct: str) -> str | None:
         if old.__class__ is _FilePosition:
             if old != _file_position(obj):
                 return _file_message(name, construct)
+            continue
+        if old.__class__ is _GeneratorState:
+            if old != _generator_state(obj):
+                return _generator_message(name, construct)
             continue
         if old.__class__ is _Contents:
             if old != _contents(obj):
@@ -247,7 +418,7 @@ def restore(before: list) -> None:
     for _, obj, old in before:
         cls = old.__class__
         if cls is _Attributes:
-            refill(obj.__dict__, old)
+            _restore_attributes(obj, old)
         elif cls is _Namespace:
             for key, value in _own_attributes(obj).items():
                 if old.get(key, _MISSING) is not value:
@@ -281,12 +452,28 @@ def what_changed(before: list) -> str | None:
         elif old.__class__ is _FilePosition:
             if old != _file_position(obj):
                 return f"the position of the file '{name}'"
+        elif old.__class__ is _GeneratorState:
+            if old != _generator_state(obj):
+                return f"the state of the random number generator '{name}'"
         elif old.__class__ is _Contents:
             if old != _contents(obj):
                 return f"the contents of '{name}'"
         elif (what := _changed_item(name, obj, old, set())) is not None:
             return what
     return None
+
+
+def _restore_attributes(obj, old: dict) -> None:
+    """Give `obj` the attributes `old` (a snapshot's) back: its `__dict__`'s and its slots'."""
+    slots, own = _slots(obj.__class__), _instance_dict(obj)
+    if own is not None:
+        refill(own, {k: v for k, v in old.items() if k not in slots})
+    for slot, descriptor in slots.items():
+        value = _slot_value(descriptor, obj)
+        if slot not in old and value is not _MISSING:
+            descriptor.__delete__(obj)
+        elif slot in old and value is not old[slot]:
+            descriptor.__set__(obj, old[slot])
 
 
 def refill(target: dict, old: dict) -> None:
@@ -307,7 +494,7 @@ def _changed_item(name: str, obj, old, carried: set) -> str | None:
             return f"the length of '{name}'"
         keys = [i for i, (a, b) in enumerate(zip(old, obj)) if a is not b]
     else:
-        new = obj.__dict__ if old.__class__ is _Attributes else _own_attributes(obj) if old.__class__ is _Namespace \
+        new = _attributes(obj) if old.__class__ is _Attributes else _own_attributes(obj) if old.__class__ is _Namespace \
             else obj
         keys = [k for k in {**old, **new} if old.get(k, _MISSING) is not new.get(k, _MISSING)]
     for key in keys:
@@ -329,6 +516,14 @@ def _file_message(name: str, construct: str) -> str:
             "Tracing runs every branch (or the loop body) once, whatever the input, so it would be read or written "
             "once, when the function is traced, whatever the path or the number of iterations. Read what you need "
             "before the statement (`lines = f.readlines()`) and write after it.")
+
+
+def _generator_message(name: str, construct: str) -> str:
+    return (f"the random number generator '{name}' draws numbers inside this {construct} on a tensor. Tracing runs "
+            "every branch (or the loop body) once, whatever the input, so it would draw them once, when the "
+            "function is traced, whatever the path or the number of iterations (and the graph would use those "
+            "numbers on every call). Draw them with the framework's random ops (runtime: tf.random.uniform), or "
+            "before the statement.")
 
 
 def _contents_message(name: str, obj, construct: str) -> str:

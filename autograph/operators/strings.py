@@ -23,15 +23,21 @@ from autograph.errors import StagingError, UnsupportedCapabilityError, at_user_l
 from autograph.operators.function_scope import tracing_failed
 from autograph.operators.maybe import MaybeValue
 
-_convert = string.Formatter().convert_field         # `!s`, `!r`, `!a` (None: no conversion), as Python does
+_python_conversion = string.Formatter().convert_field   # `!s`, `!r`, `!a` (None: no conversion), as Python does
+
+
+def _convert(value, conversion):
+    """`value!conversion` as Python converts it; `i` (`%d`, `%i`, `%u`) the value itself, whose int the backend
+    takes where it formats it."""
+    return value if conversion == "i" else _python_conversion(value, conversion)
 
 
 class Field(NamedTuple):
     """A replacement field of an f-string whose value is staged: formatted when the graph runs."""
 
     value: Any
-    conversion: str     # '', 's', 'r' or 'a'
-    spec: str
+    conversion: str     # '', 's', 'r' or 'a'; or 'i', `%d`'s (`%x`'s, `%c`'s, ...): the int of a number (a float's
+    spec: str           # truncated by `%d`, refused by `%x`), formatted with the spec
 
 
 class _Parts(list):
@@ -283,6 +289,27 @@ class StagedText(str):
     __mod__ = _refused_while_traced("__mod__", "`%`")
 
 
+def in_(item, container) -> bool:
+    """`item in container` (converters/comparisons.py): Python's; refused where `item` is text formatted from a
+    staged value while its trace lasts and `container` a str, whose own code would read the symbolic value's text
+    (`f"{x}" in "1.5 apples"` was always false). Text on the right of `in` refuses itself (`StagedText.__contains__`);
+    in a list or tuple its `==` is staged, in a dict or set its hash refused."""
+    if item.__class__ is StagedText and isinstance(container, str) and container.__class__ is not StagedText \
+            and item._live():
+        raise staged_text_refused("`in` on a str given it", item)
+    return item in container
+
+
+def not_in(item, container) -> bool:
+    """`item not in container`: `not` of `in_`'s answer, as Python's `not in` is."""
+    return not in_(item, container)
+
+
+def contains(container, item) -> bool:
+    """`operator.contains(container, item)`: `item in container` (`in_`)."""
+    return in_(item, container)
+
+
 def method_of_staged_text(method, *args, **kwargs):
     """`text.find(...)`, `text.upper()`, ... of text formatted from a staged value, called by converted code:
     refused, as `len()` of it is (`StagedText.__len__`), where the graph formats the string: the answer, or the
@@ -307,6 +334,20 @@ def with_text_arguments(method, what: str = ""):
             if arg.__class__ is StagedText and arg._live():
                 raise staged_text_refused(what or f"str.{method.__name__}() given it", arg)
         return method(*args, **kwargs)
+    return call
+
+
+def reading_text(builtin):
+    """`builtin` (`int`, `float`, `complex`, `bytes`, `bytearray`, `ord`) for converted code: refused where an
+    argument is text formatted from a staged value while its trace lasts, whose characters its C code would read
+    (`int(f"{n}")` raised ValueError for `Tensor("n:0", ...)`, `bytes(f"{x}", "utf-8")` held its text)."""
+    def call(*args, **kwargs):
+        for arg in args:
+            if arg.__class__ is StagedText and arg._live():
+                raise staged_text_refused(f"{getattr(builtin, '__name__', 'builtin').rstrip('_')}() given it", arg)
+        return builtin(*args, **kwargs)
+    call.__name__ = getattr(builtin, "__name__", "call")
+    call.__doc__ = builtin.__doc__
     return call
 
 
@@ -451,7 +492,8 @@ mod = percent
 
 
 def _as_format_spec(m) -> tuple:
-    """(conversion, format spec) of a `%` specifier: `%-8s` is ('s', '<8'), `%+05.1f` is ('', '+05.1f')."""
+    """(conversion, format spec) of a `%` specifier: `%-8s` is ('s', '<8'), `%+05.1f` is ('', '+05.1f'), `%5d` is
+    ('i', '>5d')."""
     flags, width, precision, kind = m["flags"], m["width"] or "", m["precision"], m["type"]
     numeric = kind not in "sra"
     align = "<" if "-" in flags and width else (">" if width and not (numeric and "0" in flags) else "")
@@ -459,7 +501,8 @@ def _as_format_spec(m) -> tuple:
     spec = align + sign + ("#" if "#" in flags and numeric else "")
     spec += ("0" if numeric and "0" in flags and "-" not in flags and width else "") + width
     spec += "." + (precision or "0") if precision is not None else ""
-    return ("" if numeric else kind), spec + ({"i": "d", "u": "d"}.get(kind, kind) if numeric else "")
+    conversion = "i" if kind in "diuxXoc" else "" if numeric else kind     # `%d` of a float formats its int
+    return conversion, spec + ({"i": "d", "u": "d"}.get(kind, kind) if numeric else "")
 
 
 def _holds_staged(value, seen: set) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, user_location
 from runtime.ops import python_ints
-from runtime.tensor import SymbolicTensor
+from runtime.tensor import SymbolicTensor, Tensor
 
 ARITHMETIC = frozenset({"AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod", "Pow", "Maximum", "Minimum"})
 ORDERING = frozenset({"Less", "LessEqual", "Greater", "GreaterEqual"})
@@ -34,6 +34,8 @@ def _kind(value) -> str:
     """python_ints' kind of a marked tensor ("" for another tensor); "py" and the type's name for a Python scalar."""
     if isinstance(value, SymbolicTensor):
         return python_ints.kind_of(value)
+    if isinstance(value, Tensor):   # an eager tensor of the program's, captured
+        return ""
     return f"py{type(value).__name__}" if value.__class__ in (bool, int, float) else "-"
 
 
@@ -56,8 +58,8 @@ def operands(x, y, op_name: str) -> tuple:
 def _bools_as_ints(values: list, kinds: list, op_name: str) -> bool:
     """Whether a carried bool among the operands of `op_name` is an int there: in arithmetic and ordering, and
     in `==` with a number."""
-    if "bool" not in kinds:
-        return False
+    if "bool" not in kinds or "" in kinds:   # beside a tensor of the program's: as an eager Python bool would be,
+        return False                         # which its op refuses beside a number tensor, as TensorFlow does
     if op_name in ARITHMETIC or op_name in ORDERING:
         return True
     booleans = [k in ("bool", "pybool") or k == "" and values[i].dtype is dtypes.bool for i, k in enumerate(kinds)]

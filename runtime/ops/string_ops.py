@@ -14,7 +14,7 @@ import string
 import numpy as np
 
 from runtime import dtypes
-from runtime.errors import InvalidArgumentError, UnimplementedError
+from runtime.errors import InvalidArgumentError, UnimplementedError, user_location
 from runtime.ops.logging_ops import format_value
 from runtime.ops.registry import Spec, apply, broadcast_shapes, defop, unary_same
 from runtime.shape import TensorShape
@@ -154,7 +154,17 @@ def _python_text(value, conversion: str, spec: str, python_type: str) -> str:
     """What Python's f-string gives for `value` (a NumPy value) as an eager tensor, or as the Python int, float
     or bool `python_type` names."""
     value = _PYTHON_TYPES[python_type](value) if python_type else EagerTensor(value)
+    if conversion == "i":       # `%d`, `%x`, `%c` (autograph's `%`): the int of a number as Python's `%` takes it
+        return builtins.format(int(value) if spec[-1] == "d" else _integer(value, spec[-1]), spec)
     return builtins.format(_convert(value, conversion or None), spec)
+
+
+def _integer(value, kind: str) -> int:
+    """The integer `%x` (`%o`, `%c`) formats; a TypeError for a float, as Python's."""
+    if isinstance(value, float) or isinstance(value, EagerTensor) and not value.dtype.is_integer:
+        what = "float" if isinstance(value, float) else f"a {value.dtype.name} tensor"
+        raise TypeError(f"%{kind} format: an integer is required, not {what}")
+    return int(value)
 
 
 def _python_format(*values, literals, conversions, specs, python_types):
@@ -176,7 +186,12 @@ def python_format(literals, values, conversions, specs, python_types=None, name=
     python_types = tuple(python_types or ("",) * len(tensors))
     for tensor, conversion, spec, python_type in zip(tensors, conversions, specs, python_types):
         if tensor.shape.is_fully_defined() and tensor.shape.num_elements() <= 1024:   # a dry run checks the spec
-            _python_text(np.zeros(tensor.shape.as_list(), tensor.dtype.as_numpy_dtype), conversion, spec, python_type)
+            try:
+                _python_text(np.zeros(tensor.shape.as_list(), tensor.dtype.as_numpy_dtype), conversion, spec,
+                             python_type)
+            except (ValueError, TypeError) as e:     # Python's error, at the user's line
+                raise type(e)(f"{user_location()}: {e} (formatting {tensor.dtype.name} tensor {tensor.name} with "
+                              f"the format spec {spec!r})") from None
     return apply(PYTHON_FORMAT, *tensors, literals=tuple(literals), conversions=tuple(conversions),
                  specs=tuple(specs), python_types=python_types, name=name)
 
