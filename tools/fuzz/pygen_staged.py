@@ -189,10 +189,11 @@ class StagedPatterns:
         reads a number: times a float, divided, its type asked, its text formatted and compared."""
         name = self.name("s")
         self.cover("Python number carried by a staged statement")
-        self.emit(f"{name} = {self.rng.randint(0, 2)}")
+        self.emit(f"{name} = {self.rng.choice(['0', '1', '2', 'True', 'False'])}")
         self.staged_header("carried number")
         k = self.rng.randint(0, 3)
-        self.staged_body([self.rng.choice([f"{name} = {name} + {k}", f"{name} = {k}", f"{name} += 1"])])
+        self.staged_body([self.rng.choice([f"{name} = {name} + {k}", f"{name} = {k}", f"{name} += 1",
+                                           f"{name} = not {name}"])])
         if self.chance(0.4):
             self.else_branch([f"{name} = {self.rng.randint(0, 3)}"])
         read, kind = self.rng.choice([
