@@ -198,12 +198,13 @@ def _python_isinstance(value, classinfo) -> bool:
 
 def _either_type(builtin: str, value, kinds: tuple) -> BaseException:
     """The refusal where `python_type` gives two types whose answers differ."""
-    if set(kinds) == {int, float}:
+    numbers = [kind.__name__ for kind in (bool, int, float, complex) if kind in kinds]
+    if len(numbers) == len(kinds):   # Python numbers of two types (int and float, bool and int)
         return tracing_failed(StagingError(at_user_line(
-            f"`{builtin}(...)` of a variable that is a Python int on some paths and a float on others, which the "
-            "staged `if` or loop that assigns it carries as a float: the answer is known only when the graph "
-            "runs. Make it one type on every path (1.0 for 1).")))
-    numbers = [kind.__name__ for kind in kinds if kind in (bool, int, float, complex)]
+            f"`{builtin}(...)` of a variable that is a Python {numbers[0]} on some paths and "
+            f"{'an' if numbers[1] == 'int' else 'a'} {numbers[1]} on others, which the staged `if` or loop that "
+            "assigns it carries as one tensor: the answer is known only when the graph runs. Make it one type on "
+            f"every path ({'1.0 for 1' if set(kinds) == {int, float} else 'int(b) for a bool b'}).")))
     array = next(kind for kind in kinds if kind not in (bool, int, float, complex))
     name = backend_for(value).name
     return tracing_failed(StagingError(at_user_line(

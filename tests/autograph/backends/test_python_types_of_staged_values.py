@@ -95,3 +95,19 @@ def test_under_torch_export_a_number_a_staged_if_carries_is_an_int_and_a_partly_
     assert torch.equal(exported(x), plus_one_if_int(x)) and torch.equal(exported(x), x + 2)   # was x + 0
     with pytest.raises(StagingError, match="of a value the torch backend holds as an array, which may stand for"):
         torch.export.export(module(plus_one_if_int_partly), (x,))
+
+
+def bool_or_int(x):
+    s = 0
+    if x.sum() > 0:
+        s = not s          # a bool on this path, an int on the other
+    return x + (1.0 if type(s) is int else 2.0)
+
+
+def test_a_number_that_is_a_bool_on_some_paths_and_an_int_on_others_is_refused_naming_both():
+    # (it raised a bare StopIteration from the refusal's own message: python fuzz generator seed 104276)
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install -e '.[torch]')")
+    from tests.autograph.backends.test_torch_in_place import module
+    with pytest.raises(StagingError, match=r"test_python_types_of_staged_values\.py:\d+: `type\(...\)` of a variable "
+                                           "that is a Python bool on some paths and an int on others"):
+        torch.export.export(module(bool_or_int), (torch.tensor([1.0]),))
