@@ -200,13 +200,15 @@ def _traced_values(state) -> bool:
     """Does LOG or G hold a value of a trace (`record(x)` of a tensor while tracing logs the symbolic tensor,
     where Python logs the value, as in TensorFlow; `global G; G = G + x` at the function's top level leaves G the
     symbolic tensor: seed 90268; `record(f"{x}")` logs the text of the symbolic tensor: seed 60028)?"""
+    from autograph.operators.maybe import MaybeValue
     from autograph.operators.strings import StagedText
     from runtime.tensor import SymbolicTensor
 
     def traced(v) -> bool:   # `record((x, y))` logs a tuple
         if isinstance(v, (tuple, list)):
             return any(map(traced, v))
-        return isinstance(v, dict) and any(map(traced, v.values())) or isinstance(v, (SymbolicTensor, StagedText))
+        return isinstance(v, dict) and any(map(traced, v.values())) or isinstance(v, (SymbolicTensor, StagedText,
+                                                                                      MaybeValue))
     return traced(state[0]) or traced(state[1])
 
 
