@@ -8,7 +8,8 @@ says why in its retracing warning. What is compared, on every call, for each nam
 - the object it is bound to (`is`): rebinding a global, a closure's variable or a helper function is seen;
 - for a Python scalar (int, float, bool, str, ...) equal values of the same type count as the same.
 A method's `self` is compared too, attribute by attribute, for the attributes its code names (`self.scale`,
-`self.training`), but not the objects they hold.
+`self.training`) and the code it calls does (its class's methods and properties it names, the lambdas in it,
+the user functions it refers to, which may be given `self`), but not the objects they hold.
 A change inside an object (`config["scale"] = 3`, an attribute of a global object) is not seen: the graph keeps
 what it read while tracing, as in TensorFlow (docs/limitations.md). Comparing contents would trace again
 whenever a function's own log (`traces.append(...)` while tracing, a `py_function`'s list) grows. Modules and
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import dis
 import functools
+import inspect
 import types
 from typing import Optional
 
@@ -48,10 +50,12 @@ def of(fn) -> Optional[Reads]:
     """What `fn` and the user functions it refers to read from their globals and closures, as bound now; None
     if nothing is to be compared. A name one of them assigns (`global count; count += 1`, a `nonlocal`) is
     left out: it changes with the trace itself (what Python would do on each call happens while tracing)."""
-    entries, seen, stored = [], set(), set()
+    entries, seen, stored = [], {}, set()
     _visit(_function_of(fn), entries, seen, stored)
     if isinstance(fn, types.MethodType):
-        _attributes(fn, entries)
+        for method in _methods(fn):   # the method, and the methods and properties of its class it calls
+            _visit(method, entries, seen, stored)
+        _attributes(fn, list(seen.values()), entries)
     kept: dict = {}   # one entry for each global or cell, however many of the functions read it
     for entry in entries:
         kept.setdefault((id(entry[0]), entry[1]), entry)
@@ -73,10 +77,10 @@ def _function_of(fn):
     return fn
 
 
-def _visit(fn, entries: list, seen: set, stored: set) -> None:
+def _visit(fn, entries: list, seen: dict, stored: set) -> None:
     if not isinstance(fn, types.FunctionType) or id(fn) in seen:
         return
-    seen.add(id(fn))
+    seen[id(fn)] = fn
     code, namespace = fn.__code__, fn.__globals__
     loaded, assigned = _names(code)
     stored.update((id(namespace), name) for name in assigned)
@@ -94,18 +98,60 @@ def _visit(fn, entries: list, seen: set, stored: set) -> None:
             _visit(_function_of(value), entries, seen, stored)
 
 
-def _attributes(method: types.MethodType, entries: list) -> None:
-    """The attributes of the method's `self` that its code names (`self.scale`), as bound now."""
+def _attributes(method: types.MethodType, functions: list, entries: list) -> None:
+    """The attributes of the method's `self` that the code of `functions` names (`self.scale`; the method's, the
+    methods and properties of its class it calls, `self.helper(x)`, and the user's functions it calls, which may
+    be given `self`), as bound now."""
     attributes = getattr(method.__self__, "__dict__", None)
     if attributes is None:
         return
-    code = method.__func__.__code__
-    named = {ins.argval for ins in dis.get_instructions(code) if ins.opname in ("LOAD_ATTR", "LOAD_METHOD")}
-    assigned = {ins.argval for ins in dis.get_instructions(code) if ins.opname in ("STORE_ATTR", "DELETE_ATTR")}
+    named, assigned = set(), set()
+    for fn in functions:
+        fn_named, fn_assigned = _attribute_names(fn.__code__)
+        named |= fn_named
+        assigned |= fn_assigned
     for name in sorted(named - assigned):
         value = attributes.get(name, _MISSING)
         if value is not _MISSING and _compared(value):
             entries.append((attributes, name, value, f"'self.{name}' of {method.__func__.__qualname__}"))
+
+
+def _methods(method: types.MethodType) -> list:
+    """The method's function and the user functions of its class (methods, properties, static and class methods)
+    that its code names as attributes, and theirs in turn (a few dozen at most)."""
+    cls, found, queue, seen = type(method.__self__), [], [_function_of(method)], set()
+    while queue and len(found) < 64:
+        fn = queue.pop()
+        if not isinstance(fn, types.FunctionType) or id(fn) in seen or not _compared(fn):
+            continue
+        seen.add(id(fn))
+        found.append(fn)
+        for name in sorted(_attribute_names(fn.__code__)[0]):
+            member = inspect.getattr_static(cls, name, None)   # the class's, not the instance's; no descriptor runs
+            if isinstance(member, property):
+                queue += [member.fget, member.fset]
+            elif isinstance(member, (staticmethod, classmethod)):
+                queue.append(member.__func__)
+            elif member is not None:
+                queue.append(_function_of(member))
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _attribute_names(code: types.CodeType) -> tuple[frozenset, frozenset]:
+    """The attribute names `code` (and the code nested in it) loads, and those it assigns or deletes."""
+    named, assigned = set(), set()
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("LOAD_ATTR", "LOAD_METHOD"):
+            named.add(ins.argval)
+        elif ins.opname in ("STORE_ATTR", "DELETE_ATTR"):
+            assigned.add(ins.argval)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            inner_named, inner_assigned = _attribute_names(const)
+            named |= inner_named
+            assigned |= inner_assigned
+    return frozenset(named), frozenset(assigned)
 
 
 @functools.lru_cache(maxsize=4096)   # a function traced again, or traced for several signatures

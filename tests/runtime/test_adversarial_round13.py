@@ -1,0 +1,175 @@
+"""Adversarial programs against the thirteenth session's changes: a traced method's `self` and globals read by
+the code it calls (its class's helper methods and properties, lambdas inside it, the user's functions it gives
+`self` to), and what tracing again on a rebound value costs (the stale traces kept, the retrace warning's advice,
+the reason named with input_signature and reduce_retracing). Each rebinding here gave the stale answer before."""
+import gc
+import linecache
+import warnings
+
+import pytest
+
+import runtime as tf
+
+OFFSET = 1.0
+RATE = 0.1
+
+
+def scaled(obj, x):
+    return x * obj.scale
+
+
+class Model:
+    def __init__(self):
+        self.scale = 2.0
+        self._factor = 2.0
+
+    def helper(self, x):
+        return x * self.scale
+
+    def shifted(self, x):
+        return x + OFFSET
+
+    @property
+    def factor(self):
+        return self._factor
+
+    @tf.function
+    def through_helper(self, x):
+        return self.helper(x)
+
+    @tf.function
+    def through_lambda(self, x):
+        times = lambda v: v * self.scale   # noqa: E731 - a lambda's code is nested in the method's
+        return times(x)
+
+    @tf.function
+    def through_property(self, x):
+        return x * self.factor
+
+    @tf.function
+    def through_function_given_self(self, x):
+        return scaled(self, x)
+
+    @tf.function
+    def through_helper_reading_a_global(self, x):
+        return self.shifted(x)
+
+
+@pytest.fixture(autouse=True)
+def _restore():
+    yield
+    globals().update(OFFSET=1.0, RATE=0.1)
+
+
+@pytest.mark.parametrize("method", ["through_helper", "through_lambda", "through_function_given_self"])
+def test_an_attribute_of_self_read_by_code_the_method_calls_is_compared_on_each_call(method):
+    model = Model()
+    assert float(getattr(model, method)(tf.constant(1.0))) == 2.0
+    model.scale = 3.0
+    assert float(getattr(model, method)(tf.constant(1.0))) == 3.0
+    assert getattr(model, method).last_retrace_reason.startswith("'self.scale' of Model.")
+
+
+def test_the_attribute_a_property_of_self_reads_is_compared_on_each_call():
+    model = Model()
+    assert float(model.through_property(tf.constant(1.0))) == 2.0
+    model._factor = 5.0
+    assert float(model.through_property(tf.constant(1.0))) == 5.0
+
+
+def test_a_global_read_by_a_helper_method_of_self_is_compared_on_each_call():
+    global OFFSET
+    model = Model()
+    assert float(model.through_helper_reading_a_global(tf.constant(1.0))) == 2.0
+    OFFSET = 5.0
+    assert float(model.through_helper_reading_a_global(tf.constant(1.0))) == 6.0
+
+
+class Layer(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = None
+        self.units = 2.0
+
+    def build(self):
+        self.w = tf.Variable(3.0)
+
+    @tf.function
+    def __call__(self, x):
+        if self.w is None:
+            self.build()
+        return x * self.w * self.units
+
+
+def test_a_layer_building_its_variable_in_a_helper_traces_once_and_again_only_when_a_setting_is_rebound():
+    layer = Layer()
+    assert float(layer(tf.constant(1.0))) == 6.0
+    assert float(layer(tf.constant(1.0))) == 6.0
+    count = layer.__call__.experimental_get_tracing_count()
+    layer.units = 4.0   # traced again: the Variable exists, so none is created on the later trace
+    assert float(layer(tf.constant(1.0))) == 12.0
+    assert layer.__call__.experimental_get_tracing_count() == count + 1
+
+
+@tf.function
+def times_rate(x):
+    return x * RATE
+
+
+def test_a_global_rebound_on_every_call_keeps_one_trace_and_counts_them_all():
+    global RATE
+    start = times_rate.experimental_get_tracing_count()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for step in range(12):
+            RATE = 0.5 ** step
+            assert float(times_rate(tf.constant(2.0))) == 2.0 * 0.5 ** step
+    assert times_rate.experimental_get_tracing_count() == start + 12
+    assert len(times_rate._concrete) == 1
+    assert len(times_rate._cache) == 1
+
+
+def test_the_retrace_warning_for_a_rebound_value_says_to_pass_it_as_an_argument_or_hold_it_in_a_variable():
+    global RATE
+
+    @tf.function
+    def reads_rate(x):
+        return x * RATE
+
+    with pytest.warns(RuntimeWarning) as caught:
+        for step in range(8):
+            RATE = 1.0 + step
+            reads_rate(tf.constant(1.0))
+    text = str(caught[0].message)
+    assert "global 'RATE' of " in text and "pass it as an argument (a tensor)" in text and "tf.Variable" in text
+    assert "use input_signature" not in text
+
+
+@pytest.mark.parametrize("options", [{"input_signature": [tf.TensorSpec([None], tf.float32)]},
+                                     {"reduce_retracing": True}])
+def test_with_relaxed_shapes_the_retrace_reason_names_the_rebound_global_not_the_shape(options):
+    global RATE
+
+    @tf.function(**options)
+    def adds_rate(x):
+        return x + RATE
+
+    adds_rate(tf.constant([1.0]))
+    adds_rate(tf.constant([1.0, 2.0]))
+    RATE = 2.0
+    assert adds_rate(tf.constant([1.0, 2.0, 3.0])).numpy().tolist() == [3.0, 4.0, 5.0]
+    assert adds_rate.last_retrace_reason.startswith("global 'RATE' of ")
+    assert adds_rate(tf.constant([1.0])).numpy().tolist() == [3.0]
+
+
+def test_the_source_lines_of_a_compiled_graph_go_with_it():
+    @tf.function
+    def double(x):
+        return x * 2.0
+
+    double(tf.constant(1.0))
+    filename = double._concrete[0]._executable.filename
+    assert filename in linecache.cache
+    del double
+    gc.collect()
+    assert filename not in linecache.cache
