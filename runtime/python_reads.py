@@ -6,7 +6,8 @@ the program rebinds it (`k = 3`) the graph's answer is no longer Python's. Tenso
 the stale answer without a word; `Function` traces again instead, as it does for a new Python argument, and
 says why in its retracing warning. What is compared, on every call, for each name read:
 - the object it is bound to (`is`): rebinding a global, a closure's variable or a helper function is seen;
-- for a Python scalar (int, float, bool, str, ...) equal values of the same type count as the same.
+- for a Python scalar (int, float, bool, str, ...) equal values of the same type count as the same (0.0 and
+  -0.0 do not).
 A method's `self` is compared too, attribute by attribute, for the attributes its code names (`self.scale`,
 `self.training`) and the code it calls does (its class's methods and properties it names, the lambdas in it,
 the user functions it refers to, which may be given `self`), but not the objects they hold.
@@ -40,10 +41,17 @@ class Reads:
     def changed(self) -> Optional[str]:
         for space, name, value, label in self._entries:
             now = space.get(name, _MISSING) if name is not None else _cell_value(space)
-            if now is not value and not (now.__class__ in _SCALARS and now.__class__ is value.__class__
-                                         and now == value):
+            if now is not value and not _same_scalar(now, value):
                 return f"{label}: {_shown(value)} -> {_shown(now)}"
         return None
+
+
+def _same_scalar(now, value) -> bool:
+    """Equal Python scalars of one type; floats (and complex numbers) with the same signs of zero too (`1 / k`
+    is inf for 0.0 and -inf for -0.0, which compare equal)."""
+    if now.__class__ not in _SCALARS or now.__class__ is not value.__class__ or now != value:
+        return False
+    return now.__class__ not in (float, complex) or repr(now) == repr(value)
 
 
 def of(fn) -> Optional[Reads]:
@@ -82,10 +90,10 @@ def _visit(fn, entries: list, seen: dict, stored: set) -> None:
         return
     seen[id(fn)] = fn
     code, namespace = fn.__code__, fn.__globals__
-    loaded, assigned = _names(code)
-    stored.update((id(namespace), name) for name in assigned)
+    loaded, assigned_globals, assigned_free = _names(code)
+    stored.update((id(namespace), name) for name in assigned_globals)
     cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
-    stored.update((id(cells[name]), None) for name in assigned if name in cells)
+    stored.update((id(cells[name]), None) for name in assigned_free if name in cells)
     for name in sorted(loaded):
         value = namespace.get(name, _MISSING)
         if value is not _MISSING and _compared(value):
@@ -155,21 +163,26 @@ def _attribute_names(code: types.CodeType) -> tuple[frozenset, frozenset]:
 
 
 @functools.lru_cache(maxsize=4096)   # a function traced again, or traced for several signatures
-def _names(code: types.CodeType) -> tuple[frozenset, frozenset]:
+def _names(code: types.CodeType) -> tuple[frozenset, frozenset, frozenset]:
     """The global names `code` (and the code nested in it: lambdas, comprehensions, inner functions) loads,
-    and the global and free variables it assigns or deletes."""
-    loaded, assigned = set(), set()
+    the global names it assigns or deletes (`global`), and the free variables it does (`nonlocal`). A variable
+    of its own that a closure captures (`for k in ...: fns.append(lambda: k)`) is assigned as a cell too, but is
+    neither: a global of the same name is still compared."""
+    loaded, assigned_globals, assigned_free = set(), set(), set()
     for ins in dis.get_instructions(code):
         if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
             loaded.add(ins.argval)
-        elif ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL", "STORE_DEREF", "DELETE_DEREF"):
-            assigned.add(ins.argval)
+        elif ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"):
+            assigned_globals.add(ins.argval)
+        elif ins.opname in ("STORE_DEREF", "DELETE_DEREF") and ins.argval in code.co_freevars:
+            assigned_free.add(ins.argval)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            inner_loaded, inner_assigned = _names(const)
-            loaded |= inner_loaded
-            assigned |= inner_assigned
-    return frozenset(loaded), frozenset(assigned)
+            inner = _names(const)
+            loaded |= inner[0]
+            assigned_globals |= inner[1]
+            assigned_free |= inner[2]
+    return frozenset(loaded), frozenset(assigned_globals), frozenset(assigned_free)
 
 
 def _compared(value) -> bool:

@@ -173,3 +173,44 @@ def test_the_source_lines_of_a_compiled_graph_go_with_it():
     del double
     gc.collect()
     assert filename not in linecache.cache
+
+
+ZERO = 0.0
+K = 2.0
+
+
+def times_k(x):
+    return x * K
+
+
+@tf.function
+def angle_to(x):
+    return tf.math.atan2(ZERO, x)
+
+
+@tf.function
+def captures_a_loop_variable_named_like_a_global(x):
+    adders = [lambda v, k=k: v + k for k in range(2)]
+    for K in range(1):   # a local K that a lambda captures (a cell), not the global
+        adders.append(lambda v: v + K)
+    return times_k(x) + adders[0](0.0)
+
+
+def test_a_global_rebound_from_zero_to_minus_zero_traces_again():
+    global ZERO
+    try:
+        assert float(angle_to(tf.constant(-1.0))) == pytest.approx(3.14159265)
+        ZERO = -0.0   # equal to 0.0, but atan2 (and 1 / ZERO) tells them apart
+        assert float(angle_to(tf.constant(-1.0))) == pytest.approx(-3.14159265)
+    finally:
+        ZERO = 0.0
+
+
+def test_a_local_a_closure_captures_does_not_hide_the_global_of_the_same_name_a_helper_reads():
+    global K
+    try:
+        assert float(captures_a_loop_variable_named_like_a_global(tf.constant(1.0))) == 2.0
+        K = 5.0
+        assert float(captures_a_loop_variable_named_like_a_global(tf.constant(1.0))) == 5.0
+    finally:
+        K = 2.0
