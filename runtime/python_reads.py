@@ -146,20 +146,44 @@ def _methods(method: types.MethodType) -> list:
 
 
 @functools.lru_cache(maxsize=4096)
-def _attribute_names(code: types.CodeType) -> tuple[frozenset, frozenset]:
-    """The attribute names `code` (and the code nested in it) loads, and those it assigns or deletes."""
+def _attribute_names(code: types.CodeType, owner: Optional[str] = None) -> tuple[frozenset, frozenset]:
+    """The attribute names `code` (and the code nested in it) loads, and those it assigns or deletes on its first
+    parameter (`owner` in nested code: `self`), not on other objects (`layer.training = self.training` leaves
+    `self.training` compared)."""
+    if owner is None:
+        owner = code.co_varnames[0] if code.co_argcount else ""
     named, assigned = set(), set()
-    for ins in dis.get_instructions(code):
+    instructions = list(dis.get_instructions(code))
+    for i, ins in enumerate(instructions):
         if ins.opname in ("LOAD_ATTR", "LOAD_METHOD"):
             named.add(ins.argval)
-        elif ins.opname in ("STORE_ATTR", "DELETE_ATTR"):
+        elif ins.opname in ("STORE_ATTR", "DELETE_ATTR") and _on_owner(instructions, i, owner):
             assigned.add(ins.argval)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            inner_named, inner_assigned = _attribute_names(const)
+            inner_named, inner_assigned = _attribute_names(const, owner)
             named |= inner_named
             assigned |= inner_assigned
     return frozenset(named), frozenset(assigned)
+
+
+def _on_owner(instructions: list, i: int, owner: str) -> bool:
+    """Whether the STORE_ATTR (DELETE_ATTR) at `i` sets an attribute of the variable `owner`: `owner.name = v`
+    loads `owner` just before; `owner.name += v` loads it before `COPY 1; LOAD_ATTR name` and ends with a SWAP."""
+    def loads_owner(ins) -> bool:
+        if ins.opname in ("LOAD_FAST", "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_FAST_CHECK"):
+            return ins.argval == owner
+        return ins.opname == "LOAD_FAST_LOAD_FAST" and ins.argval[-1] == owner   # Python 3.13's pair of loads
+
+    name = instructions[i].argval
+    if i > 0 and loads_owner(instructions[i - 1]):
+        return True
+    if i == 0 or instructions[i - 1].opname != "SWAP":
+        return False
+    for j in range(i - 2, 1, -1):   # the augmented assignment's load of the attribute
+        if instructions[j].opname == "LOAD_ATTR" and instructions[j].argval == name:
+            return instructions[j - 1].opname == "COPY" and loads_owner(instructions[j - 2])
+    return False
 
 
 @functools.lru_cache(maxsize=4096)   # a function traced again, or traced for several signatures

@@ -214,3 +214,36 @@ def test_a_local_a_closure_captures_does_not_hide_the_global_of_the_same_name_a_
         assert float(captures_a_loop_variable_named_like_a_global(tf.constant(1.0))) == 5.0
     finally:
         K = 2.0
+
+
+class Dropout:
+    def __init__(self):
+        self.training = True
+
+    def __call__(self, x):
+        return x * 0.5 if self.training else x
+
+
+class Network:
+    def __init__(self):
+        self.training = True
+        self.layers = [Dropout()]
+        self.calls = 0
+
+    @tf.function
+    def __call__(self, x):
+        self.calls += 1
+        for layer in self.layers:
+            layer.training = self.training   # an attribute of another object: self.training is still compared
+            x = layer(x)
+        return x
+
+
+def test_setting_an_attribute_of_another_object_leaves_the_same_named_attribute_of_self_compared():
+    network = Network()
+    assert float(network(tf.constant(1.0))) == 0.5
+    network.training = False
+    assert float(network(tf.constant(1.0))) == 1.0
+    calls = network.calls
+    network(tf.constant(1.0))
+    assert network.calls == calls   # self.calls, which the method assigns, is not compared
