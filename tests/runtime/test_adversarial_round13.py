@@ -9,6 +9,7 @@ import warnings
 import pytest
 
 import runtime as tf
+from runtime.errors import InvalidArgumentError
 
 OFFSET = 1.0
 RATE = 0.1
@@ -247,3 +248,30 @@ def test_setting_an_attribute_of_another_object_leaves_the_same_named_attribute_
     calls = network.calls
     network(tf.constant(1.0))
     assert network.calls == calls   # self.calls, which the method assigns, is not compared
+
+
+def padded_message(x):
+    assert x < 0, f"{x:>6}|"
+    return x
+
+
+def sixty_four_bit_messages(x, y):
+    tf.debugging.assert_less(x, tf.constant(0, tf.int64))
+    assert y < 0, f"y={y}"
+    return x
+
+
+@pytest.mark.parametrize("jit", [None, True])
+def test_an_assertion_message_keeps_its_leading_spaces_as_python_gives_them(jit):
+    with pytest.raises(InvalidArgumentError) as caught:
+        tf.function(padded_message, jit_compile=jit)(tf.constant(1))
+    assert str(caught.value).startswith("     1|")
+
+
+@pytest.mark.parametrize("jit", [None, True])
+def test_a_failed_check_under_jit_compile_reports_64_bit_values_whole(jit):
+    f = tf.function(sixty_four_bit_messages, jit_compile=jit)
+    with pytest.raises(InvalidArgumentError, match="x =: 1099511627777 0"):
+        f(tf.constant(2 ** 40 + 1, tf.int64), tf.constant(-1.0, tf.float64))
+    with pytest.raises(InvalidArgumentError, match=r"^y=0\.3333333333333333\n"):
+        f(tf.constant(-1, tf.int64), tf.constant(1 / 3, tf.float64))
