@@ -59,11 +59,12 @@ def of(fn) -> Optional[Reads]:
     if nothing is to be compared. A name one of them assigns (`global count; count += 1`, a `nonlocal`) is
     left out: it changes with the trace itself (what Python would do on each call happens while tracing)."""
     entries, seen, stored = [], {}, set()
-    _visit(_function_of(fn), entries, seen, stored)
-    if isinstance(fn, types.MethodType):
-        for method in _methods(fn):   # the method, and the methods and properties of its class it calls
-            _visit(method, entries, seen, stored)
-        _attributes(fn, list(seen.values()), entries)
+    function, method = _unwrapped(fn)
+    _visit(function, entries, seen, stored)
+    if method is not None:
+        for called in _methods(method):   # the method, and the methods and properties of its class it calls
+            _visit(called, entries, seen, stored)
+        _attributes(method, list(seen.values()), entries)
     kept: dict = {}   # one entry for each global or cell, however many of the functions read it
     for entry in entries:
         kept.setdefault((id(entry[0]), entry[1]), entry)
@@ -73,16 +74,28 @@ def of(fn) -> Optional[Reads]:
 
 def _function_of(fn):
     """The Python function a method, a `functools.partial` or a wrapper (`runtime.function`'s) runs."""
+    return _unwrapped(fn)[0]
+
+
+def _unwrapped(fn) -> tuple:
+    """The Python function `fn` runs (through a method, a `functools.partial`, a wrapper with `__wrapped__`, an
+    object of the user's class with a `__call__`: `tf.function(model)`), and the first bound method on the way
+    (None if none): its `self`'s attributes are compared."""
+    method = None
     for _ in range(8):   # a few levels (a Mock has any attribute, at any depth)
         if isinstance(fn, types.FunctionType):
-            return fn
+            return fn, method
         if isinstance(fn, types.MethodType):
+            method = method or fn
             fn = fn.__func__
         elif isinstance(fn, functools.partial):
             fn = fn.func
         else:
-            fn = getattr(fn, "__wrapped__", None)
-    return fn
+            wrapped, call = getattr(fn, "__wrapped__", None), getattr(type(fn), "__call__", None)
+            if wrapped is None and isinstance(call, types.FunctionType) and _compared(call):
+                wrapped = types.MethodType(call, fn)
+            fn = wrapped
+    return fn, method
 
 
 def _visit(fn, entries: list, seen: dict, stored: set) -> None:

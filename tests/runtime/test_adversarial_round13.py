@@ -2,6 +2,7 @@
 the code it calls (its class's helper methods and properties, lambdas inside it, the user's functions it gives
 `self` to), and what tracing again on a rebound value costs (the stale traces kept, the retrace warning's advice,
 the reason named with input_signature and reduce_retracing). Each rebinding here gave the stale answer before."""
+import functools
 import gc
 import linecache
 import warnings
@@ -275,3 +276,34 @@ def test_a_failed_check_under_jit_compile_reports_64_bit_values_whole(jit):
         f(tf.constant(2 ** 40 + 1, tf.int64), tf.constant(-1.0, tf.float64))
     with pytest.raises(InvalidArgumentError, match=r"^y=0\.3333333333333333\n"):
         f(tf.constant(-1, tf.int64), tf.constant(1 / 3, tf.float64))
+
+
+class Affine(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.factor = 2.0
+
+    def __call__(self, x):
+        return x * self.factor + OFFSET
+
+    def shifted(self, x, by):
+        return x * self.factor + by
+
+
+def test_a_function_of_a_callable_object_compares_its_attributes_and_the_globals_its_call_reads():
+    global OFFSET
+    model = Affine()
+    f = tf.function(model)
+    assert float(f(tf.constant(1.0))) == 3.0
+    model.factor = 3.0
+    assert float(f(tf.constant(1.0))) == 4.0
+    OFFSET = 10.0
+    assert float(f(tf.constant(1.0))) == 13.0
+
+
+def test_a_function_of_a_partial_of_a_bound_method_compares_the_attributes_of_its_self():
+    model = Affine()
+    f = tf.function(functools.partial(model.shifted, by=1.0))
+    assert float(f(tf.constant(1.0))) == 3.0
+    model.factor = 5.0
+    assert float(f(tf.constant(1.0))) == 6.0
