@@ -10,7 +10,8 @@ says why in its retracing warning. What is compared, on every call, for each nam
   -0.0 do not).
 A method's `self` is compared too, attribute by attribute, for the attributes its code names (`self.scale`,
 `self.training`) and the code it calls does (its class's methods and properties it names, the lambdas in it,
-the user functions it refers to, which may be given `self`), but not the objects they hold.
+the user functions it refers to, which may be given `self`; in its `__dict__` or its `__slots__`), but not the
+objects they hold.
 A change inside an object (`config["scale"] = 3`, an attribute of a global object) is not seen: the graph keeps
 what it read while tracing, as in TensorFlow (docs/limitations.md). Comparing contents would trace again
 whenever a function's own log (`traces.append(...)` while tracing, a `py_function`'s list) grows. Modules and
@@ -23,6 +24,7 @@ import dis
 import functools
 import inspect
 import types
+import weakref
 from typing import Optional
 
 _SCALARS = (int, float, complex, str, bytes, bool, type(None))
@@ -123,8 +125,11 @@ def _attributes(method: types.MethodType, functions: list, entries: list) -> Non
     """The attributes of the method's `self` that the code of `functions` names (`self.scale`; the method's, the
     methods and properties of its class it calls, `self.helper(x)`, and the user's functions it calls, which may
     be given `self`), as bound now."""
-    attributes = getattr(method.__self__, "__dict__", None)
-    if attributes is None:
+    owner = method.__self__
+    slots = {name for cls in type(owner).__mro__ for name in _slot_names(cls)}
+    weak = hasattr(type(owner), "__weakref__")
+    attributes = (_Slots(owner, slots) if weak else None) if slots else getattr(owner, "__dict__", None)
+    if attributes is None:   # slots without weak references: a method's `Function` is not cached for it
         return
     named, assigned = set(), set()
     for fn in functions:
@@ -135,6 +140,29 @@ def _attributes(method: types.MethodType, functions: list, entries: list) -> Non
         value = attributes.get(name, _MISSING)
         if value is not _MISSING and _compared(value):
             entries.append((attributes, name, value, f"'self.{name}' of {method.__func__.__qualname__}"))
+
+
+def _slot_names(cls) -> tuple:
+    names = cls.__dict__.get("__slots__", ())
+    return ((names,) if isinstance(names, str) else tuple(names)) if cls is not object else ()
+
+
+class _Slots:
+    """The attributes of an object whose class has `__slots__` (and maybe a `__dict__` too), read as a dict's
+    `get`; it holds the object weakly (a method's `self`, which the bound `Function` is cached under)."""
+
+    __slots__ = ("_owner", "_names")
+
+    def __init__(self, owner, names: set):
+        self._owner, self._names = weakref.ref(owner), names
+
+    def get(self, name: str, default=None):
+        owner = self._owner()
+        if owner is None:
+            return default
+        if name in self._names:
+            return getattr(owner, name, default)
+        return getattr(owner, "__dict__", {}).get(name, default)
 
 
 def _methods(method: types.MethodType) -> list:

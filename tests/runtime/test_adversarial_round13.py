@@ -307,3 +307,46 @@ def test_a_function_of_a_partial_of_a_bound_method_compares_the_attributes_of_it
     assert float(f(tf.constant(1.0))) == 3.0
     model.factor = 5.0
     assert float(f(tf.constant(1.0))) == 6.0
+
+
+class Slotted:
+    __slots__ = ("scale", "__weakref__")
+
+    def __init__(self):
+        self.scale = 2.0
+
+    def helper(self, x):
+        return x * self.scale
+
+    @tf.function
+    def scaled(self, x):
+        return self.helper(x)
+
+
+class SlottedWithADict(Slotted):
+    def __init__(self):
+        super().__init__()
+        self.offset = 1.0
+
+    @tf.function
+    def shifted(self, x):
+        return self.helper(x) + self.offset
+
+
+def test_an_attribute_in_the_slots_of_a_methods_self_is_compared_on_each_call():
+    obj = Slotted()
+    assert float(obj.scaled(tf.constant(1.0))) == 2.0
+    obj.scale = 4.0
+    assert float(obj.scaled(tf.constant(1.0))) == 4.0
+
+
+def test_a_subclass_with_a_dict_beside_the_slots_compares_both():
+    obj = SlottedWithADict()
+    assert float(obj.shifted(tf.constant(1.0))) == 3.0
+    obj.scale = 4.0
+    assert float(obj.shifted(tf.constant(1.0))) == 5.0
+    obj.offset = 10.0
+    assert float(obj.shifted(tf.constant(1.0))) == 14.0
+    count = obj.shifted.experimental_get_tracing_count()
+    obj.shifted(tf.constant(1.0))
+    assert obj.shifted.experimental_get_tracing_count() == count
