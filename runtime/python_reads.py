@@ -64,9 +64,10 @@ def of(fn) -> Optional[Reads]:
     function, method = _unwrapped(fn)
     _visit(function, entries, seen, stored)
     if method is not None:
-        for called in _methods(method):   # the method, and the methods and properties of its class it calls
+        methods = _methods(method)   # the method, and the methods and properties of its class it calls
+        for called in methods:
             _visit(called, entries, seen, stored)
-        _attributes(method, list(seen.values()), entries)
+        _attributes(method, list(seen.values()), methods, entries)
     kept: dict = {}   # one entry for each global or cell, however many of the functions read it
     for entry in entries:
         kept.setdefault((id(entry[0]), entry[1]), entry)
@@ -113,18 +114,33 @@ def _visit(fn, entries: list, seen: dict, stored: set) -> None:
         value = namespace.get(name, _MISSING)
         if value is not _MISSING and _compared(value):
             entries.append((namespace, name, value, f"global '{name}' of {fn.__qualname__}"))
-            _visit(_function_of(value), entries, seen, stored)
+            for function in _functions_of(value):
+                _visit(function, entries, seen, stored)
     for name, cell in cells.items():
         value = _cell_value(cell)
         if value is not _MISSING and _compared(value):
             entries.append((cell, None, value, f"'{name}' of {fn.__qualname__}'s closure"))
-            _visit(_function_of(value), entries, seen, stored)
+            for function in _functions_of(value):
+                _visit(function, entries, seen, stored)
 
 
-def _attributes(method: types.MethodType, functions: list, entries: list) -> None:
+def _functions_of(value) -> list:
+    """The user functions a global or closure variable runs: a function's, a method's, ...; a class of the user's:
+    those of its methods, properties, static and class methods (`Helper().apply(x)` reading a global)."""
+    if not isinstance(value, type):
+        return [_function_of(value)]
+    members = [m for cls in value.__mro__ if _compared(cls) for m in vars(cls).values()]
+    functions = [_function_of(m.fget) if isinstance(m, property) else
+                 _function_of(m.__func__) if isinstance(m, (staticmethod, classmethod)) else
+                 _function_of(m) if isinstance(m, types.FunctionType) or "__wrapped__" in getattr(m, "__dict__", ())
+                 else None for m in members]   # a function; a `tf.function` of one (its `__wrapped__`)
+    return [f for f in functions if f is not None][:64]
+
+
+def _attributes(method: types.MethodType, functions: list, methods: list, entries: list) -> None:
     """The attributes of the method's `self` that the code of `functions` names (`self.scale`; the method's, the
     methods and properties of its class it calls, `self.helper(x)`, and the user's functions it calls, which may
-    be given `self`), as bound now."""
+    be given `self`), as bound now; but those that `methods` (its class's) set on `self`."""
     owner = method.__self__
     slots = {name for cls in type(owner).__mro__ for name in _slot_names(cls)}
     weak = hasattr(type(owner), "__weakref__")
@@ -133,9 +149,9 @@ def _attributes(method: types.MethodType, functions: list, entries: list) -> Non
         return
     named, assigned = set(), set()
     for fn in functions:
-        fn_named, fn_assigned = _attribute_names(fn.__code__)
-        named |= fn_named
-        assigned |= fn_assigned
+        named |= _attribute_names(fn.__code__)[0]
+    for fn in methods:
+        assigned |= _attribute_names(fn.__code__)[1]
     for name in sorted(named - assigned):
         value = attributes.get(name, _MISSING)
         if value is not _MISSING and _compared(value):

@@ -350,3 +350,47 @@ def test_a_subclass_with_a_dict_beside_the_slots_compares_both():
     count = obj.shifted.experimental_get_tracing_count()
     obj.shifted(tf.constant(1.0))
     assert obj.shifted.experimental_get_tracing_count() == count
+
+
+class Helper:
+    def __init__(self):
+        self.scale = 1.0   # its own attribute: does not hide a method's self.scale from the comparison
+
+    def apply(self, x):
+        return x * OFFSET
+
+    @staticmethod
+    def shift(x):
+        return x + OFFSET
+
+    @tf.function
+    def traced(self, x):
+        return x - OFFSET
+
+
+@tf.function
+def through_a_class(x):
+    return Helper().apply(x) + Helper.shift(x) + Helper().traced(x)
+
+
+class UsesHelper:
+    def __init__(self):
+        self.scale = 2.0
+
+    @tf.function
+    def run(self, x):
+        return Helper().apply(x) * self.scale
+
+
+def test_a_global_read_by_the_methods_of_a_class_of_yours_the_function_uses_is_compared_on_each_call():
+    global OFFSET
+    assert float(through_a_class(tf.constant(1.0))) == 1.0 + 2.0 + 0.0
+    OFFSET = 3.0
+    assert float(through_a_class(tf.constant(1.0))) == 3.0 + 4.0 - 2.0
+
+
+def test_an_attribute_another_class_sets_on_its_own_self_leaves_the_methods_self_compared():
+    obj = UsesHelper()
+    assert float(obj.run(tf.constant(1.0))) == 2.0
+    obj.scale = 5.0
+    assert float(obj.run(tf.constant(1.0))) == 5.0
