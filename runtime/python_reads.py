@@ -23,11 +23,13 @@ from __future__ import annotations
 import dis
 import functools
 import inspect
+import re
 import types
 import weakref
 from typing import Optional
 
 _SCALARS = (int, float, complex, str, bytes, bool, type(None))
+_CALLABLES = (types.FunctionType, types.MethodType, functools.partial, types.BuiltinFunctionType)
 _MISSING = object()
 
 
@@ -125,10 +127,12 @@ def _visit(fn, entries: list, seen: dict, stored: set) -> None:
 
 
 def _functions_of(value) -> list:
-    """The user functions a global or closure variable runs: a function's, a method's, ...; a class of the user's:
-    those of its methods, properties, static and class methods (`Helper().apply(x)` reading a global)."""
-    if not isinstance(value, type):
-        return [_function_of(value)]
+    """The user functions a global or closure variable runs: a function's, a method's, ...; a class of the user's
+    (or an object of one): those of its methods, properties, static and class methods (`Helper().apply(x)`)."""
+    if not isinstance(value, type):   # an object of a class of the user's: its class's too (`helper.apply(x)`)
+        cls = type(value)
+        user = cls.__module__ and _compared(cls) and not issubclass(cls, _CALLABLES)
+        return [_function_of(value), *(_functions_of(cls) if user else ())]
     members = [m for cls in value.__mro__ if _compared(cls) for m in vars(cls).values()]
     functions = [_function_of(m.fget) if isinstance(m, property) else
                  _function_of(m.__func__) if isinstance(m, (staticmethod, classmethod)) else
@@ -271,9 +275,13 @@ def _compared(value) -> bool:
         return False
     if isinstance(value, (types.FunctionType, type, types.BuiltinFunctionType)):
         from autograph.backends import library_module   # the same distribution; autograph imports runtime lazily
-        module = getattr(value, "__globals__", {}).get("__name__") or getattr(value, "__module__", None)
-        return not library_module(module)
+        module = value.__globals__.get("__name__") if isinstance(value, types.FunctionType) else None
+        module = module or getattr(value, "__module__", None)
+        return not library_module(module) and not _OURS.match(module or "")
     return True
+
+
+_OURS = re.compile(r"(runtime|autograph)(\.|$)")   # this distribution's own functions and classes (tf.Module's)
 
 
 def _cell_value(cell):

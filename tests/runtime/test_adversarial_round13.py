@@ -394,3 +394,18 @@ def test_an_attribute_another_class_sets_on_its_own_self_leaves_the_methods_self
     assert float(obj.run(tf.constant(1.0))) == 2.0
     obj.scale = 5.0
     assert float(obj.run(tf.constant(1.0))) == 5.0
+
+
+HELPER = Helper()
+
+
+@tf.function
+def through_an_object(x):
+    return HELPER.apply(x)
+
+
+def test_a_global_read_by_the_method_of_a_global_object_of_yours_is_compared_on_each_call():
+    global OFFSET
+    assert float(through_an_object(tf.constant(2.0))) == 2.0
+    OFFSET = 3.0
+    assert float(through_an_object(tf.constant(2.0))) == 6.0
