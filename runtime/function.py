@@ -58,6 +58,7 @@ class Function:
         self._concrete: list[ConcreteFunction] = []
         self._keys: list = []
         self._traces_creating_variables = 0   # first traces that created Variables, traced again (see _trace)
+        self._traces_retired = 0   # traces dropped once a value they read was rebound (see _retire_stale)
         self._lock = threading.RLock()
         self._warned = False
         self.last_retrace_reason: Optional[str] = None
@@ -147,7 +148,7 @@ class Function:
         return self._lookup(args, kwargs)[0]
 
     def experimental_get_tracing_count(self) -> int:
-        return len(self._concrete) + self._traces_creating_variables
+        return len(self._concrete) + self._traces_creating_variables + self._traces_retired
 
     def pretty_printed_concrete_signatures(self) -> str:
         return "\n\n".join(c.pretty_printed_signature() for c in self._concrete)
@@ -173,7 +174,9 @@ class Function:
         stale = concrete._reads.changed() if concrete is not None and concrete._reads is not None else None
         if concrete is None or stale:
             with self._lock:
-                concrete = None if stale else self._cache.get(key) or self._relaxed_match(args, kwargs)
+                concrete = None if stale else self._cache.get(key)
+                if concrete is None and not stale:
+                    concrete, stale = self._relaxed_match(args, kwargs)
                 if concrete is None:
                     concrete = self._trace(args, kwargs, key, stale)
                 self._cache[key] = concrete
@@ -223,17 +226,21 @@ class Function:
             raise TypeError(f"{self.__name__}: argument {i} can't be converted to the input_signature's {spec}: "
                             f"{e}") from None
 
-    def _relaxed_match(self, args, kwargs):
-        """With an input_signature or reduce_retracing, an existing trace that accepts these arguments."""
+    def _relaxed_match(self, args, kwargs) -> tuple[Optional["ConcreteFunction"], Optional[str]]:
+        """With an input_signature or reduce_retracing, an existing trace that accepts these arguments; or None
+        and, if one accepted them but read a value the program has rebound since, what was rebound."""
         if self.input_signature is not None:
-            latest = self._concrete[-1] if self._concrete else None
-            return None if latest is None or latest._reads is not None and latest._reads.changed() else latest
-        if not self._reduce_retracing:
-            return None
-        for concrete in self._concrete:
-            if concrete._accepts(args, kwargs) and (concrete._reads is None or not concrete._reads.changed()):
-                return concrete
-        return None
+            accepting = self._concrete[-1:]
+        elif self._reduce_retracing:
+            accepting = [concrete for concrete in self._concrete if concrete._accepts(args, kwargs)]
+        else:
+            return None, None
+        stale = None
+        for concrete in accepting:
+            stale = concrete._reads.changed() if concrete._reads is not None else None
+            if stale is None:
+                return concrete, None
+        return None, stale
 
     def _trace(self, args, kwargs, key, stale: Optional[str] = None) -> "ConcreteFunction":
         """A new trace for `key`; `stale`: why the trace cached for it no longer serves (a Python value it
@@ -254,12 +261,25 @@ class Function:
                              self._parameter_names(), feeds=feeds, creation="again", autograph=self._autograph)
         concrete.jit_compile = self._jit_compile
         concrete._reads = python_reads.of(self.python_function)   # as bound after tracing
+        self._retire_stale()
         self._concrete.append(concrete)
         self._keys.append(key)
         if reason is not None:
             self.last_retrace_reason = reason
-            self._maybe_warn(reason)
+            self._maybe_warn(reason, rebound=stale is not None)
         return concrete
+
+    def _retire_stale(self) -> None:
+        """Drop the traces that read a value the program has rebound since: no call can use them again (a
+        loop rebinding a global the function reads, `lr = schedule(step)`, would keep one more graph a step)."""
+        stale = {id(c) for c in self._concrete if c._reads is not None and c._reads.changed()}
+        if not stale:
+            return
+        self._traces_retired += len(stale)
+        kept = [(c, k) for c, k in zip(self._concrete, self._keys) if id(c) not in stale]
+        self._concrete, self._keys = [c for c, _ in kept], [k for _, k in kept]
+        for key in [key for key, c in self._cache.items() if id(c) in stale]:
+            self._cache.pop(key, None)
 
     def _traced_callable(self) -> Callable:
         fn = self.python_function
@@ -324,15 +344,19 @@ class Function:
             changes.append("which Variable arguments are the same Variable")
         return "; ".join(changes) or "new argument structure"
 
-    def _maybe_warn(self, reason: str) -> None:
-        if self._warned or len(self._concrete) < RETRACE_WARNING_THRESHOLD:
+    def _maybe_warn(self, reason: str, rebound: bool = False) -> None:
+        traces = self.experimental_get_tracing_count() - self._traces_creating_variables
+        if self._warned or traces < RETRACE_WARNING_THRESHOLD:
             return
         self._warned = True
         filename, line = _caller_file_line()
         warnings.warn_explicit(
-            f"{self.__name__} has been traced {len(self._concrete)} times; the latest retrace was called from "
-            f"{filename}:{line} (changed: {reason}). Retracing is expensive: pass tensors rather than Python "
-            "numbers, keep shapes stable, or use input_signature / reduce_retracing=True.",
+            f"{self.__name__} has been traced {traces} times; the latest retrace was called from "
+            f"{filename}:{line} (changed: {reason}). Retracing is expensive: " + (
+                "a value the function reads from outside itself was rebound (input_signature and reduce_retracing "
+                "don't help here); pass it as an argument (a tensor), or hold it in a tf.Variable and assign to it."
+                if rebound else "pass tensors rather than Python numbers, keep shapes stable, or use "
+                "input_signature / reduce_retracing=True."),
             RuntimeWarning, filename, line)
 
     def __repr__(self) -> str:

@@ -31,6 +31,7 @@ import inspect
 import itertools
 import keyword
 import linecache
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -126,7 +127,10 @@ def compile_graph(graph: FuncGraph, outputs: list, name: str = "graph_fn") -> Ex
     namespace = {**gen.namespace, "__name__": "<runtime executor>"}
     exec(compile(source, filename, "exec"), namespace)  # the only code we compile is our own
     ops_by_line = {index + 2: op for index, op in gen.line_ops.items()}  # body starts on line 2
-    return Executable(namespace[fn_name], source, filename, ops_by_line)
+    executable = Executable(namespace[fn_name], source, filename, ops_by_line)
+    # its lines go with it (a function traced again on every call, reading a global a loop rebinds, kept them all)
+    weakref.finalize(executable, linecache.cache.pop, filename, None)
+    return executable
 
 
 @functools.lru_cache(maxsize=4096)

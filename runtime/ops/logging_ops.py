@@ -188,8 +188,8 @@ def _assert(condition, *data, message, text_message=False):
         message, data = np.asarray(data[0]).item().decode(), data[1:]
     if not np.all(condition):
         shown = " ".join(format_value(d, quote_scalar=False) for d in data)
-        raise InvalidArgumentError(f"{message}{': ' if message and shown else ''}{shown}".strip() or
-                                   "assertion failed", "Assert")
+        text = f"{message}{': ' if message and shown else ''}{shown}"   # as given: `f"{x:>6}"` keeps its padding
+        raise InvalidArgumentError(text if text.strip() else "assertion failed", "Assert")
     return np.bool_(True)
 
 
