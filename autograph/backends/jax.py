@@ -393,6 +393,8 @@ def _python_type(value):
         kind = _PYTHON_KINDS.get(aval.dtype.kind) if aval.weak_type else None
         if kind is float:               # a variable an int on some paths and a float on others is a weak float
             return int, float, jax.Array
+        if kind is int:                 # and one a bool on some paths and an int on others a weak int
+            return bool, int, jax.Array
         if kind is not None:
             return kind, jax.Array
     return None

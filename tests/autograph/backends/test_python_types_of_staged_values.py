@@ -111,3 +111,17 @@ def test_a_number_that_is_a_bool_on_some_paths_and_an_int_on_others_is_refused_n
     with pytest.raises(StagingError, match=r"test_python_types_of_staged_values\.py:\d+: `type\(...\)` of a variable "
                                            "that is a Python bool on some paths and an int on others"):
         torch.export.export(module(bool_or_int), (torch.tensor([1.0]),))
+
+
+def bool_or_int_is_bool(x):
+    s = 0
+    if x < 2:
+        s = not s          # a bool on this path, an int on the other: JAX merges them into a weak int
+    return 1 if isinstance(s, bool) else 2
+
+
+def test_under_jax_jit_isinstance_bool_of_a_number_a_bool_on_some_paths_is_refused():
+    # (it answered False for the int where the path taken made a bool: python fuzz generator seed 104947)
+    with pytest.raises(StagingError, match=r"may stand for a Python bool or int"):
+        jax.jit(ag.convert(bool_or_int_is_bool))(jnp.int32(-1))
+    assert ag.convert(bool_or_int_is_bool)(-1) == 1 and ag.convert(bool_or_int_is_bool)(5) == 2
