@@ -23,10 +23,11 @@ from __future__ import annotations
 import dis
 import functools
 import inspect
-import re
 import types
 import weakref
 from typing import Optional
+
+from autograph.backends import library_module
 
 _SCALARS = (int, float, complex, str, bytes, bool, type(None))
 _CALLABLES = (types.FunctionType, types.MethodType, functools.partial, types.BuiltinFunctionType)
@@ -274,14 +275,9 @@ def _compared(value) -> bool:
     if isinstance(value, types.ModuleType):
         return False
     if isinstance(value, (types.FunctionType, type, types.BuiltinFunctionType)):
-        from autograph.backends import library_module   # the same distribution; autograph imports runtime lazily
         module = value.__globals__.get("__name__") if isinstance(value, types.FunctionType) else None
-        module = module or getattr(value, "__module__", None)
-        return not library_module(module) and not _OURS.match(module or "")
+        return not library_module(module or getattr(value, "__module__", None))   # (runtime's and autograph's too)
     return True
-
-
-_OURS = re.compile(r"(runtime|autograph)(\.|$)")   # this distribution's own functions and classes (tf.Module's)
 
 
 def _cell_value(cell):

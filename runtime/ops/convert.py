@@ -189,8 +189,9 @@ def tensors(values, op_name: str) -> list[Tensor]:
     values = list(values)
     if not values:
         raise ValueError(f"{op_name}: needs at least one tensor.")
-    given = sorted((v for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")),
-                   key=is_carried_python_float)   # (a Python float a staged statement carries takes the others' dtype)
+    given = [v for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")]
+    if context.graph is not None and len(given) > 1:   # a Python float a staged statement carries (only while
+        given.sort(key=is_carried_python_float)        # tracing) takes the others' dtype
     # (an f-string of traced tensors has no dtype of its own: a string tensor's)
     hint = (getattr(given[0], "dtype", None) or convert_to_tensor(given[0]).dtype) if given else None
     if hint is None:  # no tensor: the first value's own dtype decides, as TensorFlow does
