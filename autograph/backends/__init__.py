@@ -120,6 +120,9 @@ class Backend:
     # registered too), for a framework whose tracer must be told how to treat converted code. The torch
     # backend has dynamo hand a converted function to AOTAutograd untraced (torch.py, "torch.compile").
     mark_converted: Optional[Callable] = None
+    # returned(value) -> value: what the outermost converted function running returns, while the framework
+    # stages (JAX gives back as a bool array a Python bool it carried as an int: jax_bools.py)
+    returned: Optional[Callable] = None
     extra: dict = field(default_factory=dict)
 
     def need(self, capability: str, construct: str) -> Callable:
@@ -216,6 +219,14 @@ def unregister_backend(name: str) -> None:
         _backends = tuple(b for b in _backends if b.name != name)
         _generation += 1
         _type_cache.clear()
+
+
+def returned(value):
+    """`value`, returned by the outermost converted function running, as each backend's `returned` gives it."""
+    for backend in _backends:
+        if backend.returned is not None and (backend.is_staging is None or backend.is_staging()):
+            value = backend.returned(value)
+    return value
 
 
 def registered() -> list[Backend]:
