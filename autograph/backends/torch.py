@@ -321,7 +321,7 @@ def _partly_after_loop(where: tuple, after: str, iterations: list):
     if after == "same":
         return where
     ran = iterations[0] > 0
-    return ran | capture.all_of(where) if after == "number" else ~ran & capture.all_of(where)
+    return ran | capture.all_of(where) if after == "number" else torch.logical_not(ran) & capture.all_of(where)
 
 
 # --- for -------------------------------------------------------------------------------------------

@@ -150,6 +150,7 @@ class _AfterStaging(TorchFunctionMode):
         if wheres is not None:
             return _rebind_partly(REBINDING[name](*args, **kwargs), args[0], wheres)
         func = as_numbers(func, name, args)
+        args = bools_as_ints(getattr(func, "__name__", ""), args, kwargs)
         out = note_numbers(func, run_op(func, args, kwargs), args, kwargs)
         if local.partly:
             note_partly_made(func, out, args, kwargs, local.partly)
@@ -178,6 +179,40 @@ def as_numbers(func, name: str, args: tuple):
     if name in REBINDING and args and is_number(args[0]):
         return REBINDING[name]
     return func
+
+
+# torch's ops (by name) in which Python computes with a bool as the int it is (`True + True` is 2, `~True` is -2,
+# `-True` is -1, where torch's bool tensors give True and False or refuse); and those in which two bools give a
+# bool (`True & False`) but a bool and an int an int
+_INT_OPS = frozenset({
+    "add", "__add__", "__radd__", "sub", "__sub__", "__rsub__", "rsub", "mul", "__mul__", "__rmul__", "div",
+    "true_divide", "__truediv__", "__rtruediv__", "floor_divide", "__floordiv__", "__rfloordiv__", "remainder",
+    "__mod__", "__rmod__", "pow", "__pow__", "__rpow__", "neg", "negative", "__neg__", "abs", "__abs__", "absolute",
+    "positive", "__pos__", "__invert__", "bitwise_not", "maximum", "minimum"})
+_BITWISE = frozenset({"__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "bitwise_and",
+                      "bitwise_or", "bitwise_xor"})
+
+
+def bools_as_ints(name: str, args: tuple, kwargs: dict) -> tuple:
+    """`args` of the op called `name`, with each bool tensor standing for a Python bool an int64 standing for its
+    int where Python computes with the int (`_INT_OPS`; `_BITWISE` beside an int), when every tensor among the
+    operands stands for a number (beside a tensor of the program's, torch's own rules hold, as they do for an
+    eager Python bool there)."""
+    if name not in _INT_OPS and name not in _BITWISE:
+        return args
+    given = tensors((args, kwargs))
+    if not any(t.dtype is torch.bool for t in given) or not all(is_number(t) for t in given):
+        return args
+    if name in _BITWISE and all(v.dtype is torch.bool if isinstance(v, torch.Tensor) else v.__class__ is bool
+                                for v in args[:2]):
+        return args
+    return tuple(_as_int(v) if isinstance(v, torch.Tensor) and v.dtype is torch.bool else v for v in args)
+
+
+def _as_int(t: torch.Tensor) -> torch.Tensor:
+    out = t.to(torch.int64)
+    register_number(out)
+    return out
 
 
 # torch functions that make a tensor of a Python number (`torch.as_tensor(n)`), as they do in Python
@@ -292,7 +327,7 @@ def _rebind_partly(new: torch.Tensor, t: torch.Tensor, wheres: tuple) -> torch.T
         number = all_of(wheres)
         t.copy_(torch.where(number, t, new))
         reach_kept([t], local.kept)
-        note_kept(new, t, ~number)
+        note_kept(new, t, torch.logical_not(number))
     local.partly[id(new)] = (new, wheres)
     return new
 
@@ -324,7 +359,7 @@ def rebound_by_loop(initial: torch.Tensor, final: torch.Tensor, wheres: tuple) -
     where it is a tensor, and is `final` itself there from now on."""
     number = all_of(wheres)
     initial.copy_(torch.where(number, initial, final))
-    note_kept(final, initial, ~number)
+    note_kept(final, initial, torch.logical_not(number))
     note_rebound(final, initial)        # in a loop body (or a branch) inside another loop
 
 

@@ -146,6 +146,7 @@ class _Tracked(TorchFunctionMode):
         if func is not given:                      # `n += 1` on a number rebinds `n`
             changes = None
         name = getattr(func, "__name__", "")
+        args = aliasing.bools_as_ints(name, args, kwargs)
         target = aliasing.changed_in_place(name, args, kwargs)
         if target is not None:
             args, kwargs = self._before_change(target, name, args, kwargs)
@@ -174,7 +175,7 @@ class _Tracked(TorchFunctionMode):
             into = self._writable(t, name)
             into.copy_(torch.where(number, into, new))
             aliasing.reach_kept(self._named(t), self.kept, self._reading, lambda u: self._writable(u, name))
-            not_number = ~number                   # made here, where this mode does not see it: noted as made,
+            not_number = torch.logical_not(number)   # made here, where this mode does not see it: noted as made,
             self._note_made([not_number])          # or a later read of it would take it for a free tensor
             aliasing.note_kept(new, t, not_number)
             self.rebound[id(new)] = (new, t)
