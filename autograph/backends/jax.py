@@ -458,27 +458,43 @@ BACKEND = backends.register_backend(backends.Backend(
 
 # --- the convenience -------------------------------------------------------------------------------
 
-def jit(fn: Optional[Callable] = None, /, *, checks: bool = False, **jit_kwargs: Any) -> Callable:
+def jit(fn: Optional[Callable] = None, /, *, checks=False, **jit_kwargs: Any) -> Callable:
     """`jax.jit(autograph.convert(fn), **jit_kwargs)`; usable as `@jit` or `@jit(static_argnums=...)`.
 
     With `checks=True` the function is also wrapped in `checkify.checkify`, so an `assert` on a traced
-    value raises `AssertionError` (with the assert's message) when it fails at run time."""
+    value raises `AssertionError` (with the assert's message) when it fails at run time. `checks` may also be a
+    set of checkify's errors: `checkify.user_checks | checkify.div_checks` also raises Python's
+    ZeroDivisionError where the program divides by zero (every division in it: `x / 0.0` of an array too, where
+    JAX gives inf), and `checkify.index_checks` an IndexError for an index out of bounds."""
     if fn is None:
         return functools.partial(jit, checks=checks, **jit_kwargs)
     from autograph.api import convert
 
     jitted = jax.jit(convert(fn), **jit_kwargs)
-    if not checks:
+    if checks is False:
         return jitted
     from jax.experimental import checkify
 
-    checked = checkify.checkify(jitted)
+    checked = checkify.checkify(jitted, errors=checkify.user_checks if checks is True else checks)
 
     @functools.wraps(fn)
     def run(*args, **kwargs):
         error, out = checked(*args, **kwargs)
         message = error.get()
         if message is not None:
-            raise AssertionError(message.removesuffix(" (`check` failed)"))
+            raise _python_error(error.get_exception(), message)
         return out
     return run
+
+
+def _python_error(error, message: str) -> Exception:
+    """The Python exception for checkify's `error` (its text `message`): Python's ZeroDivisionError, IndexError,
+    AssertionError for a failed `assert`, else checkify's own (its classes are not public: by name)."""
+    kind = type(error).__name__
+    if kind == "DivisionByZeroError":
+        return ZeroDivisionError(f"{message} (checkify's div_checks: a division in the jitted function)")
+    if kind == "OOBError":
+        return IndexError(message)
+    if kind == "FailedCheckError":
+        return AssertionError(message.removesuffix(" (`check` failed)"))
+    return error

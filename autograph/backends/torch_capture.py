@@ -146,7 +146,7 @@ class _Tracked(TorchFunctionMode):
         if func is not given:                      # `n += 1` on a number rebinds `n`
             changes = None
         name = getattr(func, "__name__", "")
-        args = aliasing.bools_as_ints(name, args, kwargs)
+        args = aliasing.python_operands(name, args, kwargs)
         target = aliasing.changed_in_place(name, args, kwargs)
         if target is not None:
             args, kwargs = self._before_change(target, name, args, kwargs)
