@@ -433,15 +433,16 @@ _warned_print: set = set()
 
 def _print(*args, sep=" ", end="\n", file=None, flush=False):
     """`print` with a staged tensor: PyTorch's print op, which runs every time the program runs."""
-    if _torch_print is None or file is not None:
+    text, tensors = primitives.print_format(args, sep, lambda arg: isinstance(arg, torch.Tensor))
+    if _torch_print is None or file is not None or not tensors:
         where = at_user_line("")
         if where not in _warned_print:
             _warned_print.add(where)
-            warnings.warn(f"{where}: print() of a traced tensor runs only while PyTorch traces"
-                          f"{' (print to a file)' if file is not None else ''}; the exported program "
-                          "will not print.", RuntimeWarning, stacklevel=3)
+            what = ("print() of Python values in a staged branch or loop body runs only while PyTorch traces, "
+                    "in every branch" if not tensors else "print() of a traced tensor runs only while PyTorch "
+                    f"traces{' (print to a file)' if file is not None else ''}")
+            warnings.warn(f"{where}: {what}; the exported program will not print.", RuntimeWarning, stacklevel=3)
         return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
-    text, tensors = primitives.print_format(args, sep, lambda arg: isinstance(arg, torch.Tensor))
     if end not in (None, "\n"):
         text += primitives.escape(end).removesuffix("\n")
     _torch_print(text, *tensors)

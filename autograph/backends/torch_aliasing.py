@@ -44,6 +44,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
+from autograph.backends import torch_numbers
 from autograph.errors import StagingError, at_user_line, user_location
 from autograph.operators import function_scope
 
@@ -150,7 +151,7 @@ class _AfterStaging(TorchFunctionMode):
         if wheres is not None:
             return _rebind_partly(REBINDING[name](*args, **kwargs), args[0], wheres)
         func = as_numbers(func, name, args)
-        args = python_operands(getattr(func, "__name__", ""), args, kwargs)
+        args = torch_numbers.python_operands(getattr(func, "__name__", ""), args, kwargs)
         out = note_numbers(func, run_op(func, args, kwargs), args, kwargs)
         if local.partly:
             note_partly_made(func, out, args, kwargs, local.partly)
@@ -179,70 +180,6 @@ def as_numbers(func, name: str, args: tuple):
     if name in REBINDING and args and is_number(args[0]):
         return REBINDING[name]
     return func
-
-
-# torch's ops (by name) in which Python computes with a bool as the int it is (`True + True` is 2, `~True` is -2,
-# `-True` is -1, where torch's bool tensors give True and False or refuse); and those in which two bools give a
-# bool (`True & False`) but a bool and an int an int
-_INT_OPS = frozenset({
-    "add", "__add__", "__radd__", "sub", "__sub__", "__rsub__", "rsub", "mul", "__mul__", "__rmul__", "div",
-    "true_divide", "__truediv__", "__rtruediv__", "__rdiv__", "floor_divide", "__floordiv__", "__rfloordiv__", "remainder",
-    "__mod__", "__rmod__", "pow", "__pow__", "__rpow__", "neg", "negative", "__neg__", "abs", "__abs__", "absolute",
-    "positive", "__pos__", "__invert__", "bitwise_not", "maximum", "minimum"})
-_BITWISE = frozenset({"__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "bitwise_and",
-                      "bitwise_or", "bitwise_xor"})
-
-
-def python_operands(name: str, args: tuple, kwargs: dict) -> tuple:
-    """`args` of the op called `name` as Python computes with them, when every tensor among the operands stands
-    for a number (beside a tensor of the program's, torch's own rules hold, as they do for an eager Python number
-    there): each bool tensor standing for a Python bool an int64 standing for its int where Python computes with
-    the int (`_INT_OPS`; `_BITWISE` beside an int); and a division by zero (or 0 to a negative power), where
-    Python raises ZeroDivisionError and torch gives inf, nan or garbage, fails when the program runs."""
-    if name not in _INT_OPS and name not in _BITWISE:
-        return args
-    given = tensors((args, kwargs))
-    if not given or kwargs or not all(is_number(t) for t in given):
-        return args
-    if name in _DIVISIONS or name in _POWERS:
-        _check_division(name, args)
-    if not any(t.dtype is torch.bool for t in given):
-        return args
-    if name in _BITWISE and all(v.dtype is torch.bool if isinstance(v, torch.Tensor) else v.__class__ is bool
-                                for v in args[:2]):
-        return args
-    return tuple(_as_int(v) if isinstance(v, torch.Tensor) and v.dtype is torch.bool else v for v in args)
-
-
-_DIVISIONS = frozenset({"div", "true_divide", "__truediv__", "floor_divide", "__floordiv__", "remainder", "__mod__",
-                        "__rtruediv__", "__rdiv__", "__rfloordiv__", "__rmod__"})
-_POWERS = frozenset({"pow", "__pow__", "__rpow__"})
-
-
-def _check_division(name: str, args: tuple) -> None:
-    """A run-time error where the divisor of the division `name` on `args` is zero (for a power, where the
-    base is zero and the exponent negative), as Python's ZeroDivisionError would be."""
-    if len(args) != 2:
-        return
-    x, y = (args[1], args[0]) if name.startswith("__r") else args
-    if name in _POWERS:
-        fails = (torch.as_tensor(x) == 0) & (torch.as_tensor(y) < 0)
-        what = "0 is raised to a negative power"
-    else:
-        fails = torch.as_tensor(y) == 0
-        what = "the divisor is zero"
-    if not isinstance(fails, torch.Tensor) or fails.dim() != 0:
-        return
-    torch._assert_async(torch.logical_not(fails), at_user_line(
-        f"ZeroDivisionError: {what}: a Python number that a staged `if` or loop carries is a 0-d tensor, whose "
-        "division would give inf, nan or an arbitrary integer where Python raises ZeroDivisionError. Check the "
-        "value before dividing."))
-
-
-def _as_int(t: torch.Tensor) -> torch.Tensor:
-    out = t.to(torch.int64)
-    register_number(out)
-    return out
 
 
 # torch functions that make a tensor of a Python number (`torch.as_tensor(n)`), as they do in Python

@@ -139,7 +139,23 @@ def is_(a, b) -> bool:
             "it carries new tensors on every path, so whether they are one object when the graph runs can't be "
             "told. Keep a Python flag of what you assigned (e.g. `changed = True` in the branch), or compare "
             "values (`tf.reduce_all(a == b)`).")))
+    if a.__class__ is bool or b.__class__ is bool:
+        return _is_bool(b if a.__class__ is bool else a, a if a.__class__ is bool else b)
     return False
+
+
+def _is_bool(value, flag: bool):
+    """`value is flag` (True or False): where `value` stands for a Python bool a staged statement carries (the
+    backend's `python_type`), Python's answer is `value == flag`, staged; where it may also be an array, refused."""
+    backend = backend_for(value)
+    kinds = backend.python_type(value) if backend is not None and backend.python_type is not None else None
+    if kinds is None or bool not in kinds:
+        return False
+    if kinds == (bool,):
+        return value == flag
+    raise tracing_failed(StagingError(at_user_line(
+        f"`is {flag}` of a value that may stand for a Python bool (one a staged `if` or loop carries) or be "
+        f"a {backend.name} value that is not one, and Python's answers differ. Compare with `==` instead.")))
 
 
 def is_not(a, b) -> bool:

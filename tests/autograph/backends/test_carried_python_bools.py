@@ -146,3 +146,32 @@ def test_bitwise_ops_of_a_carried_bool_give_a_bool_beside_a_bool_and_an_int_besi
     got = exported(torch.tensor(2))
     assert [v.dtype for v in got] == [torch.bool, torch.bool, torch.bool, torch.int64]
     assert plain(got) == bitwise(2)
+
+
+def compared_by_identity(n):
+    f = True
+    if n > 1:
+        f = False
+    return f is False, f is not True, f is True
+
+
+def test_is_true_or_false_of_a_carried_bool_is_python_s_answer_under_jax_jit():
+    f = jax.jit(ag.convert(compared_by_identity))
+    assert [plain(f(n)) for n in (0, 3)] == [compared_by_identity(n) for n in (0, 3)]
+
+
+def test_is_true_or_false_of_a_carried_bool_is_python_s_answer_under_torch_export():
+    exported = torch.export.export(Module(compared_by_identity), (torch.tensor(2),)).module()
+    assert [plain(exported(torch.tensor(n))) for n in (0, 3)] == [compared_by_identity(n) for n in (0, 3)]
+
+
+def shifted(n):
+    s = True
+    if n > 1:
+        s = False
+    return s << 3, 1 << s
+
+
+def test_shifts_of_a_carried_bool_shift_the_int_under_torch():
+    exported = torch.export.export(Module(shifted), (torch.tensor(2),)).module()
+    assert [plain(exported(torch.tensor(n))) for n in (0, 3)] == [shifted(n) for n in (0, 3)]
