@@ -22,6 +22,7 @@ import torch
 
 from autograph.backends import torch_aliasing as aliasing
 from autograph.errors import at_user_line
+from autograph.operators import side_effects
 
 _INT_OPS = frozenset({   # ops (by name) in which Python computes with a bool as the int it is
     "add", "__add__", "__radd__", "sub", "__sub__", "__rsub__", "rsub", "mul", "__mul__", "__rmul__", "div",
@@ -52,7 +53,10 @@ def python_operands(name: str, args: tuple, kwargs: dict) -> tuple:
     if name in _POWERS:
         return _power(name, args)
     if name in _DIVISIONS and len(args) == 2:
-        _fail_where(_operands(name, args)[1] == 0, f"ZeroDivisionError: the divisor is zero: {_CARRIED} division "
+        x, y = _operands(name, args)
+        # (a divisor written in the program: a condition on the data all the same, which export would otherwise
+        # check in a branch that does not run)
+        _fail_where((y if isinstance(y, torch.Tensor) else torch.where(x == x, y, y)) == 0, f"ZeroDivisionError: the divisor is zero: {_CARRIED} division "
                     "would give inf, nan or an arbitrary integer where Python raises ZeroDivisionError. Check the "
                     "value before dividing.")
     return args
@@ -120,6 +124,13 @@ _CARRIED = "a Python number that a staged `if` or loop carries is a 0-d tensor, 
 
 
 def _fail_where(fails, message: str) -> None:
-    """A run-time error at the user's line, `message`, where the 0-d bool `fails` holds."""
-    if isinstance(fails, torch.Tensor) and fails.dim() == 0:
+    """A run-time error at the user's line, `message`, where the 0-d bool `fails` holds. Where tracing knows it
+    holds (a divisor that is the constant 0), the check fails now: outside staged statements, as Python's
+    division would; inside a branch or loop body, which may not run, the value is torch's (inf, nan)."""
+    if not isinstance(fails, torch.Tensor) or fails.dim() != 0:
+        return
+    try:
         torch._assert_async(torch.logical_not(fails), at_user_line(message))
+    except RuntimeError:
+        if not side_effects.inside_staged():
+            raise

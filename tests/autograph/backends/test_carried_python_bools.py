@@ -1,9 +1,10 @@
-"""A Python bool that a staged `if` or loop carries computes as Python's bool, an int, under JAX and torch.
+"""A Python bool that a staged `if` or loop carries computes as Python's bool, an int, under JAX (torch:
+test_carried_python_bools_under_torch.py).
 
 Python's `True + True` is 2, `~True` -2, `-True` -1, `abs(True)` 1. Before, the JAX backend carried such a bool as a
 bool array and torch as a bool tensor, whose arithmetic is logical: `s + s` was True, `~s` False, `-s` and
 `abs(s)` errors without a word about the user's line. JAX carries it as a weakly typed int (jax_bools.py), torch
-casts the tensor standing for it to an int where Python computes with the int (torch_aliasing.py).
+casts the tensor standing for it to an int where Python computes with the int (torch_numbers.py).
 """
 from __future__ import annotations
 
@@ -12,36 +13,9 @@ import pytest
 from tests.autograph.backends._jax_util import jax, jnp
 
 import autograph as ag  # noqa: E402
-
-
-def arithmetic_after_a_loop(n):
-    s = True
-    for _ in range(n):
-        s = s
-    return s + s, ~s, -s, abs(s), s + True, s * 3, s / 2, s + 0.5, s == 1, s < 2
-
-
-def arithmetic_after_an_if(n):
-    if n > 0:
-        s = True
-    else:
-        s = False
-    return s + s, ~s, -s, abs(s), s + True, s * 3, s / 2, s + 0.5, s == 1, s < 2
-
-
-def toggled(n):
-    s = True
-    for _ in range(n):
-        s = not s
-    return s + s + 0
-
-
-def found_flag(xs, t):
-    found = False
-    for x in xs:
-        if x > t:
-            found = True
-    return found
+from autograph.backends.conformance import _found_flag as found_flag  # noqa: E402
+from tests.autograph.backends._carried_bool_programs import (  # noqa: E402
+    arithmetic_after_a_loop, arithmetic_after_an_if, compared_by_identity, plain, toggled)
 
 
 def types_of_a_flag(n):
@@ -52,10 +26,6 @@ def types_of_a_flag(n):
             found = True
         i += 1
     return isinstance(found, bool), type(found) is bool, isinstance(found, int)
-
-
-def plain(values):
-    return tuple(v.item() if hasattr(v, "item") else v for v in values)
 
 
 @pytest.mark.parametrize("program", [arithmetic_after_a_loop, arithmetic_after_an_if])
@@ -107,71 +77,7 @@ def test_a_carried_bool_that_a_path_makes_a_bool_array_is_the_bool_array_jax_giv
         assert got.dtype == jnp.bool_ and bool(got) is bool(compared_flag(jnp.array(xs)))
 
 
-# --- torch -------------------------------------------------------------------------------------------------------
-
-torch = pytest.importorskip("torch")
-
-
-class Module(torch.nn.Module):
-    def __init__(self, program):
-        super().__init__()
-        self.program = ag.convert(program)
-
-    def forward(self, n):
-        return self.program(n)
-
-
-@pytest.mark.parametrize("program", [arithmetic_after_a_loop, arithmetic_after_an_if])
-def test_a_carried_bool_computes_as_python_s_bool_under_torch_export(program):
-    exported = torch.export.export(Module(program), (torch.tensor(2),)).module()
-    for n in (0, 2):
-        assert plain(exported(torch.tensor(n))) == program(n)
-
-
-def test_a_bool_a_loop_negates_with_not_stays_python_s_bool_under_torch_compile():
-    torch._dynamo.reset()
-    compiled = torch.compile(Module(toggled), fullgraph=True, backend="aot_eager")
-    assert [int(compiled(torch.tensor(n))) for n in range(4)] == [toggled(n) for n in range(4)]
-
-
-def bitwise(n):
-    s = False
-    if n > 0:
-        s = True
-    return s & False, s | False, s ^ True, s & 3
-
-
-def test_bitwise_ops_of_a_carried_bool_give_a_bool_beside_a_bool_and_an_int_beside_an_int_under_torch():
-    exported = torch.export.export(Module(bitwise), (torch.tensor(2),)).module()
-    got = exported(torch.tensor(2))
-    assert [v.dtype for v in got] == [torch.bool, torch.bool, torch.bool, torch.int64]
-    assert plain(got) == bitwise(2)
-
-
-def compared_by_identity(n):
-    f = True
-    if n > 1:
-        f = False
-    return f is False, f is not True, f is True
-
-
 def test_is_true_or_false_of_a_carried_bool_is_python_s_answer_under_jax_jit():
     f = jax.jit(ag.convert(compared_by_identity))
     assert [plain(f(n)) for n in (0, 3)] == [compared_by_identity(n) for n in (0, 3)]
 
-
-def test_is_true_or_false_of_a_carried_bool_is_python_s_answer_under_torch_export():
-    exported = torch.export.export(Module(compared_by_identity), (torch.tensor(2),)).module()
-    assert [plain(exported(torch.tensor(n))) for n in (0, 3)] == [compared_by_identity(n) for n in (0, 3)]
-
-
-def shifted(n):
-    s = True
-    if n > 1:
-        s = False
-    return s << 3, 1 << s
-
-
-def test_shifts_of_a_carried_bool_shift_the_int_under_torch():
-    exported = torch.export.export(Module(shifted), (torch.tensor(2),)).module()
-    assert [plain(exported(torch.tensor(n))) for n in (0, 3)] == [shifted(n) for n in (0, 3)]

@@ -1,17 +1,14 @@
-"""Division by zero of a Python number that a staged `if` or loop carries: Python raises ZeroDivisionError.
+"""Division by zero of a Python number that a staged `if` or loop carries under torch: Python raises
+ZeroDivisionError.
 
-Under torch the backend checks the divisor of a division among numbers when the program runs (torch's own
-division gives inf, nan, or for `//` of ints an error that names no line); under JAX nothing can see the
-division, so `ag.jax.jit(f, checks=checkify.user_checks | checkify.div_checks)` raises Python's
-ZeroDivisionError where checkify finds one (a plain `jax.jit` gives inf or an arbitrary int: docs/backends.md).
+The torch backend checks the divisor of a division among numbers when the program runs (torch's own division
+gives inf, nan, or for `//` of ints an error that names no line: torch_numbers.py). JAX: test_jax_checks_for_division_by_zero.py.
 """
 from __future__ import annotations
 
 import pytest
 
-from tests.autograph.backends._jax_util import jax
-
-import autograph as ag  # noqa: E402
+from tests.autograph.backends._torch_modules import Converted as Module, torch
 
 
 def int_floor_divided(n):
@@ -29,42 +26,8 @@ def float_divided(n):
     return 10.0 / s
 
 
-def test_jit_with_division_checks_raises_python_s_zero_division_error_where_a_carried_int_is_zero():
-    from jax.experimental import checkify
-
-    f = ag.jax.jit(int_floor_divided, checks=checkify.user_checks | checkify.div_checks)
-    assert int(f(2)) == 5
-    with pytest.raises(ZeroDivisionError, match="division by zero"):
-        f(0)
-
-
-def asserted(n):
-    assert n < 10, "too big"
-    return n
-
-
-def test_jit_with_checks_true_still_raises_assertion_error_for_an_assert():
-    with pytest.raises(AssertionError, match="too big"):
-        ag.jax.jit(asserted, checks=True)(20)
-
-
-torch = pytest.importorskip("torch")
-
-
-class Module(torch.nn.Module):
-    def __init__(self, program):
-        super().__init__()
-        self.program = ag.convert(program)
-
-    def forward(self, n):
-        return torch.as_tensor(self.program(n))
-
-
 def power_of_zero_or_two(n):
-    if n > 0:
-        s = 0.0
-    else:
-        s = 2.0
+    s = 0.0 if n > 0 else 2.0
     return s ** -1
 
 
@@ -88,3 +51,33 @@ def divided_beside_a_tensor(x):
 def test_a_division_of_the_program_s_tensor_by_a_carried_zero_keeps_torch_s_inf():
     exported = torch.export.export(Module(divided_beside_a_tensor), (torch.ones(2),)).module()
     assert exported(-torch.ones(2)).tolist() == [float("-inf")] * 2
+
+
+def divided_by_zero_in_a_branch(n):
+    s = 3
+    if n > 0:
+        s = 4
+    if n > 5:
+        r = s / 0
+    else:
+        r = s * 1.0
+    return r
+
+
+def constant_zero_divided_in_a_branch(n):
+    s = 0
+    for _ in range(n):
+        s = s
+    if n > 5:
+        r = 10 / s
+    else:
+        r = 1.0
+    return r
+
+
+@pytest.mark.parametrize("program", [divided_by_zero_in_a_branch, constant_zero_divided_in_a_branch])
+def test_a_division_by_zero_in_a_staged_branch_that_does_not_run_gives_python_s_value(program):
+    exported = torch.export.export(Module(program), (torch.tensor(1),)).module()
+    torch._dynamo.reset()
+    compiled = torch.compile(Module(program), fullgraph=True, backend="aot_eager")
+    assert float(exported(torch.tensor(1))) == float(compiled(torch.tensor(1))) == program(1)

@@ -9,18 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-import autograph as ag
-
-torch = pytest.importorskip("torch")
-
-
-class Module(torch.nn.Module):
-    def __init__(self, program):
-        super().__init__()
-        self.program = ag.convert(program)
-
-    def forward(self, n):
-        return torch.as_tensor(self.program(n))
+from tests.autograph.backends._torch_modules import Converted as Module, torch
 
 
 def int_against_float(n):
