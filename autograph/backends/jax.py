@@ -452,7 +452,7 @@ BACKEND = backends.register_backend(backends.Backend(
     zeros_like=jax_state.zeros_like,
     check_returned=_reject_falling_off,
     python_type=_python_type,
-    returned=jax_bools.returned,
+    leaving=jax_bools.leaving,
 ))
 
 

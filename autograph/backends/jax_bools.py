@@ -10,8 +10,9 @@ default int), and the tracer that holds it is noted here (`note`):
 - `if s:`, `while s:`, `not s` test it as the int (not zero); `not x` of a traced value is a Python bool
   too, so it is such an int, noted;
 - `isinstance(s, bool)` and `type(s)` answer bool (the backend's `python_type`), `print(s)` shows True or False;
-- the outermost converted function returns it as a bool array (`returned`): `found = False; for x in xs: if x >
-  t: found = True; return found` under `jax.jit` gives a bool, as JAX users expect of a flag.
+- the outermost converted function returns it as a bool array, and a function autograph does not convert (JAX's,
+  `jnp.stack([found])`) gets it as one (`leaving`): `found = False; for x in xs: if x > t: found = True; return
+  found` under `jax.jit` gives a bool, as JAX users expect of a flag.
 
 A staged `if` gives a noted tracer for a variable both of whose branches give a Python bool (or a noted tracer);
 a loop, for a variable that is one before it and after its body. A variable that a path makes a JAX bool (`found
@@ -54,8 +55,9 @@ def as_shown(value):
     return value.astype(bool) if is_noted(value) else value
 
 
-def returned(value):
-    """The backend's `returned`: what the outermost converted function returns, noted tracers as bool arrays."""
+def leaving(value):
+    """The backend's `leaving`: what the outermost converted function returns, or the arguments converted code
+    gives a function it does not convert (`jnp.stack([found])`), with noted tracers as bool arrays."""
     if not _noted:
         return value
     return jax.tree_util.tree_map(as_shown, value)

@@ -172,7 +172,8 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
         def cond_fn(*carry):
             note_numbers(carry)
             ok = predicate(test(*unpack(carry[counted:])), construct)
-            return torch.logical_and(ok, carry[0] < limit) if limit is not None else ok
+            # (a copy: `while go:` on a carried bool would give the loop's own input, which AOTAutograd refuses)
+            return torch.logical_and(ok, carry[0] < limit) if limit is not None else fresh(ok)
 
         def body_fn(*carry):
             note_numbers(carry)

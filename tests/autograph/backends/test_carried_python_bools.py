@@ -81,3 +81,18 @@ def test_is_true_or_false_of_a_carried_bool_is_python_s_answer_under_jax_jit():
     f = jax.jit(ag.convert(compared_by_identity))
     assert [plain(f(n)) for n in (0, 3)] == [compared_by_identity(n) for n in (0, 3)]
 
+
+
+def stacked_flags(xs):
+    found = False
+    for x in xs:
+        if x > 1.5:
+            found = True
+    return ~jnp.array([found, True]), jnp.stack([found, False]).dtype == jnp.bool_
+
+
+def test_a_jax_function_given_a_carried_bool_gets_a_bool_array():
+    xs = jnp.array([1.0, 2.0])
+    got = jax.jit(ag.convert(stacked_flags))(xs)
+    want = stacked_flags(xs)
+    assert got[0].tolist() == want[0].tolist() and bool(got[1]) is bool(want[1]) is True

@@ -55,3 +55,19 @@ def shifted(n):
 def test_shifts_of_a_carried_bool_shift_the_int_under_torch():
     exported = torch.export.export(Converted(shifted), (torch.tensor(2),)).module()
     assert [plain(exported(torch.tensor(n))) for n in (0, 3)] == [shifted(n) for n in (0, 3)]
+
+
+def counted_until(n):
+    go = True
+    k = 0
+    while go:
+        k += 1
+        if k > n:
+            go = False
+    return k, go
+
+
+def test_a_while_on_a_carried_bool_alone_compiles_under_torch_compile():
+    torch._dynamo.reset()
+    compiled = torch.compile(Converted(counted_until), fullgraph=True, backend="aot_eager")
+    assert [plain(compiled(torch.tensor(n))) for n in (0, 2)] == [counted_until(n) for n in (0, 2)]
