@@ -234,11 +234,12 @@ def type_(*args, **kwargs):
 def print_(*args, **kwargs):
     """`print(...)`; the backend's `print` (run every time the graph runs) when an argument is staged and
     the backend stages `print`, and inside a branch or loop body being staged (a `print("here")` in a staged
-    branch prints when that branch runs, as Python's; at trace time both branches would print). A backend
+    branch prints when that branch runs, as Python's; at trace time both branches would print; one with `file=`
+    stays Python's, a trace-time message). A backend
     without a `print` capability (runtime, as TensorFlow) keeps Python's: it runs while tracing and shows the
     staged values themselves."""
     backend = backend_for_any(args)
-    if backend is None and side_effects.inside_staged():
+    if backend is None and kwargs.get("file") is None and side_effects.inside_staged():
         backend = staging_printer()
     if backend is None or backend.print is None:
         return builtins.print(*args, **kwargs)
