@@ -74,8 +74,8 @@ def cond(run, pred, true_fn, false_fn, *rest):
             return out
         return branch
     out = run(pred, watched(true_fn, True), watched(false_fn, False), *rest)
-    for k, v in enumerate(out):
-        if k < len(given.get(True, ())) and given[True][k] and given[False][k]:
+    for v, *bools in zip(out, given.get(True, ()), given.get(False, ())):
+        if all(bools):
             note(v)
     return out
 
