@@ -452,7 +452,7 @@ BACKEND = backends.register_backend(backends.Backend(
     zeros_like=jax_state.zeros_like,
     check_returned=_reject_falling_off,
     python_type=_python_type,
-    leaving=jax_bools.leaving,
+    leaving=lambda value: jax_bools.leaving(value) if _trace_ctx is None or _is_staging() else value,
 ))
 
 

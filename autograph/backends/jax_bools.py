@@ -58,9 +58,19 @@ def as_shown(value):
 def leaving(value):
     """The backend's `leaving`: what the outermost converted function returns, or the arguments converted code
     gives a function it does not convert (`jnp.stack([found])`), with noted tracers as bool arrays."""
-    if not _noted:
-        return value
-    return jax.tree_util.tree_map(as_shown, value)
+    return _shown(value) if _noted else value
+
+
+def _shown(value):
+    """`value` with the noted tracers in it (through tuples, lists and dicts, which it rebuilds only where one
+    is: not JAX's tree_map, which sorts a dict's keys) as bool arrays."""
+    if value.__class__ in (tuple, list):
+        items = [_shown(v) for v in value]
+        return value if all(a is b for a, b in zip(items, value)) else value.__class__(items)
+    if value.__class__ is dict:
+        items = {k: _shown(v) for k, v in value.items()}
+        return value if all(items[k] is v for k, v in value.items()) else items
+    return as_shown(value)
 
 
 def cond(run, pred, true_fn, false_fn, *rest):

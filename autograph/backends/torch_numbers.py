@@ -56,9 +56,10 @@ def python_operands(name: str, args: tuple, kwargs: dict) -> tuple:
         x, y = _operands(name, args)
         # (a divisor written in the program: a condition on the data all the same, which export would otherwise
         # check in a branch that does not run)
-        _fail_where((y if isinstance(y, torch.Tensor) else torch.where(x == x, y, y)) == 0, f"ZeroDivisionError: the divisor is zero: {_CARRIED} division "
-                    "would give inf, nan or an arbitrary integer where Python raises ZeroDivisionError. Check the "
-                    "value before dividing.")
+        divisor = y if isinstance(y, torch.Tensor) else torch.where(x == x, y, y)
+        _fail_where(divisor == 0, f"ZeroDivisionError: the divisor is zero: {_CARRIED} division would give inf, "
+                    "nan or an arbitrary integer where Python raises ZeroDivisionError. Check the value before "
+                    "dividing.")
     return args
 
 

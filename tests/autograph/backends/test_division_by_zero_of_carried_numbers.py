@@ -2,7 +2,8 @@
 ZeroDivisionError.
 
 The torch backend checks the divisor of a division among numbers when the program runs (torch's own division
-gives inf, nan, or for `//` of ints an error that names no line: torch_numbers.py). JAX: test_jax_checks_for_division_by_zero.py.
+gives inf, nan, or for `//` of ints an error that names no line: torch_numbers.py). JAX:
+test_jax_checks_for_division_by_zero.py.
 """
 from __future__ import annotations
 

@@ -65,7 +65,8 @@ def overflowing_power(n):
 @pytest.mark.parametrize("program, message", [
     (to_a_negative_carried_power, "an int is raised to a negative power"),
     (cube_root, "a negative number is raised to a fractional power"),
-    (overflowing_power, "OverflowError: the power is past the float's range")], ids=lambda v: getattr(v, "__name__", ""))
+    (overflowing_power, "OverflowError: the power is past the float's range")],
+    ids=lambda v: getattr(v, "__name__", ""))
 def test_a_power_python_would_not_give_as_torch_does_fails_at_the_user_s_line(program, message):
     exported = torch.export.export(Module(program), (torch.tensor(0),)).module()
     assert float(exported(torch.tensor(0))) == pytest.approx(program(0))
