@@ -132,3 +132,47 @@ def from_array(b):
 def number_dtype(value):
     """The dtype a Python bool is carried in: JAX's default int (weakly typed: `_lift`)."""
     return jax.dtypes.canonicalize_dtype(jnp.int64)
+
+
+# --- where a noted int meets an array by an operator, not a function: as the bool it stands for ---------------
+#
+# JAX gives a tracer's operators no hook, so its class's indexing and bitwise operators are wrapped (once, when
+# this module is imported; with nothing noted they only look up an empty dict): an index holding a noted tracer,
+# and a noted tracer beside a bool array in `&`, `|`, `^`, see the bool array it stands for. So `xs[found]` is
+# JAX's answer for a traced bool (an error under `jax.jit`, as on a bool array) rather than row 1, and
+# `found & mask` is a bool mask rather than an int array that would index rows.
+
+def _as_bools(index):
+    if index.__class__ is tuple:
+        return tuple(as_shown(i) for i in index)
+    return as_shown(index)
+
+
+def _guard_getitem(original):
+    def getitem(self, index):
+        return original(self, _as_bools(index) if _noted else index)
+    return getitem
+
+
+def _guard_bitwise(original):
+    def bitwise(self, other):
+        if _noted and (is_noted(self) or is_noted(other)):
+            self_bool = is_noted(self) and getattr(getattr(other, "dtype", None), "kind", "") == "b"
+            other_bool = is_noted(other) and getattr(getattr(self, "dtype", None), "kind", "") == "b"
+            if self_bool or other_bool:
+                return original(as_shown(self), as_shown(other))
+        return original(self, other)
+    return bitwise
+
+
+def _install() -> None:
+    tracer = jax.core.Tracer
+    if getattr(tracer.__getitem__, "_autograph_bools", False):
+        return
+    tracer.__getitem__ = _guard_getitem(tracer.__getitem__)
+    for name in ("__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__"):
+        setattr(tracer, name, _guard_bitwise(getattr(tracer, name)))
+    tracer.__getitem__._autograph_bools = True
+
+
+_install()

@@ -96,3 +96,29 @@ def test_a_jax_function_given_a_carried_bool_gets_a_bool_array():
     got = jax.jit(ag.convert(stacked_flags))(xs)
     want = stacked_flags(xs)
     assert got[0].tolist() == want[0].tolist() and bool(got[1]) is bool(want[1]) is True
+
+
+def _indexed_by_flag(xs, t):
+    found = False
+    for x in xs:
+        if x > t:
+            found = True
+    return xs[found]
+
+
+def _flag_and_mask(xs, t):
+    found = False
+    for x in xs:
+        if x > t:
+            found = True
+    both = found & (xs > 0)
+    return both, jnp.sum(jnp.where(both, xs, 0.0))
+
+
+def test_a_carried_bool_meeting_an_array_by_indexing_or_a_bitwise_op_is_the_bool_it_stands_for():
+    xs = jnp.array([1.0, -2.0, 3.0])
+    # the int it is carried as would index row 1: JAX's own answer for a traced bool index is this error
+    with pytest.raises(Exception, match="boolean indices must be concrete"):
+        jax.jit(ag.convert(_indexed_by_flag))(xs, 2.0)
+    both, total = jax.jit(ag.convert(_flag_and_mask))(xs, 2.0)
+    assert both.dtype == jnp.bool_ and both.tolist() == [True, False, True] and float(total) == 4.0
