@@ -31,6 +31,7 @@ from runtime.ops.indexing import slice_ as slice  # noqa: A004
 from runtime.ops.composites import (add_n, ensure_shape, get_static_value, identity_n, is_tensor, meshgrid, norm,
                                     repeat, reverse, roll, searchsorted, sequence_mask, tensordot)
 from runtime.ops.composites import cosh, sinh, tan
+from runtime.ops.counting_ops import histogram_fixed_width, unique_with_counts
 
 from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_value, cos, cumsum, divide,  # noqa: A004
                                   equal, exp, floor, floordiv, floormod, greater, greater_equal, less, less_equal,

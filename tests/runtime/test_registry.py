@@ -99,6 +99,11 @@ SAMPLES = {
     "BytesSplit": (tf.strings.bytes_split, (tf.constant("ab"),)),
     "UnicodeSplit": (lambda s: tf.strings.unicode_split(s, "UTF-8"), (tf.constant("é!"),)),
     "UnicodeDecode": (lambda s: tf.strings.unicode_decode(s, "UTF-8"), (tf.constant("é!"),)),
+    "Substr": (lambda s: tf.strings.substr(s, 0, 2), (S,)), "StringStrip": (tf.strings.strip, (S,)),
+    "StaticRegexReplace": (lambda s: tf.strings.regex_replace(s, "[a-c]", r"<\0>"), (S,)),
+    "StaticRegexFullMatch": (lambda s: tf.strings.regex_full_match(s, ".b.*"), (S,)),
+    "UniqueCounts": (lambda x: tf.unique_with_counts(x).count, (tf.constant([3, 1, 3, 2, 1]),)),
+    "ConfusionMatrix": (lambda x: tf.math.confusion_matrix(x, x[::-1]), (tf.constant([3, 1, 3, 2, 1]),)),
 }
 NOT_SAMPLED = {"Placeholder", "Cond", "While", "ExactInt32", "PythonFloat", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
                "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert", "Raise",
