@@ -21,3 +21,4 @@ from runtime.ops.segment_ops import (bincount, segment_max, segment_mean, segmen
                                      unsorted_segment_prod, unsorted_segment_sqrt_n, unsorted_segment_sum)
 from runtime.ops.counting_ops import confusion_matrix, in_top_k  # noqa: F401,E402
 from runtime.ops.composites import reciprocal_no_nan, scalar_mul  # noqa: F401,E402
+from runtime.ops.special_math import digamma, erfc, erfinv, lgamma, ndtri  # noqa: F401,E402
