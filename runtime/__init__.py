@@ -67,7 +67,7 @@ double, half = float64, float16   # TensorFlow's other names for them
 
 from runtime.debugging import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: E402
 from runtime.ordering import control_dependencies, group, no_op  # noqa: E402
-from runtime.math import scalar_mul  # noqa: E402
+from runtime.math import invert_permutation, scalar_mul  # noqa: E402
 from runtime.strings import as_string  # noqa: E402
 
 
