@@ -21,6 +21,7 @@ from runtime.ops.segment_ops import (bincount, segment_max, segment_mean, segmen
                                      unsorted_segment_prod, unsorted_segment_sqrt_n, unsorted_segment_sum)
 from runtime.ops.counting_ops import confusion_matrix, in_top_k  # noqa: F401,E402
 from runtime.ops.composites import reciprocal_no_nan, scalar_mul  # noqa: F401,E402
-from runtime.ops.special_math import digamma, erfc, erfinv, lgamma, ndtri  # noqa: F401,E402
+from runtime.ops.special_math import (cumulative_logsumexp, digamma, erfc, erfinv, lgamma,  # noqa: F401,E402
+                                      ndtri)
 from runtime.ops.math_compositions import (invert_permutation, is_non_decreasing,  # noqa: F401,E402
                                            is_strictly_increasing, lbeta, polyval, xlog1py, zero_fraction)

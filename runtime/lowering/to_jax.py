@@ -269,6 +269,16 @@ def _logsumexp(x, axis=None, keepdims=False):
     return jax.scipy.special.logsumexp(x, axis=_axis(axis), keepdims=keepdims).astype(x.dtype)
 
 
+def _cumulative_logsumexp(x, axis, exclusive, reverse):
+    out = lax.cumlogsumexp(x, axis=axis, reverse=reverse)
+    if not exclusive:
+        return out
+    first = jnp.full_like(lax.slice_in_dim(out, 0, 1, axis=axis), -jnp.inf)
+    n = out.shape[axis]
+    shifted = lax.slice_in_dim(out, 1, n, axis=axis) if reverse else lax.slice_in_dim(out, 0, n - 1, axis=axis)
+    return jnp.concatenate([shifted, first] if reverse else [first, shifted], axis=axis)
+
+
 def _pad(x, constant_values, paddings, mode):
     if not paddings:
         return x
@@ -444,6 +454,8 @@ LOWERINGS: dict[str, Callable] = {
     "Relu6": _unary(lambda x: jnp.clip(x, 0, 6).astype(x.dtype)),
     "Erf": _unary(lambda x: jax.scipy.special.erf(x).astype(x.dtype)),
     "Erfc": _unary(lambda x: jax.scipy.special.erfc(x).astype(x.dtype)),
+    "CumulativeLogsumexp": lambda x, axis, exclusive, reverse: _cumulative_logsumexp(materialised(x), axis, exclusive,
+                                                                                    reverse),
     "Erfinv": _unary(lambda x: jax.scipy.special.erfinv(x).astype(x.dtype)),
     "Ndtri": _unary(lambda x: jax.scipy.special.ndtri(x).astype(x.dtype)),
     "Lgamma": _unary(lambda x: jax.scipy.special.gammaln(x).astype(x.dtype)),

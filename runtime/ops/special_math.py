@@ -13,6 +13,7 @@ import statistics
 
 import numpy as np
 
+from runtime.errors import InvalidArgumentError
 from runtime.ops import math_ops
 from runtime.ops.math_ops import _float_only
 from runtime.ops.registry import apply, defop, unary_same
@@ -116,6 +117,51 @@ def ndtri(x, name=None):
     return apply(NDTRI, _float_only(NDTRI, x), name=name)
 
 
+def _cumulative_logsumexp(x, axis, exclusive, reverse):
+    x = np.asarray(x)
+    if reverse:
+        x = np.flip(x, axis)
+    out = np.logaddexp.accumulate(x, axis=axis) if x.size else x.copy()
+    if exclusive:   # each position the sum of those before it: -inf first
+        head = np.full_like(np.take(out, [0], axis=axis), -np.inf)
+        out = np.concatenate([head, np.take(out, range(out.shape[axis] - 1), axis=axis)], axis=axis)
+    return np.flip(out, axis) if reverse else out
+
+
+CUMULATIVE_LOGSUMEXP = defop("CumulativeLogsumexp", _cumulative_logsumexp, lambda x, **a: unary_same(x),
+                             doc="log(cumsum(exp(x))) along an axis, without overflow")
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """log(cumsum(exp(x))) along `axis`, computed without overflow or underflow (`exclusive`: of the items
+    before each; `reverse`: from the end)."""
+    from runtime.ops.packing import static_int
+    x = _float_only(CUMULATIVE_LOGSUMEXP, x)
+    axis = static_int(axis, "cumulative_logsumexp's axis", "CumulativeLogsumexp")
+    rank = x.shape.rank
+    if rank is not None:
+        if not -rank <= axis < rank:
+            raise InvalidArgumentError(f"CumulativeLogsumexp: axis {axis} is out of range for rank {rank}.",
+                                       "CumulativeLogsumexp")
+        axis %= rank
+    return apply(CUMULATIVE_LOGSUMEXP, x, axis=axis, exclusive=bool(exclusive), reverse=bool(reverse), name=name)
+
+
+def _cumulative_logsumexp_gradient(grad, inputs, output, axis, exclusive, reverse):
+    """dy_i/dx_j = exp(x_j - y_i) for the j that y_i sums: the gradient of x_j sums g_i * exp(x_j - y_i) over
+    those i, the positive and negative parts of g each as a cumulative log-sum-exp the other way (so nothing
+    overflows)."""
+    from runtime.ops import array_ops
+    x = inputs[0]
+    low = array_ops.fill(array_ops.shape(grad), math_ops.cast(float("-inf"), grad.dtype))
+    parts = []
+    for sign in (1.0, -1.0):
+        logs = array_ops.where(grad * sign > 0, math_ops.log(array_ops.where(grad * sign > 0, grad * sign,
+                                                                             array_ops.ones_like(grad))), low)
+        parts.append(math_ops.exp(cumulative_logsumexp(logs - output, axis, exclusive, not reverse) + x))
+    return (parts[0] - parts[1],)
+
+
 def _trigamma_gradient(grad, inputs, output, **attrs):
     raise NotImplementedError("the gradient of digamma's derivative (a second derivative of digamma, a third of "
                               "lgamma) is not provided.")
@@ -132,4 +178,5 @@ RULES = {
     "Erfc": _unary(lambda g, x, out: g * (-2 / math.sqrt(math.pi)) * math_ops.exp(-x * x)),
     "Erfinv": _unary(lambda g, x, out: g * (math.sqrt(math.pi) / 2) * math_ops.exp(math_ops.square(out))),
     "Ndtri": _unary(lambda g, x, out: g * math.sqrt(2 * math.pi) * math_ops.exp(math_ops.square(out) / 2)),
+    "CumulativeLogsumexp": _cumulative_logsumexp_gradient,
 }

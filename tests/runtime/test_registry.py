@@ -107,6 +107,7 @@ SAMPLES = {
     "Lgamma": (tf.math.lgamma, (F,)), "Digamma": (tf.math.digamma, (F,)), "Erfc": (tf.math.erfc, (F,)),
     "Erfinv": (lambda x: tf.math.erfinv(x / 5.0), (F,)), "Ndtri": (lambda x: tf.math.ndtri(x / 10.0 + 0.5), (F,)),
     "Trigamma": (lambda x: apply(special_math.TRIGAMMA, x), (F,)),
+    "CumulativeLogsumexp": (lambda x: tf.math.cumulative_logsumexp(x, axis=1, exclusive=True), (F,)),
     "ConfusionMatrix": (lambda x: tf.math.confusion_matrix(x, x[::-1]), (tf.constant([3, 1, 3, 2, 1]),)),
 }
 NOT_SAMPLED = {"Placeholder", "Cond", "While", "ExactInt32", "PythonFloat", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",

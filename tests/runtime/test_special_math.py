@@ -98,3 +98,30 @@ def test_the_float64_values_are_tensorflows():
         np.testing.assert_allclose(getattr(tf.math, name)(tf.constant(points, tf.float64)).numpy(),
                                    getattr(real.math, name)(real.constant(points, real.float64)).numpy(),
                                    rtol=1e-12, err_msg=name)
+
+
+A = np.array([[-1000.0, 1.0, 2.0, 80.0], [0.5, -0.5, 3.0, 1.0]], np.float32)
+
+
+@pytest.mark.parametrize("kw", [dict(axis=1), dict(axis=0), dict(axis=1, exclusive=True), dict(axis=1, reverse=True),
+                                dict(axis=-1, exclusive=True, reverse=True)], ids=str)
+def test_cumulative_logsumexp_is_the_log_of_the_running_sum_without_overflow(kw):
+    x = A.astype(np.float64)
+    moved = np.flip(x, kw["axis"]) if kw.get("reverse") else x
+    expected = np.logaddexp.accumulate(moved, axis=kw["axis"])
+    if kw.get("exclusive"):
+        expected = np.concatenate([np.full_like(np.take(expected, [0], kw["axis"]), -np.inf),
+                                   np.delete(expected, -1, kw["axis"])], kw["axis"])
+    expected = np.flip(expected, kw["axis"]) if kw.get("reverse") else expected
+    np.testing.assert_allclose(tf.math.cumulative_logsumexp(A, **kw).numpy(), expected, rtol=1e-6)
+    def loss(v):   # (an exclusive sum's first item, -inf, left out)
+        y = tf.math.cumulative_logsumexp(v, **kw)
+        return tf.reduce_sum(tf.where(tf.math.is_finite(y), y, tf.zeros_like(y)) * np.array([[1.0, -2.0], [0.5, 3.0]]))
+    with tf.GradientTape() as tape:   # the gradient: sum over i of g_i * exp(x_j - y_i), against finite differences
+        x64 = tf.constant(x[:, 1:3])
+        tape.watch(x64)
+        y = loss(x64)
+    probe, step = np.array([[0.3, -0.7], [1.1, 0.2]]), 1e-6
+    f = lambda v: float(loss(tf.constant(v)))  # noqa: E731
+    numeric = (f(x[:, 1:3] + step * probe) - f(x[:, 1:3] - step * probe)) / (2 * step)
+    assert float(tf.reduce_sum(tape.gradient(y, x64) * probe)) == pytest.approx(numeric, rel=1e-6)
