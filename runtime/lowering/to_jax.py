@@ -398,6 +398,7 @@ LOWERINGS: dict[str, Callable] = {
     "Sin": _unary(jnp.sin), "Cos": _unary(jnp.cos), "Tanh": _unary(jnp.tanh), "Sigmoid": _unary(jax.nn.sigmoid),
     "Floor": _unary(jnp.floor), "Ceil": _unary(jnp.ceil), "Round": _unary(jnp.round),
     "Relu": _unary(jax.nn.relu), "Softplus": _unary(jax.nn.softplus),
+    "Softsign": _unary(jax.nn.soft_sign),
     "Softmax": lambda x, axis: jax.nn.softmax(materialised(x), axis=axis),
     "LogSoftmax": lambda x, axis: jax.nn.log_softmax(materialised(x), axis=axis),
     "Cast": lambda x, dtype: _cast(materialised(x), dtype),

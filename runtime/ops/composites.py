@@ -95,11 +95,6 @@ def log_sigmoid(x, name=None):
     return math_ops.negative(nn_ops.softplus(math_ops.negative(_float("log_sigmoid", x))), name=name)
 
 
-def softsign(features, name=None):
-    x = _float("Softsign", features)
-    return math_ops.divide(x, 1 + math_ops.abs(x), name=name)
-
-
 def divide_no_nan(x, y, name=None):
     """x / y, and 0 where y is 0 (its gradients too)."""
     x = convert_to_tensor(x)

@@ -162,7 +162,8 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     norm = global_norm(t_list) if use_norm is None else convert_to_tensor(use_norm)
     clip_norm = convert_to_tensor(clip_norm, dtype_hint=norm.dtype)
     one = math_ops.cast(1.0, norm.dtype)
-    scale = clip_norm * math_ops.minimum(one / norm, one / clip_norm)  # inf norm -> NaN, as TensorFlow
+    scale_for_finite = clip_norm * math_ops.minimum(one / norm, one / clip_norm)
+    scale = scale_for_finite + (norm - norm)   # an inf or NaN norm makes every entry NaN, as TensorFlow's
     clipped = [None if t is None else convert_to_tensor(t) * math_ops.cast(scale, convert_to_tensor(t).dtype)
                for t in t_list]
     return clipped, norm

@@ -477,8 +477,13 @@ def _top_k(grads, inputs, outputs, k, sorted):  # noqa: A002
 
 
 def _logsumexp(grad, inputs, output, axis=None, keepdims=False):
+    """TensorFlow's (the derivative of its composition): softmax over the axes, exp(x - max) / sum(exp(x - max))
+    with an infinite max taken as 0. Not exp(x - output): the output rounds away log(n) when it is large
+    (logsumexp([1e30, 1e30]) is 1e30 in float32), which gave [1, 1] for TensorFlow's [0.5, 0.5]."""
     x = inputs[0]
-    return (_spread(grad, x, axis) * M.exp(x - A.reshape(output, _kept_shape(x, axis))),)
+    top = A.stop_gradient(M.reduce_max(x, axis=axis, keepdims=True))
+    shifted = M.exp(x - A.where(CO.is_finite(top), top, A.zeros_like(top)))
+    return (_spread(grad, x, axis) * shifted / M.reduce_sum(shifted, axis=axis, keepdims=True),)
 
 
 def _atan2(g, y, x, out):

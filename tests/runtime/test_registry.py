@@ -80,7 +80,8 @@ SAMPLES = {
     "ReciprocalGrad": (lambda y, dy: apply(unary_gradients.RECIPROCAL_GRAD, y, dy), (F, F * 2.0)),
     "ReduceLogSumExp": (lambda x: tf.reduce_logsumexp(x, 1), (F,)), "Relu": (tf.nn.relu, (I,)),
     "Relu6": (tf.nn.relu6, (F,)), "Elu": (tf.nn.elu, (F,)), "Selu": (tf.nn.selu, (F,)), "Gelu": (tf.nn.gelu, (F,)),
-    "Softplus": (tf.nn.softplus, (F,)), "Softmax": (tf.nn.softmax, (F,)), "LogSoftmax": (tf.nn.log_softmax, (F,)),
+    "Softplus": (tf.nn.softplus, (F,)), "Softsign": (tf.nn.softsign, (F,)),
+    "Softmax": (tf.nn.softmax, (F,)), "LogSoftmax": (tf.nn.log_softmax, (F,)),
     "L2Loss": (tf.nn.l2_loss, (F,)),
     "SparseSoftmaxCrossEntropyWithLogits": (
         lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 2], logits=x), (F,)),

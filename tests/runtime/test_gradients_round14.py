@@ -1,0 +1,67 @@
+"""Differences from TensorFlow 2.21 found by running the same programs under `import tensorflow as tf` and
+`import runtime as tf` (fourteenth session, tools/grad_probe_cases_round14.py): `clip_by_global_norm` of tensors
+whose global norm is inf or NaN, the gradient of `reduce_logsumexp` where its result rounds away log(n), and
+`softsign`'s gradient at ±inf. TensorFlow's values are written here as literals (from TensorFlow 2.21), so no
+test needs TensorFlow."""
+import numpy as np
+import pytest
+
+import runtime as tf
+
+MODES = {"eager": lambda f: f, "function": tf.function, "jit": lambda f: tf.function(f, jit_compile=True)}
+INF, NAN = np.inf, np.nan
+
+
+def _value_and_gradient(f, x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return y, tape.gradient(y, x)
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_clip_by_global_norm_makes_every_entry_nan_when_the_global_norm_is_inf_or_nan(mode):
+    clip = MODES[mode](lambda a, b: tf.clip_by_global_norm([a, b], 1.0))
+    for big in (INF, NAN):
+        (ca, cb), norm = clip(tf.constant([big, 1.0]), tf.constant([2.0]))
+        np.testing.assert_array_equal(ca.numpy(), [NAN, NAN])
+        np.testing.assert_array_equal(cb.numpy(), [NAN])
+        np.testing.assert_array_equal(norm.numpy(), big)
+
+
+def test_clip_by_global_norm_with_an_inf_use_norm_gives_nan_and_a_finite_one_scales():
+    (forced,), used = tf.clip_by_global_norm([tf.constant([3.0, 4.0])], 1.0, use_norm=INF)
+    np.testing.assert_array_equal(forced.numpy(), [NAN, NAN])
+    (scaled,), _ = tf.clip_by_global_norm([tf.constant([3.0, 4.0])], 1.0, use_norm=10.0)
+    np.testing.assert_allclose(scaled.numpy(), [0.3, 0.4], rtol=1e-6)
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_reduce_logsumexp_gradient_is_the_softmax_even_where_its_result_rounds_away_log_n(mode):
+    x = tf.constant([[1e30, 1e30], [INF, 1.0], [NAN, 2.0], [-INF, -INF], [1.0, 2.0]])
+    value, gradient = MODES[mode](lambda v: _value_and_gradient(lambda a: tf.reduce_logsumexp(a, axis=1), v))(x)
+    np.testing.assert_array_equal(value.numpy()[:4], np.float32([1e30, INF, NAN, -INF]))
+    np.testing.assert_allclose(gradient.numpy(), [[0.5, 0.5], [NAN, 0.0], [NAN, NAN], [NAN, NAN],
+                                                  [0.26894143, 0.7310586]], rtol=1e-6)
+
+
+def test_reduce_logsumexp_gradient_over_all_axes_and_kept_axes_is_the_softmax():
+    x = tf.constant([[3e30, 3e30], [3e30, 3e30]], tf.float32)
+    np.testing.assert_allclose(_value_and_gradient(tf.reduce_logsumexp, x)[1].numpy(), [[0.25, 0.25], [0.25, 0.25]])
+    kept = _value_and_gradient(lambda a: tf.reduce_logsumexp(a, axis=0, keepdims=True), x)[1]
+    np.testing.assert_allclose(kept.numpy(), [[0.5, 0.5], [0.5, 0.5]])
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_softsign_gradient_is_tensorflows_and_zero_at_the_infinities(mode):
+    x = tf.constant([INF, -INF, 0.0, 2.0, -2.0, 1e30, NAN])
+    value, gradient = MODES[mode](lambda v: _value_and_gradient(tf.nn.softsign, v))(x)
+    np.testing.assert_allclose(value.numpy(), [NAN, NAN, 0.0, 2 / 3, -2 / 3, 1.0, NAN], rtol=1e-6)
+    np.testing.assert_allclose(gradient.numpy(), [0.0, 0.0, 1.0, 1 / 9, 1 / 9, 0.0, NAN], rtol=1e-6)
+
+
+def test_softsign_is_one_op_in_both_namespaces_and_keeps_float16():
+    assert tf.math.softsign is tf.nn.softsign
+    assert tf.nn.softsign(tf.constant([1.0], tf.float16)).dtype == tf.float16
+    graph = tf.function(tf.nn.softsign).get_concrete_function(tf.TensorSpec([2])).graph
+    assert [op.type for op in graph.operations if op.type not in ("Placeholder", "Identity")] == ["Softsign"]
