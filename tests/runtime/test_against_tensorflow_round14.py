@@ -166,3 +166,22 @@ def test_tape_features_through_staged_code_give_tensorflows_gradients_and_nones(
     x = np.array([[0.1, 0.2], [0.3, -0.4], [1.0, 2.0]], np.float32) if program is _jacobians_of_a_loop else \
         np.array(1.0 if "variables" in program.__name__ else [0.5, -1.5, 2.0], np.float32)
     assert compare(program.__name__, program, x, tf_computes=True)
+
+
+def _keras_losses(lib, z, staged: bool):
+    one_hot = lib.constant([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
+
+    def losses(z):
+        probabilities, sigmoids = lib.nn.softmax(z), lib.sigmoid(z)
+        return [lib.keras.losses.categorical_crossentropy(one_hot, probabilities),
+                lib.keras.losses.sparse_categorical_crossentropy(lib.constant([2, 1]), probabilities),
+                lib.keras.losses.binary_crossentropy(one_hot, sigmoids),
+                lib.keras.losses.BinaryCrossentropy(label_smoothing=0.1)(one_hot, sigmoids),
+                lib.keras.losses.sparse_categorical_crossentropy(lib.constant([1, 0]), lib.abs(z) / 50.0)]
+    return _gradient(lib, _staged(lib, staged, losses), z)
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["eager", "function"])
+def test_keras_cross_entropies_of_softmax_sigmoid_and_unnormalised_probabilities_are_keras_3s(staged):
+    z = np.array([[100.0, 0.0, -100.0], [1.0, 2.0, 3.0]], np.float32)
+    assert compare("keras losses", lambda lib, v: _keras_losses(lib, v, staged), z, tf_computes=True)

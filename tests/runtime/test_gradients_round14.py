@@ -65,3 +65,33 @@ def test_softsign_is_one_op_in_both_namespaces_and_keeps_float16():
     assert tf.nn.softsign(tf.constant([1.0], tf.float16)).dtype == tf.float16
     graph = tf.function(tf.nn.softsign).get_concrete_function(tf.TensorSpec([2])).graph
     assert [op.type for op in graph.operations if op.type not in ("Placeholder", "Identity")] == ["Softsign"]
+
+
+Z = np.array([[100.0, 0.0, -100.0], [1.0, 2.0, 3.0]], np.float32)
+ONE_HOT = np.array([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]], np.float32)
+# TensorFlow 2.21's (Keras 3) losses of softmax(Z) and sigmoid(Z): eagerly the probabilities are clipped to
+# [1e-7, 1 - 1e-7]; inside a function the Softmax or Sigmoid op's input is taken as the logits
+CATEGORICAL = {"eager": [16.118095, 1.407606], "function": [200.0, 1.407606]}
+BINARY = {"eager": [10.917876, 1.496259], "function": [66.897713, 1.496259]}
+
+
+def _losses(z):
+    probabilities, sigmoids = tf.nn.softmax(z), tf.sigmoid(z)
+    return [tf.keras.losses.categorical_crossentropy(ONE_HOT, probabilities),
+            tf.keras.losses.sparse_categorical_crossentropy([2, 1], probabilities),
+            tf.keras.losses.binary_crossentropy(ONE_HOT, sigmoids)]
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+def test_keras_losses_of_softmax_and_sigmoid_outputs_use_their_logits_inside_functions_only(mode):
+    categorical, sparse, binary = MODES[mode](_losses)(tf.constant(Z))
+    np.testing.assert_allclose(categorical.numpy(), CATEGORICAL[mode], rtol=1e-5)
+    np.testing.assert_allclose(sparse.numpy(), CATEGORICAL[mode], rtol=1e-5)
+    np.testing.assert_allclose(binary.numpy(), BINARY[mode], rtol=1e-5)
+
+
+def test_sparse_categorical_crossentropy_clips_probabilities_without_dividing_by_their_sum():
+    p = tf.constant([[0.0, 1.0, 0.5], [2.0, 1.0, 1.0]])
+    loss, gradient = _value_and_gradient(lambda q: tf.keras.losses.sparse_categorical_crossentropy([1, 0], q), p)
+    np.testing.assert_allclose(loss.numpy(), [0.4054651, 1.0986123], rtol=1e-5)   # log(1.5), log(3): 2 clips to 1
+    np.testing.assert_allclose(gradient.numpy(), [[0.0, 0.0, 0.6666666], [0.0, 0.0, 0.0]], atol=1e-6)
