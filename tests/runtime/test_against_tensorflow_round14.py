@@ -185,3 +185,4 @@ def _keras_losses(lib, z, staged: bool):
 def test_keras_cross_entropies_of_softmax_sigmoid_and_unnormalised_probabilities_are_keras_3s(staged):
     z = np.array([[100.0, 0.0, -100.0], [1.0, 2.0, 3.0]], np.float32)
     assert compare("keras losses", lambda lib, v: _keras_losses(lib, v, staged), z, tf_computes=True)
+

@@ -95,3 +95,24 @@ def test_sparse_categorical_crossentropy_clips_probabilities_without_dividing_by
     loss, gradient = _value_and_gradient(lambda q: tf.keras.losses.sparse_categorical_crossentropy([1, 0], q), p)
     np.testing.assert_allclose(loss.numpy(), [0.4054651, 1.0986123], rtol=1e-5)   # log(1.5), log(3): 2 clips to 1
     np.testing.assert_allclose(gradient.numpy(), [[0.0, 0.0, 0.6666666], [0.0, 0.0, 0.0]], atol=1e-6)
+
+
+@tf.custom_gradient
+def _square_with_a_looping_gradient(x):
+    def grad(dy):
+        acc = dy
+        for _ in tf.range(3):     # staged: grad is converted, as f is (TensorFlow 2.21 converts neither: raises)
+            acc = acc * 0.5 + x
+        return acc
+    return x * x, grad
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_custom_gradients_grad_fn_with_a_loop_on_tensors_is_converted_inside_a_function(mode):
+    def gradient(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(_square_with_a_looping_gradient(x) * 2.0)
+        return tape.gradient(y, x)
+    got = MODES[mode](gradient)(tf.constant([0.5, -1.5]))
+    np.testing.assert_allclose(got.numpy(), [1.125, -2.375])    # 2 * 0.5**3 + 1.75 * x
