@@ -116,3 +116,39 @@ def test_a_custom_gradients_grad_fn_with_a_loop_on_tensors_is_converted_inside_a
         return tape.gradient(y, x)
     got = MODES[mode](gradient)(tf.constant([0.5, -1.5]))
     np.testing.assert_allclose(got.numpy(), [1.125, -2.375])    # 2 * 0.5**3 + 1.75 * x
+
+
+SEGMENT_DATA = [[-2.0, -1.0], [0.0, 1.0], [2.0, 3.0]]
+# program -> (TensorFlow 2.21's gradient, and second derivative: that of the gradient weighted by 1..6)
+SEGMENT_PRODUCTS = {
+    "sorted": (lambda x: tf.math.segment_prod(x, [0, 1, 1]),
+               [[1, 1], [2, 3], [0, 1]], [[0, 0], [5, 6], [3, 4]]),
+    "unsorted": (lambda x: tf.math.unsorted_segment_prod(x, [0, 0, 1], 2),
+                 [[0, 1], [-2, -1], [1, 1]], [[NAN, 4], [NAN, 2], [0, 0]]),
+    "unsorted, a row dropped": (lambda x: tf.math.unsorted_segment_prod(x, [1, -1, 1], 3),
+                                [[2, 3], [0, 0], [-2, -1]], [[5, 6], [NAN, 0], [1, 2]]),
+    "sorted, one segment": (lambda x: tf.math.segment_prod(x, [0, 0, 0]),
+                            [[0, 3], [-4, -3], [0, -1]], [[6, 18], [-8, 0], [-6, -2]]),
+    "unsorted, one segment": (lambda x: tf.math.unsorted_segment_prod(x, [0, 0, 0], 1),
+                              [[0, 3], [-4, -3], [0, -1]], [[NAN, 18], [NAN, 0], [NAN, -2]]),
+}
+
+
+def _first_and_second_weighted(f, x):
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        g = inner.gradient(y, x)
+        weighted = tf.reduce_sum(g * tf.reshape(tf.range(1.0, 7.0), [3, 2]))
+    return g, outer.gradient(weighted, x)
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+@pytest.mark.parametrize("name", sorted(SEGMENT_PRODUCTS))
+def test_segment_products_have_tensorflows_first_and_second_derivatives_at_a_zero_factor(name, mode):
+    f, first, second = SEGMENT_PRODUCTS[name]
+    g, h = MODES[mode](lambda x: _first_and_second_weighted(f, x))(tf.constant(SEGMENT_DATA))
+    np.testing.assert_allclose(g.numpy(), first)
+    np.testing.assert_allclose(h.numpy(), second)
