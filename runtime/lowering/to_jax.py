@@ -394,6 +394,7 @@ LOWERINGS: dict[str, Callable] = {
     "Sqrt": _unary(jnp.sqrt), "Rsqrt": _unary(lax.rsqrt), "Reciprocal": _unary(jnp.reciprocal),
     "Exp": _unary(jnp.exp), "Expm1": _unary(jnp.expm1), "Log": _unary(jnp.log), "Log1p": _unary(jnp.log1p),
     "Asin": _unary(jnp.arcsin), "Acos": _unary(jnp.arccos), "Atan": _unary(jnp.arctan), "Atan2": _binary(jnp.arctan2),
+    "Xdivy": _binary(lambda x, y: jnp.where(x == 0, jnp.zeros((), x.dtype), x / y)),
     "Asinh": _unary(jnp.arcsinh), "Acosh": _unary(jnp.arccosh), "Atanh": _unary(jnp.arctanh),
     "Sin": _unary(jnp.sin), "Cos": _unary(jnp.cos), "Tanh": _unary(jnp.tanh), "Sigmoid": _unary(jax.nn.sigmoid),
     "Floor": _unary(jnp.floor), "Ceil": _unary(jnp.ceil), "Round": _unary(jnp.round),

@@ -74,6 +74,14 @@ ATANH = defop("Atanh", np.arctanh, unary_same)
 ATAN2 = defop("Atan2", np.arctan2, broadcast_binary, doc="the angle of the point (x, y): atan2(y, x)")
 
 
+def _xdivy(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x == 0, np.zeros((), x.dtype), x / y).astype(x.dtype)
+
+
+XDIVY = defop("Xdivy", _xdivy, broadcast_binary, doc="x / y, and 0 where x is 0 (where y is 0 or NaN too)")
+
+
 def asin(x, name=None):
     return apply(ASIN, _float_only(ASIN, x), name=name)
 

@@ -486,6 +486,13 @@ def _logsumexp(grad, inputs, output, axis=None, keepdims=False):
     return (_spread(grad, x, axis) * shifted / M.reduce_sum(shifted, axis=axis, keepdims=True),)
 
 
+def _xdivy(g, x, y, out):
+    """TensorFlow's (`_XDivyGrad`): xdivy(x != 0, y) and xdivy(-x, y**2), y**2 through `pow` as there, so that
+    the second derivatives are TensorFlow's too (NaN where its chain meets 0 * inf)."""
+    not_zero = M.cast(M.not_equal(x, A.zeros_like(x)), x.dtype)
+    return CO.xdivy(not_zero, y) * g, CO.xdivy(-x, M.pow(y, 2.0)) * g
+
+
 def _atan2(g, y, x, out):
     scaled = g / (M.square(x) + M.square(y))
     return x * scaled, -y * scaled
@@ -569,6 +576,7 @@ RULES = {
     "Acosh": _unary(lambda g, x, out: g / CO.sinh(out)),
     "Atanh": _unary(lambda g, x, out: g * EM.reciprocal(1.0 - M.square(x))),
     "Atan2": _binary(_atan2),
+    "Xdivy": _binary(_xdivy),
     "ReduceLogSumExp": _logsumexp,
     "Sign": _unary(lambda g, x, out: A.zeros_like(g)),   # TensorFlow's: zeros, not None
     "EagerPyFunc": script_ops.gradient,

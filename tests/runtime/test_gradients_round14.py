@@ -152,3 +152,30 @@ def test_segment_products_have_tensorflows_first_and_second_derivatives_at_a_zer
     g, h = MODES[mode](lambda x: _first_and_second_weighted(f, x))(tf.constant(SEGMENT_DATA))
     np.testing.assert_allclose(g.numpy(), first)
     np.testing.assert_allclose(h.numpy(), second)
+
+
+XDIVY_X = [-1.0, -1.0, 0.0, 0.0, 0.0, 0.5, 0.5, 2.0, 0.0]
+XDIVY_Y = [-INF, INF, -INF, -1.0, 0.0, 0.0, 2.0, -1.0, NAN]
+# TensorFlow 2.21's xdivy, its gradients and the gradients of 1.5 * sum(dx) - 0.5 * sum(dy): its rule's y**2
+# meets 0 * inf where y is infinite or 0, so the second derivative in y is NaN there
+XDIVY = ([0.0, 0.0, 0.0, 0.0, 0.0, INF, 0.25, -2.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, INF, 0.5, -1.0, 0.0],
+         [0.0, 0.0, 0.0, 0.0, 0.0, -INF, -0.125, -2.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, INF, 0.125, 0.5, 0.0],
+         [NAN, NAN, NAN, 0.0, 0.0, NAN, -0.4375, 0.5, NAN])
+
+
+def _xdivy_derivatives(x, y):
+    with tf.GradientTape() as outer:
+        outer.watch([x, y])
+        with tf.GradientTape() as inner:
+            inner.watch([x, y])
+            z = tf.math.xdivy(x, y)
+        gx, gy = inner.gradient(z, [x, y])
+        total = tf.reduce_sum(gx * 1.5) + tf.reduce_sum(gy * -0.5)
+    return [z, gx, gy, *outer.gradient(total, [x, y])]
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_xdivy_has_tensorflows_first_and_second_derivatives_where_x_or_y_is_zero_or_infinite(mode):
+    got = MODES[mode](_xdivy_derivatives)(tf.constant(XDIVY_X), tf.constant(XDIVY_Y))
+    for result, expected in zip(got, XDIVY):
+        np.testing.assert_allclose(result.numpy(), expected)

@@ -75,6 +75,7 @@ SAMPLES = {
     "Asin": (tf.math.asin, (F / 5.0,)), "Acos": (tf.math.acos, (F / 5.0,)), "Atan": (tf.math.atan, (F,)),
     "Asinh": (tf.math.asinh, (F,)), "Acosh": (tf.math.acosh, (tf.abs(F) + 1.0,)), "Atanh": (tf.math.atanh, (F / 5.0,)),
     "Atan2": (tf.math.atan2, (F, F[::-1])), "Svd": (lambda x: list(linalg_ops.svd(x)), (F,)),
+    "Xdivy": (tf.math.xdivy, (tf.where(F > 0, F, 0.0), F[::-1])),
     "SqrtGrad": (lambda y, dy: apply(unary_gradients.SQRT_GRAD, y, dy), (tf.abs(F), F * 0.0 + F[::-1])),
     "RsqrtGrad": (lambda y, dy: apply(unary_gradients.RSQRT_GRAD, y, dy), (F, F - 0.5)),
     "ReciprocalGrad": (lambda y, dy: apply(unary_gradients.RECIPROCAL_GRAD, y, dy), (F, F * 2.0)),
