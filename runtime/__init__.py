@@ -67,6 +67,9 @@ double, half = float64, float16   # TensorFlow's other names for them
 
 from runtime.debugging import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: E402
 from runtime.ordering import control_dependencies, group, no_op  # noqa: E402
+from runtime.top_level import (broadcast_dynamic_shape, broadcast_static_shape, dynamic_partition,  # noqa: E402
+                               get_logger, grad_pass_through, inside_function, is_symbolic_tensor, realdiv,
+                               reverse_sequence, shape_n)
 from runtime.math import invert_permutation, scalar_mul  # noqa: E402
 from runtime.strings import as_string  # noqa: E402
 
