@@ -82,6 +82,13 @@ def _xdivy(x, y):
 XDIVY = defop("Xdivy", _xdivy, broadcast_binary, doc="x / y, and 0 where x is 0 (where y is 0 or NaN too)")
 
 
+def xdivy_gradient(g, x, y, out):
+    """Xdivy's rule, TensorFlow's (`_XDivyGrad`): xdivy(x != 0, y) and xdivy(-x, y**2), y**2 through `pow` as
+    there, so that the second derivatives are TensorFlow's too (NaN where its chain meets 0 * inf)."""
+    not_zero = math_ops.cast(math_ops.not_equal(x, array_ops.zeros_like(x)), x.dtype)
+    return apply(XDIVY, not_zero, y) * g, apply(XDIVY, -x, math_ops.pow(y, 2.0)) * g
+
+
 def asin(x, name=None):
     return apply(ASIN, _float_only(ASIN, x), name=name)
 
