@@ -13,6 +13,17 @@ from runtime.tensor import convert_to_tensor
 _EPSILON = 1e-7   # Keras's backend epsilon: probabilities are clipped to [eps, 1 - eps]
 
 
+def _logits_of(y_pred, from_logits: bool, op_type: str):
+    """Keras 3's TensorFlow backend (`_get_logits`): probabilities that a `Softmax` (for the categorical
+    cross-entropies) or `Sigmoid` (for the binary one) op made while a function is traced are replaced by that
+    op's input, taken as logits (so the loss of saturated probabilities is not clipped at -log(1e-7)); an eager
+    tensor is taken as it is. TensorFlow's eager and traced losses differ there, and so do ours, alike."""
+    op = getattr(y_pred, "op", None)
+    if op is not None and op.type == op_type:
+        return op.inputs[0], True
+    return y_pred, from_logits
+
+
 def same_rank(y_true, y_pred) -> tuple:
     """Keras's match of ranks that differ by one trailing axis of size 1: labels of shape (n,) against
     predictions of shape (n, 1) become (n, 1) (not broadcast to (n, n)); (n, k, 1) against (n, k) lose the 1."""
@@ -36,9 +47,9 @@ def mean_squared_error(y_true, y_pred):
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits: bool = False):
     """Cross-entropy of integer labels `y_true` against `y_pred`, logits or probabilities."""
     y_pred, y_true = convert_to_tensor(y_pred), convert_to_tensor(y_true)
-    if not from_logits:
-        probs = y_pred / reduce_sum(y_pred, axis=-1, keepdims=True)
-        y_pred = log(clip_by_value(probs, _EPSILON, 1.0 - _EPSILON))
+    y_pred, from_logits = _logits_of(y_pred, from_logits, "Softmax")
+    if not from_logits:   # clipped, not divided by their sum first (Keras 3's; the categorical one divides)
+        y_pred = log(clip_by_value(y_pred, _EPSILON, 1.0 - _EPSILON))
     if y_true.shape.rank is not None and y_true.shape.rank == y_pred.shape.rank and y_true.shape.dims[-1] == 1:
         y_true = squeeze(y_true, [-1])   # labels of shape (n, 1), as Keras takes them
     labels = cast(y_true, "int64") if y_true.dtype.is_floating else y_true
@@ -66,6 +77,7 @@ def binary_crossentropy(y_true, y_pred, from_logits: bool = False, label_smoothi
     y_true = cast(y_true, y_pred.dtype)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    y_pred, from_logits = _logits_of(y_pred, from_logits, "Sigmoid")
     if from_logits:
         losses = nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     else:
@@ -82,6 +94,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits: bool = False, label_sm
     if label_smoothing:
         classes = cast(shape(y_true)[-1], y_pred.dtype)
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
+    y_pred, from_logits = _logits_of(y_pred, from_logits, "Softmax")
     if from_logits:
         return nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
     p = clip_by_value(y_pred / reduce_sum(y_pred, axis=axis, keepdims=True), _EPSILON, 1.0 - _EPSILON)

@@ -92,6 +92,11 @@ def _floor_mod(g, x, y):
     return g.node("Mod", x, y, fmod=0)
 
 
+def _xdivy(g, x, y):
+    zero = g.scalar(0, x.dtype)
+    return g.node("Where", g.node("Equal", x, zero), zero, g.node("Div", x, y))
+
+
 def _relu(g, x):
     return g.node("Relu", x) if x.dtype.is_floating else g.node("Max", x, g.scalar(0, x.dtype))
 
@@ -483,7 +488,7 @@ MAPPINGS: dict[str, Callable] = {
     "ReluGrad": _relu_grad, "Relu6Grad": lambda g, grad, x: _relu_grad(g, grad, x, upper=6),
     "LeakyRelu": lambda g, x, alpha: g.node("LeakyRelu", x, alpha=float(alpha)), "LeakyReluGrad": _leaky_relu_grad,
     "Elu": _elu, "Selu": _simple("Selu", alpha=1.6732632423543772, gamma=1.0507009873554805), "Gelu": _gelu,
-    "Softplus": _simple("Softplus"), "Softmax": _softmax("Softmax"), "LogSoftmax": _softmax("LogSoftmax"),
+    "Softplus": _simple("Softplus"), "Softsign": _simple("Softsign"), "Xdivy": _xdivy, "Softmax": _softmax("Softmax"), "LogSoftmax": _softmax("LogSoftmax"),
     "L2Loss": _l2_loss,
     "Cast": _cast, "ClipByValue": _clip, "SelectV2": _simple("Where"), "MatMul": _matmul, "Einsum": _einsum,
     "Sum": _reduction("ReduceSum"), "Mean": _mean, "Max": _reduction("ReduceMax"), "Min": _reduction("ReduceMin"),
