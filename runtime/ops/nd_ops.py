@@ -79,6 +79,23 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     return apply(GATHER_ND, params, indices, name=name)
 
 
+def _shape_of(t):
+    """`t`'s shape: a list of ints when tracing knows it all (so the reshapes below keep static shapes, which
+    gradients of gradients need), else its shape tensor."""
+    return list(t.shape.dims) if t.shape.is_fully_defined() else array_ops.shape(t)
+
+
+def _product(dims):
+    return int(np.prod(dims, dtype=np.int64)) if isinstance(dims, list) else math_ops.reduce_prod(dims)
+
+
+def _joined(*parts):
+    """A shape made of `parts` (lists of ints, ints, or int tensors): a list when all are known."""
+    if all(isinstance(p, (list, int, np.integer)) for p in parts):
+        return [int(d) for p in parts for d in (p if isinstance(p, list) else [p])]
+    return array_ops.concat([array_ops.reshape(math_ops.cast(p, dtypes.int32), [-1]) for p in parts], 0)
+
+
 def _batched_gather_nd(params, indices, batch_dims: int, name):
     """`gather_nd` with `batch_dims`: each batch's index rows read its own batch of `params` (the batch axes
     flattened into one, whose position is put in front of each index row)."""
@@ -89,15 +106,15 @@ def _batched_gather_nd(params, indices, batch_dims: int, name):
         raise InvalidArgumentError(f"GatherNd: batch_dims {batch_dims} must be less than the ranks of params and "
                                    f"indices ({rank} and {index_rank}), which must be known, as must the length "
                                    "of an index row.", "GatherNd")
-    p_shape, i_shape = array_ops.shape(params), array_ops.shape(indices)
-    batch = math_ops.reduce_prod(p_shape[:batch_dims])
-    flat_params = array_ops.reshape(params, array_ops.concat([[batch], p_shape[batch_dims:]], 0))
-    flat_indices = array_ops.reshape(indices, array_ops.concat([[batch], i_shape[batch_dims:]], 0))
+    p_shape, i_shape = _shape_of(params), _shape_of(indices)
+    batch = _product(p_shape[:batch_dims])
+    flat_params = array_ops.reshape(params, _joined(batch, p_shape[batch_dims:]))
+    flat_indices = array_ops.reshape(indices, _joined(batch, i_shape[batch_dims:]))
     position = array_ops.reshape(math_ops.cast(array_ops.range(batch), indices.dtype),
                                  [-1] + [1] * (index_rank - batch_dims))
-    position = broadcast_to(position, array_ops.concat([[batch], i_shape[batch_dims:-1], [1]], 0))
+    position = broadcast_to(position, _joined(batch, i_shape[batch_dims:-1], 1))
     got = apply(GATHER_ND, flat_params, array_ops.concat([position, flat_indices], -1))
-    out_shape = array_ops.concat([p_shape[:batch_dims], i_shape[batch_dims:-1], p_shape[batch_dims + depth:]], 0)
+    out_shape = _joined(p_shape[:batch_dims], i_shape[batch_dims:-1], p_shape[batch_dims + depth:])
     return array_ops.reshape(got, out_shape, name=name)
 
 
@@ -161,20 +178,20 @@ def batched_gather(params, indices, axis, batch_dims: int, name=None):
                                    "<= the rank of indices).", "GatherV2")
     if batch_dims == 0:
         return array_ops.gather(params, indices, axis=axis, name=name)
-    p_shape, i_shape = array_ops.shape(params), array_ops.shape(indices)
-    batch = math_ops.reduce_prod(p_shape[:batch_dims])
+    p_shape, i_shape = _shape_of(params), _shape_of(indices)
+    batch = _product(p_shape[:batch_dims])
     middle = rank - batch_dims - 1 - (rank - axis - 1)          # the axes between the batch axes and `axis`
     # params as [batch, *middle, n, *rest] -> [*middle, batch, n, *rest] -> [*middle, batch * n, *rest]
-    flat = array_ops.reshape(params, array_ops.concat([[batch], p_shape[batch_dims:]], 0))
+    flat = array_ops.reshape(params, _joined(batch, p_shape[batch_dims:]))
     moved = array_ops.transpose(flat, [*range(1, middle + 1), 0, *range(middle + 1, rank - batch_dims + 1)])
     n = p_shape[axis]
-    sided = array_ops.reshape(moved, array_ops.concat([p_shape[batch_dims:axis], [batch * n], p_shape[axis + 1:]], 0))
+    sided = array_ops.reshape(moved, _joined(p_shape[batch_dims:axis], batch * n, p_shape[axis + 1:]))
     # each batch's indices offset by its place: [batch, *m] + batch_index * n
-    flat_indices = array_ops.reshape(indices, array_ops.concat([[batch], i_shape[batch_dims:]], 0))
+    flat_indices = array_ops.reshape(indices, _joined(batch, i_shape[batch_dims:]))
     offsets = math_ops.cast(array_ops.range(batch) * n, indices.dtype)
     offsets = array_ops.reshape(offsets, [-1] + [1] * (index_rank - batch_dims))
     got = array_ops.gather(sided, flat_indices + offsets, axis=middle)   # [*middle, batch, *m, *rest]
     got_rank = middle + 1 + (index_rank - batch_dims) + (rank - axis - 1)
     back = array_ops.transpose(got, [middle, *range(middle), *range(middle + 1, got_rank)])
-    out_shape = array_ops.concat([p_shape[:axis], i_shape[batch_dims:], p_shape[axis + 1:]], 0)
+    out_shape = _joined(p_shape[:axis], i_shape[batch_dims:], p_shape[axis + 1:])
     return array_ops.reshape(back, out_shape, name=name)

@@ -53,3 +53,19 @@ def test_the_gradient_of_a_batched_gather_adds_up_at_the_slices_read():
         tape.watch(params)
         y = tf.reduce_sum(tf.gather(params, indices, batch_dims=1))
     np.testing.assert_array_equal(tape.gradient(y, params).numpy(), [[2, 0, 1], [0, 3, 0]])
+
+
+def test_a_batched_gather_nd_differentiates_inside_a_function_and_takes_an_unknown_batch():
+    # (its reshapes had shapes known only when the graph ran: the tape's gather_nd rule refused them)
+    x = tf.constant(np.arange(12.0).reshape(4, 3))
+
+    @tf.function
+    def grads(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.gather_nd(x, [[2], [0], [1], [1]], batch_dims=1) ** 2)
+        return tape.gradient(y, x)
+    assert grads(x).numpy().tolist() == [[0, 0, 4], [6, 0, 0], [0, 14, 0], [0, 20, 0]]
+    unknown = tf.function(lambda x: tf.gather_nd(x, [[2], [0], [1], [1]], batch_dims=1),
+                          input_signature=[tf.TensorSpec([None, 3], tf.float64)])
+    assert unknown(x).numpy().tolist() == [2.0, 3.0, 7.0, 10.0]
