@@ -257,6 +257,23 @@ class SymbolicTensor(Tensor):
                           "Let AutoGraph convert the `if`/`while` (runtime.function(autograph=True)), "
                           "or use runtime.cond / runtime.while_loop.")
 
+    def __hash__(self):
+        """Unhashable, as every tensor (TensorFlow's rule, `Tensor.__hash__`). One that stands for a Python value
+        a staged `if` or loop carries (a number or bool it marks, or a str, which becomes a string tensor) is
+        refused at the user's line instead: Python would hash the value (a dict key, a set member, `in` a set),
+        and a converted function's `except TypeError:` (or `except Exception:`) must not take the tensor's
+        TypeError for its own and go on as if the key were missing."""
+        from runtime.ops import python_ints
+
+        name = python_ints.name_of(self)
+        if name is None and self._dtype is not dtypes.string:
+            raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+        what = f"'{name}', a Python {python_ints.kind_of(self)}" if name else "a Python str (or a string tensor)"
+        self._not_allowed("Hashing", f"It holds {what} that a staged `if` or loop carries: Python hashes the value "
+                          "(a dict key, a set member, `in` a dict or set), which the graph knows only when it runs. "
+                          "Look it up in the graph (a table as a tensor, indexed with runtime.gather), or do the "
+                          "lookup before the staged statement.")
+
     def __index__(self):
         self._not_allowed("Using as a Python index", "Use runtime.gather or tensor indexing instead.")
 
