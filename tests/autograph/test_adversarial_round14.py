@@ -12,6 +12,7 @@ import re
 import pytest
 
 import runtime as tf
+from autograph.errors import StagingError
 from runtime.errors import OperatorNotAllowedInGraphError
 from tests.autograph.generated_code import outcomes_agree
 from tests.autograph.test_staged_language import outcome   # a result as Python values, or the error's type
@@ -108,3 +109,83 @@ def test_a_tensor_of_the_programs_stays_unhashable_with_tensorflows_type_error()
             return type(e).__name__ + ": " + str(e)
 
     assert f(tf.constant(1)).numpy() == b"TypeError: Tensor is unhashable. Instead, use tensor.ref() as the key."
+
+
+# --- attributes a staged statement adds: the object's own, in the order Python adds them ----------------------
+
+class Counter:
+    n = 5   # a class attribute: `c.n += 1` sets the object's own `n`, and until then `c.n` reads this one
+
+
+class Plain:
+    pass
+
+
+def class_attribute_set_on_one_path(x):
+    c = Counter()
+    if x > 0:
+        c.n += x
+    return c.n, "n" in vars(c)
+
+
+def class_attribute_set_in_a_loop(x):
+    c = Counter()
+    i = 0
+    while i < x:
+        c.n += 1
+        i += 1
+    return c.n, "n" in vars(c)
+
+
+def attributes_added_in_two_orders(x):
+    o = Plain()
+    if x > 0:
+        o.b = 1
+        o.a = 2
+    else:
+        o.a = 3
+        o.b = 4
+    return list(vars(o)) == ["a", "b"]
+
+
+@pytest.mark.parametrize("fn, pattern", [
+    (class_attribute_set_on_one_path, r"`c.n` is set in only one branch .* \(on the object itself: one its class "
+                                      r"holds is read through it"),
+    (class_attribute_set_in_a_loop, r"`c.n` is first set inside this `while` loop .* \(on the object itself"),
+    (attributes_added_in_two_orders, r".*add o.b, o.a in different orders .* \(an object its attributes, in "
+                                     r"`vars\(\)`\)"),
+], ids=lambda p: getattr(p, "__name__", ""))
+def test_an_attribute_a_staged_statement_makes_the_objects_own_on_some_paths_only_is_refused(fn, pattern):
+    outcomes_agree(fn, INPUTS, outcome)
+    assert len({outcome(lambda: fn(x)) for x in INPUTS}) > 1   # Python's answer depends on the path
+    with pytest.raises(StagingError, match=r"test_adversarial_round14\.py:\d+: " + pattern):
+        tf.function(fn)(tf.constant(2))
+
+
+def class_attribute_set_in_both_branches(x):
+    c = Counter()
+    if x > 0:
+        c.n += x
+    else:
+        c.n = 0
+    return c.n, "n" in vars(c), Counter.n
+
+
+def attributes_added_in_one_order(x):
+    o = Plain()
+    if x > 0:
+        o.b = 1
+        o.a = 2
+    else:
+        o.b = 3
+        o.a = 4
+    return list(vars(o)) == ["b", "a"], o.a + o.b
+
+
+@pytest.mark.parametrize("fn", [class_attribute_set_in_both_branches, attributes_added_in_one_order],
+                         ids=lambda fn: fn.__name__)
+def test_an_attribute_every_path_makes_the_objects_own_is_carried(fn):
+    outcomes_agree(fn, INPUTS, outcome)
+    traced = tf.function(fn)
+    for x in INPUTS:
+        assert outcome(lambda: traced(tf.constant(x))) == outcome(lambda: fn(x)), x
