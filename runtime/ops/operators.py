@@ -15,7 +15,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, user_location
 from runtime.ops import bitwise_ops, indexing, math_ops, python_ints, sort_ops
-from runtime.ops.python_operands import checked_int, unary
+from runtime.ops.python_operands import beside_containers, checked_int, unary
 from runtime.ops.registry import broadcast_shapes
 from runtime.shape import TensorShape
 from runtime.tensor import SymbolicTensor, Tensor, constant
@@ -177,6 +177,8 @@ def _or_reflected(fn, reflected: str):
 
 
 OPERATORS.update({name: _or_reflected(OPERATORS[name], reflected) for name, reflected in _REFLECTED.items()})
+OPERATORS.update({name: beside_containers(name, OPERATORS[name])
+                  for name in (*_REFLECTED, *_REFLECTED.values(), "__eq__", "__ne__")})
 
 
 def install(cls: type, convert=None) -> None:

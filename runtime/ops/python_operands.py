@@ -19,6 +19,8 @@ where the cast would give a wrong number.
 """
 from __future__ import annotations
 
+import operator
+
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, user_location
 from runtime.ops import python_ints
@@ -122,3 +124,47 @@ def checked_int(value, what: str):
         f"{user_location()}: {what} of a float tensor gives an int32 in the graph, and here the float is outside "
         "int32 (or NaN or infinite), where Python's int is exact (or raises ValueError, OverflowError). Check the "
         "value first, or keep it a float (runtime.floor, runtime.round)."))
+
+
+# --- beside a Python container: Python's answer, or refused ------------------------------------------------------
+
+_CONTAINERS = (list, tuple, str, bytes, bytearray, range, dict, set, frozenset)
+_STAND_INS = {"int": (0,), "bool": (False,), "float": (0.0,), python_ints.INT_OR_FLOAT: (0, 0.0)}
+_SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**",
+            "matmul": "@", "divmod": "divmod", "and": "&", "or": "|", "xor": "^", "lt": "<", "le": "<=", "gt": ">",
+            "ge": ">=", "eq": "==", "ne": "!="}
+
+
+def beside_containers(name: str, fn):
+    """The binary operator `name` (`__mul__`, `__radd__`, ...): where the tensor stands for a Python number or
+    bool a staged statement carries and the other operand is a Python container (a list, tuple, str, ...),
+    Python's answer, which the container's type decides (`k + [1]` raises Python's TypeError, `k == [1]` is
+    False), or refused at the user's line where it depends on the number (`[0] * k` repeats the list `k`
+    times). Converted to a tensor, the container would meet the number elementwise (`[0] * k` gave `[0]`)."""
+    reflected = name.startswith("__r") and name[3:-2] in _SYMBOLS
+    base = name[3:-2] if reflected else name[2:-2]
+    python = divmod if base == "divmod" else getattr(operator, base if base not in ("and", "or") else base + "_")
+
+    def method(x, y, *args):
+        kind = python_ints.kind_of(x) if isinstance(x, SymbolicTensor) and isinstance(y, _CONTAINERS) else ""
+        if not kind:
+            return fn(x, y, *args)
+        answers = []
+        for number in _STAND_INS[kind]:
+            try:
+                answers.append(python(y, number) if reflected else python(number, y))
+            except TypeError as error:
+                if len(_STAND_INS[kind]) == 1:
+                    raise TypeError(str(error)) from None   # Python's own, whatever the number
+                answers.append(TypeError)
+        if base in ("eq", "ne") and len(set(answers)) == 1:
+            return answers[0]
+        shown = f"{type(y).__name__} {_SYMBOLS[base]} {python_ints.name_of(x)}" if reflected else \
+            f"{python_ints.name_of(x)} {_SYMBOLS[base]} {type(y).__name__}"
+        x._not_allowed(f"Using `{_SYMBOLS[base]}` between a Python {type(y).__name__} and", (
+            f"It holds '{python_ints.name_of(x)}', a Python {kind} that a staged `if` or loop carries, and Python's "
+            f"answer for `{shown}` depends on its value (a sequence times an int repeats it), which the graph "
+            "knows only when it runs. Make the container a tensor (runtime.fill, runtime.tile), or compute it "
+            "before the staged statement."))
+    method.__name__ = getattr(fn, "__name__", name)
+    return method

@@ -189,3 +189,63 @@ def test_an_attribute_every_path_makes_the_objects_own_is_carried(fn):
     traced = tf.function(fn)
     for x in INPUTS:
         assert outcome(lambda: traced(tf.constant(x))) == outcome(lambda: fn(x)), x
+
+
+# --- a carried Python number beside a list, tuple or str ----------------------------------------------------------
+# Converted to a tensor, the container met the number elementwise: `[0] * k` gave `[0]`, `k * [1, 2]` gave
+# `[k, 2 * k]`, `[1] + k` gave `[1 + k]` where Python repeats the list or raises TypeError.
+
+def list_repeated_by_a_counter(x):
+    n = 0
+    i = 0
+    while i < x:
+        n += 1
+        i += 1
+    return [7] * n
+
+
+def tuple_repeated_by_an_int_a_staged_if_carries(x):
+    k = 2
+    if x > 0:
+        k = 3
+    return k * (1, 2)
+
+
+def str_repeated_by_an_int_a_staged_if_carries(x):
+    k = 2
+    if x > 0:
+        k = 3
+    return "ab" * k
+
+
+@pytest.mark.parametrize("fn", [list_repeated_by_a_counter, tuple_repeated_by_an_int_a_staged_if_carries,
+                                str_repeated_by_an_int_a_staged_if_carries], ids=lambda fn: fn.__name__)
+def test_a_container_repeated_by_a_carried_int_is_refused_at_the_users_line(fn):
+    outcomes_agree(fn, INPUTS, outcome)
+    with pytest.raises(OperatorNotAllowedInGraphError,
+                       match=r"test_adversarial_round14\.py:\d+: Using `\*` between a Python (list|tuple|str) and"):
+        tf.function(fn)(tf.constant(2))
+
+
+def container_beside_a_carried_number(x):
+    k = 2
+    f = 0.5
+    if x > 0:
+        k = 3
+        f = 1.5
+    answers = [k == [2], k != (2,), f == "0.5"]
+    for attempt in (lambda: [1] + k, lambda: k < [1], lambda: f * [1], lambda: "a" + k, lambda: (1,) - f):
+        try:
+            attempt()
+            answers.append("no error")
+        except TypeError as e:
+            answers.append(str(e))
+    return answers
+
+
+def test_a_carried_number_beside_a_container_gives_pythons_answer_or_its_type_error():
+    expected = container_beside_a_carried_number(2)
+    assert expected[:3] == [False, True, False] and "can only concatenate list" in expected[3]
+    outcomes_agree(container_beside_a_carried_number, INPUTS, outcome)
+    traced = outcome(lambda: tf.function(container_beside_a_carried_number)(tf.constant(2)))
+    assert [a.decode() if isinstance(a, bytes) else a for a in traced] == expected   # (a returned str is bytes)
