@@ -146,6 +146,9 @@ def beside_containers(name: str, fn):
     python = divmod if base == "divmod" else getattr(operator, base if base not in ("and", "or") else base + "_")
 
     def method(x, y, *args):
+        if base not in _JOINS:
+            _refuse_str(x, base)
+            _refuse_str(y, base)
         kind = python_ints.kind_of(x) if isinstance(x, SymbolicTensor) and isinstance(y, _CONTAINERS) else ""
         if not kind:
             return fn(x, y, *args)
@@ -168,3 +171,16 @@ def beside_containers(name: str, fn):
             "before the staged statement."))
     method.__name__ = getattr(fn, "__name__", name)
     return method
+
+
+_JOINS = frozenset({"add", "eq", "ne"})   # what a string tensor does as Python's str does
+
+
+def _refuse_str(value, base: str) -> None:
+    """A scalar string tensor (a Python str a staged `if` or loop carries becomes one) as an operand of `base`
+    (`*`, `<`, `%`, ...), which Python computes on the str (`s * 2` repeats it, `s < "b"` compares it): refused
+    at the user's line, where the graph would raise a dtype error that the program's `except` could take."""
+    if isinstance(value, SymbolicTensor) and value.dtype is dtypes.string:
+        value.refuse_python(f"Using `{_SYMBOLS[base]}` on", f"Python computes `{_SYMBOLS[base]}` of the str, which "
+                            "the graph knows only when it runs. Use the runtime.strings functions, or compute it "
+                            "before the staged statement.")

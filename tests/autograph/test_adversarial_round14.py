@@ -249,3 +249,161 @@ def test_a_carried_number_beside_a_container_gives_pythons_answer_or_its_type_er
     outcomes_agree(container_beside_a_carried_number, INPUTS, outcome)
     traced = outcome(lambda: tf.function(container_beside_a_carried_number)(tf.constant(2)))
     assert [a.decode() if isinstance(a, bytes) else a for a in traced] == expected   # (a returned str is bytes)
+
+
+# --- Python's operations on a carried value that its tensor lacks -----------------------------------------------
+# Each raised the tensor's TypeError or AttributeError while tracing, which the program's own `except` took for
+# the value's: the handler's answer on every input (`len(s)` of a str a staged loop built gave -1).
+
+def carried(x):
+    """A str, an int and a float that a staged `if` carries."""
+    s, k, f = "ab", 2, 1.25
+    if x > 0:
+        s, k, f = "cde", 3, 2.5
+    return s, k, f
+
+
+def len_of_a_carried_str(x):
+    s, _, _ = carried(x)
+    try:
+        return len(s)
+    except TypeError:
+        return -1
+
+
+def method_of_a_carried_str(x):
+    s, _, _ = carried(x)
+    try:
+        return s.upper() == "AB"
+    except AttributeError:
+        return None
+
+
+def characters_of_a_carried_str(x):
+    s, _, _ = carried(x)
+    try:
+        return [c for c in s][0] == "a"
+    except TypeError:
+        return None
+
+
+def first_character_of_a_carried_str(x):
+    s, _, _ = carried(x)
+    try:
+        return s[0] == "a"
+    except Exception:
+        return None
+
+
+def carried_str_repeated(x):
+    s, _, _ = carried(x)
+    try:
+        return s * 2 == "abab"
+    except TypeError:
+        return None
+
+
+def carried_str_ordered(x):
+    s, _, _ = carried(x)
+    try:
+        return s < "b"
+    except TypeError:
+        return None
+
+
+def int_of_a_carried_str(x):
+    s = "12"
+    if x > 0:
+        s = "34"
+    try:
+        return int(s)
+    except Exception:
+        return -1
+
+
+def shift_of_a_carried_int(x):
+    _, k, _ = carried(x)
+    try:
+        return k << 3
+    except Exception:
+        return -1
+
+
+def three_argument_pow_of_a_carried_int(x):
+    _, k, _ = carried(x)
+    try:
+        return pow(k, 2, 5)
+    except TypeError:
+        return -1
+
+
+def round_of_a_carried_float_to_digits(x):
+    _, _, f = carried(x)
+    try:
+        return round(f, 1)
+    except TypeError:
+        return -1.0
+
+
+def method_of_a_carried_int(x):
+    _, k, _ = carried(x)
+    try:
+        return k.bit_length()
+    except AttributeError:
+        return -1
+
+
+def bytes_of_a_carried_int(x):
+    _, k, _ = carried(x)
+    try:
+        return len(bytes(k))
+    except TypeError:
+        return -1
+
+
+LACKED = [len_of_a_carried_str, method_of_a_carried_str, characters_of_a_carried_str,
+          first_character_of_a_carried_str, carried_str_repeated, carried_str_ordered, int_of_a_carried_str,
+          shift_of_a_carried_int, three_argument_pow_of_a_carried_int, round_of_a_carried_float_to_digits,
+          method_of_a_carried_int, bytes_of_a_carried_int]
+
+
+@pytest.mark.parametrize("fn", LACKED, ids=lambda fn: fn.__name__)
+def test_pythons_operation_on_a_carried_value_is_refused_at_the_users_line_past_its_except(fn):
+    outcomes_agree(fn, INPUTS, outcome)
+    with pytest.raises(OperatorNotAllowedInGraphError) as info:
+        tf.function(fn)(tf.constant(2))
+    message = str(info.value)
+    assert re.search(r"test_adversarial_round14\.py:\d+: ", message), message
+    assert "that a staged `if` or loop carries" in message, message
+
+
+def type_errors_python_raises_whatever_the_value(x):
+    _, k, f = carried(x)
+    answers = []
+    for attempt in (lambda: iter(k), lambda: k[0], lambda: len(f)):
+        try:
+            attempt()
+        except TypeError as e:
+            answers.append(str(e))
+    return answers == ["'int' object is not iterable", "'int' object is not subscriptable",
+                       "object of type 'float' has no len()"]
+
+
+def test_what_python_refuses_of_any_carried_number_is_pythons_type_error():
+    assert type_errors_python_raises_whatever_the_value(2)
+    outcomes_agree(type_errors_python_raises_whatever_the_value, INPUTS, outcome)
+    assert outcome(lambda: tf.function(type_errors_python_raises_whatever_the_value)(tf.constant(2))) is True
+
+
+def test_a_tensor_of_the_programs_keeps_tensorflows_errors():
+    @tf.function
+    def f(x, s):
+        answers = []
+        for attempt in (lambda: x << 1, lambda: s * 2, lambda: x.bit_length()):
+            try:
+                attempt()
+            except (TypeError, AttributeError) as e:
+                answers.append(type(e).__name__)
+        return answers == ["TypeError", "PythonValueDTypeError", "AttributeError"]
+
+    assert f(tf.constant(1), tf.constant(["a"])).numpy()
