@@ -15,7 +15,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, user_location
 from runtime.ops import bitwise_ops, indexing, math_ops, python_ints, sort_ops
-from runtime.ops.python_operands import beside_containers, checked_int, unary
+from runtime.ops.python_operands import beside_containers, bitwise_operands, checked_int, unary
 from runtime.ops.registry import broadcast_shapes
 from runtime.shape import TensorShape
 from runtime.tensor import SymbolicTensor, Tensor, constant
@@ -28,6 +28,8 @@ def _swap(fn):
 def _logical(logical_fn, bitwise_fn):
     """`&`, `|` or `^`: the logical op on bools, the bitwise op on integers (as TensorFlow's)."""
     def operator(x, y):
+        if (ints := bitwise_operands(x, y)) is not None:   # a carried Python bool beside an int is an int
+            return bitwise_fn(*ints)
         kinds = [getattr(v, "dtype", None) for v in (x, y)]
         if dtypes.bool in kinds:
             return logical_fn(x, y)

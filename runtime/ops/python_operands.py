@@ -23,9 +23,12 @@ import operator
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, user_location
-from runtime.ops import python_ints
+from runtime.ops import python_ints, registry
 from runtime.tensor import SymbolicTensor, Tensor
 
+_DIVISIONS = {"RealDiv": operator.truediv, "FloorDiv": operator.floordiv, "FloorMod": operator.mod}
+_PYTHON_SCALARS = frozenset({"pyint", "pyfloat", "pybool"})
+_DIVIDENDS = {"int": 1, "bool": True, "float": 1.0, python_ints.INT_OR_FLOAT: 1.0}   # stand-ins of their kind
 ARITHMETIC = frozenset({"AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod", "Pow", "Maximum", "Minimum"})
 ORDERING = frozenset({"Less", "LessEqual", "Greater", "GreaterEqual"})
 EQUALITY = frozenset({"Equal", "NotEqual"})
@@ -44,6 +47,8 @@ def _kind(value) -> str:
 def operands(x, y, op_name: str) -> tuple:
     """`x` and `y`, one of them a marked tensor, as the op `op_name` should see them (module docstring)."""
     values, kinds = [x, y], [_kind(x), _kind(y)]
+    if op_name in _DIVISIONS and kinds[0] in _DIVIDENDS and kinds[1] in _PYTHON_SCALARS and y == 0 and _top_level():
+        _DIVISIONS[op_name](_DIVIDENDS[kinds[0]], y)   # Python's ZeroDivisionError, whatever `x` holds
     if _bools_as_ints(values, kinds, op_name):
         values = [_as_int(v) if k == "bool" else int(v) if k == "pybool" else v for v, k in zip(values, kinds)]
         kinds = [_kind(v) for v in values]
@@ -57,11 +62,33 @@ def operands(x, y, op_name: str) -> tuple:
     return tuple(values)
 
 
+_NUMBERS = frozenset({"int", "float", python_ints.INT_OR_FLOAT})
+
+
+def _top_level() -> bool:
+    """Whether the op is traced at the function's top level, where Python runs it whatever the input: in a staged
+    branch or loop body (a graph inside the function's) it runs only on the paths the graph takes, where its
+    kernel checks a zero divisor (ops/python_ints.py)."""
+    graph = registry.context.graph
+    return graph is None or graph.outer_graph is None
+
+
+def bitwise_operands(x, y) -> tuple | None:
+    """`x & y`, `x | y`, `x ^ y` where one is a carried bool and the other an int (a Python int, or a carried
+    one): Python's bool is an int there (`True | 2` is 3), so the operands as ints; None otherwise (two bools
+    stay bools, and a bool tensor of the program's keeps TensorFlow's logical op)."""
+    kinds = [_kind(x), _kind(y)]
+    if "bool" not in kinds or not {"int", "pyint"} & set(kinds):
+        return None
+    return tuple(_as_int(v) if k == "bool" else v for v, k in zip((x, y), kinds))
+
+
 def _bools_as_ints(values: list, kinds: list, op_name: str) -> bool:
     """Whether a carried bool among the operands of `op_name` is an int there: in arithmetic and ordering, and
     in `==` with a number."""
-    if "bool" not in kinds or "" in kinds:   # beside a tensor of the program's: as an eager Python bool would be,
-        return False                         # which its op refuses beside a number tensor, as TensorFlow does
+    if "" in kinds or "bool" not in kinds and not ("pybool" in kinds and _NUMBERS & set(kinds)):
+        return False   # beside a tensor of the program's: as an eager Python bool would be, which its op refuses
+                       # beside a number tensor, as TensorFlow does; a Python bool beside a carried number is an int
     if op_name in ARITHMETIC or op_name in ORDERING:
         return True
     booleans = [k in ("bool", "pybool") or k == "" and values[i].dtype is dtypes.bool for i, k in enumerate(kinds)]

@@ -407,3 +407,50 @@ def test_a_tensor_of_the_programs_keeps_tensorflows_errors():
         return answers == ["TypeError", "PythonValueDTypeError", "AttributeError"]
 
     assert f(tf.constant(1), tf.constant(["a"])).numpy()
+
+
+# --- carried numbers and bools meeting Python's constants -------------------------------------------------------
+
+def flag_is_true(x):
+    b = True
+    if x > 0:
+        b = False
+    if b is True:
+        r = 1
+    else:
+        r = 2
+    return r, b is not False
+
+
+def division_by_a_zero_written_in_the_program(x):
+    _, k, f = carried(x)
+    answers = []
+    for attempt in (lambda: k // 0, lambda: k % 0, lambda: k / 0, lambda: f // 0, lambda: f / 0.0,
+                    lambda: divmod(k, 0), lambda: k / False):
+        try:
+            attempt()
+        except ZeroDivisionError as e:
+            answers.append(str(e))
+    return len(answers)
+
+
+def bool_beside_ints(x):
+    b = True
+    if x > 0:
+        b = False
+    return sum([b, b, True]), b | 2, 2 ^ b, b & 3, b + 0.5
+
+
+@pytest.mark.parametrize("fn", [flag_is_true, division_by_a_zero_written_in_the_program, bool_beside_ints],
+                         ids=lambda fn: fn.__name__)
+def test_a_carried_number_or_bool_meets_pythons_constants_as_python_does(fn):
+    # `b is True` was False on every path, `k // 0` the graph's InvalidArgumentError (past the program's `except
+    # ZeroDivisionError`), `b | 2` and `sum([b, True])` dtype errors
+    outcomes_agree(fn, INPUTS, outcome)
+    traced = tf.function(fn)
+    for x in INPUTS:
+        assert outcome(lambda: traced(tf.constant(x))) == outcome(lambda: fn(x)), x
+
+
+def test_a_bool_tensor_of_the_programs_is_not_true_as_in_tensorflow():
+    assert not tf.function(lambda x: (x > 0) is True)(tf.constant(1)).numpy()
