@@ -454,3 +454,48 @@ def test_a_carried_number_or_bool_meets_pythons_constants_as_python_does(fn):
 
 def test_a_bool_tensor_of_the_programs_is_not_true_as_in_tensorflow():
     assert not tf.function(lambda x: (x > 0) is True)(tf.constant(1)).numpy()
+
+
+# --- a list a staged loop built, after the loop ---------------------------------------------------------------
+# A list method its stacked tensor lacks raised an AttributeError (and `del l[0]` a bare one), which the
+# program's `except AttributeError:` or `except Exception:` took: the handler's answer on every input.
+
+def squares(x):
+    out = []
+    for i in tf.range(x):
+        out.append(i * i)
+    return out
+
+
+def count_of_a_built_list(x):
+    out = squares(x)
+    try:
+        return out.count(1)
+    except Exception:
+        return -1
+
+
+def item_deleted_from_a_built_list(x):
+    out = squares(x)
+    try:
+        del out[0]
+    except (AttributeError, IndexError):
+        return -1
+    return len(out)
+
+
+def item_set_in_a_built_list(x):
+    out = squares(x)
+    try:
+        out[0] = 7
+    except (TypeError, IndexError):
+        return -1
+    return len(out)
+
+
+@pytest.mark.parametrize("fn", [count_of_a_built_list, item_deleted_from_a_built_list, item_set_in_a_built_list],
+                         ids=lambda fn: fn.__name__)
+def test_a_list_method_a_built_list_lacks_is_refused_past_the_programs_except(fn):
+    with pytest.raises(OperatorNotAllowedInGraphError, match=r"test_adversarial_round14\.py:\d+: .* a list that a "
+                                                             r"loop over tensors built"):
+        tf.function(fn)(tf.constant(2))
