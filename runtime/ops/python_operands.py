@@ -19,7 +19,10 @@ where the cast would give a wrong number.
 """
 from __future__ import annotations
 
+import numbers
 import operator
+
+import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, user_location
@@ -176,8 +179,10 @@ def beside_containers(name: str, fn):
         if base not in _JOINS:
             _refuse_str(x, base)
             _refuse_str(y, base)
-        kind = python_ints.kind_of(x) if isinstance(x, SymbolicTensor) and isinstance(y, _CONTAINERS) else ""
-        if not kind:
+        kind = python_ints.kind_of(x) if isinstance(x, SymbolicTensor) else ""
+        if kind and base in ("eq", "ne") and _foreign(y):
+            return NotImplemented   # as Python's number: the object's own `==` answers, else identity (False)
+        if not kind or not isinstance(y, _CONTAINERS):
             return fn(x, y, *args)
         answers = []
         for number in _STAND_INS[kind]:
@@ -198,6 +203,13 @@ def beside_containers(name: str, fn):
             "before the staged statement."))
     method.__name__ = getattr(fn, "__name__", name)
     return method
+
+
+def _foreign(value) -> bool:
+    """An object of the program's (not a number, a container, an array or a framework's value), which a Python
+    number's `==` leaves to the object (`int.__eq__` gives NotImplemented)."""
+    return value is not None and not isinstance(value, (Tensor, np.ndarray, np.generic, numbers.Number,
+                                                        _CONTAINERS)) and not type(value).__module__.startswith("runtime")
 
 
 _JOINS = frozenset({"add", "eq", "ne"})   # what a string tensor does as Python's str does

@@ -508,3 +508,29 @@ def test_a_list_method_a_built_list_lacks_is_refused_past_the_programs_except(fn
     with pytest.raises(OperatorNotAllowedInGraphError, match=r"test_adversarial_round14\.py:\d+: .* a list that a "
                                                              r"loop over tensors built"):
         tf.function(fn)(tf.constant(2))
+
+
+class Anything:
+    def __eq__(self, other):
+        return "asked"
+
+    __hash__ = None
+
+
+class Plain:
+    pass
+
+
+def carried_int_compared_with_objects(x):
+    _, k, _ = carried(x)
+    try:
+        return k == Anything(), Anything() == k, k == Plain(), k != Plain(), k in [Plain(), "a"]
+    except Exception:
+        return None
+
+
+def test_a_carried_number_compared_with_an_object_leaves_the_answer_to_the_object_as_python_does():
+    # the object became an operand of the tensor's `==`, whose TypeError the program's `except` took
+    outcomes_agree(carried_int_compared_with_objects, INPUTS, outcome)
+    traced = outcome(lambda: tf.function(carried_int_compared_with_objects)(tf.constant(2)))
+    assert [a.decode() if isinstance(a, bytes) else a for a in traced] == ["asked", "asked", False, True, False]
