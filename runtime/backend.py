@@ -15,7 +15,7 @@ from autograph.backends import iteration, primitives
 from autograph.errors import StagingError, at_user_line
 
 from runtime import control_flow, dtypes, errors
-from runtime.ops import array_ops, logging_ops, math_ops, python_ints, python_operands, registry, string_ops
+from runtime.ops import array_ops, assertions, logging_ops, math_ops, python_ints, python_operands, registry, string_ops
 from runtime.shape import as_shape
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
 from runtime import loop_numbers, stacked_lists
@@ -226,7 +226,7 @@ def _length(tensor):
     if step is not None and step == 0:
         raise errors.InvalidArgumentError(at_user_line("Range: delta must not be 0."), "Range")
     if step is None:                 # checked when the loop runs (a stateful op: never pruned)
-        logging_ops.Assert(math_ops.not_equal(delta, math_ops.cast(0, delta.dtype)), ["Range: delta must not be 0."])
+        assertions.assert_op(math_ops.not_equal(delta, math_ops.cast(0, delta.dtype)), [], "Range: delta must not be 0.")
     if tensor.dtype.is_integer:      # exactly, in integers
         count = -math_ops.floordiv(start - limit, delta)
     else:
@@ -352,7 +352,9 @@ def _a(noun: str) -> str:
 
 def _assert(condition, message_fn):
     message = message_fn() if message_fn is not None else "Assertion failed"
-    return logging_ops.Assert(_bool(condition), [message if not isinstance(message, Tensor) else message])
+    if isinstance(message, Tensor):   # `assert x > 0, x`
+        return assertions.assert_op(_bool(condition), [message], "assertion failed")
+    return assertions.assert_op(_bool(condition), [], message)
 
 
 def _list_from(values):

@@ -108,13 +108,13 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
 
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """`tensor` with `updates` in place of the slices at `indices`."""
-    from runtime.ops.logging_ops import Assert
+    from runtime.ops.assertions import assert_op
     tensor, indices, updates = _like("TensorScatterUpdate", tensor, indices, updates)
     shape = tensor.shape.as_list()
     depth = indices.shape.dims[-1]
     counts = scatter_nd(indices, array_ops.ones(array_ops.shape(indices)[:-1], dtypes.int32), shape[:depth])
-    Assert(math_ops.reduce_all(counts <= 1), ["tensor_scatter_nd_update: an index is given more than once, and "
-                                              "TensorFlow leaves which update wins undefined; give each index once"])
+    assert_op(math_ops.reduce_all(counts <= 1), [], "tensor_scatter_nd_update: an index is given more than once, and "
+              "TensorFlow leaves which update wins undefined; give each index once")
     hit = array_ops.reshape(counts > 0, shape[:depth] + [1] * (len(shape) - depth))
     hit = math_ops.logical_and(hit, array_ops.ones(shape, dtypes.bool))
     return array_ops.where(hit, scatter_nd(indices, updates, shape), tensor, name=name)
