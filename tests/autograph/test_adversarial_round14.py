@@ -174,11 +174,9 @@ def class_attribute_set_in_both_branches(x):
 def attributes_added_in_one_order(x):
     o = Plain()
     if x > 0:
-        o.b = 1
-        o.a = 2
+        o.b, o.a = 1, 2   # (the targets of a tuple assignment are assigned left to right)
     else:
-        o.b = 3
-        o.a = 4
+        o.b, o.a = 3, 4
     return list(vars(o)) == ["b", "a"], o.a + o.b
 
 
@@ -197,10 +195,8 @@ def test_an_attribute_every_path_makes_the_objects_own_is_carried(fn):
 
 def list_repeated_by_a_counter(x):
     n = 0
-    i = 0
-    while i < x:
+    while n < x:
         n += 1
-        i += 1
     return [7] * n
 
 
@@ -433,10 +429,6 @@ class Anything:
         return "asked"
 
     __hash__ = None
-
-
-class Plain:
-    pass
 
 
 def carried_int_compared_with_objects(x):
