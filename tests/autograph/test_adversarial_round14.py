@@ -21,6 +21,14 @@ INPUTS = (-3, 0, 2, 5)
 TABLE = {"a": 1, "b": 2}
 
 
+def pythons_answer_everywhere(fn):
+    """Converted on Python ints and traced on int32 tensors, `fn` gives Python's answer on every input."""
+    outcomes_agree(fn, INPUTS, outcome)
+    traced = tf.function(fn)
+    for x in INPUTS:
+        assert outcome(lambda: traced(tf.constant(x))) == outcome(lambda: fn(x)), x
+
+
 # --- a carried Python value used as a dict key or set member ----------------------------------------------------
 
 def lookup_with_a_counter_a_staged_loop_carries(x):
@@ -183,10 +191,7 @@ def attributes_added_in_one_order(x):
 @pytest.mark.parametrize("fn", [class_attribute_set_in_both_branches, attributes_added_in_one_order],
                          ids=lambda fn: fn.__name__)
 def test_an_attribute_every_path_makes_the_objects_own_is_carried(fn):
-    outcomes_agree(fn, INPUTS, outcome)
-    traced = tf.function(fn)
-    for x in INPUTS:
-        assert outcome(lambda: traced(tf.constant(x))) == outcome(lambda: fn(x)), x
+    pythons_answer_everywhere(fn)
 
 
 # --- a carried Python number beside a list, tuple or str ----------------------------------------------------------
@@ -369,10 +374,7 @@ def bool_beside_ints(x):
 def test_a_carried_number_or_bool_meets_pythons_constants_as_python_does(fn):
     # `b is True` was False on every path, `k // 0` the graph's InvalidArgumentError (past the program's `except
     # ZeroDivisionError`), `b | 2` and `sum([b, True])` dtype errors
-    outcomes_agree(fn, INPUTS, outcome)
-    traced = tf.function(fn)
-    for x in INPUTS:
-        assert outcome(lambda: traced(tf.constant(x))) == outcome(lambda: fn(x)), x
+    pythons_answer_everywhere(fn)
 
 
 def test_a_bool_tensor_of_the_programs_is_not_true_as_in_tensorflow():
