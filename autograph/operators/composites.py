@@ -47,11 +47,14 @@ class Composite:
     is_attribute: bool
 
     def get(self):
-        """Its value; `Undefined` when the object has no such attribute or key, or the attribute is its
-        class's (Python reads it through the object, and a store sets the object's own)."""
+        """Its value; `Undefined` when the object has no such attribute or key (a mapping that lacks it is not
+        read), or the attribute is its class's (Python reads it through the object, and a store sets the
+        object's own)."""
         missing = AttributeError if self.is_attribute else KeyError
         if self.is_attribute and _inherited(self.owner, self.key):
             return Undefined(self.name)
+        if not self.is_attribute and _is_mapping(self.owner) and self.key not in self.owner:
+            return Undefined(self.name)   # not read: a defaultdict's `__missing__` would add the key
         try:
             return getattr(self.owner, self.key) if self.is_attribute else self.owner[self.key]
         except missing:
