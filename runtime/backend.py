@@ -424,7 +424,8 @@ def _format_string(literals, fields):
                                     [f.spec for f in fields], python_types)   # a Python float formats as its float32
 
 
-_PYTHON_TYPES = {"int": (int,), "float": (float,), "bool": (bool,), python_ints.INT_OR_FLOAT: (int, float)}
+_PYTHON_TYPES = {"int": (int,), "float": (float,), "bool": (bool,), "str": (str,),
+                 python_ints.INT_OR_FLOAT: (int, float)}
 
 
 def _python_type(value):

@@ -159,7 +159,7 @@ def checked_int(value, what: str):
 # --- beside a Python container: Python's answer, or refused ------------------------------------------------------
 
 _CONTAINERS = (list, tuple, str, bytes, bytearray, range, dict, set, frozenset)
-_STAND_INS = {"int": (0,), "bool": (False,), "float": (0.0,), python_ints.INT_OR_FLOAT: (0, 0.0)}
+_STAND_INS = {"int": (0,), "bool": (False,), "float": (0.0,), "str": ("",), python_ints.INT_OR_FLOAT: (0, 0.0)}
 _SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**",
             "matmul": "@", "divmod": "divmod", "and": "&", "or": "|", "xor": "^", "lt": "<", "le": "<=", "gt": ">",
             "ge": ">=", "eq": "==", "ne": "!="}
@@ -182,7 +182,7 @@ def beside_containers(name: str, fn):
         kind = python_ints.kind_of(x) if isinstance(x, SymbolicTensor) else ""
         if kind and base in ("eq", "ne") and _foreign(y):
             return NotImplemented   # as Python's number: the object's own `==` answers, else identity (False)
-        if not kind or not isinstance(y, _CONTAINERS):
+        if not kind or not isinstance(y, _CONTAINERS) or kind == "str" and isinstance(y, (str, bytes)):
             return fn(x, y, *args)
         answers = []
         for number in _STAND_INS[kind]:

@@ -7,6 +7,7 @@ unhashable: its TypeError, taken by the program's own `except TypeError:` (or `e
 dict lookup or a set test, made the traced function take the handler's path on every input (`d[k]` for a
 counter `k` a staged loop carries gave the "missing key" value where Python found the key).
 """
+import collections
 import re
 
 import pytest
@@ -119,7 +120,7 @@ def test_a_tensor_of_the_programs_stays_unhashable_with_tensorflows_type_error()
     assert f(tf.constant(1)).numpy() == b"TypeError: Tensor is unhashable. Instead, use tensor.ref() as the key."
 
 
-# --- attributes a staged statement adds: the object's own, in the order Python adds them ----------------------
+# --- attributes and items a staged statement adds: the object's own, in the order Python adds them ------------
 
 class Counter:
     n = 5   # a class attribute: `c.n += 1` sets the object's own `n`, and until then `c.n` reads this one
@@ -156,7 +157,15 @@ def attributes_added_in_two_orders(x):
     return list(vars(o)) == ["a", "b"]
 
 
+def defaultdict_item_set_on_one_path(x):
+    d = collections.defaultdict(int)
+    if x > 0:
+        d["k"] += 1
+    return "k" in d, len(d)
+
+
 @pytest.mark.parametrize("fn, pattern", [
+    (defaultdict_item_set_on_one_path, r"`d\['k'\]` is set in only one branch"),   # reading it added it: (True, 1)
     (class_attribute_set_on_one_path, r"`c.n` is set in only one branch .* \(on the object itself: one its class "
                                       r"holds is read through it"),
     (class_attribute_set_in_a_loop, r"`c.n` is first set inside this `while` loop .* \(on the object itself"),
@@ -446,3 +455,20 @@ def test_a_carried_number_compared_with_an_object_leaves_the_answer_to_the_objec
     outcomes_agree(carried_int_compared_with_objects, INPUTS, outcome)
     traced = outcome(lambda: tf.function(carried_int_compared_with_objects)(tf.constant(2)))
     assert [a.decode() if isinstance(a, bytes) else a for a in traced] == ["asked", "asked", False, True, False]
+
+
+def carried_str_is_a_str(x):
+    label = "neg"
+    if x > 0:
+        label = "pos"
+    word = ""
+    i = 0
+    while i < x:
+        word = word + "a"
+        i += 1
+    return isinstance(label, str), type(label) is str, isinstance(word, str), label + "!" == "pos!"
+
+
+def test_isinstance_of_a_str_a_staged_if_or_loop_carries_is_pythons():
+    # it was False: the string tensor's answer
+    pythons_answer_everywhere(carried_str_is_a_str)
