@@ -89,9 +89,9 @@ def bitwise_operands(x, y) -> tuple | None:
 def _bools_as_ints(values: list, kinds: list, op_name: str) -> bool:
     """Whether a carried bool among the operands of `op_name` is an int there: in arithmetic and ordering, and
     in `==` with a number."""
-    if "" in kinds or "bool" not in kinds and not ("pybool" in kinds and _NUMBERS & set(kinds)):
-        return False   # beside a tensor of the program's: as an eager Python bool would be, which its op refuses
-                       # beside a number tensor, as TensorFlow does; a Python bool beside a carried number is an int
+    if "bool" not in kinds and not ("pybool" in kinds and _NUMBERS & set(kinds)):
+        return False   # (a Python bool beside a carried number is an int; beside a number tensor of the program's
+                       # too, as an eager Python bool is there: ops/convert.py)
     if op_name in ARITHMETIC or op_name in ORDERING:
         return True
     booleans = [k in ("bool", "pybool") or k == "" and values[i].dtype is dtypes.bool for i, k in enumerate(kinds)]
