@@ -10,24 +10,10 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops.assertions import (Assert, assert_equal, assert_greater, assert_less,  # noqa: F401
-                                    assert_op, checked, comparison, message_prefix, tensor_name)
+from runtime.ops.assertions import (Assert, assert_equal, assert_greater, assert_greater_equal,  # noqa: F401
+                                    assert_less, assert_less_equal, assert_none_equal, assert_op, checked,
+                                    message_prefix, tensor_name)
 from runtime.tensor import convert_to_tensor
-
-
-def assert_greater_equal(x, y, message=None, summarize=None, name=None):
-    from runtime.ops.math_ops import greater_equal
-    return comparison(greater_equal, ">=", x, y, message, summarize, name)
-
-
-def assert_less_equal(x, y, message=None, summarize=None, name=None):
-    from runtime.ops.math_ops import less_equal
-    return comparison(less_equal, "<=", x, y, message, summarize, name)
-
-
-def assert_none_equal(x, y, message=None, summarize=None, name=None):
-    from runtime.ops.math_ops import not_equal
-    return comparison(not_equal, "!=", x, y, message, summarize, name)
 
 
 def _against_zero(compare, what: str, x, message, summarize, name):

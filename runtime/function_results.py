@@ -30,11 +30,11 @@ def as_results(result, fn):
 
 
 def _as_tensor_if_it_fits(value):
-    if isinstance(value, (str, np.ndarray)):   # (an f-string of traced tensors may be refused: that error stands)
+    if isinstance(value, str):        # (an f-string of traced tensors may be refused: that error stands)
         return convert_to_tensor(value)
     try:
         return convert_to_tensor(value)
-    except (TypeError, ValueError):   # an int beyond int64: returned as the Python value
+    except (TypeError, ValueError):   # an int beyond int64, an array of objects: returned as it is
         return value
 
 

@@ -19,3 +19,8 @@ from runtime.ops.nn_ops import log_softmax, softmax  # noqa: F401,E402
 from runtime.ops.segment_ops import (bincount, segment_max, segment_mean, segment_min, segment_prod,  # noqa: F401,E402
                                      segment_sum, unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min,
                                      unsorted_segment_prod, unsorted_segment_sqrt_n, unsorted_segment_sum)
+from runtime.ops.counting_ops import confusion_matrix, in_top_k  # noqa: F401,E402
+from runtime.ops.composites import reciprocal_no_nan, scalar_mul  # noqa: F401,E402
+from runtime.ops.special_math import digamma, erfc, erfinv, lgamma, ndtri  # noqa: F401,E402
+from runtime.ops.math_compositions import (invert_permutation, is_non_decreasing,  # noqa: F401,E402
+                                           is_strictly_increasing, lbeta, polyval, xlog1py, zero_fraction)

@@ -345,7 +345,8 @@ def gather(params, indices, axis=None, batch_dims=0, name=None):
     if not indices.dtype.is_integer:
         raise InvalidArgumentError(f"GatherV2: indices must be integers, got {indices.dtype.name}.", "GatherV2")
     if batch_dims:
-        raise NotImplementedError("gather with batch_dims is not supported yet; reshape and gather instead.")
+        from runtime.ops.nd_ops import batched_gather   # (nd_ops imports this module)
+        return batched_gather(params, indices, axis, static_int(batch_dims, "gather's batch_dims", "GatherV2"), name)
     axis = 0 if axis is None else static_int(axis, "gather's axis", "GatherV2")
     rank = params.shape.rank
     if rank is not None:

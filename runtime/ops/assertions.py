@@ -197,16 +197,19 @@ def unary_eager_message(data: Sequence, summarize: Optional[int]) -> str:
     return "\n".join(lines)
 
 
-def assert_equal(x, y, message=None, summarize=None, name=None):
-    from runtime.ops.math_ops import equal
-    return comparison(equal, "==", x, y, message, summarize, name)
+def _comparison_check(op: str, symbol: str, name: str):
+    """`assert_<name>(x, y, message=None, summarize=None, name=None)`: `x <symbol> y` element-wise."""
+    def check(x, y, message=None, summarize=None, name=None):
+        from runtime.ops import math_ops   # (math_ops converts its operands with this package's help)
+        return comparison(getattr(math_ops, op), symbol, x, y, message, summarize, name)
+    check.__name__ = check.__qualname__ = f"assert_{name}"
+    check.__doc__ = f"Raise InvalidArgumentError unless x {symbol} y element-wise (TensorFlow's text)."
+    return check
 
 
-def assert_greater(x, y, message=None, summarize=None, name=None):
-    from runtime.ops.math_ops import greater
-    return comparison(greater, ">", x, y, message, summarize, name)
-
-
-def assert_less(x, y, message=None, summarize=None, name=None):
-    from runtime.ops.math_ops import less
-    return comparison(less, "<", x, y, message, summarize, name)
+assert_equal = _comparison_check("equal", "==", "equal")
+assert_none_equal = _comparison_check("not_equal", "!=", "none_equal")
+assert_greater = _comparison_check("greater", ">", "greater")
+assert_greater_equal = _comparison_check("greater_equal", ">=", "greater_equal")
+assert_less = _comparison_check("less", "<", "less")
+assert_less_equal = _comparison_check("less_equal", "<=", "less_equal")

@@ -107,6 +107,20 @@ def divide_no_nan(x, y, name=None):
     return _zero_where(math_ops.equal(y, _zero(y)), x, y, math_ops.divide, name)
 
 
+def reciprocal_no_nan(x, name=None):
+    """1 / x, and 0 where x is 0 (its gradient too)."""
+    x = convert_to_tensor(x)
+    return divide_no_nan(math_ops.cast(1, x.dtype), x, name=name)
+
+
+def scalar_mul(scalar, x, name=None):
+    """`scalar * x`, `scalar` a 0-d value."""
+    scalar = convert_to_tensor(scalar, dtype_hint=convert_to_tensor(x).dtype)
+    if scalar.shape.rank not in (None, 0):
+        raise ValueError(f"scalar_mul: the scalar must be 0-d, got shape {scalar.shape}.")
+    return math_ops.multiply(scalar, x, name=name)
+
+
 def xlogy(x, y, name=None):
     """x * log(y), and 0 where x is 0 (even where y is 0; its gradients too, as TensorFlow's)."""
     return _zero_where_x_is(x, y, lambda x, y: math_ops.multiply(x, math_ops.log(y)), "xlogy", name)

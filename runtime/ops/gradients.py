@@ -42,6 +42,7 @@ from runtime.ops import nd_ops as ND
 from runtime.ops import nn_gradients
 from runtime.ops import script_ops
 from runtime.ops import sort_ops as S
+from runtime.ops import special_math
 from runtime.ops import unary_gradients
 from runtime.ops.registry import GRADIENTS, Spec, apply, defop
 
@@ -571,6 +572,7 @@ RULES = {
     **{name: _unary(rule) for name, rule in C.UNARY_GRADIENTS.items()},
     **nn_gradients.RULES,   # relu and the other activations, softmax, cross-entropy
     **unary_gradients.RULES,   # sqrt, rsqrt and reciprocal, by ops of their own as TensorFlow's
+    **special_math.RULES,   # lgamma, digamma, erfc, erfinv, ndtri
 }
 
 

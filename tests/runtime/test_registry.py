@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.ops import extra_array_ops, linalg_ops, logging_ops, nn_gradients, sort_ops, string_ops, unary_gradients
+from runtime.ops import (extra_array_ops, linalg_ops, logging_ops, nn_gradients, sort_ops, special_math, string_ops,
+                         unary_gradients)
 from runtime.ops.registry import OPS, apply
 
 F = tf.constant([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])
@@ -99,6 +100,14 @@ SAMPLES = {
     "BytesSplit": (tf.strings.bytes_split, (tf.constant("ab"),)),
     "UnicodeSplit": (lambda s: tf.strings.unicode_split(s, "UTF-8"), (tf.constant("é!"),)),
     "UnicodeDecode": (lambda s: tf.strings.unicode_decode(s, "UTF-8"), (tf.constant("é!"),)),
+    "Substr": (lambda s: tf.strings.substr(s, 0, 2), (S,)), "StringStrip": (tf.strings.strip, (S,)),
+    "StaticRegexReplace": (lambda s: tf.strings.regex_replace(s, "[a-c]", r"<\0>"), (S,)),
+    "StaticRegexFullMatch": (lambda s: tf.strings.regex_full_match(s, ".b.*"), (S,)),
+    "UniqueCounts": (lambda x: tf.unique_with_counts(x).count, (tf.constant([3, 1, 3, 2, 1]),)),
+    "Lgamma": (tf.math.lgamma, (F,)), "Digamma": (tf.math.digamma, (F,)), "Erfc": (tf.math.erfc, (F,)),
+    "Erfinv": (lambda x: tf.math.erfinv(x / 5.0), (F,)), "Ndtri": (lambda x: tf.math.ndtri(x / 10.0 + 0.5), (F,)),
+    "Trigamma": (lambda x: apply(special_math.TRIGAMMA, x), (F,)),
+    "ConfusionMatrix": (lambda x: tf.math.confusion_matrix(x, x[::-1]), (tf.constant([3, 1, 3, 2, 1]),)),
 }
 NOT_SAMPLED = {"Placeholder", "Cond", "While", "ExactInt32", "PythonFloat", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
                "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert", "Raise",
