@@ -55,6 +55,7 @@ NOT_DIFFERENTIABLE = frozenset({
     "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros", "StringLength", "StringJoin",
     "ReduceJoin", "StringFormat", "PythonFormat", "Unique", "AsString", "StringToNumber", "StringUpper", "StringLower", "StringSplitV2",
     "BytesSplit", "UnicodeSplit", "UnicodeDecode", "ExactInt32", "PythonFloat", "PyFunc", "PyFuncStateless",
+    "Substr", "StaticRegexReplace", "StaticRegexFullMatch", "StringStrip", "UniqueCounts", "ConfusionMatrix",
 })
 
 

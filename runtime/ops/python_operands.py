@@ -90,8 +90,10 @@ def _bools_as_ints(values: list, kinds: list, op_name: str) -> bool:
     """Whether a carried bool among the operands of `op_name` is an int there: in arithmetic and ordering, and
     in `==` with a number."""
     if "bool" not in kinds and not ("pybool" in kinds and _NUMBERS & set(kinds)):
-        return False   # (a Python bool beside a carried number is an int; beside a number tensor of the program's
-                       # too, as an eager Python bool is there: ops/convert.py)
+        return False   # (a Python bool beside a carried number is the int it is, as in Python)
+    if "" in kinds:   # beside a tensor of the program's: as an eager Python bool is (the int it is beside a number
+        other = values[kinds.index("")]   # tensor, as in TensorFlow; a bool beside a bool tensor)
+        return not other.dtype.is_bool and (op_name in ARITHMETIC or op_name in ORDERING or op_name in EQUALITY)
     if op_name in ARITHMETIC or op_name in ORDERING:
         return True
     booleans = [k in ("bool", "pybool") or k == "" and values[i].dtype is dtypes.bool for i, k in enumerate(kinds)]
