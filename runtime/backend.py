@@ -251,6 +251,10 @@ def _len(value):
     if isinstance(value, TensorArray):
         return value.size()
     if value.shape.rank == 0:   # Python's len() of an object without a length, as TensorFlow's
+        if isinstance(value, SymbolicTensor):   # of a Python value a staged statement carries: Python's answer
+            value.python_type_error("object of type '{kind}' has no len()")
+            value.refuse_python("Taking len() of", "Python's len() of the str is known only when the graph runs: "
+                                "runtime.strings.length(s) gives it in the graph.")
         hint = (" A Python string that a staged `if` or loop carried is a string tensor: its length is "
                 "runtime.strings.length(s)." if value.dtype is dtypes.string else "")
         raise TypeError(at_user_line(f"len() of a scalar tensor ({value.name}) is not defined.{hint}"))
@@ -264,6 +268,9 @@ def _int(value):
     """`int(t)` in a graph: a cast to int32 (truncating toward zero, as Python's int does), checked where a float
     is outside int32 (runtime/ops/python_operands.py); of a Python number a staged statement carries, a Python int
     (runtime/ops/python_ints.py)."""
+    if isinstance(value, SymbolicTensor) and value.dtype is dtypes.string:
+        value.refuse_python("Converting to int", "Python parses the str, which the graph knows only when it runs: "
+                            "runtime.strings.to_number(s, runtime.int32) parses it in the graph.")
     out = python_operands.checked_int(value, "int()")
     if isinstance(value, SymbolicTensor) and (name := python_ints.name_of(value)) is not None:
         python_ints.mark(registry.context.graph, out, name, "int")
@@ -274,6 +281,9 @@ def _float(value):
     """`float(t)` in a graph: a cast to float32, the dtype of a Python float in runtime; of a Python int a staged
     statement carries (runtime/ops/python_ints.py), a float64, which holds every int32 exactly, as Python's float
     does (a float32 rounds 2 ** 24 + 1)."""
+    if isinstance(value, SymbolicTensor) and value.dtype is dtypes.string:
+        value.refuse_python("Converting to float", "Python parses the str, which the graph knows only when it runs: "
+                            "runtime.strings.to_number(s) parses it in the graph.")
     name = python_ints.name_of(value) if isinstance(value, SymbolicTensor) else None
     wide = name is not None and value.dtype in (dtypes.int32, dtypes.float64)
     out = math_ops.cast(value, "float64" if wide else "float32")
@@ -414,7 +424,8 @@ def _format_string(literals, fields):
                                     [f.spec for f in fields], python_types)   # a Python float formats as its float32
 
 
-_PYTHON_TYPES = {"int": (int,), "float": (float,), "bool": (bool,), python_ints.INT_OR_FLOAT: (int, float)}
+_PYTHON_TYPES = {"int": (int,), "float": (float,), "bool": (bool,), "str": (str,),
+                 python_ints.INT_OR_FLOAT: (int, float)}
 
 
 def _python_type(value):
