@@ -31,6 +31,7 @@ from runtime.ops.indexing import slice_ as slice  # noqa: A004
 from runtime.ops.composites import (add_n, ensure_shape, get_static_value, identity_n, is_tensor, meshgrid, norm,
                                     repeat, reverse, roll, searchsorted, sequence_mask, tensordot)
 from runtime.ops.composites import cosh, sinh, tan
+from runtime.ops.counting_ops import histogram_fixed_width, unique_with_counts
 
 from runtime.ops.math_ops import (abs, add, argmax, argmin, cast, ceil, clip_by_value, cos, cumsum, divide,  # noqa: A004
                                   equal, exp, floor, floordiv, floormod, greater, greater_equal, less, less_equal,
@@ -62,6 +63,15 @@ from runtime.serialization import load_function, save_function
 from runtime import onnx  # noqa: E402  (runtime.onnx.export; imports the onnx package only when called)
 
 newaxis = None
+double, half = float64, float16   # TensorFlow's other names for them
+
+from runtime.debugging import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: E402
+from runtime.ordering import control_dependencies, group, no_op  # noqa: E402
+from runtime.top_level import (broadcast_dynamic_shape, broadcast_static_shape, dynamic_partition,  # noqa: E402
+                               get_logger, grad_pass_through, inside_function, is_symbolic_tensor, realdiv,
+                               reverse_sequence, shape_n)
+from runtime.math import invert_permutation, scalar_mul  # noqa: E402
+from runtime.strings import as_string  # noqa: E402
 
 
 def executing_eagerly() -> bool:

@@ -15,7 +15,7 @@ from autograph.backends import iteration, primitives
 from autograph.errors import StagingError, at_user_line
 
 from runtime import control_flow, dtypes, errors
-from runtime.ops import array_ops, logging_ops, math_ops, python_ints, python_operands, registry, string_ops
+from runtime.ops import array_ops, assertions, logging_ops, math_ops, python_ints, python_operands, registry, string_ops
 from runtime.shape import as_shape
 from runtime.tensor import SymbolicTensor, Tensor, constant, convert_to_tensor, short_repr
 from runtime import loop_numbers, stacked_lists
@@ -226,7 +226,7 @@ def _length(tensor):
     if step is not None and step == 0:
         raise errors.InvalidArgumentError(at_user_line("Range: delta must not be 0."), "Range")
     if step is None:                 # checked when the loop runs (a stateful op: never pruned)
-        logging_ops.Assert(math_ops.not_equal(delta, math_ops.cast(0, delta.dtype)), ["Range: delta must not be 0."])
+        assertions.assert_op(math_ops.not_equal(delta, math_ops.cast(0, delta.dtype)), [], "Range: delta must not be 0.")
     if tensor.dtype.is_integer:      # exactly, in integers
         count = -math_ops.floordiv(start - limit, delta)
     else:
@@ -251,6 +251,10 @@ def _len(value):
     if isinstance(value, TensorArray):
         return value.size()
     if value.shape.rank == 0:   # Python's len() of an object without a length, as TensorFlow's
+        if isinstance(value, SymbolicTensor):   # of a Python value a staged statement carries: Python's answer
+            value.python_type_error("object of type '{kind}' has no len()")
+            value.refuse_python("Taking len() of", "Python's len() of the str is known only when the graph runs: "
+                                "runtime.strings.length(s) gives it in the graph.")
         hint = (" A Python string that a staged `if` or loop carried is a string tensor: its length is "
                 "runtime.strings.length(s)." if value.dtype is dtypes.string else "")
         raise TypeError(at_user_line(f"len() of a scalar tensor ({value.name}) is not defined.{hint}"))
@@ -264,6 +268,9 @@ def _int(value):
     """`int(t)` in a graph: a cast to int32 (truncating toward zero, as Python's int does), checked where a float
     is outside int32 (runtime/ops/python_operands.py); of a Python number a staged statement carries, a Python int
     (runtime/ops/python_ints.py)."""
+    if isinstance(value, SymbolicTensor) and value.dtype is dtypes.string:
+        value.refuse_python("Converting to int", "Python parses the str, which the graph knows only when it runs: "
+                            "runtime.strings.to_number(s, runtime.int32) parses it in the graph.")
     out = python_operands.checked_int(value, "int()")
     if isinstance(value, SymbolicTensor) and (name := python_ints.name_of(value)) is not None:
         python_ints.mark(registry.context.graph, out, name, "int")
@@ -274,6 +281,9 @@ def _float(value):
     """`float(t)` in a graph: a cast to float32, the dtype of a Python float in runtime; of a Python int a staged
     statement carries (runtime/ops/python_ints.py), a float64, which holds every int32 exactly, as Python's float
     does (a float32 rounds 2 ** 24 + 1)."""
+    if isinstance(value, SymbolicTensor) and value.dtype is dtypes.string:
+        value.refuse_python("Converting to float", "Python parses the str, which the graph knows only when it runs: "
+                            "runtime.strings.to_number(s) parses it in the graph.")
     name = python_ints.name_of(value) if isinstance(value, SymbolicTensor) else None
     wide = name is not None and value.dtype in (dtypes.int32, dtypes.float64)
     out = math_ops.cast(value, "float64" if wide else "float32")
@@ -342,7 +352,9 @@ def _a(noun: str) -> str:
 
 def _assert(condition, message_fn):
     message = message_fn() if message_fn is not None else "Assertion failed"
-    return logging_ops.Assert(_bool(condition), [message if not isinstance(message, Tensor) else message])
+    if isinstance(message, Tensor):   # `assert x > 0, x`
+        return assertions.assert_op(_bool(condition), [message], "assertion failed")
+    return assertions.assert_op(_bool(condition), [], message)
 
 
 def _list_from(values):
@@ -412,7 +424,8 @@ def _format_string(literals, fields):
                                     [f.spec for f in fields], python_types)   # a Python float formats as its float32
 
 
-_PYTHON_TYPES = {"int": (int,), "float": (float,), "bool": (bool,), python_ints.INT_OR_FLOAT: (int, float)}
+_PYTHON_TYPES = {"int": (int,), "float": (float,), "bool": (bool,), "str": (str,),
+                 python_ints.INT_OR_FLOAT: (int, float)}
 
 
 def _python_type(value):

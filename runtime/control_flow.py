@@ -184,7 +184,7 @@ def _branch_outputs(then_graph, then_out, else_graph, else_out, where: str, labe
         met = {a.__class__, b.__class__} == {int, float}
         a, b = _numbers_meeting(a, b, not labels[i].startswith("output "))
         met = met and a.__class__ is float   # an int on one path, a float on the other, carried as a float
-        python_int = (a.__class__ is b.__class__ and a.__class__ in (int, float, bool)   # or a Python float, bool
+        python_int = (a.__class__ is b.__class__ and a.__class__ in (int, float, bool, str)   # or a float, bool, str
                       and not labels[i].startswith("output "))
         double = dtypes.float64 if python_int and a.__class__ is float else None   # a Python float is a double
         a, b = (_as_branch_tensor(then_graph, a, b, f"{where}: {labels[i]}", "true_fn", double),
@@ -332,8 +332,8 @@ def while_loop(cond: Callable, body: Callable, loop_vars, maximum_iterations=Non
 
 
 def _python_bool(graph, t, name: str):
-    """The bool constant `t` as a tensor of its own, marked as the Python bool variable `name`
-    (runtime/ops/python_ints.py: its text and `isinstance` are a bool's)."""
+    """The bool (or str) constant `t` as a tensor of its own, marked as the Python bool (str) variable `name`
+    (runtime/ops/python_ints.py: its text and `isinstance` are a bool's, a str's)."""
     with building(graph):
         t = registry.apply(registry.OPS["Identity"], t)   # not the graph's shared Const: only this value is marked
     python_ints.mark(graph, t, name)
@@ -377,7 +377,7 @@ def _staged_while(graph, cond, body, state, single, original, maximum_iterations
     flat = [_carried(v, None, f"{where}: {name} is {{}} before the loop", "a While carries")
             for v, name in zip(nest.flatten(structure), names)]
     if given_names is not None:   # autograph's variables: a Python bool stays one where the body keeps it one
-        flat = [_python_bool(graph, t, name) if v.__class__ is bool else t
+        flat = [_python_bool(graph, t, name) if v.__class__ in (bool, str) else t
                 for v, t, name in zip(nest.flatten(structure), flat, names)]
     invariants = _invariants(shape_invariants, single, len(flat), structure)
     shapes = [inv if inv is not None else t.shape for t, inv in zip(flat, invariants)]

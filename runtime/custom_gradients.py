@@ -25,7 +25,9 @@ def custom_gradient(f: Callable) -> Callable:
     differentiating the ops inside `f`. While a function is traced, `grad_fn` is traced too, into
     the graph of a `CustomGradient` op, so the gradient survives the function's replay under a
     tape outside it. `f` is converted by autograph while a function traced with autograph=True
-    calls it (TensorFlow's AutoGraph converts it with the function it is defined in).
+    calls it (TensorFlow's AutoGraph converts it with the function it is defined in), and so is
+    `grad_fn` (a loop on tensors in it is staged; TensorFlow 2.21 converts neither when `f` is defined
+    outside the function, and raises there).
     If `f` reads trainable Variables, `grad_fn(*dy, variables=those)` must return
     `(dx, [d of each variable])`, as in TensorFlow (a `grad_fn` without the `variables` argument
     is a TypeError then: their gradients would otherwise be missing)."""
@@ -33,6 +35,7 @@ def custom_gradient(f: Callable) -> Callable:
     def decorated(*args):
         with _paused(registry.context.tapes), _VariablesRead() as seen:
             result, grad_fn = converted(f)(*args)
+        grad_fn = converted(grad_fn)   # traced below: its loops on tensors staged, as f's are
         flat_args = nest.flatten(args)   # as TensorFlow's: a list of tensors is several inputs
         positions = [i for i, a in enumerate(flat_args) if isinstance(a, Tensor)]
         inputs = [flat_args[i] for i in positions]
@@ -103,7 +106,7 @@ def _of_tensors(f: Callable, grad_fn: Callable, num_args: int, positions: list) 
 def _gradients_of_arguments(f: Callable, grad_fn: Callable, found, num_args: int, positions: list) -> list:
     found = nest.flatten(found)
     if len(found) != num_args:
-        code = getattr(grad_fn, "__code__", None)
+        code = getattr(inspect.unwrap(grad_fn), "__code__", None)   # the user's, not autograph's wrapper
         where = f" (its grad_fn at {code.co_filename}:{code.co_firstlineno})" if code is not None else ""
         raise ValueError(f"custom_gradient function {getattr(f, '__qualname__', f)}{where} expected to return "
                          f"{num_args} gradients, but returned {len(found)} instead: one per argument of "

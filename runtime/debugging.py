@@ -10,51 +10,37 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
-from runtime.ops.logging_ops import (Assert, _comparison_assert, assert_equal,  # noqa: F401
-                                     assert_greater, assert_less, assert_op)
+from runtime.ops.assertions import (Assert, assert_equal, assert_greater, assert_greater_equal,  # noqa: F401
+                                    assert_less, assert_less_equal, assert_none_equal, assert_op, checked,
+                                    message_prefix, tensor_name)
 from runtime.tensor import convert_to_tensor
 
 
-def assert_greater_equal(x, y, message=None, summarize=None, name=None):
-    from runtime.ops.math_ops import greater_equal
-    return _comparison_assert(greater_equal, ">=", x, y, message, name)
-
-
-def assert_less_equal(x, y, message=None, summarize=None, name=None):
-    from runtime.ops.math_ops import less_equal
-    return _comparison_assert(less_equal, "<=", x, y, message, name)
-
-
-def assert_none_equal(x, y, message=None, summarize=None, name=None):
-    from runtime.ops.math_ops import not_equal
-    return _comparison_assert(not_equal, "!=", x, y, message, name)
-
-
-def _against_zero(compare, what: str, x, message, name):
-    from runtime.ops.math_ops import cast, reduce_all
+def _against_zero(compare, what: str, x, message, summarize, name):
+    from runtime.ops.math_ops import cast
     x = convert_to_tensor(x)
-    text = (message + ": " if message else "") + f"Condition x {what} did not hold element-wise: x ="
-    return assert_op(reduce_all(compare(x, cast(0, x.dtype))), [x], text, name)
+    data = [message_prefix(message), f"Condition x {what} did not hold element-wise:", f"x ({tensor_name(x)}) = ", x]
+    return checked(compare(x, cast(0, x.dtype)), data, summarize, name)
 
 
 def assert_positive(x, message=None, summarize=None, name=None):
     from runtime.ops.math_ops import greater
-    return _against_zero(greater, "> 0", x, message, name)
+    return _against_zero(greater, "> 0", x, message, summarize, name)
 
 
 def assert_negative(x, message=None, summarize=None, name=None):
     from runtime.ops.math_ops import less
-    return _against_zero(less, "< 0", x, message, name)
+    return _against_zero(less, "< 0", x, message, summarize, name)
 
 
 def assert_non_negative(x, message=None, summarize=None, name=None):
     from runtime.ops.math_ops import greater_equal
-    return _against_zero(greater_equal, ">= 0", x, message, name)
+    return _against_zero(greater_equal, ">= 0", x, message, summarize, name)
 
 
 def assert_non_positive(x, message=None, summarize=None, name=None):
     from runtime.ops.math_ops import less_equal
-    return _against_zero(less_equal, "<= 0", x, message, name)
+    return _against_zero(less_equal, "<= 0", x, message, summarize, name)
 
 
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
@@ -65,9 +51,11 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     eps = float(np.finfo(x.dtype.as_numpy_dtype).eps) if x.dtype.is_floating else 0.0
     rtol = 10 * eps if rtol is None else rtol
     atol = 10 * eps if atol is None else atol
-    ok = reduce_all(less_equal(abs_(x - y), cast(atol, x.dtype) + cast(rtol, x.dtype) * abs_(y)))
-    text = (message + ": " if message else "") + f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}: x ="
-    return assert_op(ok, [x, y], text, name)
+    rtol, atol = cast(rtol, x.dtype), cast(atol, x.dtype)
+    held = less_equal(abs_(x - y), atol + rtol * abs_(y))
+    data = [message_prefix(message), f"x and y not equal to tolerance rtol = {rtol!s}, atol = {atol!s}",
+            f"x ({tensor_name(x)}) = ", x, f"y ({tensor_name(y)}) = ", y]
+    return Assert(reduce_all(held), data, summarize, name)
 
 
 def assert_all_finite(t, message, name=None):
@@ -84,7 +72,7 @@ def check_numerics(tensor, message, name=None):
     t = convert_to_tensor(tensor)
     if not t.dtype.is_floating:
         raise TypeError(f"check_numerics: expects a floating-point tensor, got {t.dtype.name}.")
-    Assert(reduce_all(is_finite(t)), [message + " : Tensor had NaN or Inf values"])
+    assert_op(reduce_all(is_finite(t)), [], message + " : Tensor had NaN or Inf values")
     return identity(t, name=name)
 
 

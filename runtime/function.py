@@ -18,8 +18,6 @@ import warnings
 import weakref
 from typing import Callable, Optional
 
-import numpy as np
-
 from runtime import config, nest, python_reads
 from runtime.compat import check_autograph_options
 from runtime.concrete_function import ConcreteFunction
@@ -27,6 +25,7 @@ from runtime.control_flow import ControlFlowError
 from runtime.errors import user_location
 from runtime.errors import OperatorNotAllowedInGraphError, OpError
 from runtime.executor.codegen import compile_graph
+from runtime.function_results import as_results
 from runtime.graph import FuncGraph, building, conversion_status
 from runtime.ops import registry
 from runtime.ops.logging_ops import is_raised_by_program
@@ -397,7 +396,7 @@ def trace(fn: Callable, args, kwargs, name: str, param_names: list[str], feeds: 
     traced_keys = {id(v): leaf_key(v) for v in leaves if not is_tensor_leaf(v)}   # before the function changes one
     with building(graph), conversion_status(autograph):
         try:
-            result = _python_scalars_as_tensors(fn(*call_args, **call_kwargs))
+            result = as_results(fn(*call_args, **call_kwargs), fn)
         except Exception as error:   # noqa: BLE001 - re-raised, or an error Python raises before it
             earlier = None if _refusal(error) else _earlier_error(graph, graph.feeds, name)
             if earlier is not None:
@@ -442,28 +441,6 @@ def _earlier_error(graph: FuncGraph, feeds, name: str) -> Optional[Exception]:
                     isinstance(error, OpError):
                 return executable.explain(error) or error
     return None
-
-
-_SCALARS = (bool, int, float, complex, str, bytes, np.generic)
-
-
-def _python_scalars_as_tensors(result):
-    """A function's result with its Python numbers, bools and strings made tensors, as TensorFlow returns
-    them (`return 3` gives an int32 tensor); None and other objects stay as they are."""
-    leaves = nest.flatten(result)
-    if not any(isinstance(v, _SCALARS) for v in leaves):
-        return result
-    converted = [_as_tensor_if_it_fits(v) if isinstance(v, _SCALARS) else v for v in leaves]
-    return nest.pack(result, converted) if nest.is_sequence(result) else converted[0]
-
-
-def _as_tensor_if_it_fits(value):
-    if isinstance(value, str):        # (an f-string of traced tensors may be refused: that error stands)
-        return convert_to_tensor(value)
-    try:
-        return convert_to_tensor(value)
-    except (TypeError, ValueError):   # an int beyond int64: returned as the Python value
-        return value
 
 
 def _spec_name(leaf, label: str) -> str:

@@ -11,6 +11,7 @@ are defined on them.
 """
 from __future__ import annotations
 
+import collections
 from typing import Any, Callable
 
 
@@ -75,10 +76,13 @@ def map_structure(func: Callable, *structures, check_types: bool = True, expand_
 
 
 def assert_same_structure(nest1, nest2, check_types: bool = True, expand_composites: bool = False) -> None:
-    """ValueError unless both have the same nesting (and, with `check_types`, the same sequence types)."""
-    if not same_structure(nest1, nest2) or check_types and not _same_types(nest1, nest2):
-        raise ValueError(f"The two structures don't have the same nested structure: {structure_repr(nest1)} and "
-                         f"{structure_repr(nest2)}.")
+    """ValueError unless both have the same nesting; with `check_types`, TypeError unless their sequences are
+    of the same types too (a list against a tuple), as TensorFlow's."""
+    same = same_structure(nest1, nest2)
+    if not same or check_types and not _same_types(nest1, nest2):
+        error = ValueError if not same else TypeError
+        raise error(f"The two structures don't have the same nested structure{'' if not same else ' types'}: "
+                    f"{structure_repr(nest1)} and {structure_repr(nest2)}.")
 
 
 def _same_types(a, b) -> bool:
@@ -94,7 +98,10 @@ _END = object()
 def _pack(structure, it):
     if isinstance(structure, dict):
         packed = {key: _pack(structure[key], it) for key in sorted_keys(structure)}
-        return type(structure)((key, packed[key]) for key in structure)
+        pairs = ((key, packed[key]) for key in structure)
+        if isinstance(structure, collections.defaultdict):   # (its first argument is its default factory)
+            return type(structure)(structure.default_factory, pairs)
+        return type(structure)(pairs)
     if isinstance(structure, (tuple, list)):
         items = [_pack(item, it) for item in structure]
         if isinstance(structure, tuple) and hasattr(structure, "_fields"):

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from runtime import dtypes
+from runtime import learning_rate_schedules as schedules
 from runtime.autodiff import GradientTape
 import re
 
@@ -51,20 +52,25 @@ class Optimizer:
         self._no_decay_ids: set = set()
         self._no_decay_names = None
         self.name = name or type(self).__name__
-        self._learning_rate = Variable(float(learning_rate), dtype=dtypes.float32, name="learning_rate",
-                                       trainable=False)
+        self._schedule = learning_rate if isinstance(learning_rate, schedules.LearningRateSchedule) else None
+        self._learning_rate = None if self._schedule is not None else Variable(
+            _rate(learning_rate), dtype=dtypes.float32, name="learning_rate", trainable=False)
         self.iterations = Variable(0, dtype=dtypes.int64, name="iteration", trainable=False)
         self._slots: dict[int, dict[str, Variable]] = {}
         self._slot_owners: dict[int, Variable] = {}
         self._pending: dict[tuple, object] = {}   # (variable id, slot) -> value restored before the slot existed
 
     @property
-    def learning_rate(self) -> Variable:
-        return self._learning_rate
+    def learning_rate(self):
+        """The learning rate Variable; with a schedule, the schedule's rate at the current step."""
+        return self._learning_rate if self._schedule is None else self._schedule(self.iterations)
 
     @learning_rate.setter
     def learning_rate(self, value: float) -> None:
-        self._learning_rate.assign(float(value))
+        if self._schedule is not None:
+            raise TypeError(f"{self.name} was created with a learning rate schedule, and its rate can't be set "
+                            "to a value: create the optimizer with that value instead.")
+        self._learning_rate.assign(_rate(value))
 
     def apply_gradients(self, grads_and_vars: Iterable, name=None):
         """Update each variable from its gradient (pairs with a None gradient are skipped); count a step."""
@@ -118,7 +124,7 @@ class Optimizer:
     def variables(self) -> list:
         """The optimizer's own Variables: iterations, learning rate, then every slot."""
         slots = [s for var_slots in self._slots.values() for s in var_slots.values()]
-        return [self.iterations, self._learning_rate, *slots]
+        return [self.iterations, *([] if self._learning_rate is None else [self._learning_rate]), *slots]
 
     def _slots_for(self, var: Variable) -> dict:
         if id(var) not in self._slots:
@@ -141,13 +147,24 @@ class Optimizer:
         return 0.0
 
     def _lr(self, var: Variable):
-        return cast(self._learning_rate, var.dtype)
+        return cast(self.learning_rate, var.dtype)
 
     def _update(self, var: Variable, grad, slots: dict) -> None:
         raise NotImplementedError
 
     def __repr__(self) -> str:
+        if self._schedule is not None:
+            return f"<{type(self).__name__} learning_rate={type(self._schedule).__name__}>"
         return f"<{type(self).__name__} learning_rate={float(self._learning_rate.numpy()):g}>"
+
+
+def _rate(value) -> float:
+    """A learning rate given as a number (or a 0-d tensor)."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"learning_rate must be a number or a keras.optimizers.schedules.LearningRateSchedule, "
+                        f"got {type(value).__name__} {value!r}.") from None
 
 
 class SGD(Optimizer):

@@ -231,7 +231,11 @@ def has_array(args, kwargs) -> bool:
 
 
 def array_to_tensor(value):
-    """NumPy arrays and scalars are arguments like tensors (keyed by dtype and shape), as in TensorFlow."""
+    """NumPy arrays and scalars are arguments like tensors (keyed by dtype and shape), as in TensorFlow: an
+    array copied, as a tensor made of it is (the program may change it after the call, and an output may be
+    the argument itself)."""
+    if isinstance(value, np.ndarray):
+        return EagerTensor._from_numpy(np.array(value))
     return EagerTensor._from_numpy(value) if is_numpy(value) else value
 
 

@@ -15,6 +15,7 @@ from typing import Optional
 import numpy as np
 
 from runtime import dtypes
+from runtime.carried_values import CarriedPythonValue
 from runtime.errors import (InvalidArgumentError, NoValueInGraphError, OperatorNotAllowedInGraphError, user_frame,
                             user_location)
 from runtime.shape import TensorShape, as_shape
@@ -197,7 +198,7 @@ def _numpy_repr(value) -> str:
     return str(value)
 
 
-class SymbolicTensor(Tensor):
+class SymbolicTensor(CarriedPythonValue, Tensor):
     """An output of an op in a graph being traced; it has no value yet.
 
     Fields: `op` (the Operation), `value_index` (which output), dtype and a
@@ -284,6 +285,9 @@ class SymbolicTensor(Tensor):
     def __iter__(self):
         dims = self._shape.dims
         if dims is not None and not dims:
+            self.python_type_error("'{kind}' object is not iterable")
+            self.refuse_python("Iterating over", "Python iterates a str's characters, which the graph knows only "
+                               "when it runs (runtime.strings.unicode_split gives them as a tensor).")
             raise TypeError("Cannot iterate over a scalar tensor.")   # as the eager tensor (and TensorFlow)
         if dims is None or dims[0] is None:
             self._not_allowed("Iterating over",

@@ -303,18 +303,27 @@ class StackedList(SymbolicTensor):
         return self   # a tensor never changes: the copy may be the list itself
 
     def __getattr__(self, name: str):   # only for names a tensor lacks
+        """A list's method (`l.count(2)`) is refused (an `OperatorNotAllowedInGraphError`, which a converted
+        function's `except` lets through: Python's list has it, so an AttributeError taken by `except
+        AttributeError:` or `except Exception:` would give the handler's answer on every input)."""
         if name in _LIST_METHODS:
-            raise AttributeError(
-                f"`l.{name}(...)` on a list that a loop over tensors built: after the loop it is its stacked "
-                "tensor, which supports len(), indexing, slices, +, * and append/pop statements only. "
+            self._not_allowed(
+                f"Calling l.{name}() on",
+                "It is a list that a loop over tensors built: after the loop it is its stacked tensor, which "
+                "supports len(), indexing, slices, +, * and append/pop statements only. "
                 + ("Rebind it instead (`l = l + more`)." if name == "extend" else
                    "Do this inside the loop, or on runtime.stack(l) with tensor ops."))
         raise AttributeError(f"'StackedList' object has no attribute {name!r}")
 
     def __setitem__(self, key, value):
-        raise TypeError("`l[i] = v` on a list that a loop over tensors built: after the loop it is its stacked "
-                        "tensor, which can't change. Build the new list (`l = l[:i] + [v] + l[i + 1:]`) or use "
-                        "runtime.tensor_scatter_nd_update(l, [[i]], [v]).")
+        self._not_allowed("Assigning an item (`l[i] = v`) of", "It is a list that a loop over tensors built: after "
+                          "the loop it is its stacked tensor, which can't change. Build the new list (`l = l[:i] + "
+                          "[v] + l[i + 1:]`) or use runtime.tensor_scatter_nd_update(l, [[i]], [v]).")
+
+    def __delitem__(self, key):
+        self._not_allowed("Deleting an item (`del l[i]`) of", "It is a list that a loop over tensors built: after "
+                          "the loop it is its stacked tensor, which can't change. Build the new list (`l = l[:i] + "
+                          "l[i + 1:]`).")
 
 
 _LIST_METHODS = frozenset({"extend", "insert", "remove", "clear", "sort", "reverse", "index", "count"})

@@ -213,7 +213,8 @@ def _collect(value, path: str, found: dict, optimizers: list, seen: set) -> None
         found.setdefault(path, value)
     elif isinstance(value, Optimizer):
         found[f"{path}/iterations"] = value.iterations
-        found[f"{path}/learning_rate"] = value.learning_rate
+        if value._schedule is None:   # (a schedule's rate follows from the iterations)
+            found[f"{path}/learning_rate"] = value.learning_rate
         optimizers.append((path, value))
     elif isinstance(value, Checkpoint):
         for name, obj in value._objects.items():

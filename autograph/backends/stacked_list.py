@@ -60,8 +60,9 @@ class StackedList:
     def __len__(self) -> int:
         n = self._length()
         if n is None:
-            raise TypeError(at_user_line("len() of a list a staged loop built is known only when the graph runs; "
-                                         "the converted code's len(l) gives it as a tensor."))
+            raise StagingError(at_user_line(   # (not a TypeError, which the program's `except` could take)
+                "len() of a list a staged loop built is known only when the graph runs; the converted code's "
+                "len(l) gives it as a tensor."))
         return n
 
     def __bool__(self) -> bool:

@@ -47,8 +47,14 @@ class Composite:
     is_attribute: bool
 
     def get(self):
-        """Its value; `Undefined` when the object has no such attribute or key."""
+        """Its value; `Undefined` when the object has no such attribute or key (a mapping that lacks it is not
+        read), or the attribute is its class's (Python reads it through the object, and a store sets the
+        object's own)."""
         missing = AttributeError if self.is_attribute else KeyError
+        if self.is_attribute and _inherited(self.owner, self.key):
+            return Undefined(self.name)
+        if not self.is_attribute and _is_mapping(self.owner) and self.key not in self.owner:
+            return Undefined(self.name)   # not read: a defaultdict's `__missing__` would add the key
         try:
             return getattr(self.owner, self.key) if self.is_attribute else self.owner[self.key]
         except missing:
@@ -65,7 +71,7 @@ class Composite:
 
     def _remove(self) -> None:
         if self.is_attribute:
-            if hasattr(self.owner, self.key):
+            if hasattr(self.owner, self.key) and not _inherited(self.owner, self.key):
                 delattr(self.owner, self.key)
         elif self.key in self.owner:
             del self.owner[self.key]
@@ -114,8 +120,9 @@ class Carried:
         self.composites = [composite for composite, _ in found]
         self.initial = tuple(value for _, value in found)
         self.n = n
-        # the keys the statement adds to a dict: the order each branch (or body) adds them in
-        self.added = [c for c, value in found if not c.is_attribute and value.__class__ is Undefined]
+        # the keys the statement adds to a dict, and the attributes it adds to an object with a `__dict__`
+        # (whose order `vars()` shows): the order each branch (or body) adds them in
+        self.added = [c for c, value in found if value.__class__ is Undefined and _ordered(c)]
         self.orders: list = []
 
     @classmethod
@@ -151,7 +158,7 @@ class Carried:
     def _added_order(self) -> tuple:
         """The names of the keys the statement adds that its objects hold now, in their order there."""
         present = [c for c in self.added if c.get().__class__ is not Undefined]
-        return tuple(c.name for c in sorted(present, key=lambda c: list(c.owner).index(c.key)))
+        return tuple(c.name for c in sorted(present, key=lambda c: list(_keys(c)).index(c.key)))
 
     def test(self, fn):
         """A loop's test or `extra_test`, which may read the composites too."""
@@ -189,9 +196,35 @@ class Carried:
                 raise StagingError(at_user_line(
                     f"the paths through this {self.construct} on a tensor add {', '.join(orders[0])} in different "
                     f"orders ({', '.join(order)} on another path), and a dict keeps the order its keys were added "
-                    "in, so that order would depend on the path the graph takes, which tracing does not know. Add "
-                    "them in the same order on every path (or before the statement)."))
+                    "in (an object its attributes, in `vars()`), so that order would depend on the path the graph "
+                    "takes, which tracing does not know. Add them in the same order on every path (or before the "
+                    "statement)."))
         return orders[0] if orders else ()
+
+
+def _inherited(owner, key: str) -> bool:
+    """Whether attribute `key` of `owner` is its class's (or a base class's, for a class), not its own: an
+    object whose class holds `n = 0` has no `n` until `o.n += 1` sets one, so a path that does not assign it
+    leaves it the class's (`vars(o)` lacks it, and a later change of the class's shows through)."""
+    own = getattr(owner, "__dict__", None)
+    if own is not None and key in own:
+        return False
+    classes = (*type(owner).__mro__, *(owner.__mro__[1:] if isinstance(owner, type) else ()))
+    for cls in classes:
+        if key in vars(cls):
+            return not isinstance(vars(cls)[key], types.MemberDescriptorType)   # a slot is the object's own
+    return False
+
+
+def _ordered(composite: Composite) -> bool:
+    """Whether the order in which `composite` is added shows: a dict's key, or an attribute in an object's
+    `__dict__` (a slot's place is its class's)."""
+    return not composite.is_attribute or isinstance(getattr(composite.owner, "__dict__", None), dict)
+
+
+def _keys(composite: Composite):
+    """The keys of the mapping (or the attributes' `__dict__`) that holds `composite`, in their order."""
+    return composite.owner.__dict__ if composite.is_attribute else composite.owner
 
 
 def _owner_name(name: str) -> str:

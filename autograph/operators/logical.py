@@ -133,29 +133,29 @@ def is_(a, b) -> bool:
         return True
     if a.__class__ is MaybeValue and b is None or b.__class__ is MaybeValue and a is None:
         return is_none(a if b is None else b)   # `v is nothing` (nothing = None): answered on each path
+    if (b is True or b is False) and _carried_bool(a) or (a is True or a is False) and _carried_bool(b):
+        return a == b   # `flag is True` of a Python bool a staged statement carries: True is its only True
     if backend_for(a) is not None and backend_for(b) is not None:
         raise tracing_failed(StagingError(at_user_line(
             "`is` between two different tensors while they are staged: a staged `if` or loop gives the variables "
             "it carries new tensors on every path, so whether they are one object when the graph runs can't be "
             "told. Keep a Python flag of what you assigned (e.g. `changed = True` in the branch), or compare "
             "values (`tf.reduce_all(a == b)`).")))
-    if a.__class__ is bool or b.__class__ is bool:
-        return _is_bool(b if a.__class__ is bool else a, a if a.__class__ is bool else b)
     return False
 
 
-def _is_bool(value, flag: bool):
-    """`value is flag` (True or False): where `value` stands for a Python bool a staged statement carries (the
-    backend's `python_type`), Python's answer is `value == flag`, staged; where it may also be an array, refused."""
+def _carried_bool(value) -> bool:
+    """Whether `value` is a staged value that stands for a Python bool a staged `if` or loop carries (the
+    backend's `python_type`): Python's `is True` of it is its value, known when the graph runs. One that may be
+    such a bool or an array (JAX keeps no record of which) is refused: the answers differ."""
     backend = backend_for(value)
     kinds = backend.python_type(value) if backend is not None and backend.python_type is not None else None
-    if kinds is None or bool not in kinds:
-        return False
-    if kinds == (bool,):
-        return value == flag
-    raise tracing_failed(StagingError(at_user_line(
-        f"`is {flag}` of a value that may stand for a Python bool (one a staged `if` or loop carries) or be "
-        f"a {backend.name} value that is not one, and Python's answers differ. Compare with `==` instead.")))
+    if kinds and bool in kinds and len(kinds) > 1:
+        raise tracing_failed(StagingError(at_user_line(
+            "`is True` (or `is False`) of a value that may be a Python bool a staged `if` or loop carries, or an "
+            "array of the framework's, which can't be told apart: for the bool, Python's answer is its value; "
+            "for an array, False. Compare its value (`flag == True`), or keep a Python flag.")))
+    return kinds == (bool,)
 
 
 def is_not(a, b) -> bool:

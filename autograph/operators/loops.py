@@ -99,7 +99,7 @@ def _check_defined_before_loop(state, names, construct: str, backend=None, body_
             if not name.isidentifier():   # an attribute or item the loop creates (operators/composites.py)
                 raise StagingError(at_user_line(
                     f"`{name}` is first set inside this {construct} over tensors{checks.assigned_at(body_fn, name)}: "
-                    f"it does not exist before the loop, and a loop over tensors carries it from one iteration "
+                    f"it does not exist before the loop{checks.not_own(name)}, and a loop over tensors carries it from one iteration "
                     f"to the next and past the loop, which needs a value of the right type before the loop. "
                     f"Set `{name}` before the loop (e.g. to 0 or a zero tensor of its type)."))
             raise StagingError(at_user_line(

@@ -297,6 +297,12 @@ def in_(item, container) -> bool:
     if item.__class__ is StagedText and isinstance(container, str) and container.__class__ is not StagedText \
             and item._live():
         raise staged_text_refused("`in` on a str given it", item)
+    if isinstance(container, str) and container.__class__ is not StagedText and backend_for(item) is not None:
+        raise tracing_failed(StagingError(at_user_line(   # (str's own TypeError would pass for Python's)
+            "`in` with a staged value on the left and a str on the right: a Python str that a staged `if` or loop "
+            "carries is a string tensor, whose text the graph knows only when it runs, and str's own `in` would "
+            "raise a TypeError (which an `except` could take for the program's). Use the framework's string ops "
+            "(runtime.strings.regex_full_match), or test it before the staged statement.")))
     return item in container
 
 

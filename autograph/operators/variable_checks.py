@@ -45,13 +45,19 @@ def check_defined_after_if(values, names, which: str, other_fn=None, this_fn=Non
                 raise StagingError(at_user_line(
                     f"`{name}` is set in only one branch of this `if` on a tensor (the {other} branch sets it"
                     f"{assigned_at(other_fn, name)}; the {which} branch does not), and it does not exist before "
-                    f"the `if`. A graph can't create {kind(name)} on one path only: set `{name}` before the `if` "
+                    f"the `if`{not_own(name)}. A graph can't create {kind(name)} on one path only: set `{name}` before the `if` "
                     f"(to a value of the same type), or in the {which} branch too."))
             raise StagingError(at_user_line(
                 f"'{name}' is assigned in only one branch of this `if` on a tensor (the {other} branch assigns "
                 f"it{assigned_at(other_fn, name)}; the {which} branch leaves it undefined"
                 f"{assigned_at(this_fn, name)}) and is used "
                 f"afterwards. Assign '{name}' before the `if` or in the {which} branch too."))
+
+
+def not_own(name: str) -> str:
+    """For an attribute: that one its class holds is not the object's own (Python sets the object's)."""
+    return "" if name.endswith("]") else " (on the object itself: one its class holds is read through it, and a " \
+        "store sets the object's own)"
 
 
 def kind(name: str) -> str:

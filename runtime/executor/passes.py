@@ -64,11 +64,18 @@ def fold_constants(graph: Graph) -> dict[int, object]:
         except Exception:  # noqa: BLE001 - left for run time, where it may be pruned
             continue
         results = result if op.opdef.multi_output else [result]
-        if any(np.size(r) > _FOLD_LIMIT for r in results):
+        if any(_size(r) > _FOLD_LIMIT for r in results):
             continue
         for t, r in zip(op.outputs, results):
             constants[id(t)] = _as_value(r)
     return constants
+
+
+def _size(value) -> int:
+    """How many items a folded value holds: a list's (a tuple of arrays of any shapes, or None) summed."""
+    if isinstance(value, tuple):
+        return sum(_size(v) for v in value if v is not None)
+    return np.size(value)
 
 
 def _known_too_big(op: Operation) -> bool:

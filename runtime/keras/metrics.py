@@ -4,6 +4,7 @@ per-example match as Keras 3 computes it."""
 from __future__ import annotations
 
 from runtime import dtypes
+from runtime.keras.losses import same_rank
 from runtime.module import Module
 from runtime.ops.array_ops import size, squeeze, where
 from runtime.ops.math_ops import argmax, cast, equal, greater, reduce_mean, reduce_sum
@@ -71,12 +72,12 @@ class _MeanOf(Mean):
 
 
 def accuracy(y_true, y_pred):
-    y_pred = convert_to_tensor(y_pred)
+    y_true, y_pred = same_rank(y_true, y_pred)   # labels (n,) against predictions (n, 1): row by row, as Keras
     return cast(equal(cast(y_true, y_pred.dtype), y_pred), dtypes.float32)
 
 
 def binary_accuracy(y_true, y_pred, threshold: float = 0.5):
-    y_pred = convert_to_tensor(y_pred)
+    y_true, y_pred = same_rank(y_true, y_pred)
     y_true = cast(y_true, y_pred.dtype)
     predicted = cast(greater(y_pred, cast(threshold, y_pred.dtype)), y_pred.dtype)
     return reduce_mean(cast(equal(y_true, predicted), dtypes.float32), axis=-1)

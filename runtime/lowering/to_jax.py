@@ -269,6 +269,16 @@ def _logsumexp(x, axis=None, keepdims=False):
     return jax.scipy.special.logsumexp(x, axis=_axis(axis), keepdims=keepdims).astype(x.dtype)
 
 
+def _cumulative_logsumexp(x, axis, exclusive, reverse):
+    out = lax.cumlogsumexp(x, axis=axis, reverse=reverse)
+    if not exclusive:
+        return out
+    first = jnp.full_like(lax.slice_in_dim(out, 0, 1, axis=axis), -jnp.inf)
+    n = out.shape[axis]
+    shifted = lax.slice_in_dim(out, 1, n, axis=axis) if reverse else lax.slice_in_dim(out, 0, n - 1, axis=axis)
+    return jnp.concatenate([shifted, first] if reverse else [first, shifted], axis=axis)
+
+
 def _pad(x, constant_values, paddings, mode):
     if not paddings:
         return x
@@ -394,10 +404,12 @@ LOWERINGS: dict[str, Callable] = {
     "Sqrt": _unary(jnp.sqrt), "Rsqrt": _unary(lax.rsqrt), "Reciprocal": _unary(jnp.reciprocal),
     "Exp": _unary(jnp.exp), "Expm1": _unary(jnp.expm1), "Log": _unary(jnp.log), "Log1p": _unary(jnp.log1p),
     "Asin": _unary(jnp.arcsin), "Acos": _unary(jnp.arccos), "Atan": _unary(jnp.arctan), "Atan2": _binary(jnp.arctan2),
+    "Xdivy": _binary(lambda x, y: jnp.where(x == 0, jnp.zeros((), x.dtype), x / y)),
     "Asinh": _unary(jnp.arcsinh), "Acosh": _unary(jnp.arccosh), "Atanh": _unary(jnp.arctanh),
     "Sin": _unary(jnp.sin), "Cos": _unary(jnp.cos), "Tanh": _unary(jnp.tanh), "Sigmoid": _unary(jax.nn.sigmoid),
     "Floor": _unary(jnp.floor), "Ceil": _unary(jnp.ceil), "Round": _unary(jnp.round),
     "Relu": _unary(jax.nn.relu), "Softplus": _unary(jax.nn.softplus),
+    "Softsign": _unary(jax.nn.soft_sign),
     "Softmax": lambda x, axis: jax.nn.softmax(materialised(x), axis=axis),
     "LogSoftmax": lambda x, axis: jax.nn.log_softmax(materialised(x), axis=axis),
     "Cast": lambda x, dtype: _cast(materialised(x), dtype),
@@ -443,6 +455,16 @@ LOWERINGS: dict[str, Callable] = {
     "Gelu": lambda x, approximate: _gelu(materialised(x), approximate),
     "Relu6": _unary(lambda x: jnp.clip(x, 0, 6).astype(x.dtype)),
     "Erf": _unary(lambda x: jax.scipy.special.erf(x).astype(x.dtype)),
+    "Erfc": _unary(lambda x: jax.scipy.special.erfc(x).astype(x.dtype)),
+    "CumulativeLogsumexp": lambda x, axis, exclusive, reverse: _cumulative_logsumexp(materialised(x), axis, exclusive,
+                                                                                    reverse),
+    "Erfinv": _unary(lambda x: jax.scipy.special.erfinv(x).astype(x.dtype)),
+    "Ndtri": _unary(lambda x: jax.scipy.special.ndtri(x).astype(x.dtype)),
+    "Lgamma": _unary(lambda x: jax.scipy.special.gammaln(x).astype(x.dtype)),
+    "Digamma": _unary(lambda x: jnp.where((x <= 0) & (x == jnp.floor(x)), jnp.nan,
+                                          jax.scipy.special.digamma(x)).astype(x.dtype)),
+    "Trigamma": _unary(lambda x: jnp.where((x <= 0) & (x == jnp.floor(x)), jnp.inf,
+                                           jax.scipy.special.polygamma(1, x)).astype(x.dtype)),
     "L2Loss": _unary(lambda t: (jnp.sum(jnp.square(t)) / 2).astype(t.dtype)),
     "ReduceLogSumExp": lambda x, axis=None, keepdims=False: _logsumexp(materialised(x), axis, keepdims),
     "Pad": lambda x, constant_values, paddings, mode: _pad(materialised(x), constant_values, paddings, mode),

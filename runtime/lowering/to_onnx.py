@@ -92,6 +92,11 @@ def _floor_mod(g, x, y):
     return g.node("Mod", x, y, fmod=0)
 
 
+def _xdivy(g, x, y):
+    zero = g.scalar(0, x.dtype)
+    return g.node("Where", g.node("Equal", x, zero), zero, g.node("Div", x, y))
+
+
 def _relu(g, x):
     return g.node("Relu", x) if x.dtype.is_floating else g.node("Max", x, g.scalar(0, x.dtype))
 
@@ -277,6 +282,29 @@ def _tile(g, x, *multiples_input, multiples):
     return g.node("Tile", x, _shape_operand(g, multiples_input, multiples, "Tile's multiples"))
 
 
+def _pad(g, x, constant_values, *, paddings, mode):
+    """ONNX's Pad: its pads are all the befores, then all the afters; it has no SYMMETRIC mode."""
+    if mode == "SYMMETRIC":
+        raise LoweringError(f"ONNX's Pad has no SYMMETRIC mode ('{g.op.name}').{made_at(g.op)}\nUse REFLECT or "
+                            "CONSTANT padding to export.", "Pad")
+    pads = g.ints([p[0] for p in paddings] + [p[1] for p in paddings])
+    if mode == "REFLECT":
+        return g.node("Pad", x, pads, mode="reflect")
+    return g.node("Pad", x, pads, constant_values, mode="constant")
+
+
+def _one_hot(g, indices, *, depth, on_value, off_value, axis, dtype):
+    """ONNX's OneHot, but a negative index is all `off_value` (TensorFlow's), not counted from the end."""
+    wide = g.cast(indices, dtypes.int64)
+    outside = g.node("Less", wide, g.scalar(0, dtypes.int64))
+    index = g.node("Where", outside, g.scalar(depth, dtypes.int64), wide)
+    # (onnxruntime's OneHot takes few value types: int64 0/1 made a mask, then `on_value`/`off_value` exactly)
+    hot = g.cast(g.node("OneHot", index, g.ints([depth], scalar=True), g.ints([0, 1]), axis=int(axis)), dtypes.bool)
+    if dtype is dtypes.bool and on_value and not off_value:
+        return hot
+    return g.node("Where", hot, g.scalar(on_value, dtype), g.scalar(off_value, dtype))
+
+
 def _fill(g, value, *dims_input, dims):
     return g.node("Expand", value, _shape_operand(g, dims_input, dims, "Fill's dims"))
 
@@ -460,7 +488,7 @@ MAPPINGS: dict[str, Callable] = {
     "ReluGrad": _relu_grad, "Relu6Grad": lambda g, grad, x: _relu_grad(g, grad, x, upper=6),
     "LeakyRelu": lambda g, x, alpha: g.node("LeakyRelu", x, alpha=float(alpha)), "LeakyReluGrad": _leaky_relu_grad,
     "Elu": _elu, "Selu": _simple("Selu", alpha=1.6732632423543772, gamma=1.0507009873554805), "Gelu": _gelu,
-    "Softplus": _simple("Softplus"), "Softmax": _softmax("Softmax"), "LogSoftmax": _softmax("LogSoftmax"),
+    "Softplus": _simple("Softplus"), "Softsign": _simple("Softsign"), "Xdivy": _xdivy, "Softmax": _softmax("Softmax"), "LogSoftmax": _softmax("LogSoftmax"),
     "L2Loss": _l2_loss,
     "Cast": _cast, "ClipByValue": _clip, "SelectV2": _simple("Where"), "MatMul": _matmul, "Einsum": _einsum,
     "Sum": _reduction("ReduceSum"), "Mean": _mean, "Max": _reduction("ReduceMax"), "Min": _reduction("ReduceMin"),
@@ -471,7 +499,7 @@ MAPPINGS: dict[str, Callable] = {
     "Range": _range, "StridedSlice": strided_slice, "GatherV2": _gather, "GatherNd": _gather_nd, "ScatterNd": _scatter_nd,
     "Reshape": _reshape, "Transpose": lambda g, x, perm: g.node("Transpose", x, perm=list(perm)),
     "ExpandDims": _expand_dims, "Squeeze": _squeeze, "ConcatV2": _concat, "Pack": _pack, "Unpack": _unpack,
-    "Tile": _tile, "Fill": _fill, "BroadcastTo": _broadcast_to, "Eye": _eye,
+    "Tile": _tile, "Pad": _pad, "OneHot": _one_hot, "Fill": _fill, "BroadcastTo": _broadcast_to, "Eye": _eye,
     "ZerosLike": _filled_like(0), "OnesLike": _filled_like(1),
     "CustomGradient": _custom_gradient,
     "ReadVariableOp": _read, "AssignVariableOp": _assigner(None),

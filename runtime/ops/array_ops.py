@@ -8,7 +8,8 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops.convert import tensors
-from runtime.ops.packing import holds_tensor, known_shape, shape_argument, shape_from, static_int, static_ints
+from runtime.ops.packing import (holds_tensor, known_shape, shape_argument, shape_from, static_int, static_ints,
+                                 static_value)
 from runtime.ops.registry import Spec, apply, broadcast_shapes, defop, same_dtype, unary_same
 from runtime.shape import TensorShape
 from runtime.tensor import Tensor, constant, convert_to_tensor
@@ -344,7 +345,8 @@ def gather(params, indices, axis=None, batch_dims=0, name=None):
     if not indices.dtype.is_integer:
         raise InvalidArgumentError(f"GatherV2: indices must be integers, got {indices.dtype.name}.", "GatherV2")
     if batch_dims:
-        raise NotImplementedError("gather with batch_dims is not supported yet; reshape and gather instead.")
+        from runtime.ops.nd_ops import batched_gather   # (nd_ops imports this module)
+        return batched_gather(params, indices, axis, static_int(batch_dims, "gather's batch_dims", "GatherV2"), name)
     axis = 0 if axis is None else static_int(axis, "gather's axis", "GatherV2")
     rank = params.shape.rank
     if rank is not None:
@@ -453,7 +455,20 @@ def _one_hot_dtype(on_value, off_value) -> dtypes.DType:
 # --- creation ------------------------------------------------------------------------------
 
 def _range_infer(start, limit, delta) -> Spec:
-    return Spec(start.dtype, TensorShape([None]))
+    """Its length where tracing knows the bounds (`range(6)`: 6, as TensorFlow's), else unknown."""
+    return Spec(start.dtype, TensorShape([_range_length(*(static_value(v) for v in (start, limit, delta)))]))
+
+
+def _range_length(start, limit, delta):
+    """The kernel's length for these bounds, None if unknown or if the kernel raises: exact for integers; for
+    floats (whose length depends on rounding in their dtype) the kernel's own, up to a million items."""
+    if start is None or limit is None or delta is None or delta == 0 or (limit - start) * delta < 0:
+        return None
+    if start.dtype.kind in "iu":
+        return builtins.int(-((builtins.int(start) - builtins.int(limit)) // builtins.int(delta)))
+    if abs((float(limit) - float(start)) / float(delta)) > 1 << 20:
+        return None
+    return len(_range(start[()], limit[()], delta[()]))
 
 
 def _range(start, limit, delta):

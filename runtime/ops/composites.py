@@ -16,6 +16,8 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import array_ops, extra_math, linalg_ops, math_ops, nn_ops
+from runtime.ops.convert import binary_operands
+from runtime.ops.registry import apply
 from runtime.shape import TensorShape
 from runtime.tensor import convert_to_tensor
 
@@ -95,16 +97,25 @@ def log_sigmoid(x, name=None):
     return math_ops.negative(nn_ops.softplus(math_ops.negative(_float("log_sigmoid", x))), name=name)
 
 
-def softsign(features, name=None):
-    x = _float("Softsign", features)
-    return math_ops.divide(x, 1 + math_ops.abs(x), name=name)
-
-
 def divide_no_nan(x, y, name=None):
     """x / y, and 0 where y is 0 (its gradients too)."""
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype_hint=x.dtype)
     return _zero_where(math_ops.equal(y, _zero(y)), x, y, math_ops.divide, name)
+
+
+def reciprocal_no_nan(x, name=None):
+    """1 / x, and 0 where x is 0 (its gradient too)."""
+    x = convert_to_tensor(x)
+    return divide_no_nan(math_ops.cast(1, x.dtype), x, name=name)
+
+
+def scalar_mul(scalar, x, name=None):
+    """`scalar * x`, `scalar` a 0-d value."""
+    scalar = convert_to_tensor(scalar, dtype_hint=convert_to_tensor(x).dtype)
+    if scalar.shape.rank not in (None, 0):
+        raise ValueError(f"scalar_mul: the scalar must be 0-d, got shape {scalar.shape}.")
+    return math_ops.multiply(scalar, x, name=name)
 
 
 def xlogy(x, y, name=None):
@@ -113,8 +124,10 @@ def xlogy(x, y, name=None):
 
 
 def xdivy(x, y, name=None):
-    """x / y, and 0 where x is 0 (even where y is 0; its gradients too, as TensorFlow's)."""
-    return _zero_where_x_is(x, y, math_ops.divide, "xdivy", name)
+    """x / y, and 0 where x is 0 (even where y is 0): an op of its own, as TensorFlow's, whose gradient rule is
+    TensorFlow's (so are its second derivatives where x or y is 0 or infinite)."""
+    x, y = binary_operands(x, y, extra_math.XDIVY.name)
+    return apply(extra_math.XDIVY, _float("xdivy", x), y, name=name)
 
 
 def _zero_where_x_is(x, y, fn, what: str, name):

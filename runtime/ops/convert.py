@@ -69,6 +69,7 @@ def _converted(x, y, op_name: str = "") -> tuple[Tensor, Tensor]:
     """Both as tensors: a Python value takes the tensor's dtype where it converts to it."""
     if context.graph is not None:
         x, y = _python_numbers(x, y, op_name)
+    x, y = _bool_as_number(x, y), _bool_as_number(y, x)
     if isinstance(x, Tensor) and type(y) in _SCALARS:
         cached = _scalar_in_graph(y, x.dtype)
         if cached is not None:
@@ -160,7 +161,17 @@ def _weak_operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     return tx, ty
 
 
+def _bool_as_number(value, other):
+    """A Python bool beside a number tensor as the int it is in Python (`x * True` is `x * 1`, as in TensorFlow);
+    else `value`."""
+    if value.__class__ is bool and isinstance(other, Tensor) and (other.dtype.is_integer or other.dtype.is_floating
+                                                                   or other.dtype.is_complex):
+        return int(value)
+    return value
+
+
 def _convert_pair(x, y) -> tuple[Tensor, Tensor]:
+    x, y = _bool_as_number(x, y), _bool_as_number(y, x)
     if isinstance(x, Tensor):
         return x, convert_to_tensor(y, dtype_hint=x.dtype)
     if isinstance(y, Tensor):

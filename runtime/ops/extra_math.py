@@ -74,6 +74,21 @@ ATANH = defop("Atanh", np.arctanh, unary_same)
 ATAN2 = defop("Atan2", np.arctan2, broadcast_binary, doc="the angle of the point (x, y): atan2(y, x)")
 
 
+def _xdivy(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x == 0, np.zeros((), x.dtype), x / y).astype(x.dtype)
+
+
+XDIVY = defop("Xdivy", _xdivy, broadcast_binary, doc="x / y, and 0 where x is 0 (where y is 0 or NaN too)")
+
+
+def xdivy_gradient(g, x, y, out):
+    """Xdivy's rule, TensorFlow's (`_XDivyGrad`): xdivy(x != 0, y) and xdivy(-x, y**2), y**2 through `pow` as
+    there, so that the second derivatives are TensorFlow's too (NaN where its chain meets 0 * inf)."""
+    not_zero = math_ops.cast(math_ops.not_equal(x, array_ops.zeros_like(x)), x.dtype)
+    return apply(XDIVY, not_zero, y) * g, apply(XDIVY, -x, math_ops.pow(y, 2.0)) * g
+
+
 def asin(x, name=None):
     return apply(ASIN, _float_only(ASIN, x), name=name)
 
@@ -162,7 +177,8 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     norm = global_norm(t_list) if use_norm is None else convert_to_tensor(use_norm)
     clip_norm = convert_to_tensor(clip_norm, dtype_hint=norm.dtype)
     one = math_ops.cast(1.0, norm.dtype)
-    scale = clip_norm * math_ops.minimum(one / norm, one / clip_norm)  # inf norm -> NaN, as TensorFlow
+    scale_for_finite = clip_norm * math_ops.minimum(one / norm, one / clip_norm)
+    scale = scale_for_finite + (norm - norm)   # an inf or NaN norm makes every entry NaN, as TensorFlow's
     clipped = [None if t is None else convert_to_tensor(t) * math_ops.cast(scale, convert_to_tensor(t).dtype)
                for t in t_list]
     return clipped, norm

@@ -42,6 +42,7 @@ from runtime.ops import nd_ops as ND
 from runtime.ops import nn_gradients
 from runtime.ops import script_ops
 from runtime.ops import sort_ops as S
+from runtime.ops import special_math
 from runtime.ops import unary_gradients
 from runtime.ops.registry import GRADIENTS, Spec, apply, defop
 
@@ -54,6 +55,7 @@ NOT_DIFFERENTIABLE = frozenset({
     "StopGradient", "TensorListNew", "TensorListSize", "TensorListZeros", "StringLength", "StringJoin",
     "ReduceJoin", "StringFormat", "PythonFormat", "Unique", "AsString", "StringToNumber", "StringUpper", "StringLower", "StringSplitV2",
     "BytesSplit", "UnicodeSplit", "UnicodeDecode", "ExactInt32", "PythonFloat", "PyFunc", "PyFuncStateless",
+    "Substr", "StaticRegexReplace", "StaticRegexFullMatch", "StringStrip", "UniqueCounts", "ConfusionMatrix",
 })
 
 
@@ -477,8 +479,12 @@ def _top_k(grads, inputs, outputs, k, sorted):  # noqa: A002
 
 
 def _logsumexp(grad, inputs, output, axis=None, keepdims=False):
+    """TensorFlow's: exp(x - max) / sum(exp(x - max)), an infinite max taken as 0 (exp(x - output) gave [1, 1] for
+    [0.5, 0.5] where the output rounds away log(n): logsumexp([1e30, 1e30]) is 1e30 in float32)."""
     x = inputs[0]
-    return (_spread(grad, x, axis) * M.exp(x - A.reshape(output, _kept_shape(x, axis))),)
+    top = A.stop_gradient(M.reduce_max(x, axis=axis, keepdims=True))
+    shifted = M.exp(x - A.where(CO.is_finite(top), top, A.zeros_like(top)))
+    return (_spread(grad, x, axis) * shifted / M.reduce_sum(shifted, axis=axis, keepdims=True),)
 
 
 def _atan2(g, y, x, out):
@@ -564,6 +570,7 @@ RULES = {
     "Acosh": _unary(lambda g, x, out: g / CO.sinh(out)),
     "Atanh": _unary(lambda g, x, out: g * EM.reciprocal(1.0 - M.square(x))),
     "Atan2": _binary(_atan2),
+    "Xdivy": _binary(EM.xdivy_gradient),
     "ReduceLogSumExp": _logsumexp,
     "Sign": _unary(lambda g, x, out: A.zeros_like(g)),   # TensorFlow's: zeros, not None
     "EagerPyFunc": script_ops.gradient,
@@ -571,6 +578,7 @@ RULES = {
     **{name: _unary(rule) for name, rule in C.UNARY_GRADIENTS.items()},
     **nn_gradients.RULES,   # relu and the other activations, softmax, cross-entropy
     **unary_gradients.RULES,   # sqrt, rsqrt and reciprocal, by ops of their own as TensorFlow's
+    **special_math.RULES,   # lgamma, digamma, erfc, erfinv, ndtri
 }
 
 

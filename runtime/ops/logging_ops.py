@@ -183,45 +183,6 @@ def print(*inputs, sep: str = " ", end: str = "\n", output_stream=None, summariz
           summarize=3 if summarize is None else summarize, name=name)
 
 
-def _assert(condition, *data, message, text_message=False):
-    if text_message:   # the message is text formatted from traced values: the first input, as formatted now
-        message, data = np.asarray(data[0]).item().decode(), data[1:]
-    if not np.all(condition):
-        shown = " ".join(format_value(d, quote_scalar=False) for d in data)
-        text = f"{message}{': ' if message and shown else ''}{shown}"   # as given: `f"{x:>6}"` keeps its padding
-        raise InvalidArgumentError(text if text.strip() else "assertion failed", "Assert")
-    return np.bool_(True)
-
-
-ASSERT = defop("Assert", _assert, lambda *v, **a: Spec(dtypes.bool, TensorShape(())), stateful=True)
-
-
-def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFlow's name
-    """Raise InvalidArgumentError (when the op runs) unless `condition` is true."""
-    condition = convert_to_tensor(condition)
-    if condition.dtype is not dtypes.bool:
-        raise InvalidArgumentError(f"Assert: condition must be bool, got {condition.dtype.name}.", "Assert")
-    texts = [d if is_staged_text(d) else str(d) for d in data if not isinstance(d, Tensor)]
-    data = [convert_to_tensor(d) for d in data if isinstance(d, Tensor)]
-    return assert_op(condition, data, joined(texts) or "assertion failed", name)
-
-
-def joined(texts: list, separator: str = " ") -> str:
-    """`separator.join(texts)`, keeping the fields of text formatted from traced values (`+` keeps them)."""
-    message = ""
-    for i, text in enumerate(texts):
-        message = message + (separator if i else "") + text
-    return message
-
-
-def assert_op(condition, data: list, message: str, name=None):
-    """An `Assert` op; a `message` formatted from traced values (`f"bad {x}"`) is formatted when the op runs,
-    as a staged `raise`'s is, not shown with the symbolic tensors' text."""
-    if is_staged_text(message) and message._as_tensor() is not None:
-        return apply(ASSERT, condition, message._as_tensor(), *data, message="", text_message=True, name=name)
-    return apply(ASSERT, condition, *data, message=message, name=name)
-
-
 def _raise(*values, error_type, args, slots, state, cause, note, texts=()):
     """A fresh copy of the program's exception (its type, `args` and attributes, made without calling its
     `__init__` again, as pickling would not), with `note` (PEP 678) saying which line raised it. The
@@ -263,29 +224,6 @@ def is_raised_by_program(error: BaseException) -> bool:
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     return tb is not None and tb.tb_frame.f_code is _raise.__code__
-
-
-def _comparison_assert(compare, what: str, x, y, message, name):
-    from runtime.ops.math_ops import reduce_all
-    x = convert_to_tensor(x)
-    y = convert_to_tensor(y, dtype_hint=x.dtype)
-    text = (message + ": " if message else "") + f"Condition x {what} y did not hold element-wise: x ="
-    return assert_op(reduce_all(compare(x, y)), [x, y], text, name)
-
-
-def assert_equal(x, y, message=None, summarize=None, name=None):
-    from runtime.ops.math_ops import equal
-    return _comparison_assert(equal, "==", x, y, message, name)
-
-
-def assert_greater(x, y, message=None, summarize=None, name=None):
-    from runtime.ops.math_ops import greater
-    return _comparison_assert(greater, ">", x, y, message, name)
-
-
-def assert_less(x, y, message=None, summarize=None, name=None):
-    from runtime.ops.math_ops import less
-    return _comparison_assert(less, "<", x, y, message, name)
 
 
 # --- a variable defined on some paths only (autograph's MaybeValue): checked where it is read ---------

@@ -98,6 +98,7 @@ RULES = {
     "Selu": _unary(lambda g, x, out: _where_negative(g * (out + NN.SELU_SCALE * NN.SELU_ALPHA), x, g * NN.SELU_SCALE)),
     "Gelu": _gelu,
     "Softplus": _unary(lambda g, x, out: g * M.sigmoid(x)),
+    "Softsign": _unary(lambda g, x, out: g / M.square(1.0 + M.abs(x))),   # TensorFlow's SoftsignGrad
     "Softmax": _softmax,
     "LogSoftmax": _log_softmax,
     "L2Loss": _unary(lambda g, x, out: g * x),

@@ -53,6 +53,7 @@ ELU = defop("Elu", _elu, unary_same)
 SELU = defop("Selu", _selu, unary_same)
 GELU = defop("Gelu", _gelu, unary_same)
 SOFTPLUS = defop("Softplus", _softplus, unary_same)
+SOFTSIGN = defop("Softsign", lambda x: (x / (1 + np.abs(x))).astype(x.dtype), unary_same, doc="x / (1 + |x|)")
 LEAKY_RELU = defop("LeakyRelu", _leaky_relu, unary_same, doc="x where x > 0, else alpha * x")
 
 
@@ -90,6 +91,12 @@ def gelu(features, approximate=False, name=None):
 
 def softplus(features, name=None):
     return apply(SOFTPLUS, _float_only(SOFTPLUS, features), name=name)
+
+
+def softsign(features, name=None):
+    """x / (1 + |x|): an op of its own, as TensorFlow's, whose gradient g / (1 + |x|)^2 is 0 at ±inf (the
+    quotient's own rule gave NaN there)."""
+    return apply(SOFTSIGN, _float_only(SOFTSIGN, features), name=name)
 
 
 # --- softmax ---------------------------------------------------------------------------------------

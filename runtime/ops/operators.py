@@ -15,7 +15,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError, user_location
 from runtime.ops import bitwise_ops, indexing, math_ops, python_ints, sort_ops
-from runtime.ops.python_operands import checked_int, unary
+from runtime.ops.python_operands import beside_containers, bitwise_operands, checked_int, unary
 from runtime.ops.registry import broadcast_shapes
 from runtime.shape import TensorShape
 from runtime.tensor import SymbolicTensor, Tensor, constant
@@ -28,6 +28,8 @@ def _swap(fn):
 def _logical(logical_fn, bitwise_fn):
     """`&`, `|` or `^`: the logical op on bools, the bitwise op on integers (as TensorFlow's)."""
     def operator(x, y):
+        if (ints := bitwise_operands(x, y)) is not None:   # a carried Python bool beside an int is an int
+            return bitwise_fn(*ints)
         kinds = [getattr(v, "dtype", None) for v in (x, y)]
         if dtypes.bool in kinds:
             return logical_fn(x, y)
@@ -71,7 +73,7 @@ def _broadcastable(x, y) -> bool:
 def _pow(x, y, modulo=None):
     """`x ** y`; `pow(x, y, modulo)` is refused (math_ops.pow would take `modulo` for its name)."""
     if modulo is not None:
-        raise _not_defined("pow(x, y, modulo)", "(x ** y) % modulo computes it where `x ** y` fits the dtype")
+        raise _not_defined("pow(x, y, modulo)", "(x ** y) % modulo computes it where `x ** y` fits the dtype", x)
     return math_ops.pow(x, y)
 
 
@@ -86,7 +88,7 @@ def _round(x, ndigits=None):
         python_ints.mark(out.op.graph, out, python_ints.name_of(x), "int")
         return out
     raise _not_defined("round()", "runtime.round(x) rounds half to even, as Python's round does, but keeps the "
-                       "float dtype: runtime.cast(runtime.round(x), runtime.int32) for an int")
+                       "float dtype: runtime.cast(runtime.round(x), runtime.int32) for an int", x)
 
 
 def _whole(name: str, rounding, python):
@@ -108,16 +110,30 @@ def _divmod(x, y):
     return math_ops.floordiv(x, y), math_ops.floormod(x, y)
 
 
+def _getitem(x, key):
+    """`x[key]`; of a scalar that stands for a Python value a staged statement carries, Python's TypeError (`k[0]`
+    of an int), or refused (`s[0]` of a str: its characters are known only when the graph runs)."""
+    if isinstance(x, SymbolicTensor) and x.shape.rank == 0:
+        x.python_type_error("'{kind}' object is not subscriptable")
+        x.refuse_python("Indexing", "Python indexes the str's characters, which the graph knows only when it runs "
+                        "(runtime.strings.substr takes them in the graph).")
+    return indexing.getitem(x, key)
+
+
 def _refused(symbol: str, instead: str):
     def method(x, *args):
-        raise _not_defined(symbol, instead)
+        raise _not_defined(symbol, instead, x)
     method.__name__ = f"refused {symbol}"
     return method
 
 
-def _not_defined(symbol: str, instead: str) -> TypeError:
+def _not_defined(symbol: str, instead: str, tensor) -> TypeError:
     """The error of a Python operator or builtin a tensor does not define (nor does TensorFlow's): at the user's
-    line, saying what to write instead. A Python int that a staged `if` or loop carried is a tensor too."""
+    line, saying what to write instead. A Python int that a staged `if` or loop carried is a tensor too: of such
+    a `tensor`, refused instead (Python answers; the program's `except TypeError:` must not take it)."""
+    if isinstance(tensor, SymbolicTensor):
+        tensor.refuse_python(f"Using `{symbol}` on", f"Python computes `{symbol}` of the value, which the graph "
+                             f"knows only when it runs. {instead}.")
 
     return TypeError(f"{user_location()}: `{symbol}` is not defined on tensors (nor in TensorFlow); one operand "
                      f"is a tensor (a Python number a staged `if` or loop carries is one too). {instead}.")
@@ -150,7 +166,7 @@ OPERATORS = {
     "__rxor__": _swap(_logical(math_ops.logical_xor, bitwise_ops.bitwise_xor)),
     "__neg__": unary(math_ops.negative), "__abs__": unary(math_ops.abs), "__invert__": unary(_invert),
     "__pos__": unary(lambda x: x),   # (a Python bool a staged statement carries is an int there: -True is -1)
-    "__getitem__": indexing.getitem,
+    "__getitem__": _getitem,
 }
 
 
@@ -177,6 +193,8 @@ def _or_reflected(fn, reflected: str):
 
 
 OPERATORS.update({name: _or_reflected(OPERATORS[name], reflected) for name, reflected in _REFLECTED.items()})
+OPERATORS.update({name: beside_containers(name, OPERATORS[name])
+                  for name in (*_REFLECTED, *_REFLECTED.values(), "__eq__", "__ne__")})
 
 
 def install(cls: type, convert=None) -> None:

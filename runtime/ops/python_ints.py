@@ -225,13 +225,14 @@ PYTHON_FLOAT = defop("PythonFloat", _python_float, _infer,
 # What Python type a marked tensor holds, for its text (`str(s)`): the dtype's, or INT_OR_FLOAT for a variable
 # that is an int on some paths and a float on others, which a staged statement carries as a float
 # (`y = 1` / `y = 2.5`), whose text (`1` or `1.0`) the graph can't give.
-_KINDS = {dtypes.int32: "int", dtypes.float32: "float", dtypes.float64: "float", dtypes.bool: "bool"}
+_KINDS = {dtypes.int32: "int", dtypes.float32: "float", dtypes.float64: "float", dtypes.bool: "bool", dtypes.string: "str"}
 INT_OR_FLOAT = "int or float"
 
 
 def mark(graph, t, name: str, kind: str = "") -> None:
     """`t`, a tensor of `graph`, holds the Python int (an int32), float (a float32, or the float64 of a Python
-    int's `/` or `float()`) or bool variable `name`; `kind` INT_OR_FLOAT for a float that is an int on some paths."""
+    int's `/` or `float()`), bool or str variable `name`; `kind` INT_OR_FLOAT for a float that is an int on some
+    paths."""
     if t.dtype in _KINDS:
         graph.python_ints[id(t)] = (t, name, kind or _KINDS[t.dtype])
 
@@ -291,6 +292,8 @@ def propagate(graph, op, inputs: tuple, outputs: list, attrs: dict) -> None:
     elif (op.name in KEPT or op.name in FLOAT_KEPT and inputs[0].dtype in _FLOATS) and (
             name := _python_int_inputs(graph, inputs)) is not None:
         mark(graph, outputs[0], name, _mixed(graph, inputs, op.name))
+    elif op.name == "AddV2" and inputs[0].dtype is dtypes.string and (name := _python_int_inputs(graph, inputs)):
+        mark(graph, outputs[0], name, "str")   # `s + "x"` of a Python str is a Python str
     elif op.name in BOOLS and (name := _python_int_inputs(graph, inputs)) is not None:
         mark(graph, outputs[0], name, "bool")   # `i > 2` of a Python int is a Python bool
     elif op.name == "Cond":
@@ -300,7 +303,7 @@ def propagate(graph, op, inputs: tuple, outputs: list, attrs: dict) -> None:
         for t, out, after in zip(inputs, outputs[:attrs["num_loop_vars"]], body.outputs):
             # a bool, where the body keeps it one (not `found = x > 3`); a number, where autograph's probe said so
             if (found := graph.python_ints.get(id(t))) is not None and (
-                    found[2] != "bool" or _output_name(body, after) is not None):
+                    found[2] not in ("bool", "str") or _output_name(body, after) is not None):
                 mark(graph, out, found[1], found[2])
 
 

@@ -12,6 +12,7 @@ from its position in its graph, so two functions built alike draw alike.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Optional
 
 import numpy as np
@@ -100,6 +101,37 @@ def shuffle(value, seed=None, name=None):
     rows = x.shape.dims[0]
     keys = uniform([rows] if rows is not None else array_ops.shape(x)[:1], seed=seed)
     return array_ops.stop_gradient(array_ops.gather(x, sort_ops.argsort(keys)), name=name)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Normal draws kept within two standard deviations of the mean (TensorFlow redraws those outside): the
+    inverse normal distribution function of uniform draws between its values at -2 and 2, which is that
+    distribution exactly."""
+    from runtime.ops import math_ops
+    from runtime.ops.special_math import ndtri
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise InvalidArgumentError(f"random.truncated_normal needs a floating dtype, got {dtype.name}.",
+                                   "TruncatedNormal")
+    low = 0.5 * math.erfc(2 / math.sqrt(2))    # Φ(-2)
+    u = uniform(shape, low, 1.0 - low, dtype=dtypes.float64, seed=seed)
+    return math_ops.cast(ndtri(u) * float(stddev) + float(mean), dtype, name=name)
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """`num_samples` class indices per row of `logits` [batch, classes], each drawn with probability
+    softmax(logits): the largest of the logits plus Gumbel noise (a class whose logit is -inf is never drawn)."""
+    from runtime.ops import array_ops, math_ops
+    from runtime.tensor import convert_to_tensor
+    logits = convert_to_tensor(logits)
+    if logits.shape.rank != 2:
+        raise InvalidArgumentError(f"random.categorical: logits must be a matrix [batch, classes], got shape "
+                                   f"{logits.shape}.", "Multinomial")
+    dtype = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
+    shape = array_ops.shape(logits)
+    u = uniform(array_ops.stack([shape[0], num_samples, shape[1]]), dtype=logits.dtype, seed=seed)
+    gumbel = -math_ops.log(-math_ops.log(u))
+    return math_ops.argmax(array_ops.expand_dims(logits, 1) + gumbel, axis=2, output_type=dtype, name=name)
 
 
 def _uniform_op(shape, minval, maxval, dtype, seed_key, name):

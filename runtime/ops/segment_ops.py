@@ -5,7 +5,8 @@ Each is composed of ops the runtime has (so it runs eagerly and in graphs, diffe
 and lowers wherever they lower): sums scatter rows with `scatter_nd`; max, min and prod reduce a
 `[num_segments, rows, ...]` selection made with `where`, whose unpicked entries hold the value TensorFlow's
 kernel starts from (the dtype's lowest for max, highest for min, 1 for prod), so empty segments and ties come
-out as TensorFlow's, and the gradients are those of `reduce_max`/`reduce_prod` (ties share a max's gradient).
+out as TensorFlow's, and the gradients are those of `reduce_max` (ties share a max's gradient); a floating
+product has TensorFlow's own gradient rule (a `custom_gradient`), so its second derivative is TensorFlow's too.
 
 The sorted `segment_*` take the number of segments from the last id, so their ids must be known while tracing
 (a Python list, a constant); the unsorted ones need `num_segments` known while tracing, their ids may be
@@ -67,7 +68,9 @@ def _extreme_fill(dtype, kind: str):
     return dtype.as_numpy_dtype({"max": info.min, "min": info.max, "prod": 1}[kind])   # uint64's max is no int64
 
 
-def _reduce(kind: str, data, ids, count: int):
+def _reduce(kind: str, data, ids, count: int, sorted_ids: bool = False):
+    if kind == "prod":
+        return _prod(data, ids, count, sorted_ids)
     if kind == "sum":
         return _sum(data, ids, count)
     if kind == "mean":
@@ -76,14 +79,52 @@ def _reduce(kind: str, data, ids, count: int):
         return _sum(data, ids, count) / math_ops.sqrt(_counts(data, ids, count))
     fill = _extreme_fill(data.dtype, kind)
     picked, axes = _selected(data, ids, count, fill)
-    reduce = {"max": math_ops.reduce_max, "min": math_ops.reduce_min, "prod": math_ops.reduce_prod}[kind]
+    reduce = {"max": math_ops.reduce_max, "min": math_ops.reduce_min}[kind]
     if not axes:
         return picked
     reduced = reduce(picked, axis=axes)
-    if kind == "prod" or data.shape.num_elements() != 0:
+    if data.shape.num_elements() != 0:
         return reduced
     bound = {"max": math_ops.maximum, "min": math_ops.minimum}[kind]   # no rows: the fill, not max's -inf
     return bound(reduced, math_ops.cast(fill, data.dtype))
+
+
+def _prod(data, ids, count: int, sorted_ids: bool):
+    """The product by segment, differentiated by TensorFlow's rule (`_SegmentProdGrad`,
+    `_UnsortedSegmentProdGrad`) rather than through `reduce_prod`: the same first derivative, but its
+    derivative is TensorFlow's second derivative (reduce_prod's rule, through cumprod, gave 0 where a factor is 0)."""
+    from runtime.custom_gradients import custom_gradient   # import cycle: custom_gradients imports the ops
+    if not (data.dtype.is_floating or data.dtype.is_complex):
+        return _product(data, ids, count)
+
+    @custom_gradient
+    def prod(x):
+        return _product(x, ids, count), lambda dy: _prod_gradient(dy, x, ids, count, sorted_ids)
+    return prod(data)
+
+
+def _product(data, ids, count: int):
+    picked, axes = _selected(data, ids, count, _extreme_fill(data.dtype, "prod"))
+    return math_ops.reduce_prod(picked, axis=axes) if axes else picked
+
+
+def _prod_gradient(dy, data, ids, count: int, sorted_ids: bool):
+    """TensorFlow's: the product over the element where its segment has no 0, the product of the others for
+    the one 0 of a segment, 0 in a segment of several 0s. The unsorted rule divides by the element itself (NaN
+    in the second derivative at a 0, as TensorFlow's), the sorted one by the element with 0s made 1s. The
+    product is computed again here, through `reduce_prod`, so that it has a derivative (TensorFlow's is the
+    op's output: the two differ only in third derivatives at a 0)."""
+    out = _product(data, ids, count)
+    is_zero = math_ops.equal(data, array_ops.zeros_like(data))
+    zeros = _sum(math_ops.cast(is_zero, dtypes.int32), ids, count)
+    dy = array_ops.where(math_ops.greater(zeros, 1), array_ops.zeros_like(dy), dy)
+    non_zero = array_ops.where(is_zero, array_ops.ones_like(data), data)
+    at = math_ops.maximum(ids, array_ops.zeros_like(ids))     # a negative id's row is dropped below
+    divided = array_ops.gather(out, at) / (non_zero if sorted_ids else data)
+    partial = array_ops.where(is_zero, array_ops.gather(_product(non_zero, ids, count), at), divided)
+    kept = array_ops.reshape(math_ops.greater_equal(ids, array_ops.zeros_like(ids)),
+                             ids.shape.as_list() + [1] * (data.shape.rank - ids.shape.rank))
+    return array_ops.where(kept, array_ops.gather(dy, at), array_ops.zeros_like(data)) * partial
 
 
 def _unsorted(kind: str):
@@ -121,7 +162,7 @@ def _sorted(kind: str):
             raise InvalidArgumentError(f"{op}: segment ids must be non-negative and increasing, got "
                                        f"{known.tolist()}.", op)
         count = int(known[-1]) + 1 if known.size else 0
-        out = _reduce(kind, data, ids, count)
+        out = _reduce(kind, data, ids, count, sorted_ids=True)
         if kind in ("max", "min"):   # an empty segment is 0 here, not the reduction's identity
             present = np.isin(np.arange(count), known).reshape([count] + [1] * (data.shape.rank - 1))
             out = array_ops.where(present, out, array_ops.zeros_like(out))

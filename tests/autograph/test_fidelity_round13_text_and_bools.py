@@ -178,11 +178,12 @@ def bool_times_a_program_tensor(x):
     return b * tf.constant(1.5)
 
 
-def test_a_carried_bool_beside_a_float_tensor_of_the_program_is_refused_as_an_eager_bool_is():
-    with pytest.raises(tf.errors.InvalidArgumentError, match="cannot compute with bool and float32"):
-        bool_times_a_program_tensor(2)
-    with pytest.raises(tf.errors.InvalidArgumentError, match="cannot compute with bool and float32"):
-        tf.function(bool_times_a_program_tensor)(tf.constant(2))
+def test_a_carried_bool_beside_a_float_tensor_of_the_program_is_the_int_an_eager_bool_is():
+    # an eager Python bool beside a number tensor is its int, as in TensorFlow (it was refused: so was this)
+    for x in (-3, 2):
+        eager = bool_times_a_program_tensor(x)
+        traced = tf.function(bool_times_a_program_tensor)(tf.constant(x))
+        assert traced.dtype == eager.dtype == tf.float32 and float(traced) == float(eager) == 1.5 * carried_bool(x)
 
 
 def test_a_carried_bool_with_a_bool_in_a_logical_operator_stays_a_bool():

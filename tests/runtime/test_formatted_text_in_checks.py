@@ -44,8 +44,10 @@ def test_a_staged_raise_message_shows_the_values_under_jit_compile_too(jit):
 
 
 @pytest.mark.parametrize("jit", [None, True])
-@pytest.mark.parametrize("value, expected", [(12, "less 12: Condition x < y"), (-2, "positive -2: Condition x > 0"),
-                                             (7, "not seven 7: 7")])
+@pytest.mark.parametrize("value, expected", [
+    (12, "assertion failed: [less 12] [Condition x < y did not hold element-wise:] [x (x:0) = ] [12]"),
+    (-2, "assertion failed: [positive -2.  ] [Condition x > 0 did not hold element-wise:] [x (x:0) = ] [-2]"),
+    (7, "assertion failed: [not seven 7] [7]")])
 def test_a_debugging_assertion_message_shows_the_value_the_graph_ran_on(jit, value, expected):
     f = tf.function(library_assertions, jit_compile=jit)
     assert int(f(tf.constant(3))) == 3

@@ -227,8 +227,10 @@ def test_every_differentiable_op_is_checked():
     # the ops of extra_array_ops, sort_ops, extra_math, nn_ops, complex_ops, script_ops and linalg_ops: checked against
     # finite differences in their own
     # test files (tests/runtime/gradcheck.py)
-    from runtime.ops import complex_ops, extra_array_ops, extra_math, linalg_ops, nn_ops, script_ops, sort_ops
-    own_files = {op.name for m in (extra_array_ops, extra_math, nn_ops, sort_ops, complex_ops, script_ops, linalg_ops)
+    from runtime.ops import (complex_ops, extra_array_ops, extra_math, linalg_ops, nn_ops, script_ops, sort_ops,
+                             special_math)   # (special_math: tests/runtime/test_special_math.py)
+    own_files = {op.name for m in (extra_array_ops, extra_math, nn_ops, sort_ops, complex_ops, script_ops, linalg_ops,
+                                   special_math)
                  for op in vars(m).values()
                  if op.__class__ is OpDef}
     assert set(RULES) - run_by_others - own_files - set(PROGRAMS) == set()   # lists, second orders, While programs

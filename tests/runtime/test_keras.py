@@ -79,3 +79,48 @@ def test_seed001_variable_created_on_the_first_call_only():
     assert module.call(tf.constant([1.0, 2.0])).numpy().tolist() == [1.0, 2.0]
     assert module.call(tf.constant([3.0, 4.0])).numpy().tolist() == [3.0, 4.0]
     assert isinstance(module.v, tf.Variable)
+
+
+LABELS = np.array([0.0, 1.0, 1.0, 0.0], np.float32)            # shape (4,)
+COLUMN = np.array([[0.2], [0.7], [0.4], [0.9]], np.float32)    # shape (4, 1): a model's single output
+WEIGHTS = np.array([[1.0], [0.0], [2.0], [0.5]], np.float32)
+
+RANK_CASES = {   # name: (the loss or metric, by library; the value computed row by row with NumPy)
+    "MeanSquaredError": (lambda lib: lib.keras.losses.MeanSquaredError()(LABELS, COLUMN),
+                         np.mean((LABELS - COLUMN[:, 0]) ** 2)),
+    "MeanSquaredError, labels a column": (lambda lib: lib.keras.losses.MeanSquaredError()(COLUMN, LABELS),
+                                          np.mean((LABELS - COLUMN[:, 0]) ** 2)),
+    "MeanSquaredError weighted by a column": (
+        lambda lib: lib.keras.losses.MeanSquaredError()(LABELS, COLUMN, sample_weight=WEIGHTS),
+        np.mean((LABELS - COLUMN[:, 0]) ** 2 * WEIGHTS[:, 0])),
+    "MeanAbsoluteError": (lambda lib: lib.keras.losses.MeanAbsoluteError()(LABELS, COLUMN),
+                          np.mean(np.abs(LABELS - COLUMN[:, 0]))),
+    "Huber": (lambda lib: lib.keras.losses.Huber()(LABELS, COLUMN), np.mean(0.5 * (LABELS - COLUMN[:, 0]) ** 2)),
+    "BinaryCrossentropy": (lambda lib: lib.keras.losses.BinaryCrossentropy()(LABELS, COLUMN),
+                           -np.mean(LABELS * np.log(COLUMN[:, 0]) + (1 - LABELS) * np.log(1 - COLUMN[:, 0]))),
+    "SparseCategoricalCrossentropy, labels a column": (
+        lambda lib: lib.keras.losses.SparseCategoricalCrossentropy()(np.array([[0], [1]]), np.array([[0.25, 0.75]] * 2)),
+        -np.mean(np.log([0.25, 0.75]))),
+    "BinaryAccuracy": (lambda lib: _metric(lib.keras.metrics.BinaryAccuracy(), [1.0, 1.0, 1.0, 0.0],
+                                           [[0.9], [0.1], [0.2], [0.3]]), 0.5),   # (broadcast: 0.375)
+    "Accuracy": (lambda lib: _metric(lib.keras.metrics.Accuracy(), [1.0, 1.0, 1.0, 0.0], [[1.0], [0.0], [0.0], [0.0]]),
+                 0.5),
+}
+
+
+def _metric(m, y_true, y_pred):
+    m.update_state(y_true, y_pred)
+    return m.result()
+
+
+@pytest.mark.parametrize("name", RANK_CASES)
+def test_labels_of_shape_n_against_predictions_of_shape_n_by_1_are_matched_row_by_row_as_keras_does(name):
+    # broadcasting (4,) against (4, 1) would compare every label with every prediction: a (4, 4) mean
+    loss, expected = RANK_CASES[name]
+    np.testing.assert_allclose(float(loss(tf)), expected, rtol=1e-5)
+
+
+def test_the_matched_ranks_give_keras_values():
+    real = pytest.importorskip("tensorflow", reason="TensorFlow is not installed: the NumPy values above stand")
+    for name, (loss, _) in RANK_CASES.items():
+        np.testing.assert_allclose(float(loss(tf)), float(loss(real)), rtol=1e-5, err_msg=name)

@@ -24,7 +24,7 @@ def test_tensorflow_names():
     tf.nest.assert_same_structure({"a": [1, 2]}, {"a": [3, 4]})
     with pytest.raises(ValueError, match="same nested structure"):
         tf.nest.assert_same_structure([1, 2], [1, [2]])
-    with pytest.raises(ValueError, match="same nested structure"):
+    with pytest.raises(TypeError, match="same nested structure types"):   # TensorFlow's TypeError
         tf.nest.assert_same_structure([1, 2], (1, 2))
     tf.nest.assert_same_structure([1, 2], (1, 2), check_types=False)
     with pytest.raises(ValueError, match="2 leaves, got 3"):
@@ -92,3 +92,11 @@ def test_a_dict_with_keys_that_do_not_sort_together_in_a_staged_loop_and_if():
 
     out = f(tf.constant(3))
     assert int(out[1]) == 30 and int(out["a"]) == 2
+
+
+def test_a_defaultdict_is_rebuilt_with_its_default_factory():
+    counts = collections.defaultdict(int, {"b": 1, "a": 2})
+    out = tf.nest.map_structure(lambda v: v + 1, counts)   # was a TypeError: the factory went missing
+    assert out == {"b": 2, "a": 3} and out.default_factory is int and out["zzz"] == 0
+    traced = tf.function(lambda x: collections.defaultdict(list, {"x": x}))(tf.constant(1.0))
+    assert traced.default_factory is list and float(traced["x"]) == 1.0

@@ -3,6 +3,7 @@ after one of their attributes changed traces again, so the function computes wha
 keeps the values it traced (or refuses an unhashable object) and would give the first call's answer again."""
 import dataclasses
 
+import numpy as np
 import pytest
 
 import runtime as tf
@@ -104,3 +105,14 @@ def test_the_retrace_reason_names_the_changed_object():
     d.scale = 3
     f(tf.constant(1), d)
     assert f.last_retrace_reason.startswith("d: Plain object holding (('scale', (<class 'int'>, 2))")
+
+
+@pytest.mark.parametrize("jit", [None, True])
+def test_a_numpy_argument_changed_after_the_call_leaves_the_result_as_it_was(jit):
+    # the result was the argument's own buffer: a later `a[0] = 100` changed a tensor the call had returned
+    f = tf.function(lambda x: (x, x * 2), jit_compile=jit)
+    a = np.array([1.0, 2.0], np.float32)
+    same, double = f(a)
+    a[0] = 100.0
+    assert same.numpy().tolist() == [1.0, 2.0] and double.numpy().tolist() == [2.0, 4.0]
+    assert f(a)[0].numpy().tolist() == [100.0, 2.0]

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.ops import extra_array_ops, linalg_ops, logging_ops, nn_gradients, sort_ops, string_ops, unary_gradients
+from runtime.ops import (extra_array_ops, linalg_ops, logging_ops, nn_gradients, sort_ops, special_math, string_ops,
+                         unary_gradients)
 from runtime.ops.registry import OPS, apply
 
 F = tf.constant([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])
@@ -75,12 +76,14 @@ SAMPLES = {
     "Asin": (tf.math.asin, (F / 5.0,)), "Acos": (tf.math.acos, (F / 5.0,)), "Atan": (tf.math.atan, (F,)),
     "Asinh": (tf.math.asinh, (F,)), "Acosh": (tf.math.acosh, (tf.abs(F) + 1.0,)), "Atanh": (tf.math.atanh, (F / 5.0,)),
     "Atan2": (tf.math.atan2, (F, F[::-1])), "Svd": (lambda x: list(linalg_ops.svd(x)), (F,)),
+    "Xdivy": (tf.math.xdivy, (tf.where(F > 0, F, 0.0), F[::-1])),
     "SqrtGrad": (lambda y, dy: apply(unary_gradients.SQRT_GRAD, y, dy), (tf.abs(F), F * 0.0 + F[::-1])),
     "RsqrtGrad": (lambda y, dy: apply(unary_gradients.RSQRT_GRAD, y, dy), (F, F - 0.5)),
     "ReciprocalGrad": (lambda y, dy: apply(unary_gradients.RECIPROCAL_GRAD, y, dy), (F, F * 2.0)),
     "ReduceLogSumExp": (lambda x: tf.reduce_logsumexp(x, 1), (F,)), "Relu": (tf.nn.relu, (I,)),
     "Relu6": (tf.nn.relu6, (F,)), "Elu": (tf.nn.elu, (F,)), "Selu": (tf.nn.selu, (F,)), "Gelu": (tf.nn.gelu, (F,)),
-    "Softplus": (tf.nn.softplus, (F,)), "Softmax": (tf.nn.softmax, (F,)), "LogSoftmax": (tf.nn.log_softmax, (F,)),
+    "Softplus": (tf.nn.softplus, (F,)), "Softsign": (tf.nn.softsign, (F,)),
+    "Softmax": (tf.nn.softmax, (F,)), "LogSoftmax": (tf.nn.log_softmax, (F,)),
     "L2Loss": (tf.nn.l2_loss, (F,)),
     "SparseSoftmaxCrossEntropyWithLogits": (
         lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 2], logits=x), (F,)),
@@ -99,6 +102,15 @@ SAMPLES = {
     "BytesSplit": (tf.strings.bytes_split, (tf.constant("ab"),)),
     "UnicodeSplit": (lambda s: tf.strings.unicode_split(s, "UTF-8"), (tf.constant("é!"),)),
     "UnicodeDecode": (lambda s: tf.strings.unicode_decode(s, "UTF-8"), (tf.constant("é!"),)),
+    "Substr": (lambda s: tf.strings.substr(s, 0, 2), (S,)), "StringStrip": (tf.strings.strip, (S,)),
+    "StaticRegexReplace": (lambda s: tf.strings.regex_replace(s, "[a-c]", r"<\0>"), (S,)),
+    "StaticRegexFullMatch": (lambda s: tf.strings.regex_full_match(s, ".b.*"), (S,)),
+    "UniqueCounts": (lambda x: tf.unique_with_counts(x).count, (tf.constant([3, 1, 3, 2, 1]),)),
+    "Lgamma": (tf.math.lgamma, (F,)), "Digamma": (tf.math.digamma, (F,)), "Erfc": (tf.math.erfc, (F,)),
+    "Erfinv": (lambda x: tf.math.erfinv(x / 5.0), (F,)), "Ndtri": (lambda x: tf.math.ndtri(x / 10.0 + 0.5), (F,)),
+    "Trigamma": (lambda x: apply(special_math.TRIGAMMA, x), (F,)),
+    "CumulativeLogsumexp": (lambda x: tf.math.cumulative_logsumexp(x, axis=1, exclusive=True), (F,)),
+    "ConfusionMatrix": (lambda x: tf.math.confusion_matrix(x, x[::-1]), (tf.constant([3, 1, 3, 2, 1]),)),
 }
 NOT_SAMPLED = {"Placeholder", "Cond", "While", "ExactInt32", "PythonFloat", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
                "AssignSubVariableOp", "RandomUniform", "RandomStandardNormal", "PrintV2", "Assert", "Raise",

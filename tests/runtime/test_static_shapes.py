@@ -53,3 +53,29 @@ def test_the_static_shape_with_an_unknown_dimension_is_tensorflows(name):
 def test_squeeze_of_an_unknown_dimension_that_is_one_when_run_drops_it():
     f = tf.function(tf.squeeze, input_signature=[tf.TensorSpec([None, 3])])
     assert f(tf.ones([1, 3])).shape == (3,) and f(tf.ones([2, 3])).shape == (2, 3)
+
+
+@pytest.mark.parametrize("args, length", [((6,), 6), ((1, 7, 2), 3), ((5, 0, -2), 3), ((3, 3), 0),
+                                          ((0.0, 1.0, 0.1), 10), ((0.0, 1.0, 0.3), 4)])
+def test_a_range_of_bounds_known_while_tracing_has_tensorflows_static_length(args, length):
+    shapes = []
+
+    @tf.function
+    def f():
+        r = tf.range(*args)
+        shapes.append(r.shape.as_list())
+        return r
+
+    assert len(f().numpy()) == length and shapes == [[length]]
+
+
+def test_a_range_of_a_traced_bound_or_the_wrong_way_has_an_unknown_length():
+    shapes = []
+
+    @tf.function
+    def f(n):
+        shapes.append([tf.range(n).shape.as_list(), tf.range(5, 1).shape.as_list()])
+        return n
+
+    f.get_concrete_function(tf.TensorSpec((), tf.int32))
+    assert shapes == [[[None], [None]]]

@@ -89,3 +89,15 @@ def test_concat_of_an_empty_array_with_a_known_element_shape_is_empty():
     # beyond TensorFlow 2.21, whose ConcatV2 of no tensors fails with an internal kernel error
     empty = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[None, 2]).concat()
     assert empty.shape == (0, 2)
+
+
+def test_elements_of_different_lengths_concatenate_and_split_in_a_function_as_eagerly():
+    # the executor's constant folding measured the folded list with np.size, which fails on rows of two lengths
+    def joined():
+        return tf.TensorArray(tf.float32, size=2, infer_shape=False).write(0, [1., 2.]).write(1, [3.]).concat()
+
+    def second_piece():
+        return tf.TensorArray(tf.float32, size=2).split([1., 2., 3.], [1, 2]).read(1)
+
+    for f, expected in ((joined, [1.0, 2.0, 3.0]), (second_piece, [2.0, 3.0])):
+        assert f().numpy().tolist() == expected and tf.function(f)().numpy().tolist() == expected

@@ -130,3 +130,14 @@ def test_a_loop_over_a_traced_range_the_wrong_way_runs_no_times_under_jit_as_in_
     for staged in (tf.function(total), tf.function(total, jit_compile=True)):
         assert int(staged(tf.constant(4))) == 6
         assert int(staged(tf.constant(-1))) == 0
+
+
+@pytest.mark.parametrize("mode", ["eager", "traced"])
+def test_a_python_bool_beside_a_number_tensor_is_the_int_it_is_in_python(mode):
+    def program(x, f):
+        return x * True, f + True, False + x, x > True, x - False
+    run = program if mode == "eager" else tf.function(program)
+    got = run(tf.constant([1, 2]), tf.constant(2.5))
+    assert [v.numpy().tolist() for v in got] == [[1, 2], 3.5, [1, 2], [False, True], [1, 2]]
+    assert [v.dtype for v in got] == [tf.int32, tf.float32, tf.int32, tf.bool, tf.int32]
+    assert (tf.constant(True) & True).dtype == tf.bool    # (a bool tensor and a Python bool stay bools)
