@@ -396,6 +396,8 @@ def callee(f, caller_fn_scope=None, options: Optional[ConversionOptions] = None)
 
 def _with_callbacks_converted(target, options: ConversionOptions, *args, **kwargs):
     args, kwargs = _callbacks_converted(args, kwargs, options)
+    if backends.any_leaving() and backends.framework_module(_defining_module(target)):
+        args, kwargs = backends.leaving((args, kwargs))      # a framework's function: `jnp.stack([found])`
     return target(*args, **kwargs)
 
 

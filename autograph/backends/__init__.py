@@ -120,6 +120,10 @@ class Backend:
     # registered too), for a framework whose tracer must be told how to treat converted code. The torch
     # backend has dynamo hand a converted function to AOTAutograd untraced (torch.py, "torch.compile").
     mark_converted: Optional[Callable] = None
+    # leaving(value) -> value: a value leaving converted code while the framework stages: what the outermost
+    # converted function running returns, and the arguments converted code gives a function autograph does not
+    # convert (JAX gives them as bool arrays where it carried a Python bool as an int: jax_bools.py)
+    leaving: Optional[Callable] = None
     extra: dict = field(default_factory=dict)
 
     def need(self, capability: str, construct: str) -> Callable:
@@ -133,6 +137,7 @@ class Backend:
 
 
 _backends: tuple = ()                                # replaced whole, never mutated in place
+_leaving: tuple = ()                                 # those of them with a `leaving`
 _type_cache: dict[type, Optional[Backend]] = {}
 _generation = 0                                       # bumped on every (un)registration
 _lock = threading.Lock()
@@ -184,9 +189,10 @@ def _load_imported_adapters() -> None:
 
 def register_backend(backend: Backend) -> Backend:
     """Add (or replace, by name) a framework's backend. Thread-safe."""
-    global _backends, _generation
+    global _backends, _generation, _leaving
     with _lock:
         _backends = tuple(b for b in _backends if b.name != backend.name) + (backend,)
+        _leaving = tuple(b for b in _backends if b.leaving is not None)
         _generation += 1
         _type_cache.clear()
     if backend.mark_converted is not None:
@@ -211,11 +217,24 @@ def note_converted(fn) -> None:
 
 def unregister_backend(name: str) -> None:
     """Remove the backend called `name` (no error if there is none)."""
-    global _backends, _generation
+    global _backends, _generation, _leaving
     with _lock:
         _backends = tuple(b for b in _backends if b.name != name)
+        _leaving = tuple(b for b in _backends if b.leaving is not None)
         _generation += 1
         _type_cache.clear()
+
+
+def leaving(value):
+    """`value`, leaving converted code (see `Backend.leaving`), as each backend's `leaving` gives it."""
+    for backend in _leaving:
+        value = backend.leaving(value)
+    return value
+
+
+def any_leaving() -> bool:
+    """Does a registered backend have a `leaving`?"""
+    return bool(_leaving)
 
 
 def registered() -> list[Backend]:

@@ -49,7 +49,7 @@ import numpy as np
 from jax import lax
 
 from autograph import backends
-from autograph.backends import iteration, jax_lists, jax_scan, jax_state, primitives, staging
+from autograph.backends import iteration, jax_bools, jax_lists, jax_scan, jax_state, primitives, staging
 from autograph.backends.jax_state import RULES
 from autograph.errors import StagingError, at_user_line
 from autograph.operators.variables import is_undefined
@@ -99,8 +99,9 @@ def _predicate(value, construct: str):
 
 def _cond(pred, true_fn, false_fn, names=(), construct: str = "this `if`"):
     """`if` on a traced value: `lax.cond` (staging.cond works out which values are static and each carried
-    one's dtype)."""
-    return staging.cond(RULES, _lax_cond, _predicate(pred, construct), true_fn, false_fn, names, construct)
+    one's dtype; a Python bool both branches give is carried as an int: jax_bools.py)."""
+    return jax_bools.cond(lambda p, t, f: staging.cond(RULES, _lax_cond, p, t, f, names, construct),
+                          _predicate(pred, construct), true_fn, false_fn)
 
 
 def _lax_cond(pred, true_run, false_run):
@@ -138,6 +139,8 @@ def _while_loop(test, body, state, opts):
     `maximum_iterations` is a Python int and the loop carries a float (see jax_scan.py)."""
     where = "this `while` loop"
     jax_lists.reject_unknown_length(state.values, state.names, where)
+    bools = jax_bools.Loop(state.values)
+    test, body = bools.watch(test), bools.watch(body, body=True)
     limit = opts.get("maximum_iterations")
     n = jax_scan.static_bound(limit)
 
@@ -158,7 +161,7 @@ def _while_loop(test, body, state, opts):
             return jax_scan.masked_scan(n, lambda _, c: ok(c), lambda _, c: step(c), init, user_test=True)
         return jax_scan.lowered(n, init, masked, while_loop)
 
-    return staging.loop(RULES, _returns_defined(state, body), state.names, _strong_carry(run), where)
+    return bools.after(staging.loop(RULES, _returns_defined(state, body), state.names, _strong_carry(run), where))
 
 
 def _returns_defined(state: backends.LoopState, body: Callable, items: tuple = ()) -> tuple:
@@ -237,6 +240,12 @@ def _for_loop(iterable, body, state, extra_test, opts):
     jax_scan.py), else a `lax.while_loop` over the row index."""
     limit = opts.get("maximum_iterations")
     iterable, body = iteration.counting(iterable, body)
+    bools = jax_bools.Loop(state.values)
+    body, extra_test = bools.watch(body, skip=1, body=True), bools.watch(extra_test)
+    return bools.after(_for_rows(iterable, body, state, extra_test, limit))
+
+
+def _for_rows(iterable, body, state, extra_test, limit):
     if isinstance(iterable, JaxRange):
         jax_lists.reject_unknown_length(state.values, state.names, "this `for` loop over a range with a traced bound")
         return _range_loop(iterable, body, state, extra_test, limit)
@@ -344,6 +353,7 @@ def _array_len(value):
 def _print(*args, sep=" ", end="\n", file=None, flush=False):
     """`print` with a traced argument: `jax.debug.print`, which prints every time the function runs; ordered,
     so prints come in the program's order (unordered, XLA may run a print after one the program makes later)."""
+    args = tuple(jax_bools.as_shown(arg) for arg in args)     # a carried Python bool shows True or False
     fmt, arrays = primitives.print_format(args, sep, lambda arg: any(   # arrays, and tuples of them
         isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(arg)))
     if end in (None, "\n") and file is None:
@@ -385,6 +395,8 @@ def _python_type(value):
     given to `jax.jit`) or an array computed from one (`jnp.sin(1.0)`): JAX keeps no record of which, so
     `isinstance` and `type` answer where both agree (`isinstance(s, jax.Array)`) and refuse where they differ."""
     if isinstance(value, jax.core.Tracer):
+        if jax_bools.is_noted(value):   # a Python bool a staged statement carries, as an int
+            return (bool,)
         aval = jax_state.aval(value)
         if aval.shape != ():
             return None
@@ -428,7 +440,7 @@ BACKEND = backends.register_backend(backends.Backend(
     float=lambda x: jnp.asarray(x).astype(float),
     logical_and=functools.partial(primitives.logical_and, PRIMITIVES),
     logical_or=functools.partial(primitives.logical_or, PRIMITIVES),
-    logical_not=lambda x: jnp.logical_not(_predicate(x, "`not`")),
+    logical_not=lambda x: jax_bools.from_array(jnp.logical_not(_predicate(x, "`not`"))),
     print=_print,
     assert_=_assert,
     list_from=jax_lists.JaxList.from_python,
@@ -440,32 +452,49 @@ BACKEND = backends.register_backend(backends.Backend(
     zeros_like=jax_state.zeros_like,
     check_returned=_reject_falling_off,
     python_type=_python_type,
+    leaving=lambda value: jax_bools.leaving(value) if _trace_ctx is None or _is_staging() else value,
 ))
 
 
 # --- the convenience -------------------------------------------------------------------------------
 
-def jit(fn: Optional[Callable] = None, /, *, checks: bool = False, **jit_kwargs: Any) -> Callable:
+def jit(fn: Optional[Callable] = None, /, *, checks=False, **jit_kwargs: Any) -> Callable:
     """`jax.jit(autograph.convert(fn), **jit_kwargs)`; usable as `@jit` or `@jit(static_argnums=...)`.
 
     With `checks=True` the function is also wrapped in `checkify.checkify`, so an `assert` on a traced
-    value raises `AssertionError` (with the assert's message) when it fails at run time."""
+    value raises `AssertionError` (with the assert's message) when it fails at run time. `checks` may also be a
+    set of checkify's errors: `checkify.user_checks | checkify.div_checks` also raises Python's
+    ZeroDivisionError where the program divides by zero (every division in it: `x / 0.0` of an array too, where
+    JAX gives inf), and `checkify.index_checks` an IndexError for an index out of bounds."""
     if fn is None:
         return functools.partial(jit, checks=checks, **jit_kwargs)
     from autograph.api import convert
 
     jitted = jax.jit(convert(fn), **jit_kwargs)
-    if not checks:
+    if checks is False:
         return jitted
     from jax.experimental import checkify
 
-    checked = checkify.checkify(jitted)
+    checked = checkify.checkify(jitted, errors=checkify.user_checks if checks is True else checks)
 
     @functools.wraps(fn)
     def run(*args, **kwargs):
         error, out = checked(*args, **kwargs)
         message = error.get()
         if message is not None:
-            raise AssertionError(message.removesuffix(" (`check` failed)"))
+            raise _python_error(error.get_exception(), message)
         return out
     return run
+
+
+def _python_error(error, message: str) -> Exception:
+    """The Python exception for checkify's `error` (its text `message`): Python's ZeroDivisionError, IndexError,
+    AssertionError for a failed `assert`, else checkify's own (its classes are not public: by name)."""
+    kind = type(error).__name__
+    if kind == "DivisionByZeroError":
+        return ZeroDivisionError(f"{message} (checkify's div_checks: a division in the jitted function)")
+    if kind == "OOBError":
+        return IndexError(message)
+    if kind == "FailedCheckError":
+        return AssertionError(message.removesuffix(" (`check` failed)"))
+    return error

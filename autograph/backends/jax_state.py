@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from autograph.backends import primitives, staging
+from autograph.backends import jax_bools, primitives, staging
 
 SCALARS = (bool, int, float, complex)
 _ARRAYS = (jax.Array, np.ndarray, np.generic)
@@ -46,8 +46,8 @@ def abstract(x) -> jax.ShapeDtypeStruct:
 
 
 def _number_dtype(value):
-    if value.__class__ is bool:
-        return np.dtype(bool)
+    if value.__class__ is bool:                     # an int, whose arithmetic is Python's bool's (jax_bools.py)
+        return jax_bools.number_dtype(value)
     wide = np.int64 if isinstance(value, int) else np.float64 if isinstance(value, float) else np.complex128
     return jax.dtypes.canonicalize_dtype(wide)       # int32, float32, complex64 unless x64 is on
 
@@ -91,6 +91,8 @@ def _join(a, b):
     other's dtype may not hold its value, which tracing does not know (a weak int32 from `s = 0; s += 1`
     against an int8 array would wrap 300 to 44, a weak float32 against float16 would make 1e5 inf)."""
     x, y = aval(a), aval(b)
+    if jax_bools.is_noted(a) and y.dtype == jnp.bool_ or jax_bools.is_noted(b) and x.dtype == jnp.bool_:
+        return np.dtype(bool)                       # a carried Python bool and a bool array: a bool array
     if x.weak_type and y.weak_type:
         return jnp.result_type(_weak_scalar(x.dtype), _weak_scalar(y.dtype))
     for value, weak, strong in ((a, x, y), (b, y, x)):

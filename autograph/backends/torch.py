@@ -172,7 +172,8 @@ def _staged_loop(test: Callable, body: Callable, state: tuple, names: tuple, opt
         def cond_fn(*carry):
             note_numbers(carry)
             ok = predicate(test(*unpack(carry[counted:])), construct)
-            return torch.logical_and(ok, carry[0] < limit) if limit is not None else ok
+            # (a copy: `while go:` on a carried bool would give the loop's own input, which AOTAutograd refuses)
+            return torch.logical_and(ok, carry[0] < limit) if limit is not None else fresh(ok)
 
         def body_fn(*carry):
             note_numbers(carry)
@@ -321,7 +322,7 @@ def _partly_after_loop(where: tuple, after: str, iterations: list):
     if after == "same":
         return where
     ran = iterations[0] > 0
-    return ran | capture.all_of(where) if after == "number" else ~ran & capture.all_of(where)
+    return ran | capture.all_of(where) if after == "number" else torch.logical_not(ran) & capture.all_of(where)
 
 
 # --- for -------------------------------------------------------------------------------------------
@@ -433,15 +434,16 @@ _warned_print: set = set()
 
 def _print(*args, sep=" ", end="\n", file=None, flush=False):
     """`print` with a staged tensor: PyTorch's print op, which runs every time the program runs."""
-    if _torch_print is None or file is not None:
+    text, tensors = primitives.print_format(args, sep, lambda arg: isinstance(arg, torch.Tensor))
+    if _torch_print is None or file is not None or not tensors:
         where = at_user_line("")
         if where not in _warned_print:
             _warned_print.add(where)
-            warnings.warn(f"{where}: print() of a traced tensor runs only while PyTorch traces"
-                          f"{' (print to a file)' if file is not None else ''}; the exported program "
-                          "will not print.", RuntimeWarning, stacklevel=3)
+            what = ("print() of Python values in a staged branch or loop body runs only while PyTorch traces, "
+                    "in every branch" if not tensors else "print() of a traced tensor runs only while PyTorch "
+                    f"traces{' (print to a file)' if file is not None else ''}")
+            warnings.warn(f"{where}: {what}; the exported program will not print.", RuntimeWarning, stacklevel=3)
         return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
-    text, tensors = primitives.print_format(args, sep, lambda arg: isinstance(arg, torch.Tensor))
     if end not in (None, "\n"):
         text += primitives.escape(end).removesuffix("\n")
     _torch_print(text, *tensors)

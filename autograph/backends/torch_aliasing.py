@@ -44,6 +44,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
+from autograph.backends import torch_numbers
 from autograph.errors import StagingError, at_user_line, user_location
 from autograph.operators import function_scope
 
@@ -150,6 +151,7 @@ class _AfterStaging(TorchFunctionMode):
         if wheres is not None:
             return _rebind_partly(REBINDING[name](*args, **kwargs), args[0], wheres)
         func = as_numbers(func, name, args)
+        args = torch_numbers.python_operands(getattr(func, "__name__", ""), args, kwargs)
         out = note_numbers(func, run_op(func, args, kwargs), args, kwargs)
         if local.partly:
             note_partly_made(func, out, args, kwargs, local.partly)
@@ -292,7 +294,7 @@ def _rebind_partly(new: torch.Tensor, t: torch.Tensor, wheres: tuple) -> torch.T
         number = all_of(wheres)
         t.copy_(torch.where(number, t, new))
         reach_kept([t], local.kept)
-        note_kept(new, t, ~number)
+        note_kept(new, t, torch.logical_not(number))
     local.partly[id(new)] = (new, wheres)
     return new
 
@@ -324,7 +326,7 @@ def rebound_by_loop(initial: torch.Tensor, final: torch.Tensor, wheres: tuple) -
     where it is a tensor, and is `final` itself there from now on."""
     number = all_of(wheres)
     initial.copy_(torch.where(number, initial, final))
-    note_kept(final, initial, ~number)
+    note_kept(final, initial, torch.logical_not(number))
     note_rebound(final, initial)        # in a loop body (or a branch) inside another loop
 
 

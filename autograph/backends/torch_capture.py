@@ -45,7 +45,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
 from autograph.backends import torch_aliasing as aliasing
-from autograph.backends import torch_index
+from autograph.backends import torch_index, torch_numbers
 from autograph.backends.torch_aliasing import (  # noqa: F401 - the rules, as the backend calls them
     after_staging, all_of, is_number, kept_paths, kept_where, note_kept, note_number, note_partly_number, number_kinds,
     note_rebound, note_view_given, notes_kept, number_where, partly_in, partly_of, rebound_by_loop, rebound_from)
@@ -146,6 +146,7 @@ class _Tracked(TorchFunctionMode):
         if func is not given:                      # `n += 1` on a number rebinds `n`
             changes = None
         name = getattr(func, "__name__", "")
+        args = torch_numbers.python_operands(name, args, kwargs)
         target = aliasing.changed_in_place(name, args, kwargs)
         if target is not None:
             args, kwargs = self._before_change(target, name, args, kwargs)
@@ -174,7 +175,7 @@ class _Tracked(TorchFunctionMode):
             into = self._writable(t, name)
             into.copy_(torch.where(number, into, new))
             aliasing.reach_kept(self._named(t), self.kept, self._reading, lambda u: self._writable(u, name))
-            not_number = ~number                   # made here, where this mode does not see it: noted as made,
+            not_number = torch.logical_not(number)   # made here, where this mode does not see it: noted as made,
             self._note_made([not_number])          # or a later read of it would take it for a free tensor
             aliasing.note_kept(new, t, not_number)
             self.rebound[id(new)] = (new, t)

@@ -90,7 +90,7 @@ def cond(pred, true_fn, false_fn, names=(), construct: str = "this `if`"):
 
     def where_false() -> torch.Tensor:   # `~pred`, made once and only if needed (it is an op in the graph)
         if not negated:
-            negated.append(~pred)
+            negated.append(torch.logical_not(pred))   # (not `~`: a Python bool's is -2)
         return negated[0]
 
     for i, (v, other, dtype) in enumerate(zip(true_leaves, false_leaves, plan)):

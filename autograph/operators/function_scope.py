@@ -5,6 +5,7 @@ import inspect
 import threading
 from dataclasses import dataclass
 
+from autograph import backends
 from autograph.backends import backend_for
 from autograph.errors import TracingFailed, at_user_line
 from autograph.operators.variables import UndefinedReturnValue
@@ -99,7 +100,7 @@ class FunctionScope:
             # tracing. A backend that checks reads (`check_defined`) carries the return value as a MaybeValue
             # instead, which is None where the function did not return (operators/maybe.py).
             self._check_returned(backend, did_return)
-        return value
+        return backends.leaving(value) if _depth.value == 1 and backends.any_leaving() else value
 
     def _check_returned(self, backend, did_return) -> None:
         """A tensor condition decided whether the function returned. Where it did not, Python would return

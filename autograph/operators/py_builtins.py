@@ -12,10 +12,10 @@ import operator
 import sys
 import warnings
 
-from autograph.backends import backend_for, backend_for_any
+from autograph.backends import backend_for, backend_for_any, registered
 from autograph.backends.stacked_list import StackedList
 from autograph.errors import StagingError, at_user_line
-from autograph.operators import callers
+from autograph.operators import callers, side_effects
 from autograph.operators.function_scope import tracing_failed
 from autograph.operators.control_flow import if_exp
 from autograph.operators.logical import staged_operands, truth
@@ -233,12 +233,27 @@ def type_(*args, **kwargs):
 
 def print_(*args, **kwargs):
     """`print(...)`; the backend's `print` (run every time the graph runs) when an argument is staged and
-    the backend stages `print`. A backend without a `print` capability (runtime, as TensorFlow) keeps
-    Python's: it runs while tracing and shows the staged values themselves."""
+    the backend stages `print`, and inside a branch or loop body being staged (a `print("here")` in a staged
+    branch prints when that branch runs, as Python's; at trace time both branches would print; one with `file=`
+    stays Python's, a trace-time message). A backend
+    without a `print` capability (runtime, as TensorFlow) keeps Python's: it runs while tracing and shows the
+    staged values themselves."""
     backend = backend_for_any(args)
+    if backend is None and kwargs.get("file") is None and side_effects.inside_staged():
+        backend = staging_printer()
     if backend is None or backend.print is None:
         return builtins.print(*args, **kwargs)
     return backend.print(*args, **kwargs)
+
+
+def staging_printer():
+    """In a branch or loop body being traced, where a `print` of Python values alone would run once, at trace
+    time, on every path (both branches print): the staging backend with a `print` (it runs where the branch or
+    iteration does, as Python's), or None."""
+    for backend in registered():
+        if backend.print is not None and backend.is_staging is not None and backend.is_staging():
+            return backend
+    return None
 
 
 def assert_stmt(condition, message_fn=None):

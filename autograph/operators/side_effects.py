@@ -66,6 +66,11 @@ def staging(construct: str, objects, aliased=()):
         _staging.frames = outer
 
 
+def inside_staged() -> bool:
+    """Is a staged statement being traced in this thread (its branch or loop body running)?"""
+    return bool(_active and _staging.frames)
+
+
 
 def _user_class(value) -> bool:
     """A class of the user's (not a builtin's or a framework's): the state it keeps in its attributes
