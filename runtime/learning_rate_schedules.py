@@ -32,36 +32,33 @@ def _float(step):
     return math_ops.cast(convert_to_tensor(step), dtypes.float32)
 
 
-class ExponentialDecay(LearningRateSchedule):
+class _Decay(LearningRateSchedule):
+    """A rate that decays with `step / decay_steps` (floored if `staircase`)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name=None):
+        if decay_steps <= 0:
+            raise ValueError(f"{type(self).__name__}: decay_steps must be positive, got {decay_steps}.")
+        self.initial_learning_rate, self.decay_steps, self.decay_rate = initial_learning_rate, decay_steps, decay_rate
+        self.staircase, self.name = staircase, name or type(self).__name__
+
+    def _progress(self, step):
+        p = _float(step) / float(self.decay_steps)
+        return math_ops.floor(p) if self.staircase else p
+
+
+class ExponentialDecay(_Decay):
     """`initial_learning_rate * decay_rate ** (step / decay_steps)`, the exponent floored if `staircase`."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="ExponentialDecay"):
-        if decay_steps <= 0:
-            raise ValueError(f"ExponentialDecay: decay_steps must be positive, got {decay_steps}.")
-        self.initial_learning_rate, self.decay_steps, self.decay_rate = initial_learning_rate, decay_steps, decay_rate
-        self.staircase, self.name = staircase, name
-
     def __call__(self, step):
-        p = _float(step) / float(self.decay_steps)
-        if self.staircase:
-            p = math_ops.floor(p)
-        return float(self.initial_learning_rate) * math_ops.pow(convert_to_tensor(float(self.decay_rate)), p)
+        rate = convert_to_tensor(float(self.decay_rate))
+        return float(self.initial_learning_rate) * math_ops.pow(rate, self._progress(step))
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_Decay):
     """`initial_learning_rate / (1 + decay_rate * step / decay_steps)`, the ratio floored if `staircase`."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="InverseTimeDecay"):
-        if decay_steps <= 0:
-            raise ValueError(f"InverseTimeDecay: decay_steps must be positive, got {decay_steps}.")
-        self.initial_learning_rate, self.decay_steps, self.decay_rate = initial_learning_rate, decay_steps, decay_rate
-        self.staircase, self.name = staircase, name
-
     def __call__(self, step):
-        p = _float(step) / float(self.decay_steps)
-        if self.staircase:
-            p = math_ops.floor(p)
-        return float(self.initial_learning_rate) / (1.0 + float(self.decay_rate) * p)
+        return float(self.initial_learning_rate) / (1.0 + float(self.decay_rate) * self._progress(step))
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):

@@ -38,22 +38,28 @@ def _at_poles(x: np.ndarray) -> np.ndarray:
     return (x <= 0) & (x == np.floor(x))
 
 
+def _raised(x: np.ndarray, term) -> tuple:
+    """`x` (reflected to 1 - x where negative) raised past `_SHIFT` one step at a time, and the sum of `term` of
+    each value passed on the way (the recurrence ψ(x) = ψ(x + 1) - 1/x, or ψ'(x) = ψ'(x + 1) + 1/x²)."""
+    y = np.where(x < 0, 1.0 - x, x)
+    passed = np.zeros_like(y)
+    for _ in range(_SHIFT):
+        low = y < _SHIFT
+        passed += np.where(low, term(y), 0.0)
+        y = np.where(low, y + 1.0, y)
+    return y, passed
+
+
 def _digamma64(x: np.ndarray) -> np.ndarray:
     """ψ(x): below 0 by reflection, ψ(x) = ψ(1 - x) - π / tan(πx); then raised past 12 by ψ(x) = ψ(x + 1) - 1/x
     and summed by its asymptotic series; NaN at the poles (0 and the negative integers)."""
     x = np.asarray(x, np.float64)
-    reflect = x < 0
-    y = np.where(reflect, 1.0 - x, x)
-    out = np.zeros_like(y)
     with np.errstate(divide="ignore", invalid="ignore"):
-        for _ in range(_SHIFT):
-            low = y < _SHIFT
-            out -= np.where(low, 1.0 / y, 0.0)
-            y = np.where(low, y + 1.0, y)
+        y, passed = _raised(x, lambda v: 1.0 / v)
         inv2 = 1.0 / (y * y)
         series = inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 * (1 / 132)))))
-        out += np.log(y) - 0.5 / y - series
-        out = np.where(reflect, out - np.pi / np.tan(np.pi * x), out)
+        out = np.log(y) - 0.5 / y - series - passed
+        out = np.where(x < 0, out - np.pi / np.tan(np.pi * x), out)
     return np.where(_at_poles(x), np.nan, out)
 
 
@@ -64,17 +70,12 @@ def _trigamma64(x: np.ndarray) -> np.ndarray:
     """ψ'(x): below 0 by reflection, ψ'(x) = π² / sin²(πx) - ψ'(1 - x); then ψ'(x) = ψ'(x + 1) + 1/x² past 12 and
     its asymptotic series; inf at the poles (TensorFlow's polygamma(1, x))."""
     x = np.asarray(x, np.float64)
-    reflect = x < 0
-    y = np.where(reflect, 1.0 - x, x)
-    out = np.zeros_like(y)
     with np.errstate(divide="ignore", invalid="ignore"):
-        for _ in range(_SHIFT):
-            low = y < _SHIFT
-            out += np.where(low, 1.0 / (y * y), 0.0)
-            y = np.where(low, y + 1.0, y)
+        y, passed = _raised(x, lambda v: 1.0 / (v * v))
         inv, inv2 = 1.0 / y, 1.0 / (y * y)
-        out += inv + inv2 / 2 + inv * inv2 * (1 / 6 - inv2 * (1 / 30 - inv2 * (1 / 42 - inv2 * (1 / 30 - inv2 * 5 / 66))))
-        out = np.where(reflect, (np.pi / np.sin(np.pi * x)) ** 2 - out, out)
+        out = passed + inv + inv2 / 2 + inv * inv2 * (1 / 6 - inv2 * (1 / 30 - inv2 * (1 / 42 - inv2 * (
+            1 / 30 - inv2 * 5 / 66))))
+        out = np.where(x < 0, (np.pi / np.sin(np.pi * x)) ** 2 - out, out)
     return np.where(_at_poles(x), np.inf, out)
 
 
