@@ -19,9 +19,9 @@ DTYPES = ["int32", "int64", "float32", "float64", "bool"]
 
 # What TensorFlow computes and the runtime refuses with an error of its own, and why.
 REFUSED = {
-    "bool arithmetic": "a Python bool with a number tensor, or a Python number with a bool tensor (TensorFlow: "
-                       "`bool_tensor * 2` is a logical and, `2 * bool_tensor` a TypeError): the runtime never "
-                       "converts dtypes implicitly (cast it)",
+    "bool arithmetic": "a Python number with a bool tensor (TensorFlow: `bool_tensor * 2` is a logical and, "
+                       "`2 * bool_tensor` a TypeError): the runtime never converts dtypes implicitly (cast it); a "
+                       "Python bool with a number tensor is its int, as in TensorFlow",
 }
 
 
@@ -132,7 +132,7 @@ def test_binary_ops(name):
         for a, b in [((), ()), ((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3))]:
             tally(f"{name} {dtype}{a}{b}", lambda lib, x, y: _op(lib, name)(x, y), _array(dtype, a), _array(dtype, b))
         for scalar in [2, -3, 0, 2.5, True]:
-            why = "bool arithmetic" if scalar is True and dtype != "bool" and not name.startswith("logical") else None
+            why = None   # (a Python bool beside a number tensor is its int, as in TensorFlow)
             x = _array(dtype, (3,))
             tally(f"{name} {dtype} {scalar!r}", lambda lib, x, s: _op(lib, name)(x, s), x, scalar, refused=why)
     for dtype in ["int32", "int64", "float32", "float64"]:
@@ -156,7 +156,7 @@ def test_python_operators_on_tensors(symbol):
         x, y = _array(dtype, (4,)), _array(dtype, (4,))
         tally(f"{dtype} {symbol} {dtype}", lambda lib, a, b: op(a, b), x, y, refused=why)
         for scalar in [2, -3, 0, 2.5, True]:
-            scalar_why = why or ("bool arithmetic" if (scalar is True) != (dtype == "bool") else None)
+            scalar_why = why or ("bool arithmetic" if scalar is not True and dtype == "bool" else None)
             tally(f"{dtype} {symbol} {scalar!r}", lambda lib, a, s: op(a, s), x, scalar, refused=scalar_why)
             tally(f"{scalar!r} {symbol} {dtype}", lambda lib, a, s: op(s, a), x, scalar, refused=scalar_why)
     if symbol == "&":
