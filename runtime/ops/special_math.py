@@ -122,7 +122,8 @@ def _cumulative_logsumexp(x, axis, exclusive, reverse):
     x = np.asarray(x)
     if reverse:
         x = np.flip(x, axis)
-    out = np.logaddexp.accumulate(x, axis=axis) if x.size else x.copy()
+    with np.errstate(invalid="ignore"):   # (-inf and -inf: -inf, which NumPy warns about)
+        out = np.logaddexp.accumulate(x, axis=axis) if x.size else x.copy()
     if exclusive:   # each position the sum of those before it: -inf first
         head = np.full_like(np.take(out, [0], axis=axis), -np.inf)
         out = np.concatenate([head, np.take(out, range(out.shape[axis] - 1), axis=axis)], axis=axis)
