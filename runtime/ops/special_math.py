@@ -16,6 +16,7 @@ import numpy as np
 from runtime.errors import InvalidArgumentError
 from runtime.ops import math_ops
 from runtime.ops.math_ops import _float_only
+from runtime.ops.nn_gradients import _unary
 from runtime.ops.registry import apply, defop, unary_same
 
 _lgamma = np.vectorize(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.lgamma(v), otypes=[np.float64])
@@ -167,10 +168,6 @@ def _cumulative_logsumexp_gradient(grad, inputs, output, axis, exclusive, revers
 def _trigamma_gradient(grad, inputs, output, **attrs):
     raise NotImplementedError("the gradient of digamma's derivative (a second derivative of digamma, a third of "
                               "lgamma) is not provided.")
-
-
-def _unary(rule):
-    return lambda grad, inputs, output, **attrs: (rule(grad, inputs[0], output),)
 
 
 RULES = {
